@@ -1,0 +1,101 @@
+# rangebench — build, test, corpus, benchmarks.
+#
+#   make            install missing Debian packages, build build/rangebench
+#   make test       sanitizer (ASan+UBSan) build of everything, run every test
+#   make corpus     build the corpus of real BPF objects under programs/corpus
+#   make bench      micro-benchmarks (Google Benchmark)
+#
+# Every file under src/tracker/ except registry.c is width-generic: it is
+# compiled once per register width (RB_BITS = 64, 32, 16, 8) into objects
+# under build/.../w<bits>/ and linked side by side.
+
+CC      ?= gcc
+CXX     ?= g++
+WIDTHS  := 64 32 16 8
+
+WARN    := -Wall -Wextra -Werror
+CSTD    := -std=c11 -D_GNU_SOURCE
+INC     := -Isrc
+CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g $(INC) $(EXTRA_CFLAGS)
+CFLAGS_TEST := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer \
+               -fsanitize=address,undefined -fno-sanitize-recover=undefined $(INC) \
+               -DRB_TEST_BUILD $(EXTRA_CFLAGS)
+LIBBPF_A := /usr/lib/x86_64-linux-gnu/libbpf.a
+LDLIBS  := $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread
+LDFLAGS_TEST := -fsanitize=address,undefined
+
+# Debian packages the project needs (installed by `make` when missing)
+DEB_PKGS := gcc g++ make libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
+            libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm linux-source-6.1 \
+            bpftool python3
+
+SRC_ALL   := $(shell find src -name '*.c' | sort)
+GENERIC   := $(filter-out src/tracker/registry.c,$(filter src/tracker/%,$(SRC_ALL)))
+PLAIN     := $(filter-out $(GENERIC) src/cli/main.c,$(SRC_ALL))
+HEADERS   := $(shell find src -name '*.h')
+
+objs = $(foreach w,$(WIDTHS),$(patsubst src/%.c,$(1)/w$(w)/%.o,$(GENERIC))) \
+       $(patsubst src/%.c,$(1)/%.o,$(PLAIN))
+
+REL  := build/obj
+TST  := build/test/obj
+REL_OBJS := $(call objs,$(REL))
+TST_OBJS := $(call objs,$(TST))
+
+TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
+
+.PHONY: all deps test corpus bench clean
+all: deps build/rangebench
+
+deps: build/.deps
+build/.deps: Makefile
+	@mkdir -p build
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing missing Debian packages:$$missing"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >build/deps.log 2>&1 \
+	    || { echo "apt-get failed, see build/deps.log"; exit 1; }; \
+	fi
+	@touch $@
+
+define width_rules
+$(REL)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_REL) -DRB_BITS=$(1) -c $$< -o $$@
+$(TST)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_TEST) -DRB_BITS=$(1) -c $$< -o $$@
+endef
+$(foreach w,$(WIDTHS),$(eval $(call width_rules,$(w))))
+
+$(REL)/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_REL) -c $< -o $@
+$(TST)/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TEST) -c $< -o $@
+
+build/librangebench.a: $(REL_OBJS)
+	@rm -f $@; ar rcs $@ $^
+build/test/librangebench.a: $(TST_OBJS)
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+
+build/rangebench: $(REL)/cli/main.o build/librangebench.a
+	$(CC) -o $@ $^ $(LDLIBS)
+build/test/rangebench: $(TST)/cli/main.o build/test/librangebench.a
+	$(CC) $(LDFLAGS_TEST) -o $@ $^ $(LDLIBS)
+
+build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TEST) -Itests/unit -o $@ $< build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
+
+# The test command: sanitizer build of the CLI and every unit test, then
+# tests/run.sh runs them all and ends with "N passed, N failed".
+test: deps build/test/rangebench $(TEST_BINS)
+	@tests/run.sh build/test
+
+clean:
+	rm -rf build

@@ -1,0 +1,16 @@
+/* commands.h — the rangebench subcommands. Each lives in src/cli/cmd_<name>.c,
+ * takes argv with argv[0] = the subcommand name, and returns the process
+ * exit code (0 ok, 1 a finding such as an unsound case or a mismatch,
+ * 2 bad usage or bad input). */
+#ifndef RB_CLI_COMMANDS_H
+#define RB_CLI_COMMANDS_H
+
+struct rb_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_ops(int argc, char **argv);
+
+#endif

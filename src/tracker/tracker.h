@@ -1,0 +1,132 @@
+/* tracker.h — the scalar value tracker interface.
+ *
+ * A tracker abstracts the set of values one BPF scalar register may hold.
+ * Two implementations exist behind this interface:
+ *   "old"  — the Linux 6.18 representation: a tnum (var_off) plus
+ *            smin/smax/umin/umax and s32/u32 min/max, kept in step by
+ *            reg_bounds_sync();
+ *   "cnum" — a tnum plus one wrapped range {base, size} per width (the
+ *            representation mainline Linux later merged as cnum64/cnum32).
+ * The engine, the census, the tests and the benchmarks see trackers only
+ * through this header. Each tracker exists at four register widths
+ * (64/32 production, 32/16, 16/8 and 8/4 for exhaustive tests).
+ *
+ * Operations follow BPF semantics: `struct rb_alu` carries a BPF opcode
+ * (class BPF_ALU or BPF_ALU64, operation, BPF_X/BPF_K), the insn's `off`
+ * (1 for SDIV/SMOD; 8/16/32 for MOVSX) and `imm` (16/32/64 for BPF_END).
+ * The source operand is always an abstract value: for BPF_K the caller
+ * builds a constant (sign-extended imm for ALU64/JMP, the 32-bit imm for
+ * ALU/JMP32). Sizes are given in BPF bits (8/16/32/64) and scaled to the
+ * tracker's width (a 64-bit quantity is always the full register).
+ * Values in and out are truncated to the tracker's width; signed values
+ * are sign-extended into int64_t.
+ */
+#ifndef RB_TRACKER_H
+#define RB_TRACKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Opaque storage for one abstract scalar. Each tracker keeps its own
+ * representation inside; `rb_tracker.val_size` says how many bytes of it
+ * the representation really uses. */
+#define RB_VAL_WORDS 8
+typedef union rb_val {
+	uint64_t w[RB_VAL_WORDS];
+} rb_val;
+
+struct rb_tnum {
+	uint64_t value, mask;
+};
+
+/* The kernel's view of a scalar: the eight bounds plus var_off. */
+struct rb_bounds {
+	uint64_t umin, umax;
+	int64_t smin, smax;
+	uint64_t u32_min, u32_max; /* subregister bounds */
+	int64_t s32_min, s32_max;
+	struct rb_tnum var_off;
+};
+
+struct rb_alu {
+	uint8_t code; /* BPF_ALU/BPF_ALU64 | op | BPF_X/BPF_K */
+	int16_t off;
+	int32_t imm;
+};
+
+/* "!(a & b)": the false outcome of BPF_JSET, which has no opcode of its
+ * own (the kernel 6.18 encodes it as BPF_JSET|BPF_X inside its refinement;
+ * we use the otherwise unused operation code 0xf0). */
+#define RB_JSET_FALSE 0xf0
+
+/* branch_taken() answers */
+enum { RB_BR_NEVER = 0, RB_BR_ALWAYS = 1, RB_BR_UNKNOWN = -1 };
+
+/* Concrete BPF semantics at one width: the specification every abstract
+ * operation is checked against. */
+struct rb_concrete {
+	unsigned bits, subbits;
+	uint64_t (*alu)(uint64_t dst, uint64_t src, const struct rb_alu *op);
+	/* does "a jop b" hold (jop: BPF_JEQ..BPF_JSLE, is32: JMP32)? */
+	bool (*jmp)(uint64_t a, uint64_t b, uint8_t jop, bool is32);
+	/* a value loaded/narrowed to size_bits (BPF bits), zero- or sign-extended */
+	uint64_t (*truncate)(uint64_t x, unsigned size_bits, bool sext);
+};
+
+struct rb_tracker {
+	const char *name;    /* "old" or "cnum" */
+	const char *follows; /* which kernel's semantics it reproduces */
+	unsigned bits, subbits;
+	size_t val_size; /* bytes of the representation (value tracking only) */
+	const struct rb_concrete *concrete;
+
+	/* construction */
+	void (*unknown)(rb_val *v);
+	void (*constant)(rb_val *v, uint64_t c);
+	/* unknown value refined by the given bounds and tnum, then synced
+	 * (the kernel's "set fields, reg_bounds_sync()") */
+	void (*from_bounds)(rb_val *v, const struct rb_bounds *b);
+	/* the most precise value of this domain containing every vals[i] */
+	void (*from_set)(rb_val *v, const uint64_t *vals, size_t n);
+
+	/* queries */
+	void (*bounds)(const rb_val *v, struct rb_bounds *out);
+	bool (*contains)(const rb_val *v, uint64_t x);
+	bool (*is_const)(const rb_val *v);
+	bool (*is_empty)(const rb_val *v);
+	bool (*equal)(const rb_val *a, const rb_val *b);
+	/* state pruning: may `cur` be pruned against already-verified `old`? */
+	bool (*is_subset)(const rb_val *old, const rb_val *cur);
+	/* the kernel's field list, e.g. "smin=0,smax=umax=0xff,var_off=(0x0; 0xff)";
+	 * snprintf conventions */
+	int (*print)(const rb_val *v, char *buf, size_t len);
+
+	/* transfer functions */
+	void (*alu)(rb_val *dst, const rb_val *src, const struct rb_alu *op);
+	/* coerce to size_bits (BPF bits), zero- or sign-extending: a load of
+	 * that size, a narrowing fill, MOVSX's input side */
+	void (*truncate)(rb_val *v, unsigned size_bits, bool sext);
+	/* is "a jop b" always / never true? (RB_BR_*) */
+	int (*branch_taken)(const rb_val *a, const rb_val *b, uint8_t jop, bool is32);
+	/* refine a and b assuming "a jop b" holds; false if that is impossible */
+	bool (*branch_refine)(rb_val *a, rb_val *b, uint8_t jop, bool is32);
+	/* a := a ∩ b (sound over-approximation); false if empty */
+	bool (*intersect)(rb_val *a, const rb_val *b);
+};
+
+/* Lookup by name ("old", "cnum") and width (64, 32, 16, 8); NULL if none. */
+const struct rb_tracker *rb_tracker_get(const char *name, unsigned bits);
+/* NULL-terminated list of every tracker at one width */
+const struct rb_tracker *const *rb_trackers(unsigned bits);
+const struct rb_concrete *rb_concrete_get(unsigned bits);
+
+/* The opposite condition: "!(a op b)" == "a rb_jmp_negate(op) b" */
+uint8_t rb_jmp_negate(uint8_t jop);
+/* The same condition with operands swapped: "a op b" == "b swap(op) a" */
+uint8_t rb_jmp_swap(uint8_t jop);
+/* short names: "add", "jsgt", ... */
+const char *rb_alu_name(uint8_t op);
+const char *rb_jmp_name(uint8_t jop);
+
+#endif
