@@ -1,0 +1,80 @@
+/* object.h — the loader's output: a BPF ELF object opened into programs
+ * ready to verify, exactly as the kernel would receive them.
+ *
+ * This is the contract between the loader (src/loader/), the engine
+ * (src/engine/) and the kernel oracle (src/oracle/).
+ *
+ * Instruction streams are final: sub-programs appended, BPF-to-BPF calls
+ * resolved, CO-RE relocations applied. Map references are normalised to
+ * map indexes: an `ld_imm64` whose src_reg is BPF_PSEUDO_MAP_IDX (5) or
+ * BPF_PSEUDO_MAP_IDX_VALUE (6) has imm = index into rb_object.maps (and,
+ * for _VALUE, the next insn's imm = offset into the value). The kernel
+ * accepts this form directly when given an fd_array, so the oracle passes
+ * the real map fds as fd_array and loads the very same instructions.
+ */
+#ifndef RB_LOADER_OBJECT_H
+#define RB_LOADER_OBJECT_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+struct rb_map {
+	char name[64];
+	uint32_t type; /* enum bpf_map_type */
+	uint32_t key_size, value_size, max_entries, map_flags;
+	uint32_t btf_key_type_id, btf_value_type_id, btf_vmlinux_value_type_id;
+	int32_t inner_map_idx; /* map-in-map template, or -1 */
+	bool frozen;           /* read-only to the program (.rodata, .kconfig) */
+	bool global_data;      /* .rodata/.data/.bss/.kconfig */
+	uint8_t *init;         /* initial contents of a global-data map (value_size bytes), or NULL */
+	size_t init_size;
+};
+
+struct rb_prog {
+	char name[128];
+	char section[128];
+	uint32_t prog_type;            /* enum bpf_prog_type */
+	uint32_t expected_attach_type; /* enum bpf_attach_type */
+	bool autoload;                 /* false for SEC("?...") */
+	bool type_known;               /* false: section name gives no program type */
+	struct bpf_insn *insns;
+	size_t insn_cnt;
+	uint32_t attach_btf_id;        /* vmlinux BTF type id of the attach target, or 0 */
+	char attach_name[128];         /* attach target (fentry/tp_btf/...), or "" */
+	uint32_t prog_flags;
+	/* BTF func_info / line_info as the kernel receives them (may be NULL) */
+	void *func_info;
+	uint32_t func_info_rec_size, func_info_cnt;
+	void *line_info;
+	uint32_t line_info_rec_size, line_info_cnt;
+	char license[64];
+	uint32_t kern_version;
+};
+
+struct rb_object {
+	char path[4096];
+	char sha256[65];   /* hex digest of the file */
+	struct rb_map *maps;
+	size_t map_cnt;
+	struct rb_prog *progs;
+	size_t prog_cnt;
+	void *btf;         /* the object's BTF blob as loaded (NULL if none) */
+	size_t btf_size;
+	bool legacy_maps;  /* opened through the legacy SEC("maps") path */
+};
+
+struct rb_load_opts {
+	const char *btf_path; /* vmlinux BTF for CO-RE; NULL = /sys/kernel/btf/vmlinux */
+};
+
+/* Open one object file. On error returns < 0 with err naming the file and
+ * the reason; never crashes on hostile input. */
+int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_object **out,
+		   struct rb_err *err);
+void rb_object_free(struct rb_object *obj);
+
+#endif
