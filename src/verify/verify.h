@@ -1,0 +1,28 @@
+/* verify.h — the front door: verify one program of an opened object with
+ * one verifier ("old" or "cnum": the userspace engine with that tracker;
+ * "kernel": the running kernel through bpf()). Used by `rangebench verify`,
+ * `kdiff` and the driver. */
+#ifndef RB_VERIFY_VERIFY_H
+#define RB_VERIFY_VERIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "loader/object.h"
+#include "util/err.h"
+#include "verify/result.h"
+
+struct rb_verify_opts {
+	const char *tracker;    /* "old", "cnum" or "kernel" */
+	uint64_t insn_limit;    /* 0 = the kernel's 1,000,000 */
+	double time_limit_s;    /* 0 = none */
+	FILE *log;              /* non-NULL: write a level-2 style per-instruction log here */
+};
+
+/* Returns 0 and fills res (whatever the verdict); < 0 only when the call
+ * itself is wrong (unknown tracker, bad program index). */
+int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_verify_opts *opts,
+	      struct rb_result *res, struct rb_err *err);
+
+#endif
