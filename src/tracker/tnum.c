@@ -1,0 +1,230 @@
+/* tnum.c — tristate numbers, width-generic (see tnum.h).
+ *
+ * Follows Linux 6.18 kernel/bpf/tnum.c: the same algorithms (carry-aware
+ * add/sub, bit-serial multiply, range-to-tnum via the highest differing
+ * bit), re-expressed here with every result truncated to W_BITS.
+ */
+#include <stdio.h>
+
+#include "tracker/tnum.h"
+
+static struct tnum mk(uint64_t v, uint64_t m)
+{
+	return TNUM_C(wtrunc(v), wtrunc(m));
+}
+
+struct tnum tnum_unknown(void)
+{
+	return TNUM_C(0, W_MASK);
+}
+
+struct tnum tnum_const(uint64_t value)
+{
+	return mk(value, 0);
+}
+
+struct tnum tnum_range(uint64_t min, uint64_t max)
+{
+	uint64_t chi = wtrunc(min ^ max);
+	unsigned bits = chi ? 64 - (unsigned)__builtin_clzll(chi) : 0;
+
+	/* every bit from the highest differing one down is unknown */
+	if (bits >= W_BITS)
+		return tnum_unknown();
+	uint64_t delta = (UINT64_C(1) << bits) - 1;
+	return mk(min & ~delta, delta);
+}
+
+struct tnum tnum_lshift(struct tnum a, unsigned shift)
+{
+	if (shift >= 64)
+		return mk(0, 0);
+	return mk(a.value << shift, a.mask << shift);
+}
+
+struct tnum tnum_rshift(struct tnum a, unsigned shift)
+{
+	if (shift >= 64)
+		return mk(0, 0);
+	return mk(a.value >> shift, a.mask >> shift);
+}
+
+struct tnum tnum_arshift(struct tnum a, unsigned min_shift, unsigned bits)
+{
+	/* The sign bit of value and of mask are shifted in independently:
+	 * an unknown sign gives unknown high bits, a known one copies it. */
+	if (min_shift > 63)
+		min_shift = 63;
+	uint64_t bm = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	uint64_t v = (uint64_t)(sext_bits(a.value, bits) >> min_shift) & bm;
+	uint64_t m = (uint64_t)(sext_bits(a.mask, bits) >> min_shift) & bm;
+	return mk(v, m);
+}
+
+struct tnum tnum_add(struct tnum a, struct tnum b)
+{
+	uint64_t sm = a.mask + b.mask;
+	uint64_t sv = a.value + b.value;
+	uint64_t sigma = sm + sv;
+	/* bits that may differ between the smallest and largest carry chains */
+	uint64_t chi = sigma ^ sv;
+	uint64_t mu = chi | a.mask | b.mask;
+	return mk(sv & ~mu, mu);
+}
+
+struct tnum tnum_sub(struct tnum a, struct tnum b)
+{
+	uint64_t dv = a.value - b.value;
+	uint64_t alpha = dv + a.mask;
+	uint64_t beta = dv - b.mask;
+	uint64_t chi = alpha ^ beta;
+	uint64_t mu = chi | a.mask | b.mask;
+	return mk(dv & ~mu, mu);
+}
+
+struct tnum tnum_neg(struct tnum a)
+{
+	return tnum_sub(TNUM_C(0, 0), a);
+}
+
+struct tnum tnum_and(struct tnum a, struct tnum b)
+{
+	uint64_t alpha = a.value | a.mask;
+	uint64_t beta = b.value | b.mask;
+	uint64_t v = a.value & b.value;
+	return mk(v, alpha & beta & ~v);
+}
+
+struct tnum tnum_or(struct tnum a, struct tnum b)
+{
+	uint64_t v = a.value | b.value;
+	uint64_t mu = a.mask | b.mask;
+	return mk(v, mu & ~v);
+}
+
+struct tnum tnum_xor(struct tnum a, struct tnum b)
+{
+	uint64_t v = a.value ^ b.value;
+	uint64_t mu = a.mask | b.mask;
+	return mk(v & ~mu, mu);
+}
+
+struct tnum tnum_mul(struct tnum a, struct tnum b)
+{
+	/* Known part: the product of the known values. Unknown part: walk
+	 * a's bits from the bottom; a certain 1 contributes b's unknown bits,
+	 * an uncertain bit contributes all of b's possibly-set bits, both
+	 * shifted to that position; sum the contributions as pure masks. */
+	uint64_t known = a.value * b.value;
+	struct tnum acc = TNUM_C(0, 0);
+
+	while (a.value || a.mask) {
+		if (a.value & 1)
+			acc = tnum_add(acc, TNUM_C(0, b.mask));
+		else if (a.mask & 1)
+			acc = tnum_add(acc, TNUM_C(0, b.value | b.mask));
+		a = tnum_rshift(a, 1);
+		b = tnum_lshift(b, 1);
+	}
+	return tnum_add(mk(known, 0), acc);
+}
+
+struct tnum tnum_intersect(struct tnum a, struct tnum b)
+{
+	uint64_t v = a.value | b.value;
+	uint64_t mu = a.mask & b.mask;
+	return mk(v & ~mu, mu);
+}
+
+struct tnum tnum_union(struct tnum a, struct tnum b)
+{
+	uint64_t mu = a.mask | b.mask | (a.value ^ b.value);
+	return mk(a.value & ~mu, mu);
+}
+
+struct tnum tnum_cast_bits(struct tnum a, unsigned n)
+{
+	if (n >= W_BITS)
+		return mk(a.value, a.mask);
+	uint64_t m = (UINT64_C(1) << n) - 1;
+	return TNUM_C(a.value & m, a.mask & m);
+}
+
+struct tnum tnum_cast(struct tnum a, unsigned size)
+{
+	return tnum_cast_bits(a, W_SCALE(size * 8));
+}
+
+bool tnum_is_aligned(struct tnum a, uint64_t size)
+{
+	if (!size)
+		return true;
+	return !((a.value | a.mask) & (size - 1));
+}
+
+bool tnum_in(struct tnum a, struct tnum b)
+{
+	if (b.mask & ~a.mask)
+		return false;
+	return a.value == (b.value & ~a.mask);
+}
+
+bool tnum_contains(struct tnum a, uint64_t x)
+{
+	return (wtrunc(x) & ~a.mask) == a.value;
+}
+
+struct tnum tnum_subreg(struct tnum a)
+{
+	return tnum_cast_bits(a, H_BITS);
+}
+
+struct tnum tnum_clear_subreg(struct tnum a)
+{
+	return tnum_lshift(tnum_rshift(a, H_BITS), H_BITS);
+}
+
+struct tnum tnum_with_subreg(struct tnum reg, struct tnum subreg)
+{
+	return tnum_or(tnum_clear_subreg(reg), tnum_subreg(subreg));
+}
+
+struct tnum tnum_const_subreg(struct tnum a, uint64_t value)
+{
+	return tnum_with_subreg(a, tnum_const(value));
+}
+
+struct tnum tnum_bswap(struct tnum a, unsigned nbytes)
+{
+	return mk(w_bswap(a.value, nbytes), w_bswap(a.mask, nbytes));
+}
+
+struct tnum tnum_from_set(const uint64_t *vals, size_t n)
+{
+	if (n == 0)
+		return TNUM_C(0, 0);
+	uint64_t first = wtrunc(vals[0]), diff = 0;
+	for (size_t i = 1; i < n; i++)
+		diff |= first ^ wtrunc(vals[i]);
+	return mk(first & ~diff, diff);
+}
+
+int tnum_strn(char *str, size_t size, struct tnum a)
+{
+	/* the kernel's %#llx prints 0x0 for zero, glibc's would print 0 */
+	return snprintf(str, size, "(0x%llx; 0x%llx)", (unsigned long long)a.value,
+			(unsigned long long)a.mask);
+}
+
+int tnum_sbin(char *str, size_t size, struct tnum a)
+{
+	for (size_t n = W_BITS; n; n--) {
+		if (n < size)
+			str[n - 1] = (a.mask & 1) ? 'x' : (a.value & 1) ? '1' : '0';
+		a.mask >>= 1;
+		a.value >>= 1;
+	}
+	if (size)
+		str[size - 1 < W_BITS ? size - 1 : W_BITS] = 0;
+	return W_BITS;
+}
