@@ -6,6 +6,7 @@
 
 static const struct rb_command commands[] = {
 	{"ops", cmd_ops, "soundness and precision census of every tracker operation"},
+	{"extract", cmd_extract, "write the BPF ELF objects embedded in executables as .o files"},
 };
 
 static void usage(FILE *f)
