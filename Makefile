@@ -97,5 +97,8 @@ build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS)
 test: deps build/test/rangebench $(TEST_BINS)
 	@tests/run.sh build/test
 
+# the store embeds db/*.sql with .incbin (src/store/schema_sql.c)
+$(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
+
 clean:
 	rm -rf build

@@ -1,0 +1,94 @@
+-- schema.sql — the rangebench results database, current schema (version 2).
+--
+-- A fresh database is created from this file. A database made by an older
+-- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
+-- version the step produces). The schema version is SQLite's user_version.
+-- Views live in db/views.sql and are re-created on every open.
+--
+-- Times are ISO 8601 UTC text; durations are microseconds.
+
+PRAGMA user_version = 2;
+
+-- One invocation of `rangebench run` (kind 'verify'), of the operator
+-- census (kind 'census') or of the micro-benchmarks (kind 'bench').
+CREATE TABLE runs (
+	id             INTEGER PRIMARY KEY,
+	kind           TEXT NOT NULL DEFAULT 'verify' CHECK (kind IN ('verify', 'census', 'bench')),
+	label          TEXT NOT NULL,
+	started_at     TEXT NOT NULL,
+	ended_at       TEXT,
+	git_commit     TEXT,             -- rangebench's own commit, NULL if unknown
+	git_dirty      INTEGER,          -- 1: uncommitted changes in the checkout
+	kernel_release TEXT,             -- uname -r
+	host           TEXT,
+	options        TEXT,             -- the command line
+	trackers       TEXT,             -- the trackers actually run, comma-separated
+	status         TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete')),
+	pid            INTEGER           -- the process writing a 'running' run
+);
+CREATE INDEX runs_label ON runs (label, id);
+
+-- One BPF program, identified by the content hash of its object file plus
+-- its section and name: the same object found under two paths is one row.
+CREATE TABLE programs (
+	id         INTEGER PRIMARY KEY,
+	obj_sha256 TEXT NOT NULL,
+	section    TEXT NOT NULL,
+	name       TEXT NOT NULL,
+	prog_type  INTEGER,             -- enum bpf_prog_type
+	insn_cnt   INTEGER,             -- instructions after relocation
+	obj_path   TEXT NOT NULL,       -- where it was first seen
+	source     TEXT,                -- corpus source (xdp-tools, libbpf-tools, selftests, ...)
+	UNIQUE (obj_sha256, section, name)
+);
+
+-- One row per (run, program, verifier).
+CREATE TABLE results (
+	run_id              INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	program_id          INTEGER NOT NULL REFERENCES programs (id),
+	tracker             TEXT NOT NULL,   -- old | cnum | kernel
+	verdict             TEXT NOT NULL,   -- accept | reject | unsupported | refused | unavailable | limit | load_error
+	err_insn            INTEGER,         -- instruction index of the error, NULL if none
+	sys_errno           INTEGER,
+	msg                 TEXT,
+	insns_processed     INTEGER,
+	total_states        INTEGER,
+	peak_states         INTEGER,
+	max_states_per_insn INTEGER,
+	mark_read           INTEGER,
+	verify_us           REAL,            -- median over `repeats` verifications
+	repeats             INTEGER NOT NULL DEFAULT 1,
+	reg_state_bytes     INTEGER,         -- sizeof one register state
+	state_bytes         INTEGER,         -- sizeof one stored verifier state
+	peak_state_mem      INTEGER,         -- peak bytes of stored states
+	obj_path            TEXT,            -- the path verified in this run
+	PRIMARY KEY (run_id, program_id, tracker)
+) WITHOUT ROWID;
+CREATE INDEX results_program ON results (program_id, tracker);
+
+-- Operator census (`rangebench ops`): soundness and precision per operation.
+CREATE TABLE census (
+	run_id       INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	tracker      TEXT NOT NULL,
+	width        INTEGER NOT NULL,       -- register width in bits (64, 32, 16, 8)
+	op           TEXT NOT NULL,          -- e.g. "add64", "jsgt32", "is_subset"
+	cases        INTEGER NOT NULL,
+	unsound      INTEGER NOT NULL,
+	optimal      INTEGER,                -- results equal to the best the domain can express
+	mean_extra_log2 REAL,                -- mean log2(size(result)/size(best))
+	tighter      INTEGER,                -- cnum strictly tighter than old (same on both trackers' rows)
+	looser       INTEGER,
+	equal        INTEGER,
+	incomparable INTEGER,
+	PRIMARY KEY (run_id, tracker, width, op)
+) WITHOUT ROWID;
+
+-- Micro-benchmarks (`make bench`): one row per (operation, tracker).
+CREATE TABLE bench (
+	run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	op         TEXT NOT NULL,            -- e.g. "alu64_add", "sync", "is_subset"
+	tracker    TEXT NOT NULL,
+	ns_per_op  REAL NOT NULL,
+	iterations INTEGER,
+	PRIMARY KEY (run_id, op, tracker)
+) WITHOUT ROWID;

@@ -1,0 +1,178 @@
+/* rows.c — storing programs, results, census and benchmark rows; each call
+ * is one transaction. */
+#include <string.h>
+
+#include "store/store.h"
+#include "store/store_impl.h"
+
+static int fail_rollback(struct rb_store *st, struct rb_err *err, const char *what)
+{
+	rb_errf(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Upsert without its own transaction. */
+static int put_program(struct rb_store *st, const struct rb_prog_ident *p, int64_t *id,
+		       struct rb_err *err)
+{
+	sqlite3_stmt *s;
+	/* the first path and source seen are kept; a later run may fill a
+	 * source that was unknown */
+	if (rb_store_prepare(st, STMT_PROGRAM,
+			     "INSERT INTO programs (obj_sha256, section, name, prog_type, insn_cnt, "
+			     "obj_path, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+			     "ON CONFLICT (obj_sha256, section, name) DO UPDATE SET "
+			     "source = coalesce(programs.source, excluded.source), "
+			     "insn_cnt = coalesce(programs.insn_cnt, excluded.insn_cnt) "
+			     "RETURNING id",
+			     &s, err) < 0)
+		return -1;
+	rb_bind_text(s, 1, p->obj_sha256);
+	rb_bind_text(s, 2, p->section);
+	rb_bind_text(s, 3, p->name);
+	sqlite3_bind_int64(s, 4, p->prog_type);
+	if (p->insn_cnt)
+		sqlite3_bind_int64(s, 5, (int64_t)p->insn_cnt);
+	rb_bind_text(s, 6, p->obj_path);
+	rb_bind_text(s, 7, p->source[0] ? p->source : NULL);
+	if (sqlite3_step(s) != SQLITE_ROW)
+		return rb_errf(err, "%s: insert program %s: %s", st->path, p->name,
+			       sqlite3_errmsg(st->db));
+	*id = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return 0;
+}
+
+int rb_store_program(struct rb_store *st, const struct rb_prog_ident *p, int64_t *id,
+		     struct rb_err *err)
+{
+	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (put_program(st, p, id, err) < 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return rb_store_exec(st, "COMMIT", err);
+}
+
+static void bind_u64(sqlite3_stmt *s, int i, uint64_t v) { sqlite3_bind_int64(s, i, (int64_t)v); }
+
+int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size_t n,
+		     struct rb_err *err)
+{
+	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct rb_result_row *r = &rows[i];
+		int64_t pid;
+		if (put_program(st, &r->prog, &pid, err) < 0) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		sqlite3_stmt *s;
+		if (rb_store_prepare(st, STMT_RESULT,
+				     "INSERT OR REPLACE INTO results (run_id, program_id, tracker, "
+				     "verdict, err_insn, sys_errno, msg, insns_processed, total_states, "
+				     "peak_states, max_states_per_insn, mark_read, verify_us, repeats, "
+				     "reg_state_bytes, state_bytes, peak_state_mem, obj_path) VALUES "
+				     "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+				     "?16, ?17, ?18)",
+				     &s, err) < 0) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		const struct rb_result *res = &r->res;
+		sqlite3_bind_int64(s, 1, r->run_id);
+		sqlite3_bind_int64(s, 2, pid);
+		rb_bind_text(s, 3, r->tracker);
+		rb_bind_text(s, 4, rb_store_verdict_name(res->verdict));
+		if (res->err_insn >= 0)
+			sqlite3_bind_int(s, 5, res->err_insn);
+		sqlite3_bind_int(s, 6, res->sys_errno);
+		rb_bind_text(s, 7, res->msg[0] ? res->msg : NULL);
+		bind_u64(s, 8, res->insns_processed);
+		bind_u64(s, 9, res->total_states);
+		bind_u64(s, 10, res->peak_states);
+		bind_u64(s, 11, res->max_states_per_insn);
+		bind_u64(s, 12, res->mark_read);
+		sqlite3_bind_double(s, 13, res->verify_us);
+		sqlite3_bind_int(s, 14, r->repeats ? (int)r->repeats : 1);
+		bind_u64(s, 15, res->reg_state_bytes);
+		bind_u64(s, 16, res->state_bytes);
+		bind_u64(s, 17, res->peak_state_mem);
+		rb_bind_text(s, 18, r->prog.obj_path);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			return fail_rollback(st, err, "insert result");
+	}
+	return rb_store_exec(st, "COMMIT", err);
+}
+
+static void bind_opt(sqlite3_stmt *s, int i, int64_t v)
+{
+	if (v < 0)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int64(s, i, v);
+}
+
+int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_census_row *rows, size_t n,
+		    struct rb_err *err)
+{
+	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct rb_census_row *r = &rows[i];
+		sqlite3_stmt *s;
+		if (rb_store_prepare(st, STMT_CENSUS,
+				     "INSERT OR REPLACE INTO census (run_id, tracker, width, op, cases, "
+				     "unsound, optimal, mean_extra_log2, tighter, looser, equal, "
+				     "incomparable) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+				     "?12)",
+				     &s, err) < 0) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		sqlite3_bind_int64(s, 1, run_id);
+		rb_bind_text(s, 2, r->tracker);
+		sqlite3_bind_int(s, 3, (int)r->width);
+		rb_bind_text(s, 4, r->op);
+		bind_u64(s, 5, r->cases);
+		bind_u64(s, 6, r->unsound);
+		bind_opt(s, 7, r->optimal);
+		if (r->optimal >= 0)
+			sqlite3_bind_double(s, 8, r->mean_extra_log2);
+		bind_opt(s, 9, r->tighter);
+		bind_opt(s, 10, r->looser);
+		bind_opt(s, 11, r->equal);
+		bind_opt(s, 12, r->incomparable);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			return fail_rollback(st, err, "insert census row");
+	}
+	return rb_store_exec(st, "COMMIT", err);
+}
+
+int rb_store_bench(struct rb_store *st, int64_t run_id, const struct rb_bench_row *rows, size_t n,
+		   struct rb_err *err)
+{
+	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_stmt *s;
+		if (rb_store_prepare(st, STMT_BENCH,
+				     "INSERT OR REPLACE INTO bench (run_id, op, tracker, ns_per_op, "
+				     "iterations) VALUES (?1, ?2, ?3, ?4, ?5)",
+				     &s, err) < 0) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		sqlite3_bind_int64(s, 1, run_id);
+		rb_bind_text(s, 2, rows[i].op);
+		rb_bind_text(s, 3, rows[i].tracker);
+		sqlite3_bind_double(s, 4, rows[i].ns_per_op);
+		bind_u64(s, 5, rows[i].iterations);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			return fail_rollback(st, err, "insert bench row");
+	}
+	return rb_store_exec(st, "COMMIT", err);
+}

@@ -1,0 +1,25 @@
+/* schema_sql.c — embeds db/schema.sql, db/views.sql and db/migrations/ with
+ * the assembler's .incbin (paths relative to the top of the checkout, where
+ * make runs; the Makefile makes this object depend on those files). Each
+ * file becomes a NUL-terminated string. */
+#include "store/schema_sql.h"
+
+#define RB_INCBIN(sym, file)                                                                   \
+	__asm__(".pushsection .rodata\n"                                                       \
+		".global " #sym "\n"                                                           \
+		".type " #sym ", @object\n" #sym ":\n"                                         \
+		".incbin \"" file "\"\n"                                                       \
+		".byte 0\n"                                                                    \
+		".size " #sym ", . - " #sym "\n"                                               \
+		".popsection\n")
+
+RB_INCBIN(rb_sql_schema, "db/schema.sql");
+RB_INCBIN(rb_sql_views, "db/views.sql");
+RB_INCBIN(rb_sql_migration_002, "db/migrations/002_census_bench.sql");
+
+extern const char rb_sql_migration_002[];
+
+const struct rb_migration rb_migrations[] = {
+	{2, rb_sql_migration_002},
+};
+const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);

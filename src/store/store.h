@@ -1,0 +1,121 @@
+/* store.h — the results database (SQLite, schema in db/schema.sql).
+ *
+ * rb_store_open() creates a new database from the embedded db/schema.sql,
+ * or upgrades an older one through db/migrations/, re-creates the views of
+ * db/views.sql, and switches the database to WAL mode. Each rb_store is
+ * one connection and must be used by one thread at a time; writes from
+ * parallel workers go through one rb_writer (writer.h).
+ *
+ * Every write function runs in one transaction: either all rows of a call
+ * are stored or none.
+ */
+#ifndef RB_STORE_STORE_H
+#define RB_STORE_STORE_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+#include "verify/result.h"
+
+/* The version db/schema.sql creates and the migrations end at. */
+#define RB_SCHEMA_VERSION 2
+
+struct rb_store;
+
+int rb_store_open(const char *path, struct rb_store **out, struct rb_err *err);
+void rb_store_close(struct rb_store *st);
+sqlite3 *rb_store_db(struct rb_store *st);
+const char *rb_store_path(const struct rb_store *st);
+
+/* A run's description. NULL fields are stored as NULL. */
+struct rb_run_info {
+	const char *kind;  /* "verify" (default), "census", "bench" */
+	const char *label; /* required */
+	const char *git_commit;
+	int git_dirty; /* 0/1, < 0 unknown */
+	const char *kernel_release;
+	const char *host;
+	const char *options;
+	const char *trackers;
+};
+
+/* Insert a run with status 'running' (and this process's pid). */
+int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int64_t *run_id,
+		       struct rb_err *err);
+int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *trackers,
+			      struct rb_err *err);
+/* status: "complete" or "incomplete"; sets ended_at */
+int rb_store_run_end(struct rb_store *st, int64_t run_id, const char *status, struct rb_err *err);
+/* Runs left 'running' by a process of this host that no longer exists are
+ * marked 'incomplete'. Returns how many (done by rb_store_open too). */
+int rb_store_reap_stale(struct rb_store *st, struct rb_err *err);
+
+/* Resolve "42" (a run id) or a label (its latest run of that kind) to a
+ * run id; kind NULL = any kind. */
+int rb_store_find_run(struct rb_store *st, const char *spec, const char *kind, int64_t *run_id,
+		      struct rb_err *err);
+/* the newest run of a kind (any status) */
+int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, struct rb_err *err);
+
+/* A program's identity. */
+struct rb_prog_ident {
+	char obj_path[4096];
+	char obj_sha256[65];
+	char section[128];
+	char name[128];
+	char source[64]; /* "" = unknown */
+	uint32_t prog_type;
+	uint64_t insn_cnt;
+};
+
+/* One result row: a program verified by one tracker in one run. */
+struct rb_result_row {
+	int64_t run_id;
+	struct rb_prog_ident prog;
+	char tracker[16];
+	struct rb_result res;
+	unsigned repeats;
+};
+
+/* Upsert the programs and insert the results, all in one transaction. A
+ * second row for the same (run, program, tracker) replaces the first. */
+int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size_t n,
+		     struct rb_err *err);
+/* Upsert one program and return its id. */
+int rb_store_program(struct rb_store *st, const struct rb_prog_ident *p, int64_t *id,
+		     struct rb_err *err);
+
+/* One row of the operator census. */
+struct rb_census_row {
+	char tracker[16];
+	unsigned width;
+	char op[32];
+	uint64_t cases, unsound;
+	int64_t optimal; /* < 0: not measured (stored as NULL) */
+	double mean_extra_log2;
+	int64_t tighter, looser, equal, incomparable; /* < 0: NULL */
+};
+int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_census_row *rows, size_t n,
+		    struct rb_err *err);
+
+/* One micro-benchmark row. */
+struct rb_bench_row {
+	char op[48];
+	char tracker[16];
+	double ns_per_op;
+	uint64_t iterations;
+};
+int rb_store_bench(struct rb_store *st, int64_t run_id, const struct rb_bench_row *rows, size_t n,
+		   struct rb_err *err);
+
+/* The stored spelling of a verdict ("accept", "reject", ...). */
+const char *rb_store_verdict_name(enum rb_verdict v);
+/* and back; -1 if unknown */
+int rb_store_verdict_parse(const char *s);
+
+/* Run SQL text (several statements) inside one transaction. */
+int rb_store_exec(struct rb_store *st, const char *sql, struct rb_err *err);
+
+#endif

@@ -1,0 +1,32 @@
+/* store_impl.h — internals shared by the store's source files. */
+#ifndef RB_STORE_IMPL_H
+#define RB_STORE_IMPL_H
+
+#include <sqlite3.h>
+
+#include "store/store.h"
+
+enum rb_stmt_id {
+	STMT_RUN_BEGIN,
+	STMT_RUN_TRACKERS,
+	STMT_RUN_END,
+	STMT_PROGRAM,
+	STMT_RESULT,
+	STMT_CENSUS,
+	STMT_BENCH,
+	STMT_COUNT
+};
+
+struct rb_store {
+	sqlite3 *db;
+	char path[4096];
+	sqlite3_stmt *stmt[STMT_COUNT]; /* prepared on first use */
+};
+
+/* the cached statement `id` (prepared from sql on first use), reset */
+int rb_store_prepare(struct rb_store *st, enum rb_stmt_id id, const char *sql, sqlite3_stmt **out,
+		     struct rb_err *err);
+/* bind text, NULL for a NULL pointer */
+void rb_bind_text(sqlite3_stmt *s, int i, const char *v);
+
+#endif
