@@ -228,3 +228,39 @@ int tnum_sbin(char *str, size_t size, struct tnum a)
 		str[size - 1 < W_BITS ? size - 1 : W_BITS] = 0;
 	return W_BITS;
 }
+
+/* ---- Added for the cnum tracker: operations of mainline Linux after 6.18
+ * (used by mainline verifier.c's is_scalar_branch_taken and
+ * __update_reg64_bounds). Reimplemented from their documented meaning. */
+
+/* a and b share a value iff they agree on every bit known in both */
+bool tnum_overlap(struct tnum a, struct tnum b)
+{
+	uint64_t known = ~(a.mask | b.mask);
+	return ((a.value ^ b.value) & known) == 0;
+}
+
+/* Every member of t is t.value + s for a submask s of t.mask; find the
+ * least submask s > d = z - t.value. If d has a 1 outside the mask, at
+ * bit k the highest such, no submask agreeing with d above k can exceed
+ * d, so fill d's bits 0..k and every non-mask bit with ones before adding
+ * one: the carry then ripples through to the next mask bit. */
+uint64_t tnum_step(struct tnum t, uint64_t z)
+{
+	uint64_t tmax = t.value | t.mask;
+
+	z = wtrunc(z);
+	if (z >= tmax)
+		return tmax;
+	if (z < t.value)
+		return t.value;
+	uint64_t d = z - t.value;
+	uint64_t outside = d & ~t.mask;
+	uint64_t below = 0;
+	if (outside) {
+		unsigned k = 63 - (unsigned)__builtin_clzll(outside);
+		below = k >= 63 ? UINT64_MAX : (UINT64_C(2) << k) - 1;
+	}
+	uint64_t filled = d | below | ~t.mask;
+	return t.value | ((filled + 1) & t.mask);
+}

@@ -53,6 +53,8 @@ struct tnum {
 #define tnum_from_set RB_SYM(tnum_from_set)
 #define tnum_strn RB_SYM(tnum_strn)
 #define tnum_sbin RB_SYM(tnum_sbin)
+#define tnum_overlap RB_SYM(tnum_overlap)
+#define tnum_step RB_SYM(tnum_step)
 
 /* every value of the width */
 struct tnum tnum_unknown(void);
@@ -116,6 +118,13 @@ struct tnum tnum_from_set(const uint64_t *vals, size_t n);
 int tnum_strn(char *str, size_t size, struct tnum a);
 /* W_BITS characters of 0/1/x, most significant first; snprintf rules */
 int tnum_sbin(char *str, size_t size, struct tnum a);
+
+/* Added for the cnum tracker (mainline after 6.18; see the end of tnum.c):
+ * do a and b have a value in common? */
+bool tnum_overlap(struct tnum a, struct tnum b);
+/* the smallest value of t greater than z; t's largest value if there is
+ * none, t's smallest if z is below it (mainline tnum_step) */
+uint64_t tnum_step(struct tnum t, uint64_t z);
 
 static inline bool tnum_is_const(struct tnum a) { return a.mask == 0; }
 static inline bool tnum_equals_const(struct tnum a, uint64_t b)
