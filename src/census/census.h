@@ -1,0 +1,99 @@
+/* census.h — the operator census: soundness and precision of every tracker
+ * operation over a broad deterministic family of concrete input sets.
+ *
+ * At width 8 every concrete value is enumerable: each abstract input's
+ * concretisation gamma is computed exactly (256-bit bitmaps), the concrete
+ * operation is applied to every concrete input, and the abstract result is
+ * checked to contain every concrete result (branches: never/always taken
+ * answers and refined states). Precision compares each result with the
+ * best value the same tracker can express for the true result set
+ * (from_set), and cnum with old over the same concrete inputs.
+ * At widths 16/32/64 the concrete values are sampled (bounds + random
+ * members of gamma) and only soundness is checked.
+ *
+ * Library code: no printing, no exit, no global mutable state. Each result
+ * row is handed to a callback.
+ */
+#ifndef RB_CENSUS_H
+#define RB_CENSUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracker/tracker.h"
+#include "util/err.h"
+
+struct rb_census_opts {
+	unsigned bits;                /* 8, 16, 32 or 64 */
+	const char *const *trackers;  /* NULL-terminated names, NULL = every tracker */
+	const char *const *ops;       /* NULL-terminated op names (or base names
+	                               * such as "add", matching every form); NULL = all */
+	uint64_t pairs;               /* cases per binary op; 0 = default */
+	uint64_t seed;
+	unsigned threads;             /* 0 = number of online cores */
+	/* tests: run these tracker vtables (NULL-terminated, all at `bits`)
+	 * instead of looking `trackers` up by name */
+	const struct rb_tracker *const *custom;
+};
+
+#define RB_CENSUS_DEFAULT_PAIRS_8 100000u
+#define RB_CENSUS_DEFAULT_PAIRS_WIDE 20000u
+#define RB_CENSUS_MAX_PAIRS 1000000000u
+
+struct rb_census_row {
+	const char *op;      /* e.g. "add64", "add32_imm", "jsgt32", "ldsx16" */
+	const char *kind;    /* "alu", "alu1", "mov", "load", "jmp" */
+	const char *tracker; /* "old", "cnum" */
+	unsigned bits;
+	bool sampled;        /* width > 8: concrete values sampled, no precision */
+	uint64_t cases, unsound;
+	uint64_t optimal;    /* results equal (in gamma) to the best of the domain */
+	double extra_log2;   /* mean of log2|gamma(result)| - log2|gamma(best)| */
+	bool has_cmp;        /* a cnum row compared with old over the same inputs */
+	uint64_t tighter, looser, equal, incomparable;
+	const char *counterexample; /* first unsound case (multi-line) or NULL */
+};
+
+struct rb_census_summary {
+	unsigned bits, threads;
+	bool sampled;
+	uint64_t pairs;          /* binary cases per op */
+	uint64_t input_sets;     /* distinct concrete input sets (width 8) */
+	uint64_t ops, rows, cases, unsound;
+};
+
+/* called once per (op, tracker) row, in op order; a non-zero return stops
+ * the census (rb_census_run then returns that value) */
+typedef int (*rb_census_cb)(const struct rb_census_row *row, void *ctx);
+
+/* Check the options without running anything: 0 or -1 with err filled. */
+int rb_census_check_opts(const struct rb_census_opts *o, struct rb_err *err);
+
+/* Run the census. Returns 0 (see sum->unsound for findings), -1 on bad
+ * options or resource failure (err filled), or the callback's non-zero. */
+int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx,
+		  struct rb_census_summary *sum, struct rb_err *err);
+
+/* every op the census knows, in table order */
+void rb_census_ops_foreach(void (*cb)(const char *name, const char *kind, void *ctx), void *ctx);
+
+/* Table output (table.c): a row callback that prints one aligned row (or
+ * one CSV line) per call to t->out, keeps every counterexample and the
+ * cnum-vs-old totals for the footer. */
+struct rb_census_table {
+	FILE *out;
+	bool csv;
+	unsigned rows;
+	uint64_t cmp[4], cases, unsound;
+	char **cex;   /* counterexamples (malloc'ed), printed by the footer */
+	unsigned ncex;
+	char *lossy;  /* "op(looser+incomparable) ..." for cnum rows (malloc'ed) */
+};
+void rb_census_table_header(struct rb_census_table *t, const struct rb_census_opts *o, unsigned ntrackers);
+int rb_census_table_row(const struct rb_census_row *row, void *ctx);
+/* the totals, the ops where cnum loses precision, the counterexamples
+ * (to `cexout`); frees what the table kept */
+void rb_census_table_footer(struct rb_census_table *t, const struct rb_census_summary *sum, FILE *cexout);
+
+#endif

@@ -1,0 +1,347 @@
+/* exact8.c — the exhaustive census at width 8: every concrete value of
+ * every abstract input is enumerated, so soundness is checked exactly and
+ * precision is measured against the best abstraction of the true result. */
+#include <linux/bpf.h>
+#include <stdlib.h>
+
+#include "census/internal.h"
+
+/* gamma(from_set(s)) for tracker ti, through the scratch cache */
+static const bm256 *best_of(const struct census_run *run, struct census_scratch *sc, unsigned ti,
+			    const bm256 *s)
+{
+	struct census_best_entry *e = &sc->best[ti][bm_hash(s) & (CENSUS_BEST_CACHE - 1)];
+	if (e->valid && bm_eq(&e->key, s))
+		return &e->val;
+	uint64_t vals[256];
+	unsigned n = bm_list(s, vals);
+	rb_val v = {0};
+	e->key = *s;
+	e->valid = 1;
+	if (n == 0) {
+		bm_clear(&e->val);
+		return &e->val;
+	}
+	run->tr[ti]->from_set(&v, vals, n);
+	census_gamma8(run->tr[ti], &v, &e->val);
+	return &e->val;
+}
+
+uint64_t census_unary_cases8(const struct census_run *run, const struct census_op *op)
+{
+	if (op->kind == CK_MOV && op->imm)
+		return 256; /* filtered to the kernel's immediates below */
+	return run->pool->n;
+}
+
+/* the pool index of a random set from the family mix */
+static uint32_t pick(const struct census_pool *p, struct rng *r)
+{
+	for (;;) {
+		unsigned f = census_family_pick(r);
+		if (p->fcount[f])
+			return p->fidx[f][rng_below(r, p->fcount[f])];
+	}
+}
+
+/* a random immediate the kernel accepts for this op */
+static unsigned pick_imm(const struct census_op *op, struct rng *r)
+{
+	for (;;) {
+		uint64_t c = census_imm_value(op, 8, rng_next(r));
+		if (census_imm_ok(op, 8, c))
+			return (unsigned)c;
+	}
+}
+
+/* the true results of op over gamma(dst) x gamma(src) */
+static void conc_alu(const uint8_t *tab, const bm256 *gd, const bm256 *gs, bm256 *out)
+{
+	uint64_t sv[256];
+	unsigned ns = bm_list(gs, sv);
+	bm_clear(out);
+	for (unsigned i = 0; i < 4; i++)
+		for (uint64_t w = gd->w[i]; w; w &= w - 1) {
+			const uint8_t *row = tab + (i * 64 + (unsigned)__builtin_ctzll(w)) * 256;
+			for (unsigned j = 0; j < ns; j++)
+				bm_set(out, row[sv[j]]);
+		}
+}
+
+struct alu_in {
+	const rb_val *dst, *src; /* src NULL: CK_TRUNC */
+	const bm256 *gd, *gs;    /* the gammas the concrete op ranges over */
+	bool dst_is_input, src_is_input;
+};
+
+static void alu_case(const struct census_run *run, struct census_scratch *sc, struct census_item *it,
+		     const struct census_op *op, const struct census_table *tab, struct alu_in *in,
+		     bm256 *res_gamma)
+{
+	static const bm256 unit0 = {{1, 0, 0, 0}}; /* {0} */
+	for (unsigned ti = 0; ti < run->ntr; ti++) {
+		const struct rb_tracker *t = run->tr[ti];
+		struct census_stats *st = &it->st[ti];
+		bm256 R, gr;
+		rb_val r = *in[ti].dst;
+		const bm256 *gd = in[ti].gd, *gs = in[ti].gs;
+
+		if (op->kind == CK_TRUNC) {
+			bm_clear(&R);
+			for (unsigned x = 0; x < 256; x++)
+				if (bm_has(gd, x))
+					bm_set(&R, tab->alu[x]);
+			t->truncate(&r, op->size, op->sext);
+		} else {
+			if (ti > 0 && bm_eq(gd, in[0].gd) && gs && in[0].gs && bm_eq(gs, in[0].gs))
+				R = res_gamma[run->ntr]; /* same concrete inputs as tracker 0 */
+			else
+				conc_alu(tab->alu, gd, gs ? gs : &unit0, &R);
+			if (ti == 0)
+				res_gamma[run->ntr] = R;
+			t->alu(&r, in[ti].src, &op->alu);
+		}
+		census_gamma8(t, &r, &gr);
+		res_gamma[ti] = gr;
+		st->cases++;
+		if (!bm_subset(&R, &gr)) {
+			st->unsound++;
+			if (!st->cex) {
+				unsigned bad = (unsigned)bm_first_not_in(&R, &gr), x, y = 0;
+				const bm256 *gsrc = gs ? gs : &unit0;
+				for (x = 0; x < 256; x++) {
+					if (!bm_has(gd, x))
+						continue;
+					if (op->kind == CK_TRUNC) {
+						if (tab->alu[x] == bad)
+							goto found;
+						continue;
+					}
+					for (y = 0; y < 256; y++)
+						if (bm_has(gsrc, y) && tab->alu[x * 256 + y] == bad)
+							goto found;
+				}
+found:
+				char sd[400], ss[400], sr[400];
+				census_sprint(t, in[ti].dst, sd, sizeof(sd));
+				if (in[ti].src)
+					census_sprint(t, in[ti].src, ss, sizeof(ss));
+				else
+					ss[0] = 0;
+				census_sprint(t, &r, sr, sizeof(sr));
+				if (op->kind == CK_TRUNC)
+					census_cex(st, "%s (%s): unsound\n  input  = %s\n  0x%02x -> 0x%02x, not in\n  result = %s\n",
+						   op->name, t->name, sd, x, bad, sr);
+				else
+					census_cex(st, "%s (%s): unsound\n  dst    = %s\n  src    = %s\n  dst=0x%02x src=0x%02x -> 0x%02x, not in\n  result = %s\n",
+						   op->name, t->name, sd, in[ti].src ? ss : "-", x, y, bad, sr);
+			}
+		}
+		const bm256 *gb = best_of(run, sc, ti, &R);
+		if (bm_eq(&gr, gb))
+			st->optimal++;
+		st->extra += census_lg(&gr) - census_lg(gb);
+	}
+	if (run->old_i >= 0 && run->cnum_i >= 0)
+		it->st[run->cnum_i].cmp[census_cmp(&res_gamma[run->cnum_i], &res_gamma[run->old_i], 1)]++;
+}
+
+struct jmp_in {
+	const rb_val *a, *b;
+	const bm256 *ga, *gb;
+};
+
+static const char *br_name(int bt)
+{
+	return bt == RB_BR_NEVER ? "never" : bt == RB_BR_ALWAYS ? "always" : "unknown";
+}
+
+static void jmp_case(const struct census_run *run, struct census_scratch *sc, struct census_item *it,
+		     const struct census_op *op, const struct census_table *tab, struct jmp_in *in)
+{
+	bm256 comp[CENSUS_MAX_TRACKERS][4];
+	const unsigned ncomp = op->imm ? 2 : 4; /* refined a (and b) per outcome */
+	for (unsigned ti = 0; ti < run->ntr; ti++) {
+		const struct rb_tracker *t = run->tr[ti];
+		struct census_stats *st = &it->st[ti];
+		const bm256 *ga = in[ti].ga, *gb = in[ti].gb;
+		bm256 X[2], Y[2]; /* [1] = taken, [0] = not taken */
+		bm_clear(&X[0]); bm_clear(&X[1]); bm_clear(&Y[0]); bm_clear(&Y[1]);
+		for (unsigned x = 0; x < 256; x++) {
+			if (!bm_has(ga, x))
+				continue;
+			if (bm_intersects(&tab->row[x], gb))
+				bm_set(&X[1], x);
+			if (bm_intersects_not(gb, &tab->row[x]))
+				bm_set(&X[0], x);
+		}
+		for (unsigned y = 0; y < 256; y++) {
+			if (!bm_has(gb, y))
+				continue;
+			if (bm_intersects(&tab->col[y], ga))
+				bm_set(&Y[1], y);
+			if (bm_intersects_not(ga, &tab->col[y]))
+				bm_set(&Y[0], y);
+		}
+		int bt = t->branch_taken(in[ti].a, in[ti].b, op->jop, op->is32);
+		bool bad = false;
+		char why[200] = "";
+		if ((bt == RB_BR_NEVER && !bm_empty(&X[1])) || (bt == RB_BR_ALWAYS && !bm_empty(&X[0]))) {
+			bad = true;
+			unsigned x = (unsigned)bm_first_not_in(bt == RB_BR_NEVER ? &X[1] : &X[0], &(bm256){{0}});
+			bm256 ys = tab->row[x];
+			if (bt == RB_BR_ALWAYS)
+				for (int i = 0; i < 4; i++)
+					ys.w[i] = ~ys.w[i];
+			for (int i = 0; i < 4; i++)
+				ys.w[i] &= gb->w[i];
+			snprintf(why, sizeof(why), "branch_taken says %s but a=0x%02x b=0x%02x %s", br_name(bt), x,
+				 (unsigned)bm_first_not_in(&ys, &(bm256){{0}}), bt == RB_BR_NEVER ? "takes it" : "falls through");
+		}
+		double extra = 0;
+		bool optimal = true;
+		rb_val ref[2][2];
+		for (int o = 1; o >= 0; o--) {
+			uint8_t jo = o ? op->jop : rb_jmp_negate(op->jop);
+			bm256 *ra = &comp[ti][(1 - o) * (ncomp / 2)], *rb = ra + 1;
+			bool alive = !(bt == (o ? RB_BR_NEVER : RB_BR_ALWAYS));
+			ref[o][0] = *in[ti].a;
+			ref[o][1] = *in[ti].b;
+			if (alive && !t->branch_refine(&ref[o][0], &ref[o][1], jo, op->is32)) {
+				alive = false;
+				if (!bm_empty(&X[o]) && !bad) {
+					bad = true;
+					snprintf(why, sizeof(why), "branch_refine(%s) says impossible but a=0x%02x can take it",
+						 rb_jmp_name(jo), (unsigned)bm_first_not_in(&X[o], &(bm256){{0}}));
+				}
+			}
+			bm256 gra, grb;
+			if (alive) {
+				census_gamma8(t, &ref[o][0], &gra);
+				census_gamma8(t, &ref[o][1], &grb);
+				if (!bad && (!bm_subset(&X[o], &gra) || !bm_subset(&Y[o], &grb))) {
+					bad = true;
+					bool ina = !bm_subset(&X[o], &gra);
+					snprintf(why, sizeof(why), "after %s the refined %s lost 0x%02x", rb_jmp_name(jo),
+						 ina ? "a" : "b",
+						 (unsigned)(ina ? bm_first_not_in(&X[o], &gra) : bm_first_not_in(&Y[o], &grb)));
+				}
+			} else {
+				bm_clear(&gra);
+				bm_clear(&grb);
+			}
+			const bm256 *ba = best_of(run, sc, ti, &X[o]);
+			optimal = optimal && bm_eq(&gra, ba);
+			extra += census_lg(&gra) - census_lg(ba);
+			*ra = gra;
+			if (!op->imm) {
+				const bm256 *bb = best_of(run, sc, ti, &Y[o]);
+				optimal = optimal && bm_eq(&grb, bb);
+				extra += census_lg(&grb) - census_lg(bb);
+				*rb = grb;
+			}
+		}
+		st->cases++;
+		st->optimal += optimal;
+		st->extra += extra;
+		if (bad) {
+			st->unsound++;
+			if (!st->cex) {
+				char sa[400], sb[400], r1a[400], r1b[400], r0a[400], r0b[400];
+				census_sprint(t, in[ti].a, sa, sizeof(sa));
+				census_sprint(t, in[ti].b, sb, sizeof(sb));
+				census_sprint(t, &ref[1][0], r1a, sizeof(r1a));
+				census_sprint(t, &ref[1][1], r1b, sizeof(r1b));
+				census_sprint(t, &ref[0][0], r0a, sizeof(r0a));
+				census_sprint(t, &ref[0][1], r0b, sizeof(r0b));
+				census_cex(st, "%s (%s): unsound: %s\n  a = %s\n  b = %s\n  branch_taken = %s\n"
+					   "  taken:     a = %s, b = %s\n  not taken: a = %s, b = %s\n",
+					   op->name, t->name, why, sa, sb, br_name(bt), r1a, r1b, r0a, r0b);
+			}
+		}
+	}
+	if (run->old_i >= 0 && run->cnum_i >= 0)
+		it->st[run->cnum_i].cmp[census_cmp(comp[run->cnum_i], comp[run->old_i], ncomp)]++;
+}
+
+void census_item_exact8(const struct census_run *run, struct census_scratch *sc, struct census_item *it)
+{
+	const struct census_op *op = &run->ops[it->op];
+	const struct census_table *tab = &run->tab[it->op];
+	const struct census_pool *p = run->pool;
+	struct rng r = rng_seed(run->seed, it->op, it->chunk);
+	bm256 res[CENSUS_MAX_TRACKERS + 1];
+	rb_val unknown[CENSUS_MAX_TRACKERS];
+	static const bm256 unit0 = {{1, 0, 0, 0}}; /* {0} */
+	for (unsigned ti = 0; ti < run->ntr; ti++) {
+		unknown[ti] = (rb_val){0};
+		run->tr[ti]->unknown(&unknown[ti]);
+	}
+
+	for (uint64_t k = it->lo; k < it->hi; k++) {
+		if (op->kind == CK_JMP) {
+			struct jmp_in in[CENSUS_MAX_TRACKERS];
+			uint32_t i = pick(p, &r), j = 0;
+			unsigned c = 0;
+			if (op->imm)
+				c = (unsigned)census_imm_value(op, 8, rng_next(&r));
+			else
+				j = pick(p, &r);
+			for (unsigned ti = 0; ti < run->ntr; ti++) {
+				in[ti].a = &p->abs[ti][i];
+				in[ti].ga = &p->gam[ti][i];
+				in[ti].b = op->imm ? &p->cabs[ti][c] : &p->abs[ti][j];
+				in[ti].gb = op->imm ? &p->cgam[ti][c] : &p->gam[ti][j];
+			}
+			jmp_case(run, sc, it, op, tab, in);
+			continue;
+		}
+		struct alu_in in[CENSUS_MAX_TRACKERS];
+		if (op->kind == CK_ALU2) {
+			uint32_t i = pick(p, &r), j = 0;
+			unsigned c = 0;
+			if (op->imm)
+				c = pick_imm(op, &r);
+			else
+				j = pick(p, &r);
+			for (unsigned ti = 0; ti < run->ntr; ti++) {
+				in[ti].dst = &p->abs[ti][i];
+				in[ti].gd = &p->gam[ti][i];
+				in[ti].src = op->imm ? &p->cabs[ti][c] : &p->abs[ti][j];
+				in[ti].gs = op->imm ? &p->cgam[ti][c] : &p->gam[ti][j];
+			}
+		} else if (op->kind == CK_MOV) {
+			/* dst := src; the old dst is unknown */
+			const rb_val *src[CENSUS_MAX_TRACKERS];
+			const bm256 *gs[CENSUS_MAX_TRACKERS];
+			if (op->imm) {
+				/* every constant an immediate can give */
+				bool is_imm = false;
+				for (uint64_t h = 0; h < 16; h++)
+					is_imm = is_imm || census_imm_value(op, 8, h) == k;
+				if (!is_imm)
+					continue;
+				for (unsigned ti = 0; ti < run->ntr; ti++)
+					src[ti] = &p->cabs[ti][k], gs[ti] = &p->cgam[ti][k];
+			} else {
+				for (unsigned ti = 0; ti < run->ntr; ti++)
+					src[ti] = &p->abs[ti][k], gs[ti] = &p->gam[ti][k];
+			}
+			/* the concrete op ignores dst: range over dst = {0} only */
+			for (unsigned ti = 0; ti < run->ntr; ti++) {
+				in[ti].dst = &unknown[ti];
+				in[ti].gd = &unit0;
+				in[ti].src = src[ti];
+				in[ti].gs = gs[ti];
+			}
+		} else { /* CK_ALU1, CK_TRUNC: unary on dst */
+			for (unsigned ti = 0; ti < run->ntr; ti++) {
+				in[ti].dst = &p->abs[ti][k];
+				in[ti].gd = &p->gam[ti][k];
+				in[ti].src = op->kind == CK_TRUNC ? NULL : &p->cabs[ti][0];
+				in[ti].gs = op->kind == CK_TRUNC ? NULL : &p->cgam[ti][0];
+			}
+		}
+		alu_case(run, sc, it, op, tab, in, res);
+	}
+}

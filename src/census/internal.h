@@ -1,0 +1,101 @@
+/* internal.h — shared between the census's own files (not a public API). */
+#ifndef RB_CENSUS_INTERNAL_H
+#define RB_CENSUS_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "census/bitmap.h"
+#include "census/census.h"
+#include "census/inputs.h"
+#include "census/oplist.h"
+#include "census/rng.h"
+#include "tracker/tracker.h"
+
+#define CENSUS_MAX_TRACKERS 4
+#define CENSUS_CHUNK_PAIRS 2000u  /* binary cases per work item */
+#define CENSUS_CHUNK_SETS 4096u   /* unary cases per work item (width 8) */
+#define CENSUS_SAMPLES 16u        /* concrete values per input when sampling */
+
+enum { CMP_TIGHTER, CMP_LOOSER, CMP_EQUAL, CMP_INCOMPARABLE };
+
+/* one (work item, tracker) tally */
+struct census_stats {
+	uint64_t cases, unsound, optimal;
+	double extra;
+	uint64_t cmp[4]; /* cnum vs old, kept in the cnum tracker's tally */
+	char *cex;       /* first counterexample (malloc'ed) */
+};
+
+/* the width-8 input pool: distinct concrete sets, each tracker's best
+ * abstraction of each and its exact gamma (read-only once built) */
+struct census_pool {
+	size_t n;
+	bm256 *set;
+	uint8_t *fam;
+	uint32_t *fidx[FAM_COUNT];
+	size_t fcount[FAM_COUNT];
+	rb_val *abs[CENSUS_MAX_TRACKERS];
+	bm256 *gam[CENSUS_MAX_TRACKERS];
+	/* constant(c) as the kernel builds an immediate source */
+	rb_val cabs[CENSUS_MAX_TRACKERS][256];
+	bm256 cgam[CENSUS_MAX_TRACKERS][256];
+};
+
+/* the concrete semantics of one op at width 8, tabulated */
+struct census_table {
+	uint8_t *alu;  /* [dst * 256 + src] for ALU ops; [x] for loads */
+	bm256 *row;    /* jumps: row[a] = {b : a jop b} */
+	bm256 *col;    /* jumps: col[b] = {a : a jop b} */
+};
+
+struct census_run {
+	unsigned bits;
+	bool sampled;
+	uint64_t seed, pairs;
+	unsigned ntr;
+	const struct rb_tracker *tr[CENSUS_MAX_TRACKERS];
+	int old_i, cnum_i; /* indices of "old"/"cnum" for the comparison, or -1 */
+	const struct rb_concrete *conc;
+	struct census_op ops[CENSUS_MAX_OPS];
+	unsigned nops;
+	struct census_pool *pool;  /* width 8 */
+	struct census_table *tab;  /* per op, width 8 */
+};
+
+/* per-thread scratch: caches of gamma(from_set(R)) per tracker */
+#define CENSUS_BEST_CACHE 4096u
+struct census_best_entry {
+	bm256 key, val;
+	uint8_t valid;
+};
+struct census_scratch {
+	struct census_best_entry *best[CENSUS_MAX_TRACKERS];
+};
+
+struct census_item {
+	unsigned op;          /* index into run->ops */
+	uint64_t lo, hi;      /* case range */
+	unsigned chunk;
+	struct census_stats st[CENSUS_MAX_TRACKERS];
+};
+
+/* pool.c */
+void census_gamma8(const struct rb_tracker *t, const rb_val *v, bm256 *out);
+struct census_pool *census_pool_build(const struct census_run *run, struct rb_err *err);
+void census_pool_free(struct census_pool *p);
+int census_tables_build(struct census_run *run, const bool *selected, struct rb_err *err);
+void census_tables_free(struct census_run *run);
+
+/* exact8.c / sampled.c: run the cases of one work item */
+uint64_t census_unary_cases8(const struct census_run *run, const struct census_op *op);
+void census_item_exact8(const struct census_run *run, struct census_scratch *sc, struct census_item *it);
+void census_item_sampled(const struct census_run *run, struct census_item *it);
+
+/* report.c: metrics and counterexamples */
+double census_lg(const bm256 *b);
+unsigned census_cmp(const bm256 *cnum, const bm256 *old, unsigned n);
+void census_cex(struct census_stats *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int census_sprint(const struct rb_tracker *t, const rb_val *v, char *buf, size_t len);
+
+#endif
