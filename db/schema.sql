@@ -71,7 +71,9 @@ CREATE TABLE census (
 	run_id       INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	tracker      TEXT NOT NULL,
 	width        INTEGER NOT NULL,       -- register width in bits (64, 32, 16, 8)
-	op           TEXT NOT NULL,          -- e.g. "add64", "jsgt32", "is_subset"
+	op           TEXT NOT NULL,          -- e.g. "add64", "jsgt32", "ldsx16"
+	kind         TEXT,                   -- alu, alu1, mov, load, jmp
+	sampled      INTEGER,                -- 1: concrete values sampled (width > 8), no precision
 	cases        INTEGER NOT NULL,
 	unsound      INTEGER NOT NULL,
 	optimal      INTEGER,                -- results equal to the best the domain can express

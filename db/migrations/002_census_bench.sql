@@ -14,6 +14,8 @@ CREATE TABLE census (
 	tracker      TEXT NOT NULL,
 	width        INTEGER NOT NULL,
 	op           TEXT NOT NULL,
+	kind         TEXT,
+	sampled      INTEGER,
 	cases        INTEGER NOT NULL,
 	unsound      INTEGER NOT NULL,
 	optimal      INTEGER,

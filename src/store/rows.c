@@ -116,19 +116,19 @@ static void bind_opt(sqlite3_stmt *s, int i, int64_t v)
 		sqlite3_bind_int64(s, i, v);
 }
 
-int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_census_row *rows, size_t n,
+int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_store_census_row *rows, size_t n,
 		    struct rb_err *err)
 {
 	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		const struct rb_census_row *r = &rows[i];
+		const struct rb_store_census_row *r = &rows[i];
 		sqlite3_stmt *s;
 		if (rb_store_prepare(st, STMT_CENSUS,
 				     "INSERT OR REPLACE INTO census (run_id, tracker, width, op, cases, "
 				     "unsound, optimal, mean_extra_log2, tighter, looser, equal, "
-				     "incomparable) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-				     "?12)",
+				     "incomparable, kind, sampled) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+				     "?9, ?10, ?11, ?12, ?13, ?14)",
 				     &s, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
@@ -146,6 +146,8 @@ int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_census_
 		bind_opt(s, 10, r->looser);
 		bind_opt(s, 11, r->equal);
 		bind_opt(s, 12, r->incomparable);
+		rb_bind_text(s, 13, r->kind[0] ? r->kind : NULL);
+		bind_opt(s, 14, r->sampled);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return fail_rollback(st, err, "insert census row");
 	}

@@ -88,16 +88,18 @@ int rb_store_program(struct rb_store *st, const struct rb_prog_ident *p, int64_t
 		     struct rb_err *err);
 
 /* One row of the operator census. */
-struct rb_census_row {
+struct rb_store_census_row {
 	char tracker[16];
 	unsigned width;
 	char op[32];
+	char kind[16]; /* "" = NULL */
+	int sampled;   /* < 0: NULL */
 	uint64_t cases, unsound;
 	int64_t optimal; /* < 0: not measured (stored as NULL) */
 	double mean_extra_log2;
 	int64_t tighter, looser, equal, incomparable; /* < 0: NULL */
 };
-int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_census_row *rows, size_t n,
+int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_store_census_row *rows, size_t n,
 		    struct rb_err *err);
 
 /* One micro-benchmark row. */

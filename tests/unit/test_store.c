@@ -209,9 +209,9 @@ static void results_round_trip_and_dedup(void **state)
 	assert_non_null(strstr(err.msg, "nope"));
 
 	/* census and bench rows */
-	struct rb_census_row c = {.tracker = "cnum", .width = 8, .op = "add64", .cases = 1000,
+	struct rb_store_census_row c = {.tracker = "cnum", .width = 8, .op = "add64", .cases = 1000,
 				  .unsound = 0, .optimal = 900, .mean_extra_log2 = 0.25,
-				  .tighter = 10, .looser = -1, .equal = 980, .incomparable = 0};
+				  .tighter = 10, .looser = -1, .equal = 980, .incomparable = 0, .sampled = 0};
 	assert_int_equal(rb_store_census(st, run2, &c, 1, &err), 0);
 	assert_int_equal(count(db, "SELECT count(*) FROM census WHERE looser IS NULL AND optimal = 900"), 1);
 	struct rb_bench_row b[2] = {{.op = "alu64_add", .tracker = "old", .ns_per_op = 3.5},

@@ -1,0 +1,449 @@
+/* driver.c — the parallel run loop (see driver.h). */
+#include "driver/driver.h"
+
+#include <fnmatch.h>
+#include <linux/bpf.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver/fault.h"
+#include "loader/object.h"
+#include "loader/sha256.h"
+#include "store/writer.h"
+#include "verify/verify.h"
+
+struct prog_ref {
+	size_t idx; /* index in rb_object.progs */
+};
+
+struct obj_state {
+	const struct rb_job_obj *job;
+	bool load_failed;
+	struct prog_ref *progs; /* the programs that pass the filter */
+	size_t nprogs;
+};
+
+struct rb_driver {
+	struct rb_driver_opts opts;
+	const struct rb_joblist *jobs;
+	struct rb_store *st;
+	struct rb_writer *w;
+	int fault[RB_DRIVER_MAX_TRACKERS];
+	struct obj_state *objs;
+	size_t *order; /* phase 2: objects by descending program count */
+	size_t norder;
+	pthread_t manager;
+	struct timespec t0;
+	/* counters, read and written with __atomic builtins */
+	uint64_t next, scanned, total, done, not_accepted, load_errors;
+	int scanning, idle, stopped;
+	pthread_mutex_t lock; /* guards err */
+	bool failed;
+	struct rb_err err;
+};
+
+static bool stop_requested(struct rb_driver *d)
+{
+	if (__atomic_load_n(&d->stopped, __ATOMIC_RELAXED))
+		return true;
+	if (d->opts.stop && *d->opts.stop) {
+		__atomic_store_n(&d->stopped, 1, __ATOMIC_RELAXED);
+		return true;
+	}
+	return false;
+}
+
+static void fail(struct rb_driver *d, const struct rb_err *e)
+{
+	pthread_mutex_lock(&d->lock);
+	if (!d->failed) {
+		d->failed = true;
+		d->err = *e;
+	}
+	pthread_mutex_unlock(&d->lock);
+	__atomic_store_n(&d->stopped, 1, __ATOMIC_RELAXED);
+}
+
+static void put(struct rb_driver *d, const struct rb_result_row *row)
+{
+	if (rb_writer_put(d->w, row) < 0) {
+		struct rb_err e;
+		rb_errf(&e, "%s: the database writer failed", rb_store_path(d->st));
+		fail(d, &e);
+	}
+	__atomic_add_fetch(&d->done, 1, __ATOMIC_RELAXED);
+	if (row->res.verdict != RB_ACCEPT)
+		__atomic_add_fetch(&d->not_accepted, 1, __ATOMIC_RELAXED);
+}
+
+static bool filter_match(const struct rb_driver *d, const char *obj_path, const char *prog)
+{
+	if (!d->opts.filter)
+		return true;
+	if (fnmatch(d->opts.filter, prog, 0) == 0)
+		return true;
+	const char *base = strrchr(obj_path, '/');
+	base = base ? base + 1 : obj_path;
+	char both[512];
+	snprintf(both, sizeof(both), "%s/%s", base, prog);
+	return fnmatch(d->opts.filter, both, 0) == 0;
+}
+
+static void ident_of(struct rb_prog_ident *id, const struct rb_job_obj *job,
+		     const struct rb_object *obj, const struct rb_prog *p)
+{
+	memset(id, 0, sizeof(*id));
+	snprintf(id->obj_path, sizeof(id->obj_path), "%s", job->path);
+	snprintf(id->source, sizeof(id->source), "%s", job->source);
+	if (obj && p) {
+		snprintf(id->obj_sha256, sizeof(id->obj_sha256), "%s", obj->sha256);
+		snprintf(id->section, sizeof(id->section), "%s", p->section);
+		snprintf(id->name, sizeof(id->name), "%s", p->name);
+		id->prog_type = p->prog_type;
+		id->insn_cnt = p->insn_cnt;
+	}
+}
+
+/* An object that cannot be opened: one "(object)" row per tracker,
+ * identified by the file's hash (or its path when unreadable). */
+static void object_failed(struct rb_driver *d, const struct rb_job_obj *job, const struct rb_err *e)
+{
+	struct rb_result_row row;
+	memset(&row, 0, sizeof(row));
+	ident_of(&row.prog, job, NULL, NULL);
+	FILE *f = fopen(job->path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		long n = ftell(f);
+		rewind(f);
+		if (n >= 0 && (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+			len = (size_t)n;
+		fclose(f);
+	}
+	if (buf && len)
+		rb_sha256_hex(buf, len, row.prog.obj_sha256);
+	else
+		snprintf(row.prog.obj_sha256, sizeof(row.prog.obj_sha256), "path:%.58s", job->path);
+	free(buf);
+	snprintf(row.prog.name, sizeof(row.prog.name), "(object)");
+	row.run_id = d->opts.run_id;
+	row.repeats = 1;
+	row.res.verdict = RB_LOAD_ERROR;
+	row.res.err_insn = -1;
+	snprintf(row.res.msg, sizeof(row.res.msg), "%.255s", e->msg);
+	for (unsigned t = 0; t < d->opts.ntrackers; t++) {
+		snprintf(row.tracker, sizeof(row.tracker), "%s", d->opts.trackers[t]);
+		put(d, &row);
+	}
+}
+
+static void *scan_worker(void *arg)
+{
+	struct rb_driver *d = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
+		if (i >= d->jobs->n || stop_requested(d))
+			break;
+		struct obj_state *os = &d->objs[i];
+		struct rb_object *obj = NULL;
+		struct rb_err e = {{0}};
+		if (rb_object_open(os->job->path, NULL, &obj, &e) < 0) {
+			os->load_failed = true;
+			__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
+			object_failed(d, os->job, &e);
+		} else {
+			os->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*os->progs));
+			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++)
+				if (filter_match(d, os->job->path, obj->progs[p].name))
+					os->progs[os->nprogs++].idx = p;
+			__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
+			rb_object_free(obj);
+		}
+		__atomic_add_fetch(&d->scanned, 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Verify one program with one tracker `repeat` times; keep the first
+ * result's counts and the median time. */
+static void verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+		       size_t pidx, unsigned t)
+{
+	struct rb_result_row row;
+	memset(&row, 0, sizeof(row));
+	row.run_id = d->opts.run_id;
+	ident_of(&row.prog, os->job, obj, &obj->progs[pidx]);
+	snprintf(row.tracker, sizeof(row.tracker), "%s", d->opts.trackers[t]);
+	struct rb_verify_opts vo = {
+		.tracker = d->opts.trackers[t],
+		.insn_limit = d->opts.insn_limit,
+		.time_limit_s = d->opts.time_limit_s,
+	};
+	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
+	double times[64];
+	if (repeat > 64)
+		repeat = 64;
+	unsigned n = 0;
+	for (unsigned r = 0; r < repeat; r++) {
+		struct rb_result res;
+		struct rb_err e = {{0}};
+		memset(&res, 0, sizeof(res));
+		res.err_insn = -1;
+		double t0 = now_us();
+		int rc = rb_verify(obj, pidx, &vo, &res, &e);
+		double wall = now_us() - t0;
+		if (d->fault[t] & RB_FAULT_SLOW)
+			usleep(200000);
+		if (rc < 0) {
+			memset(&res, 0, sizeof(res));
+			res.verdict = RB_LOAD_ERROR;
+			res.err_insn = -1;
+			snprintf(res.msg, sizeof(res.msg), "%.255s", e.msg);
+		}
+		/* the verifier's own time when it reports one, else wall time */
+		times[n++] = res.verify_us > 0 ? res.verify_us : wall;
+		if (r == 0)
+			row.res = res;
+		if (rc < 0 || (r + 1 < repeat && stop_requested(d)))
+			break;
+	}
+	qsort(times, n, sizeof(times[0]), cmp_double);
+	row.res.verify_us = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+	row.repeats = n;
+	rb_fault_apply(d->fault[t], &row.res);
+	put(d, &row);
+}
+
+static void *run_worker(void *arg)
+{
+	struct rb_driver *d = arg;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
+		if (i >= d->norder || stop_requested(d))
+			break;
+		const struct obj_state *os = &d->objs[d->order[i]];
+		struct rb_object *obj = NULL;
+		struct rb_err e = {{0}};
+		if (rb_object_open(os->job->path, NULL, &obj, &e) < 0) {
+			/* opened in the scan, not now (file changed?) */
+			__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
+			__atomic_sub_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
+			object_failed(d, os->job, &e);
+			continue;
+		}
+		for (size_t k = 0; k < os->nprogs && !stop_requested(d); k++) {
+			if (os->progs[k].idx >= obj->prog_cnt)
+				continue;
+			for (unsigned t = 0; t < d->opts.ntrackers && !stop_requested(d); t++)
+				verify_one(d, os, obj, os->progs[k].idx, t);
+		}
+		rb_object_free(obj);
+	}
+	return NULL;
+}
+
+static int cmp_order(const void *a, const void *b, void *ctx)
+{
+	const struct rb_driver *d = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t nx = d->objs[x].nprogs, ny = d->objs[y].nprogs;
+	if (nx != ny)
+		return nx < ny ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+static void run_phase(struct rb_driver *d, void *(*fn)(void *))
+{
+	unsigned n = d->opts.jobs ? d->opts.jobs : 1;
+	pthread_t *t = calloc(n, sizeof(*t));
+	unsigned started = 0;
+	__atomic_store_n(&d->next, 0, __ATOMIC_RELAXED);
+	for (unsigned i = 0; t && i < n; i++)
+		if (pthread_create(&t[i], NULL, fn, d) == 0)
+			started++;
+		else
+			break;
+	if (started == 0)
+		fn(d); /* no threads: do the work here */
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+}
+
+static void *manager(void *arg)
+{
+	struct rb_driver *d = arg;
+	__atomic_store_n(&d->scanning, 1, __ATOMIC_RELAXED);
+	run_phase(d, scan_worker);
+	__atomic_store_n(&d->scanning, 0, __ATOMIC_RELAXED);
+	if (!stop_requested(d)) {
+		d->order = calloc(d->jobs->n ? d->jobs->n : 1, sizeof(*d->order));
+		for (size_t i = 0; d->order && i < d->jobs->n; i++)
+			if (!d->objs[i].load_failed && d->objs[i].nprogs)
+				d->order[d->norder++] = i;
+		if (d->order)
+			qsort_r(d->order, d->norder, sizeof(*d->order), cmp_order, d);
+		run_phase(d, run_worker);
+	}
+	__atomic_store_n(&d->idle, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *jobs,
+		    struct rb_store *st, struct rb_driver **out, struct rb_err *err)
+{
+	*out = NULL;
+	if (opts->ntrackers == 0 || opts->ntrackers > RB_DRIVER_MAX_TRACKERS)
+		return rb_errf(err, "run: between 1 and %d trackers, not %u", RB_DRIVER_MAX_TRACKERS,
+			       opts->ntrackers);
+	struct rb_driver *d = calloc(1, sizeof(*d));
+	if (!d)
+		return rb_errf(err, "run: out of memory");
+	d->opts = *opts;
+	d->jobs = jobs;
+	d->st = st;
+	for (unsigned t = 0; t < opts->ntrackers; t++) {
+		d->fault[t] = rb_fault_parse(opts->fault, opts->trackers[t]);
+		if (d->fault[t] < 0) {
+			free(d);
+			return rb_errf(err, "RB_TEST_FAULT: bad spec '%s' (TRACKER:states|insns|verdict|slow,...)",
+				       opts->fault);
+		}
+	}
+	d->objs = calloc(jobs->n ? jobs->n : 1, sizeof(*d->objs));
+	if (!d->objs) {
+		free(d);
+		return rb_errf(err, "run: out of memory");
+	}
+	for (size_t i = 0; i < jobs->n; i++)
+		d->objs[i].job = &jobs->objs[i];
+	pthread_mutex_init(&d->lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &d->t0);
+
+	/* the threads started from here inherit a mask without SIGINT/SIGTERM */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	int rc = rb_writer_start(st, 256, &d->w, err);
+	if (rc == 0 && pthread_create(&d->manager, NULL, manager, d) != 0) {
+		rb_writer_finish(d->w, NULL);
+		rc = rb_errf(err, "run: cannot start threads");
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc < 0) {
+		pthread_mutex_destroy(&d->lock);
+		free(d->objs);
+		free(d);
+		return -1;
+	}
+	*out = d;
+	return 0;
+}
+
+void rb_driver_progress(struct rb_driver *d, struct rb_progress *p)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	p->scanning = __atomic_load_n(&d->scanning, __ATOMIC_RELAXED);
+	p->objects = d->jobs->n;
+	p->objects_scanned = __atomic_load_n(&d->scanned, __ATOMIC_RELAXED);
+	p->total = __atomic_load_n(&d->total, __ATOMIC_RELAXED);
+	p->done = __atomic_load_n(&d->done, __ATOMIC_RELAXED);
+	p->not_accepted = __atomic_load_n(&d->not_accepted, __ATOMIC_RELAXED);
+	p->load_errors = __atomic_load_n(&d->load_errors, __ATOMIC_RELAXED);
+	p->elapsed_s = (double)(ts.tv_sec - d->t0.tv_sec) + (double)(ts.tv_nsec - d->t0.tv_nsec) / 1e9;
+}
+
+bool rb_driver_idle(struct rb_driver *d) { return __atomic_load_n(&d->idle, __ATOMIC_ACQUIRE); }
+
+int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err)
+{
+	pthread_join(d->manager, NULL);
+	struct rb_err werr = {{0}};
+	int64_t stored = rb_writer_finish(d->w, &werr);
+	if (stored < 0 && !d->failed) {
+		d->failed = true;
+		d->err = werr;
+	}
+	*complete = !d->failed && !d->stopped && d->done == d->total;
+	int64_t rc = stored;
+	if (d->failed) {
+		if (err)
+			*err = d->err;
+		rc = -1;
+	}
+	for (size_t i = 0; i < d->jobs->n; i++)
+		free(d->objs[i].progs);
+	free(d->objs);
+	free(d->order);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+	return rc;
+}
+
+bool rb_driver_tracker_available(const char *tracker, char *why, size_t len)
+{
+	struct bpf_insn insns[2] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	struct rb_prog prog;
+	memset(&prog, 0, sizeof(prog));
+	snprintf(prog.name, sizeof(prog.name), "rb_probe");
+	snprintf(prog.section, sizeof(prog.section), "socket");
+	snprintf(prog.license, sizeof(prog.license), "GPL");
+	prog.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	prog.autoload = true;
+	prog.type_known = true;
+	prog.insns = insns;
+	prog.insn_cnt = 2;
+	struct rb_object *obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		snprintf(why, len, "out of memory");
+		return false;
+	}
+	snprintf(obj->path, sizeof(obj->path), "(availability probe)");
+	memset(obj->sha256, '0', 64);
+	obj->progs = &prog;
+	obj->prog_cnt = 1;
+	struct rb_verify_opts vo = {.tracker = tracker};
+	struct rb_result res;
+	struct rb_err e = {{0}};
+	memset(&res, 0, sizeof(res));
+	int rc = rb_verify(obj, 0, &vo, &res, &e);
+	free(obj);
+	if (rc < 0) {
+		snprintf(why, len, "%s", e.msg);
+		return false;
+	}
+	if (res.verdict != RB_ACCEPT) {
+		snprintf(why, len, "%s on a trivial program%s%s", rb_store_verdict_name(res.verdict),
+			 res.msg[0] ? ": " : "", res.msg);
+		return false;
+	}
+	why[0] = 0;
+	return true;
+}

@@ -1,0 +1,65 @@
+/* driver.h — the run loop: every program of a job list through each
+ * tracker, in parallel, into the results database.
+ *
+ * rb_driver_start() starts the worker threads (and the store's writer
+ * thread) and returns at once; the caller polls rb_driver_progress() to
+ * show progress and sets *opts->stop (from a signal handler, say) to stop
+ * early; rb_driver_finish() waits, stores what finished and says whether
+ * the run completed. The driver's threads block SIGINT/SIGTERM, so those
+ * signals reach the caller's thread.
+ *
+ * Two phases: a scan opens every object (in parallel) and lists the
+ * programs that pass the filter, so the total is known; then each object
+ * is opened again by one worker, which verifies its programs with every
+ * tracker (objects with the most programs first). */
+#ifndef RB_DRIVER_DRIVER_H
+#define RB_DRIVER_DRIVER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "driver/jobs.h"
+#include "store/store.h"
+#include "util/err.h"
+
+#define RB_DRIVER_MAX_TRACKERS 8
+
+struct rb_driver_opts {
+	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* "old", "cnum", "kernel" */
+	unsigned ntrackers;
+	unsigned jobs;        /* worker threads, >= 1 */
+	unsigned repeat;      /* verifications per (program, tracker); median time kept */
+	const char *filter;   /* glob on "program" or "object-basename/program"; NULL = all */
+	uint64_t insn_limit;  /* per program; 0 = the kernel's 1,000,000 */
+	double time_limit_s;  /* per program; 0 = none */
+	int64_t run_id;       /* the run the rows belong to */
+	volatile sig_atomic_t *stop; /* set non-zero to stop; may be NULL */
+	const char *fault;    /* test builds only: see fault.h; NULL = none */
+};
+
+struct rb_progress {
+	bool scanning;           /* phase 1: opening objects */
+	uint64_t objects, objects_scanned;
+	uint64_t total, done;    /* (program, tracker) verifications */
+	uint64_t not_accepted;   /* done with a verdict other than accept */
+	uint64_t load_errors;    /* objects that could not be opened */
+	double elapsed_s;
+};
+
+struct rb_driver;
+
+int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *jobs,
+		    struct rb_store *st, struct rb_driver **out, struct rb_err *err);
+void rb_driver_progress(struct rb_driver *d, struct rb_progress *p);
+/* all workers finished (or stopped)? */
+bool rb_driver_idle(struct rb_driver *d);
+/* Join every thread, store the rest, free d. *complete is true when every
+ * job ran (not stopped). Returns rows stored or < 0 (err). */
+int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err);
+
+/* Is this verifier usable here? Verifies a two-instruction program
+ * (r0 = 0; exit) and requires "accept"; otherwise why not in `why`. */
+bool rb_driver_tracker_available(const char *tracker, char *why, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+/* fault.c — the test-only fault switch (see fault.h). */
+#include "driver/fault.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rb_fault_parse(const char *spec, const char *tracker)
+{
+	if (!spec || !*spec)
+		return 0;
+	int kinds = 0;
+	const char *p = spec;
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char item[64];
+		if (n >= sizeof(item))
+			return -1;
+		memcpy(item, p, n);
+		item[n] = 0;
+		char *colon = strchr(item, ':');
+		if (!colon)
+			return -1;
+		*colon = 0;
+		const char *kind = colon + 1;
+		int k = !strcmp(kind, "states")    ? RB_FAULT_STATES
+			: !strcmp(kind, "insns")   ? RB_FAULT_INSNS
+			: !strcmp(kind, "verdict") ? RB_FAULT_VERDICT
+			: !strcmp(kind, "slow")    ? RB_FAULT_SLOW
+						   : -1;
+		if (k < 0)
+			return -1;
+		if (!strcmp(item, tracker) || !strcmp(item, "*"))
+			kinds |= k;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return kinds;
+}
+
+void rb_fault_apply(int kinds, struct rb_result *res)
+{
+	if (kinds & RB_FAULT_STATES) {
+		res->total_states = 2 * res->total_states + 1;
+		res->peak_states = 2 * res->peak_states + 1;
+	}
+	if (kinds & RB_FAULT_INSNS)
+		res->insns_processed = res->insns_processed * 3 / 2 + 1;
+	if ((kinds & RB_FAULT_VERDICT) && res->verdict == RB_ACCEPT) {
+		res->verdict = RB_REJECT;
+		res->err_insn = 0;
+		snprintf(res->msg, sizeof(res->msg), "RB_TEST_FAULT: verdict flipped");
+	}
+}
+
+const char *rb_fault_env(void)
+{
+#ifdef RB_TEST_BUILD
+	return getenv("RB_TEST_FAULT");
+#else
+	return NULL;
+#endif
+}

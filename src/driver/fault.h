@@ -1,0 +1,32 @@
+/* fault.h — a test-only fault switch for the driver.
+ *
+ * In test builds (RB_TEST_BUILD) the run command reads RB_TEST_FAULT, a
+ * comma-separated list of TRACKER:KIND, and the driver perturbs what that
+ * tracker's verifications record, so that tests can check that `compare`
+ * and the charts show a changed tracker:
+ *   states   total and peak states doubled (+1)
+ *   insns    instructions processed * 3/2 (+1)
+ *   verdict  every accepted program recorded as rejected at insn 0
+ *   slow     each verification sleeps 200 ms (to interrupt a run)
+ * The perturbation lives in the driver, not in a tracker: the recorded
+ * rows change, the verifier does not. Release builds ignore the variable. */
+#ifndef RB_DRIVER_FAULT_H
+#define RB_DRIVER_FAULT_H
+
+#include "verify/result.h"
+
+enum {
+	RB_FAULT_STATES = 1,
+	RB_FAULT_INSNS = 2,
+	RB_FAULT_VERDICT = 4,
+	RB_FAULT_SLOW = 8,
+};
+
+/* The fault kinds spec sets for tracker (0: none; -1: bad spec). */
+int rb_fault_parse(const char *spec, const char *tracker);
+/* Apply the kinds to a result (not RB_FAULT_SLOW). */
+void rb_fault_apply(int kinds, struct rb_result *res);
+/* RB_TEST_FAULT in test builds, NULL in release builds */
+const char *rb_fault_env(void);
+
+#endif

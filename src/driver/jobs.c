@@ -1,0 +1,253 @@
+/* jobs.c — collecting the objects of a run (see jobs.h). */
+#include "driver/jobs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int add(struct rb_joblist *l, const char *path, const char *source, struct rb_err *err)
+{
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? 2 * l->cap : 64;
+		struct rb_job_obj *n = realloc(l->objs, nc * sizeof(*n));
+		if (!n)
+			return rb_errf(err, "%s: out of memory", path);
+		l->objs = n;
+		l->cap = nc;
+	}
+	char src[64];
+	if (source && *source)
+		snprintf(src, sizeof(src), "%s", source);
+	else
+		rb_jobs_guess_source(path, src, sizeof(src));
+	l->objs[l->n].path = strdup(path);
+	l->objs[l->n].source = strdup(src);
+	if (!l->objs[l->n].path || !l->objs[l->n].source) {
+		free(l->objs[l->n].path);
+		free(l->objs[l->n].source);
+		return rb_errf(err, "%s: out of memory", path);
+	}
+	l->n++;
+	return 0;
+}
+
+void rb_jobs_guess_source(const char *path, char *out, size_t len)
+{
+	char real[PATH_MAX];
+	const char *p = realpath(path, real) ? real : path;
+	out[0] = 0;
+	/* the last ".../corpus/<source>/..." component that is not "default" */
+	for (const char *c = strstr(p, "/corpus/"); c; c = strstr(c + 1, "/corpus/")) {
+		const char *s = c + strlen("/corpus/");
+		const char *e = strchr(s, '/');
+		if (e && (size_t)(e - s) < len && strncmp(s, "default/", 8) != 0) {
+			memcpy(out, s, (size_t)(e - s));
+			out[e - s] = 0;
+		}
+	}
+	if (out[0])
+		return;
+	const char *slash = strrchr(p, '/');
+	if (!slash || slash == p)
+		return;
+	const char *d = slash - 1;
+	while (d > p && *d != '/')
+		d--;
+	if (*d == '/')
+		d++;
+	size_t k = (size_t)(slash - d);
+	if (k < len) {
+		memcpy(out, d, k);
+		out[k] = 0;
+	}
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static int walk(struct rb_joblist *l, const char *dir, int depth, struct rb_err *err)
+{
+	if (depth > 16)
+		return 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return rb_errf(err, "%s: cannot read directory: %s", dir, strerror(errno));
+	struct dirent *e;
+	int rc = 0;
+	while (rc == 0 && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char p[PATH_MAX];
+		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >= (int)sizeof(p))
+			continue;
+		struct stat sb;
+		if (stat(p, &sb) < 0)
+			continue; /* dangling link */
+		if (S_ISDIR(sb.st_mode))
+			rc = walk(l, p, depth + 1, err);
+		else if (S_ISREG(sb.st_mode) && ends_with(e->d_name, ".o"))
+			rc = add(l, p, NULL, err);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* split line at tabs in place; returns the number of fields */
+static int split_tabs(char *line, char **f, int max)
+{
+	int n = 0;
+	line[strcspn(line, "\r\n")] = 0;
+	while (n < max) {
+		f[n++] = line;
+		char *t = strchr(line, '\t');
+		if (!t)
+			break;
+		*t = 0;
+		line = t + 1;
+	}
+	return n;
+}
+
+static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpath,
+			 struct rb_err *err)
+{
+	FILE *f = fopen(mpath, "r");
+	if (!f)
+		return rb_errf(err, "%s: cannot open: %s", mpath, strerror(errno));
+	char line[8192];
+	int col_obj = -1, col_src = -1, lineno = 0, rc = 0;
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		lineno++;
+		char *fld[64];
+		char *start = line;
+		if (col_obj < 0) {
+			/* the header: "#" optional */
+			if (*start == '#')
+				start++;
+			int n = split_tabs(start, fld, 64);
+			for (int i = 0; i < n; i++) {
+				char *name = fld[i];
+				while (*name == ' ')
+					name++;
+				if (!strcmp(name, "object") || !strcmp(name, "path") || !strcmp(name, "file"))
+					col_obj = i;
+				else if (!strcmp(name, "source"))
+					col_src = i;
+			}
+			if (col_obj < 0) {
+				rc = rb_errf(err, "%s:%d: the header names no object/path/file column",
+					     mpath, lineno);
+			}
+			continue;
+		}
+		if (*start == '#' || *start == '\n')
+			continue;
+		int n = split_tabs(start, fld, 64);
+		if (col_obj >= n || !*fld[col_obj])
+			continue;
+		char p[PATH_MAX];
+		const char *obj = fld[col_obj];
+		struct stat sb;
+		if (obj[0] == '/' || stat(obj, &sb) == 0)
+			snprintf(p, sizeof(p), "%s", obj);
+		else
+			snprintf(p, sizeof(p), "%s/%s", dir, obj);
+		rc = add(l, p, col_src >= 0 && col_src < n ? fld[col_src] : NULL, err);
+	}
+	fclose(f);
+	return rc;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct rb_job_obj *)a)->path, ((const struct rb_job_obj *)b)->path);
+}
+
+/* by real path, then by the order found (so the first name is kept) */
+static int cmp_real(const void *a, const void *b)
+{
+	const struct keyed_hdr {
+		char *real;
+		size_t idx;
+	} *x = a, *y = b;
+	int c = strcmp(x->real ? x->real : "", y->real ? y->real : "");
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out, struct rb_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
+		if (stat(inputs[i], &sb) < 0) {
+			rb_errf(err, "%s: %s", inputs[i], strerror(errno));
+			goto fail;
+		}
+		int rc;
+		if (S_ISDIR(sb.st_mode)) {
+			char m[PATH_MAX];
+			snprintf(m, sizeof(m), "%s/manifest.tsv", inputs[i]);
+			if (stat(m, &sb) == 0)
+				rc = read_manifest(out, inputs[i], m, err);
+			else
+				rc = walk(out, inputs[i], 0, err);
+		} else {
+			rc = add(out, inputs[i], NULL, err);
+		}
+		if (rc < 0)
+			goto fail;
+	}
+	/* drop the same object named twice (same real path), keep path order */
+	struct keyed {
+		char *real;
+		size_t idx;
+	} *keys = calloc(out->n ? out->n : 1, sizeof(*keys));
+	if (!keys) {
+		rb_errf(err, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < out->n; i++) {
+		char r[PATH_MAX];
+		keys[i].real = strdup(realpath(out->objs[i].path, r) ? r : out->objs[i].path);
+		keys[i].idx = i;
+	}
+	qsort(keys, out->n, sizeof(*keys), cmp_real);
+	for (size_t i = 1; i < out->n; i++)
+		if (keys[i].real && keys[i - 1].real && !strcmp(keys[i].real, keys[i - 1].real)) {
+			struct rb_job_obj *o = &out->objs[keys[i].idx];
+			free(o->path);
+			free(o->source);
+			o->path = NULL;
+		}
+	for (size_t i = 0; i < out->n; i++)
+		free(keys[i].real);
+	free(keys);
+	size_t k = 0;
+	for (size_t i = 0; i < out->n; i++)
+		if (out->objs[i].path)
+			out->objs[k++] = out->objs[i];
+	out->n = k;
+	qsort(out->objs, out->n, sizeof(out->objs[0]), cmp_path);
+	return 0;
+fail:
+	rb_jobs_free(out);
+	return -1;
+}
+
+void rb_jobs_free(struct rb_joblist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->objs[i].path);
+		free(l->objs[i].source);
+	}
+	free(l->objs);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,35 @@
+/* jobs.h — the objects a run verifies, from corpus directories and files.
+ *
+ * A directory with a manifest.tsv lists its objects there (tab-separated,
+ * a header line naming the columns; the object path column is "object",
+ * "path" or "file", relative to the manifest's directory or absolute; an
+ * optional "source" column names the corpus source). A directory without
+ * one is walked recursively for *.o files. A file argument is one object.
+ * Objects are deduplicated by real path and sorted by path. */
+#ifndef RB_DRIVER_JOBS_H
+#define RB_DRIVER_JOBS_H
+
+#include <stddef.h>
+
+#include "util/err.h"
+
+struct rb_job_obj {
+	char *path;   /* as found (relative paths stay relative) */
+	char *source; /* corpus source, "" if unknown */
+};
+
+struct rb_joblist {
+	struct rb_job_obj *objs;
+	size_t n, cap;
+};
+
+int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
+		    struct rb_err *err);
+void rb_jobs_free(struct rb_joblist *l);
+
+/* The corpus source of an object found outside any manifest: the
+ * directory under ".../corpus/" (skipping "default"), else the name of
+ * the object's directory. Writes "" when nothing fits. */
+void rb_jobs_guess_source(const char *path, char *out, size_t len);
+
+#endif
