@@ -1,0 +1,128 @@
+/* reg.h — the cnum tracker's scalar state and its internal operations.
+ *
+ * A scalar is a tnum plus one arc per width, as mainline Linux (2026)
+ * struct bpf_reg_state keeps it: var_off, r64 (cnum64, here the full
+ * register width W_BITS) and r32 (cnum32, the subregister H_BITS).
+ * Internal to src/tracker/cnum/; the rest of the project uses tracker.h.
+ */
+#ifndef RB_TRACKER_CNUM_REG_H
+#define RB_TRACKER_CNUM_REG_H
+
+#include "tracker/cnum/arc.h"
+#include "tracker/tnum.h"
+#include "tracker/tracker.h"
+
+struct creg {
+	struct tnum var_off;
+	struct cnum r64; /* width W_BITS */
+	struct cnum r32; /* width H_BITS */
+};
+
+#define RW W_BITS
+#define RH H_BITS
+
+/* rb_val layout: w[0..1] tnum, w[2..3] r64, w[4] r32 (base low half,
+ * size high half; H_BITS <= 32). 40 bytes at RB_BITS=64. */
+static inline struct creg creg_load(const rb_val *v)
+{
+	struct creg r = {
+		.var_off = {v->w[0], v->w[1]},
+		.r64 = {v->w[2], v->w[3]},
+		.r32 = {v->w[4] & 0xffffffffu, v->w[4] >> 32},
+	};
+	return r;
+}
+
+static inline void creg_store(rb_val *v, const struct creg *r)
+{
+	*v = (rb_val){{0}};
+	v->w[0] = r->var_off.value;
+	v->w[1] = r->var_off.mask;
+	v->w[2] = r->r64.base;
+	v->w[3] = r->r64.size;
+	v->w[4] = r->r32.base | (r->r32.size << 32);
+}
+
+/* bounds through the conversions (mainline reg_umin() etc.) */
+static inline uint64_t reg_umin(const struct creg *r) { return cnum_umin(r->r64, RW); }
+static inline uint64_t reg_umax(const struct creg *r) { return cnum_umax(r->r64, RW); }
+static inline int64_t reg_smin(const struct creg *r) { return cnum_smin(r->r64, RW); }
+static inline int64_t reg_smax(const struct creg *r) { return cnum_smax(r->r64, RW); }
+static inline uint64_t reg_u32_min(const struct creg *r) { return cnum_umin(r->r32, RH); }
+static inline uint64_t reg_u32_max(const struct creg *r) { return cnum_umax(r->r32, RH); }
+static inline int64_t reg_s32_min(const struct creg *r) { return cnum_smin(r->r32, RH); }
+static inline int64_t reg_s32_max(const struct creg *r) { return cnum_smax(r->r32, RH); }
+
+static inline void reg_set_urange64(struct creg *r, uint64_t lo, uint64_t hi)
+{
+	r->r64 = cnum_from_urange(lo, hi, RW);
+}
+static inline void reg_set_srange64(struct creg *r, int64_t lo, int64_t hi)
+{
+	r->r64 = cnum_from_srange(lo, hi, RW);
+}
+static inline void reg_set_urange32(struct creg *r, uint64_t lo, uint64_t hi)
+{
+	r->r32 = cnum_from_urange(lo, hi, RH);
+}
+static inline void reg_set_srange32(struct creg *r, int64_t lo, int64_t hi)
+{
+	r->r32 = cnum_from_srange(lo, hi, RH);
+}
+
+/* mainline range_bounds_violation(): an arc became empty */
+static inline bool creg_violation(const struct creg *r)
+{
+	return cnum_is_empty(r->r64, RW) || cnum_is_empty(r->r32, RH);
+}
+
+#define creg_unknown RB_SYM(creg_unknown)
+#define creg_known RB_SYM(creg_known)
+#define creg_update_bounds32 RB_SYM(creg_update_bounds32)
+#define creg_update_bounds64 RB_SYM(creg_update_bounds64)
+#define creg_update_bounds RB_SYM(creg_update_bounds)
+#define creg_sync RB_SYM(creg_sync)
+#define creg_zext RB_SYM(creg_zext)
+#define creg_coerce RB_SYM(creg_coerce)
+#define creg_coerce_sx RB_SYM(creg_coerce_sx)
+#define creg_coerce_subreg_sx RB_SYM(creg_coerce_subreg_sx)
+#define creg_alu RB_SYM(creg_alu)
+#define creg_branch_taken RB_SYM(creg_branch_taken)
+#define creg_refine RB_SYM(creg_refine)
+#define creg_print RB_SYM(creg_print)
+#define creg_bounds RB_SYM(creg_bounds)
+#define cnum_print_bounds RB_SYM(cnum_print_bounds)
+
+/* sync.c */
+struct creg creg_unknown(void);
+/* mainline ___mark_reg_known(): tnum and both arcs the constant */
+void creg_known(struct creg *r, uint64_t c);
+/* tnum -> arcs (mainline __update_reg32_bounds / __update_reg64_bounds) */
+void creg_update_bounds32(struct creg *r);
+void creg_update_bounds64(struct creg *r);
+void creg_update_bounds(struct creg *r);
+/* mainline reg_bounds_sync(): the six directions tnum <-> r64 <-> r32 */
+void creg_sync(struct creg *r);
+/* mainline zext_32_to_64() */
+void creg_zext(struct creg *r);
+/* mainline coerce_reg_to_size(), size in BPF bits (8/16/32) */
+void creg_coerce(struct creg *r, unsigned size_bits);
+/* mainline coerce_reg_to_size_sx() and coerce_subreg_to_size_sx() */
+void creg_coerce_sx(struct creg *r, unsigned size_bits);
+void creg_coerce_subreg_sx(struct creg *r, unsigned size_bits);
+
+/* alu.c: mainline adjust_scalar_min_max_vals() and check_alu_op()'s MOV */
+void creg_alu(struct creg *dst, const struct creg *src, const struct rb_alu *op);
+
+/* branch.c: mainline is_scalar_branch_taken() and regs_refine_cond_op() +
+ * reg_bounds_sync(); jop as in tracker.h (RB_JSET_FALSE for "not JSET") */
+int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, bool is32);
+bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32);
+
+/* print.c */
+void creg_bounds(const struct creg *r, struct rb_bounds *out);
+int creg_print(const struct creg *r, char *buf, size_t len);
+/* Linux 6.18 print_scalar_ranges() + var_off over the eight bounds */
+int cnum_print_bounds(const struct rb_bounds *b, char *buf, size_t len);
+
+#endif

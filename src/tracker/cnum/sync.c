@@ -1,0 +1,205 @@
+/* sync.c — keeping tnum, 64-bit arc and 32-bit arc in step.
+ *
+ * Six directions only, as mainline Linux (2026) kernel/bpf/verifier.c
+ * does after replacing the min/max fields with cnums:
+ *   tnum -> r64, tnum -> r32   __update_reg64_bounds / __update_reg32_bounds
+ *   r64 -> r32                  deduce_bounds_32_from_64 (cnum32_from_cnum64)
+ *   r32 -> r64                  deduce_bounds_64_from_32 (cnum64_cnum32_intersect)
+ *   r64 -> tnum, r32 -> tnum    __reg_bound_offset (through umin/umax)
+ * "64" is the full register (W_BITS), "32" the subregister (H_BITS).
+ * Also the register-narrowing helpers of mainline verifier.c that work on
+ * the same state (zext_32_to_64, coerce_reg_to_size[_sx],
+ * coerce_subreg_to_size_sx).
+ */
+#include "tracker/cnum/reg.h"
+
+struct creg creg_unknown(void)
+{
+	return (struct creg){tnum_unknown(), cnum_full(RW), cnum_full(RH)};
+}
+
+void creg_known(struct creg *r, uint64_t c)
+{
+	r->var_off = tnum_const(c);
+	r->r64 = cnum_const(c, RW);
+	r->r32 = cnum_const(c, RH);
+}
+
+/* mainline cnum64_from_tnum / cnum32_from_tnum: if the sign bit may be
+ * set, the signed range of the tnum (an arc through 0), else its
+ * unsigned range */
+static struct cnum cnum_from_tnum(struct tnum t, unsigned bits)
+{
+	uint64_t sbit = cn_smin_bits(bits), m = cn_mask(bits);
+	t.value &= m;
+	t.mask &= m;
+	if ((t.mask | t.value) & sbit)
+		return cnum_from_srange(sext_bits(t.value | (t.mask & sbit), bits),
+					sext_bits(t.value | (t.mask & ~sbit), bits), bits);
+	return cnum_from_urange(t.value, t.value | t.mask, bits);
+}
+
+/* mainline __update_reg32_bounds */
+void creg_update_bounds32(struct creg *r)
+{
+	r->r32 = cnum_intersect(r->r32, cnum_from_tnum(tnum_subreg(r->var_off), RH), RH);
+}
+
+/* mainline __update_reg64_bounds: intersect with the tnum's range, then
+ * (tnum_step) collapse to a constant when the unsigned range and the tnum
+ * share a single value. Unlike mainline, an arc that became empty stays
+ * empty (mainline may turn it into a constant; both are sound). */
+void creg_update_bounds64(struct creg *r)
+{
+	r->r64 = cnum_intersect(r->r64, cnum_from_tnum(r->var_off, RW), RW);
+	if (cnum_is_empty(r->r64, RW))
+		return;
+
+	struct tnum t = r->var_off;
+	uint64_t umin = reg_umin(r), umax = reg_umax(r);
+	uint64_t next = tnum_step(t, umin);
+	bool umin_in = (umin & ~t.mask) == t.value;
+	uint64_t tmax = t.value | t.mask;
+
+	if (umin_in && next > umax)
+		creg_known(r, umin); /* only umin is in both */
+	else if (!umin_in && next == tmax)
+		creg_known(r, tmax); /* only the tnum's maximum can be */
+	else if (!umin_in && next <= umax && tnum_step(t, next) > umax)
+		creg_known(r, next); /* exactly one member strictly inside */
+}
+
+void creg_update_bounds(struct creg *r)
+{
+	creg_update_bounds32(r);
+	creg_update_bounds64(r);
+}
+
+/* mainline __reg_deduce_bounds: r64 -> r32, then r32 -> r64 */
+static void deduce_bounds(struct creg *r)
+{
+	r->r32 = cnum_intersect(r->r32, cnum_narrow(r->r64, RW, RH), RH);
+	r->r64 = cnum_widen_intersect(r->r64, RW, r->r32, RH);
+}
+
+/* mainline __reg_bound_offset: the tnum learns from the unsigned bounds
+ * of each arc */
+static void bound_offset(struct creg *r)
+{
+	struct tnum v64 = tnum_intersect(r->var_off, tnum_range(reg_umin(r), reg_umax(r)));
+	struct tnum v32 = tnum_intersect(tnum_subreg(v64),
+					 tnum_range(reg_u32_min(r), reg_u32_max(r)));
+	r->var_off = tnum_or(tnum_clear_subreg(v64), v32);
+}
+
+/* mainline reg_bounds_sync */
+void creg_sync(struct creg *r)
+{
+	if (creg_violation(r))
+		return;
+	creg_update_bounds(r);
+	deduce_bounds(r);
+	deduce_bounds(r);
+	bound_offset(r);
+	creg_update_bounds(r);
+}
+
+/* mainline zext_32_to_64 */
+void creg_zext(struct creg *r)
+{
+	r->var_off = tnum_subreg(r->var_off);
+	reg_set_urange64(r, reg_u32_min(r), reg_u32_max(r));
+}
+
+/* mainline coerce_reg_to_size: keep the low n bits */
+void creg_coerce(struct creg *r, unsigned size_bits)
+{
+	unsigned n = W_SCALE(size_bits);
+	if (n >= W_BITS)
+		return;
+	uint64_t m = (UINT64_C(1) << n) - 1;
+
+	r->var_off = tnum_cast_bits(r->var_off, n);
+	if ((reg_umin(r) & ~m) == (reg_umax(r) & ~m))
+		reg_set_urange64(r, reg_umin(r) & m, reg_umax(r) & m);
+	else
+		reg_set_urange64(r, 0, m);
+	/* narrower than the subregister: the 32-bit arc is relearned from
+	 * the 64-bit one */
+	if (n < H_BITS)
+		r->r32 = cnum_full(RH);
+	creg_sync(r);
+}
+
+/* mainline set_sext64_default_val */
+static void sext64_default(struct creg *r, unsigned n)
+{
+	int64_t lo = -(INT64_C(1) << (n - 1)), hi = (INT64_C(1) << (n - 1)) - 1;
+	reg_set_srange64(r, lo, hi);
+	reg_set_srange32(r, lo, hi);
+	r->var_off = tnum_unknown();
+}
+
+/* mainline coerce_reg_to_size_sx: sign-extend the low n bits. The signed
+ * range survives when the dropped high parts of smin and smax agree and
+ * the extended ends have one sign. (Like mainline, no sync afterwards.) */
+void creg_coerce_sx(struct creg *r, unsigned size_bits)
+{
+	unsigned n = W_SCALE(size_bits);
+	if (n >= W_BITS)
+		return;
+
+	if (tnum_is_const(r->var_off)) {
+		creg_known(r, wbits(sext_bits(r->var_off.value, n)));
+		return;
+	}
+	uint64_t smax = wbits(reg_smax(r)), smin = wbits(reg_smin(r));
+	if ((smax >> n) != (smin >> n)) {
+		sext64_default(r, n);
+		return;
+	}
+	int64_t a = sext_bits(smax, n), b = sext_bits(smin, n);
+	int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	if ((lo >= 0) == (hi >= 0)) {
+		reg_set_srange64(r, lo, hi);
+		reg_set_srange32(r, lo, hi);
+		r->var_off = tnum_range(wbits(lo), wbits(hi));
+		return;
+	}
+	sext64_default(r, n);
+}
+
+/* mainline set_sext32_default_val */
+static void sext32_default(struct creg *r, unsigned n)
+{
+	reg_set_srange32(r, -(INT64_C(1) << (n - 1)), (INT64_C(1) << (n - 1)) - 1);
+	r->var_off = tnum_subreg(tnum_unknown());
+}
+
+/* mainline coerce_subreg_to_size_sx: the same on the subregister */
+void creg_coerce_subreg_sx(struct creg *r, unsigned size_bits)
+{
+	unsigned n = W_SCALE(size_bits);
+	if (n >= H_BITS)
+		return;
+
+	if (tnum_is_const(r->var_off)) {
+		uint64_t c = wbits(sext_bits(r->var_off.value, n));
+		r->var_off = tnum_const(c);
+		r->r32 = cnum_const(c, RH);
+		return;
+	}
+	uint64_t smax = hbits(reg_s32_max(r)), smin = hbits(reg_s32_min(r));
+	if ((smax >> n) != (smin >> n)) {
+		sext32_default(r, n);
+		return;
+	}
+	int64_t a = sext_bits(smax, n), b = sext_bits(smin, n);
+	int64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	if ((lo >= 0) == (hi >= 0)) {
+		reg_set_srange32(r, lo, hi);
+		r->var_off = tnum_subreg(tnum_range(wbits(lo), wbits(hi)));
+		return;
+	}
+	sext32_default(r, n);
+}

@@ -1,0 +1,212 @@
+/* tracker.c — the "cnum" tracker behind tracker.h: a tnum plus one arc
+ * (circular number) per width, as mainline Linux (2026) keeps scalars
+ * (struct bpf_reg_state: var_off, r64, r32). See reg.h for the layout and
+ * alu.c / branch.c / sync.c / print.c for which mainline functions each
+ * part follows.
+ */
+#include <stdlib.h>
+
+#include "tracker/cnum/reg.h"
+
+extern const struct rb_concrete RB_SYM(rb_concrete);
+
+static void mark_empty(struct creg *r)
+{
+	r->r64 = cnum_empty(RW);
+	r->r32 = cnum_empty(RH);
+}
+
+static void cn_unknown(rb_val *v)
+{
+	struct creg r = creg_unknown();
+	creg_store(v, &r);
+}
+
+static void cn_constant(rb_val *v, uint64_t c)
+{
+	struct creg r;
+	creg_known(&r, wtrunc(c));
+	creg_store(v, &r);
+}
+
+/* bounds may wrap (min > max): they then describe the wrapped arc */
+static void cn_from_bounds(rb_val *v, const struct rb_bounds *b)
+{
+	struct creg r = creg_unknown();
+	r.r64 = cnum_intersect(cnum_from_urange(wtrunc(b->umin), wtrunc(b->umax), RW),
+			       cnum_from_srange(b->smin, b->smax, RW), RW);
+	r.r32 = cnum_intersect(cnum_from_urange(htrunc(b->u32_min), htrunc(b->u32_max), RH),
+			       cnum_from_srange(b->s32_min, b->s32_max, RH), RH);
+	r.var_off = TNUM_C(wtrunc(b->var_off.value), wtrunc(b->var_off.mask & ~b->var_off.value));
+	creg_sync(&r);
+	creg_store(v, &r);
+}
+
+/* the best value for a set: exact tnum, smallest arcs (the 32-bit one over
+ * the low halves) */
+static void cn_from_set(rb_val *v, const uint64_t *vals, size_t n)
+{
+	struct creg r;
+	if (n == 0) {
+		r = creg_unknown();
+		mark_empty(&r);
+		creg_store(v, &r);
+		return;
+	}
+	r.var_off = tnum_from_set(vals, n);
+	if (!cnum_from_set(vals, n, RW, &r.r64) || !cnum_from_set(vals, n, RH, &r.r32))
+		r = creg_unknown(); /* out of memory: still sound */
+	creg_store(v, &r);
+}
+
+static void cn_bounds(const rb_val *v, struct rb_bounds *out)
+{
+	struct creg r = creg_load(v);
+	creg_bounds(&r, out);
+}
+
+static bool cn_contains(const rb_val *v, uint64_t x)
+{
+	struct creg r = creg_load(v);
+	x = wtrunc(x);
+	return tnum_contains(r.var_off, x) && cnum_contains(r.r64, x, RW) &&
+	       cnum_contains(r.r32, x & H_MASK, RH);
+}
+
+/* does tnum t have a member in arc a (of width bits <= W_BITS)? */
+static bool tnum_meets_arc(struct tnum t, struct cnum a, unsigned bits)
+{
+	uint64_t lo[2], hi[2];
+	int k = 1;
+	if (cnum_is_empty(a, bits))
+		return false;
+	lo[0] = a.base;
+	hi[0] = cnum_end(a, bits);
+	if (hi[0] < lo[0]) { /* wraps: [base, max] and [0, end] */
+		lo[1] = 0;
+		hi[1] = hi[0];
+		hi[0] = cn_mask(bits);
+		k = 2;
+	}
+	for (int i = 0; i < k; i++) {
+		if (tnum_contains(t, lo[i]))
+			return true;
+		uint64_t next = tnum_step(t, lo[i]);
+		if (next > lo[i] && next <= hi[i])
+			return true;
+	}
+	return false;
+}
+
+static bool cn_is_empty(const rb_val *v)
+{
+	struct creg r = creg_load(v);
+	return creg_violation(&r) || !tnum_meets_arc(r.var_off, r.r64, RW) ||
+	       !tnum_meets_arc(tnum_subreg(r.var_off), r.r32, RH);
+}
+
+static bool cn_is_const(const rb_val *v)
+{
+	struct creg r = creg_load(v);
+	return !cn_is_empty(v) && (tnum_is_const(r.var_off) || cnum_is_const(r.r64));
+}
+
+static bool cn_equal(const rb_val *a, const rb_val *b)
+{
+	struct creg x = creg_load(a), y = creg_load(b);
+	if (creg_violation(&x) || creg_violation(&y))
+		return creg_violation(&x) && creg_violation(&y);
+	return tnum_equal(x.var_off, y.var_off) && cnum_equal(x.r64, y.r64) &&
+	       cnum_equal(x.r32, y.r32);
+}
+
+/* mainline regsafe() for scalars (kernel/bpf/states.c): range_within()
+ * (an arc subset per width) and tnum_in() */
+static bool cn_is_subset(const rb_val *old, const rb_val *cur)
+{
+	struct creg o = creg_load(old), c = creg_load(cur);
+	return cnum_is_subset(o.r64, c.r64, RW) && cnum_is_subset(o.r32, c.r32, RH) &&
+	       tnum_in(o.var_off, c.var_off);
+}
+
+static int cn_print(const rb_val *v, char *buf, size_t len)
+{
+	struct creg r = creg_load(v);
+	return creg_print(&r, buf, len);
+}
+
+static void cn_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
+{
+	struct creg d = creg_load(dst), s = creg_load(src);
+	creg_alu(&d, &s, op);
+	creg_store(dst, &d);
+}
+
+/* a load of size_bits (zero-extended: coerce_reg_to_size, or LDSX:
+ * coerce_reg_to_size_sx, as mainline check_mem_access does) */
+static void cn_truncate(rb_val *v, unsigned size_bits, bool sext)
+{
+	struct creg r = creg_load(v);
+	if (sext)
+		creg_coerce_sx(&r, size_bits);
+	else
+		creg_coerce(&r, size_bits);
+	creg_store(v, &r);
+}
+
+static int cn_branch_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	struct creg x = creg_load(a), y = creg_load(b);
+	return creg_branch_taken(&x, &y, jop, is32);
+}
+
+static bool cn_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
+{
+	struct creg x = creg_load(a), y = creg_load(b);
+	bool ok = creg_refine(&x, &y, jop, is32);
+	creg_store(a, &x);
+	creg_store(b, &y);
+	return ok;
+}
+
+static bool cn_intersect(rb_val *a, const rb_val *b)
+{
+	struct creg x = creg_load(a), y = creg_load(b);
+	if (!tnum_overlap(x.var_off, y.var_off)) {
+		mark_empty(&x);
+	} else {
+		x.var_off = tnum_intersect(x.var_off, y.var_off);
+		x.r64 = cnum_intersect(x.r64, y.r64, RW);
+		x.r32 = cnum_intersect(x.r32, y.r32, RH);
+		creg_sync(&x);
+	}
+	creg_store(a, &x);
+	return !cn_is_empty(a);
+}
+
+const struct rb_tracker RB_SYM(rb_cnum_tracker) = {
+	.name = "cnum",
+	.follows = "Linux mainline cnum (2026): include/linux/cnum.h, kernel/bpf/cnum.c, "
+		   "kernel/bpf/verifier.c",
+	.bits = W_BITS,
+	.subbits = H_BITS,
+	/* tnum (2 words) + cnum64 (2 words) + cnum32 (2 half words) */
+	.val_size = (4 * W_BITS + 2 * H_BITS) / 8,
+	.concrete = &RB_SYM(rb_concrete),
+	.unknown = cn_unknown,
+	.constant = cn_constant,
+	.from_bounds = cn_from_bounds,
+	.from_set = cn_from_set,
+	.bounds = cn_bounds,
+	.contains = cn_contains,
+	.is_const = cn_is_const,
+	.is_empty = cn_is_empty,
+	.equal = cn_equal,
+	.is_subset = cn_is_subset,
+	.print = cn_print,
+	.alu = cn_alu,
+	.truncate = cn_truncate,
+	.branch_taken = cn_branch_taken,
+	.branch_refine = cn_branch_refine,
+	.intersect = cn_intersect,
+};
