@@ -32,7 +32,15 @@ struct rb_map {
 	bool global_data;      /* .rodata/.data/.bss/.kconfig */
 	uint8_t *init;         /* initial contents of a global-data map (value_size bytes), or NULL */
 	size_t init_size;
+	/* added by the loader: */
+	uint64_t map_extra;    /* BPF_MAP_CREATE map_extra (bloom filter hash count, ...) */
+	uint32_t fixups;       /* RB_MAP_FIX_* : sizes the loader chose (user space normally sets them) */
+	bool inner_template;   /* only the template of a map-in-map's inner maps */
 };
+
+#define RB_MAP_FIX_MAX_ENTRIES 1u
+#define RB_MAP_FIX_KEY_SIZE 2u
+#define RB_MAP_FIX_VALUE_SIZE 4u
 
 struct rb_prog {
 	char name[128];
@@ -53,6 +61,10 @@ struct rb_prog {
 	uint32_t line_info_rec_size, line_info_cnt;
 	char license[64];
 	uint32_t kern_version;
+	/* added by the loader: */
+	char error[256];               /* non-empty: this program could not be prepared
+				        * (e.g. attach target missing); insns is NULL */
+	char libbpf_type_name[32];     /* libbpf_bpf_prog_type_str(), "" if unknown */
 };
 
 struct rb_object {
@@ -65,6 +77,8 @@ struct rb_object {
 	void *btf;         /* the object's BTF blob as loaded (NULL if none) */
 	size_t btf_size;
 	bool legacy_maps;  /* opened through the legacy SEC("maps") path */
+	/* added by the loader: */
+	size_t file_size;
 };
 
 struct rb_load_opts {

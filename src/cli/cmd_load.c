@@ -1,0 +1,199 @@
+/* cmd_load.c — `rangebench load [--btf FILE] [--json] OBJ...`: open BPF
+ * objects with the loader and list their programs and maps. A file that
+ * fails prints "FILE: error: reason" and the next file is tried; the exit
+ * code is 2 if any file failed. With --json, one JSON object per file per
+ * line. */
+#include <bpf/libbpf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "loader/object.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rangebench load [--btf FILE] [--json] OBJ...\n"
+		   "  Open BPF ELF objects as the kernel would receive them and list every\n"
+		   "  program (section, program and attach type, autoload flag, instructions\n"
+		   "  after relocation) and map. --btf: vmlinux BTF for CO-RE (default\n"
+		   "  /sys/kernel/btf/vmlinux). --json: one JSON object per file per line.\n");
+}
+
+static const char *prog_type_name(const struct rb_prog *p)
+{
+	if (!p->type_known)
+		return "unknown";
+	const char *s = libbpf_bpf_prog_type_str(p->prog_type);
+	return s ? s : "?";
+}
+
+static const char *attach_name(uint32_t t)
+{
+	const char *s = libbpf_bpf_attach_type_str(t);
+	return s ? s : "?";
+}
+
+static const char *map_type_name(uint32_t t)
+{
+	const char *s = libbpf_bpf_map_type_str(t);
+	return s ? s : "?";
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void fixups_text(uint32_t f, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s%s%s", f & RB_MAP_FIX_MAX_ENTRIES ? " max_entries" : "",
+		 f & RB_MAP_FIX_KEY_SIZE ? " key_size" : "", f & RB_MAP_FIX_VALUE_SIZE ? " value_size" : "");
+}
+
+static void print_text(const struct rb_object *o)
+{
+	printf("%s: %zu programs, %zu maps, BTF %s%s, sha256 %s\n", o->path, o->prog_cnt, o->map_cnt,
+	       o->btf ? "yes" : "no", o->legacy_maps ? ", legacy maps" : "", o->sha256);
+	for (size_t i = 0; i < o->prog_cnt; i++) {
+		const struct rb_prog *p = &o->progs[i];
+		printf("  prog %-24s section %-28s type %-16s attach %-22s autoload %-3s insns %zu",
+		       p->name, p->section, prog_type_name(p), attach_name(p->expected_attach_type),
+		       p->autoload ? "yes" : "no", p->insn_cnt);
+		if (p->attach_btf_id)
+			printf(" target %s (btf id %u)", p->attach_name, p->attach_btf_id);
+		if (p->error[0])
+			printf(" error: %s", p->error);
+		putchar('\n');
+	}
+	for (size_t i = 0; i < o->map_cnt; i++) {
+		const struct rb_map *m = &o->maps[i];
+		char fx[64];
+		fixups_text(m->fixups, fx, sizeof(fx));
+		printf("  map  %-24s type %-18s key %u value %u max_entries %u flags 0x%x%s%s%s%s%s\n", m->name,
+		       map_type_name(m->type), m->key_size, m->value_size, m->max_entries, m->map_flags,
+		       m->frozen ? " read-only(frozen)" : "", m->global_data ? " global-data" : "",
+		       m->inner_template ? " inner-template" : "", m->fixups ? " sized-by-loader:" : "", fx);
+	}
+}
+
+static void print_json(const struct rb_object *o)
+{
+	printf("{\"file\":");
+	json_str(o->path);
+	printf(",\"sha256\":\"%s\",\"btf\":%s,\"legacy_maps\":%s,\"programs\":[", o->sha256,
+	       o->btf ? "true" : "false", o->legacy_maps ? "true" : "false");
+	for (size_t i = 0; i < o->prog_cnt; i++) {
+		const struct rb_prog *p = &o->progs[i];
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(p->name);
+		printf(",\"section\":");
+		json_str(p->section);
+		printf(",\"type\":\"%s\",\"type_known\":%s,\"prog_type\":%u,\"expected_attach_type\":\"%s\","
+		       "\"autoload\":%s,\"insns\":%zu,\"attach_btf_id\":%u,\"attach_name\":",
+		       prog_type_name(p), p->type_known ? "true" : "false", p->prog_type,
+		       attach_name(p->expected_attach_type), p->autoload ? "true" : "false", p->insn_cnt,
+		       p->attach_btf_id);
+		json_str(p->attach_name);
+		printf(",\"error\":");
+		if (p->error[0])
+			json_str(p->error);
+		else
+			printf("null");
+		putchar('}');
+	}
+	printf("],\"maps\":[");
+	for (size_t i = 0; i < o->map_cnt; i++) {
+		const struct rb_map *m = &o->maps[i];
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(m->name);
+		printf(",\"type\":\"%s\",\"key_size\":%u,\"value_size\":%u,\"max_entries\":%u,\"flags\":%u,"
+		       "\"frozen\":%s,\"global_data\":%s,\"inner_map_idx\":%d,\"sized_by_loader\":%u}",
+		       map_type_name(m->type), m->key_size, m->value_size, m->max_entries, m->map_flags,
+		       m->frozen ? "true" : "false", m->global_data ? "true" : "false", m->inner_map_idx,
+		       m->fixups);
+	}
+	printf("]}\n");
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct rb_load_opts opts = {0};
+	bool json = false;
+	int i = 1;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--btf")) {
+			if (++i >= argc) {
+				fprintf(stderr, "rangebench load: --btf needs a FILE\n");
+				return 2;
+			}
+			opts.btf_path = argv[i];
+		} else if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "rangebench load: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return 2;
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	size_t nfail = 0, nok = 0, nprogs = 0, nunknown = 0, nerr = 0;
+	for (; i < argc; i++) {
+		struct rb_object *o;
+		struct rb_err err = {{0}};
+		if (rb_object_open(argv[i], &opts, &o, &err)) {
+			nfail++;
+			/* err.msg is "FILE: reason" */
+			const char *why = err.msg;
+			size_t pl = strlen(argv[i]);
+			if (!strncmp(why, argv[i], pl) && !strncmp(why + pl, ": ", 2))
+				why += pl + 2;
+			if (json) {
+				printf("{\"file\":");
+				json_str(argv[i]);
+				printf(",\"error\":");
+				json_str(why);
+				printf("}\n");
+			} else {
+				fflush(stdout);
+				fprintf(stderr, "%s: error: %s\n", argv[i], why);
+			}
+			continue;
+		}
+		nok++;
+		nprogs += o->prog_cnt;
+		for (size_t k = 0; k < o->prog_cnt; k++) {
+			nunknown += !o->progs[k].type_known;
+			nerr += o->progs[k].error[0] != 0;
+		}
+		if (json)
+			print_json(o);
+		else
+			print_text(o);
+		rb_object_free(o);
+	}
+	if (!json)
+		printf("# %zu objects opened, %zu failed; %zu programs (%zu of unknown type, %zu not prepared)\n",
+		       nok, nfail, nprogs, nunknown, nerr);
+	return nfail ? 2 : 0;
+}

@@ -1,0 +1,110 @@
+/* object.c — rb_object_open(): read the file, check its structure
+ * (elf_view.c), then open it with libbpf (open_libbpf.c) or, for legacy
+ * SEC("maps") objects that libbpf 1.x refuses, with our own ELF path
+ * (open_legacy.c). */
+#include "loader/object.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loader/elf_view.h"
+#include "loader/open_paths.h"
+#include "loader/sha256.h"
+
+static int read_file(const char *path, uint8_t **buf, size_t *size, struct rb_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return rb_errf(err, "%s: cannot open: %s", path, strerror(errno));
+	struct stat sb;
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return rb_errf(err, "%s: cannot stat: %s", path, strerror(errno));
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		return rb_errf(err, "%s: not a regular file", path);
+	}
+	if ((uint64_t)sb.st_size > RB_MAX_FILE_SIZE) {
+		close(fd);
+		return rb_errf(err, "%s: file too large (%lld bytes)", path, (long long)sb.st_size);
+	}
+	size_t n = (size_t)sb.st_size, got = 0;
+	uint8_t *b = malloc(n ? n : 1);
+	if (!b) {
+		close(fd);
+		return rb_errf(err, "%s: out of memory", path);
+	}
+	while (got < n) {
+		ssize_t r = read(fd, b + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(b);
+			close(fd);
+			return rb_errf(err, "%s: read error", path);
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	*buf = b;
+	*size = n;
+	return 0;
+}
+
+int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_object **out,
+		   struct rb_err *err)
+{
+	*out = NULL;
+	uint8_t *buf = NULL;
+	size_t size = 0;
+	if (read_file(path, &buf, &size, err))
+		return -1;
+	struct rb_object *obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		free(buf);
+		return rb_errf(err, "%s: out of memory", path);
+	}
+	snprintf(obj->path, sizeof(obj->path), "%s", path);
+	obj->file_size = size;
+	rb_sha256_hex(buf, size, obj->sha256);
+	struct rb_elf elf;
+	int ret = rb_elf_parse(&elf, path, buf, size, err);
+	if (ret == 0) {
+		if (elf.legacy_maps) {
+			obj->legacy_maps = true;
+			ret = rb_open_legacy(&elf, obj, err);
+		} else {
+			ret = rb_open_libbpf(&elf, opts, obj, err);
+		}
+		rb_elf_free(&elf);
+	}
+	free(buf);
+	if (ret) {
+		rb_object_free(obj);
+		return -1;
+	}
+	*out = obj;
+	return 0;
+}
+
+void rb_object_free(struct rb_object *obj)
+{
+	if (!obj)
+		return;
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		free(obj->maps[i].init);
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		free(obj->progs[i].insns);
+		free(obj->progs[i].func_info);
+		free(obj->progs[i].line_info);
+	}
+	free(obj->maps);
+	free(obj->progs);
+	free(obj->btf);
+	free(obj);
+}

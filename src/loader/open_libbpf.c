@@ -1,0 +1,348 @@
+/* open_libbpf.c — open an object with libbpf 1.1, loading it against the
+ * bpf() stand-in (bpf_standin.c explains the design), then turn what the
+ * stand-in recorded into an rb_object: map table in libbpf's order (plus
+ * inner-map templates), global-data contents, and per program the final
+ * instructions with map fds replaced by map indexes.
+ *
+ * Program types come from libbpf's section-name table. A program whose
+ * section libbpf does not know still gets its instructions (we load it as
+ * a socket filter only to get libbpf past its type check) and is reported
+ * with type_known = false and prog_type BPF_PROG_TYPE_UNSPEC. A program
+ * libbpf cannot prepare (typically an fentry/tp_btf whose attach target is
+ * missing from the vmlinux BTF) gets rb_prog.error and the object is
+ * reloaded without it, so one bad program does not lose the others. */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loader/bpf_standin.h"
+#include "loader/open_paths.h"
+
+struct attempt {
+	struct rb_standin st;
+	struct bpf_object *bo;
+	uint32_t *fix;     /* RB_MAP_FIX_* per libbpf map, in libbpf's order */
+};
+
+static const char *strip_prefix(const char *m)
+{
+	return strncmp(m, "libbpf: ", 8) ? m : m + 8;
+}
+
+/* name of the program a libbpf message is about ("prog 'NAME': ..."), or NULL */
+static bool msg_prog(const char *msg, char *name, size_t sz)
+{
+	const char *p = strstr(msg, "prog '");
+	if (!p)
+		return false;
+	p += 6;
+	const char *q = strchr(p, '\'');
+	if (!q || (size_t)(q - p) >= sz)
+		return false;
+	memcpy(name, p, (size_t)(q - p));
+	name[q - p] = 0;
+	return true;
+}
+
+static void attempt_end(struct attempt *a)
+{
+	if (a->bo)
+		bpf_object__close(a->bo);
+	a->bo = NULL;
+	free(a->fix);
+	a->fix = NULL;
+	rb_standin_free(&a->st);
+}
+
+/* open + prepare + load. The first call (obj->progs == NULL) allocates
+ * obj->progs and records each program's own autoload flag; disabled[]
+ * marks programs (by libbpf order) to leave out. Returns 0 when loaded;
+ * on failure a->bo is NULL if the object could not even be opened. */
+static int attempt_load(struct attempt *a, const struct rb_elf *elf, const struct rb_load_opts *opts,
+			const bool *disabled, struct rb_object *obj, struct rb_err *err)
+{
+	const char *base = strrchr(elf->path, '/');
+	base = base ? base + 1 : elf->path;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = base,
+		    .btf_custom_path = opts && opts->btf_path ? opts->btf_path : NULL);
+	memset(a, 0, sizeof(*a));
+	libbpf_set_print(rb_standin_libbpf_print);
+	rb_standin_begin(&a->st);
+	a->bo = bpf_object__open_mem(elf->buf, elf->size, &oo);
+	int ret = -1;
+	if (!a->bo) {
+		rb_errf(err, "%s: %s", elf->path,
+			a->st.warn_cnt ? strip_prefix(a->st.first_warn) : "libbpf cannot open the object");
+		goto out;
+	}
+	struct bpf_program *p;
+	size_t nprogs = 0, nmaps = 0, i = 0;
+	bpf_object__for_each_program(p, a->bo) nprogs++;
+	if (!obj->progs) {
+		obj->progs = calloc(nprogs ? nprogs : 1, sizeof(*obj->progs));
+		if (!obj->progs) {
+			rb_errf(err, "%s: out of memory", elf->path);
+			goto out;
+		}
+		obj->prog_cnt = nprogs;
+		bpf_object__for_each_program(p, a->bo) obj->progs[i++].autoload = bpf_program__autoload(p);
+	}
+	if (nprogs != obj->prog_cnt) {
+		rb_errf(err, "%s: program count changed between opens", elf->path);
+		goto out;
+	}
+	i = 0;
+	bpf_object__for_each_program(p, a->bo) {
+		/* SEC("?...") programs load too: we want every program */
+		bpf_program__set_autoload(p, !(disabled && disabled[i]));
+		if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC)
+			bpf_program__set_type(p, BPF_PROG_TYPE_SOCKET_FILTER);
+		i++;
+	}
+	struct bpf_map *m;
+	bpf_object__for_each_map(m, a->bo) nmaps++;
+	a->fix = calloc(nmaps + 1, sizeof(*a->fix));
+	if (!a->fix) {
+		rb_errf(err, "%s: out of memory", elf->path);
+		goto out;
+	}
+	int ncpus = libbpf_num_possible_cpus();
+	i = 0;
+	bpf_object__for_each_map(m, a->bo) {
+		uint32_t k = bpf_map__key_size(m), v = bpf_map__value_size(m), n = bpf_map__max_entries(m);
+		if (!bpf_map__is_internal(m)) {
+			a->fix[i] = rb_map_fix_sizes(bpf_map__type(m), &k, &v, &n, ncpus);
+			if (a->fix[i]) {
+				bpf_map__set_key_size(m, k);
+				bpf_map__set_value_size(m, v);
+				bpf_map__set_max_entries(m, n);
+			}
+		}
+		/* pinned maps would be looked up and pinned in bpffs */
+		bpf_map__set_pin_path(m, NULL);
+		i++;
+	}
+	if (bpf_object__load(a->bo))
+		rb_errf(err, "%s: %s", elf->path,
+			a->st.warn_cnt ? strip_prefix(a->st.first_warn) : "libbpf cannot load the object");
+	else if (a->st.oom)
+		rb_errf(err, "%s: out of memory recording the load", elf->path);
+	else
+		ret = 0;
+out:
+	rb_standin_end();
+	return ret;
+}
+
+static int find_map_by_rec(const struct rb_object *obj, const long *rec_of, long rec)
+{
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		if (rec_of[i] == rec)
+			return (int)i;
+	return -1;
+}
+
+static void fill_map(struct rb_map *rm, const char *name, const struct rb_rec_map *r)
+{
+	snprintf(rm->name, sizeof(rm->name), "%s", name);
+	rm->type = r->attr.map_type;
+	rm->key_size = r->attr.key_size;
+	rm->value_size = r->attr.value_size;
+	rm->max_entries = r->attr.max_entries;
+	rm->map_flags = r->attr.map_flags;
+	rm->btf_key_type_id = r->attr.btf_key_type_id;
+	rm->btf_value_type_id = r->attr.btf_value_type_id;
+	rm->btf_vmlinux_value_type_id = r->attr.btf_vmlinux_value_type_id;
+	rm->map_extra = r->attr.map_extra;
+	rm->frozen = r->frozen;
+	rm->inner_map_idx = -1;
+}
+
+static int collect_maps(struct attempt *a, struct rb_object *obj, long **rec_of_out, struct rb_err *err,
+			const char *path)
+{
+	size_t n = 0, cap = 0;
+	struct bpf_map *m;
+	bpf_object__for_each_map(m, a->bo) cap++;
+	cap = cap * 2 + 1; /* room for inner-map templates */
+	obj->maps = calloc(cap, sizeof(*obj->maps));
+	long *rec_of = calloc(cap, sizeof(long));
+	*rec_of_out = rec_of;
+	if (!obj->maps || !rec_of)
+		return rb_errf(err, "%s: out of memory", path);
+	size_t li = 0;
+	bpf_object__for_each_map(m, a->bo) {
+		struct rb_rec_map *r = rb_standin_map_by_fd(&a->st, bpf_map__fd(m));
+		uint32_t fix = a->fix[li++];
+		if (!r)
+			continue; /* not created (autocreate off) */
+		struct rb_map *rm = &obj->maps[n];
+		fill_map(rm, bpf_map__name(m), r);
+		rm->global_data = bpf_map__is_internal(m);
+		rm->fixups = fix;
+		rec_of[n] = r - a->st.maps;
+		if (rm->global_data && rm->value_size) {
+			rm->init = calloc(1, rm->value_size);
+			if (!rm->init)
+				return rb_errf(err, "%s: out of memory", path);
+			if (r->value)
+				memcpy(rm->init, r->value, rm->value_size);
+			rm->init_size = rm->value_size;
+		}
+		n++;
+	}
+	obj->map_cnt = n;
+	/* inner-map templates: libbpf creates them only to create the outer map */
+	for (size_t i = 0; i < n; i++) {
+		long inner = a->st.maps[rec_of[i]].inner;
+		if (inner < 0)
+			continue;
+		int idx = find_map_by_rec(obj, rec_of, inner);
+		if (idx < 0) {
+			if (obj->map_cnt >= cap)
+				return rb_errf(err, "%s: too many inner maps", path);
+			idx = (int)obj->map_cnt++;
+			char nm[64];
+			snprintf(nm, sizeof(nm), "%.56s.inner", obj->maps[i].name);
+			fill_map(&obj->maps[idx], nm, &a->st.maps[inner]);
+			obj->maps[idx].inner_template = true;
+			rec_of[idx] = inner;
+		}
+		obj->maps[i].inner_map_idx = idx;
+	}
+	return 0;
+}
+
+/* map fds in ld_imm64 -> map indexes (see object.h) */
+static int convert_insns(struct attempt *a, struct rb_object *obj, const long *rec_of, struct rb_prog *rp,
+			 struct rb_err *err, const char *path)
+{
+	for (size_t i = 0; i < rp->insn_cnt; i++) {
+		struct bpf_insn *in = &rp->insns[i];
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (i + 1 >= rp->insn_cnt)
+			return rb_errf(err, "%s: program %s: truncated ld_imm64 at insn %zu", path, rp->name, i);
+		if (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE) {
+			struct rb_rec_map *r = rb_standin_map_by_fd(&a->st, in->imm);
+			int idx = r ? find_map_by_rec(obj, rec_of, r - a->st.maps) : -1;
+			if (idx < 0)
+				return rb_errf(err, "%s: program %s: insn %zu refers to an unknown map fd %d", path,
+					       rp->name, i, in->imm);
+			in->src_reg = in->src_reg == BPF_PSEUDO_MAP_FD ? BPF_PSEUDO_MAP_IDX : BPF_PSEUDO_MAP_IDX_VALUE;
+			in->imm = idx;
+		}
+		i++;
+	}
+	return 0;
+}
+
+static int collect_progs(struct attempt *a, struct rb_object *obj, const long *rec_of, struct rb_err *err,
+			 const char *path)
+{
+	size_t i = 0;
+	struct bpf_program *p;
+	bpf_object__for_each_program(p, a->bo) {
+		struct rb_prog *rp = &obj->progs[i++];
+		snprintf(rp->name, sizeof(rp->name), "%s", bpf_program__name(p));
+		snprintf(rp->section, sizeof(rp->section), "%s", bpf_program__section_name(p));
+		enum bpf_prog_type t;
+		enum bpf_attach_type eat;
+		rp->type_known = libbpf_prog_type_by_name(rp->section, &t, &eat) == 0;
+		const char *tn = rp->type_known ? libbpf_bpf_prog_type_str(bpf_program__type(p)) : NULL;
+		snprintf(rp->libbpf_type_name, sizeof(rp->libbpf_type_name), "%s", tn ? tn : "");
+		rp->prog_type = rp->type_known ? bpf_program__type(p) : BPF_PROG_TYPE_UNSPEC;
+		rp->expected_attach_type = bpf_program__expected_attach_type(p);
+		if (rp->error[0])
+			continue;
+		struct rb_rec_prog *r = rb_standin_prog_by_fd(&a->st, bpf_program__fd(p));
+		if (!r) {
+			snprintf(rp->error, sizeof(rp->error), "libbpf did not load this program");
+			continue;
+		}
+		rp->prog_type = rp->type_known ? r->attr.prog_type : BPF_PROG_TYPE_UNSPEC;
+		rp->expected_attach_type = r->attr.expected_attach_type;
+		rp->attach_btf_id = r->attr.attach_btf_id;
+		if (rp->attach_btf_id)
+			snprintf(rp->attach_name, sizeof(rp->attach_name), "%s", rb_section_suffix(rp->section));
+		rp->prog_flags = r->attr.prog_flags;
+		rp->kern_version = r->attr.kern_version;
+		memcpy(rp->license, r->license, sizeof(rp->license));
+		rp->insn_cnt = r->attr.insn_cnt;
+		rp->insns = r->insns;
+		r->insns = NULL;
+		if (rp->insn_cnt > RB_MAX_INSNS)
+			return rb_errf(err, "%s: program %s has %zu instructions after relocation (kernel limit %u)",
+				       path, rp->name, rp->insn_cnt, RB_MAX_INSNS);
+		rp->func_info = r->func_info;
+		r->func_info = NULL;
+		if (rp->func_info) {
+			rp->func_info_rec_size = r->attr.func_info_rec_size;
+			rp->func_info_cnt = r->attr.func_info_cnt;
+		}
+		rp->line_info = r->line_info;
+		r->line_info = NULL;
+		if (rp->line_info) {
+			rp->line_info_rec_size = r->attr.line_info_rec_size;
+			rp->line_info_cnt = r->attr.line_info_cnt;
+		}
+		if (convert_insns(a, obj, rec_of, rp, err, path))
+			return -1;
+	}
+	return 0;
+}
+
+int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
+		   struct rb_err *err)
+{
+	struct attempt a;
+	bool *disabled = NULL;
+	long *rec_of = NULL;
+	int ret = -1;
+	for (size_t tries = 0;; tries++) {
+		if (attempt_load(&a, elf, opts, disabled, obj, err) == 0)
+			break;
+		if (!a.bo || !obj->progs)
+			goto out;
+		/* a program libbpf could not prepare: leave it out and retry */
+		char name[128];
+		if (tries >= obj->prog_cnt || !msg_prog(a.st.first_warn, name, sizeof(name)))
+			goto out;
+		if (!disabled && !(disabled = calloc(obj->prog_cnt, sizeof(bool)))) {
+			rb_errf(err, "%s: out of memory", elf->path);
+			goto out;
+		}
+		size_t i = 0, hit = obj->prog_cnt;
+		struct bpf_program *p;
+		bpf_object__for_each_program(p, a.bo) {
+			if (!strcmp(bpf_program__name(p), name) && !disabled[i])
+				hit = i;
+			i++;
+		}
+		if (hit == obj->prog_cnt)
+			goto out;
+		disabled[hit] = true;
+		snprintf(obj->progs[hit].error, sizeof(obj->progs[hit].error), "%.250s", strip_prefix(a.st.first_warn));
+		attempt_end(&a);
+	}
+	if (collect_maps(&a, obj, &rec_of, err, elf->path))
+		goto out;
+	if (collect_progs(&a, obj, rec_of, err, elf->path))
+		goto out;
+	struct btf *b = bpf_object__btf(a.bo);
+	struct rb_rec_btf *rb = b ? rb_standin_btf_by_fd(&a.st, btf__fd(b)) : NULL;
+	if (rb) {
+		obj->btf = rb->data;
+		obj->btf_size = rb->size;
+		rb->data = NULL;
+	}
+	ret = 0;
+out:
+	attempt_end(&a);
+	free(disabled);
+	free(rec_of);
+	return ret;
+}

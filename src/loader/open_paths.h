@@ -1,0 +1,24 @@
+/* open_paths.h — the two ways an object is opened (internal to the loader):
+ * libbpf against the bpf() stand-in, or our own path for legacy
+ * SEC("maps") objects that libbpf 1.x refuses. Both fill obj->maps and
+ * obj->progs; the caller fills path, sha256 and file_size. */
+#ifndef RB_LOADER_OPEN_PATHS_H
+#define RB_LOADER_OPEN_PATHS_H
+
+#include "loader/elf_view.h"
+#include "loader/object.h"
+
+int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
+		   struct rb_err *err);
+int rb_open_legacy(const struct rb_elf *elf, struct rb_object *obj, struct rb_err *err);
+
+/* Sizes user space normally sets before loading (max_entries 0, stack-trace
+ * key/value sizes, ring buffer size): the values the loader picks instead.
+ * Returns the RB_MAP_FIX_* flags of what changed. */
+uint32_t rb_map_fix_sizes(uint32_t type, uint32_t *key_size, uint32_t *value_size, uint32_t *max_entries,
+			  int ncpus);
+
+/* Text after the first '/' of a section name ("" if none). */
+const char *rb_section_suffix(const char *sec);
+
+#endif
