@@ -21,7 +21,7 @@ CFLAGS_TEST := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined $(INC) \
                -DRB_TEST_BUILD $(EXTRA_CFLAGS)
 LIBBPF_A := /usr/lib/x86_64-linux-gnu/libbpf.a
-LDLIBS  := $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread
+LDLIBS  := $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall
 LDFLAGS_TEST := -fsanitize=address,undefined
 
 # Debian packages the project needs (installed by `make` when missing)

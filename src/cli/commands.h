@@ -13,5 +13,6 @@ struct rb_command {
 
 int cmd_ops(int argc, char **argv);
 int cmd_extract(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 static const struct rb_command commands[] = {
 	{"ops", cmd_ops, "soundness and precision census of every tracker operation"},
 	{"extract", cmd_extract, "write the BPF ELF objects embedded in executables as .o files"},
+	{"load", cmd_load, "open BPF objects and list their programs and maps as the kernel would get them"},
 };
 
 static void usage(FILE *f)
