@@ -38,7 +38,7 @@ int rb_sys_prog_load(struct rb_prog_load_attr *attr)
 int rb_sys_map_create(uint32_t type, const char *name, uint32_t key_size, uint32_t value_size,
 		      uint32_t max_entries, uint32_t flags, int btf_fd, uint32_t btf_key_type_id,
 		      uint32_t btf_value_type_id, uint32_t btf_vmlinux_value_type_id,
-		      int inner_map_fd)
+		      int inner_map_fd, uint64_t map_extra)
 {
 	union bpf_attr a;
 	memset(&a, 0, sizeof(a));
@@ -65,6 +65,7 @@ int rb_sys_map_create(uint32_t type, const char *name, uint32_t key_size, uint32
 	}
 	if (inner_map_fd >= 0)
 		a.inner_map_fd = (uint32_t)inner_map_fd;
+	a.map_extra = map_extra;
 	return rb_sys_bpf(BPF_MAP_CREATE, &a, sizeof(a));
 }
 

@@ -59,7 +59,7 @@ int rb_sys_prog_load(struct rb_prog_load_attr *attr);
 int rb_sys_map_create(uint32_t type, const char *name, uint32_t key_size, uint32_t value_size,
 		      uint32_t max_entries, uint32_t flags, int btf_fd, uint32_t btf_key_type_id,
 		      uint32_t btf_value_type_id, uint32_t btf_vmlinux_value_type_id,
-		      int inner_map_fd);
+		      int inner_map_fd, uint64_t map_extra);
 int rb_sys_map_update(int fd, const void *key, const void *value, uint64_t flags);
 int rb_sys_map_freeze(int fd);
 /* load a BTF blob; log may be NULL */

@@ -168,3 +168,211 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 	res->verdict = RB_REFUSED;
 	snprintf(res->msg, sizeof(res->msg), "BPF_PROG_LOAD failed: %s (empty log)", strerror(sys_errno));
 }
+
+/* ---- programs of an opened object ---- */
+
+struct kenv {
+	int btf_fd;
+	int *fds; /* per map index, -1 when not created */
+	size_t n;
+};
+
+static void kenv_close(struct kenv *k)
+{
+	if (k->fds)
+		for (size_t i = 0; i < k->n; i++)
+			if (k->fds[i] >= 0)
+				close(k->fds[i]);
+	free(k->fds);
+	if (k->btf_fd >= 0)
+		close(k->btf_fd);
+	k->fds = NULL;
+	k->btf_fd = -1;
+}
+
+/* which maps the program refers to (ld_imm64 with BPF_PSEUDO_MAP_IDX[_VALUE]) */
+static int mark_used(const struct rb_object *obj, const struct rb_prog *p, bool *used, struct rb_result *res)
+{
+	for (size_t i = 0; i < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+		if (in->code != (BPF_LD | BPF_DW | BPF_IMM))
+			continue;
+		if (in->src_reg == BPF_PSEUDO_MAP_IDX || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) {
+			if (in->imm < 0 || (size_t)in->imm >= obj->map_cnt) {
+				res->verdict = RB_LOAD_ERROR;
+				snprintf(res->msg, sizeof(res->msg), "insn %zu refers to map %d of %zu", i, in->imm,
+					 obj->map_cnt);
+				return -1;
+			}
+			used[in->imm] = true;
+		}
+		i++; /* the second half of ld_imm64 */
+	}
+	/* map-in-map: the inner template must exist too */
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		if (used[i] && obj->maps[i].inner_map_idx >= 0 && (size_t)obj->maps[i].inner_map_idx < obj->map_cnt)
+			used[obj->maps[i].inner_map_idx] = true;
+	return 0;
+}
+
+static int create_map(const struct rb_object *obj, struct kenv *k, size_t i, struct rb_result *res)
+{
+	const struct rb_map *m = &obj->maps[i];
+	int inner = -1;
+	if (m->inner_map_idx >= 0 && (size_t)m->inner_map_idx < obj->map_cnt && (size_t)m->inner_map_idx != i) {
+		if (k->fds[m->inner_map_idx] < 0 && create_map(obj, k, (size_t)m->inner_map_idx, res))
+			return -1;
+		inner = k->fds[m->inner_map_idx];
+	}
+	int fd = rb_sys_map_create(m->type, m->name, m->key_size, m->value_size, m->max_entries, m->map_flags,
+				   k->btf_fd, m->btf_key_type_id, m->btf_value_type_id,
+				   m->btf_vmlinux_value_type_id, inner, m->map_extra);
+	if (fd < 0 && k->btf_fd >= 0 && !m->btf_vmlinux_value_type_id) /* as libbpf: retry without BTF */
+		fd = rb_sys_map_create(m->type, m->name, m->key_size, m->value_size, m->max_entries,
+				       m->map_flags, -1, 0, 0, 0, inner, m->map_extra);
+	if (fd < 0) {
+		int e = errno;
+		res->verdict = e == EPERM ? RB_UNAVAILABLE : RB_REFUSED;
+		res->sys_errno = e;
+		snprintf(res->msg, sizeof(res->msg), "cannot create map '%s' (type %u, key %u, value %u, max %u): %s",
+			 m->name, m->type, m->key_size, m->value_size, m->max_entries, strerror(e));
+		return -1;
+	}
+	k->fds[i] = fd;
+	if (m->init && m->init_size && m->value_size) {
+		uint8_t *val = calloc(1, m->value_size);
+		uint32_t key = 0;
+		if (!val) {
+			res->verdict = RB_LOAD_ERROR;
+			snprintf(res->msg, sizeof(res->msg), "out of memory");
+			return -1;
+		}
+		memcpy(val, m->init, m->init_size < m->value_size ? m->init_size : m->value_size);
+		int r = rb_sys_map_update(fd, &key, val, BPF_ANY);
+		int e = errno;
+		free(val);
+		if (r < 0) {
+			res->verdict = RB_REFUSED;
+			res->sys_errno = e;
+			snprintf(res->msg, sizeof(res->msg), "cannot fill global data map '%s': %s", m->name, strerror(e));
+			return -1;
+		}
+	}
+	if (m->frozen && rb_sys_map_freeze(fd) < 0) {
+		int e = errno;
+		res->verdict = RB_REFUSED;
+		res->sys_errno = e;
+		snprintf(res->msg, sizeof(res->msg), "cannot freeze map '%s': %s", m->name, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* refusals that come from this machine's configuration, not verification */
+static bool env_message(const char *msg)
+{
+	/* lockdown removes these helpers: the verifier then calls them unknown */
+	return strstr(msg, "unknown func bpf_probe_write_user") || strstr(msg, "unknown func bpf_override_return") ||
+	       strstr(msg, "unknown func bpf_probe_read#") || strstr(msg, "unknown func bpf_probe_read_str#");
+}
+
+int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
+			 const struct rb_kload_opts *opts, struct rb_result *res, struct rb_err *err)
+{
+	if (prog_idx >= obj->prog_cnt)
+		return rb_errf(err, "%s: no program %zu (%zu programs)", obj->path, prog_idx, obj->prog_cnt);
+	const struct rb_prog *p = &obj->progs[prog_idx];
+	memset(res, 0, sizeof(*res));
+	res->err_insn = -1;
+	if (p->error[0] || !p->insns || !p->insn_cnt) {
+		/* a missing attach target is this machine's business, not the program's */
+		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach");
+		res->verdict = target ? RB_REFUSED : RB_LOAD_ERROR;
+		snprintf(res->msg, sizeof(res->msg), "%s", p->error[0] ? p->error : "program has no instructions");
+		return 0;
+	}
+	if (!p->type_known) {
+		res->verdict = RB_LOAD_ERROR;
+		snprintf(res->msg, sizeof(res->msg), "unknown program type (section '%s')", p->section);
+		return 0;
+	}
+	const char *why = NULL;
+	if (!rb_bpf_available(&why)) {
+		res->verdict = RB_UNAVAILABLE;
+		snprintf(res->msg, sizeof(res->msg), "%s", why ? why : "bpf() unavailable");
+		return 0;
+	}
+	struct kenv k = {.btf_fd = -1, .n = obj->map_cnt};
+	bool *used = calloc(obj->map_cnt + 1, sizeof(bool));
+	k.fds = malloc((obj->map_cnt + 1) * sizeof(int));
+	struct rb_klog log = {0};
+	if (!used || !k.fds) {
+		res->verdict = RB_LOAD_ERROR;
+		snprintf(res->msg, sizeof(res->msg), "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		k.fds[i] = -1;
+	if (mark_used(obj, p, used, res))
+		goto out;
+	if (obj->btf && obj->btf_size) {
+		k.btf_fd = rb_sys_btf_load(obj->btf, obj->btf_size, NULL, 0);
+		/* a BTF the kernel refuses: load without it (no func/line info), as
+		 * libbpf does when the kernel lacks BTF support */
+	}
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		if (used[i] && k.fds[i] < 0 && create_map(obj, &k, i, res))
+			goto out;
+	struct rb_kload_args a = {
+		.prog_type = p->prog_type,
+		.expected_attach_type = p->expected_attach_type,
+		.attach_btf_id = p->attach_btf_id,
+		.prog_flags = p->prog_flags,
+		.kern_version = p->kern_version,
+		.insns = p->insns,
+		.insn_cnt = p->insn_cnt,
+		.license = p->license[0] ? p->license : "GPL",
+		.name = p->name,
+		.prog_btf_fd = k.btf_fd,
+		.func_info = p->func_info,
+		.func_info_rec_size = p->func_info_rec_size,
+		.func_info_cnt = p->func_info_cnt,
+		.line_info = p->line_info,
+		.line_info_rec_size = p->line_info_rec_size,
+		.line_info_cnt = p->line_info_cnt,
+		.fd_array = k.fds,
+		.log_level = (opts && opts->want_log) ? RB_LOG_LEVEL2 | RB_LOG_STATS : RB_LOG_STATS,
+	};
+	int serr = 0;
+	int fd = rb_kload_raw(&a, &log, &serr);
+	if (fd < 0 && k.btf_fd >= 0 && (serr == EINVAL) && log.buf &&
+	    (strstr(log.buf, "func_info") || strstr(log.buf, "line_info") || strstr(log.buf, "BTF"))) {
+		/* func/line info the kernel does not take: retry without */
+		a.prog_btf_fd = -1;
+		fd = rb_kload_raw(&a, &log, &serr);
+	}
+	if (fd < 0 && !(a.log_level & RB_LOG_LEVEL2) && log.buf && log.buf[0]) {
+		struct rb_vlog_stats st;
+		if (rb_vlog_parse_stats(log.buf, &st)) {
+			/* rejected by the verifier: again at level 1 for the failing insn */
+			a.log_level = RB_LOG_LEVEL1 | RB_LOG_STATS;
+			int fd2 = rb_kload_raw(&a, &log, &serr);
+			if (fd2 >= 0) /* cannot happen unless the verdict is unstable */
+				fd = fd2;
+		}
+	}
+	rb_kload_classify(fd, serr, log.buf, p->prog_type, p->expected_attach_type, res);
+	if (res->verdict == RB_REJECT && env_message(res->msg)) {
+		res->verdict = RB_REFUSED;
+		snprintf(res->msg + strlen(res->msg), sizeof(res->msg) - strlen(res->msg), " (not available here)");
+	}
+	if (opts && opts->want_log && opts->log && log.buf)
+		fputs(log.buf, opts->log);
+	if (fd >= 0)
+		close(fd);
+out:
+	rb_klog_free(&log);
+	kenv_close(&k);
+	free(used);
+	return 0;
+}
