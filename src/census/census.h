@@ -30,6 +30,8 @@ struct rb_census_opts {
 	const char *const *ops;       /* NULL-terminated op names (or base names
 	                               * such as "add", matching every form); NULL = all */
 	uint64_t pairs;               /* cases per binary op; 0 = default */
+	uint64_t sets;                /* width 8: unary ops use at most this many
+	                               * input sets, evenly spread; 0 = all */
 	uint64_t seed;
 	unsigned threads;             /* 0 = number of online cores */
 	/* tests: run these tracker vtables (NULL-terminated, all at `bits`)
@@ -38,7 +40,7 @@ struct rb_census_opts {
 };
 
 #define RB_CENSUS_DEFAULT_PAIRS_8 100000u
-#define RB_CENSUS_DEFAULT_PAIRS_WIDE 20000u
+#define RB_CENSUS_DEFAULT_PAIRS_WIDE 100000u
 #define RB_CENSUS_MAX_PAIRS 1000000000u
 
 struct rb_census_row {

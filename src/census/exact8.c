@@ -31,6 +31,8 @@ uint64_t census_unary_cases8(const struct census_run *run, const struct census_o
 {
 	if (op->kind == CK_MOV && op->imm)
 		return 256; /* filtered to the kernel's immediates below */
+	if (run->sets && run->sets < run->pool->n)
+		return run->sets;
 	return run->pool->n;
 }
 
@@ -278,7 +280,10 @@ void census_item_exact8(const struct census_run *run, struct census_scratch *sc,
 		run->tr[ti]->unknown(&unknown[ti]);
 	}
 
-	for (uint64_t k = it->lo; k < it->hi; k++) {
+	const uint64_t nun = census_unary_cases8(run, op);
+	for (uint64_t kk = it->lo; kk < it->hi; kk++) {
+		/* unary ops: case kk is pool set k (evenly spread when limited) */
+		uint64_t k = op->kind == CK_MOV && op->imm ? kk : nun == p->n ? kk : kk * p->n / nun;
 		if (op->kind == CK_JMP) {
 			struct jmp_in in[CENSUS_MAX_TRACKERS];
 			uint32_t i = pick(p, &r), j = 0;

@@ -52,7 +52,7 @@ struct census_table {
 struct census_run {
 	unsigned bits;
 	bool sampled;
-	uint64_t seed, pairs;
+	uint64_t seed, pairs, sets;
 	unsigned ntr;
 	const struct rb_tracker *tr[CENSUS_MAX_TRACKERS];
 	int old_i, cnum_i; /* indices of "old"/"cnum" for the comparison, or -1 */

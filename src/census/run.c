@@ -31,6 +31,9 @@ int rb_census_check_opts(const struct rb_census_opts *o, struct rb_err *err)
 	if (o->pairs > RB_CENSUS_MAX_PAIRS)
 		return rb_errf(err, "census: %llu pairs is more than %u", (unsigned long long)o->pairs,
 			       RB_CENSUS_MAX_PAIRS);
+	if (o->sets > RB_CENSUS_MAX_PAIRS)
+		return rb_errf(err, "census: %llu input sets is more than %u", (unsigned long long)o->sets,
+			       RB_CENSUS_MAX_PAIRS);
 	if (o->threads > 1024)
 		return rb_errf(err, "census: %u threads is absurd", o->threads);
 	if (o->ops) {
@@ -105,6 +108,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 	run->bits = o->bits;
 	run->sampled = o->bits != 8;
 	run->seed = o->seed;
+	run->sets = o->sets;
 	run->pairs = o->pairs ? o->pairs : run->sampled ? RB_CENSUS_DEFAULT_PAIRS_WIDE : RB_CENSUS_DEFAULT_PAIRS_8;
 	run->conc = rb_concrete_get(o->bits);
 	run->old_i = run->cnum_i = -1;

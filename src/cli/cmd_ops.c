@@ -13,9 +13,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench ops [--width 8|16|32|64] [--tracker old|cnum|all] [--op NAME...]\n"
-		"                      [--pairs N] [--seed S] [--csv] [--threads N] [--list]\n"
+		"                      [--pairs N] [--sets N] [--seed S] [--csv] [--threads N] [--list]\n"
 		"  Soundness and precision census of every tracker operation. At width 8\n"
 		"  every concrete value is checked; at 16/32/64 values are sampled.\n"
+		"  --pairs: cases per binary op (default 100000);\n"
+		"  --sets: at width 8, unary ops use at most N of the generator's input sets.\n"
 		"  --op takes op names (add64, add32_imm, jsgt32, ld16, ...) or base names\n"
 		"  (add, jsgt, ...: every form); --list prints them. Exit: 0 sound, 1 an\n"
 		"  unsound case (a counterexample is printed), 2 bad usage.\n");
@@ -84,6 +86,13 @@ int cmd_ops(int argc, char **argv)
 				goto out;
 			}
 			o.pairs = n;
+			i++;
+		} else if (!strcmp(a, "--sets")) {
+			if (!parse_u64(v, &n) || n == 0 || n > RB_CENSUS_MAX_PAIRS) {
+				rc = bad("--sets must be between 1 and 1000000000, not '%s'", v ? v : "");
+				goto out;
+			}
+			o.sets = n;
 			i++;
 		} else if (!strcmp(a, "--seed")) {
 			if (!parse_u64(v, &n)) {
