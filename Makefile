@@ -45,7 +45,7 @@ TST_OBJS := $(call objs,$(TST))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
-.PHONY: all deps test corpus bench clean
+.PHONY: all deps test corpus bench clean fuzz
 all: deps build/rangebench
 
 deps: build/.deps
@@ -88,17 +88,38 @@ build/rangebench: $(REL)/cli/main.o build/librangebench.a
 build/test/rangebench: $(TST)/cli/main.o build/test/librangebench.a
 	$(CC) $(LDFLAGS_TEST) -o $@ $^ $(LDLIBS)
 
-build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS)
+# Small BPF objects the loader tests (and the fuzzer's seed corpus) use.
+TEST_BPF_SRCS := $(sort $(wildcard tests/objects/*.bpf.c))
+TEST_BPF_OBJS := $(patsubst tests/objects/%.bpf.c,build/test/objects/%.bpf.o,$(TEST_BPF_SRCS))
+BPF_CFLAGS := -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu
+build/test/objects/%.bpf.o: tests/objects/%.bpf.c | build/.deps
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c $< -o $@
+
+build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS) $(TEST_BPF_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -Itests/unit -o $@ $< build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
 # The test command: sanitizer build of the CLI and every unit test, then
 # tests/run.sh runs them all and ends with "N passed, N failed".
-test: deps build/test/rangebench $(TEST_BINS)
+test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS)
 	@tests/run.sh build/test
 
 # the store embeds db/*.sql with .incbin (src/store/schema_sql.c)
 $(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
+
+# libFuzzer target for the loader (not part of `make test`):
+#   make fuzz FUZZ_TIME=300
+FUZZ_TIME ?= 120
+build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c $(wildcard src/loader/*.c) $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(wildcard src/loader/*.c) $(LDLIBS)
+fuzz: build/fuzz/fuzz_loader $(TEST_BPF_OBJS)
+	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
+	cp $(TEST_BPF_OBJS) build/fuzz/corpus/
+	-cp /usr/lib/x86_64-linux-gnu/bpf/*.o build/fuzz/corpus/ 2>/dev/null
+	build/fuzz/fuzz_loader -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=20 -max_len=262144 \
+	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus
 
 clean:
 	rm -rf build

@@ -27,9 +27,13 @@ static const char *prog_type_name(const struct rb_prog *p)
 	return s ? s : "?";
 }
 
-static const char *attach_name(uint32_t t)
+/* expected attach type; 0 (cgroup_inet_ingress) means "none" except for
+ * cgroup skb programs */
+static const char *attach_name(const struct rb_prog *p)
 {
-	const char *s = libbpf_bpf_attach_type_str(t);
+	if (p->expected_attach_type == 0 && p->prog_type != BPF_PROG_TYPE_CGROUP_SKB)
+		return "-";
+	const char *s = libbpf_bpf_attach_type_str(p->expected_attach_type);
 	return s ? s : "?";
 }
 
@@ -67,7 +71,7 @@ static void print_text(const struct rb_object *o)
 	for (size_t i = 0; i < o->prog_cnt; i++) {
 		const struct rb_prog *p = &o->progs[i];
 		printf("  prog %-24s section %-28s type %-16s attach %-22s autoload %-3s insns %zu",
-		       p->name, p->section, prog_type_name(p), attach_name(p->expected_attach_type),
+		       p->name, p->section, prog_type_name(p), attach_name(p),
 		       p->autoload ? "yes" : "no", p->insn_cnt);
 		if (p->attach_btf_id)
 			printf(" target %s (btf id %u)", p->attach_name, p->attach_btf_id);
@@ -79,10 +83,13 @@ static void print_text(const struct rb_object *o)
 		const struct rb_map *m = &o->maps[i];
 		char fx[64];
 		fixups_text(m->fixups, fx, sizeof(fx));
-		printf("  map  %-24s type %-18s key %u value %u max_entries %u flags 0x%x%s%s%s%s%s\n", m->name,
+		printf("  map  %-24s type %-18s key %u value %u max_entries %u flags 0x%x%s%s%s%s%s", m->name,
 		       map_type_name(m->type), m->key_size, m->value_size, m->max_entries, m->map_flags,
 		       m->frozen ? " read-only(frozen)" : "", m->global_data ? " global-data" : "",
 		       m->inner_template ? " inner-template" : "", m->fixups ? " sized-by-loader:" : "", fx);
+		if (m->inner_map_idx >= 0)
+			printf(" inner-map %s", o->maps[m->inner_map_idx].name);
+		putchar('\n');
 	}
 }
 
@@ -101,7 +108,7 @@ static void print_json(const struct rb_object *o)
 		printf(",\"type\":\"%s\",\"type_known\":%s,\"prog_type\":%u,\"expected_attach_type\":\"%s\","
 		       "\"autoload\":%s,\"insns\":%zu,\"attach_btf_id\":%u,\"attach_name\":",
 		       prog_type_name(p), p->type_known ? "true" : "false", p->prog_type,
-		       attach_name(p->expected_attach_type), p->autoload ? "true" : "false", p->insn_cnt,
+		       attach_name(p), p->autoload ? "true" : "false", p->insn_cnt,
 		       p->attach_btf_id);
 		json_str(p->attach_name);
 		printf(",\"error\":");

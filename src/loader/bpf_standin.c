@@ -46,8 +46,14 @@ static _Thread_local struct rb_standin *current;
 long __real_syscall(long number, ...);
 long __wrap_syscall(long number, ...);
 
-void rb_standin_begin(struct rb_standin *st) { current = st; }
-void rb_standin_end(void) { current = NULL; }
+struct rb_standin *rb_standin_begin(struct rb_standin *st)
+{
+	struct rb_standin *prev = current;
+	current = st;
+	return prev;
+}
+
+void rb_standin_end(struct rb_standin *prev) { current = prev; }
 
 static ino_t fd_ino(int fd)
 {

@@ -48,9 +48,10 @@ struct rb_standin {
 	size_t warn_cnt;
 };
 
-/* Route this thread's bpf() calls to st until rb_standin_end(). */
-void rb_standin_begin(struct rb_standin *st);
-void rb_standin_end(void);
+/* Route this thread's bpf() calls (and libbpf's messages) to st until
+ * rb_standin_end(prev), where prev is what begin returned (contexts nest). */
+struct rb_standin *rb_standin_begin(struct rb_standin *st);
+void rb_standin_end(struct rb_standin *prev);
 void rb_standin_free(struct rb_standin *st);
 
 /* The newest record behind fd (by inode), or NULL. */

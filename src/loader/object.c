@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
+#include "loader/bpf_standin.h"
 #include "loader/elf_view.h"
 #include "loader/open_paths.h"
 #include "loader/sha256.h"
@@ -56,22 +59,21 @@ static int read_file(const char *path, uint8_t **buf, size_t *size, struct rb_er
 	return 0;
 }
 
-int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_object **out,
-		   struct rb_err *err)
+int rb_object_open_mem(const char *path, const void *buf, size_t size, const struct rb_load_opts *opts,
+		       struct rb_object **out, struct rb_err *err)
 {
 	*out = NULL;
-	uint8_t *buf = NULL;
-	size_t size = 0;
-	if (read_file(path, &buf, &size, err))
-		return -1;
 	struct rb_object *obj = calloc(1, sizeof(*obj));
-	if (!obj) {
-		free(buf);
+	if (!obj)
 		return rb_errf(err, "%s: out of memory", path);
-	}
 	snprintf(obj->path, sizeof(obj->path), "%s", path);
 	obj->file_size = size;
 	rb_sha256_hex(buf, size, obj->sha256);
+	/* a scratch context for the whole open, so that libbpf messages from
+	 * calls outside a load (section-name lookups) are captured too */
+	struct rb_standin scratch = {0};
+	libbpf_set_print(rb_standin_libbpf_print);
+	struct rb_standin *prev = rb_standin_begin(&scratch);
 	struct rb_elf elf;
 	int ret = rb_elf_parse(&elf, path, buf, size, err);
 	if (ret == 0) {
@@ -83,13 +85,27 @@ int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_
 		}
 		rb_elf_free(&elf);
 	}
-	free(buf);
+	rb_standin_end(prev);
+	rb_standin_free(&scratch);
 	if (ret) {
 		rb_object_free(obj);
 		return -1;
 	}
 	*out = obj;
 	return 0;
+}
+
+int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_object **out,
+		   struct rb_err *err)
+{
+	*out = NULL;
+	uint8_t *buf = NULL;
+	size_t size = 0;
+	if (read_file(path, &buf, &size, err))
+		return -1;
+	int ret = rb_object_open_mem(path, buf, size, opts, out, err);
+	free(buf);
+	return ret;
 }
 
 void rb_object_free(struct rb_object *obj)

@@ -89,6 +89,10 @@ struct rb_load_opts {
  * the reason; never crashes on hostile input. */
 int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_object **out,
 		   struct rb_err *err);
+/* Same for an object already in memory; name stands for the file in
+ * messages and in obj->path. (Added by the loader: used by the fuzzer.) */
+int rb_object_open_mem(const char *name, const void *buf, size_t size, const struct rb_load_opts *opts,
+		       struct rb_object **out, struct rb_err *err);
 void rb_object_free(struct rb_object *obj);
 
 #endif

@@ -1,6 +1,434 @@
+/* open_legacy.c — objects with legacy map definitions in SEC("maps").
+ *
+ * libbpf 1.x refuses these ("legacy map definitions in 'maps' section are
+ * not supported"), but older real projects (iproute2's tc/xdp programs,
+ * samples built against bpf_load.c) use them. This is our own small path
+ * over the validated ELF view (elf_view.c):
+ *   - maps: the "maps" section is an array of fixed-size definitions, one
+ *     per symbol; the size is section size / symbol count. 20..32 bytes is
+ *     struct bpf_map_def {type, key_size, value_size, max_entries,
+ *     map_flags[, inner_map_idx, numa_node]}; 36 bytes or more is
+ *     iproute2's struct bpf_elf_map {type, size_key, size_value, max_elem,
+ *     flags, id, pinning, inner_id, inner_idx};
+ *   - .data/.rodata/.bss sections become single-entry array maps like
+ *     libbpf makes them (.rodata read-only to the program and frozen);
+ *   - programs: every function symbol in a code section other than .text
+ *     (or the whole section when it has no function symbol); the program
+ *     type comes from the section name with libbpf's own table;
+ *   - R_BPF_64_64 relocations on ld_imm64 become map references (map index
+ *     form, see object.h); calls (R_BPF_64_32, or pc-relative calls with no
+ *     relocation) pull the called function in after the program, once,
+ *     and the call offset is rewritten, as libbpf does for BTF objects.
+ */
+#include <bpf/libbpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "loader/open_paths.h"
-int rb_open_legacy(const struct rb_elf *elf, struct rb_object *obj, struct rb_err *err)
+
+#define R_BPF_64_64 1
+#define R_BPF_64_32 10
+
+struct unit {           /* a run of instructions copied into the program */
+	size_t sec, start, len, out;
+};
+
+struct lctx {
+	const struct rb_elf *e;
+	struct rb_object *obj;
+	size_t *map_sym;     /* per legacy map: its symbol's offset in "maps" */
+	size_t nlegacy;
+	size_t def_size;
+	long *sec_map;       /* per section: global-data map index, or -1 */
+	struct rb_err *err;
+};
+
+static int sym_off_cmp(const void *a, const void *b)
 {
-	(void)obj;
-	return rb_errf(err, "%s: legacy maps not yet supported", elf->path);
+	const Elf64_Sym *x = a, *y = b;
+	return x->st_value < y->st_value ? -1 : x->st_value > y->st_value;
+}
+
+static bool is_data_sec(const struct rb_elf_sec *s)
+{
+	if (!(s->sh.sh_flags & SHF_ALLOC) || (s->sh.sh_flags & SHF_EXECINSTR) || s->sh.sh_size == 0)
+		return false;
+	return !strncmp(s->name, ".data", 5) || !strncmp(s->name, ".rodata", 7) || !strncmp(s->name, ".bss", 4);
+}
+
+static int parse_maps(struct lctx *c)
+{
+	const struct rb_elf *e = c->e;
+	const struct rb_elf_sec *ms = &e->secs[e->legacy_maps];
+	size_t n = 0;
+	for (size_t i = 1; i < e->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(e, i);
+		if (s.st_shndx == e->legacy_maps && ELF64_ST_TYPE(s.st_info) != STT_SECTION && s.st_name)
+			n++;
+	}
+	if (n == 0)
+		return rb_errf(c->err, "%s: section maps has no map symbols", e->path);
+	if (ms->sh.sh_size % n || ms->sh.sh_size / n < 20)
+		return rb_errf(c->err, "%s: section maps (%llu bytes) does not divide into %zu map definitions",
+			       e->path, (unsigned long long)ms->sh.sh_size, n);
+	c->def_size = ms->sh.sh_size / n;
+	Elf64_Sym *syms = calloc(n, sizeof(*syms));
+	size_t ndata = 0;
+	for (size_t i = 1; i < e->nsec; i++)
+		ndata += is_data_sec(&e->secs[i]);
+	c->obj->maps = calloc(n + ndata + 1, sizeof(struct rb_map));
+	c->map_sym = calloc(n, sizeof(size_t));
+	c->sec_map = calloc(e->nsec, sizeof(long));
+	if (!syms || !c->obj->maps || !c->map_sym || !c->sec_map) {
+		free(syms);
+		return rb_errf(c->err, "%s: out of memory", e->path);
+	}
+	size_t k = 0;
+	for (size_t i = 1; i < e->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(e, i);
+		if (s.st_shndx == e->legacy_maps && ELF64_ST_TYPE(s.st_info) != STT_SECTION && s.st_name)
+			syms[k++] = s;
+	}
+	qsort(syms, n, sizeof(*syms), sym_off_cmp);
+	int ncpus = libbpf_num_possible_cpus();
+	uint32_t *ids = calloc(n, sizeof(uint32_t)), *inner = calloc(n, sizeof(uint32_t));
+	if (!ids || !inner) {
+		free(syms);
+		free(ids);
+		free(inner);
+		return rb_errf(c->err, "%s: out of memory", e->path);
+	}
+	int ret = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i].st_value % c->def_size || (i && syms[i].st_value == syms[i - 1].st_value)) {
+			ret = rb_errf(c->err, "%s: map symbol '%s' is not at a definition boundary", e->path,
+				      rb_elf_sym_name(e, &syms[i]));
+			break;
+		}
+		const uint8_t *d = ms->data + syms[i].st_value;
+		struct rb_map *m = &c->obj->maps[i];
+		snprintf(m->name, sizeof(m->name), "%s", rb_elf_sym_name(e, &syms[i]));
+		m->type = rb_rd32(d);
+		m->key_size = rb_rd32(d + 4);
+		m->value_size = rb_rd32(d + 8);
+		m->max_entries = rb_rd32(d + 12);
+		m->map_flags = rb_rd32(d + 16);
+		m->inner_map_idx = -1;
+		if (c->def_size >= 36) { /* struct bpf_elf_map: id at 20, inner_id at 28 */
+			ids[i] = rb_rd32(d + 20);
+			inner[i] = rb_rd32(d + 28);
+		} else if (c->def_size >= 24 && (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+						 m->type == BPF_MAP_TYPE_HASH_OF_MAPS)) {
+			uint32_t idx = rb_rd32(d + 20); /* struct bpf_map_def inner_map_idx */
+			if (idx >= n || idx == i) {
+				ret = rb_errf(c->err, "%s: map '%s' has bad inner_map_idx %u", e->path, m->name, idx);
+				break;
+			}
+			m->inner_map_idx = (int32_t)idx;
+		}
+		m->fixups = rb_map_fix_sizes(m->type, &m->key_size, &m->value_size, &m->max_entries, ncpus);
+		c->map_sym[i] = syms[i].st_value;
+	}
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (!inner[i])
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (j != i && ids[j] == inner[i])
+				c->obj->maps[i].inner_map_idx = (int32_t)j;
+		if (c->obj->maps[i].inner_map_idx < 0)
+			ret = rb_errf(c->err, "%s: map '%s' names missing inner map id %u", e->path,
+				      c->obj->maps[i].name, inner[i]);
+	}
+	free(syms);
+	free(ids);
+	free(inner);
+	if (ret)
+		return ret;
+	c->nlegacy = n;
+	c->obj->map_cnt = n;
+	/* global data, as libbpf would make it */
+	for (size_t i = 0; i < e->nsec; i++) {
+		c->sec_map[i] = -1;
+		const struct rb_elf_sec *s = &e->secs[i];
+		if (i == 0 || !is_data_sec(s))
+			continue;
+		if (s->sh.sh_size > RB_MAX_NOBITS_SIZE)
+			return rb_errf(c->err, "%s: data section %s too large", e->path, s->name);
+		struct rb_map *m = &c->obj->maps[c->obj->map_cnt];
+		bool ro = !strncmp(s->name, ".rodata", 7);
+		snprintf(m->name, sizeof(m->name), "%s", s->name);
+		m->type = BPF_MAP_TYPE_ARRAY;
+		m->key_size = 4;
+		m->value_size = (uint32_t)s->sh.sh_size;
+		m->max_entries = 1;
+		m->map_flags = ro ? BPF_F_RDONLY_PROG : BPF_F_MMAPABLE;
+		m->frozen = ro;
+		m->global_data = true;
+		m->inner_map_idx = -1;
+		m->init = calloc(1, s->sh.sh_size);
+		if (!m->init)
+			return rb_errf(c->err, "%s: out of memory", e->path);
+		if (s->data)
+			memcpy(m->init, s->data, s->sh.sh_size);
+		m->init_size = s->sh.sh_size;
+		c->sec_map[i] = (long)c->obj->map_cnt++;
+	}
+	return 0;
+}
+
+/* relocation at byte offset off of code section sec, or false */
+static bool find_reloc(const struct rb_elf *e, size_t sec, uint64_t off, Elf64_Rel *out)
+{
+	for (size_t i = 1; i < e->nsec; i++) {
+		const struct rb_elf_sec *rs = &e->secs[i];
+		if (rs->sh.sh_type != SHT_REL || rs->sh.sh_info != sec)
+			continue;
+		size_t n = rs->sh.sh_size / sizeof(Elf64_Rel);
+		for (size_t k = 0; k < n; k++) {
+			memcpy(out, rs->data + k * sizeof(Elf64_Rel), sizeof(*out));
+			if (out->r_offset == off)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* the function of section sec containing instruction t: [start, start+len) */
+static void func_bounds(const struct rb_elf *e, size_t sec, size_t t, size_t *start, size_t *len)
+{
+	size_t secn = e->secs[sec].sh.sh_size / 8;
+	*start = 0;
+	*len = secn;
+	for (size_t i = 1; i < e->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(e, i);
+		if (s.st_shndx != sec || ELF64_ST_TYPE(s.st_info) != STT_FUNC || s.st_size == 0)
+			continue;
+		size_t a = s.st_value / 8, b = (s.st_value + s.st_size) / 8;
+		if (a <= t && t < b) {
+			*start = a;
+			*len = b - a;
+			return;
+		}
+	}
+}
+
+static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sym *sym)
+{
+	const struct rb_elf *e = c->e;
+	struct bpf_insn *in = &p->insns[i];
+	if (sym->st_shndx == e->legacy_maps) {
+		uint64_t off = sym->st_value + (ELF64_ST_TYPE(sym->st_info) == STT_SECTION ? (uint32_t)in->imm : 0);
+		for (size_t m = 0; m < c->nlegacy; m++)
+			if (c->map_sym[m] == off) {
+				in->src_reg = BPF_PSEUDO_MAP_IDX;
+				in->imm = (int32_t)m;
+				return 0;
+			}
+		return rb_errf(c->err, "%s: program %s insn %zu refers to no map (maps+%llu)", e->path, p->name, i,
+			       (unsigned long long)off);
+	}
+	if (sym->st_shndx > 0 && sym->st_shndx < e->nsec && c->sec_map[sym->st_shndx] >= 0) {
+		uint64_t off = sym->st_value + (uint32_t)in->imm;
+		if (off >= e->secs[sym->st_shndx].sh.sh_size)
+			return rb_errf(c->err, "%s: program %s insn %zu points past the end of %s", e->path, p->name,
+				       i, e->secs[sym->st_shndx].name);
+		in->src_reg = BPF_PSEUDO_MAP_IDX_VALUE;
+		in->imm = (int32_t)c->sec_map[sym->st_shndx];
+		in[1].imm = (int32_t)off;
+		return 0;
+	}
+	return rb_errf(c->err, "%s: program %s insn %zu: unsupported relocation against '%s'", e->path, p->name, i,
+		       rb_elf_sym_name(e, sym));
+}
+
+static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t start, size_t len)
+{
+	const struct rb_elf *e = c->e;
+	size_t ucap = 8, nu = 1, cap = len + 16;
+	struct unit *u = malloc(ucap * sizeof(*u));
+	p->insns = malloc(cap * sizeof(struct bpf_insn));
+	if (!u || !p->insns) {
+		free(u);
+		return rb_errf(c->err, "%s: out of memory", e->path);
+	}
+	memcpy(p->insns, e->secs[sec].data + start * 8, len * 8);
+	u[0] = (struct unit){sec, start, len, 0};
+	size_t n = len, cu = 0;
+	int ret = 0;
+	for (size_t i = 0; i < n && !ret; i++) {
+		while (i >= u[cu].out + u[cu].len)
+			cu++;
+		size_t usec = u[cu].sec, orig = u[cu].start + (i - u[cu].out);
+		struct bpf_insn *in = &p->insns[i];
+		Elf64_Rel r;
+		bool has = find_reloc(e, usec, (uint64_t)orig * 8, &r);
+		Elf64_Sym sym = has ? rb_elf_sym(e, ELF64_R_SYM(r.r_info)) : (Elf64_Sym){0};
+		bool is_ld64 = in->code == (BPF_LD | BPF_IMM | BPF_DW);
+		bool is_call = in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL;
+		bool is_func = is_ld64 && in->src_reg == BPF_PSEUDO_FUNC;
+		if (is_ld64 && i + 1 >= u[cu].out + u[cu].len) {
+			ret = rb_errf(c->err, "%s: program %s: ld_imm64 cut at insn %zu", e->path, p->name, i);
+			break;
+		}
+		if (has && is_ld64 && !is_func && ELF64_R_TYPE(r.r_info) == R_BPF_64_64) {
+			ret = map_reloc(c, p, i, &sym);
+			i++;
+			continue;
+		}
+		if (!is_call && !is_func) {
+			if (is_ld64)
+				i++;
+			continue;
+		}
+		/* target instruction of the call / function reference */
+		size_t tsec = usec;
+		int64_t t;
+		if (has) {
+			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= e->nsec ||
+			    !(e->secs[sym.st_shndx].sh.sh_flags & SHF_EXECINSTR)) {
+				ret = rb_errf(c->err, "%s: program %s insn %zu calls '%s', which is not code", e->path,
+					      p->name, i, rb_elf_sym_name(e, &sym));
+				break;
+			}
+			tsec = sym.st_shndx;
+			t = is_call ? (int64_t)(sym.st_value / 8) + in->imm + 1
+				    : (int64_t)((sym.st_value + (uint32_t)in->imm) / 8);
+		} else {
+			t = (int64_t)orig + in->imm + 1;
+		}
+		if (t < 0 || (uint64_t)t >= e->secs[tsec].sh.sh_size / 8) {
+			ret = rb_errf(c->err, "%s: program %s insn %zu calls outside section %s", e->path, p->name, i,
+				      e->secs[tsec].name);
+			break;
+		}
+		size_t dst = SIZE_MAX;
+		for (size_t k = 0; k < nu; k++)
+			if (u[k].sec == tsec && u[k].start <= (size_t)t && (size_t)t < u[k].start + u[k].len)
+				dst = u[k].out + ((size_t)t - u[k].start);
+		if (dst == SIZE_MAX) {
+			size_t fs, fl;
+			func_bounds(e, tsec, (size_t)t, &fs, &fl);
+			if (n + fl > RB_MAX_INSNS) {
+				ret = rb_errf(c->err, "%s: program %s exceeds %u instructions with its sub-programs",
+					      e->path, p->name, RB_MAX_INSNS);
+				break;
+			}
+			if (nu == ucap) {
+				struct unit *nuu = realloc(u, (ucap *= 2) * sizeof(*u));
+				if (!nuu) {
+					ret = rb_errf(c->err, "%s: out of memory", e->path);
+					break;
+				}
+				u = nuu;
+			}
+			if (n + fl > cap) {
+				cap = (n + fl) * 2;
+				struct bpf_insn *ni = realloc(p->insns, cap * sizeof(*ni));
+				if (!ni) {
+					ret = rb_errf(c->err, "%s: out of memory", e->path);
+					break;
+				}
+				p->insns = ni;
+				in = &p->insns[i];
+			}
+			memcpy(p->insns + n, e->secs[tsec].data + fs * 8, fl * 8);
+			u[nu++] = (struct unit){tsec, fs, fl, n};
+			dst = n + ((size_t)t - fs);
+			n += fl;
+		}
+		if (is_call) {
+			in->imm = (int32_t)((int64_t)dst - (int64_t)i - 1);
+		} else {
+			in->imm = (int32_t)((int64_t)dst - (int64_t)i - 1);
+			i++;
+		}
+	}
+	free(u);
+	p->insn_cnt = n;
+	return ret;
+}
+
+int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err *err)
+{
+	struct lctx c = {.e = e, .obj = obj, .err = err};
+	int ret = parse_maps(&c);
+	char license[64] = "";
+	uint32_t kver = 0;
+	for (size_t i = 1; !ret && i < e->nsec; i++) {
+		const struct rb_elf_sec *s = &e->secs[i];
+		if (!strcmp(s->name, "license") && s->data) {
+			size_t l = strnlen((const char *)s->data, s->sh.sh_size);
+			snprintf(license, sizeof(license), "%.*s", (int)(l < 63 ? l : 63), (const char *)s->data);
+		} else if (!strcmp(s->name, "version") && s->data) {
+			if (s->sh.sh_size != 4)
+				ret = rb_errf(err, "%s: version section is %llu bytes, not 4", e->path,
+					      (unsigned long long)s->sh.sh_size);
+			else
+				kver = rb_rd32(s->data);
+		}
+	}
+	/* count programs */
+	size_t np = 0;
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		if (pass == 1) {
+			obj->progs = calloc(np ? np : 1, sizeof(*obj->progs));
+			if (!obj->progs) {
+				ret = rb_errf(err, "%s: out of memory", e->path);
+				break;
+			}
+			np = 0;
+		}
+		for (size_t i = 1; i < e->nsec && !ret; i++) {
+			const struct rb_elf_sec *s = &e->secs[i];
+			if (s->sh.sh_type != SHT_PROGBITS || !(s->sh.sh_flags & SHF_EXECINSTR) || s->sh.sh_size == 0 ||
+			    !strcmp(s->name, ".text"))
+				continue;
+			size_t nf = 0;
+			for (size_t k = 1; k < e->nsyms && !ret; k++) {
+				Elf64_Sym sym = rb_elf_sym(e, k);
+				if (sym.st_shndx != i || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
+					continue;
+				nf++;
+				if (pass == 0) {
+					np++;
+					continue;
+				}
+				struct rb_prog *p = &obj->progs[np++];
+				snprintf(p->name, sizeof(p->name), "%s", rb_elf_sym_name(e, &sym));
+				snprintf(p->section, sizeof(p->section), "%s", s->name);
+				size_t len = sym.st_size ? sym.st_size / 8 : (s->sh.sh_size - sym.st_value) / 8;
+				ret = build_prog(&c, p, i, sym.st_value / 8, len);
+			}
+			if (nf == 0) {
+				if (pass == 0) {
+					np++;
+					continue;
+				}
+				struct rb_prog *p = &obj->progs[np++];
+				snprintf(p->name, sizeof(p->name), "%s", s->name);
+				snprintf(p->section, sizeof(p->section), "%s", s->name);
+				ret = build_prog(&c, p, i, 0, s->sh.sh_size / 8);
+			}
+		}
+	}
+	obj->prog_cnt = np;
+	for (size_t i = 0; !ret && i < np; i++) {
+		struct rb_prog *p = &obj->progs[i];
+		enum bpf_prog_type t;
+		enum bpf_attach_type eat;
+		p->autoload = p->section[0] != '?';
+		p->type_known = libbpf_prog_type_by_name(p->section, &t, &eat) == 0;
+		if (p->type_known) {
+			p->prog_type = t;
+			p->expected_attach_type = eat;
+			const char *tn = libbpf_bpf_prog_type_str(t);
+			snprintf(p->libbpf_type_name, sizeof(p->libbpf_type_name), "%s", tn ? tn : "");
+		}
+		memcpy(p->license, license, sizeof(license));
+		p->kern_version = kver;
+	}
+	free(c.map_sym);
+	free(c.sec_map);
+	return ret;
 }

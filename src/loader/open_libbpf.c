@@ -69,8 +69,7 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const struc
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = base,
 		    .btf_custom_path = opts && opts->btf_path ? opts->btf_path : NULL);
 	memset(a, 0, sizeof(*a));
-	libbpf_set_print(rb_standin_libbpf_print);
-	rb_standin_begin(&a->st);
+	struct rb_standin *prev = rb_standin_begin(&a->st);
 	a->bo = bpf_object__open_mem(elf->buf, elf->size, &oo);
 	int ret = -1;
 	if (!a->bo) {
@@ -133,7 +132,7 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const struc
 	else
 		ret = 0;
 out:
-	rb_standin_end();
+	rb_standin_end(prev);
 	return ret;
 }
 
