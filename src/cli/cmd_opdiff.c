@@ -14,13 +14,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench opdiff [--cases N] [--seed S] [--first K] [--show M] [--tracker old]\n"
-		"                         [--categories] [--verbose]\n"
+		"                         [--categories] [--verbose] [--log]\n"
 		"Generates N random short programs (two unknown scalars, range-setting branches,\n"
 		"one ALU operation or conditional jump), loads each into the running kernel at log\n"
 		"level 2, and compares the states the kernel prints with the tracker's at the same\n"
 		"instructions, and whether each jump outcome is explored. Prints the first M\n"
 		"mismatching cases (default 5) and a summary; --categories lists every kind of\n"
-		"mismatch with its count. Exit 1 on any mismatch; exit 0 with the check skipped\n"
+		"mismatch with its count; --log adds the kernel's log to each printed case.\nExit 1 on any mismatch; exit 0 with the check skipped\n"
 		"where bpf() is not permitted. Defaults: --cases 1000 --seed 1 --first 0.\n");
 }
 
@@ -51,7 +51,7 @@ int cmd_opdiff(int argc, char **argv)
 		{"cases", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
 		{"first", required_argument, NULL, 'f'}, {"show", required_argument, NULL, 'm'},
 		{"tracker", required_argument, NULL, 't'}, {"verbose", no_argument, NULL, 'v'},
-		{"categories", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'},
+		{"categories", no_argument, NULL, 'c'}, {"log", no_argument, NULL, 'l'}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct rb_opdiff_opts o = {.seed = 1, .first = 0, .cases = 1000, .tracker = "old", .show = 5, .out = stdout};
@@ -59,7 +59,7 @@ int cmd_opdiff(int argc, char **argv)
 	uint64_t v;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:s:f:m:t:vch", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:s:f:m:t:vclh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (parse_u64(optarg, "case count", 100000000, &o.cases) || o.cases == 0) {
@@ -90,6 +90,7 @@ int cmd_opdiff(int argc, char **argv)
 			break;
 		case 'v': o.verbose = true; break;
 		case 'c': cats = true; break;
+		case 'l': o.print_log = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

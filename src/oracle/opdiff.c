@@ -318,6 +318,8 @@ int rb_opdiff_run(const struct rb_opdiff_opts *o, struct rb_opdiff_stats *st, st
 			{
 				print_listing(o->out, ktext);
 				fputs(x->details, o->out);
+				if (o->print_log)
+					fprintf(o->out, "  kernel log:\n%s\n", ktext);
 			}
 		}
 	}

@@ -18,6 +18,7 @@ struct rb_opdiff_opts {
 	uint64_t first, cases; /* case indexes first .. first+cases-1 */
 	const char *tracker;   /* "old" */
 	bool verbose;          /* every case's comparisons */
+	bool print_log;        /* the kernel's log of every printed case */
 	unsigned show;         /* mismatching cases to print in full */
 	FILE *out;             /* where cases are printed (NULL: nowhere) */
 };
