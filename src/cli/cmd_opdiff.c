@@ -121,7 +121,7 @@ int cmd_opdiff(int argc, char **argv)
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (cats && st->ncats) {
 		qsort(st->cats, st->ncats, sizeof(st->cats[0]), cmp_cat);
-		printf("mismatch categories (count, first case, kind):\n");
+		printf("mismatch categories, earliest mismatch of each case (count, first case, kind):\n");
 		for (unsigned i = 0; i < st->ncats; i++)
 			printf("  %6llu  case %-8llu %s\n", (unsigned long long)st->cats[i].count,
 			       (unsigned long long)st->cats[i].first_case, st->cats[i].key);
@@ -130,11 +130,13 @@ int cmd_opdiff(int argc, char **argv)
 	}
 	printf("opdiff: tracker %s vs kernel, seed %llu: %llu cases, %llu rejected by the kernel, "
 	       "%llu not replayable, %llu states / %llu register values / %llu jump outcomes compared, "
-	       "%llu mismatches (%llu print-only) in %llu cases, %llu kernel invariant violations (%.1f s)\n",
+	       "%llu mismatches (%llu print-only, %llu downstream of an earlier one) in %llu cases, "
+	       "%llu kernel invariant violations (%.1f s)\n",
 	       o.tracker, (unsigned long long)o.seed, (unsigned long long)st->cases,
 	       (unsigned long long)st->rejected, (unsigned long long)st->unreplayable,
 	       (unsigned long long)st->states, (unsigned long long)st->regs, (unsigned long long)st->branches,
 	       (unsigned long long)st->mismatches, (unsigned long long)st->print_only,
+	       (unsigned long long)st->downstream,
 	       (unsigned long long)st->cases_mismatching, (unsigned long long)st->invariant_violations, secs);
 	int rc = st->mismatches ? 1 : 0;
 	free(st);

@@ -102,6 +102,13 @@ struct case_ctx {
 	const struct rb_opgen_case *c;
 	uint64_t idx;
 	unsigned found; /* mismatches in this case */
+	/* each mismatch's position (insn; the jump for a taken state) and
+	 * category, so that only the earliest ones count as root causes */
+	struct {
+		int pos;
+		char key[256];
+	} recs[32];
+	unsigned nrecs;
 	char details[4096];
 	size_t dlen;
 };
@@ -116,6 +123,34 @@ __attribute__((format(printf, 2, 3))) static void detail(struct case_ctx *x, con
 			x->dlen += (size_t)n;
 	}
 	va_end(ap);
+}
+
+static void record(struct case_ctx *x, int pos, const char *key)
+{
+	x->found++;
+	x->st->mismatches++;
+	if (x->nrecs < sizeof(x->recs) / sizeof(x->recs[0])) {
+		x->recs[x->nrecs].pos = pos;
+		snprintf(x->recs[x->nrecs].key, sizeof(x->recs[0].key), "%s", key);
+		x->nrecs++;
+	}
+}
+
+/* categories from the mismatches at the earliest position of a case; the
+ * later ones usually follow from it */
+static void categorise(struct case_ctx *x)
+{
+	int min = -1;
+	for (unsigned i = 0; i < x->nrecs; i++)
+		if (min < 0 || x->recs[i].pos < min)
+			min = x->recs[i].pos;
+	for (unsigned i = 0; i < x->nrecs; i++) {
+		if (x->recs[i].pos == min)
+			add_cat(x->st, x->recs[i].key, x->idx);
+		else
+			x->st->downstream++;
+	}
+	x->st->downstream += x->found - x->nrecs;
 }
 
 static const char *where(const struct case_ctx *x, int insn)
@@ -152,10 +187,8 @@ static void compare_reg(struct case_ctx *x, const struct rb_vlog_state *ks,
 			st->print_only++;
 		}
 	}
-	st->mismatches++;
-	x->found++;
 	snprintf(key, sizeof(key), "%s %s%s: %s", where(x, at), opname, side, diff);
-	add_cat(st, key, x->idx);
+	record(x, at, key);
 	detail(x, "  insn %d%s (%s %s) R%u differs in %s\n      kernel: %s\n      %-6s: %s\n", at, side,
 	       where(x, at), opname, regno, diff, kr->text, x->t->name, ttext);
 }
@@ -200,11 +233,9 @@ static void compare_case(struct case_ctx *x, const struct rb_vlog *kv, const str
 			continue;
 		st->branches++;
 		if (kvis != (rj != NULL)) {
-			st->mismatches++;
-			x->found++;
 			snprintf(key, sizeof(key), "%s %s reached by %s only", where(x, (int)j), opname,
 				 kvis ? "the kernel" : x->t->name);
-			add_cat(st, key, x->idx);
+			record(x, (int)j, key);
 			detail(x, "  insn %u (%s %s) reached by %s only\n", j, where(x, (int)j), opname,
 			       kvis ? "the kernel" : x->t->name);
 			break; /* what follows differs as a consequence */
@@ -222,12 +253,10 @@ static void compare_case(struct case_ctx *x, const struct rb_vlog *kv, const str
 			tb = RB_BR_ALWAYS;
 		if (kb == tb)
 			continue;
-		st->mismatches++;
-		x->found++;
 		snprintf(key, sizeof(key), "%s %s outcome: kernel %s, %s %s%s", where(x, (int)j), opname,
 			 br_name(kb), x->t->name, br_name(tb),
 			 rj->taken == RB_BR_UNKNOWN && tb != RB_BR_UNKNOWN ? " (refine found one side empty)" : "");
-		add_cat(st, key, x->idx);
+		record(x, (int)j, key);
 		detail(x, "  insn %u (%s %s) outcomes: kernel explores %s, %s %s\n", j, where(x, (int)j), opname,
 		       br_name(kb), x->t->name, br_name(tb));
 	}
@@ -307,6 +336,7 @@ int rb_opdiff_run(const struct rb_opdiff_opts *o, struct rb_opdiff_stats *st, st
 		x->c = c;
 		x->idx = k;
 		compare_case(x, &kv, rp);
+		categorise(x);
 		rb_vlog_free(&kv);
 		if (x->found)
 			st->cases_mismatching++;

@@ -25,7 +25,8 @@ struct rb_opdiff_opts {
 
 #define RB_OPDIFF_MAX_CATS 400
 
-/* one kind of mismatch: "<setup|op> <operation> <where>: <what differs>" */
+/* one kind of mismatch: "<setup|op> <operation> <where>: <what differs>";
+ * only the earliest mismatches of each case are categorised */
 struct rb_opdiff_cat {
 	char key[256];
 	uint64_t count;
@@ -42,6 +43,7 @@ struct rb_opdiff_stats {
 	uint64_t mismatches;   /* register values + jump outcomes that differ */
 	uint64_t print_only;   /* of those: same bounds, different text */
 	uint64_t cases_mismatching;
+	uint64_t downstream;   /* mismatches after an earlier one in the same case (not categorised) */
 	uint64_t invariant_violations; /* kernel logs reporting REG INVARIANTS VIOLATION */
 	struct rb_opdiff_cat cats[RB_OPDIFF_MAX_CATS];
 	unsigned ncats;

@@ -170,17 +170,15 @@ int rb_replay_run(const struct rb_tracker *t, const struct bpf_insn *insns, unsi
 				continue;
 			}
 			/* undecided: the taken side waits on the stack, refined */
+			/* "r6 op r6": Linux 6.18 refines through two pointers to the
+			 * same register (reg_set_min_max() with reg1 == reg2), so
+			 * the tracker gets the same value twice as well */
 			struct path tp = p;
-			rb_val tb = isx ? tp.r[s] : b;
-			bool t_ok = t->branch_refine(&tp.r[d], &tb, op, is32);
-			if (isx && s != d)
-				tp.r[s] = tb;
+			rb_val tb = b, fb = b;
+			bool t_ok = t->branch_refine(&tp.r[d], isx ? &tp.r[s] : &tb, op, is32);
 			tp.pc = target;
 			tp.from = p.pc;
-			rb_val fb = isx ? p.r[s] : b;
-			bool f_ok = t->branch_refine(&p.r[d], &fb, rb_jmp_negate(op), is32);
-			if (isx && s != d)
-				p.r[s] = fb;
+			bool f_ok = t->branch_refine(&p.r[d], isx ? &p.r[s] : &fb, rb_jmp_negate(op), is32);
 			j->true_impossible = !t_ok;
 			j->false_impossible = !f_ok;
 			if (t_ok)
