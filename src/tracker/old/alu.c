@@ -4,13 +4,16 @@
  * scalar{32,}_min_max_* helpers, coerce_reg_to_size{,_sx},
  * coerce_subreg_to_size_sx, zext_32_to_64).
  *
+ * "6.18" here is the running 6.18.44 stable kernel, which carries several
+ * 2026 mainline verifier changes; each is marked where it matters.
  * Per operation, 6.18 does:
  *   ADD, SUB, MUL, AND, OR, XOR  32- and 64-bit bounds plus tnum;
  *   NEG                           0 - dst with the SUB rules;
  *   LSH, RSH, ARSH                only for a constant shift < bit width,
  *                                 otherwise the result is unknown;
  *   DIV, MOD (incl. signed)       result unknown (6.18 does not track them);
- *   END/BSWAP                     result unknown;
+ *   END/BSWAP                     exact on var_off, bounds rebuilt (6.18
+ *                                 stable has mainline's 2026 tracking);
  *   MOV                           copy (32-bit: zero-extend + sync);
  *   MOVSX                         coerce_reg_to_size_sx / subreg variant.
  * ALU32 results are zero-extended and every result is synced.
@@ -471,6 +474,25 @@ static void arsh64(struct old_reg *d, const struct old_reg *s)
 	old_update_bounds(d);
 }
 
+/* scalar_byte_swap() (in 6.18 stable, taken from mainline in 2026): the
+ * swap is exact on var_off, the bounds are rebuilt from it; 16- and
+ * 32-bit forms then narrow like a load of that size. ALU64|END always
+ * swaps; ALU|END swaps for TO_BE only (this is a little-endian machine)
+ * and is otherwise a plain narrowing (or nothing, for 64 bits). There is
+ * no zero-extension afterwards, even for the ALU class. */
+static void byte_swap(struct old_reg *d, const struct rb_alu *op)
+{
+	bool swap = BPF_CLASS(op->code) == BPF_ALU64 || BPF_SRC(op->code) == BPF_TO_BE;
+	unsigned bits = (unsigned)op->imm;
+
+	if (swap) {
+		d->var_off = tnum_bswap(d->var_off, bits / 8);
+		old_mark_unbounded(d);
+	}
+	if (bits == 16 || bits == 32)
+		old_coerce_to_size(d, bits / 8);
+}
+
 /* ---------- dispatch ---------- */
 
 /* is_safe_to_compute_dst_reg_range() of 6.18 */
@@ -600,8 +622,8 @@ void old_alu(struct old_reg *dst, const struct old_reg *src_in, const struct rb_
 		old_bounds_sync(dst);
 		return;
 	case BPF_END:
-		/* 6.18 does not track byte swaps: the register becomes unknown */
-		old_mark_unknown(dst);
+		byte_swap(dst, op);
+		old_bounds_sync(dst);
 		return;
 	default:
 		scalar_alu(dst, &src, code, alu32);

@@ -42,6 +42,9 @@ int old_branch_taken(const struct old_reg *r1, const struct old_reg *r2, uint8_t
 		int eq_never = BPF_OP(jop) == BPF_JEQ ? RB_BR_NEVER : RB_BR_ALWAYS;
 		if (tnum_is_const(t1) && tnum_is_const(t2))
 			return (t1.value == t2.value) == (BPF_OP(jop) == BPF_JEQ);
+		/* known bits that disagree (in 6.18 stable, from mainline) */
+		if (!tnum_overlap(t1, t2))
+			return eq_never;
 		if (umin1 > umax2 || umax1 < umin2)
 			return eq_never;
 		if (smin1 > smax2 || smax1 < smin2)

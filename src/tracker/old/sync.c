@@ -1,6 +1,7 @@
 /* old/sync.c — keeping the old tracker's bounds in step: Linux 6.18's
  * reg_bounds_sync() and the helpers around it (kernel/bpf/verifier.c:
- * __update_reg_bounds, __reg32_deduce_bounds, __reg64_deduce_bounds incl.
+ * __update_reg_bounds (with the single-common-value test that 6.18 stable
+ * took from mainline in 2026), __reg32_deduce_bounds, __reg64_deduce_bounds incl.
  * the 6.17 "s64 range crosses the sign boundary" case,
  * __reg_deduce_mixed_bounds (the 2023 32->64 deduction and its
  * sign-extension special case), __reg_bound_offset, the sanity check,
@@ -83,6 +84,20 @@ void old_update_bounds64(struct old_reg *r)
 	r->smax = smin64(r->smax, tsmax);
 	r->umin = umax64(r->umin, t.value);
 	r->umax = umin64(r->umax, t.value | t.mask);
+
+	/* (6.18 stable, "Improve bounds when tnum has a single possible
+	 * value") if the u64 range and var_off share exactly one value, the
+	 * register is that constant: the only member is umin, or the
+	 * largest tnum member, or the one tnum member strictly inside */
+	uint64_t tmax = t.value | t.mask;
+	uint64_t next = tnum_step(t, r->umin);
+	bool umin_in = tnum_contains(t, r->umin);
+	if (umin_in && next > r->umax)
+		old_mark_known(r, r->umin);
+	else if (!umin_in && next == tmax)
+		old_mark_known(r, tmax);
+	else if (!umin_in && next <= r->umax && tnum_step(t, next) > r->umax)
+		old_mark_known(r, next);
 }
 
 void old_update_bounds(struct old_reg *r)
