@@ -105,6 +105,12 @@ build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS) $(T
 test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS)
 	@tests/run.sh build/test
 
+# The corpus of real BPF objects under programs/corpus (programs/recipe/corpus.sh):
+# each step is cached by a stamp keyed on its recipe scripts, inputs and Debian
+# package versions, so only what changed is rebuilt. JOBS=N sets the parallelism.
+corpus: deps build/rangebench
+	@programs/recipe/corpus.sh build/rangebench
+
 # the store embeds db/*.sql with .incbin (src/store/schema_sql.c)
 $(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
 

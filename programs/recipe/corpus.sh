@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# corpus.sh RANGEBENCH — build the corpus of real BPF objects under
+# programs/corpus/ (called by `make corpus`). Steps, each cached by a stamp
+# keyed on a hash of its recipe scripts, its inputs and the Debian package
+# versions it reads from, so only what changed is rebuilt:
+#   headers       unpack linux-source-6.1, generate vmlinux.h from this machine's BTF
+#   xdp-tools     shipped .o files + objects embedded in the executables
+#   libbpf-tools  objects embedded in the tools
+#   pcp           objects embedded in the BPF PMDA modules (apt-get download, not installed)
+#   kernel        6.1 selftests and kernel-tree programs, compiled with clang
+#   own           programs/src/*.bpf.c
+#   manifest      programs/corpus/manifest.tsv (one row per program)
+#   default       programs/corpus/default/ (symlinks, from programs/default.list): always
+# FORCE=1 rebuilds every step.
+. "$(dirname "$0")/lib.sh"
+RB=$(realpath "$1")
+[ -x "$RB" ] || die "usage: corpus.sh RANGEBENCH (built rangebench binary)"
+mkdir -p "$CORPUS" "$WORK"
+t0=$(date +%s)
+
+need_pkgs xdp-tools libxdp1 libbpf-tools linux-source-6.1 bpftool clang llvm python3
+
+hash_files() { cat "$@" | sha256sum | cut -c1-16; }
+vers() { local p; for p in "$@"; do printf '%s=%s ' "$p" "$(pkg_version "$p")"; done; }
+BTF_ID=$(sha256sum "$VMLINUX_BTF" | cut -c1-16)
+EXTRACTOR=$(hash_files "$ROOT"/src/corpus/*.[ch] "$ROOT/src/cli/cmd_extract.c")
+CLANG_V=$($CLANG --version | head -1)
+PCP_V=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}')
+
+# run_step NAME STAMPDIR KEY CMD... : run CMD unless STAMPDIR/.stamp-NAME holds KEY
+declare -A KEYS
+run_step() {
+	local name=$1 dir=$2 key=$3; shift 3
+	KEYS[$name]=$key
+	if [ "${FORCE:-0}" != 1 ] && [ "$(cat "$dir/.stamp-$name" 2>/dev/null)" = "$key" ]; then
+		log "$name: up to date"
+		return 0
+	fi
+	rm -f "$dir/.stamp-$name"
+	local s; s=$(date +%s)
+	"$@"
+	echo "$key" >"$dir/.stamp-$name"
+	log "$name: built in $(($(date +%s) - s)) s"
+}
+
+L=$RECIPE/lib.sh
+# the headers live in build/ (scratch): redo them whenever they are missing
+[ -s "$WORK/inc/vmlinux.h" ] || rm -f "$WORK/.stamp-headers"
+run_step headers "$WORK" "$(hash_files "$L" "$RECIPE/kernel-headers.sh") $(vers linux-source-6.1 bpftool) $BTF_ID" \
+	"$RECIPE/kernel-headers.sh"
+run_step xdp-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/xdp-tools.sh") $(vers xdp-tools libxdp1) $EXTRACTOR" \
+	"$RECIPE/xdp-tools.sh" "$RB"
+run_step libbpf-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(vers libbpf-tools) $EXTRACTOR" \
+	"$RECIPE/libbpf-tools.sh" "$RB"
+run_step pcp "$CORPUS" "$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR" \
+	"$RECIPE/pcp.sh" "$RB"
+run_step kernel "$CORPUS" "$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V" \
+	"$RECIPE/kernel.sh"
+run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.sh" "$ROOT"/programs/src/*) ${KEYS[headers]} $CLANG_V" \
+	"$RECIPE/own.sh"
+run_step manifest "$CORPUS" "$(hash_files "$RECIPE/manifest.py") ${KEYS[*]}" \
+	python3 "$RECIPE/manifest.py" "$CORPUS"
+"$RECIPE/default.sh"
+
+tail -n +2 "$CORPUS/manifest.tsv" | awk -F'\t' '
+	{ if (!($1 in o)) { order[n++] = $1; o[$1] = 0; p[$1] = 0 }
+	  if (!seen[$4]++) o[$1]++; if ($5 != "-") p[$1]++ }
+	END { for (i = 0; i < n; i++) { s = order[i]; printf "corpus: %-13s %4d objects %5d programs\n", s, o[s], p[s]; to += o[s]; tp += p[s] }
+	      printf "corpus: %-13s %4d objects %5d programs\n", "total", to, tp }' >&2
+log "done in $(($(date +%s) - t0)) s"

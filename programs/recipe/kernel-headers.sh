@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# kernel-headers.sh — unpack the parts of the linux-source-6.1 tarball the
+# BPF programs need (tools/, scripts/bpf_doc.py) and generate the headers
+# the kernel's own build would generate:
+#   $WORK/inc/vmlinux.h          bpftool btf dump file $VMLINUX_BTF format c
+#   $WORK/inc/bpf/*.h            the 6.1 tree's libbpf headers (tools/lib/bpf)
+#   $WORK/inc/bpf/bpf_helper_defs.h  scripts/bpf_doc.py --header (as tools/lib/bpf/Makefile does)
+. "$(dirname "$0")/lib.sh"
+[ -r "$KSRC_TAR" ] || die "$KSRC_TAR missing (package linux-source-6.1)"
+[ -r "$VMLINUX_BTF" ] || die "$VMLINUX_BTF missing: the kernel has no BTF"
+rm -rf "$KSRC" "$WORK/inc"
+mkdir -p "$WORK/inc/bpf"
+tar -xJf "$KSRC_TAR" -C "$WORK" linux-source-6.1/tools linux-source-6.1/scripts/bpf_doc.py
+bpftool btf dump file "$VMLINUX_BTF" format c >"$WORK/inc/vmlinux.h"
+cp "$KSRC"/tools/lib/bpf/{bpf_helpers,bpf_tracing,bpf_core_read,bpf_endian,usdt.bpf}.h "$WORK/inc/bpf/"
+python3 "$KSRC/scripts/bpf_doc.py" --header --file "$KSRC/tools/include/uapi/linux/bpf.h" \
+	>"$WORK/inc/bpf/bpf_helper_defs.h"
+log "kernel sources unpacked, vmlinux.h ($(wc -l <"$WORK/inc/vmlinux.h") lines) generated"

@@ -1,0 +1,51 @@
+# lib.sh — shared settings and helpers for the corpus recipe (sourced).
+# Paths are absolute; the recipe runs from the repository root.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CORPUS=$ROOT/programs/corpus          # output (git-ignored)
+WORK=$ROOT/build/corpus-work          # scratch: unpacked sources, generated headers
+RECIPE=$ROOT/programs/recipe
+JOBS=${JOBS:-$(nproc)}
+KSRC_TAR=/usr/src/linux-source-6.1.tar.xz
+KSRC=$WORK/linux-source-6.1
+CLANG=${CLANG:-clang}
+LLVM_STRIP=${LLVM_STRIP:-llvm-strip}
+VMLINUX_BTF=${VMLINUX_BTF:-/sys/kernel/btf/vmlinux}
+
+log() { printf 'corpus: %s\n' "$*" >&2; }
+die() { printf 'corpus: error: %s\n' "$*" >&2; exit 1; }
+
+# installed version of a Debian package, or "-"
+pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo -; }
+
+# Install the Debian packages given that are missing (nothing if all present).
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing missing Debian packages: ${missing[*]}"
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } \
+		>"$WORK/apt.log" 2>&1 || die "apt-get install failed, see $WORK/apt.log"
+}
+
+# Copy every object named on stdin (one path a line) into DIR unless an
+# object with the same contents is already there; prints the names kept.
+# Dedup is by sha256 within the destination directory.
+keep_unique() {
+	local dir=$1 f h
+	declare -A seen=()
+	for f in "$dir"/*.o; do
+		[ -e "$f" ] || continue
+		h=$(sha256sum "$f" | cut -d' ' -f1); seen[$h]=1
+	done
+	while read -r f; do
+		h=$(sha256sum "$f" | cut -d' ' -f1)
+		if [ -z "${seen[$h]:-}" ]; then
+			seen[$h]=1
+			cp "$f" "$dir/"
+			basename "$f"
+		fi
+	done
+}

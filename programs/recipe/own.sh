@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# own.sh — this project's own BPF programs (programs/src/*.bpf.c), the
+# talk's worked examples, compiled into programs/corpus/own/.
+. "$(dirname "$0")/lib.sh"
+out=$CORPUS/own
+rm -rf "$out" "$WORK/errors/own"; mkdir -p "$out"
+: >"$out/.provenance.tsv"
+fail=0
+for f in "$ROOT"/programs/src/*.bpf.c; do
+	[ -e "$f" ] || continue
+	o=$(basename "$f" .c).o
+	if "$RECIPE/compile-one.sh" own "$f" "$out/$o"; then
+		printf '%s\trangebench\tsrc-%s\tprograms/src/%s\n' "$o" "$(sha256sum "$f" | cut -c1-12)" "$(basename "$f")" >>"$out/.provenance.tsv"
+	else
+		cat "$WORK/errors/own/$o.err" >&2; fail=1
+	fi
+done
+[ $fail = 0 ] || die "own programs failed to compile (see above)"
+log "own: $(wc -l <"$out/.provenance.tsv") objects"

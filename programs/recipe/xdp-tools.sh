@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# xdp-tools.sh — xdp-tools objects: the .o files libxdp1 ships in
+# /usr/lib/x86_64-linux-gnu/bpf/ and the objects embedded (libbpf skeletons)
+# in the xdp-tools executables. Embedded copies identical to a shipped .o
+# are kept once, under the shipped name.
+# usage: xdp-tools.sh RANGEBENCH
+. "$(dirname "$0")/lib.sh"
+RB=$1
+out=$CORPUS/xdp-tools; tmp=$WORK/xdp-tools
+rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp"
+prov=$out/.provenance.tsv; : >"$prov"
+
+for f in /usr/lib/x86_64-linux-gnu/bpf/*.o; do echo "$f"; done | keep_unique "$out" |
+	while read -r o; do
+		printf '%s\tlibxdp1\t%s\t%s\n' "$o" "$(pkg_version libxdp1)" "/usr/lib/x86_64-linux-gnu/bpf/$o" >>"$prov"
+	done
+
+exes=$(dpkg -L xdp-tools | grep '^/usr/sbin/.' )
+"$RB" extract -o "$tmp" $exes >"$tmp/extract.tsv"
+cut -f5 "$tmp/extract.tsv" | keep_unique "$out" | while read -r o; do
+	src=$(awk -F'\t' -v o="$o" '{n=split($5,p,"/"); if (p[n]==o) print $1}' "$tmp/extract.tsv")
+	printf '%s\txdp-tools\t%s\t%s\n' "$o" "$(pkg_version xdp-tools)" "$src" >>"$prov"
+done
+log "xdp-tools: $(wc -l <"$prov") objects"
