@@ -16,5 +16,9 @@ int cmd_extract(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_opdiff(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_query(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

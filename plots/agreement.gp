@@ -1,0 +1,33 @@
+# agreement.gp — verdict agreement with the running kernel, per corpus
+# source: the share of programs where the tracker accepts exactly when
+# the kernel does (programs the kernel refused for environmental reasons,
+# or that a tracker does not support yet, are left out; n per bar).
+#
+# Data: <data>/agreement.tsv (from `rangebench plot`):
+#   source old_pct cnum_pct old_n cnum_n
+# By hand: gnuplot -e "data='plots/out/data'; out='plots/out/agreement'; fmt='png'" plots/agreement.gp
+
+if (!exists("data")) data = "plots/out/data"
+if (!exists("out")) out = "plots/out/agreement"
+if (!exists("fmt")) fmt = "png"
+if (!exists("plotdir")) plotdir = "plots"
+load plotdir."/style.gp"
+
+f = data."/agreement.tsv"
+set datafile missing ""
+set title "Verdict agreement with the Linux 6.18 verifier, per corpus source"
+set ylabel "programs with the kernel's verdict (%)"
+set yrange [0:115]
+set ytics 0,20,100
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.9 border -1
+set boxwidth 0.9
+set grid noxtics
+set xtics rotate by -20 scale 0
+set key top right horizontal box opaque
+
+plot f using 2:xtic(1) lc rgb c_old title "old", \
+     f using 3 lc rgb c_cnum title "cnum", \
+     f using ($0 - 0.18):($2 + 3):(sprintf("n=%d", $4)) with labels font ",14" notitle, \
+     f using ($0 + 0.18):($3 + 3):(sprintf("n=%d", $5)) with labels font ",14" notitle

@@ -1,0 +1,54 @@
+# before_after.gp — two runs, program by program: instructions processed
+# and states in run B against run A, per tracker (log-log; on the diagonal
+# nothing changed). Programs whose verdict changed are circled.
+#
+# Data: <data>/before_after.tsv (from `rangebench plot RUN_A RUN_B`):
+#   program tracker a_insns b_insns a_states b_states verdict_changed
+# By hand: gnuplot -e "data='plots/out/data'; out='plots/out/before_after'; fmt='png'; title_ab='run 1 -> run 2'" plots/before_after.gp
+
+if (!exists("data")) data = "plots/out/data"
+if (!exists("out")) out = "plots/out/before_after"
+if (!exists("fmt")) fmt = "png"
+if (!exists("plotdir")) plotdir = "plots"
+if (!exists("title_ab")) title_ab = "run A -> run B"
+load plotdir."/style.gp"
+
+f = data."/before_after.tsv"
+stats f using 7 nooutput
+changed = STATS_sum
+
+set logscale xy
+set format x "10^{%T}"
+set format y "10^{%T}"
+set key top left box opaque font ",16"
+
+sel(t, v) = (strcol(2) eq t && v > 0 ? v : 1/0)
+
+set multiplot layout 1,2 title sprintf("Before / after: %s (%d verdict changes)", title_ab, changed) font ",24"
+do for [i = 0:1] {
+    ca = (i == 0 ? 3 : 5)
+    cb = ca + 1
+    stats f using ca:cb nooutput
+    lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y)
+    hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y)
+    lo = (lo < 1 ? 1 : lo) / 2.0
+    hi = hi * 2.0
+    set xrange [lo:hi]
+    set yrange [lo:hi]
+    set size ratio -1
+    if (i == 0) {
+        set title "instructions processed"
+        set xlabel "run A: instructions (log)"
+        set ylabel "run B: instructions (log)"
+    } else {
+        set title "total states"
+        set xlabel "run A: states (log)"
+        set ylabel "run B: states (log)"
+    }
+    plot x with lines lc rgb c_grey dt 2 lw 2 title "unchanged", \
+         f using (sel("old", column(ca))):cb with points pt 7 ps 1.1 lc rgb c_old title "old", \
+         f using (sel("cnum", column(ca))):cb with points pt 5 ps 1.1 lc rgb c_cnum title "cnum", \
+         f using (sel("kernel", column(ca))):cb with points pt 9 ps 1.1 lc rgb c_kernel title "kernel", \
+         f using ($7 != 0 && column(ca) > 0 ? column(ca) : 1/0):cb with points pt 6 ps 3 lw 2 lc rgb c_alert title "verdict changed"
+}
+unset multiplot

@@ -1,0 +1,35 @@
+# scatter_states.gp — verifier states per program (total_states), cnum vs old,
+# log-log, with the diagonal: points below it need fewer states with
+# cnum. Programs whose verdict differs between the two are drawn in red.
+#
+# Data: <data>/old_vs_cnum.tsv (from `rangebench plot`), columns:
+#   program old_insns cnum_insns old_states cnum_states old_us cnum_us verdict_differs ...
+# By hand: gnuplot -e "data='plots/out/data'; out='plots/out/scatter_states'; fmt='png'" plots/scatter_states.gp
+
+if (!exists("data")) data = "plots/out/data"
+if (!exists("out")) out = "plots/out/scatter_states"
+if (!exists("fmt")) fmt = "png"
+if (!exists("plotdir")) plotdir = "plots"
+load plotdir."/style.gp"
+
+f = data."/old_vs_cnum.tsv"
+set title "Verifier states per program: cnum vs old"
+set xlabel "old tracker: total states (log scale)"
+set ylabel "cnum tracker: total states (log scale)"
+set logscale xy
+set format x "10^{%T}"
+set format y "10^{%T}"
+set size ratio -1
+set key top left box opaque
+
+stats f using 4:5 nooutput
+lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y)
+hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y)
+lo = (lo < 1 ? 1 : lo) / 2.0
+hi = hi * 2.0
+set xrange [lo:hi]
+set yrange [lo:hi]
+
+plot x with lines lc rgb c_grey dt 2 lw 2 title "equal (y = x)", \
+     f using ($8 == 0 && $4 > 0 && $5 > 0 ? $4 : 1/0):5 with points pt 7 ps 1.2 lc rgb c_cnum title "same verdict", \
+     f using ($8 != 0 && $4 > 0 && $5 > 0 ? $4 : 1/0):5 with points pt 9 ps 1.8 lc rgb c_alert title "verdict differs"

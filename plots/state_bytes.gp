@@ -1,0 +1,36 @@
+# state_bytes.gp — memory per state: bytes of value tracking, of one
+# register state and of one stored verifier state (one frame), for the
+# old tracker, cnum and the running kernel (its 112-byte struct
+# bpf_reg_state, of which 64 bytes are the scalar bounds).
+#
+# Data: <data>/state_bytes.tsv (from `rangebench plot`):
+#   tracker value_bytes reg_state_bytes state_bytes   (empty = not measured)
+# By hand: gnuplot -e "data='plots/out/data'; out='plots/out/state_bytes'; fmt='png'" plots/state_bytes.gp
+
+if (!exists("data")) data = "plots/out/data"
+if (!exists("out")) out = "plots/out/state_bytes"
+if (!exists("fmt")) fmt = "png"
+if (!exists("plotdir")) plotdir = "plots"
+load plotdir."/style.gp"
+
+f = data."/state_bytes.tsv"
+set datafile missing ""
+colour(t) = (t eq "old" ? c_old : (t eq "cnum" ? c_cnum : c_kernel))
+set style fill solid 0.9 border -1
+set boxwidth 0.7
+set yrange [0:*]
+set xrange [-0.6:2.6]
+set grid noxtics
+set ylabel "bytes"
+
+set multiplot layout 1,3 title "Bytes per state: old tracker, cnum, kernel 6.18" font ",24"
+do for [col = 2:4] {
+    if (col == 2) { set title "scalar value tracking" }
+    if (col == 3) { set title "one register state" }
+    if (col == 4) { set title "one stored state (one frame)" }
+    set yrange [0:*]
+    plot f using 0:col:(rgbcolor(colour(strcol(1)))):xtic(1) with boxes lc rgb variable, \
+         f using 0:col:(sprintf("%d", column(col))) with labels offset 0,1 font ",20"
+    unset ylabel
+}
+unset multiplot

@@ -1,0 +1,247 @@
+/* cmd_plot.c — `rangebench plot`: export chart data from the results
+ * database (src/report/plotdata.c) and render every chart script in plots/ with
+ * gnuplot into PNG and SVG. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <getopt.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "driver/runinfo.h"
+#include "report/plotdata.h"
+#include "store/store.h"
+
+extern char **environ;
+
+/* chart script (plots/NAME.gp) and the data file it reads */
+static const struct {
+	const char *name;
+	const char *data;
+	const char *what;
+} charts[] = {
+	{"scatter_insns", "old_vs_cnum.tsv", "instructions per program, cnum vs old"},
+	{"scatter_states", "old_vs_cnum.tsv", "states per program, cnum vs old"},
+	{"cdf_time_ratio", "time_ratio_cdf.tsv", "CDF of the cnum/old verification-time ratio"},
+	{"state_bytes", "state_bytes.tsv", "bytes per register state and per stored state"},
+	{"agreement", "agreement.tsv", "verdict agreement with the kernel per corpus source"},
+	{"census", "census.tsv", "operator precision census"},
+	{"before_after", "before_after.tsv", "before/after for two runs"},
+	{"bench_ratio", "bench.tsv", "micro-benchmark ratios cnum/old"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rangebench plot [--db FILE] [-o DIR] [--format png,svg] [--only NAME] [RUN [RUN_B]]\n"
+		"\n"
+		"Exports the charts' data from the results database to DIR/data/*.tsv and renders\n"
+		"each plots/NAME.gp with gnuplot into DIR/NAME.png and DIR/NAME.svg (1600x900).\n"
+		"RUN (id or label; default: the latest run) feeds the per-run charts. The\n"
+		"before/after chart compares RUN_B with RUN, or RUN with the run before it.\n"
+		"Charts without data (no cnum results yet, no census, no bench run) are skipped\n"
+		"with a note.\n"
+		"\n"
+		"  -o DIR        output directory (default: plots/out)\n"
+		"  --format LIST png, svg or both (default: png,svg)\n"
+		"  --only NAME   render one chart\n");
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -1;
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* run gnuplot on one script; its messages go to logpath */
+static int render(const char *script, const char *vars, const char *logpath)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+	char *argv[] = {"gnuplot", "-e", (char *)vars, (char *)script, NULL};
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return -2;
+	int status;
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void print_log(const char *logpath)
+{
+	FILE *f = fopen(logpath, "r");
+	if (!f)
+		return;
+	char line[512];
+	int n = 0;
+	while (fgets(line, sizeof(line), f) && n++ < 15)
+		fprintf(stderr, "    %s", line);
+	fclose(f);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},   {"format", required_argument, NULL, 'F'},
+		{"only", required_argument, NULL, 'O'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char root[PATH_MAX], db_default[PATH_MAX + 32], out_default[PATH_MAX + 32];
+	rb_project_root(root, sizeof(root));
+	snprintf(db_default, sizeof(db_default), "%s/db/results.sqlite", root);
+	snprintf(out_default, sizeof(out_default), "%s/plots/out", root);
+	const char *db = db_default, *outdir = out_default, *formats = "png,svg", *only = NULL;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'o': outdir = optarg; break;
+		case 'F': formats = optarg; break;
+		case 'O': only = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	bool want_png = strstr(formats, "png") != NULL, want_svg = strstr(formats, "svg") != NULL;
+	if (!want_png && !want_svg) {
+		fprintf(stderr, "rangebench plot: --format wants png, svg or png,svg\n");
+		return 2;
+	}
+	if (argc - optind > 2) {
+		usage(stderr);
+		return 2;
+	}
+	bool known = !only;
+	for (size_t i = 0; only && i < sizeof(charts) / sizeof(charts[0]); i++)
+		known |= !strcmp(only, charts[i].name);
+	if (!known) {
+		fprintf(stderr, "rangebench plot: no chart '%s'\n", only);
+		return 2;
+	}
+	if (strchr(outdir, '\'') || strchr(root, '\'')) {
+		fprintf(stderr, "rangebench plot: paths with quotes are not supported\n");
+		return 2;
+	}
+
+	struct rb_store *st;
+	struct rb_err err = {{0}};
+	if (rb_store_open(db, &st, &err) < 0) {
+		fprintf(stderr, "rangebench plot: %s\n", err.msg);
+		return 2;
+	}
+	int rc = 2;
+	struct rb_plot_runs runs = {.run = -1, .before = -1, .after = -1, .census = -1, .bench = -1};
+	int nruns = argc - optind;
+	if (nruns >= 1 && rb_store_find_run(st, argv[optind], "verify", &runs.run, &err) < 0)
+		goto out_err;
+	if (nruns == 0 && rb_store_latest_run(st, "verify", &runs.run, &err) < 0)
+		runs.run = -1;
+	if (nruns == 2) {
+		runs.before = runs.run;
+		if (rb_store_find_run(st, argv[optind + 1], "verify", &runs.after, &err) < 0)
+			goto out_err;
+	} else if (runs.run >= 0) {
+		/* the run before this one */
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(rb_store_db(st),
+				       "SELECT max(id) FROM runs WHERE kind = 'verify' AND id < ?1", -1, &s,
+				       NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(s, 1, runs.run);
+			if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+				runs.before = sqlite3_column_int64(s, 0);
+				runs.after = runs.run;
+			}
+			sqlite3_finalize(s);
+		}
+	}
+	if (rb_store_latest_run(st, "census", &runs.census, &err) < 0)
+		runs.census = -1;
+	if (rb_store_latest_run(st, "bench", &runs.bench, &err) < 0)
+		runs.bench = -1;
+
+	char datadir[PATH_MAX + 16];
+	if (snprintf(datadir, sizeof(datadir), "%s/data", outdir) >= (int)sizeof(datadir) ||
+	    mkdir_p(datadir) < 0) {
+		fprintf(stderr, "rangebench plot: cannot create %s: %s\n", datadir, strerror(errno));
+		goto out;
+	}
+	uint64_t rows[16] = {0};
+	if (rb_plot_export(rb_store_db(st), &runs, datadir, rows, &err) < 0)
+		goto out_err;
+
+	rc = 0;
+	int rendered = 0, skipped = 0;
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
+		if (only && strcmp(only, charts[i].name))
+			continue;
+		uint64_t n = 0;
+		const char *needs = "";
+		for (size_t k = 0; rb_plot_files[k].name; k++)
+			if (!strcmp(rb_plot_files[k].name, charts[i].data)) {
+				n = rows[k];
+				needs = rb_plot_files[k].needs;
+			}
+		if (n == 0) {
+			printf("skipped  %-15s no data (needs %s)\n", charts[i].name, needs);
+			skipped++;
+			continue;
+		}
+		char script[PATH_MAX + 64], vars[3 * PATH_MAX + 256], logpath[PATH_MAX + 64];
+		snprintf(script, sizeof(script), "%s/plots/%s.gp", root, charts[i].name);
+		snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, charts[i].name);
+		for (int fmt = 0; fmt < 2; fmt++) {
+			if ((fmt == 0 && !want_png) || (fmt == 1 && !want_svg))
+				continue;
+			const char *ext = fmt == 0 ? "png" : "svg";
+			snprintf(vars, sizeof(vars),
+				 "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; "
+				 "title_ab='run %lld -> run %lld'",
+				 datadir, outdir, charts[i].name, ext, root, (long long)runs.before,
+				 (long long)runs.after);
+			int r = render(script, vars, logpath);
+			if (r == -2) {
+				fprintf(stderr, "rangebench plot: cannot run gnuplot (install gnuplot-nox)\n");
+				rc = 2;
+				goto out;
+			}
+			if (r < 0) {
+				fprintf(stderr, "rangebench plot: %s failed (%s):\n", script, ext);
+				print_log(logpath);
+				rc = 2;
+				continue;
+			}
+			printf("%-8s %s/%s.%s  (%s)\n", "wrote", outdir, charts[i].name, ext, charts[i].what);
+		}
+		rendered++;
+	}
+	printf("%d chart%s rendered, %d skipped; data in %s\n", rendered, rendered == 1 ? "" : "s",
+	       skipped, datadir);
+	goto out;
+out_err:
+	fprintf(stderr, "rangebench plot: %s\n", err.msg);
+out:
+	rb_store_close(st);
+	return rc;
+}

@@ -1,0 +1,203 @@
+/* cmd_query.c — `rangebench query NAME`: run db/queries/NAME.sql against the
+ * results database and print the rows as a table (or CSV). */
+#include <dirent.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "driver/runinfo.h"
+#include "report/table.h"
+#include "store/store.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rangebench query [--db FILE] [--run RUN] [--csv] [NAME|FILE.sql]\n"
+		"\n"
+		"Runs the ready-made query db/queries/NAME.sql (or any .sql file) and prints a\n"
+		"table. Without NAME: lists the queries. Queries that ask about one run use\n"
+		"--run (an id or a label; default: the latest run).\n");
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	size_t k;
+	while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += k;
+		if (cap - n - 1 == 0) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
+		}
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = 0;
+	return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_queries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "rangebench query: cannot read %s\n", dir);
+		return 2;
+	}
+	char *names[256];
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 256) {
+		size_t l = strlen(e->d_name);
+		if (l > 4 && !strcmp(e->d_name + l - 4, ".sql"))
+			names[n++] = strndup(e->d_name, l - 4);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	printf("queries in %s:\n", dir);
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX + 300], desc[256] = "";
+		snprintf(path, sizeof(path), "%s/%s.sql", dir, names[i]);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			/* the first comment line describes the query */
+			if (fgets(desc, sizeof(desc), f) && !strncmp(desc, "-- ", 3)) {
+				desc[strcspn(desc, "\n")] = 0;
+				memmove(desc, desc + 3, strlen(desc + 3) + 1);
+			} else {
+				desc[0] = 0;
+			}
+			fclose(f);
+		}
+		printf("  %-22s %s\n", names[i], desc);
+		free(names[i]);
+	}
+	return 0;
+}
+
+int cmd_query(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'}, {"run", required_argument, NULL, 'r'},
+		{"csv", no_argument, NULL, 'c'},      {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char root[PATH_MAX], db_default[PATH_MAX + 32], qdir[PATH_MAX + 32];
+	rb_project_root(root, sizeof(root));
+	snprintf(db_default, sizeof(db_default), "%s/db/results.sqlite", root);
+	snprintf(qdir, sizeof(qdir), "%s/db/queries", root);
+	const char *db = db_default, *run = NULL;
+	bool csv = false;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': db = optarg; break;
+		case 'r': run = optarg; break;
+		case 'c': csv = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind == argc)
+		return list_queries(qdir);
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	const char *name = argv[optind];
+	char path[PATH_MAX * 2];
+	size_t nl = strlen(name);
+	if (strchr(name, '/') || (nl > 4 && !strcmp(name + nl - 4, ".sql")))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s.sql", qdir, name);
+	char *sql = read_all(path);
+	if (!sql) {
+		fprintf(stderr, "rangebench query: no query '%s' (%s); 'rangebench query' lists them\n", name,
+			path);
+		return 2;
+	}
+	struct rb_store *st;
+	struct rb_err err = {{0}};
+	if (rb_store_open(db, &st, &err) < 0) {
+		fprintf(stderr, "rangebench query: %s\n", err.msg);
+		free(sql);
+		return 2;
+	}
+	int rc = 0;
+	int64_t run_id = -1;
+	if (run && rb_store_find_run(st, run, NULL, &run_id, &err) < 0) {
+		fprintf(stderr, "rangebench query: %s\n", err.msg);
+		rc = 2;
+		goto out;
+	}
+	if (!run && rb_store_latest_run(st, "verify", &run_id, &err) < 0)
+		run_id = -1; /* no run yet: :run stays NULL */
+	sqlite3 *dbh = rb_store_db(st);
+	const char *tail = sql;
+	while (tail && *tail) {
+		sqlite3_stmt *s = NULL;
+		if (sqlite3_prepare_v2(dbh, tail, -1, &s, &tail) != SQLITE_OK) {
+			fprintf(stderr, "rangebench query: %s: %s\n", path, sqlite3_errmsg(dbh));
+			rc = 2;
+			break;
+		}
+		if (!s)
+			break; /* only whitespace or comments left */
+		int pi = sqlite3_bind_parameter_index(s, ":run");
+		if (pi > 0 && run_id >= 0)
+			sqlite3_bind_int64(s, pi, run_id);
+		int ncol = sqlite3_column_count(s);
+		struct rb_table t;
+		const char *hdr[64];
+		for (int i = 0; i < ncol && i < 64; i++)
+			hdr[i] = sqlite3_column_name(s, i);
+		if (ncol > 64)
+			ncol = 64;
+		if (ncol > 0 && rb_table_init(&t, (size_t)ncol, hdr) < 0) {
+			sqlite3_finalize(s);
+			rc = 2;
+			break;
+		}
+		int step;
+		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+			const char *cells[64];
+			for (int i = 0; i < ncol; i++)
+				cells[i] = (const char *)sqlite3_column_text(s, i);
+			rb_table_add(&t, cells);
+		}
+		if (step != SQLITE_DONE) {
+			fprintf(stderr, "rangebench query: %s: %s\n", path, sqlite3_errmsg(dbh));
+			rc = 2;
+		}
+		if (ncol > 0) {
+			rb_table_print(&t, stdout, csv);
+			if (!csv)
+				printf("(%zu row%s)\n", t.nrows, t.nrows == 1 ? "" : "s");
+			rb_table_free(&t);
+		}
+		sqlite3_finalize(s);
+		if (rc)
+			break;
+	}
+out:
+	free(sql);
+	rb_store_close(st);
+	return rc;
+}

@@ -1,0 +1,378 @@
+/* cmd_run.c — `rangebench run`: every program of a corpus through each
+ * verifier, into the results database (src/driver/, src/store/). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "census/census.h"
+#include "cli/commands.h"
+#include "driver/census_store.h"
+#include "driver/driver.h"
+#include "driver/fault.h"
+#include "driver/runinfo.h"
+#include "store/store.h"
+
+/* Set by SIGINT/SIGTERM; the only thing the handler touches. */
+static volatile sig_atomic_t run_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: rangebench run [--trackers old,cnum,kernel] [-j N] [--db FILE] [--label TEXT]\n"
+		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
+		"                      [--census | --no-census] [-q] [CORPUS_DIR|OBJ]...\n"
+		"\n"
+		"Verifies every program of the given corpus directories and objects with each\n"
+		"tracker and stores one row per (program, tracker) in the results database.\n"
+		"Without CORPUS_DIR/OBJ: the default corpus (programs/corpus/default/), every\n"
+		"available tracker, db/results.sqlite, and the operator census (--census).\n"
+		"A directory with a manifest.tsv runs the objects it lists; otherwise every *.o\n"
+		"below it. Trackers that cannot run here (kernel without bpf(), engine not built)\n"
+		"are skipped with a note. Ctrl-C stops cleanly: the run is marked incomplete and\n"
+		"what finished is kept.\n"
+		"\n"
+		"  --trackers LIST  comma-separated (default: old,cnum,kernel)\n"
+		"  -j N             parallel workers (default: number of cores)\n"
+		"  --db FILE        results database (default: db/results.sqlite)\n"
+		"  --label TEXT     the run's label, used by compare (default: run)\n"
+		"  --filter GLOB    only programs whose name or OBJECT.o/NAME matches\n"
+		"  --repeat N       verify each program N times, keep the median time (default 1)\n"
+		"  --insn-limit N   instruction budget per program (default: the kernel's 1000000)\n"
+		"  --time-limit S   time budget per program in seconds (default 60; 0 = none)\n"
+		"  --census         also run the operator census (width 8) into the database\n"
+		"  -q               no progress output\n");
+}
+
+static void fmt_eta(double s, char *buf, size_t len)
+{
+	if (s < 0 || s > 1e6) {
+		snprintf(buf, len, "--:--");
+		return;
+	}
+	unsigned t = (unsigned)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%u:%02u:%02u", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%u:%02u", t / 60, t % 60);
+}
+
+static void show_progress(const struct rb_progress *p, bool tty, bool final)
+{
+	char eta[32];
+	if (p->scanning) {
+		if (tty)
+			fprintf(stderr, "\r\033[Kscanning objects %llu/%llu", (unsigned long long)p->objects_scanned,
+				(unsigned long long)p->objects);
+		else
+			fprintf(stderr, "scanning objects %llu/%llu\n", (unsigned long long)p->objects_scanned,
+				(unsigned long long)p->objects);
+		return;
+	}
+	double rate = p->elapsed_s > 0 ? (double)p->done / p->elapsed_s : 0;
+	fmt_eta(rate > 0 ? (double)(p->total - p->done) / rate : -1, eta, sizeof(eta));
+	unsigned pct = p->total ? (unsigned)(100.0 * (double)p->done / (double)p->total) : 100;
+	if (tty) {
+		const int width = 30;
+		int fill = (int)(width * (p->total ? (double)p->done / (double)p->total : 1.0));
+		char bar[64];
+		for (int i = 0; i < width; i++)
+			bar[i] = i < fill ? '#' : '.';
+		bar[width] = 0;
+		fprintf(stderr, "\r\033[K[%s] %llu/%llu %3u%%  %.1f/s  ETA %s  not accepted %llu%s",
+			bar, (unsigned long long)p->done, (unsigned long long)p->total, pct, rate, eta,
+			(unsigned long long)p->not_accepted, final ? "\n" : "");
+	} else {
+		fprintf(stderr, "progress: %llu/%llu (%u%%) %.1f/s ETA %s not accepted %llu\n",
+			(unsigned long long)p->done, (unsigned long long)p->total, pct, rate, eta,
+			(unsigned long long)p->not_accepted);
+	}
+}
+
+static int parse_u(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || !*s || *end || v > max || s[0] == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* per-tracker verdict counts of the run, from the database */
+static void print_summary(struct rb_store *st, int64_t run_id)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(rb_store_db(st),
+			       "SELECT tracker, count(*), sum(verdict = 'accept'), sum(verdict = 'reject'), "
+			       "sum(verdict NOT IN ('accept', 'reject')), sum(insns_processed), "
+			       "sum(total_states) FROM results WHERE run_id = ?1 GROUP BY tracker "
+			       "ORDER BY tracker",
+			       -1, &s, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(s, 1, run_id);
+	printf("%-8s %9s %9s %9s %9s %14s %12s\n", "tracker", "programs", "accepted", "rejected", "other",
+	       "insns", "states");
+	while (sqlite3_step(s) == SQLITE_ROW)
+		printf("%-8s %9lld %9lld %9lld %9lld %14lld %12lld\n", sqlite3_column_text(s, 0),
+		       sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3),
+		       sqlite3_column_int64(s, 4), sqlite3_column_int64(s, 5), sqlite3_column_int64(s, 6));
+	sqlite3_finalize(s);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"trackers", required_argument, NULL, 't'}, {"db", required_argument, NULL, 'd'},
+		{"label", required_argument, NULL, 'l'},    {"filter", required_argument, NULL, 'f'},
+		{"repeat", required_argument, NULL, 'r'},   {"insn-limit", required_argument, NULL, 'I'},
+		{"time-limit", required_argument, NULL, 'T'}, {"census", no_argument, NULL, 'c'},
+		{"no-census", no_argument, NULL, 'C'},      {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	char root[PATH_MAX];
+	rb_project_root(root, sizeof(root));
+	char db_default[PATH_MAX + 32], corpus_default[PATH_MAX + 32];
+	snprintf(db_default, sizeof(db_default), "%s/db/results.sqlite", root);
+	snprintf(corpus_default, sizeof(corpus_default), "%s/programs/corpus/default", root);
+
+	const char *trackers_arg = NULL, *db = db_default, *label = "run";
+	struct rb_driver_opts o = {.repeat = 1, .time_limit_s = 60};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
+	int census = -1, quiet = 0, c;
+	unsigned long long v;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't': trackers_arg = optarg; break;
+		case 'd': db = optarg; break;
+		case 'l': label = optarg; break;
+		case 'f': o.filter = optarg; break;
+		case 'c': census = 1; break;
+		case 'C': census = 0; break;
+		case 'q': quiet = 1; break;
+		case 'j':
+			if (parse_u(optarg, 1024, &v) < 0 || v == 0) {
+				fprintf(stderr, "rangebench run: -j wants 1..1024, not '%s'\n", optarg);
+				return 2;
+			}
+			o.jobs = (unsigned)v;
+			break;
+		case 'r':
+			if (parse_u(optarg, 64, &v) < 0 || v == 0) {
+				fprintf(stderr, "rangebench run: --repeat wants 1..64, not '%s'\n", optarg);
+				return 2;
+			}
+			o.repeat = (unsigned)v;
+			break;
+		case 'I':
+			if (parse_u(optarg, UINT64_MAX, &v) < 0) {
+				fprintf(stderr, "rangebench run: bad --insn-limit '%s'\n", optarg);
+				return 2;
+			}
+			o.insn_limit = v;
+			break;
+		case 'T': {
+			char *end;
+			o.time_limit_s = strtod(optarg, &end);
+			if (*end || o.time_limit_s < 0) {
+				fprintf(stderr, "rangebench run: bad --time-limit '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	const char *const *inputs = (const char *const *)argv + optind;
+	size_t ninputs = (size_t)(argc - optind);
+	const char *def_inputs[1] = {corpus_default};
+	if (ninputs == 0) {
+		inputs = def_inputs;
+		ninputs = 1;
+		if (census < 0)
+			census = 1;
+		struct stat sb;
+		if (stat(corpus_default, &sb) < 0) {
+			fprintf(stderr, "rangebench run: no default corpus at %s (build it with 'make corpus')\n",
+				corpus_default);
+			return 2;
+		}
+	}
+
+	/* trackers: requested (or all), minus those that cannot run here */
+	char tbuf[256];
+	snprintf(tbuf, sizeof(tbuf), "%s", trackers_arg ? trackers_arg : "old,cnum,kernel");
+	char *save = NULL;
+	char ran[256] = "";
+	for (char *t = strtok_r(tbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (strcmp(t, "old") && strcmp(t, "cnum") && strcmp(t, "kernel")) {
+			fprintf(stderr, "rangebench run: unknown tracker '%s' (old, cnum, kernel)\n", t);
+			return 2;
+		}
+		bool dup = false;
+		for (unsigned i = 0; i < o.ntrackers; i++)
+			dup |= !strcmp(o.trackers[i], t);
+		if (dup)
+			continue;
+		char why[300];
+		if (!rb_driver_tracker_available(t, why, sizeof(why))) {
+			fprintf(stderr, "note: tracker '%s' skipped: not available here (%s)\n", t, why);
+			continue;
+		}
+		o.trackers[o.ntrackers++] = t;
+		snprintf(ran + strlen(ran), sizeof(ran) - strlen(ran), "%s%s", *ran ? "," : "", t);
+	}
+	if (o.ntrackers == 0) {
+		fprintf(stderr, "rangebench run: none of the trackers can run here\n");
+		return 2;
+	}
+	o.fault = rb_fault_env();
+	if (o.fault && *o.fault && rb_fault_parse(o.fault, "x") < 0) {
+		fprintf(stderr, "rangebench run: bad RB_TEST_FAULT '%s'\n", o.fault);
+		return 2;
+	}
+
+	struct rb_err err = {{0}};
+	struct rb_joblist jobs;
+	if (rb_jobs_collect(inputs, ninputs, &jobs, &err) < 0) {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		return 2;
+	}
+	if (jobs.n == 0) {
+		fprintf(stderr, "rangebench run: no BPF objects (*.o) found\n");
+		rb_jobs_free(&jobs);
+		return 2;
+	}
+
+	struct rb_store *st;
+	if (rb_store_open(db, &st, &err) < 0) {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		rb_jobs_free(&jobs);
+		return 2;
+	}
+	struct rb_runinfo ri;
+	rb_runinfo_read(&ri, root);
+	char options[2048] = "rangebench";
+	for (int i = 0; i < argc; i++)
+		snprintf(options + strlen(options), sizeof(options) - strlen(options), " %s", argv[i]);
+	struct rb_run_info info = {
+		.kind = "verify",
+		.label = label,
+		.git_commit = ri.git_commit[0] ? ri.git_commit : NULL,
+		.git_dirty = ri.git_dirty,
+		.kernel_release = ri.kernel_release,
+		.host = ri.host,
+		.options = options,
+		.trackers = ran,
+	};
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+	sigemptyset(&sa.sa_mask);
+	struct sigaction old_int, old_term;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int64_t run_id;
+	int rc = 0;
+	if (rb_store_run_begin(st, &info, &run_id, &err) < 0) {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		rc = 2;
+		goto out;
+	}
+	o.run_id = run_id;
+	o.stop = &run_stop;
+	if (!quiet)
+		fprintf(stderr, "run %lld (%s): %zu objects, trackers %s, %u workers, db %s\n",
+			(long long)run_id, label, jobs.n, ran, o.jobs, db);
+	struct rb_driver *d;
+	if (rb_driver_start(&o, &jobs, st, &d, &err) < 0) {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		rb_store_run_end(st, run_id, "incomplete", &err);
+		rc = 2;
+		goto out;
+	}
+	bool tty = isatty(STDERR_FILENO);
+	struct timespec last;
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	while (!rb_driver_idle(d)) {
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double since = (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9;
+		if (!quiet && (tty ? since >= 0.2 : since >= 10)) {
+			struct rb_progress p;
+			rb_driver_progress(d, &p);
+			show_progress(&p, tty, false);
+			last = now;
+		}
+	}
+	struct rb_progress p;
+	rb_driver_progress(d, &p);
+	if (!quiet)
+		show_progress(&p, tty, true);
+	bool complete;
+	int64_t stored = rb_driver_finish(d, &complete, &err);
+	if (stored < 0) {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		complete = false;
+		rc = 2;
+	}
+	if (complete && census == 1 && !run_stop) {
+		struct rb_census_opts co = {.bits = 8, .threads = o.jobs};
+		struct rb_census_summary sum;
+		int64_t cid;
+		if (!quiet)
+			fprintf(stderr, "operator census (width 8)...\n");
+		if (rb_census_store(st, &co, &info, &run_stop, &cid, &sum, &err) < 0) {
+			fprintf(stderr, "rangebench run: census: %s\n", err.msg);
+			if (run_stop)
+				complete = false;
+			else
+				rc = rc ? rc : 2;
+		} else if (!quiet) {
+			fprintf(stderr, "census run %lld: %llu rows, %llu cases, %llu unsound\n", (long long)cid,
+				(unsigned long long)sum.rows, (unsigned long long)sum.cases,
+				(unsigned long long)sum.unsound);
+		}
+	}
+	if (rb_store_run_end(st, run_id, complete ? "complete" : "incomplete", &err) < 0) {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		rc = 2;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	print_summary(st, run_id);
+	printf("run %lld (%s) %s: %lld rows in %.1f s, %llu objects failed to open; db %s\n",
+	       (long long)run_id, label, complete ? "complete" : "INCOMPLETE (interrupted)",
+	       (long long)(stored < 0 ? 0 : stored), secs, (unsigned long long)p.load_errors, db);
+	if (!complete && rc == 0)
+		rc = run_stop ? 130 : 2;
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	rb_store_close(st);
+	rb_jobs_free(&jobs);
+	return rc;
+}

@@ -1,0 +1,394 @@
+/* compare.c — loading, sorting, summarising a comparison (see compare.h). */
+#include "report/compare.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stat_names[RB_STAT_COUNT] = {
+	[RB_STAT_VERDICT] = "verdict", [RB_STAT_INSNS] = "insns", [RB_STAT_STATES] = "states",
+	[RB_STAT_PEAK_STATES] = "peak_states", [RB_STAT_TIME] = "time", [RB_STAT_MEM] = "mem",
+};
+static const char *const stat_titles[RB_STAT_COUNT] = {
+	[RB_STAT_VERDICT] = "Verdict", [RB_STAT_INSNS] = "Insns", [RB_STAT_STATES] = "States",
+	[RB_STAT_PEAK_STATES] = "Peak states", [RB_STAT_TIME] = "Time (us)", [RB_STAT_MEM] = "Peak mem (B)",
+};
+
+const char *rb_cmp_stat_name(enum rb_cmp_stat s) { return s < RB_STAT_COUNT ? stat_names[s] : NULL; }
+
+int rb_cmp_stat_parse(const char *name)
+{
+	for (int i = 0; i < RB_STAT_COUNT; i++)
+		if (!strcmp(stat_names[i], name))
+			return i;
+	return -1;
+}
+
+/* columns 0..5 per side, in rb_cmp_stat order after the verdict */
+#define SIDE_COLS "verdict, insns_processed, total_states, peak_states, verify_us, peak_state_mem"
+
+static void read_side(sqlite3_stmt *s, int col, struct rb_cmp_side *side)
+{
+	side->present = sqlite3_column_type(s, col) != SQLITE_NULL;
+	if (!side->present)
+		return;
+	snprintf(side->verdict, sizeof(side->verdict), "%s", (const char *)sqlite3_column_text(s, col));
+	for (int i = 1; i < RB_STAT_COUNT; i++)
+		side->v[i] = sqlite3_column_double(s, col + i);
+}
+
+static bool filter_match(const char *filter, const char *object, const char *program)
+{
+	if (!filter || fnmatch(filter, program, 0) == 0)
+		return true;
+	const char *base = strrchr(object, '/');
+	base = base ? base + 1 : object;
+	char both[800];
+	snprintf(both, sizeof(both), "%s/%s", base, program);
+	return fnmatch(filter, both, 0) == 0;
+}
+
+int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
+		    struct rb_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	bool by_tracker = spec->tracker_a && spec->tracker_b;
+	/* every (program, tracker) key on either side, each side LEFT JOINed */
+	const char *sql_runs =
+		"WITH k AS (SELECT program_id, tracker FROM results WHERE run_id = ?1 "
+		"AND (?3 IS NULL OR tracker = ?3) UNION SELECT program_id, tracker FROM results "
+		"WHERE run_id = ?2 AND (?3 IS NULL OR tracker = ?3)) "
+		"SELECT p.obj_path, p.name, coalesce(p.source, ''), k.tracker, "
+		"a.verdict, a.insns_processed, a.total_states, a.peak_states, a.verify_us, a.peak_state_mem, "
+		"b.verdict, b.insns_processed, b.total_states, b.peak_states, b.verify_us, b.peak_state_mem "
+		"FROM k JOIN programs p ON p.id = k.program_id "
+		"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = k.tracker "
+		"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = k.tracker "
+		"ORDER BY p.obj_path, p.name, k.tracker";
+	const char *sql_trackers =
+		"WITH k AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker = ?3 "
+		"UNION SELECT program_id FROM results WHERE run_id = ?2 AND tracker = ?4) "
+		"SELECT p.obj_path, p.name, coalesce(p.source, ''), '', "
+		"a.verdict, a.insns_processed, a.total_states, a.peak_states, a.verify_us, a.peak_state_mem, "
+		"b.verdict, b.insns_processed, b.total_states, b.peak_states, b.verify_us, b.peak_state_mem "
+		"FROM k JOIN programs p ON p.id = k.program_id "
+		"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = ?3 "
+		"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = ?4 "
+		"ORDER BY p.obj_path, p.name";
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, by_tracker ? sql_trackers : sql_runs, -1, &s, NULL) != SQLITE_OK)
+		return rb_errf(err, "compare: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(s, 1, spec->run_a);
+	sqlite3_bind_int64(s, 2, spec->run_b);
+	if (by_tracker) {
+		sqlite3_bind_text(s, 3, spec->tracker_a, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, spec->tracker_b, -1, SQLITE_STATIC);
+	} else if (spec->tracker) {
+		sqlite3_bind_text(s, 3, spec->tracker, -1, SQLITE_STATIC);
+	}
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *object = (const char *)sqlite3_column_text(s, 0);
+		const char *program = (const char *)sqlite3_column_text(s, 1);
+		if (!filter_match(spec->filter, object, program))
+			continue;
+		if (out->n == cap) {
+			cap = cap ? 2 * cap : 256;
+			struct rb_cmp_row *n = realloc(out->rows, cap * sizeof(*n));
+			if (!n) {
+				sqlite3_finalize(s);
+				rb_compare_free(out);
+				return rb_errf(err, "compare: out of memory");
+			}
+			out->rows = n;
+		}
+		struct rb_cmp_row *r = &out->rows[out->n++];
+		memset(r, 0, sizeof(*r));
+		snprintf(r->object, sizeof(r->object), "%s", object);
+		snprintf(r->program, sizeof(r->program), "%s", program);
+		snprintf(r->source, sizeof(r->source), "%s", (const char *)sqlite3_column_text(s, 2));
+		snprintf(r->tracker, sizeof(r->tracker), "%s", (const char *)sqlite3_column_text(s, 3));
+		read_side(s, 4, &r->a);
+		read_side(s, 10, &r->b);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		rb_compare_free(out);
+		return rb_errf(err, "compare: %s", sqlite3_errmsg(db));
+	}
+	return 0;
+}
+
+void rb_compare_free(struct rb_compare *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
+
+bool rb_cmp_row_changed(const struct rb_cmp_row *r)
+{
+	if (r->a.present != r->b.present)
+		return true;
+	if (strcmp(r->a.verdict, r->b.verdict))
+		return true;
+	for (int i = 1; i < RB_STAT_COUNT; i++)
+		if (i != RB_STAT_TIME && r->a.v[i] != r->b.v[i])
+			return true;
+	return false;
+}
+
+/* sort key state, passed through qsort_r */
+struct sort_key {
+	int stat; /* -1: name */
+	int part; /* 0 a, 1 b, 2 diff, 3 pct */
+};
+
+static double pct(double a, double b)
+{
+	if (a == b)
+		return 0;
+	if (a == 0)
+		return b > 0 ? INFINITY : -INFINITY;
+	return 100.0 * (b - a) / a;
+}
+
+static double key_value(const struct rb_cmp_row *r, const struct sort_key *k)
+{
+	if (k->stat == RB_STAT_VERDICT) {
+		/* changed verdicts first */
+		return (r->a.present && r->b.present && strcmp(r->a.verdict, r->b.verdict)) ? 1 : 0;
+	}
+	double a = r->a.present ? r->a.v[k->stat] : 0, b = r->b.present ? r->b.v[k->stat] : 0;
+	switch (k->part) {
+	case 0: return a;
+	case 1: return b;
+	case 2: return fabs(b - a);
+	default: return fabs(pct(a, b));
+	}
+}
+
+static int cmp_name(const struct rb_cmp_row *x, const struct rb_cmp_row *y)
+{
+	int c = strcmp(x->object, y->object);
+	if (!c)
+		c = strcmp(x->program, y->program);
+	if (!c)
+		c = strcmp(x->tracker, y->tracker);
+	return c;
+}
+
+static int cmp_rows(const void *a, const void *b, void *ctx)
+{
+	const struct sort_key *k = ctx;
+	const struct rb_cmp_row *x = a, *y = b;
+	if (k->stat >= 0) {
+		double vx = key_value(x, k), vy = key_value(y, k);
+		if (vx != vy)
+			return vx < vy ? 1 : -1;
+	}
+	return cmp_name(x, y);
+}
+
+int rb_compare_sort(struct rb_compare *c, const char *key)
+{
+	struct sort_key k = {-1, 0};
+	if (strcmp(key, "name") != 0) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "%s", key);
+		char *us = strrchr(buf, '_');
+		static const char *const parts[] = {"a", "b", "diff", "pct"};
+		k.part = -1;
+		if (us) {
+			for (int i = 0; i < 4; i++)
+				if (!strcmp(us + 1, parts[i]))
+					k.part = i;
+			if (k.part >= 0)
+				*us = 0;
+		}
+		if (k.part < 0)
+			k.part = 2; /* a bare stat name sorts by its difference */
+		k.stat = rb_cmp_stat_parse(buf);
+		if (k.stat < 0)
+			return -1;
+	}
+	qsort_r(c->rows, c->n, sizeof(c->rows[0]), cmp_rows, &k);
+	return 0;
+}
+
+void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	double logsum[RB_STAT_COUNT] = {0};
+	for (size_t i = 0; i < c->n; i++) {
+		const struct rb_cmp_row *r = &c->rows[i];
+		s->programs++;
+		if (!r->b.present)
+			s->only_a++;
+		else if (!r->a.present)
+			s->only_b++;
+		else if (strcmp(r->a.verdict, r->b.verdict))
+			s->verdict_changes++;
+		if (rb_cmp_row_changed(r))
+			s->changed++;
+		if (!r->a.present || !r->b.present)
+			continue;
+		for (int k = 1; k < RB_STAT_COUNT; k++)
+			if (r->a.v[k] > 0 && r->b.v[k] > 0) {
+				logsum[k] += log(r->b.v[k] / r->a.v[k]);
+				s->gmean_n[k]++;
+			}
+	}
+	for (int k = 1; k < RB_STAT_COUNT; k++)
+		s->gmean[k] = s->gmean_n[k] ? exp(logsum[k] / (double)s->gmean_n[k]) : NAN;
+}
+
+static void fmt_num(char *buf, size_t len, int stat, double v)
+{
+	if (stat == RB_STAT_TIME)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static void fmt_diff(char *buf, size_t len, int stat, double a, double b, bool with_pct)
+{
+	char d[32];
+	if (stat == RB_STAT_TIME)
+		snprintf(d, sizeof(d), "%+.1f", b - a);
+	else
+		snprintf(d, sizeof(d), "%+.0f", b - a);
+	if (!with_pct) {
+		snprintf(buf, len, "%s", d);
+		return;
+	}
+	double p = pct(a, b);
+	if (isinf(p))
+		snprintf(buf, len, "%.24s (+inf%%)", d);
+	else
+		snprintf(buf, len, "%.24s (%+.2f%%)", d, p);
+}
+
+int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, size_t nstats,
+		     bool csv, const bool *keep, size_t limit, struct rb_table *out)
+{
+	bool by_run = c->n > 0 && c->rows[0].tracker[0];
+	const char *hdr[64];
+	char titles[64][48];
+	size_t nh = 0;
+	hdr[nh++] = csv ? "object" : "Object";
+	hdr[nh++] = csv ? "program" : "Program";
+	if (by_run)
+		hdr[nh++] = csv ? "tracker" : "Tracker";
+	for (size_t i = 0; i < nstats && nh + 4 < 64; i++) {
+		const char *name = stat_names[stats[i]], *title = stat_titles[stats[i]];
+		static const char *const parts_txt[] = {"A", "B", "DIFF"};
+		static const char *const parts_csv[] = {"a", "b", "diff", "pct"};
+		size_t np = csv && stats[i] != RB_STAT_VERDICT ? 4 : 3;
+		for (size_t p = 0; p < np; p++) {
+			if (csv)
+				snprintf(titles[nh], sizeof(titles[nh]), "%s_%s", name, parts_csv[p]);
+			else
+				snprintf(titles[nh], sizeof(titles[nh]), "%s (%s)", title, parts_txt[p]);
+			hdr[nh] = titles[nh];
+			nh++;
+		}
+	}
+	if (rb_table_init(out, nh, hdr) < 0)
+		return -1;
+	size_t shown = 0;
+	for (size_t i = 0; i < c->n && (!limit || shown < limit); i++) {
+		if (keep && !keep[i])
+			continue;
+		const struct rb_cmp_row *r = &c->rows[i];
+		char cell[64][64];
+		const char *cells[64];
+		size_t k = 0;
+		const char *base = strrchr(r->object, '/');
+		cells[k++] = base ? base + 1 : r->object;
+		cells[k++] = r->program;
+		if (by_run)
+			cells[k++] = r->tracker;
+		for (size_t j = 0; j < nstats && k + 4 < 64; j++) {
+			int st = stats[j];
+			size_t first = k;
+			if (st == RB_STAT_VERDICT) {
+				snprintf(cell[k], 64, "%s", r->a.present ? r->a.verdict : "-");
+				snprintf(cell[k + 1], 64, "%s", r->b.present ? r->b.verdict : "-");
+				snprintf(cell[k + 2], 64, "%s",
+					 !r->a.present || !r->b.present ? "N/A"
+					 : strcmp(r->a.verdict, r->b.verdict) ? "MISMATCH"
+									       : "MATCH");
+				k += 3;
+			} else {
+				double a = r->a.v[st], b = r->b.v[st];
+				if (r->a.present)
+					fmt_num(cell[k], 64, st, a);
+				else
+					snprintf(cell[k], 64, "-");
+				if (r->b.present)
+					fmt_num(cell[k + 1], 64, st, b);
+				else
+					snprintf(cell[k + 1], 64, "-");
+				k += 2;
+				if (!r->a.present || !r->b.present) {
+					snprintf(cell[k++], 64, "N/A");
+					if (csv)
+						snprintf(cell[k++], 64, "%s", "");
+				} else if (csv) {
+					fmt_diff(cell[k++], 64, st, a, b, false);
+					double p = pct(a, b);
+					if (isinf(p))
+						snprintf(cell[k++], 64, "inf");
+					else
+						snprintf(cell[k++], 64, "%.2f", p);
+				} else {
+					fmt_diff(cell[k++], 64, st, a, b, true);
+				}
+			}
+			for (size_t q = first; q < k; q++)
+				cells[q] = cell[q];
+		}
+		if (rb_table_add(out, cells) < 0)
+			return -1;
+		shown++;
+	}
+	return 0;
+}
+
+int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table *out)
+{
+	static const char *const hdr[] = {"statistic", "value"};
+	if (rb_table_init(out, 2, hdr) < 0)
+		return -1;
+	char v[64];
+	struct {
+		const char *name;
+		size_t val;
+	} counts[] = {
+		{"programs compared", s->programs},
+		{"only in A", s->only_a},
+		{"only in B", s->only_b},
+		{"verdict changes", s->verdict_changes},
+		{"programs changed (not time)", s->changed},
+	};
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		snprintf(v, sizeof(v), "%zu", counts[i].val);
+		const char *row[] = {counts[i].name, v};
+		rb_table_add(out, row);
+	}
+	static const int gm[] = {RB_STAT_INSNS, RB_STAT_STATES, RB_STAT_PEAK_STATES, RB_STAT_TIME};
+	for (size_t i = 0; i < sizeof(gm) / sizeof(gm[0]); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "geomean B/A %s", stat_names[gm[i]]);
+		if (s->gmean_n[gm[i]])
+			snprintf(v, sizeof(v), "%.4f", s->gmean[gm[i]]);
+		else
+			snprintf(v, sizeof(v), "n/a");
+		const char *row[] = {name, v};
+		rb_table_add(out, row);
+	}
+	return 0;
+}

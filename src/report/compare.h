@@ -1,0 +1,89 @@
+/* compare.h — program-by-program comparison of two runs, or of two
+ * trackers within one run, in the style of veristat's comparison mode. */
+#ifndef RB_REPORT_COMPARE_H
+#define RB_REPORT_COMPARE_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/table.h"
+#include "util/err.h"
+
+/* Statistics that can be compared. */
+enum rb_cmp_stat {
+	RB_STAT_VERDICT,
+	RB_STAT_INSNS,
+	RB_STAT_STATES,      /* total states */
+	RB_STAT_PEAK_STATES,
+	RB_STAT_TIME,        /* verification time, us */
+	RB_STAT_MEM,         /* peak state memory, bytes */
+	RB_STAT_COUNT
+};
+
+struct rb_compare_spec {
+	int64_t run_a, run_b;
+	/* both NULL: compare the same tracker across the runs (every tracker
+	 * in either run, or only `tracker` when set); both set: A = run_a
+	 * with tracker_a, B = run_b with tracker_b */
+	const char *tracker_a, *tracker_b;
+	const char *tracker;
+	const char *filter; /* glob on program or object-basename/program */
+};
+
+struct rb_cmp_side {
+	bool present;
+	char verdict[16];
+	double v[RB_STAT_COUNT]; /* RB_STAT_VERDICT unused */
+};
+
+struct rb_cmp_row {
+	char object[512];
+	char program[128];
+	char source[64];
+	char tracker[16]; /* run-vs-run: the tracker; tracker-vs-tracker: "" */
+	struct rb_cmp_side a, b;
+};
+
+struct rb_compare {
+	struct rb_cmp_row *rows;
+	size_t n;
+};
+
+int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
+		    struct rb_err *err);
+void rb_compare_free(struct rb_compare *c);
+
+/* name <-> stat: "verdict", "insns", "states", "peak_states", "time", "mem" */
+const char *rb_cmp_stat_name(enum rb_cmp_stat s);
+int rb_cmp_stat_parse(const char *name);
+
+/* Did anything but the time change (verdict, presence or a count)? */
+bool rb_cmp_row_changed(const struct rb_cmp_row *r);
+
+/* Sort by key: "name", or STAT with suffix _a, _b, _diff or _pct (e.g.
+ * "states_pct"); numbers sort descending (diff and pct by magnitude).
+ * Returns -1 for an unknown key. */
+int rb_compare_sort(struct rb_compare *c, const char *key);
+
+struct rb_compare_summary {
+	size_t programs;        /* rows compared */
+	size_t only_a, only_b;  /* present on one side only */
+	size_t verdict_changes; /* both present, verdicts differ */
+	size_t changed;         /* rb_cmp_row_changed */
+	/* geometric mean of B/A over rows where both sides are > 0 */
+	double gmean[RB_STAT_COUNT];
+	size_t gmean_n[RB_STAT_COUNT];
+};
+void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary *s);
+
+/* The per-program table: object, program, [tracker,] then for each stat in
+ * stats: A, B, DIFF (text: "+12 (+3.4%)"; csv: separate diff and pct
+ * columns). Rows where keep[i] is false are left out (keep may be NULL). */
+int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, size_t nstats,
+		     bool csv, const bool *keep, size_t limit, struct rb_table *out);
+/* The summary as a two-column table (statistic, value). */
+int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table *out);
+
+#endif
