@@ -24,7 +24,7 @@ set style histogram clustered gap 1
 set style fill solid 0.9 border -1
 set boxwidth 0.9
 set grid noxtics
-set xtics rotate by -20 scale 0
+set xtics rotate by -20 scale 0 noenhanced
 set key top right horizontal box opaque
 
 plot f using 2:xtic(1) lc rgb c_old title "old", \

@@ -13,14 +13,19 @@ load plotdir."/style.gp"
 f = data."/bench.tsv"
 stats f using 4 nooutput
 nops = STATS_records
+lo = (STATS_min < 1 ? STATS_min : 1) / 1.5
+hi = (STATS_max > 1 ? STATS_max : 1) * 1.5
 xfont = (nops > 40 ? ",11" : (nops > 20 ? ",14" : ",18"))
 
 set title "Tracker operation cost: cnum / old (Google Benchmark, ns per op)"
 set ylabel "time ratio cnum / old (log scale)"
 set logscale y
+set yrange [lo:hi]
+set ytics ("1/4" 0.25, "1/3" 0.333, "1/2" 0.5, "2/3" 0.667, "0.8" 0.8, "1" 1, "1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "4" 4)
+set mytics 1
 set style fill solid 0.9 border -1
 set grid noxtics
-set xtics rotate by -60 scale 0 font xfont
+set xtics rotate by -60 scale 0 font xfont noenhanced
 set bmargin 6
 set xrange [-0.7:nops - 0.3]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb c_grey dt 2 lw 2

@@ -15,6 +15,8 @@ f = data."/time_ratio_cdf.tsv"
 stats f using 1 nooutput
 n = STATS_records
 med = STATS_median
+# a log range reaching a little beyond the extremes
+set xrange [STATS_min / 1.5 : STATS_max * 1.5]
 
 set title sprintf("Verification time per program, cnum / old (%d programs, median %.3g)", n, med)
 set xlabel "time ratio cnum / old (log scale; < 1: cnum faster)"

@@ -26,7 +26,7 @@ set style histogram clustered gap 1
 set style fill solid 0.9 border -1
 set boxwidth 0.9
 set grid noxtics
-set xtics rotate by -60 scale 0 font xfont
+set xtics rotate by -60 scale 0 font xfont noenhanced
 set key outside top center horizontal
 set bmargin 6
 

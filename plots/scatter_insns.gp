@@ -13,7 +13,6 @@ if (!exists("plotdir")) plotdir = "plots"
 load plotdir."/style.gp"
 
 f = data."/old_vs_cnum.tsv"
-set title "Instructions processed per program: cnum vs old"
 set xlabel "old tracker: instructions processed (log scale)"
 set ylabel "cnum tracker: instructions processed (log scale)"
 set logscale xy
@@ -25,6 +24,8 @@ set key top left box opaque
 stats f using 2:3 nooutput
 lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y)
 hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y)
+n = STATS_records
+set title sprintf("Instructions processed per program: cnum vs old (%d programs)", n)
 lo = (lo < 1 ? 1 : lo) / 2.0
 hi = hi * 2.0
 set xrange [lo:hi]

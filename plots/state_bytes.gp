@@ -15,10 +15,15 @@ load plotdir."/style.gp"
 
 f = data."/state_bytes.tsv"
 set datafile missing ""
-colour(t) = (t eq "old" ? c_old : (t eq "cnum" ? c_cnum : c_kernel))
+# the tallest bar of each panel, for headroom above the value labels
+array top[4]
+do for [col = 2:4] {
+    stats f using col nooutput
+    top[col] = STATS_max
+}
+colour(t) = (t eq "old" ? i_old : (t eq "cnum" ? i_cnum : i_kernel))
 set style fill solid 0.9 border -1
 set boxwidth 0.7
-set yrange [0:*]
 set xrange [-0.6:2.6]
 set grid noxtics
 set ylabel "bytes"
@@ -27,9 +32,9 @@ set multiplot layout 1,3 title "Bytes per state: old tracker, cnum, kernel 6.18"
 do for [col = 2:4] {
     if (col == 2) { set title "scalar value tracking" }
     if (col == 3) { set title "one register state" }
-    if (col == 4) { set title "one stored state (one frame)" }
-    set yrange [0:*]
-    plot f using 0:col:(rgbcolor(colour(strcol(1)))):xtic(1) with boxes lc rgb variable, \
+    if (col == 4) { set title "stored state (one frame)" }
+    set yrange [0:top[col] * 1.15]
+    plot f using 0:col:(colour(strcol(1))):xtic(1) with boxes lc rgb variable, \
          f using 0:col:(sprintf("%d", column(col))) with labels offset 0,1 font ",20"
     unset ylabel
 }

@@ -10,12 +10,16 @@ if (fmt eq "svg") {
 }
 set output out.".".fmt
 
-# one colour per verifier, everywhere (Okabe-Ito, colour-blind safe)
-c_old    = "#0072B2"
-c_cnum   = "#E69F00"
-c_kernel = "#009E73"
+# one colour per verifier, everywhere (Okabe-Ito, colour-blind safe);
+# i_* are the same colours as numbers for "lc rgb variable"
+i_old    = 0x0072B2
+i_cnum   = 0xE69F00
+i_kernel = 0x009E73
+c_old    = sprintf("#%06x", i_old)
+c_cnum   = sprintf("#%06x", i_cnum)
+c_kernel = sprintf("#%06x", i_kernel)
 c_grey   = "#555555"
-c_alert  = "#D55E00"
+c_alert  = "#CC00AA"
 
 set datafile separator "\t"
 set datafile commentschars "#"

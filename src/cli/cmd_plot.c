@@ -192,7 +192,7 @@ int cmd_plot(int argc, char **argv)
 		goto out_err;
 
 	rc = 0;
-	int rendered = 0, skipped = 0;
+	int rendered = 0, skipped = 0, failed = 0;
 	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
 		if (only && strcmp(only, charts[i].name))
 			continue;
@@ -211,6 +211,7 @@ int cmd_plot(int argc, char **argv)
 		char script[PATH_MAX + 64], vars[3 * PATH_MAX + 256], logpath[PATH_MAX + 64];
 		snprintf(script, sizeof(script), "%s/plots/%s.gp", root, charts[i].name);
 		snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, charts[i].name);
+		bool ok = true;
 		for (int fmt = 0; fmt < 2; fmt++) {
 			if ((fmt == 0 && !want_png) || (fmt == 1 && !want_svg))
 				continue;
@@ -227,17 +228,21 @@ int cmd_plot(int argc, char **argv)
 				goto out;
 			}
 			if (r < 0) {
+				fflush(stdout);
 				fprintf(stderr, "rangebench plot: %s failed (%s):\n", script, ext);
 				print_log(logpath);
 				rc = 2;
+				ok = false;
 				continue;
 			}
 			printf("%-8s %s/%s.%s  (%s)\n", "wrote", outdir, charts[i].name, ext, charts[i].what);
 		}
-		rendered++;
+		rendered += ok;
+		failed += !ok;
 	}
-	printf("%d chart%s rendered, %d skipped; data in %s\n", rendered, rendered == 1 ? "" : "s",
-	       skipped, datadir);
+	fflush(stdout);
+	printf("%d chart%s rendered, %d skipped, %d failed; data in %s\n", rendered,
+	       rendered == 1 ? "" : "s", skipped, failed, datadir);
 	goto out;
 out_err:
 	fprintf(stderr, "rangebench plot: %s\n", err.msg);
