@@ -9,10 +9,13 @@
  * (AND/OR of a {-1, 0} register forks the verifier state) is engine-level
  * and not reproduced: a single abstract value cannot fork.
  *
- * Note: DIV/MOD by a constant (scalar*_min_max_[us]div/[us]mod) and the
- * collapse-to-constant in creg_update_bounds64 (tnum_step) are mainline
- * algorithms newer than Linux 6.18 that are not specific to cnums; 6.18
- * (the old tracker) marks DIV/MOD results unknown.
+ * Note: DIV/MOD by a constant (scalar*_min_max_[us]div/[us]mod), the
+ * collapse-to-constant in creg_update_bounds64 (tnum_step) and the
+ * refine-both-outcomes step of branch_taken (simulate_both_branches_taken)
+ * are mainline algorithms newer than Linux 6.18 that are not specific to
+ * cnums; 6.18 (the old tracker) marks DIV/MOD results unknown. Building
+ * with -DRB_CNUM_618_ALGOS turns these three off, so that the cnum
+ * tracker differs from the old one only by its representation.
  */
 #include <linux/bpf.h>
 
@@ -46,7 +49,11 @@ static bool safe_to_compute(const struct rb_alu *op, const struct creg *src, boo
 		return true;
 	case BPF_DIV:
 	case BPF_MOD:
+#ifdef RB_CNUM_618_ALGOS
+		return false;
+#else
 		return src_const;
+#endif
 	case BPF_LSH:
 	case BPF_RSH:
 	case BPF_ARSH:
