@@ -1,0 +1,349 @@
+/* test_oracle.c — the kernel oracle against the running kernel: raw
+ * programs with known verdicts, statistics parsed from the log, the log
+ * buffer growing past its first size, opdiff's generated programs all
+ * loadable, objects opened by the loader (maps, frozen .rodata, a refused
+ * trampoline program), and agreement with plain libbpf's
+ * bpf_object__load(). Every test is skipped where bpf() is not permitted. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <bpf/libbpf.h>
+#include <dirent.h>
+#include <errno.h>
+
+#include "loader/object.h"
+#include "oracle/bpf_sys.h"
+#include "oracle/kload.h"
+#include "oracle/opdiff.h"
+#include "oracle/opgen.h"
+#include "oracle/vlog.h"
+#include "verify/verify.h"
+
+#define I(c, d, s, o, i) ((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
+
+static void need_bpf(void)
+{
+	const char *why;
+	if (!rb_bpf_available(&why)) {
+		print_message("skipping: %s\n", why);
+		skip();
+	}
+}
+
+static const char *obj_path(const char *name, char *buf, size_t sz)
+{
+	const char *dir = getenv("RB_TEST_OBJECTS");
+	snprintf(buf, sz, "%s/%s.bpf.o", dir ? dir : "build/test/objects", name);
+	return buf;
+}
+
+static int load(const struct bpf_insn *p, size_t n, uint32_t level, struct rb_klog *log, struct rb_result *res)
+{
+	struct rb_kload_args a = {.prog_type = BPF_PROG_TYPE_SOCKET_FILTER, .insns = p, .insn_cnt = n,
+				  .prog_btf_fd = -1, .log_level = level};
+	int e = 0;
+	int fd = rb_kload_raw(&a, log, &e);
+	rb_kload_classify(fd, e, log->buf, a.prog_type, 0, res);
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+static void test_accepted(void **state)
+{
+	(void)state;
+	need_bpf();
+	/* r0 = 0; if r0 > 1 goto +0 (never); exit */
+	const struct bpf_insn p[] = {I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+				     I(BPF_JMP | BPF_JGT | BPF_K, 0, 0, 0, 1), I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+	struct rb_klog log = {0};
+	struct rb_result r;
+	assert_true(load(p, 3, RB_LOG_STATS, &log, &r) >= 0);
+	assert_int_equal(r.verdict, RB_ACCEPT);
+	assert_int_equal(r.insns_processed, 3);
+	assert_int_equal(r.total_states, 0);
+	assert_int_equal(r.err_insn, -1);
+	assert_non_null(strstr(log.buf, "verification time"));
+	rb_klog_free(&log);
+}
+
+static void test_rejected_out_of_bounds(void **state)
+{
+	(void)state;
+	need_bpf();
+	/* r1 = 0; *(u64 *)(r10 - 8) = r1; r0 = *(u64 *)(r10 + 0): above the stack */
+	const struct bpf_insn p[] = {I(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 0),
+				     I(BPF_STX | BPF_MEM | BPF_DW, 10, 1, -8, 0),
+				     I(BPF_LDX | BPF_MEM | BPF_DW, 0, 10, 0, 0), I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+	struct rb_klog log = {0};
+	struct rb_result r;
+	assert_true(load(p, 4, RB_LOG_STATS, &log, &r) < 0);
+	assert_int_equal(r.verdict, RB_REJECT);
+	assert_int_equal(r.sys_errno, EACCES);
+	assert_non_null(strstr(r.msg, "invalid read from stack"));
+	assert_int_equal(r.insns_processed, 3);
+	assert_int_equal(r.err_insn, -1); /* level 4 alone does not print instructions */
+	assert_true(load(p, 4, RB_LOG_LEVEL1 | RB_LOG_STATS, &log, &r) < 0);
+	assert_int_equal(r.err_insn, 2);
+	rb_klog_free(&log);
+}
+
+/* the state the kernel prints after a range check (level 2), parsed */
+static void test_level2_states(void **state)
+{
+	(void)state;
+	need_bpf();
+	/* call get_prandom_u32; if r0 > 8 goto +1; exit; exit */
+	const struct bpf_insn p[] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32),
+				     I(BPF_JMP | BPF_JGT | BPF_K, 0, 0, 1, 8), I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+				     I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)};
+	struct rb_klog log = {0};
+	struct rb_result r;
+	assert_true(load(p, 4, RB_LOG_LEVEL2 | RB_LOG_STATS, &log, &r) >= 0);
+	struct rb_vlog v;
+	assert_int_equal(rb_vlog_parse(log.buf, &v, NULL), 0);
+	const struct rb_vlog_state *s = rb_vlog_find(&v, RB_VLOG_AFTER, 1, -1);
+	assert_non_null(s);
+	const struct rb_vlog_reg *r0 = rb_vlog_state_reg(s, 0);
+	assert_non_null(r0);
+	assert_int_equal(r0->b.umax, 8);
+	assert_int_equal(r0->b.smin, 0);
+	assert_int_equal(r0->b.var_off.mask, 0xf);
+	s = rb_vlog_find(&v, RB_VLOG_BRANCH, 3, 1);
+	assert_non_null(s);
+	r0 = rb_vlog_state_reg(s, 0);
+	assert_non_null(r0);
+	assert_int_equal(r0->b.umin, 9);
+	assert_int_equal(v.visits[2], 1);
+	assert_int_equal(v.visits[3], 1);
+	rb_vlog_free(&v);
+	rb_klog_free(&log);
+}
+
+/* a level-2 log of about 2 MiB: more than the first buffer (1 MiB) */
+static void test_log_grows(void **state)
+{
+	(void)state;
+	need_bpf();
+	enum { N = 40000 };
+	struct bpf_insn *p = calloc(N + 2, sizeof(*p));
+	assert_non_null(p);
+	p[0] = I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	for (int i = 1; i <= N; i++)
+		p[i] = I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 1);
+	p[N + 1] = I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	struct rb_klog log = {0};
+	struct rb_result r;
+	assert_true(load(p, N + 2, RB_LOG_LEVEL2 | RB_LOG_STATS, &log, &r) >= 0);
+	assert_true(strlen(log.buf) > ((size_t)1 << 20));
+	assert_int_equal(r.verdict, RB_ACCEPT);
+	assert_int_equal(r.insns_processed, N + 2);
+	rb_klog_free(&log);
+	free(p);
+}
+
+/* every program opdiff generates is one the kernel takes */
+static void test_opgen_programs_load(void **state)
+{
+	(void)state;
+	need_bpf();
+	struct rb_opgen_case c;
+	struct rb_klog log = {0};
+	for (uint64_t k = 0; k < 300; k++) {
+		rb_opgen_case(42, k, &c);
+		struct rb_result r;
+		int fd = load(c.insns, c.insn_cnt, RB_LOG_STATS, &log, &r);
+		if (fd < 0)
+			fail_msg("case %llu (%s) rejected: %s", (unsigned long long)k, c.what, r.msg);
+	}
+	rb_klog_free(&log);
+}
+
+/* opdiff runs through: nothing rejected, everything replayable, states compared */
+static void test_opdiff_runs(void **state)
+{
+	(void)state;
+	need_bpf();
+	struct rb_opdiff_opts o = {.seed = 3, .cases = 100, .tracker = "old"};
+	struct rb_opdiff_stats *st = malloc(sizeof(*st));
+	struct rb_err err;
+	assert_non_null(st);
+	assert_int_equal(rb_opdiff_run(&o, st, &err), 0);
+	assert_false(st->skipped);
+	assert_int_equal(st->cases, 100);
+	assert_int_equal(st->rejected, 0);
+	assert_int_equal(st->unreplayable, 0);
+	assert_true(st->states > 500);
+	assert_true(st->branches > 200);
+	free(st);
+}
+
+static struct rb_object *open_obj(const char *name)
+{
+	char path[512];
+	struct rb_object *o = NULL;
+	struct rb_err err;
+	if (rb_object_open(obj_path(name, path, sizeof(path)), NULL, &o, &err) < 0)
+		fail_msg("%s", err.msg);
+	return o;
+}
+
+static const struct rb_result *verdict_of(struct rb_object *o, const char *prog, struct rb_result *r)
+{
+	for (size_t i = 0; i < o->prog_cnt; i++)
+		if (!strcmp(o->progs[i].name, prog)) {
+			struct rb_verify_opts vo = {.tracker = "kernel"};
+			struct rb_err err;
+			assert_int_equal(rb_verify(o, i, &vo, r, &err), 0);
+			return r;
+		}
+	fail_msg("no program %s", prog);
+	return NULL;
+}
+
+static void test_object_verdicts(void **state)
+{
+	(void)state;
+	need_bpf();
+	struct rb_object *o = open_obj("oracle_verdicts");
+	struct rb_result r;
+	verdict_of(o, "ok_bounded", &r);
+	assert_int_equal(r.verdict, RB_ACCEPT);
+	assert_true(r.insns_processed > 5);
+	verdict_of(o, "bad_oob", &r);
+	assert_int_equal(r.verdict, RB_REJECT);
+	assert_true(r.err_insn > 0);
+	assert_non_null(strstr(r.msg, "outside of the allowed memory range"));
+	/* only accepted when .rodata holds cfg_bad = 0 and is frozen */
+	verdict_of(o, "ok_rodata", &r);
+	assert_int_equal(r.verdict, RB_ACCEPT);
+	verdict_of(o, "ok_data", &r);
+	assert_int_equal(r.verdict, RB_ACCEPT);
+	verdict_of(o, "refused_fentry", &r);
+	assert_true(r.verdict == RB_REFUSED || r.verdict == RB_ACCEPT);
+	if (r.verdict == RB_REFUSED)
+		assert_non_null(strstr(r.msg, "EPERM"));
+	rb_object_free(o);
+}
+
+/* ---- agreement with plain libbpf ---- */
+
+static int quiet(enum libbpf_print_level l, const char *f, va_list ap)
+{
+	(void)l, (void)f, (void)ap;
+	return 0;
+}
+
+/* libbpf's verdict on one program: 1 loaded, 0 rejected by the verifier
+ * (EACCES/EINVAL/E2BIG with a log), -1 could not get that far */
+static int libbpf_verdict(const char *path, const char *prog)
+{
+	libbpf_set_print(quiet); /* the loader may have installed its own */
+	struct bpf_object *bo = bpf_object__open_file(path, NULL);
+	if (!bo)
+		return -1;
+	struct bpf_program *p, *want = NULL;
+	bpf_object__for_each_program(p, bo)
+	{
+		bool me = !strcmp(bpf_program__name(p), prog);
+		bpf_program__set_autoload(p, me);
+		if (me)
+			want = p;
+	}
+	static char logbuf[1 << 16];
+	int rc = -1;
+	if (want) {
+		logbuf[0] = 0;
+		bpf_program__set_log_buf(want, logbuf, sizeof(logbuf));
+		bpf_program__set_log_level(want, RB_LOG_STATS);
+		int err = bpf_object__load(bo);
+		if (!err)
+			rc = 1;
+		else if (strstr(logbuf, "processed "))
+			rc = 0; /* the verifier ran and said no */
+	}
+	bpf_object__close(bo);
+	return rc;
+}
+
+struct agree_count {
+	unsigned both, agree;
+	char first_diff[1400];
+};
+
+static void agree_object(const char *path, struct agree_count *c)
+{
+	struct rb_object *o = NULL;
+	struct rb_err err;
+	if (rb_object_open(path, NULL, &o, &err) < 0)
+		return; /* not loadable by our loader: not a program both can load */
+	for (size_t i = 0; i < o->prog_cnt; i++) {
+		struct rb_result r;
+		struct rb_verify_opts vo = {.tracker = "kernel"};
+		assert_int_equal(rb_verify(o, i, &vo, &r, &err), 0);
+		if (r.verdict != RB_ACCEPT && r.verdict != RB_REJECT && r.verdict != RB_LIMIT)
+			continue;
+		int lb = libbpf_verdict(path, o->progs[i].name);
+		if (lb < 0)
+			continue;
+		c->both++;
+		if ((lb == 1) == (r.verdict == RB_ACCEPT))
+			c->agree++;
+		else if (!c->first_diff[0])
+			snprintf(c->first_diff, sizeof(c->first_diff), "%s:%s oracle %s libbpf %s", path,
+				 o->progs[i].name, rb_verdict_name(r.verdict), lb ? "loaded" : "rejected");
+	}
+	rb_object_free(o);
+}
+
+static void test_agrees_with_libbpf(void **state)
+{
+	(void)state;
+	need_bpf();
+	libbpf_print_fn_t old = libbpf_set_print(quiet);
+	struct agree_count c = {0};
+	const char *dirs[] = {getenv("RB_TEST_OBJECTS") ? getenv("RB_TEST_OBJECTS") : "build/test/objects",
+			      "/usr/lib/x86_64-linux-gnu/bpf"};
+	for (size_t d = 0; d < 2; d++) {
+		DIR *dir = opendir(dirs[d]);
+		if (!dir)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+			if (n < 3 || strcmp(e->d_name + n - 2, ".o"))
+				continue;
+			char path[1024];
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], e->d_name);
+			agree_object(path, &c);
+		}
+		closedir(dir);
+	}
+	libbpf_set_print(old);
+	print_message("oracle vs libbpf: %u programs both loaded or rejected, %u agree\n", c.both, c.agree);
+	if (c.agree != c.both)
+		fail_msg("disagreement: %s", c.first_diff);
+	assert_true(c.both >= 4); /* at least oracle_verdicts' socket programs */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_rejected_out_of_bounds),
+		cmocka_unit_test(test_level2_states),
+		cmocka_unit_test(test_log_grows),
+		cmocka_unit_test(test_opgen_programs_load),
+		cmocka_unit_test(test_opdiff_runs),
+		cmocka_unit_test(test_object_verdicts),
+		cmocka_unit_test(test_agrees_with_libbpf),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
