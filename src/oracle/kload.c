@@ -230,6 +230,13 @@ static int create_map(const struct rb_object *obj, struct kenv *k, size_t i, str
 	if (fd < 0 && k->btf_fd >= 0 && !m->btf_vmlinux_value_type_id) /* as libbpf: retry without BTF */
 		fd = rb_sys_map_create(m->type, m->name, m->key_size, m->value_size, m->max_entries,
 				       m->map_flags, -1, 0, 0, 0, inner, m->map_extra);
+	if (fd < 0 && errno == E2BIG && m->type == BPF_MAP_TYPE_CPUMAP) {
+		/* a CPU map cannot have more entries than this machine has CPUs;
+		 * its user space sizes it at run time: do the same */
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+		fd = rb_sys_map_create(m->type, m->name, m->key_size, m->value_size, n > 0 ? (uint32_t)n : 1,
+				       m->map_flags, -1, 0, 0, 0, inner, m->map_extra);
+	}
 	if (fd < 0) {
 		int e = errno;
 		res->verdict = e == EPERM ? RB_UNAVAILABLE : RB_REFUSED;

@@ -309,9 +309,17 @@ static void test_agrees_with_libbpf(void **state)
 	need_bpf();
 	libbpf_print_fn_t old = libbpf_set_print(quiet);
 	struct agree_count c = {0};
-	const char *dirs[] = {getenv("RB_TEST_OBJECTS") ? getenv("RB_TEST_OBJECTS") : "build/test/objects",
-			      "/usr/lib/x86_64-linux-gnu/bpf"};
-	for (size_t d = 0; d < 2; d++) {
+	/* RB_AGREE_DIRS (colon-separated) adds directories, e.g. the corpus:
+	 *   RB_AGREE_DIRS=programs/corpus/xdp-tools:programs/corpus/pcp build/test/test_oracle */
+	const char *dirs[16] = {getenv("RB_TEST_OBJECTS") ? getenv("RB_TEST_OBJECTS") : "build/test/objects",
+				"/usr/lib/x86_64-linux-gnu/bpf"};
+	size_t ndirs = 2;
+	char extra[4096] = "";
+	if (getenv("RB_AGREE_DIRS"))
+		snprintf(extra, sizeof(extra), "%s", getenv("RB_AGREE_DIRS"));
+	for (char *tok = strtok(extra, ":"); tok && ndirs < 16; tok = strtok(NULL, ":"))
+		dirs[ndirs++] = tok;
+	for (size_t d = 0; d < ndirs; d++) {
 		DIR *dir = opendir(dirs[d]);
 		if (!dir)
 			continue;
