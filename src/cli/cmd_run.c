@@ -364,9 +364,11 @@ int cmd_run(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	print_summary(st, run_id);
-	printf("run %lld (%s) %s: %lld rows in %.1f s, %llu objects failed to open; db %s\n",
+	printf("run %lld (%s) %s: %lld rows in %.1f s, %llu objects failed to open, %llu duplicate "
+	       "objects skipped; db %s\n",
 	       (long long)run_id, label, complete ? "complete" : "INCOMPLETE (interrupted)",
-	       (long long)(stored < 0 ? 0 : stored), secs, (unsigned long long)p.load_errors, db);
+	       (long long)(stored < 0 ? 0 : stored), secs, (unsigned long long)p.load_errors,
+	       (unsigned long long)p.duplicates, db);
 	if (!complete && rc == 0)
 		rc = run_stop ? 130 : 2;
 out:

@@ -22,7 +22,9 @@ struct prog_ref {
 
 struct obj_state {
 	const struct rb_job_obj *job;
+	char sha256[65];
 	bool load_failed;
+	bool duplicate; /* same content as an object earlier in path order */
 	struct prog_ref *progs; /* the programs that pass the filter */
 	size_t nprogs;
 };
@@ -40,6 +42,7 @@ struct rb_driver {
 	struct timespec t0;
 	/* counters, read and written with __atomic builtins */
 	uint64_t next, scanned, total, done, not_accepted, load_errors;
+	uint64_t duplicates; /* written by the manager before phase 2 */
 	int scanning, idle, stopped;
 	pthread_mutex_t lock; /* guards err */
 	bool failed;
@@ -159,6 +162,7 @@ static void *scan_worker(void *arg)
 			__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
 			object_failed(d, os->job, &e);
 		} else {
+			snprintf(os->sha256, sizeof(os->sha256), "%s", obj->sha256);
 			os->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*os->progs));
 			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++)
 				if (filter_match(d, os->job->path, obj->progs[p].name))
@@ -282,16 +286,48 @@ static void run_phase(struct rb_driver *d, void *(*fn)(void *))
 	free(t);
 }
 
+static int cmp_sha(const void *a, const void *b, void *ctx)
+{
+	const struct rb_driver *d = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(d->objs[x].sha256, d->objs[y].sha256);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The same object content under several paths is verified once (the
+ * first path in order): the database keys programs by content hash. */
+static void drop_duplicates(struct rb_driver *d)
+{
+	size_t *idx = calloc(d->jobs->n ? d->jobs->n : 1, sizeof(*idx));
+	if (!idx)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < d->jobs->n; i++)
+		if (!d->objs[i].load_failed)
+			idx[n++] = i;
+	qsort_r(idx, n, sizeof(*idx), cmp_sha, d);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(d->objs[idx[i]].sha256, d->objs[idx[i - 1]].sha256)) {
+			struct obj_state *os = &d->objs[idx[i]];
+			os->duplicate = true;
+			__atomic_sub_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
+			d->duplicates++;
+		}
+	free(idx);
+}
+
 static void *manager(void *arg)
 {
 	struct rb_driver *d = arg;
 	__atomic_store_n(&d->scanning, 1, __ATOMIC_RELAXED);
 	run_phase(d, scan_worker);
+	if (!stop_requested(d))
+		drop_duplicates(d);
 	__atomic_store_n(&d->scanning, 0, __ATOMIC_RELAXED);
 	if (!stop_requested(d)) {
 		d->order = calloc(d->jobs->n ? d->jobs->n : 1, sizeof(*d->order));
 		for (size_t i = 0; d->order && i < d->jobs->n; i++)
-			if (!d->objs[i].load_failed && d->objs[i].nprogs)
+			if (!d->objs[i].load_failed && !d->objs[i].duplicate && d->objs[i].nprogs)
 				d->order[d->norder++] = i;
 		if (d->order)
 			qsort_r(d->order, d->norder, sizeof(*d->order), cmp_order, d);
@@ -365,6 +401,7 @@ void rb_driver_progress(struct rb_driver *d, struct rb_progress *p)
 	p->done = __atomic_load_n(&d->done, __ATOMIC_RELAXED);
 	p->not_accepted = __atomic_load_n(&d->not_accepted, __ATOMIC_RELAXED);
 	p->load_errors = __atomic_load_n(&d->load_errors, __ATOMIC_RELAXED);
+	p->duplicates = p->scanning ? 0 : d->duplicates;
 	p->elapsed_s = (double)(ts.tv_sec - d->t0.tv_sec) + (double)(ts.tv_nsec - d->t0.tv_nsec) / 1e9;
 }
 

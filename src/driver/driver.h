@@ -11,7 +11,8 @@
  * Two phases: a scan opens every object (in parallel) and lists the
  * programs that pass the filter, so the total is known; then each object
  * is opened again by one worker, which verifies its programs with every
- * tracker (objects with the most programs first). */
+ * tracker (objects with the most programs first). An object whose content
+ * (sha256) equals an earlier one's is verified once. */
 #ifndef RB_DRIVER_DRIVER_H
 #define RB_DRIVER_DRIVER_H
 
@@ -44,6 +45,7 @@ struct rb_progress {
 	uint64_t total, done;    /* (program, tracker) verifications */
 	uint64_t not_accepted;   /* done with a verdict other than accept */
 	uint64_t load_errors;    /* objects that could not be opened */
+	uint64_t duplicates;     /* objects skipped: same content as another path */
 	double elapsed_s;
 };
 

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# run_interrupt.sh — an interrupted run: Ctrl-C (SIGINT) stops cleanly,
+# keeps what finished and marks the run incomplete; a run killed outright
+# (SIGKILL) leaves a consistent database whose run the next open marks
+# incomplete. The test fault switch RB_TEST_FAULT='*:slow' (test builds
+# only) makes each verification take 200 ms so the signal lands mid-run.
+set -u
+RB=${RB:-build/test/rangebench}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -20; }
+check() { if eval "$2"; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+
+if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
+	notok "compile the BPF fixture with clang" "$tmp/clang.err"
+	exit 1
+fi
+# three objects with different content: 18 programs
+for i in 1 2 3; do clang -O2 -target bpf -DTAG=$i -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/t$i.o"; done
+rm "$tmp/tiny.o"
+
+# wait until run $1 of database $2 has at least one result row (10 s at most)
+wait_rows() {
+	for _ in $(seq 100); do
+		c=$(sqlite3 "$2" "SELECT count(*) FROM results WHERE run_id = $1" 2>/dev/null)
+		[ -n "$c" ] && [ "$c" -ge 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+db=$tmp/i.sqlite
+RB_TEST_FAULT='*:slow' $RB run --db "$db" --label sigint -j 1 "$tmp" >"$tmp/int.out" 2>&1 &
+pid=$!
+wait_rows 1 "$db"
+check "the run stores rows while it runs" "[ $? -eq 0 ]" "$tmp/int.out"
+kill -INT $pid
+wait $pid
+rc=$?
+total=$(sqlite3 "$db" "SELECT 18 * (length(trackers) - length(replace(trackers, ',', '')) + 1) FROM runs WHERE id = 1")
+rows=$(sqlite3 "$db" "SELECT count(*) FROM results WHERE run_id = 1")
+check "Ctrl-C: exit code 130" "[ $rc -eq 130 ]" "$tmp/int.out"
+check "Ctrl-C: run marked incomplete, end time set" \
+	"[ \"\$(sqlite3 $db \"SELECT status || ':' || (ended_at IS NOT NULL) FROM runs WHERE id = 1\")\" = incomplete:1 ]" "$tmp/int.out"
+check "Ctrl-C: finished rows kept, the rest not run ($rows of $total)" "[ $rows -ge 1 ] && [ $rows -lt $total ]" "$tmp/int.out"
+check "Ctrl-C: the command says INCOMPLETE" "grep -q INCOMPLETE $tmp/int.out" "$tmp/int.out"
+check "Ctrl-C: database integrity ok" "[ \"\$(sqlite3 $db 'PRAGMA integrity_check')\" = ok ]"
+
+RB_TEST_FAULT='*:slow' $RB run --db "$db" --label sigkill -j 2 "$tmp" >"$tmp/kill.out" 2>&1 &
+pid=$!
+wait_rows 2 "$db"
+kill -KILL $pid
+wait $pid 2>/dev/null
+check "SIGKILL: run left 'running' until the next open" \
+	"[ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 2')\" = running ]"
+$RB query --db "$db" runs >"$tmp/q.out" 2>&1
+check "SIGKILL: the next open marks it incomplete" \
+	"[ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 2')\" = incomplete ]" "$tmp/q.out"
+check "SIGKILL: database integrity ok, every stored row whole" \
+	"[ \"\$(sqlite3 $db 'PRAGMA integrity_check')\" = ok ] && [ \"\$(sqlite3 $db 'SELECT count(*) FROM results r LEFT JOIN programs p ON p.id = r.program_id WHERE p.id IS NULL OR r.verdict IS NULL')\" = 0 ]"
+
+# an interrupted run still compares: only the finished programs
+$RB run -q --db "$db" --label full "$tmp" >"$tmp/full.out" 2>&1
+$RB compare --db "$db" sigint full --summary >"$tmp/cmp.out" 2>&1
+check "compare of an incomplete run with a full one: the rest is 'only in B'" \
+	"grep -Eq '^only in B +$((total - rows))$' $tmp/cmp.out" "$tmp/cmp.out"
