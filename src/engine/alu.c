@@ -1,0 +1,355 @@
+/* alu.c — ALU instructions on scalars and pointers (Linux 6.18
+ * check_alu_op, adjust_reg_min_max_vals, adjust_ptr_min_max_vals), for a
+ * privileged loader (allow_ptr_leaks, bypass_spec_v1). */
+#include <string.h>
+
+#include "engine/state.h"
+
+static const char *alu_str(uint8_t op)
+{
+	static const char *const names[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
+					      "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?"};
+	return names[op >> 4];
+}
+
+/* get_reg_width: bits needed for the unsigned maximum */
+static int reg_width(struct rb_env *env, const struct rb_reg *r)
+{
+	struct rb_bounds b;
+	rb_reg_bounds(env, r, &b);
+	return b.umax ? 64 - __builtin_clzll(b.umax) : 0;
+}
+
+void rb_assign_id_before_mov(struct rb_env *env, struct rb_reg *src);
+void rb_assign_id_before_mov(struct rb_env *env, struct rb_reg *src)
+{
+	if (src->type != RT_SCALAR)
+		return;
+	if (src->id & RB_ADD_CONST) {
+		src->id = 0;
+		src->off = 0;
+	}
+	if (!src->id && !env->t->is_const(&src->val))
+		src->id = ++env->id_gen;
+}
+
+static void scalar_op(struct rb_env *env, struct rb_reg *dst, const rb_val *src, uint8_t code, int16_t off,
+		      int32_t imm)
+{
+	struct rb_alu op = {.code = code, .off = off, .imm = imm};
+	env->t->alu(&dst->val, src, &op);
+}
+
+static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const char *tname)
+{
+	struct rb_bounds b;
+	rb_reg_bounds(env, r, &b);
+	bool known = env->t->is_const(&r->val);
+	int64_t val = (int64_t)b.var_off.value;
+	if (known && (val >= RB_MAX_VAR_OFF || val <= -RB_MAX_VAR_OFF)) {
+		rb_reject(env, "math between %s pointer and %lld is not allowed", tname, (long long)val);
+		return false;
+	}
+	if (r->off >= RB_MAX_VAR_OFF || r->off <= -RB_MAX_VAR_OFF) {
+		rb_reject(env, "%s pointer offset %d is not allowed", tname, r->off);
+		return false;
+	}
+	if (b.smin == INT64_MIN) {
+		rb_reject(env, "math between %s pointer and register with unbounded min value is not allowed", tname);
+		return false;
+	}
+	if (b.smin >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF) {
+		rb_reject(env, "value %lld makes %s pointer be out of bounds", (long long)b.smin, tname);
+		return false;
+	}
+	return true;
+}
+
+/* the variable offset of a pointer keeps no 32-bit bounds of its own */
+static void ptr_var_sync(struct rb_env *env, struct rb_reg *r)
+{
+	struct rb_bounds b;
+	rb_reg_bounds(env, r, &b);
+	b.u32_min = 0;
+	b.u32_max = UINT32_MAX;
+	b.s32_min = INT32_MIN;
+	b.s32_max = INT32_MAX;
+	env->t->from_bounds(&r->val, &b);
+}
+
+static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const struct rb_reg *ptr,
+		      const struct rb_reg *offr, bool dst_is_off)
+{
+	struct rb_reg *dst = &rb_cur_regs(env)[insn->dst_reg];
+	uint8_t op = BPF_OP(insn->code);
+	char tn[48];
+	rb_rtype_name(ptr, tn, sizeof(tn));
+	bool known = env->t->is_const(&offr->val);
+	struct rb_bounds ob;
+	rb_reg_bounds(env, offr, &ob);
+	int64_t smin_val = ob.smin;
+
+	if (BPF_CLASS(insn->code) != BPF_ALU64) {
+		if (op == BPF_SUB) {
+			rb_reg_unknown(env, dst);
+			return 0;
+		}
+		return rb_reject(env, "R%d 32-bit pointer arithmetic prohibited", insn->dst_reg);
+	}
+	if (ptr->flags & RF_MAYBE_NULL)
+		return rb_reject(env, "R%d pointer arithmetic on %s prohibited, null-check it first", insn->dst_reg,
+				 tn);
+	switch (ptr->type) {
+	case RT_CTX:
+	case RT_MAP_VALUE:
+	case RT_MAP_KEY:
+	case RT_STACK:
+	case RT_PKT_META:
+	case RT_PKT:
+	case RT_TP_BUFFER:
+	case RT_MEM:
+		break;
+	case RT_FLOW_KEYS:
+		if (known)
+			break;
+		/* fallthrough */
+	case RT_MAP_PTR:
+		if (known && smin_val == 0 && op == BPF_ADD)
+			break;
+		/* fallthrough */
+	default:
+		return rb_reject(env, "R%d pointer arithmetic on %s prohibited", insn->dst_reg, tn);
+	}
+	struct rb_reg p = *ptr, o = *offr;
+	if (!sane_offset(env, &o, tn) || !sane_offset(env, &p, tn))
+		return RB_E_REJECT;
+	struct rb_reg res = p;
+	res.precise = 0;
+	switch (op) {
+	case BPF_ADD:
+		if (known && (int64_t)p.off + smin_val == (int64_t)(int32_t)(p.off + (int32_t)smin_val)) {
+			res.off = p.off + (int32_t)smin_val;
+			break;
+		}
+		scalar_op(env, &res, &o.val, BPF_ALU64 | BPF_ADD | BPF_X, 0, 0);
+		ptr_var_sync(env, &res);
+		if (p.type == RT_PKT || p.type == RT_PKT_META) {
+			res.id = ++env->id_gen;
+			res.range = 0;
+		}
+		break;
+	case BPF_SUB:
+		if (dst_is_off)
+			return rb_reject(env, "R%d tried to subtract pointer from scalar", insn->dst_reg);
+		if (p.type == RT_STACK)
+			return rb_reject(env, "R%d subtraction from stack pointer prohibited", insn->dst_reg);
+		if (known && (int64_t)p.off - smin_val == (int64_t)(int32_t)(p.off - (int32_t)smin_val)) {
+			res.off = p.off - (int32_t)smin_val;
+			break;
+		}
+		scalar_op(env, &res, &o.val, BPF_ALU64 | BPF_SUB | BPF_X, 0, 0);
+		ptr_var_sync(env, &res);
+		if (p.type == RT_PKT || p.type == RT_PKT_META) {
+			res.id = ++env->id_gen;
+			if (smin_val < 0)
+				res.range = 0;
+		}
+		break;
+	case BPF_AND:
+	case BPF_OR:
+	case BPF_XOR:
+		return rb_reject(env, "R%d bitwise operator %s on pointer prohibited", insn->dst_reg, alu_str(op));
+	default:
+		return rb_reject(env, "R%d pointer arithmetic with %s operator prohibited", insn->dst_reg,
+				 alu_str(op));
+	}
+	if (!sane_offset(env, &res, tn))
+		return RB_E_REJECT;
+	*dst = res;
+	return 0;
+}
+
+static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
+{
+	struct rb_reg *regs = rb_cur_regs(env);
+	struct rb_reg *dst = &regs[insn->dst_reg];
+	uint8_t op = BPF_OP(insn->code);
+	bool alu32 = BPF_CLASS(insn->code) != BPF_ALU64;
+	int err;
+	struct rb_reg kreg;
+
+	const struct rb_reg *src;
+	if (BPF_SRC(insn->code) == BPF_X) {
+		src = &regs[insn->src_reg];
+		if (src->type != RT_SCALAR) {
+			if (dst->type != RT_SCALAR) {
+				if (op == BPF_SUB) {
+					rb_reg_unknown(env, dst);
+					return 0;
+				}
+				return rb_reject(env, "R%d pointer %s pointer prohibited", insn->dst_reg, alu_str(op));
+			}
+			err = rb_mark_chain_precision(env, insn->dst_reg);
+			if (err)
+				return err;
+			struct rb_reg p = *src, o = *dst;
+			return adjust_ptr(env, insn, &p, &o, true);
+		} else if (dst->type != RT_SCALAR) {
+			err = rb_mark_chain_precision(env, insn->src_reg);
+			if (err)
+				return err;
+			struct rb_reg p = *dst, o = *src;
+			return adjust_ptr(env, insn, &p, &o, false);
+		} else if (dst->precise) {
+			err = rb_mark_chain_precision(env, insn->src_reg);
+			if (err)
+				return err;
+		}
+	} else {
+		rb_reg_const(env, &kreg, (uint64_t)(int64_t)insn->imm);
+		src = &kreg;
+		if (dst->type != RT_SCALAR) {
+			struct rb_reg p = *dst;
+			return adjust_ptr(env, insn, &p, &kreg, false);
+		}
+	}
+	/* two scalars */
+	rb_val sv = src->val;
+	bool src_const = env->t->is_const(&sv);
+	uint64_t src_c = src_const ? rb_reg_const_val(env, src) : 0;
+	if (alu32 && BPF_SRC(insn->code) == BPF_K)
+		env->t->constant(&sv, (uint64_t)(uint32_t)insn->imm);
+	scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
+	if (op == BPF_ADD && !alu32 && dst->id && src_const) {
+		if ((dst->id & RB_ADD_CONST) || src_c > (uint64_t)INT32_MAX) {
+			dst->off = 0;
+			dst->id = 0;
+		} else {
+			dst->id |= RB_ADD_CONST;
+			dst->off = (int32_t)src_c;
+		}
+	} else {
+		dst->id = 0;
+		dst->off = 0;
+	}
+	return 0;
+}
+
+int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
+{
+	uint8_t op = BPF_OP(insn->code);
+	bool alu64 = BPF_CLASS(insn->code) == BPF_ALU64;
+	struct rb_reg *regs = rb_cur_regs(env);
+	int err;
+
+	if (op == BPF_END || op == BPF_NEG) {
+		if (op == BPF_NEG) {
+			if (BPF_SRC(insn->code) != BPF_K || insn->src_reg || insn->off || insn->imm)
+				return rb_reject(env, "BPF_NEG uses reserved fields");
+		} else if (insn->src_reg || insn->off || (insn->imm != 16 && insn->imm != 32 && insn->imm != 64) ||
+			   (alu64 && BPF_SRC(insn->code) != BPF_TO_LE)) {
+			return rb_reject(env, "BPF_END uses reserved fields");
+		}
+		if ((err = rb_check_reg_read(env, insn->dst_reg)) || (err = rb_check_reg_write(env, insn->dst_reg)))
+			return err;
+		struct rb_reg *dst = &regs[insn->dst_reg];
+		if (dst->type == RT_SCALAR) {
+			rb_val zero;
+			env->t->constant(&zero, 0);
+			scalar_op(env, dst, &zero, insn->code, insn->off, insn->imm);
+			dst->id = 0;
+			dst->off = 0;
+		} else {
+			rb_reg_unknown(env, dst);
+		}
+		return 0;
+	}
+	if (op == BPF_MOV) {
+		if (BPF_SRC(insn->code) == BPF_X) {
+			if (!alu64) {
+				if ((insn->off != 0 && insn->off != 8 && insn->off != 16) || insn->imm)
+					return rb_reject(env, "BPF_MOV uses reserved fields");
+			} else if (insn->off == 1) {
+				return rb_unsupported(env, "addr_space_cast");
+			} else if ((insn->off != 0 && insn->off != 8 && insn->off != 16 && insn->off != 32) || insn->imm) {
+				return rb_reject(env, "BPF_MOV uses reserved fields");
+			}
+			if ((err = rb_check_reg_read(env, insn->src_reg)))
+				return err;
+		} else if (insn->src_reg || insn->off) {
+			return rb_reject(env, "BPF_MOV uses reserved fields");
+		}
+		if ((err = rb_check_reg_write(env, insn->dst_reg)))
+			return err;
+		struct rb_reg *dst = &regs[insn->dst_reg];
+		if (BPF_SRC(insn->code) == BPF_X) {
+			struct rb_reg *src = &regs[insn->src_reg];
+			if (alu64) {
+				if (insn->off == 0) {
+					rb_assign_id_before_mov(env, src);
+					*dst = *src;
+				} else if (src->type == RT_SCALAR) {
+					struct rb_bounds b;
+					rb_reg_bounds(env, src, &b);
+					bool no_sext = b.umax < (1ULL << (insn->off - 1));
+					if (no_sext)
+						rb_assign_id_before_mov(env, src);
+					*dst = *src;
+					if (!no_sext)
+						dst->id = 0;
+					rb_val sv = src->val;
+					scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
+				} else {
+					rb_reg_unknown(env, dst);
+				}
+			} else {
+				if (src->type == RT_SCALAR) {
+					bool keep;
+					if (insn->off == 0) {
+						keep = reg_width(env, src) <= 32;
+					} else {
+						struct rb_bounds b;
+						rb_reg_bounds(env, src, &b);
+						keep = b.umax < (1ULL << (insn->off - 1));
+					}
+					if (keep)
+						rb_assign_id_before_mov(env, src);
+					rb_val sv = src->val;
+					*dst = *src;
+					if (!keep)
+						dst->id = 0;
+					scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
+				} else {
+					rb_reg_unknown(env, dst);
+				}
+			}
+		} else {
+			rb_reg_const(env, dst, alu64 ? (uint64_t)(int64_t)insn->imm : (uint64_t)(uint32_t)insn->imm);
+		}
+		return 0;
+	}
+	if (op > BPF_END)
+		return rb_reject(env, "invalid BPF_ALU opcode %x", op);
+	if (BPF_SRC(insn->code) == BPF_X) {
+		if (insn->imm || (insn->off != 0 && insn->off != 1) ||
+		    (insn->off == 1 && op != BPF_MOD && op != BPF_DIV))
+			return rb_reject(env, "BPF_ALU uses reserved fields");
+		if ((err = rb_check_reg_read(env, insn->src_reg)))
+			return err;
+	} else if (insn->src_reg || (insn->off != 0 && insn->off != 1) ||
+		   (insn->off == 1 && op != BPF_MOD && op != BPF_DIV)) {
+		return rb_reject(env, "BPF_ALU uses reserved fields");
+	}
+	if ((err = rb_check_reg_read(env, insn->dst_reg)))
+		return err;
+	if ((op == BPF_MOD || op == BPF_DIV) && BPF_SRC(insn->code) == BPF_K && insn->imm == 0)
+		return rb_reject(env, "div by zero");
+	if ((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) && BPF_SRC(insn->code) == BPF_K) {
+		int size = alu64 ? 64 : 32;
+		if (insn->imm < 0 || insn->imm >= size)
+			return rb_reject(env, "invalid shift %d", insn->imm);
+	}
+	if ((err = rb_check_reg_write(env, insn->dst_reg)))
+		return err;
+	return adjust_reg(env, insn);
+}

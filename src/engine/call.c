@@ -1,0 +1,127 @@
+/* call.c — BPF-to-BPF calls and exits (Linux 6.18 check_func_call,
+ * prepare_func_exit, check_reference_leak, check_return_code). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/state.h"
+
+static int find_subprog(struct rb_env *env, int start)
+{
+	for (int i = 0; i < env->nsubprogs; i++)
+		if (env->subprogs[i].start == start)
+			return i;
+	return -1;
+}
+
+int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
+{
+	struct rb_vstate *st = env->cur;
+	int target = *insn_idx + insn->imm + 1;
+	if (st->curframe + 1 >= RB_MAX_FRAMES)
+		return rb_reject(env, "the call stack of %d frames is too deep !", st->curframe + 2);
+	int sub = find_subprog(env, target);
+	if (sub < 0)
+		return rb_reject(env, "verifier bug. No program starts at insn %d", target);
+	struct rb_func *caller = st->frame[st->curframe];
+	for (int i = 1; i <= 5; i++)
+		rb_scratch_reg(env, i);
+	struct rb_func *callee = calloc(1, sizeof(*callee));
+	if (!callee)
+		return RB_E_NOMEM;
+	callee->callsite = *insn_idx;
+	callee->frameno = st->curframe + 1;
+	callee->subprog = sub;
+	for (int i = 0; i < RB_MAX_REG; i++)
+		rb_reg_not_init(env, &callee->regs[i]);
+	rb_reg_ptr(env, &callee->regs[RB_REG_FP], RT_STACK);
+	callee->regs[RB_REG_FP].frameno = (uint8_t)callee->frameno;
+	for (int i = 1; i <= 5; i++)
+		callee->regs[i] = caller->regs[i];
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &caller->regs[i]);
+		rb_scratch_reg(env, i);
+	}
+	st->frame[st->curframe + 1] = callee;
+	st->curframe++;
+	if (env->log) {
+		rb_log(env, "caller:\n");
+		rb_log_state(env, st, st->curframe - 1, true);
+		rb_log(env, "callee:\n");
+		rb_log_state(env, st, st->curframe, true);
+	}
+	*insn_idx = target;
+	return 0;
+}
+
+static int check_return_code(struct rb_env *env)
+{
+	int err = rb_check_reg_read(env, 0);
+	if (err)
+		return err;
+	struct rb_reg *r0 = &rb_cur_regs(env)[0];
+	char tn[48];
+	int64_t lo = 0, hi = 1;
+	switch (env->prog->prog_type) {
+	case BPF_PROG_TYPE_CGROUP_SKB:
+		if (env->prog->expected_attach_type == BPF_CGROUP_INET_EGRESS)
+			hi = 3;
+		break;
+	default:
+		return 0;
+	}
+	if (r0->type != RT_SCALAR)
+		return rb_reject(env, "At program exit the register R0 is not a known value (%s)",
+				 rb_rtype_name(r0, tn, sizeof(tn)));
+	if ((err = rb_mark_chain_precision(env, 0)))
+		return err;
+	struct rb_bounds b;
+	rb_reg_bounds(env, r0, &b);
+	if (b.smin < lo || b.smax > hi) {
+		char msg[160];
+		int n = snprintf(msg, sizeof(msg), "At program exit the register R0 has");
+		if (b.smin > INT64_MIN)
+			n += snprintf(msg + n, sizeof(msg) - (size_t)n, " smin=%lld", (long long)b.smin);
+		if (b.smax < INT64_MAX)
+			n += snprintf(msg + n, sizeof(msg) - (size_t)n, " smax=%lld", (long long)b.smax);
+		if (b.smin == INT64_MIN && b.smax == INT64_MAX)
+			n += snprintf(msg + n, sizeof(msg) - (size_t)n, " unknown scalar value");
+		snprintf(msg + n, sizeof(msg) - (size_t)n, " should have been in [%lld, %lld]", (long long)lo,
+			 (long long)hi);
+		return rb_reject(env, "%s", msg);
+	}
+	return 0;
+}
+
+int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
+{
+	struct rb_vstate *st = env->cur;
+	int err;
+	if (!st->curframe && st->nrefs)
+		return rb_reject(env, "Unreleased reference id=%u alloc_insn=?", st->refs[0]);
+	if (st->curframe) {
+		struct rb_func *callee = st->frame[st->curframe];
+		struct rb_func *caller = st->frame[st->curframe - 1];
+		if ((err = rb_check_reg_read(env, 0)))
+			return err;
+		if (callee->regs[0].type == RT_STACK)
+			return rb_reject(env, "cannot return stack pointer to the caller");
+		caller->regs[0] = callee->regs[0];
+		*insn_idx = callee->callsite + 1;
+		if (env->log) {
+			rb_log(env, "returning from callee:\n");
+			rb_log_state(env, st, st->curframe, true);
+			rb_log(env, "to caller at %d:\n", *insn_idx);
+			rb_log_state(env, st, st->curframe - 1, true);
+		}
+		free(callee->stack);
+		free(callee);
+		st->frame[st->curframe] = NULL;
+		st->curframe--;
+		env->line_open = false;
+		return 2; /* print the full state before the next insn */
+	}
+	if ((err = check_return_code(env)))
+		return err;
+	*exit_path = true;
+	return 0;
+}

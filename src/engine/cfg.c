@@ -1,0 +1,310 @@
+/* cfg.c — the static passes before exploration (Linux 6.18 check_subprogs,
+ * check_cfg/visit_insn prune and jump points, compute_live_registers). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/state.h"
+
+static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | BPF_IMM | BPF_DW); }
+static bool is_pseudo_call(const struct bpf_insn *i)
+{
+	return i->code == (BPF_JMP | BPF_CALL) && i->src_reg == BPF_PSEUDO_CALL;
+}
+
+static int add_subprog(struct rb_env *env, int start, int *cap)
+{
+	for (int i = 0; i < env->nsubprogs; i++)
+		if (env->subprogs[i].start == start)
+			return 0;
+	if (env->nsubprogs == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		struct rb_subprog *s = realloc(env->subprogs, sizeof(*s) * (size_t)*cap);
+		if (!s)
+			return RB_E_NOMEM;
+		env->subprogs = s;
+	}
+	env->subprogs[env->nsubprogs++] = (struct rb_subprog){.start = start};
+	return 0;
+}
+
+static int cmp_sub(const void *a, const void *b)
+{
+	return ((const struct rb_subprog *)a)->start - ((const struct rb_subprog *)b)->start;
+}
+
+/* callee-saved-argument counts of the helpers: r1..rN are read by a call */
+int rb_helper_nargs(int32_t func_id);
+
+static uint16_t insn_use(const struct rb_env *env, const struct bpf_insn *i, uint16_t *def)
+{
+	uint8_t cls = BPF_CLASS(i->code);
+	uint16_t use = 0;
+	*def = 0;
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64: {
+		uint8_t op = BPF_OP(i->code);
+		*def = 1u << i->dst_reg;
+		if (op == BPF_END || op == BPF_NEG)
+			use = 1u << i->dst_reg;
+		else if (op == BPF_MOV)
+			use = BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0;
+		else
+			use = (1u << i->dst_reg) | (BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0);
+		break;
+	}
+	case BPF_LD:
+		if (is_ldimm64(i))
+			*def = 1u << i->dst_reg;
+		else { /* legacy packet access: reads r6 (ctx), clobbers r0-r5 */
+			*def = 0x3f;
+			use = 1u << 6;
+			if (BPF_MODE(i->code) == BPF_IND)
+				use |= 1u << i->src_reg;
+		}
+		break;
+	case BPF_LDX:
+		*def = 1u << i->dst_reg;
+		use = 1u << i->src_reg;
+		break;
+	case BPF_ST:
+		use = 1u << i->dst_reg;
+		break;
+	case BPF_STX:
+		use = (1u << i->dst_reg) | (1u << i->src_reg);
+		if (BPF_MODE(i->code) == BPF_ATOMIC) {
+			if (i->imm == BPF_CMPXCHG) {
+				use |= 1u;
+				*def = 1u;
+			} else if (i->imm & BPF_FETCH) {
+				*def = 1u << i->src_reg;
+			}
+		}
+		break;
+	case BPF_JMP:
+	case BPF_JMP32: {
+		uint8_t op = BPF_OP(i->code);
+		if (op == BPF_EXIT) {
+			use = 1u;
+		} else if (op == BPF_CALL) {
+			*def = 0x3f;
+			int n = 5;
+			if (i->src_reg == 0) {
+				n = rb_helper_nargs(i->imm);
+				if (n < 0)
+					n = 5;
+			}
+			use = (uint16_t)(((1u << n) - 1) << 1);
+		} else if (op == BPF_JA) {
+		} else {
+			use = (1u << i->dst_reg) | (BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0);
+		}
+		break;
+	}
+	}
+	(void)env;
+	return use & 0x3ff;
+}
+
+/* live registers before each insn: a backward fixed point over the CFG */
+static void compute_live_regs(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	bool changed = true;
+	for (int i = 0; i < n; i++)
+		env->aux[i].live_regs = 0;
+	while (changed) {
+		changed = false;
+		for (int i = n - 1; i >= 0; i--) {
+			const struct bpf_insn *in = &env->insns[i];
+			uint16_t def, use = insn_use(env, in, &def);
+			uint16_t out = 0;
+			uint8_t cls = BPF_CLASS(in->code);
+			int next = i + (is_ldimm64(in) ? 2 : 1);
+			if (cls == BPF_JMP || cls == BPF_JMP32) {
+				uint8_t op = BPF_OP(in->code);
+				if (op == BPF_EXIT) {
+				} else if (op == BPF_JA) {
+					int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+					if (t >= 0 && t < n)
+						out = env->aux[t].live_regs;
+				} else if (op == BPF_CALL) {
+					if (next < n)
+						out = env->aux[next].live_regs;
+				} else {
+					int t = i + 1 + in->off;
+					if (next < n)
+						out |= env->aux[next].live_regs;
+					if (t >= 0 && t < n)
+						out |= env->aux[t].live_regs;
+				}
+			} else if (next < n) {
+				out = env->aux[next].live_regs;
+			}
+			uint16_t live = (uint16_t)((out & ~def) | use);
+			if (live != env->aux[i].live_regs) {
+				env->aux[i].live_regs = live;
+				changed = true;
+			}
+		}
+	}
+}
+
+static void mark_prune(struct rb_env *env, int i)
+{
+	if (i >= 0 && i < env->insn_cnt)
+		env->aux[i].prune_point = true;
+}
+static void mark_jmp(struct rb_env *env, int i)
+{
+	if (i >= 0 && i < env->insn_cnt)
+		env->aux[i].jmp_point = true;
+}
+
+int rb_check_cfg(struct rb_env *env)
+{
+	int n = env->insn_cnt, cap = 0;
+	const struct bpf_insn *insns = env->insns;
+	if (add_subprog(env, 0, &cap))
+		return RB_E_NOMEM;
+	for (int i = 0; i < n; i++) {
+		if (is_pseudo_call(&insns[i])) {
+			int t = i + 1 + insns[i].imm;
+			if (t < 0 || t >= n) {
+				env->insn_idx = i;
+				return rb_reject(env, "function offset %d is out of range", t);
+			}
+			if (add_subprog(env, t, &cap))
+				return RB_E_NOMEM;
+		}
+		if (insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) && insns[i].src_reg == BPF_PSEUDO_FUNC) {
+			env->insn_idx = i;
+			return rb_unsupported(env, "callback function pointer (ld_imm64 pseudo func)");
+		}
+	}
+	qsort(env->subprogs, (size_t)env->nsubprogs, sizeof(struct rb_subprog), cmp_sub);
+	for (int s = 0; s < env->nsubprogs; s++) {
+		env->subprogs[s].end = s + 1 < env->nsubprogs ? env->subprogs[s + 1].start : n;
+		for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++)
+			env->aux[i].subprog = s;
+	}
+	/* jumps stay inside their subprogram; the last insn of each is an exit or a jump */
+	for (int i = 0; i < n; i++) {
+		const struct bpf_insn *in = &insns[i];
+		uint8_t cls = BPF_CLASS(in->code);
+		env->insn_idx = i;
+		if (is_ldimm64(in)) {
+			if (i + 1 >= n)
+				return rb_reject(env, "invalid BPF_LD_IMM insn");
+			i++;
+			continue;
+		}
+		if (cls != BPF_JMP && cls != BPF_JMP32)
+			continue;
+		uint8_t op = BPF_OP(in->code);
+		if (op == BPF_CALL || op == BPF_EXIT)
+			continue;
+		int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
+		int t = i + 1 + off;
+		int s = env->aux[i].subprog;
+		if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
+			return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+	}
+	/* prune and jump points, as 6.18's visit_insn marks them */
+	for (int i = 0; i < n; i++) {
+		const struct bpf_insn *in = &insns[i];
+		uint8_t cls = BPF_CLASS(in->code);
+		int sz = is_ldimm64(in) ? 2 : 1;
+		if (cls != BPF_JMP && cls != BPF_JMP32) {
+			i += sz - 1;
+			continue;
+		}
+		uint8_t op = BPF_OP(in->code);
+		if (op == BPF_EXIT)
+			continue;
+		if (op == BPF_CALL) {
+			mark_prune(env, i + 1);
+			mark_jmp(env, i + 1);
+			if (in->src_reg == BPF_PSEUDO_CALL) {
+				int t = i + 1 + in->imm;
+				mark_prune(env, i);
+				mark_prune(env, t);
+				mark_jmp(env, t);
+			}
+			continue;
+		}
+		if (op == BPF_JA) {
+			int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+			mark_prune(env, t);
+			mark_jmp(env, t);
+			continue;
+		}
+		mark_prune(env, i);
+		mark_prune(env, i + 1 + in->off);
+		mark_jmp(env, i + 1 + in->off);
+	}
+	/* unreachable instructions (the kernel's check_cfg DFS) */
+	{
+		size_t un = n > 0 ? (size_t)n : 1;
+		uint8_t *seen = calloc(un, 1);
+		int *work = malloc(sizeof(int) * (un + 1));
+		if (!seen || !work) {
+			free(seen);
+			free(work);
+			return RB_E_NOMEM;
+		}
+		int top = 0;
+		for (int s = 0; s < env->nsubprogs; s++) {
+			work[top++] = env->subprogs[s].start;
+			seen[env->subprogs[s].start] = 1;
+			while (top) {
+				int i = work[--top];
+				const struct bpf_insn *in = &insns[i];
+				uint8_t cls = BPF_CLASS(in->code);
+				int succ[2], ns = 0;
+				if (cls == BPF_JMP || cls == BPF_JMP32) {
+					uint8_t op = BPF_OP(in->code);
+					if (op == BPF_EXIT)
+						ns = 0;
+					else if (op == BPF_CALL)
+						succ[ns++] = i + 1;
+					else if (op == BPF_JA)
+						succ[ns++] = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+					else {
+						succ[ns++] = i + 1;
+						succ[ns++] = i + 1 + in->off;
+					}
+				} else {
+					succ[ns++] = i + (is_ldimm64(in) ? 2 : 1);
+				}
+				for (int k = 0; k < ns; k++) {
+					int t = succ[k];
+					if (t >= n || t < 0) {
+						free(seen);
+						free(work);
+						env->insn_idx = i;
+						return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+					}
+					if (!seen[t]) {
+						seen[t] = 1;
+						work[top++] = t;
+					}
+				}
+			}
+		}
+		for (int i = 0; i < n; i++) {
+			if (!seen[i]) {
+				free(seen);
+				free(work);
+				env->insn_idx = i;
+				return rb_reject(env, "unreachable insn %d", i);
+			}
+			if (is_ldimm64(&insns[i]))
+				i++;
+		}
+		free(seen);
+		free(work);
+	}
+	compute_live_regs(env);
+	return 0;
+}

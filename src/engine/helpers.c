@@ -1,0 +1,452 @@
+/* helpers.c — helper prototypes (argument and return types, which program
+ * types may call them) and the helper call check, following Linux 6.18's
+ * bpf_func_proto tables and check_helper_call for a privileged loader.
+ * Helpers missing from the table end verification as "unsupported". */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/state.h"
+
+void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id);
+uint32_t rb_acquire_ref(struct rb_env *env);
+
+enum arg {
+	A_NONE = 0,
+	A_ANY,
+	A_CTX,
+	A_MAP,
+	A_KEY,
+	A_VALUE,
+	A_MEM_RO,         /* ARG_PTR_TO_MEM | MEM_RDONLY: read [p, p+size) */
+	A_MEM_RO_OR_NULL, /* the same, or NULL with size 0 */
+	A_MEM_UNINIT,     /* ARG_PTR_TO_UNINIT_MEM: the helper writes [p, p+size) */
+	A_SIZE,           /* ARG_CONST_SIZE */
+	A_SIZE_OR_ZERO,   /* ARG_CONST_SIZE_OR_ZERO */
+	A_ALLOC_SIZE,     /* ARG_CONST_ALLOC_SIZE_OR_ZERO */
+	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
+};
+
+enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL };
+
+/* who may call: base helpers for every type, tracing, networking */
+#define AV_ALL 0x7
+#define AV_TRACE 0x1
+#define AV_NET 0x2
+#define AV_XDP 0x4
+#define AV_SKB 0x8
+
+struct proto {
+	int id;
+	const char *name;
+	uint8_t ret;
+	uint8_t args[5];
+	uint8_t avail;
+	bool pkt_changes;
+	uint8_t map_type_need; /* the map argument must be of this type (0: any data map) */
+};
+
+/* Linux 6.18 prototypes of the helpers real programs use most */
+static const struct proto protos[] = {
+	{BPF_FUNC_map_lookup_elem, "map_lookup_elem", R_MAP_VALUE_OR_NULL, {A_MAP, A_KEY}, 0xf, false, 0},
+	{BPF_FUNC_map_update_elem, "map_update_elem", R_INT, {A_MAP, A_KEY, A_VALUE, A_ANY}, 0xf, false, 0},
+	{BPF_FUNC_map_delete_elem, "map_delete_elem", R_INT, {A_MAP, A_KEY}, 0xf, false, 0},
+	{BPF_FUNC_probe_read, "probe_read", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_ktime_get_ns, "ktime_get_ns", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_trace_printk, "trace_printk", R_INT, {A_MEM_RO, A_SIZE, A_ANY, A_ANY, A_ANY}, 0xf, false, 0},
+	{BPF_FUNC_get_prandom_u32, "get_prandom_u32", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_get_smp_processor_id, "get_smp_processor_id", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_skb_store_bytes, "skb_store_bytes", R_INT, {A_CTX, A_ANY, A_MEM_RO, A_SIZE, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_l3_csum_replace, "l3_csum_replace", R_INT, {A_CTX, A_ANY, A_ANY, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_l4_csum_replace, "l4_csum_replace", R_INT, {A_CTX, A_ANY, A_ANY, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_tail_call, "tail_call", R_VOID, {A_CTX, A_MAP, A_ANY}, 0xf, false, BPF_MAP_TYPE_PROG_ARRAY},
+	{BPF_FUNC_clone_redirect, "clone_redirect", R_INT, {A_CTX, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_get_current_pid_tgid, "get_current_pid_tgid", R_INT, {0}, AV_TRACE, false, 0},
+	{BPF_FUNC_get_current_uid_gid, "get_current_uid_gid", R_INT, {0}, AV_TRACE, false, 0},
+	{BPF_FUNC_get_current_comm, "get_current_comm", R_INT, {A_MEM_UNINIT, A_SIZE}, AV_TRACE, false, 0},
+	{BPF_FUNC_get_cgroup_classid, "get_cgroup_classid", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_skb_vlan_push, "skb_vlan_push", R_INT, {A_CTX, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_skb_vlan_pop, "skb_vlan_pop", R_INT, {A_CTX}, AV_SKB, true, 0},
+	{BPF_FUNC_redirect, "redirect", R_INT, {A_ANY, A_ANY}, AV_SKB | AV_XDP, false, 0},
+	{BPF_FUNC_get_route_realm, "get_route_realm", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_perf_event_output, "perf_event_output", R_INT, {A_CTX, A_MAP, A_ANY, A_MEM_RO, A_SIZE_OR_ZERO}, 0xf, false,
+	 BPF_MAP_TYPE_PERF_EVENT_ARRAY},
+	{BPF_FUNC_skb_load_bytes, "skb_load_bytes", R_INT, {A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE}, AV_SKB, false, 0},
+	{BPF_FUNC_get_stackid, "get_stackid", R_INT, {A_CTX, A_MAP, A_ANY}, AV_TRACE, false, BPF_MAP_TYPE_STACK_TRACE},
+	{BPF_FUNC_csum_diff, "csum_diff", R_INT, {A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_ANY},
+	 AV_SKB | AV_XDP, false, 0},
+	{BPF_FUNC_skb_change_proto, "skb_change_proto", R_INT, {A_CTX, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_skb_change_type, "skb_change_type", R_INT, {A_CTX, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_get_hash_recalc, "get_hash_recalc", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_get_current_task, "get_current_task", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_skb_change_tail, "skb_change_tail", R_INT, {A_CTX, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_skb_pull_data, "skb_pull_data", R_INT, {A_CTX, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_csum_update, "csum_update", R_INT, {A_CTX, A_ANY}, AV_SKB, false, 0},
+	{BPF_FUNC_set_hash_invalid, "set_hash_invalid", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_get_numa_node_id, "get_numa_node_id", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_skb_change_head, "skb_change_head", R_INT, {A_CTX, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_xdp_adjust_head, "xdp_adjust_head", R_INT, {A_CTX, A_ANY}, AV_XDP, true, 0},
+	{BPF_FUNC_probe_read_str, "probe_read_str", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_get_socket_cookie, "get_socket_cookie", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_get_socket_uid, "get_socket_uid", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_set_hash, "set_hash", R_INT, {A_CTX, A_ANY}, AV_SKB, false, 0},
+	{BPF_FUNC_skb_adjust_room, "skb_adjust_room", R_INT, {A_CTX, A_ANY, A_ANY, A_ANY}, AV_SKB, true, 0},
+	{BPF_FUNC_redirect_map, "redirect_map", R_INT, {A_MAP, A_ANY, A_ANY}, AV_XDP, false, 0xff},
+	{BPF_FUNC_xdp_adjust_meta, "xdp_adjust_meta", R_INT, {A_CTX, A_ANY}, AV_XDP, true, 0},
+	{BPF_FUNC_perf_event_read_value, "perf_event_read_value", R_INT, {A_MAP, A_ANY, A_MEM_UNINIT, A_SIZE}, AV_TRACE,
+	 false, BPF_MAP_TYPE_PERF_EVENT_ARRAY},
+	{BPF_FUNC_perf_event_read, "perf_event_read", R_INT, {A_MAP, A_ANY}, AV_TRACE, false, BPF_MAP_TYPE_PERF_EVENT_ARRAY},
+	{BPF_FUNC_xdp_adjust_tail, "xdp_adjust_tail", R_INT, {A_CTX, A_ANY}, AV_XDP, true, 0},
+	{BPF_FUNC_get_stack, "get_stack", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_skb_load_bytes_relative, "skb_load_bytes_relative", R_INT, {A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE, A_ANY},
+	 AV_SKB, false, 0},
+	{BPF_FUNC_fib_lookup, "fib_lookup", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE, A_ANY}, AV_SKB | AV_XDP, false, 0},
+	{BPF_FUNC_get_current_cgroup_id, "get_current_cgroup_id", R_INT, {0}, AV_TRACE, false, 0},
+	{BPF_FUNC_skb_cgroup_id, "skb_cgroup_id", R_INT, {A_CTX}, AV_SKB, false, 0},
+	{BPF_FUNC_ktime_get_boot_ns, "ktime_get_boot_ns", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_send_signal, "send_signal", R_INT, {A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_probe_read_user, "probe_read_user", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_probe_read_kernel, "probe_read_kernel", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, 0xf, false, 0},
+	{BPF_FUNC_probe_read_user_str, "probe_read_user_str", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false,
+	 0},
+	{BPF_FUNC_probe_read_kernel_str, "probe_read_kernel_str", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, 0xf, false,
+	 0},
+	{BPF_FUNC_send_signal_thread, "send_signal_thread", R_INT, {A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_jiffies64, "jiffies64", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_get_ns_current_pid_tgid, "get_ns_current_pid_tgid", R_INT, {A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE}, AV_TRACE,
+	 false, 0},
+	{BPF_FUNC_ringbuf_output, "ringbuf_output", R_INT, {A_MAP, A_MEM_RO, A_SIZE_OR_ZERO, A_ANY}, 0xf, false,
+	 BPF_MAP_TYPE_RINGBUF},
+	{BPF_FUNC_ringbuf_reserve, "ringbuf_reserve", R_RINGBUF_OR_NULL, {A_MAP, A_ALLOC_SIZE, A_ANY}, 0xf, false,
+	 BPF_MAP_TYPE_RINGBUF},
+	{BPF_FUNC_ringbuf_submit, "ringbuf_submit", R_VOID, {A_RINGBUF_REL, A_ANY}, 0xf, false, 0},
+	{BPF_FUNC_ringbuf_discard, "ringbuf_discard", R_VOID, {A_RINGBUF_REL, A_ANY}, 0xf, false, 0},
+	{BPF_FUNC_ringbuf_query, "ringbuf_query", R_INT, {A_MAP, A_ANY}, 0xf, false, BPF_MAP_TYPE_RINGBUF},
+	{BPF_FUNC_ktime_get_coarse_ns, "ktime_get_coarse_ns", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_get_func_ip, "get_func_ip", R_INT, {A_CTX}, AV_TRACE, false, 0},
+	{BPF_FUNC_get_attach_cookie, "get_attach_cookie", R_INT, {A_CTX}, AV_TRACE, false, 0},
+	{BPF_FUNC_ktime_get_tai_ns, "ktime_get_tai_ns", R_INT, {0}, 0xf, false, 0},
+};
+
+static const struct proto *find_proto(int32_t id)
+{
+	for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)
+		if (protos[i].id == id)
+			return &protos[i];
+	return NULL;
+}
+
+int rb_helper_nargs(int32_t func_id);
+int rb_helper_nargs(int32_t func_id)
+{
+	const struct proto *p = find_proto(func_id);
+	if (!p)
+		return -1;
+	int n = 0;
+	while (n < 5 && p->args[n] != A_NONE)
+		n++;
+	return n;
+}
+
+static bool available(const struct proto *p, uint32_t pt)
+{
+	if (p->avail == 0xf)
+		return true;
+	switch (pt) {
+	case BPF_PROG_TYPE_KPROBE:
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+	case BPF_PROG_TYPE_PERF_EVENT:
+		return p->avail & AV_TRACE;
+	case BPF_PROG_TYPE_XDP:
+		return p->avail & AV_XDP;
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+		return p->avail & AV_SKB;
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+		/* only the socket-related subset of the skb helpers */
+		return (p->avail & AV_SKB) && !p->pkt_changes && p->id != BPF_FUNC_redirect &&
+		       p->id != BPF_FUNC_get_route_realm && p->id != BPF_FUNC_get_cgroup_classid &&
+		       p->id != BPF_FUNC_csum_update && p->id != BPF_FUNC_set_hash_invalid && p->id != BPF_FUNC_set_hash &&
+		       p->id != BPF_FUNC_fib_lookup && p->id != BPF_FUNC_csum_diff && p->id != BPF_FUNC_get_hash_recalc;
+	default:
+		return false;
+	}
+}
+
+/* maps that only their special helpers may take */
+static bool map_compatible(const struct rb_map *m, const struct proto *p)
+{
+	switch (m->type) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		return p->id == BPF_FUNC_tail_call;
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+		return p->id == BPF_FUNC_perf_event_output || p->id == BPF_FUNC_perf_event_read ||
+		       p->id == BPF_FUNC_perf_event_read_value;
+	case BPF_MAP_TYPE_RINGBUF:
+		return p->id == BPF_FUNC_ringbuf_output || p->id == BPF_FUNC_ringbuf_reserve ||
+		       p->id == BPF_FUNC_ringbuf_query;
+	case BPF_MAP_TYPE_STACK_TRACE:
+		return p->id == BPF_FUNC_get_stackid;
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_CPUMAP:
+	case BPF_MAP_TYPE_XSKMAP:
+		return p->id == BPF_FUNC_redirect_map || p->id == BPF_FUNC_map_lookup_elem ||
+		       (m->type == BPF_MAP_TYPE_DEVMAP || m->type == BPF_MAP_TYPE_DEVMAP_HASH ||
+			m->type == BPF_MAP_TYPE_CPUMAP
+			    ? (p->id == BPF_FUNC_map_update_elem || p->id == BPF_FUNC_map_delete_elem)
+			    : false);
+	default:
+		if (p->map_type_need && p->map_type_need != 0xff)
+			return m->type == p->map_type_need;
+		if (p->map_type_need == 0xff)
+			return false;
+		return true;
+	}
+}
+
+/* refs: acquired reference ids of the current state */
+uint32_t rb_acquire_ref(struct rb_env *env)
+{
+	struct rb_vstate *st = env->cur;
+	uint32_t *r = realloc(st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
+	if (!r)
+		return 0;
+	st->refs = r;
+	uint32_t id = ++env->id_gen;
+	st->refs[st->nrefs++] = id;
+	return id;
+}
+
+void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
+{
+	struct rb_vstate *st = env->cur;
+	for (int i = 0; i < st->nrefs; i++) {
+		if (st->refs[i] == ref_obj_id) {
+			st->refs[i] = st->refs[--st->nrefs];
+			break;
+		}
+	}
+	for (int fi = 0; fi <= st->curframe; fi++) {
+		struct rb_func *f = st->frame[fi];
+		for (int i = 0; i < RB_MAX_REG; i++)
+			if (f->regs[i].ref_obj_id == ref_obj_id)
+				rb_reg_unknown(env, &f->regs[i]);
+		for (int s = 0; s < f->nslots; s++)
+			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.ref_obj_id == ref_obj_id)
+				rb_reg_unknown(env, &f->stack[s].spilled);
+	}
+}
+
+static void clear_pkt_pointers(struct rb_env *env)
+{
+	struct rb_vstate *st = env->cur;
+	for (int fi = 0; fi <= st->curframe; fi++) {
+		struct rb_func *f = st->frame[fi];
+		for (int i = 0; i < RB_MAX_REG; i++) {
+			uint8_t t = f->regs[i].type;
+			if (t == RT_PKT || t == RT_PKT_META || t == RT_PKT_END)
+				rb_reg_unknown(env, &f->regs[i]);
+		}
+		for (int s = 0; s < f->nslots; s++) {
+			uint8_t t = f->stack[s].spilled.type;
+			if (f->stack[s].type[7] == SLOT_SPILL && (t == RT_PKT || t == RT_PKT_META || t == RT_PKT_END))
+				rb_reg_unknown(env, &f->stack[s].spilled);
+		}
+	}
+}
+
+static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
+			  uint64_t *umax_out, bool *is_const)
+{
+	struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	char tn[48];
+	if (reg->type != RT_SCALAR)
+		return rb_reject(env, "R%d type=%s expected=scalar", regno, rb_rtype_name(reg, tn, sizeof(tn)));
+	struct rb_bounds b;
+	rb_reg_bounds(env, reg, &b);
+	*umax_out = b.umax;
+	*is_const = env->t->is_const(&reg->val);
+	if (b.smin < 0)
+		return rb_reject(env, "R%d min value is negative, either use unsigned or 'var &= const'", regno);
+	if (b.umin == 0 && !zero_ok)
+		return rb_reject(env, "R%d invalid zero-sized read: u64=[%llu,%llu]", regno,
+				 (unsigned long long)b.umin, (unsigned long long)b.umax);
+	if (b.umax >= (1u << 29))
+		return rb_reject(env, "R%d unbounded memory access, use 'var &= const' or 'if (var < const)'", regno);
+	int err = rb_check_mem_range(env, mem_regno, regno, b.umax, zero_ok, write);
+	if (!err)
+		err = rb_mark_chain_precision(env, regno);
+	return err;
+}
+
+int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx)
+{
+	(void)insn_idx;
+	const struct proto *p = find_proto(insn->imm);
+	int err;
+	if (!p) {
+		if (insn->imm <= 0 || insn->imm >= __BPF_FUNC_MAX_ID)
+			return rb_reject(env, "invalid func unknown#%d", insn->imm);
+		return rb_unsupported(env, "helper #%d", insn->imm);
+	}
+	if (!available(p, env->prog->prog_type))
+		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", p->name, p->id);
+	if (p->id == BPF_FUNC_get_stack || p->id == BPF_FUNC_probe_read_str ||
+	    p->id == BPF_FUNC_probe_read_kernel_str || p->id == BPF_FUNC_probe_read_user_str) {
+		/* return value refined by the size argument below */
+	}
+	struct rb_reg *regs = rb_cur_regs(env);
+	int map_idx = -1;
+	uint64_t msize_max = 0, alloc_size = 0;
+	uint32_t release_id = 0;
+	for (int a = 0; a < 5 && p->args[a] != A_NONE; a++) {
+		int regno = a + 1;
+		if ((err = rb_check_reg_read(env, regno)))
+			return err;
+		struct rb_reg *reg = &regs[regno];
+		char tn[48];
+		rb_rtype_name(reg, tn, sizeof(tn));
+		switch (p->args[a]) {
+		case A_ANY:
+			break;
+		case A_CTX:
+			if (reg->type != RT_CTX)
+				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno,
+						 reg->off);
+			break;
+		case A_MAP:
+			if (reg->type != RT_MAP_PTR)
+				return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
+			map_idx = reg->map_idx;
+			if (!map_compatible(&env->obj->maps[map_idx], p))
+				return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
+						 env->obj->maps[map_idx].type, p->name, p->id);
+			break;
+		case A_KEY:
+		case A_VALUE: {
+			if (map_idx < 0)
+				return rb_reject(env, "invalid map_ptr to access map->%s", p->args[a] == A_KEY ? "key" : "value");
+			const struct rb_map *m = &env->obj->maps[map_idx];
+			if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
+			    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
+				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
+						 tn);
+			if ((reg->flags & RF_MAYBE_NULL))
+				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
+						 tn);
+			err = rb_check_mem_range(env, regno, -1, p->args[a] == A_KEY ? m->key_size : m->value_size,
+						 false, false);
+			if (err)
+				return err;
+			break;
+		}
+		case A_MEM_RO:
+		case A_MEM_RO_OR_NULL:
+		case A_MEM_UNINIT:
+			if (p->args[a] == A_MEM_RO_OR_NULL && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
+			    rb_reg_const_val(env, reg) == 0)
+				break;
+			if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
+			    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
+				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+						 regno, tn);
+			if (reg->flags & RF_MAYBE_NULL)
+				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+						 regno, tn);
+			/* the access is checked with the size argument */
+			break;
+		case A_SIZE:
+		case A_SIZE_OR_ZERO: {
+			bool c;
+			bool write = p->args[a - 1] == A_MEM_UNINIT;
+			err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, write, &msize_max, &c);
+			if (err)
+				return err;
+			break;
+		}
+		case A_ALLOC_SIZE:
+			if (!rb_reg_is_const(env, reg))
+				return rb_reject(env, "R%d is not a known constant'", regno);
+			alloc_size = rb_reg_const_val(env, reg);
+			if ((err = rb_mark_chain_precision(env, regno)))
+				return err;
+			break;
+		case A_RINGBUF_REL:
+			if (reg->type != RT_MEM || !(reg->flags & RF_RINGBUF) || (reg->flags & RF_MAYBE_NULL))
+				return rb_reject(env, "R%d type=%s expected=ringbuf_mem", regno, tn);
+			if (!reg->ref_obj_id)
+				return rb_reject(env, "R%d must be referenced when passed to release function", regno);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_reject(env, "R%d must have zero offset when passed to release func", regno);
+			release_id = reg->ref_obj_id;
+			break;
+		}
+	}
+	if (release_id)
+		rb_release_ref(env, release_id);
+	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
+		return rb_reject(env, "tail_call would lead to reference leak");
+
+	regs = rb_cur_regs(env);
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &regs[i]);
+		rb_scratch_reg(env, i);
+	}
+	switch (p->ret) {
+	case R_INT:
+		rb_reg_unknown(env, &regs[0]);
+		if (p->id == BPF_FUNC_get_stack || p->id == BPF_FUNC_probe_read_str ||
+		    p->id == BPF_FUNC_probe_read_kernel_str || p->id == BPF_FUNC_probe_read_user_str) {
+			struct rb_bounds b;
+			env->t->bounds(&regs[0].val, &b);
+			b.smax = (int64_t)msize_max;
+			b.s32_max = (int64_t)msize_max;
+			b.smin = -4095;
+			b.s32_min = -4095;
+			env->t->from_bounds(&regs[0].val, &b);
+		} else if (p->id == BPF_FUNC_get_smp_processor_id) {
+			/* nr_cpu_ids - 1 on this machine's kernel */
+			long ncpu = 2;
+			struct rb_bounds b;
+			env->t->bounds(&regs[0].val, &b);
+			b.umin = 0;
+			b.umax = (uint64_t)(ncpu - 1);
+			b.smin = 0;
+			b.smax = ncpu - 1;
+			b.u32_min = 0;
+			b.u32_max = (uint64_t)(ncpu - 1);
+			b.s32_min = 0;
+			b.s32_max = ncpu - 1;
+			env->t->from_bounds(&regs[0].val, &b);
+		}
+		break;
+	case R_VOID:
+		rb_reg_not_init(env, &regs[0]);
+		break;
+	case R_MAP_VALUE_OR_NULL:
+		rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
+		regs[0].flags = RF_MAYBE_NULL;
+		regs[0].map_idx = map_idx;
+		regs[0].id = ++env->id_gen;
+		break;
+	case R_RINGBUF_OR_NULL: {
+		rb_reg_ptr(env, &regs[0], RT_MEM);
+		regs[0].flags = RF_MAYBE_NULL | RF_RINGBUF;
+		regs[0].range = (int32_t)alloc_size;
+		++env->id_gen; /* 6.18 gives maybe-null results an id, then replaces it with the reference id */
+		uint32_t id = rb_acquire_ref(env);
+		if (!id)
+			return RB_E_NOMEM;
+		regs[0].id = id;
+		regs[0].ref_obj_id = id;
+		break;
+	}
+	}
+	if (p->pkt_changes)
+		clear_pkt_pointers(env);
+	return 0;
+}

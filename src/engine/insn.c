@@ -1,0 +1,185 @@
+/* insn.c — decode one instruction and dispatch to its checker (Linux
+ * 6.18 do_check_insn), plus register read/write checks (check_reg_arg). */
+#include <string.h>
+
+#include "engine/state.h"
+
+int rb_check_reg_read(struct rb_env *env, int regno)
+{
+	if (regno >= RB_MAX_REG)
+		return rb_reject(env, "R%d is invalid", regno);
+	rb_scratch_reg(env, regno);
+	if (rb_cur_regs(env)[regno].type == RT_NOT_INIT)
+		return rb_reject(env, "R%d !read_ok", regno);
+	return 0;
+}
+
+int rb_check_reg_write(struct rb_env *env, int regno)
+{
+	if (regno >= RB_MAX_REG)
+		return rb_reject(env, "R%d is invalid", regno);
+	rb_scratch_reg(env, regno);
+	if (regno == RB_REG_FP)
+		return rb_reject(env, "frame pointer is read only");
+	return 0;
+}
+
+static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
+{
+	int err = rb_check_reg_write(env, insn->dst_reg);
+	if (err)
+		return err;
+	if (insn->off != 0)
+		return rb_reject(env, "BPF_LD_[ABS|IND] uses reserved fields");
+	const struct bpf_insn *next = insn + 1;
+	struct rb_reg *dst = &rb_cur_regs(env)[insn->dst_reg];
+	switch (insn->src_reg) {
+	case 0:
+		rb_reg_const(env, dst, (uint64_t)(uint32_t)insn->imm | ((uint64_t)(uint32_t)next->imm << 32));
+		return 0;
+	case BPF_PSEUDO_MAP_IDX:
+	case BPF_PSEUDO_MAP_IDX_VALUE: {
+		if (insn->imm < 0 || (size_t)insn->imm >= env->obj->map_cnt)
+			return rb_reject(env, "fd_idx %d out of bounds", insn->imm);
+		const struct rb_map *m = &env->obj->maps[insn->imm];
+		if (insn->src_reg == BPF_PSEUDO_MAP_IDX) {
+			rb_reg_ptr(env, dst, RT_MAP_PTR);
+		} else {
+			if ((uint32_t)next->imm >= m->value_size)
+				return rb_reject(env, "invalid access to map value pointer, value_size=%u off=%u",
+						 m->value_size, (uint32_t)next->imm);
+			rb_reg_ptr(env, dst, RT_MAP_VALUE);
+			dst->off = next->imm;
+		}
+		dst->map_idx = insn->imm;
+		return 0;
+	}
+	case BPF_PSEUDO_MAP_FD:
+	case BPF_PSEUDO_MAP_VALUE:
+		return rb_unsupported(env, "map reference by fd (loader should give map indexes)");
+	case BPF_PSEUDO_BTF_ID:
+		return rb_unsupported(env, "ksym (ld_imm64 BTF id)");
+	case BPF_PSEUDO_FUNC:
+		return rb_unsupported(env, "callback function pointer");
+	default:
+		return rb_reject(env, "invalid BPF_LD_IMM insn");
+	}
+}
+
+/* legacy LD_ABS/LD_IND packet loads (check_ld_abs) */
+static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
+{
+	uint8_t mode = BPF_MODE(insn->code);
+	uint32_t pt = env->prog->prog_type;
+	if (pt != BPF_PROG_TYPE_SOCKET_FILTER && pt != BPF_PROG_TYPE_SCHED_CLS && pt != BPF_PROG_TYPE_SCHED_ACT &&
+	    pt != BPF_PROG_TYPE_CGROUP_SKB)
+		return rb_reject(env, "BPF_LD_[ABS|IND] instructions not allowed for this program type");
+	if (insn->dst_reg != 0 || insn->off != 0 || BPF_SIZE(insn->code) == BPF_DW ||
+	    (mode == BPF_ABS && insn->src_reg != 0))
+		return rb_reject(env, "BPF_LD_[ABS|IND] uses reserved fields");
+	if (env->cur->curframe)
+		return rb_unsupported(env, "LD_ABS in a subprogram");
+	int err = rb_check_reg_read(env, 6);
+	if (err)
+		return err;
+	if (env->cur->nrefs)
+		return rb_reject(env, "BPF_LD_[ABS|IND] would lead to reference leak");
+	if (mode == BPF_IND && (err = rb_check_reg_read(env, insn->src_reg)))
+		return err;
+	struct rb_reg *regs = rb_cur_regs(env);
+	if (regs[6].type != RT_CTX)
+		return rb_reject(env, "at the time of BPF_LD_ABS|IND R6 != pointer to skb");
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &regs[i]);
+		rb_scratch_reg(env, i);
+	}
+	rb_reg_unknown(env, &regs[0]);
+	return 0;
+}
+
+int rb_do_insn(struct rb_env *env, bool *exit_path)
+{
+	const struct bpf_insn *insn = &env->insns[env->insn_idx];
+	uint8_t cls = BPF_CLASS(insn->code);
+	int err;
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		err = rb_check_alu(env, insn);
+		if (err)
+			return err;
+		env->insn_idx++;
+		return 0;
+	case BPF_LDX:
+	case BPF_STX:
+	case BPF_ST:
+		err = rb_check_ldst(env, insn);
+		if (err)
+			return err;
+		env->insn_idx++;
+		return 0;
+	case BPF_LD:
+		if (BPF_MODE(insn->code) == BPF_IMM && BPF_SIZE(insn->code) == BPF_DW) {
+			err = check_ld_imm(env, insn);
+			if (err)
+				return err;
+			env->insn_idx += 2;
+			return 0;
+		}
+		if (BPF_MODE(insn->code) == BPF_ABS || BPF_MODE(insn->code) == BPF_IND) {
+			err = check_ld_abs(env, insn);
+			if (err)
+				return err;
+			env->insn_idx++;
+			return 0;
+		}
+		return rb_reject(env, "invalid BPF_LD mode");
+	case BPF_JMP:
+	case BPF_JMP32: {
+		uint8_t op = BPF_OP(insn->code);
+		env->jmps_processed++;
+		if (op == BPF_CALL) {
+			if (BPF_SRC(insn->code) != BPF_K || (insn->src_reg != BPF_PSEUDO_CALL && insn->off != 0) ||
+			    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL &&
+			     insn->src_reg != BPF_PSEUDO_KFUNC_CALL) ||
+			    insn->dst_reg != 0 || cls == BPF_JMP32)
+				return rb_reject(env, "BPF_CALL uses reserved fields");
+			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
+				return rb_unsupported(env, "kfunc call");
+			if (insn->src_reg == BPF_PSEUDO_CALL)
+				return rb_check_func_call(env, insn, &env->insn_idx);
+			err = rb_check_helper_call(env, insn, env->insn_idx);
+			if (err)
+				return err;
+			env->insn_idx++;
+			return 0;
+		}
+		if (op == BPF_JA) {
+			if (BPF_SRC(insn->code) != BPF_K || insn->src_reg != 0 || insn->dst_reg != 0 ||
+			    (cls == BPF_JMP && insn->imm != 0) || (cls == BPF_JMP32 && insn->off != 0))
+				return rb_reject(env, "BPF_JA uses reserved fields");
+			env->insn_idx += 1 + (cls == BPF_JMP ? insn->off : insn->imm);
+			return 0;
+		}
+		if (op == BPF_EXIT) {
+			if (BPF_SRC(insn->code) != BPF_K || insn->imm != 0 || insn->src_reg != 0 ||
+			    insn->dst_reg != 0 || cls == BPF_JMP32)
+				return rb_reject(env, "BPF_EXIT uses reserved fields");
+			return rb_check_exit(env, &env->insn_idx, exit_path);
+		}
+		if (op == 0xe0 /* BPF_JCOND: may_goto */)
+			return rb_unsupported(env, "may_goto");
+		err = rb_check_cond_jmp(env, insn, &env->insn_idx);
+		if (err < 0)
+			return err;
+		if (err == 1) { /* the fall-through path is impossible */
+			*exit_path = true;
+			return 0;
+		}
+		env->insn_idx++;
+		return 0;
+	}
+	}
+	return rb_reject(env, "unknown insn class %d", cls);
+}

@@ -1,0 +1,384 @@
+/* jmp.c — conditional jumps (Linux 6.18 check_cond_jmp_op): branch
+ * decided by the tracker's branch_taken (and the pointer rules of
+ * is_branch_taken), the other branch pushed, both refined; null checks
+ * (mark_ptr_or_null_regs), packet range learning (try_match_pkt_pointers),
+ * linked scalars (sync_linked_regs). */
+#include <string.h>
+
+#include "engine/state.h"
+
+struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx);
+
+#define FOR_EACH_REG(st, f, r, body)                                                                        \
+	for (int _fi = 0; _fi <= (st)->curframe; _fi++) {                                                   \
+		struct rb_func *f = (st)->frame[_fi];                                                        \
+		for (int _ri = 0; _ri < RB_MAX_REG; _ri++) {                                                \
+			struct rb_reg *r = &f->regs[_ri];                                                    \
+			body                                                                                 \
+		}                                                                                            \
+		for (int _si = 0; _si < f->nslots; _si++) {                                                 \
+			if (f->stack[_si].type[7] != SLOT_SPILL)                                             \
+				continue;                                                                    \
+			struct rb_reg *r = &f->stack[_si].spilled;                                           \
+			body                                                                                 \
+		}                                                                                            \
+	}
+
+static bool reg_not_null(const struct rb_reg *r)
+{
+	if (r->flags & RF_MAYBE_NULL)
+		return false;
+	switch (r->type) {
+	case RT_SOCKET:
+	case RT_TCP_SOCK:
+	case RT_MAP_VALUE:
+	case RT_MAP_KEY:
+	case RT_SOCK_COMMON:
+	case RT_MEM:
+	case RT_MAP_PTR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_pkt_any(const struct rb_reg *r)
+{
+	return r->type == RT_PKT || r->type == RT_PKT_META || r->type == RT_PKT_END;
+}
+
+static uint8_t flip(uint8_t op)
+{
+	return rb_jmp_swap(op);
+}
+
+static int pkt_branch_taken(const struct rb_reg *dst, const struct rb_reg *src, uint8_t op)
+{
+	const struct rb_reg *pkt;
+	if (src->type == RT_PKT_END) {
+		pkt = dst;
+	} else if (dst->type == RT_PKT_END) {
+		pkt = src;
+		op = flip(op);
+	} else {
+		return -1;
+	}
+	if (pkt->range >= 0)
+		return -1;
+	switch (op) {
+	case BPF_JLE:
+	case BPF_JGT:
+		if (pkt->range == RB_BEYOND_PKT_END)
+			return op == BPF_JGT;
+		break;
+	case BPF_JLT:
+	case BPF_JGE:
+		if (pkt->range == RB_BEYOND_PKT_END || pkt->range == RB_AT_PKT_END)
+			return op == BPF_JGE;
+		break;
+	}
+	return -1;
+}
+
+static bool reg_const32(struct rb_env *env, const struct rb_reg *r, bool is32, uint64_t *v)
+{
+	if (r->type != RT_SCALAR)
+		return false;
+	struct rb_bounds b;
+	rb_reg_bounds(env, r, &b);
+	if (is32) {
+		/* the subregister is constant */
+		if (b.u32_min != b.u32_max)
+			return false;
+		*v = b.u32_min;
+		return true;
+	}
+	if (!env->t->is_const(&r->val))
+		return false;
+	*v = b.var_off.value;
+	return true;
+}
+
+static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct rb_reg *b, uint8_t op, bool is32)
+{
+	if (is_pkt_any(a) && is_pkt_any(b) && !is32)
+		return pkt_branch_taken(a, b, op);
+	if (rb_is_pointer(a) || rb_is_pointer(b)) {
+		uint64_t v;
+		if (!reg_const32(env, b, is32, &v)) {
+			const struct rb_reg *t = a;
+			a = b;
+			b = t;
+			op = flip(op);
+		}
+		if (!reg_const32(env, b, is32, &v))
+			return -1;
+		if (!reg_not_null(a))
+			return -1;
+		if (v != 0)
+			return -1;
+		if (op == BPF_JEQ)
+			return 0;
+		if (op == BPF_JNE)
+			return 1;
+		return -1;
+	}
+	return env->t->branch_taken(&a->val, &b->val, op, is32);
+}
+
+/* sync_linked_regs: every scalar sharing known's id takes its value */
+static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct rb_reg *known_in)
+{
+	struct rb_reg known = *known_in;
+	uint32_t base = known.id & ~RB_ADD_CONST;
+	if (!base)
+		return;
+	FOR_EACH_REG(st, f, r, {
+		(void)f;
+		if (r->type != RT_SCALAR || (r->id & ~RB_ADD_CONST) != base || r == known_in)
+			continue;
+		if ((!(r->id & RB_ADD_CONST) && !(known.id & RB_ADD_CONST)) || r->off == known.off) {
+			*r = known;
+		} else {
+			uint32_t id = r->id;
+			int32_t off = r->off;
+			rb_val delta;
+			env->t->constant(&delta, (uint64_t)(int64_t)((int64_t)off - (int64_t)known.off));
+			*r = known;
+			r->id = id;
+			r->off = off;
+			struct rb_alu op = {.code = BPF_ALU64 | BPF_ADD | BPF_X};
+			env->t->alu(&r->val, &delta, &op);
+		}
+	})
+}
+
+/* mark_ptr_or_null_regs: after "if (p == 0)" */
+static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t id, bool is_null)
+{
+	if (!id)
+		return;
+	FOR_EACH_REG(st, f, r, {
+		(void)f;
+		if (!(r->flags & RF_MAYBE_NULL) || r->id != id)
+			continue;
+		if (is_null) {
+			rb_reg_const(env, r, 0);
+		} else {
+			r->flags &= (uint8_t)~RF_MAYBE_NULL;
+			r->id = 0; /* only spin-lock pointers keep it (not modelled) */
+		}
+	})
+	if (is_null) {
+		/* a NULL reference was never acquired */
+		for (int i = 0; i < st->nrefs; i++) {
+			if (st->refs[i] == id) {
+				st->refs[i] = st->refs[--st->nrefs];
+				break;
+			}
+		}
+	}
+}
+
+static void find_good_pkt(struct rb_env *env, struct rb_vstate *st, const struct rb_reg *dst, bool right_open)
+{
+	if (dst->off < 0 || (dst->off == 0 && right_open))
+		return;
+	struct rb_bounds b;
+	rb_reg_bounds(env, dst, &b);
+	if (b.umax > RB_MAX_PACKET_OFF || b.umax + (uint64_t)dst->off > RB_MAX_PACKET_OFF)
+		return;
+	int new_range = dst->off;
+	if (right_open)
+		new_range--;
+	uint8_t type = dst->type;
+	uint32_t id = dst->id;
+	FOR_EACH_REG(st, f, r, {
+		(void)f;
+		if (r->type == type && r->id == id && r->range < new_range)
+			r->range = new_range;
+	})
+}
+
+static void mark_pkt_end(struct rb_vstate *st, int regno, bool open)
+{
+	struct rb_reg *r = &st->frame[st->curframe]->regs[regno];
+	if (r->type != RT_PKT)
+		return;
+	r->range = open ? RB_BEYOND_PKT_END : RB_AT_PKT_END;
+}
+
+static bool init_pkt_ptr(struct rb_env *env, const struct rb_reg *r)
+{
+	return r->type == RT_PKT && r->off == 0 && env->t->is_const(&r->val) && rb_reg_const_val(env, r) == 0;
+}
+
+static bool match_pkt(struct rb_env *env, const struct bpf_insn *insn, struct rb_vstate *this_b,
+		      struct rb_vstate *other)
+{
+	struct rb_reg *dst = &this_b->frame[this_b->curframe]->regs[insn->dst_reg];
+	struct rb_reg *src = &this_b->frame[this_b->curframe]->regs[insn->src_reg];
+	if (BPF_SRC(insn->code) != BPF_X || BPF_CLASS(insn->code) == BPF_JMP32)
+		return false;
+	uint8_t op = BPF_OP(insn->code);
+	bool dst_pkt = (dst->type == RT_PKT && src->type == RT_PKT_END) ||
+		       (dst->type == RT_PKT_META && init_pkt_ptr(env, src));
+	bool src_pkt = (src->type == RT_PKT && dst->type == RT_PKT_END) ||
+		       (src->type == RT_PKT_META && init_pkt_ptr(env, dst));
+	struct rb_reg d = *dst, s = *src;
+	switch (op) {
+	case BPF_JGT:
+		if (dst_pkt) {
+			find_good_pkt(env, this_b, &d, false);
+			mark_pkt_end(other, insn->dst_reg, true);
+		} else if (src_pkt) {
+			find_good_pkt(env, other, &s, true);
+			mark_pkt_end(this_b, insn->src_reg, false);
+		} else
+			return false;
+		break;
+	case BPF_JLT:
+		if (dst_pkt) {
+			find_good_pkt(env, other, &d, true);
+			mark_pkt_end(this_b, insn->dst_reg, false);
+		} else if (src_pkt) {
+			find_good_pkt(env, this_b, &s, false);
+			mark_pkt_end(other, insn->src_reg, true);
+		} else
+			return false;
+		break;
+	case BPF_JGE:
+		if (dst_pkt) {
+			find_good_pkt(env, this_b, &d, true);
+			mark_pkt_end(other, insn->dst_reg, false);
+		} else if (src_pkt) {
+			find_good_pkt(env, other, &s, false);
+			mark_pkt_end(this_b, insn->src_reg, true);
+		} else
+			return false;
+		break;
+	case BPF_JLE:
+		if (dst_pkt) {
+			find_good_pkt(env, other, &d, false);
+			mark_pkt_end(this_b, insn->dst_reg, true);
+		} else if (src_pkt) {
+			find_good_pkt(env, this_b, &s, true);
+			mark_pkt_end(other, insn->src_reg, false);
+		} else
+			return false;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* returns 0, 1 when the current (fall-through) path is impossible, < 0 on error */
+int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
+{
+	uint8_t op = BPF_OP(insn->code);
+	bool is32 = BPF_CLASS(insn->code) == BPF_JMP32;
+	int err;
+	if (op > BPF_JSLE)
+		return rb_reject(env, "invalid BPF_JMP/JMP32 opcode %x", op);
+	if (BPF_SRC(insn->code) == BPF_X) {
+		if (insn->imm != 0)
+			return rb_reject(env, "BPF_JMP/JMP32 uses reserved fields");
+		if ((err = rb_check_reg_read(env, insn->src_reg)))
+			return err;
+	} else if (insn->src_reg != 0) {
+		return rb_reject(env, "BPF_JMP/JMP32 uses reserved fields");
+	}
+	if ((err = rb_check_reg_read(env, insn->dst_reg)))
+		return err;
+
+	struct rb_reg *regs = rb_cur_regs(env);
+	struct rb_reg *dst = &regs[insn->dst_reg];
+	struct rb_reg kreg;
+	const struct rb_reg *src;
+	if (BPF_SRC(insn->code) == BPF_X) {
+		src = &regs[insn->src_reg];
+	} else {
+		rb_reg_const(env, &kreg, is32 ? (uint64_t)(uint32_t)insn->imm : (uint64_t)(int64_t)insn->imm);
+		src = &kreg;
+	}
+	int pred = branch_taken(env, dst, src, op, is32);
+	if (pred >= 0) {
+		if (!rb_is_pointer(dst))
+			err = rb_mark_chain_precision(env, insn->dst_reg);
+		if (!err && BPF_SRC(insn->code) == BPF_X && !rb_is_pointer(&regs[insn->src_reg]))
+			err = rb_mark_chain_precision(env, insn->src_reg);
+		if (err)
+			return err;
+	}
+	if (pred == 1) {
+		if (env->log)
+			rb_log_insn_state(env);
+		*insn_idx += insn->off;
+		return 0;
+	}
+	if (pred == 0) {
+		if (env->log)
+			rb_log_insn_state(env);
+		return 0;
+	}
+
+	struct rb_vstate *other = rb_push_branch(env, *insn_idx + insn->off + 1, *insn_idx);
+	if (!other)
+		return env->done ? RB_E_REJECT : RB_E_NOMEM;
+	struct rb_vstate *this_b = env->cur;
+	struct rb_reg *o_regs = other->frame[other->curframe]->regs;
+	regs = rb_cur_regs(env);
+	dst = &regs[insn->dst_reg];
+	bool this_dead = false, other_dead = false;
+	if (dst->type == RT_SCALAR && (BPF_SRC(insn->code) == BPF_K || regs[insn->src_reg].type == RT_SCALAR)) {
+		struct rb_reg *odst = &o_regs[insn->dst_reg];
+		if (BPF_SRC(insn->code) == BPF_X) {
+			struct rb_reg *osrc = &o_regs[insn->src_reg];
+			if (insn->src_reg == insn->dst_reg) {
+				/* same register: nothing to learn (6.18 skips this case) */
+			} else {
+				other_dead = !env->t->branch_refine(&odst->val, &osrc->val, op, is32);
+				this_dead = !env->t->branch_refine(&dst->val, &regs[insn->src_reg].val,
+								   rb_jmp_negate(op), is32);
+			}
+		} else {
+			rb_val k1 = kreg.val, k2 = kreg.val;
+			other_dead = !env->t->branch_refine(&odst->val, &k1, op, is32);
+			this_dead = !env->t->branch_refine(&dst->val, &k2, rb_jmp_negate(op), is32);
+		}
+		if (BPF_SRC(insn->code) == BPF_X && regs[insn->src_reg].id) {
+			sync_linked(env, this_b, &regs[insn->src_reg]);
+			sync_linked(env, other, &o_regs[insn->src_reg]);
+		}
+		if (dst->id) {
+			sync_linked(env, this_b, dst);
+			sync_linked(env, other, odst);
+		}
+	}
+	if (!is32 && BPF_SRC(insn->code) == BPF_K && insn->imm == 0 && (op == BPF_JEQ || op == BPF_JNE) &&
+	    (dst->flags & RF_MAYBE_NULL)) {
+		uint32_t id = dst->id;
+		if (!id) {
+			/* a maybe-null pointer without id (no other copies): mark this one */
+			id = dst->id = ++env->id_gen;
+			o_regs[insn->dst_reg].id = id;
+		}
+		mark_ptr_or_null(env, this_b, id, op == BPF_JNE);
+		mark_ptr_or_null(env, other, id, op == BPF_JEQ);
+	} else {
+		match_pkt(env, insn, this_b, other);
+	}
+	if (other_dead) {
+		/* the jump can never be taken: drop the pushed branch */
+		env->nstack--;
+		for (struct rb_vstate *p = other->parent; p; p = p->parent) {
+			p->branches--;
+			break;
+		}
+		rb_state_free(other);
+	}
+	if (env->log)
+		rb_log_insn_state(env);
+	return this_dead ? 1 : 0;
+}

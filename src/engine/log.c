@@ -1,0 +1,351 @@
+/* log.c — the per-instruction log in Linux 6.18's level-2 format:
+ * "N: (op) disasm" lines (kernel/bpf/disasm.c syntax), the state of the
+ * registers and stack slots touched by the instruction appended after
+ * ";" at the kernel's alignment, full states after branch switches
+ * ("from A to B: ..."). Scalars print through the tracker's print(). */
+#include <string.h>
+
+#include "engine/state.h"
+
+static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
+				      "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?"};
+static const char *const jmp_s[16] = {"jmp", "==", ">", ">=", "&", "!=", "s>", "s>=",
+				      "call", "exit", "<", "<=", "s<", "s<=", "?", "?"};
+static const char *const size_s[4] = {"u32", "u16", "u8", "u64"};
+
+static const char *helper_name(int id)
+{
+	/* names of the helpers in the prototype table and the common rest */
+	static const struct {
+		int id;
+		const char *n;
+	} names[] = {
+#define H(x) {BPF_FUNC_##x, "bpf_" #x}
+		H(map_lookup_elem), H(map_update_elem), H(map_delete_elem), H(probe_read), H(ktime_get_ns),
+		H(trace_printk), H(get_prandom_u32), H(get_smp_processor_id), H(skb_store_bytes), H(l3_csum_replace),
+		H(l4_csum_replace), H(tail_call), H(clone_redirect), H(get_current_pid_tgid), H(get_current_uid_gid),
+		H(get_current_comm), H(get_cgroup_classid), H(skb_vlan_push), H(skb_vlan_pop), H(redirect),
+		H(get_route_realm), H(perf_event_output), H(skb_load_bytes), H(get_stackid), H(csum_diff),
+		H(skb_change_proto), H(skb_change_type), H(get_hash_recalc), H(get_current_task), H(skb_change_tail),
+		H(skb_pull_data), H(csum_update), H(set_hash_invalid), H(get_numa_node_id), H(skb_change_head),
+		H(xdp_adjust_head), H(probe_read_str), H(get_socket_cookie), H(get_socket_uid), H(set_hash),
+		H(skb_adjust_room), H(redirect_map), H(xdp_adjust_meta), H(perf_event_read_value), H(perf_event_read),
+		H(xdp_adjust_tail), H(get_stack), H(skb_load_bytes_relative), H(fib_lookup), H(get_current_cgroup_id),
+		H(skb_cgroup_id), H(ktime_get_boot_ns), H(send_signal), H(probe_read_user), H(probe_read_kernel),
+		H(probe_read_user_str), H(probe_read_kernel_str), H(send_signal_thread), H(jiffies64),
+		H(get_ns_current_pid_tgid), H(ringbuf_output), H(ringbuf_reserve), H(ringbuf_submit),
+		H(ringbuf_discard), H(ringbuf_query), H(ktime_get_coarse_ns), H(get_func_ip), H(get_attach_cookie),
+		H(ktime_get_tai_ns), H(loop), H(snprintf), H(get_current_task_btf), H(for_each_map_elem),
+#undef H
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].id == id)
+			return names[i].n;
+	return "unknown";
+}
+
+void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf, size_t len)
+{
+	(void)obj;
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	char r = cls == BPF_ALU ? 'w' : 'r';
+	int n = snprintf(buf, len, "(%02x) ", in->code);
+	buf += n;
+	len -= (size_t)n;
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_END) {
+			if (cls == BPF_ALU64)
+				snprintf(buf, len, "r%d = bswap%d r%d", in->dst_reg, in->imm, in->dst_reg);
+			else
+				snprintf(buf, len, "r%d = %s%d r%d", in->dst_reg,
+					 BPF_SRC(in->code) == BPF_TO_BE ? "be" : "le", in->imm, in->dst_reg);
+		} else if (op == BPF_NEG) {
+			snprintf(buf, len, "%c%d = -%c%d", r, in->dst_reg, r, in->dst_reg);
+		} else if (BPF_SRC(in->code) == BPF_X) {
+			if (op == BPF_MOV && in->off)
+				snprintf(buf, len, "%c%d = (s%d)%c%d", r, in->dst_reg, in->off, r, in->src_reg);
+			else
+				snprintf(buf, len, "%c%d %s%s %c%d", r, in->dst_reg, in->off == 1 ? "s" : "",
+					 alu_s[op >> 4], r, in->src_reg);
+		} else {
+			snprintf(buf, len, "%c%d %s%s %d", r, in->dst_reg, in->off == 1 ? "s" : "", alu_s[op >> 4],
+				 in->imm);
+		}
+		break;
+	case BPF_STX:
+		if (BPF_MODE(in->code) == BPF_MEM) {
+			snprintf(buf, len, "*(%s *)(r%d %+d) = r%d", size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off,
+				 in->src_reg);
+		} else if (BPF_MODE(in->code) == BPF_ATOMIC) {
+			const char *sz = BPF_SIZE(in->code) == BPF_DW ? "64" : "";
+			int aop = in->imm & ~BPF_FETCH;
+			const char *an = aop == BPF_ADD ? "add" : aop == BPF_AND ? "and" : aop == BPF_OR ? "or" : "xor";
+			if (in->imm == BPF_CMPXCHG)
+				snprintf(buf, len, "r0 = atomic%s_cmpxchg((%s *)(r%d %+d), r0, r%d)", sz,
+					 size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off, in->src_reg);
+			else if (in->imm == BPF_XCHG)
+				snprintf(buf, len, "r%d = atomic%s_xchg((%s *)(r%d %+d), r%d)", in->src_reg, sz,
+					 size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off, in->src_reg);
+			else if (in->imm & BPF_FETCH)
+				snprintf(buf, len, "r%d = atomic%s_fetch_%s((%s *)(r%d %+d), r%d)", in->src_reg, sz, an,
+					 size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off, in->src_reg);
+			else
+				snprintf(buf, len, "lock *(%s *)(r%d %+d) %s r%d", size_s[BPF_SIZE(in->code) >> 3],
+					 in->dst_reg, in->off, alu_s[aop >> 4], in->src_reg);
+		} else {
+			snprintf(buf, len, "BUG_%02x", in->code);
+		}
+		break;
+	case BPF_ST:
+		snprintf(buf, len, "*(%s *)(r%d %+d) = %d", size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off,
+			 in->imm);
+		break;
+	case BPF_LDX:
+		if (BPF_MODE(in->code) == BPF_MEMSX)
+			snprintf(buf, len, "r%d = *(s%d *)(r%d %+d)", in->dst_reg,
+				 BPF_SIZE(in->code) == BPF_B ? 8 : BPF_SIZE(in->code) == BPF_H ? 16 : 32, in->src_reg,
+				 in->off);
+		else
+			snprintf(buf, len, "r%d = *(%s *)(r%d %+d)", in->dst_reg, size_s[BPF_SIZE(in->code) >> 3],
+				 in->src_reg, in->off);
+		break;
+	case BPF_LD:
+		if (BPF_MODE(in->code) == BPF_ABS)
+			snprintf(buf, len, "r0 = *(%s *)skb[%d]", size_s[BPF_SIZE(in->code) >> 3], in->imm);
+		else if (BPF_MODE(in->code) == BPF_IND)
+			snprintf(buf, len, "r0 = *(%s *)skb[r%d + %d]", size_s[BPF_SIZE(in->code) >> 3], in->src_reg,
+				 in->imm);
+		else if (in->src_reg == BPF_PSEUDO_MAP_IDX || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE)
+			/* the kernel prints the map's kernel address here; we print a stand-in */
+			snprintf(buf, len, "r%d = 0xffff0000%08x", in->dst_reg,
+				 (unsigned)(in->imm << 12) + (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE ? (unsigned)in[1].imm : 0));
+		else
+			snprintf(buf, len, "r%d = 0x%llx", in->dst_reg,
+				 (unsigned long long)((uint64_t)(uint32_t)in->imm | ((uint64_t)(uint32_t)in[1].imm << 32)));
+		break;
+	case BPF_JMP:
+	case BPF_JMP32: {
+		char jr = cls == BPF_JMP32 ? 'w' : 'r';
+		if (op == BPF_CALL) {
+			if (in->src_reg == BPF_PSEUDO_CALL)
+				snprintf(buf, len, "call pc%+d", in->imm);
+			else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
+				snprintf(buf, len, "call kernel-function");
+			else
+				snprintf(buf, len, "call %s#%d", helper_name(in->imm), in->imm);
+		} else if (op == BPF_EXIT) {
+			snprintf(buf, len, "exit");
+		} else if (op == BPF_JA) {
+			if (cls == BPF_JMP)
+				snprintf(buf, len, "goto pc%+d", in->off);
+			else
+				snprintf(buf, len, "gotol pc%+d", in->imm);
+		} else if (BPF_SRC(in->code) == BPF_X) {
+			snprintf(buf, len, "if %c%d %s %c%d goto pc%+d", jr, in->dst_reg, jmp_s[op >> 4], jr, in->src_reg,
+				 in->off);
+		} else {
+			snprintf(buf, len, "if %c%d %s 0x%x goto pc%+d", jr, in->dst_reg, jmp_s[op >> 4], (unsigned)in->imm,
+				 in->off);
+		}
+		break;
+	}
+	}
+}
+
+void rb_log_insn(struct rb_env *env, int idx)
+{
+	char buf[160];
+	rb_disasm(&env->insns[idx], env->obj, buf, sizeof(buf));
+	char line[200];
+	int n = snprintf(line, sizeof(line), "%d: %s", idx, buf);
+	rb_log(env, "%s", line);
+	/* the line stays open: the state of the touched registers follows on it */
+	env->line_open = true;
+	env->insn_print_len = n + 1; /* counting the newline the kernel printed */
+}
+
+static void snum(char *buf, size_t len, int64_t v)
+{
+	if ((v >= -512 && v <= 512))
+		snprintf(buf, len, "%lld", (long long)v);
+	else
+		snprintf(buf, len, "%#llx", (unsigned long long)v);
+}
+
+const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len);
+const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[RT_NOT_INIT] = "?",        [RT_SCALAR] = "scalar",       [RT_CTX] = "ctx",
+		[RT_MAP_PTR] = "map_ptr",   [RT_MAP_VALUE] = "map_value", [RT_MAP_KEY] = "map_key",
+		[RT_STACK] = "fp",          [RT_PKT] = "pkt",             [RT_PKT_META] = "pkt_meta",
+		[RT_PKT_END] = "pkt_end",   [RT_FLOW_KEYS] = "flow_keys", [RT_SOCK_COMMON] = "sock_common",
+		[RT_SOCKET] = "sock",       [RT_TCP_SOCK] = "tcp_sock",   [RT_MEM] = "mem",
+		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func",
+	};
+	const char *prefix = (r->flags & RF_RINGBUF) ? "ringbuf_" : (r->flags & RF_RDONLY) ? "rdonly_" : "";
+	snprintf(buf, len, "%s%s%s", prefix, r->type < sizeof(names) / sizeof(names[0]) ? names[r->type] : "?",
+		 (r->flags & RF_MAYBE_NULL) ? "_or_null" : "");
+	return buf;
+}
+
+const char *rb_rtype_name(const struct rb_reg *r, char *buf, size_t len)
+{
+	return rb_rtype_str(r, buf, len);
+}
+
+/* Appends to buf; the kernel's print_reg_state. */
+static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, char *buf, size_t len)
+{
+	char tmp[256], fields[400];
+	const struct rb_tracker *t = env->t;
+	size_t n = 0;
+#define AP(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+	if (r->type == RT_SCALAR && r->precise)
+		AP("P");
+	if (r->type == RT_SCALAR && t->is_const(&r->val)) {
+		snum(tmp, sizeof(tmp), (int64_t)rb_reg_const_val(env, r));
+		AP("%s", tmp);
+		return;
+	}
+	rb_rtype_str(r, tmp, sizeof(tmp));
+	AP("%s", tmp);
+	if (r->type == RT_STACK) {
+		if (frameno != r->frameno)
+			AP("[%d]", r->frameno);
+		if (t->is_const(&r->val)) {
+			snum(tmp, sizeof(tmp), (int64_t)rb_reg_const_val(env, r) + r->off);
+			AP("%s", tmp);
+			return;
+		}
+	}
+	AP("(");
+	const char *sep = "";
+	if (r->id) {
+		AP("%sid=%u", sep, r->id & ~RB_ADD_CONST);
+		sep = ",";
+	}
+	if (r->id & RB_ADD_CONST)
+		AP("%+d", r->off);
+	if (r->ref_obj_id) {
+		AP("%sref_obj_id=%u", sep, r->ref_obj_id);
+		sep = ",";
+	}
+	if (r->type == RT_MAP_PTR || r->type == RT_MAP_VALUE || r->type == RT_MAP_KEY) {
+		const struct rb_map *m = &env->obj->maps[r->map_idx];
+		if (m->name[0]) {
+			AP("%smap=%s", sep, m->name);
+			sep = ",";
+		}
+		AP("%sks=%u,vs=%u", sep, m->key_size, m->value_size);
+		sep = ",";
+	}
+	if (r->type != RT_SCALAR && r->off) {
+		snum(tmp, sizeof(tmp), r->off);
+		AP("%soff=%s", sep, tmp);
+		sep = ",";
+	}
+	if (r->type == RT_PKT || r->type == RT_PKT_META) {
+		snum(tmp, sizeof(tmp), r->range);
+		AP("%sr=%s", sep, tmp);
+		sep = ",";
+	}
+	if (r->type == RT_MEM) {
+		snum(tmp, sizeof(tmp), r->range);
+		AP("%ssz=%s", sep, tmp);
+		sep = ",";
+	}
+	if (t->is_const(&r->val)) {
+		uint64_t v = rb_reg_const_val(env, r);
+		if (v) {
+			snum(tmp, sizeof(tmp), (int64_t)v);
+			AP("%simm=%s", sep, tmp);
+		}
+	} else {
+		t->print(&r->val, fields, sizeof(fields));
+		if (fields[0])
+			AP("%s%s", sep, fields);
+	}
+	AP(")");
+#undef AP
+}
+
+void rb_print_reg(struct rb_env *env, const struct rb_func *f, const struct rb_reg *r, char *buf, size_t len)
+{
+	buf[0] = 0;
+	print_reg(env, f->frameno, r, buf, len);
+}
+
+static const char slot_ch[] = {'?', 'r', 'm', '0'};
+
+void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, bool all)
+{
+	const struct rb_func *f = st->frame[frameno];
+	char buf[700];
+	if (f->frameno)
+		rb_log(env, " frame%d:", f->frameno);
+	for (int i = 0; i < RB_MAX_REG; i++) {
+		const struct rb_reg *r = &f->regs[i];
+		if (r->type == RT_NOT_INIT)
+			continue;
+		if (!all && !(env->scratched_regs & (1u << i)))
+			continue;
+		rb_print_reg(env, f, r, buf, sizeof(buf));
+		rb_log(env, " R%d=%s", i, buf);
+	}
+	for (int s = 0; s < f->nslots; s++) {
+		if (!all && s < 64 && !(env->scratched_stack & (1ull << s)))
+			continue;
+		const struct rb_slot *sl = &f->stack[s];
+		char types[9];
+		bool valid = false;
+		for (int j = 0; j < 8; j++) {
+			if (sl->type[j] != SLOT_INVALID)
+				valid = true;
+			types[j] = slot_ch[sl->type[j] & 3];
+		}
+		types[8] = 0;
+		if (!valid)
+			continue;
+		if (sl->type[7] == SLOT_SPILL) {
+			int j;
+			for (j = 0; j < 8; j++)
+				if (sl->type[j] == SLOT_SPILL)
+					break;
+			types[j] = 0;
+			rb_print_reg(env, f, &sl->spilled, buf, sizeof(buf));
+			rb_log(env, " fp%d=%s%s", (-s - 1) * 8, types, buf);
+		} else {
+			rb_log(env, " fp%d=%s", (-s - 1) * 8, types);
+		}
+	}
+	if (st->nrefs) {
+		rb_log(env, " refs=%u", st->refs[0]);
+		for (int i = 1; i < st->nrefs; i++)
+			rb_log(env, ",%u", st->refs[i]);
+	}
+	rb_log(env, "\n");
+	if (!all) {
+		env->scratched_regs = 0;
+		env->scratched_stack = 0;
+	}
+}
+
+/* print_insn_state: after the insn on the same line, or on a line of its own */
+void rb_log_insn_state(struct rb_env *env)
+{
+	if (!env->log)
+		return;
+	if (env->line_open) {
+		int pos = env->insn_print_len;
+		int a = pos + 4 > 40 ? pos + 4 : 40;
+		a = (a + 7) / 8 * 8 - pos - 1;
+		env->line_open = false;
+		fprintf(env->log, "%*c;", a, ' ');
+	} else {
+		rb_log(env, "%d:", env->insn_idx);
+	}
+	rb_log_state(env, env->cur, env->cur->curframe, false);
+}

@@ -1,0 +1,247 @@
+/* state.c — allocating, copying and freeing verifier states; register
+ * constructors (the kernel's mark_reg_* family, Linux 6.18). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/state.h"
+
+int rb_reject(struct rb_env *env, const char *fmt, ...)
+{
+	if (env->done)
+		return RB_E_REJECT;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(env->res->msg, sizeof(env->res->msg), fmt, ap);
+	va_end(ap);
+	env->res->verdict = RB_REJECT;
+	env->res->err_insn = env->insn_idx;
+	env->done = true;
+	rb_log(env, "%s\n", env->res->msg);
+	return RB_E_REJECT;
+}
+
+int rb_unsupported(struct rb_env *env, const char *fmt, ...)
+{
+	if (env->done)
+		return RB_E_UNSUPP;
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[200];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	snprintf(env->res->msg, sizeof(env->res->msg), "unsupported: %s at insn %d", buf, env->insn_idx);
+	env->res->verdict = RB_UNSUPPORTED;
+	env->res->err_insn = env->insn_idx;
+	env->done = true;
+	rb_log(env, "%s\n", env->res->msg);
+	return RB_E_UNSUPP;
+}
+
+void rb_log(struct rb_env *env, const char *fmt, ...)
+{
+	if (!env->log)
+		return;
+	if (env->line_open) {
+		fputc('\n', env->log);
+		env->line_open = false;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(env->log, fmt, ap);
+	va_end(ap);
+}
+
+struct rb_vstate *rb_state_new(void)
+{
+	struct rb_vstate *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->frame[0] = calloc(1, sizeof(struct rb_func));
+	if (!st->frame[0]) {
+		free(st);
+		return NULL;
+	}
+	st->frame[0]->callsite = -1;
+	st->branches = 1;
+	return st;
+}
+
+static struct rb_func *func_copy(const struct rb_func *src)
+{
+	struct rb_func *f = malloc(sizeof(*f));
+	if (!f)
+		return NULL;
+	*f = *src;
+	f->stack = NULL;
+	if (src->nslots) {
+		f->stack = malloc(sizeof(struct rb_slot) * (size_t)src->nslots);
+		if (!f->stack) {
+			free(f);
+			return NULL;
+		}
+		memcpy(f->stack, src->stack, sizeof(struct rb_slot) * (size_t)src->nslots);
+	}
+	return f;
+}
+
+struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
+{
+	struct rb_vstate *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->curframe = src->curframe;
+	st->parent = src->parent;
+	st->branches = src->branches;
+	st->insn_idx = src->insn_idx;
+	st->first_insn_idx = src->first_insn_idx;
+	st->last_insn_idx = src->last_insn_idx;
+	st->dfs_depth = src->dfs_depth;
+	for (int i = 0; i <= src->curframe; i++) {
+		st->frame[i] = func_copy(src->frame[i]);
+		if (!st->frame[i])
+			goto fail;
+	}
+	if (src->nrefs) {
+		st->refs = malloc(sizeof(uint32_t) * (size_t)src->nrefs);
+		if (!st->refs)
+			goto fail;
+		memcpy(st->refs, src->refs, sizeof(uint32_t) * (size_t)src->nrefs);
+		st->nrefs = src->nrefs;
+	}
+	if (src->nhist) {
+		st->hist = malloc(sizeof(struct rb_hist) * (size_t)src->nhist);
+		if (!st->hist)
+			goto fail;
+		memcpy(st->hist, src->hist, sizeof(struct rb_hist) * (size_t)src->nhist);
+		st->nhist = st->cap_hist = src->nhist;
+	}
+	return st;
+fail:
+	rb_state_free(st);
+	return NULL;
+}
+
+void rb_state_free(struct rb_vstate *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < RB_MAX_FRAMES; i++) {
+		if (st->frame[i]) {
+			free(st->frame[i]->stack);
+			free(st->frame[i]);
+		}
+	}
+	free(st->refs);
+	free(st->hist);
+	free(st);
+}
+
+size_t rb_state_bytes(const struct rb_vstate *st)
+{
+	size_t n = sizeof(*st) + sizeof(uint32_t) * (size_t)st->nrefs + sizeof(struct rb_hist) * (size_t)st->nhist;
+	for (int i = 0; i <= st->curframe; i++)
+		n += sizeof(struct rb_func) + sizeof(struct rb_slot) * (size_t)st->frame[i]->nslots;
+	return n;
+}
+
+int rb_stack_grow(struct rb_func *f, int nslots)
+{
+	if (nslots <= f->nslots)
+		return 0;
+	struct rb_slot *s = realloc(f->stack, sizeof(struct rb_slot) * (size_t)nslots);
+	if (!s)
+		return RB_E_NOMEM;
+	memset(s + f->nslots, 0, sizeof(struct rb_slot) * (size_t)(nslots - f->nslots));
+	f->stack = s;
+	f->nslots = nslots;
+	return 0;
+}
+
+void rb_reg_not_init(struct rb_env *env, struct rb_reg *r)
+{
+	(void)env;
+	memset(r, 0, sizeof(*r));
+	r->type = RT_NOT_INIT;
+}
+
+/* __mark_reg_unknown: an unknown scalar, not precise when privileged */
+void rb_reg_unknown(struct rb_env *env, struct rb_reg *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = RT_SCALAR;
+	env->t->unknown(&r->val);
+}
+
+void rb_reg_const(struct rb_env *env, struct rb_reg *r, uint64_t c)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = RT_SCALAR;
+	env->t->constant(&r->val, c);
+}
+
+/* a pointer with a zero variable offset */
+void rb_reg_ptr(struct rb_env *env, struct rb_reg *r, enum rb_rtype type)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = (uint8_t)type;
+	env->t->constant(&r->val, 0);
+}
+
+bool rb_reg_is_const(struct rb_env *env, const struct rb_reg *r)
+{
+	return r->type == RT_SCALAR && env->t->is_const(&r->val);
+}
+
+uint64_t rb_reg_const_val(struct rb_env *env, const struct rb_reg *r)
+{
+	struct rb_bounds b;
+	env->t->bounds(&r->val, &b);
+	return b.var_off.value;
+}
+
+void rb_reg_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds *b)
+{
+	env->t->bounds(&r->val, b);
+}
+
+bool rb_is_pointer(const struct rb_reg *r)
+{
+	return r->type != RT_SCALAR && r->type != RT_NOT_INIT;
+}
+
+struct rb_func *rb_cur_frame(struct rb_env *env)
+{
+	return env->cur->frame[env->cur->curframe];
+}
+
+struct rb_reg *rb_cur_regs(struct rb_env *env)
+{
+	return rb_cur_frame(env)->regs;
+}
+
+/* push_jmp_history: one entry per processed insn that needs it; a second
+ * push for the same insn merges its flags into the first (6.18). */
+int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags)
+{
+	if (env->cur_hist_ent && st == env->cur && env->cur_hist_ent == &st->hist[st->nhist - 1] &&
+	    env->cur_hist_ent->idx == env->insn_idx) {
+		env->cur_hist_ent->flags |= flags;
+		return 0;
+	}
+	if (st->nhist == st->cap_hist) {
+		int cap = st->cap_hist ? st->cap_hist * 2 : 16;
+		struct rb_hist *h = realloc(st->hist, sizeof(*h) * (size_t)cap);
+		if (!h)
+			return RB_E_NOMEM;
+		st->hist = h;
+		st->cap_hist = cap;
+	}
+	struct rb_hist *e = &st->hist[st->nhist++];
+	e->idx = env->insn_idx;
+	e->prev_idx = env->prev_insn_idx;
+	e->flags = flags;
+	e->linked = 0;
+	env->cur_hist_ent = e;
+	return 0;
+}

@@ -1,0 +1,266 @@
+/* state.h — the engine's verifier state, modelled on Linux 6.18's
+ * bpf_reg_state / bpf_func_state / bpf_verifier_state, plus the engine
+ * environment (the kernel's bpf_verifier_env).
+ *
+ * Scalars and the variable part of pointer offsets are tracker values
+ * (rb_val); everything else (type, fixed offset, ids, packet range) is
+ * kept here as the kernel keeps it. */
+#ifndef RB_ENGINE_STATE_H
+#define RB_ENGINE_STATE_H
+
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/engine.h"
+
+#ifndef BPF_MEMSX
+#define BPF_MEMSX 0x80 /* sign-extending loads (newer UAPI) */
+#endif
+
+#define RB_MAX_REG 11
+#define RB_REG_FP 10
+#define RB_MAX_STACK 512
+#define RB_MAX_FRAMES 8
+#define RB_MAX_VAR_OFF (1 << 29)
+#define RB_MAX_PACKET_OFF 0xffff
+/* the kernel's BPF_ADD_CONST flag on scalar ids (6.11+) */
+#define RB_ADD_CONST (1u << 31)
+/* packet range markers after comparisons with pkt_end (6.18) */
+#define RB_AT_PKT_END (-1)
+#define RB_BEYOND_PKT_END (-2)
+
+/* register types (the kernel's enum bpf_reg_type, base types) */
+enum rb_rtype {
+	RT_NOT_INIT = 0,
+	RT_SCALAR,
+	RT_CTX,
+	RT_MAP_PTR,   /* CONST_PTR_TO_MAP */
+	RT_MAP_VALUE, /* PTR_TO_MAP_VALUE */
+	RT_MAP_KEY,
+	RT_STACK, /* PTR_TO_STACK */
+	RT_PKT,
+	RT_PKT_META,
+	RT_PKT_END,
+	RT_FLOW_KEYS,
+	RT_SOCK_COMMON,
+	RT_SOCKET,
+	RT_TCP_SOCK,
+	RT_MEM, /* PTR_TO_MEM (ringbuf reservations, helper memory) */
+	RT_TP_BUFFER,
+	RT_BTF_ID,
+	RT_FUNC,
+};
+
+/* type flags (the kernel's type modifiers) */
+#define RF_MAYBE_NULL 0x1
+#define RF_RDONLY 0x2
+#define RF_RINGBUF 0x4
+
+/* stack slot byte types (the kernel's STACK_*) */
+enum { SLOT_INVALID = 0, SLOT_SPILL, SLOT_MISC, SLOT_ZERO };
+
+struct rb_reg {
+	uint8_t type;  /* enum rb_rtype */
+	uint8_t flags; /* RF_* */
+	uint8_t precise;
+	uint8_t frameno; /* for RT_STACK: which frame the pointer points into */
+	int32_t off;     /* fixed offset (pointers; linked-scalar delta) */
+	uint32_t id;     /* null-check / packet / linked-scalar id */
+	uint32_t ref_obj_id;
+	int32_t range;     /* packet: bytes known readable from off; mem: size */
+	int32_t map_idx;   /* map pointers and values: index into obj->maps */
+	rb_val val;        /* scalar value, or the variable offset of a pointer */
+};
+
+struct rb_slot {
+	struct rb_reg spilled;
+	uint8_t type[8]; /* SLOT_* per byte, type[7] is the highest address byte */
+};
+
+struct rb_func {
+	struct rb_reg regs[RB_MAX_REG];
+	int callsite;   /* insn index of the call, -1 for the main program */
+	int frameno;
+	int subprog;
+	int nslots;     /* allocated stack slots (8 bytes each, slot i at fp-8*(i+1)) */
+	struct rb_slot *stack;
+};
+
+/* one jump history entry (the kernel's bpf_jmp_history_entry) */
+struct rb_hist {
+	int idx, prev_idx;
+	uint32_t flags; /* RB_HF_STACK | frame<<1 | spi<<4 */
+	uint64_t linked; /* packed linked registers (unused: 0) */
+};
+#define RB_HF_STACK 0x1
+
+struct rb_vstate {
+	struct rb_func *frame[RB_MAX_FRAMES];
+	int curframe;
+	struct rb_vstate *parent;
+	uint32_t branches;
+	int insn_idx, first_insn_idx, last_insn_idx;
+	int dfs_depth;
+	uint32_t *refs; /* acquired reference ids */
+	int nrefs;
+	struct rb_hist *hist;
+	int nhist, cap_hist;
+	/* the list bookkeeping of an explored (checkpoint) state */
+	bool in_list, cleaned;
+	uint32_t hit_cnt, miss_cnt;
+	struct rb_vstate *next; /* next in its insn's list */
+};
+
+/* a pushed branch (the kernel's bpf_verifier_stack_elem) */
+struct rb_branch {
+	struct rb_vstate *st;
+	int insn_idx, prev_insn_idx;
+};
+
+struct rb_subprog {
+	int start, end; /* [start, end) */
+	int stack_depth;
+};
+
+/* per-instruction static data (the kernel's bpf_insn_aux_data) */
+struct rb_aux {
+	bool prune_point, jmp_point, force_checkpoint, seen;
+	uint16_t live_regs; /* registers live before the insn */
+	int subprog;
+};
+
+struct rb_env {
+	const struct rb_object *obj;
+	const struct rb_prog *prog;
+	const struct rb_tracker *t;
+	const struct rb_engine_opts *opts;
+	const struct bpf_insn *insns;
+	int insn_cnt;
+	struct rb_aux *aux;
+	struct rb_subprog *subprogs;
+	int nsubprogs;
+
+	struct rb_vstate *cur;
+	struct rb_branch *stack;
+	int nstack, cap_stack;
+	struct rb_vstate **explored; /* head per insn */
+	struct rb_vstate **all_states; /* every checkpoint ever made (freed at the end) */
+	int nall, cap_all;
+
+	int insn_idx, prev_insn_idx;
+	uint32_t id_gen;
+	uint64_t insn_processed, jmps_processed;
+	uint64_t prev_insn_processed, prev_jmps_processed;
+	uint64_t total_states, explored_size, peak_states, max_states_per_insn;
+	uint64_t cur_state_mem, peak_state_mem;
+	double t_start;
+
+	/* logging */
+	FILE *log;
+	uint32_t scratched_regs;
+	uint64_t scratched_stack;
+	bool line_open; /* the last logged line is an insn still waiting for its state */
+	int insn_print_len;
+
+	/* the outcome */
+	struct rb_result *res;
+	bool done;
+	/* backtracking scratch */
+	struct rb_hist *cur_hist_ent;
+	/* stack liveness: per insn, slots read / surely fully written (of the
+	 * frame that insn belongs to), and the computed live-before sets */
+	uint64_t *stk_read, *stk_write, *stk_live;
+	uint8_t *stk_wseen;
+	bool stk_dirty;
+	/* precision backtracking: requested registers and slots per frame */
+	uint32_t bt_regs[RB_MAX_FRAMES];
+	uint64_t bt_stack[RB_MAX_FRAMES];
+	int bt_frame;
+};
+
+/* errors inside the engine: negative returns, with res filled */
+#define RB_E_REJECT (-1)
+#define RB_E_UNSUPP (-2)
+#define RB_E_LIMIT (-3)
+#define RB_E_NOMEM (-4)
+#define RB_E_INTERNAL (-5)
+
+__attribute__((format(printf, 2, 3))) int rb_reject(struct rb_env *env, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) int rb_unsupported(struct rb_env *env, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void rb_log(struct rb_env *env, const char *fmt, ...);
+
+/* state.c */
+struct rb_vstate *rb_state_new(void);
+struct rb_vstate *rb_state_copy(const struct rb_vstate *src);
+void rb_state_free(struct rb_vstate *st);
+int rb_stack_grow(struct rb_func *f, int nslots);
+size_t rb_state_bytes(const struct rb_vstate *st);
+void rb_reg_not_init(struct rb_env *env, struct rb_reg *r);
+void rb_reg_unknown(struct rb_env *env, struct rb_reg *r);
+void rb_reg_const(struct rb_env *env, struct rb_reg *r, uint64_t c);
+void rb_reg_ptr(struct rb_env *env, struct rb_reg *r, enum rb_rtype type);
+bool rb_reg_is_const(struct rb_env *env, const struct rb_reg *r);
+uint64_t rb_reg_const_val(struct rb_env *env, const struct rb_reg *r);
+void rb_reg_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds *b);
+bool rb_is_pointer(const struct rb_reg *r);
+struct rb_func *rb_cur_frame(struct rb_env *env);
+struct rb_reg *rb_cur_regs(struct rb_env *env);
+int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags);
+const char *rb_rtype_name(const struct rb_reg *r, char *buf, size_t len);
+
+/* insn.c */
+int rb_do_insn(struct rb_env *env, bool *exit_path);
+int rb_check_reg_read(struct rb_env *env, int regno);
+int rb_check_reg_write(struct rb_env *env, int regno);
+
+/* alu.c */
+int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn);
+
+/* jmp.c */
+int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx);
+
+/* mem.c */
+int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
+			int value_regno, bool sext, bool strict_alignment_once);
+int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn);
+int rb_check_mem_range(struct rb_env *env, int regno, int size_regno_or_neg, uint64_t size,
+		       bool zero_size_ok, bool write_uninit);
+
+/* ctx.c */
+struct rb_ctx_access {
+	enum rb_rtype reg_type; /* RT_SCALAR for plain fields */
+	uint8_t flags;
+};
+/* is (off,size) a valid ctx access for this program type? */
+int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+bool rb_prog_type_supported(uint32_t prog_type);
+bool rb_prog_type_has_pkt(uint32_t prog_type);
+
+/* helpers.c */
+int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx);
+
+/* call.c */
+int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx);
+int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path);
+
+/* explore.c */
+int rb_is_state_visited(struct rb_env *env, int insn_idx);
+int rb_mark_chain_precision(struct rb_env *env, int regno);
+void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st);
+
+/* cfg.c */
+int rb_check_cfg(struct rb_env *env);
+
+/* log.c */
+void rb_log_insn(struct rb_env *env, int idx);
+void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, bool all);
+void rb_log_insn_state(struct rb_env *env);
+void rb_print_reg(struct rb_env *env, const struct rb_func *f, const struct rb_reg *r, char *buf, size_t len);
+void rb_disasm(const struct bpf_insn *insn, const struct rb_object *obj, char *buf, size_t len);
+static inline void rb_scratch_reg(struct rb_env *env, int regno) { env->scratched_regs |= 1u << regno; }
+static inline void rb_scratch_slot(struct rb_env *env, int spi) { if (spi < 64) env->scratched_stack |= 1ull << spi; }
+static inline void rb_scratch_all(struct rb_env *env) { env->scratched_regs = ~0u; env->scratched_stack = ~0ull; }
+
+#endif
