@@ -721,6 +721,84 @@ static void test_print(void **state)
 	assert_int_equal(cn->val_size, 40);
 }
 
+/* the printer itself, over hand-made bounds (kernel 6.18 log.c rules) */
+int cnum_print_bounds_w64(const struct rb_bounds *b, char *buf, size_t len);
+int cnum_print_bounds_w32(const struct rb_bounds *b, char *buf, size_t len);
+
+static void test_print_rules(void **state)
+{
+	(void)state;
+	char buf[256];
+	/* hex for values outside the 16-bit range; a negative 64-bit value
+	 * never merges with an unsigned one; 32-bit hex has no sign */
+	struct rb_bounds b = {.smin = -(INT64_C(1) << 31) - 2, .smax = 32769, .umin = 0, .umax = UINT64_MAX,
+			      .s32_min = -32770, .s32_max = 0x7ffffffe, .u32_min = 0, .u32_max = UINT32_MAX,
+			      .var_off = {0, UINT64_MAX}};
+	cnum_print_bounds_w64(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "smin=0xffffffff7ffffffe,smax=0x8001,smin32=0xffff7ffe,smax32=0x7ffffffe");
+	/* equal bits merge only with the same sign */
+	b = (struct rb_bounds){.smin = -2, .smax = 10, .umin = 0, .umax = UINT64_MAX, .s32_min = -2,
+			       .s32_max = 10, .u32_min = 0, .u32_max = UINT32_MAX, .var_off = {0, UINT64_MAX}};
+	cnum_print_bounds_w64(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "smin=smin32=-2,smax=smax32=10");
+	b.s32_min = INT32_MIN + 1;
+	b.u32_min = 0x80000001u;
+	b.u32_max = 0x80000001u;
+	b.s32_max = INT32_MIN + 1;
+	cnum_print_bounds_w64(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "smin=-2,smax=10,smin32=umin32=0x80000001,smax32=umax32=0x80000001");
+	/* at 32 bits the register is 32 bits wide and the subregister 16 */
+	b = (struct rb_bounds){.smin = -40000, .smax = -1, .umin = 0xffff63c0u, .umax = 0xffffffffu,
+			       .s32_min = -16, .s32_max = -1, .u32_min = 0xfff0, .u32_max = 0xffff,
+			       .var_off = {0xffff0000u, 0xffff}};
+	cnum_print_bounds_w32(&b, buf, sizeof(buf));
+	assert_string_equal(buf, "smin=0xffff63c0,smax=smax32=-1,umin=0xffff63c0,smin32=-16,umin32=65520,"
+				 "var_off=(0xffff0000; 0xffff)");
+}
+
+/* wherever the two trackers hold the same eight bounds, they print the
+ * same text */
+static void test_print_vs_old(void **state)
+{
+	(void)state;
+	static const uint64_t pts[] = {0, 1, 5, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff,
+				       0x80000000, 0xffffffff, 0x100000000ull, 0x7fffffffffffffffull,
+				       0x8000000000000000ull, UINT64_MAX, (uint64_t)-5, (uint64_t)-0x8001};
+	static const unsigned widths[] = {64, 32, 8};
+	uint64_t seed = 88172645463325252ull;
+	for (size_t w = 0; w < 3; w++) {
+		const struct rb_tracker *cn = rb_tracker_get("cnum", widths[w]);
+		const struct rb_tracker *old = rb_tracker_get("old", widths[w]);
+		if (!old)
+			skip();
+		unsigned compared = 0;
+		for (int it = 0; it < 20000; it++) {
+			uint64_t vals[3];
+			size_t n = 1 + (size_t)(it % 3);
+			for (size_t i = 0; i < n; i++) {
+				seed ^= seed << 13;
+				seed ^= seed >> 7;
+				seed ^= seed << 17;
+				vals[i] = (seed & 3) ? pts[(seed >> 8) % 16] + ((seed >> 20) % 7) - 3 : seed;
+			}
+			rb_val v, o;
+			struct rb_bounds b, ob;
+			cn->from_set(&v, vals, n);
+			cn->bounds(&v, &b);
+			old->from_bounds(&o, &b);
+			old->bounds(&o, &ob);
+			if (memcmp(&b, &ob, sizeof(b)) != 0)
+				continue;
+			char p1[256], p2[256];
+			cn->print(&v, p1, sizeof(p1));
+			old->print(&o, p2, sizeof(p2));
+			assert_string_equal(p1, p2);
+			compared++;
+		}
+		assert_true(compared > 5000);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +815,8 @@ int main(void)
 		cmocka_unit_test(test_example_s32_wrap),
 		cmocka_unit_test(test_example_add_2_63),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_print_rules),
+		cmocka_unit_test(test_print_vs_old),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

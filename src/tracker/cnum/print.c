@@ -82,56 +82,56 @@ int cnum_print_bounds(const struct rb_bounds *b, char *buf, size_t len)
 		return o.n;
 	}
 
-	/* signed fields keep sign extension only when printed in decimal */
-	uint64_t s64v[2] = {
-		snum_decimal(b->smin) ? (uint64_t)b->smin : wbits(b->smin),
-		snum_decimal(b->smax) ? (uint64_t)b->smax : wbits(b->smax),
-	};
-	uint64_t s32v[2] = {
-		snum_decimal(b->s32_min) ? (uint64_t)b->s32_min : hbits(b->s32_min),
-		snum_decimal(b->s32_max) ? (uint64_t)b->s32_max : hbits(b->s32_max),
-	};
-	struct {
+	/* Signed fields keep their sign extension only when printed in
+	 * decimal (so smin=-2 and smin32=-2 merge). A full-register field
+	 * printed in hex still counts as negative for the "don't mix
+	 * negatives with positives" rule (the kernel's s64 is), a 32-bit one
+	 * does not (the kernel prints it as its u32 bits). */
+	struct field {
 		const char *name;
 		uint64_t val;
-		bool omit;
+		bool omit, neg, sign;
 	} f[8] = {
-		{"smin", s64v[0], b->smin == W_SMIN},
-		{"smax", s64v[1], b->smax == W_SMAX},
-		{"umin", b->umin, b->umin == 0},
-		{"umax", b->umax, b->umax == W_UMAX},
-		{"smin32", s32v[0], b->s32_min == H_SMIN},
-		{"smax32", s32v[1], b->s32_max == H_SMAX},
-		{"umin32", b->u32_min, b->u32_min == 0},
-		{"umax32", b->u32_max, b->u32_max == H_UMAX},
+		{"smin", 0, b->smin == W_SMIN, b->smin < 0, true},
+		{"smax", 0, b->smax == W_SMAX, b->smax < 0, true},
+		{"umin", b->umin, b->umin == 0, false, false},
+		{"umax", b->umax, b->umax == W_UMAX, false, false},
+		{"smin32", 0, b->s32_min == H_SMIN, b->s32_min < 0, true},
+		{"smax32", 0, b->s32_max == H_SMAX, b->s32_max < 0, true},
+		{"umin32", b->u32_min, b->u32_min == 0, false, false},
+		{"umax32", b->u32_max, b->u32_max == H_UMAX, false, false},
 	};
+	const int64_t sv[4] = {b->smin, b->smax, b->s32_min, b->s32_max};
+	for (int i = 0; i < 4; i++) {
+		int k = i < 2 ? i : i + 2;
+		if (snum_decimal(sv[i])) {
+			f[k].val = (uint64_t)sv[i];
+		} else {
+			f[k].val = i < 2 ? wbits(sv[i]) : hbits(sv[i]);
+			if (i >= 2)
+				f[k].neg = false;
+		}
+	}
 	const char *sep = "";
 
 	for (int i = 0; i < 8; i++) {
 		if (f[i].omit)
 			continue;
-		bool neg1 = f[i].name[0] == 's' && (int64_t)f[i].val < 0;
 		emit(&o, "%s%s=", sep, f[i].name);
 		sep = ",";
 		/* same value, same sign: "smax=umax=..." */
 		for (int j = i + 2; j < 8; j += 2) {
-			bool neg2 = f[j].name[0] == 's' && (int64_t)f[j].val < 0;
-			if (f[j].omit || f[j].val != f[i].val || neg2 != neg1)
+			if (f[j].omit || f[j].val != f[i].val || f[j].neg != f[i].neg)
 				continue;
 			f[j].omit = true;
 			emit(&o, "%s=", f[j].name);
 		}
-		if (f[i].name[0] == 's') {
-			if (snum_decimal((int64_t)f[i].val))
-				emit(&o, "%" PRId64, (int64_t)f[i].val);
-			else
-				emit(&o, "0x%" PRIx64, f[i].val);
-		} else {
-			if (unum_decimal(f[i].val))
-				emit(&o, "%" PRIu64, f[i].val);
-			else
-				emit(&o, "0x%" PRIx64, f[i].val);
-		}
+		if (f[i].sign ? snum_decimal((int64_t)f[i].val) : false)
+			emit(&o, "%" PRId64, (int64_t)f[i].val);
+		else if (!f[i].sign && unum_decimal(f[i].val))
+			emit(&o, "%" PRIu64, f[i].val);
+		else
+			emit(&o, "0x%" PRIx64, f[i].val);
 	}
 	if (wtrunc(~b->var_off.mask) != 0)
 		emit(&o, "%svar_off=(0x%" PRIx64 "; 0x%" PRIx64 ")", sep, b->var_off.value,
