@@ -54,6 +54,10 @@ struct rb_census_row {
 	double extra_log2;   /* mean of log2|gamma(result)| - log2|gamma(best)| */
 	bool has_cmp;        /* a cnum row compared with old over the same inputs */
 	uint64_t tighter, looser, equal, incomparable;
+	/* the same comparison restricted to cases where old and cnum
+	 * abstract the inputs to the same gamma (the op's own effect) */
+	uint64_t same_cases, same_tighter, same_looser, same_equal, same_incomparable;
+	const char *looser_example; /* a case where cnum is looser, or NULL */
 	const char *counterexample; /* first unsound case (multi-line) or NULL */
 };
 
@@ -90,7 +94,12 @@ struct rb_census_table {
 	uint64_t cmp[4], cases, unsound;
 	char **cex;   /* counterexamples (malloc'ed), printed by the footer */
 	unsigned ncex;
+	bool examples; /* keep every row's looser_example for the footer */
 	char *lossy;  /* "op(looser+incomparable) ..." for cnum rows (malloc'ed) */
+	char *lossy_same; /* the same over equal-gamma inputs (malloc'ed) */
+	uint64_t same[4];
+	char **ex;
+	unsigned nex;
 };
 void rb_census_table_header(struct rb_census_table *t, const struct rb_census_opts *o, unsigned ntrackers);
 int rb_census_table_row(const struct rb_census_row *row, void *ctx);

@@ -76,16 +76,57 @@ struct alu_in {
 	bool dst_is_input, src_is_input;
 };
 
+/* cnum vs old over one case: tally, and keep an example when looser */
+static void compare(const struct census_run *run, struct census_item *it, const bm256 *cn, const bm256 *ol,
+		    unsigned n, bool same, const char *op, const rb_val *const *vals, const char *const *labels,
+		    unsigned nvals)
+{
+	if (run->old_i < 0 || run->cnum_i < 0)
+		return;
+	struct census_stats *st = &it->st[run->cnum_i];
+	unsigned c = census_cmp(cn, ol, n);
+	st->cmp[c]++;
+	if (same)
+		st->same[c]++;
+	if (c != CMP_LOOSER && c != CMP_INCOMPARABLE)
+		return;
+	if (st->loose && (st->loose_same || !same))
+		return;
+	/* vals[2*i] = old's, vals[2*i+1] = cnum's value of label i */
+	char buf[4096];
+	size_t len = 0;
+	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s: cnum %s than old%s\n", op,
+				c == CMP_LOOSER ? "looser" : "incomparable",
+				same ? " (inputs of equal gamma)" : "");
+	for (unsigned i = 0; i < nvals && len < sizeof(buf) - 1; i++) {
+		char so[400] = "(unreachable)", sn[400] = "(unreachable)";
+		bm256 go = {{0}}, gn = {{0}};
+		if (vals[2 * i]) {
+			census_sprint(run->tr[run->old_i], vals[2 * i], so, sizeof(so));
+			census_gamma8(run->tr[run->old_i], vals[2 * i], &go);
+		}
+		if (vals[2 * i + 1]) {
+			census_sprint(run->tr[run->cnum_i], vals[2 * i + 1], sn, sizeof(sn));
+			census_gamma8(run->tr[run->cnum_i], vals[2 * i + 1], &gn);
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-10s old  %s |%u|\n  %-10s cnum %s |%u|\n",
+					labels[i], so, bm_count(&go), "", sn, bm_count(&gn));
+	}
+	census_loose(st, same, "%s", buf);
+}
+
 static void alu_case(const struct census_run *run, struct census_scratch *sc, struct census_item *it,
 		     const struct census_op *op, const struct census_table *tab, struct alu_in *in,
 		     bm256 *res_gamma)
 {
 	static const bm256 unit0 = {{1, 0, 0, 0}}; /* {0} */
+	rb_val rv[CENSUS_MAX_TRACKERS];
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
 		const struct rb_tracker *t = run->tr[ti];
 		struct census_stats *st = &it->st[ti];
 		bm256 R, gr;
-		rb_val r = *in[ti].dst;
+		rv[ti] = *in[ti].dst;
+		rb_val *r = &rv[ti];
 		const bm256 *gd = in[ti].gd, *gs = in[ti].gs;
 
 		if (op->kind == CK_TRUNC) {
@@ -93,7 +134,7 @@ static void alu_case(const struct census_run *run, struct census_scratch *sc, st
 			for (unsigned x = 0; x < 256; x++)
 				if (bm_has(gd, x))
 					bm_set(&R, tab->alu[x]);
-			t->truncate(&r, op->size, op->sext);
+			t->truncate(r, op->size, op->sext);
 		} else {
 			if (ti > 0 && bm_eq(gd, in[0].gd) && gs && in[0].gs && bm_eq(gs, in[0].gs))
 				R = res_gamma[run->ntr]; /* same concrete inputs as tracker 0 */
@@ -101,9 +142,9 @@ static void alu_case(const struct census_run *run, struct census_scratch *sc, st
 				conc_alu(tab->alu, gd, gs ? gs : &unit0, &R);
 			if (ti == 0)
 				res_gamma[run->ntr] = R;
-			t->alu(&r, in[ti].src, &op->alu);
+			t->alu(r, in[ti].src, &op->alu);
 		}
-		census_gamma8(t, &r, &gr);
+		census_gamma8(t, r, &gr);
 		res_gamma[ti] = gr;
 		st->cases++;
 		if (!bm_subset(&R, &gr)) {
@@ -123,14 +164,14 @@ static void alu_case(const struct census_run *run, struct census_scratch *sc, st
 						if (bm_has(gsrc, y) && tab->alu[x * 256 + y] == bad)
 							goto found;
 				}
-found:
+found:;
 				char sd[400], ss[400], sr[400];
 				census_sprint(t, in[ti].dst, sd, sizeof(sd));
 				if (in[ti].src)
 					census_sprint(t, in[ti].src, ss, sizeof(ss));
 				else
 					ss[0] = 0;
-				census_sprint(t, &r, sr, sizeof(sr));
+				census_sprint(t, r, sr, sizeof(sr));
 				if (op->kind == CK_TRUNC)
 					census_cex(st, "%s (%s): unsound\n  input  = %s\n  0x%02x -> 0x%02x, not in\n  result = %s\n",
 						   op->name, t->name, sd, x, bad, sr);
@@ -144,8 +185,21 @@ found:
 			st->optimal++;
 		st->extra += census_lg(&gr) - census_lg(gb);
 	}
-	if (run->old_i >= 0 && run->cnum_i >= 0)
-		it->st[run->cnum_i].cmp[census_cmp(&res_gamma[run->cnum_i], &res_gamma[run->old_i], 1)]++;
+	if (run->old_i >= 0 && run->cnum_i >= 0) {
+		const int o = run->old_i, c = run->cnum_i;
+		bool same = bm_eq(in[o].gd, in[c].gd) && (!in[o].gs || bm_eq(in[o].gs, in[c].gs));
+		bool unary = op->kind != CK_ALU2;
+		const rb_val *vals[6] = {in[o].dst, in[c].dst, in[o].src, in[c].src, &rv[o], &rv[c]};
+		const char *labels[3] = {"dst", "src", "result"};
+		if (op->kind == CK_MOV)
+			vals[0] = in[o].src, vals[1] = in[c].src, labels[0] = "src";
+		if (unary) {
+			vals[2] = vals[4], vals[3] = vals[5], labels[1] = "result";
+			if (op->kind != CK_MOV)
+				labels[0] = "input";
+		}
+		compare(run, it, &res_gamma[c], &res_gamma[o], 1, same, op->name, vals, labels, unary ? 2 : 3);
+	}
 }
 
 struct jmp_in {
@@ -162,6 +216,8 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 		     const struct census_op *op, const struct census_table *tab, struct jmp_in *in)
 {
 	bm256 comp[CENSUS_MAX_TRACKERS][4];
+	rb_val refs[CENSUS_MAX_TRACKERS][2][2];
+	bool live[CENSUS_MAX_TRACKERS][2];
 	const unsigned ncomp = op->imm ? 2 : 4; /* refined a (and b) per outcome */
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
 		const struct rb_tracker *t = run->tr[ti];
@@ -202,7 +258,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 		}
 		double extra = 0;
 		bool optimal = true;
-		rb_val ref[2][2];
+		rb_val (*ref)[2] = refs[ti];
 		for (int o = 1; o >= 0; o--) {
 			uint8_t jo = o ? op->jop : rb_jmp_negate(op->jop);
 			bm256 *ra = &comp[ti][(1 - o) * (ncomp / 2)], *rb = ra + 1;
@@ -232,6 +288,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 				bm_clear(&gra);
 				bm_clear(&grb);
 			}
+			live[ti][o] = alive;
 			const bm256 *ba = best_of(run, sc, ti, &X[o]);
 			optimal = optimal && bm_eq(&gra, ba);
 			extra += census_lg(&gra) - census_lg(ba);
@@ -262,8 +319,17 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 			}
 		}
 	}
-	if (run->old_i >= 0 && run->cnum_i >= 0)
-		it->st[run->cnum_i].cmp[census_cmp(comp[run->cnum_i], comp[run->old_i], ncomp)]++;
+	if (run->old_i >= 0 && run->cnum_i >= 0) {
+		const int o = run->old_i, c = run->cnum_i;
+		bool same = bm_eq(in[o].ga, in[c].ga) && bm_eq(in[o].gb, in[c].gb);
+#define L(t, oc, r) (live[t][oc] ? &refs[t][oc][r] : NULL)
+		const rb_val *vals[12] = {in[o].a, in[c].a, in[o].b, in[c].b,
+					  L(o, 1, 0), L(c, 1, 0), L(o, 1, 1), L(c, 1, 1),
+					  L(o, 0, 0), L(c, 0, 0), L(o, 0, 1), L(c, 0, 1)};
+#undef L
+		const char *labels[6] = {"a", "b", "taken a", "taken b", "else a", "else b"};
+		compare(run, it, comp[c], comp[o], ncomp, same, op->name, vals, labels, 6);
+	}
 }
 
 void census_item_exact8(const struct census_run *run, struct census_scratch *sc, struct census_item *it)

@@ -23,8 +23,11 @@ enum { CMP_TIGHTER, CMP_LOOSER, CMP_EQUAL, CMP_INCOMPARABLE };
 struct census_stats {
 	uint64_t cases, unsound, optimal;
 	double extra;
-	uint64_t cmp[4]; /* cnum vs old, kept in the cnum tracker's tally */
-	char *cex;       /* first counterexample (malloc'ed) */
+	uint64_t cmp[4];  /* cnum vs old, kept in the cnum tracker's tally */
+	uint64_t same[4]; /* the same over cases whose inputs have equal gamma */
+	char *cex;        /* first counterexample (malloc'ed) */
+	char *loose;      /* first case where cnum is looser than old (malloc'ed) */
+	bool loose_same;  /* ... and its inputs have equal gamma */
 };
 
 /* the width-8 input pool: distinct concrete sets, each tracker's best
@@ -96,6 +99,8 @@ void census_item_sampled(const struct census_run *run, struct census_item *it);
 double census_lg(const bm256 *b);
 unsigned census_cmp(const bm256 *cnum, const bm256 *old, unsigned n);
 void census_cex(struct census_stats *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* keep an example of cnum looser than old; prefers equal-gamma inputs */
+void census_loose(struct census_stats *st, bool same, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int census_sprint(const struct rb_tracker *t, const rb_val *v, char *buf, size_t len);
 
 #endif

@@ -41,6 +41,23 @@ void census_cex(struct census_stats *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+void census_loose(struct census_stats *st, bool same, const char *fmt, ...)
+{
+	if (st->loose && (st->loose_same || !same))
+		return;
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	free(st->loose);
+	st->loose = s;
+	st->loose_same = same;
+}
+
 int census_sprint(const struct rb_tracker *t, const rb_val *v, char *buf, size_t len)
 {
 	char inner[512];

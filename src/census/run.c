@@ -219,10 +219,16 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 				m.unsound += s->unsound;
 				m.optimal += s->optimal;
 				m.extra += s->extra;
-				for (int c = 0; c < 4; c++)
+				for (int c = 0; c < 4; c++) {
 					m.cmp[c] += s->cmp[c];
+					m.same[c] += s->same[c];
+				}
 				if (!m.cex && s->cex)
 					m.cex = s->cex;
+				if (s->loose && (!m.loose || (s->loose_same && !m.loose_same))) {
+					m.loose = s->loose;
+					m.loose_same = s->loose_same;
+				}
 			}
 			struct rb_census_row row = {
 				.op = run->ops[i].name,
@@ -239,6 +245,12 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 				.looser = m.cmp[CMP_LOOSER],
 				.equal = m.cmp[CMP_EQUAL],
 				.incomparable = m.cmp[CMP_INCOMPARABLE],
+				.same_cases = m.same[0] + m.same[1] + m.same[2] + m.same[3],
+				.same_tighter = m.same[CMP_TIGHTER],
+				.same_looser = m.same[CMP_LOOSER],
+				.same_equal = m.same[CMP_EQUAL],
+				.same_incomparable = m.same[CMP_INCOMPARABLE],
+				.looser_example = m.loose,
 				.counterexample = m.cex,
 			};
 			if (sum) {
@@ -253,7 +265,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 out:
 	for (size_t k = 0; items && k < nitems; k++)
 		for (unsigned t = 0; t < CENSUS_MAX_TRACKERS; t++)
-			free(items[k].st[t].cex);
+			free(items[k].st[t].cex), free(items[k].st[t].loose);
 	free(items);
 	census_tables_free(run);
 	census_pool_free(run->pool);

@@ -12,7 +12,8 @@ void rb_census_table_header(struct rb_census_table *t, const struct rb_census_op
 	uint64_t pairs = o->pairs ? o->pairs : o->bits == 8 ? RB_CENSUS_DEFAULT_PAIRS_8 : RB_CENSUS_DEFAULT_PAIRS_WIDE;
 	if (t->csv) {
 		fprintf(t->out, "op,kind,tracker,bits,sampled,cases,unsound,optimal,optimal_pct,extra_log2,"
-				"tighter,looser,equal,incomparable\n");
+				"tighter,looser,equal,incomparable,"
+				"same_cases,same_tighter,same_looser,same_equal,same_incomparable\n");
 		return;
 	}
 	fprintf(t->out, "# rangebench ops: width %u, %u tracker%s, seed %llu, %llu cases per binary op\n", o->bits,
@@ -21,28 +22,52 @@ void rb_census_table_header(struct rb_census_table *t, const struct rb_census_op
 		fprintf(t->out, "# check: EXHAUSTIVE — every concrete value of every abstract input (256-value sets);\n"
 				"#        unary ops over every distinct input set of the generator\n"
 				"# optimal = result equals from_set(true result set) of the same tracker (in gamma);\n"
-				"# extra = mean log2|gamma(result)| - log2|gamma(best)|; cmp = cnum vs old gamma over the same inputs\n");
+				"# extra = mean log2|gamma(result)| - log2|gamma(best)|; tighter..incomp = cnum vs old (gamma of the\n"
+				"#   result, or of both refined registers on both outcomes) over the same concrete inputs;\n"
+				"# lo|eqin = looser+incomparable/cases among the cases whose inputs old and cnum abstract equally\n");
 	else
 		fprintf(t->out, "# check: SAMPLED — at %u bits gamma cannot be enumerated: up to %u concrete values per\n"
 				"#        input (bounds, tnum ends, set members, random members of gamma); no precision figures\n",
 			o->bits, 16u);
-	fprintf(t->out, "%-14s %-5s %-5s %9s %8s %9s %7s %9s %9s %9s %9s\n", "op", "kind", "track", "cases", "unsound",
-		"optimal%", "extra", "tighter", "looser", "equal", "incomp");
+	if (o->bits == 8 && o->sets)
+		fprintf(t->out, "# unary ops limited to %llu input sets (--sets)\n", (unsigned long long)o->sets);
+	fprintf(t->out, "%-14s %-5s %-5s %9s %8s %9s %7s %8s %8s %8s %8s %13s\n", "op", "kind", "track", "cases", "unsound",
+		"optimal%", "extra", "tighter", "looser", "equal", "incomp", "lo|eqin");
+}
+
+static void append(char **list, const char *op, uint64_t a, uint64_t b)
+{
+	if (!(a + b))
+		return;
+	char item[96];
+	snprintf(item, sizeof(item), "%s%s(%llu+%llu)", *list ? " " : "", op, (unsigned long long)a,
+		 (unsigned long long)b);
+	size_t old = *list ? strlen(*list) : 0;
+	char *n = realloc(*list, old + strlen(item) + 1);
+	if (!n)
+		return;
+	memcpy(n + old, item, strlen(item) + 1);
+	*list = n;
+}
+
+static void keep(char ***v, unsigned *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv)
+		return;
+	*v = nv;
+	if ((nv[*n] = strdup(s)))
+		(*n)++;
 }
 
 static void keep_lossy(struct rb_census_table *t, const struct rb_census_row *r)
 {
-	if (!r->has_cmp || !(r->looser + r->incomparable))
+	if (!r->has_cmp)
 		return;
-	char item[96];
-	snprintf(item, sizeof(item), "%s%s(%llu+%llu)", t->lossy ? " " : "", r->op, (unsigned long long)r->looser,
-		 (unsigned long long)r->incomparable);
-	size_t old = t->lossy ? strlen(t->lossy) : 0;
-	char *n = realloc(t->lossy, old + strlen(item) + 1);
-	if (!n)
-		return;
-	memcpy(n + old, item, strlen(item) + 1);
-	t->lossy = n;
+	append(&t->lossy, r->op, r->looser, r->incomparable);
+	append(&t->lossy_same, r->op, r->same_looser, r->same_incomparable);
+	if (t->examples && r->looser_example)
+		keep(&t->ex, &t->nex, r->looser_example);
 }
 
 int rb_census_table_row(const struct rb_census_row *r, void *ctx)
@@ -56,17 +81,14 @@ int rb_census_table_row(const struct rb_census_row *r, void *ctx)
 		t->cmp[1] += r->looser;
 		t->cmp[2] += r->equal;
 		t->cmp[3] += r->incomparable;
+		t->same[0] += r->same_tighter;
+		t->same[1] += r->same_looser;
+		t->same[2] += r->same_equal;
+		t->same[3] += r->same_incomparable;
 	}
 	keep_lossy(t, r);
-	if (r->counterexample) {
-		char **n = realloc(t->cex, (t->ncex + 1) * sizeof(*n));
-		if (n) {
-			t->cex = n;
-			t->cex[t->ncex] = strdup(r->counterexample);
-			if (t->cex[t->ncex])
-				t->ncex++;
-		}
-	}
+	if (r->counterexample)
+		keep(&t->cex, &t->ncex, r->counterexample);
 	if (t->csv) {
 		fprintf(t->out, "%s,%s,%s,%u,%d,%llu,%llu,", r->op, r->kind, r->tracker, r->bits, r->sampled,
 			(unsigned long long)r->cases, (unsigned long long)r->unsound);
@@ -76,11 +98,13 @@ int rb_census_table_row(const struct rb_census_row *r, void *ctx)
 			fprintf(t->out, "%llu,%.3f,%.4f,", (unsigned long long)r->optimal, RATE(r->optimal, r->cases),
 				r->extra_log2);
 		if (r->has_cmp)
-			fprintf(t->out, "%llu,%llu,%llu,%llu\n", (unsigned long long)r->tighter,
+			fprintf(t->out, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)r->tighter,
 				(unsigned long long)r->looser, (unsigned long long)r->equal,
-				(unsigned long long)r->incomparable);
+				(unsigned long long)r->incomparable, (unsigned long long)r->same_cases,
+				(unsigned long long)r->same_tighter, (unsigned long long)r->same_looser,
+				(unsigned long long)r->same_equal, (unsigned long long)r->same_incomparable);
 		else
-			fprintf(t->out, ",,,\n");
+			fprintf(t->out, ",,,,,,,,\n");
 		return 0;
 	}
 	fprintf(t->out, "%-14s %-5s %-5s %9llu %8llu ", r->op, r->kind, r->tracker, (unsigned long long)r->cases,
@@ -89,12 +113,16 @@ int rb_census_table_row(const struct rb_census_row *r, void *ctx)
 		fprintf(t->out, "%9s %7s", "-", "-");
 	else
 		fprintf(t->out, "%9.2f %7.3f", RATE(r->optimal, r->cases), r->extra_log2);
-	if (r->has_cmp)
-		fprintf(t->out, " %9llu %9llu %9llu %9llu\n", (unsigned long long)r->tighter,
+	if (r->has_cmp) {
+		char lo[32];
+		snprintf(lo, sizeof(lo), "%llu/%llu", (unsigned long long)(r->same_looser + r->same_incomparable),
+			 (unsigned long long)r->same_cases);
+		fprintf(t->out, " %8llu %8llu %8llu %8llu %13s\n", (unsigned long long)r->tighter,
 			(unsigned long long)r->looser, (unsigned long long)r->equal,
-			(unsigned long long)r->incomparable);
-	else
-		fprintf(t->out, " %9s %9s %9s %9s\n", "-", "-", "-", "-");
+			(unsigned long long)r->incomparable, lo);
+	} else {
+		fprintf(t->out, " %8s %8s %8s %8s %13s\n", "-", "-", "-", "-", "-");
+	}
 	return 0;
 }
 
@@ -113,16 +141,28 @@ void rb_census_table_footer(struct rb_census_table *t, const struct rb_census_su
 			fprintf(t->out, "# cnum vs old: %.2f%% tighter, %.2f%% looser, %.2f%% equal, %.2f%% incomparable (of %llu cases)\n",
 				RATE(t->cmp[0], all), RATE(t->cmp[1], all), RATE(t->cmp[2], all), RATE(t->cmp[3], all),
 				(unsigned long long)all);
+			uint64_t sall = t->same[0] + t->same[1] + t->same[2] + t->same[3];
+			fprintf(t->out, "# ... over inputs of equal gamma: %.2f%% tighter, %.2f%% looser, %.2f%% equal, %.2f%% incomparable (of %llu cases)\n",
+				RATE(t->same[0], sall), RATE(t->same[1], sall), RATE(t->same[2], sall),
+				RATE(t->same[3], sall), (unsigned long long)sall);
 			fprintf(t->out, "# cnum loses precision (looser+incomparable) on: %s\n", t->lossy ? t->lossy : "none");
+			fprintf(t->out, "# ... with inputs of equal gamma (the op itself): %s\n",
+				t->lossy_same ? t->lossy_same : "none");
 		}
+		for (unsigned i = 0; i < t->nex; i++)
+			fprintf(t->out, "example %s", t->ex[i]);
 	}
 	for (unsigned i = 0; i < t->ncex; i++) {
 		fprintf(cexout, "counterexample %s", t->cex[i]);
 		free(t->cex[i]);
 	}
+	for (unsigned i = 0; i < t->nex; i++)
+		free(t->ex[i]);
+	free(t->ex);
 	free(t->cex);
 	free(t->lossy);
-	t->cex = NULL;
-	t->lossy = NULL;
-	t->ncex = 0;
+	free(t->lossy_same);
+	t->cex = t->ex = NULL;
+	t->lossy = t->lossy_same = NULL;
+	t->ncex = t->nex = 0;
 }

@@ -14,10 +14,12 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench ops [--width 8|16|32|64] [--tracker old|cnum|all] [--op NAME...]\n"
 		"                      [--pairs N] [--sets N] [--seed S] [--csv] [--threads N] [--list]\n"
+		"                      [--examples]\n"
 		"  Soundness and precision census of every tracker operation. At width 8\n"
 		"  every concrete value is checked; at 16/32/64 values are sampled.\n"
 		"  --pairs: cases per binary op (default 100000);\n"
 		"  --sets: at width 8, unary ops use at most N of the generator's input sets.\n"
+		"  --examples: print, per op, one case where cnum is looser than old.\n"
 		"  --op takes op names (add64, add32_imm, jsgt32, ld16, ...) or base names\n"
 		"  (add, jsgt, ...: every form); --list prints them. Exit: 0 sound, 1 an\n"
 		"  unsound case (a counterexample is printed), 2 bad usage.\n");
@@ -56,7 +58,7 @@ int cmd_ops(int argc, char **argv)
 	const char **ops = calloc((size_t)argc + 1, sizeof(*ops));
 	const char *trackers[3] = {0};
 	unsigned nops = 0;
-	bool csv = false;
+	bool csv = false, examples = false;
 	int rc = 2;
 	if (!ops)
 		return bad("%s", "out of memory");
@@ -73,6 +75,8 @@ int cmd_ops(int argc, char **argv)
 			goto out;
 		} else if (!strcmp(a, "--csv")) {
 			csv = true;
+		} else if (!strcmp(a, "--examples")) {
+			examples = true;
 		} else if (!strcmp(a, "--width")) {
 			if (!parse_u64(v, &n) || (n != 8 && n != 16 && n != 32 && n != 64)) {
 				rc = bad("--width must be 8, 16, 32 or 64, not '%s'", v ? v : "");
@@ -143,7 +147,7 @@ int cmd_ops(int argc, char **argv)
 	else
 		for (const struct rb_tracker *const *p = rb_trackers(o.bits); p && *p; p++)
 			ntr++;
-	struct rb_census_table t = {.out = stdout, .csv = csv};
+	struct rb_census_table t = {.out = stdout, .csv = csv, .examples = examples};
 	struct rb_census_summary sum;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
