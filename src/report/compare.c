@@ -161,7 +161,10 @@ static double key_value(const struct rb_cmp_row *r, const struct sort_key *k)
 		/* changed verdicts first */
 		return (r->a.present && r->b.present && strcmp(r->a.verdict, r->b.verdict)) ? 1 : 0;
 	}
-	double a = r->a.present ? r->a.v[k->stat] : 0, b = r->b.present ? r->b.v[k->stat] : 0;
+	/* a side that is missing sorts after every value */
+	if ((k->part != 1 && !r->a.present) || (k->part != 0 && !r->b.present))
+		return -1;
+	double a = r->a.v[k->stat], b = r->b.v[k->stat];
 	switch (k->part) {
 	case 0: return a;
 	case 1: return b;

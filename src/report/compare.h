@@ -63,7 +63,8 @@ int rb_cmp_stat_parse(const char *name);
 bool rb_cmp_row_changed(const struct rb_cmp_row *r);
 
 /* Sort by key: "name", or STAT with suffix _a, _b, _diff or _pct (e.g.
- * "states_pct"); numbers sort descending (diff and pct by magnitude).
+ * "states_pct"); numbers sort descending (diff and pct by magnitude),
+ * rows without the value last.
  * Returns -1 for an unknown key. */
 int rb_compare_sort(struct rb_compare *c, const char *key);
 
