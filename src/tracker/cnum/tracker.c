@@ -37,7 +37,7 @@ static void cn_from_bounds(rb_val *v, const struct rb_bounds *b)
 			       cnum_from_srange(b->smin, b->smax, RW), RW);
 	r.r32 = cnum_intersect(cnum_from_urange(htrunc(b->u32_min), htrunc(b->u32_max), RH),
 			       cnum_from_srange(b->s32_min, b->s32_max, RH), RH);
-	r.var_off = TNUM_C(wtrunc(b->var_off.value), wtrunc(b->var_off.mask & ~b->var_off.value));
+	r.var_off = TNUM_C(wtrunc(b->var_off.value & ~b->var_off.mask), wtrunc(b->var_off.mask));
 	creg_sync(&r);
 	creg_store(v, &r);
 }
