@@ -114,6 +114,22 @@ corpus: deps build/rangebench
 # the store embeds db/*.sql with .incbin (src/store/schema_sql.c)
 $(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
 
+# Micro-benchmarks: C bodies in bench/*.c, registered with Google Benchmark
+# by the C++ shim bench/shim.cc. `make bench` prints ns/op and cnum/old per
+# tracker operation; BENCH_ARGS='--db db/results.sqlite' also stores them.
+BENCH_ARGS ?= --benchmark_min_time=0.05
+BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
+build/bench/%.o: bench/%.c bench/bench.h $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
+build/bench/shim.o: bench/shim.cc bench/bench.h | build/.deps
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Ibench -c $< -o $@
+build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a
+	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
+bench: deps build/bench/rangebench-bench
+	build/bench/rangebench-bench $(BENCH_ARGS)
+
 # libFuzzer target for the loader (not part of `make test`):
 #   make fuzz FUZZ_TIME=300
 FUZZ_TIME ?= 120

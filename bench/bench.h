@@ -1,0 +1,51 @@
+/* bench.h — micro-benchmarks of the tracker operations, written in C.
+ *
+ * Each benchmark is one operation (an ALU op at 64 or 32 bits, the bounds
+ * sync, a branch refinement, branch_taken, the subset test, printing) of
+ * one tracker ("old" or "cnum", 64-bit build), applied to a fixed pool of
+ * realistic abstract values (constants, small and large ranges, ranges
+ * crossing the signed and unsigned boundaries, tnum-shaped sets, 32-bit
+ * ranges). Only src/tracker/tracker.h is used. bench/shim.cc registers
+ * them with Google Benchmark. */
+#ifndef RB_BENCH_H
+#define RB_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rb_bench_ctx;
+
+/* the operations, e.g. "alu64_add", "refine32_jsgt", "sync" */
+unsigned rb_bench_count(void);
+const char *rb_bench_op(unsigned i);
+
+/* inputs for operation i on tracker ("old"/"cnum"); NULL if unknown */
+struct rb_bench_ctx *rb_bench_setup(unsigned i, const char *tracker);
+/* perform the operation n times */
+void rb_bench_body(struct rb_bench_ctx *c, uint64_t n);
+void rb_bench_teardown(struct rb_bench_ctx *c);
+
+/* one measured result */
+struct rb_bench_result {
+	char op[48];
+	char tracker[16];
+	double ns_per_op;
+	uint64_t iterations;
+};
+
+/* print "op  old ns  cnum ns  cnum/old" for every op measured on both */
+void rb_bench_print(const struct rb_bench_result *r, size_t n);
+/* store the results as a run of kind "bench" (label) in the database at
+ * path; 0 or -1 with a one-line message in msg */
+int rb_bench_store(const char *path, const char *label, const char *options,
+		   const struct rb_bench_result *r, size_t n, char *msg, size_t msglen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

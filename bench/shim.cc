@@ -1,0 +1,107 @@
+// shim.cc — registers the C benchmark bodies (bench/ops.c) with Google
+// Benchmark, collects ns/op per (operation, tracker), prints the cnum/old
+// ratio table and, with --db FILE, stores the rows in the results
+// database. Everything measured is C; this file is only the glue.
+//
+//   build/bench/rangebench-bench [--db FILE] [--label TEXT] [google benchmark flags]
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+
+namespace {
+
+const char *const trackers[] = {"old", "cnum"};
+
+struct Case {
+	unsigned op;
+	const char *tracker;
+};
+
+void run_case(benchmark::State &state, Case c)
+{
+	rb_bench_ctx *ctx = rb_bench_setup(c.op, c.tracker);
+	if (!ctx) {
+		state.SkipWithError("no such tracker or operation");
+		return;
+	}
+	const benchmark::IterationCount batch = 64;
+	while (state.KeepRunningBatch(batch))
+		rb_bench_body(ctx, (uint64_t)batch);
+	rb_bench_teardown(ctx);
+}
+
+// The console output as usual, plus a copy of every measurement.
+class Collector : public benchmark::ConsoleReporter {
+public:
+	std::vector<rb_bench_result> results;
+
+	void ReportRuns(const std::vector<Run> &runs) override
+	{
+		for (const Run &r : runs) {
+			if (r.run_type != Run::RT_Iteration || r.error_occurred || r.iterations == 0)
+				continue;
+			std::string name = r.benchmark_name(); // "tracker/op"
+			size_t slash = name.find('/');
+			if (slash == std::string::npos)
+				continue;
+			rb_bench_result out;
+			std::memset(&out, 0, sizeof(out));
+			std::snprintf(out.tracker, sizeof(out.tracker), "%s", name.substr(0, slash).c_str());
+			std::snprintf(out.op, sizeof(out.op), "%s", name.substr(slash + 1).c_str());
+			// CPU time per iteration (one operation), in nanoseconds: on a
+			// shared machine wall time also counts other processes' turns
+			out.ns_per_op = r.GetAdjustedCPUTime() *
+					(1e9 / benchmark::GetTimeUnitMultiplier(r.time_unit));
+			out.iterations = (uint64_t)r.iterations;
+			results.push_back(out);
+		}
+		ConsoleReporter::ReportRuns(runs);
+	}
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	const char *db = nullptr, *label = "bench";
+	std::string options = "rangebench-bench";
+	// our own flags first; the rest go to Google Benchmark
+	std::vector<char *> rest = {argv[0]};
+	for (int i = 1; i < argc; i++) {
+		options += " ";
+		options += argv[i];
+		if (!std::strcmp(argv[i], "--db") && i + 1 < argc)
+			db = argv[++i];
+		else if (!std::strcmp(argv[i], "--label") && i + 1 < argc)
+			label = argv[++i];
+		else
+			rest.push_back(argv[i]);
+	}
+	int n = (int)rest.size();
+	benchmark::Initialize(&n, rest.data());
+	if (benchmark::ReportUnrecognizedArguments(n, rest.data()))
+		return 2;
+	for (unsigned op = 0; op < rb_bench_count(); op++)
+		for (const char *t : trackers) {
+			std::string name = std::string(t) + "/" + rb_bench_op(op);
+			benchmark::RegisterBenchmark(name.c_str(), run_case, Case{op, t});
+		}
+	Collector collector;
+	benchmark::RunSpecifiedBenchmarks(&collector);
+	benchmark::Shutdown();
+	rb_bench_print(collector.results.data(), collector.results.size());
+	if (db) {
+		char msg[600];
+		int rc = rb_bench_store(db, label, options.c_str(), collector.results.data(),
+					collector.results.size(), msg, sizeof(msg));
+		std::fprintf(rc ? stderr : stdout, "%s\n", msg);
+		if (rc)
+			return 2;
+	}
+	return 0;
+}
