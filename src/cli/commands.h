@@ -20,5 +20,6 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_kdiff(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@ static const struct rb_command commands[] = {
 	{"load", cmd_load, "open BPF objects and list their programs and maps as the kernel would get them"},
 	{"opdiff", cmd_opdiff, "compare the old tracker with the running kernel on random short programs"},
 	{"verify", cmd_verify, "verify programs with a tracker or the running kernel, veristat-style"},
+	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},
 	{"compare", cmd_compare, "compare two runs, or two trackers of one run, program by program"},
 	{"query", cmd_query, "run a ready-made SQL query (db/queries/) on the results database"},

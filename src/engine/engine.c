@@ -223,6 +223,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	if (env.insn_cnt <= 0 || !env.insns) {
 		res->verdict = RB_LOAD_ERROR;
 		snprintf(res->msg, sizeof(res->msg), "program has no instructions");
+		env.done = true;
 		goto out;
 	}
 	if (!rb_prog_type_supported(env.prog->prog_type)) {

@@ -498,6 +498,8 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 		return 0;
 	for (;;) {
 		int history = st->nhist;
+		rb_log(env, "mark_precise: frame%d: last_idx %d first_idx %d subseq_idx %d \n", env->bt_frame, last_idx,
+		       first_idx, subseq_idx);
 		if (last_idx < 0)
 			return 0;
 		for (int i = last_idx;;) {
@@ -566,6 +568,18 @@ int rb_mark_chain_precision(struct rb_env *env, int regno)
 		return 0;
 	env->bt_regs[st->curframe] = 1u << regno;
 	return mark_chain(env, st);
+}
+
+int rb_mark_stack_precision(struct rb_env *env, int frameno, int spi);
+int rb_mark_stack_precision(struct rb_env *env, int frameno, int spi)
+{
+	memset(env->bt_regs, 0, sizeof(env->bt_regs));
+	memset(env->bt_stack, 0, sizeof(env->bt_stack));
+	env->bt_frame = env->cur->curframe;
+	if (spi >= 64)
+		return 0;
+	env->bt_stack[frameno] = 1ull << spi;
+	return mark_chain(env, env->cur);
 }
 
 /* propagate_precision: what was precise in the old state must be precise

@@ -281,6 +281,43 @@ static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_r
 	return err;
 }
 
+int rb_mark_stack_precision(struct rb_env *env, int frameno, int spi);
+
+/* get_constant_map_key (6.13+): the key is a constant on the stack */
+static int const_map_key(struct rb_env *env, const struct rb_reg *key, uint32_t key_size, int64_t *value)
+{
+	*value = -1;
+	if (key->type != RT_STACK || !env->t->is_const(&key->val))
+		return 0;
+	struct rb_func *f = env->cur->frame[key->frameno];
+	int stack_off = key->off + (int)rb_reg_const_val(env, key);
+	int slot = -stack_off - 1, spi = slot / 8, off = slot % 8;
+	if (spi < 0 || spi >= f->nslots)
+		return 0;
+	const uint8_t *stype = f->stack[spi].type;
+	uint32_t zero_size = 0, spill_size = 0;
+	for (int i = off; i >= 0 && stype[i] == SLOT_ZERO; i--)
+		zero_size++;
+	if (zero_size >= key_size) {
+		*value = 0;
+		return 0;
+	}
+	if (stype[7] != SLOT_SPILL || f->stack[spi].spilled.type != RT_SCALAR)
+		return 0;
+	for (int i = off; i >= 0 && stype[i] == SLOT_SPILL; i--)
+		spill_size++;
+	if (spill_size != key_size)
+		return 0;
+	const struct rb_reg *r = &f->stack[spi].spilled;
+	if (!env->t->is_const(&r->val))
+		return 0;
+	int err = rb_mark_stack_precision(env, key->frameno, spi);
+	if (err)
+		return err;
+	*value = (int64_t)rb_reg_const_val(env, r);
+	return 0;
+}
+
 int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx)
 {
 	(void)insn_idx;
@@ -299,6 +336,7 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	}
 	struct rb_reg *regs = rb_cur_regs(env);
 	int map_idx = -1;
+	int64_t const_key = -1;
 	uint64_t msize_max = 0, alloc_size = 0;
 	uint32_t release_id = 0;
 	for (int a = 0; a < 5 && p->args[a] != A_NONE; a++) {
@@ -342,6 +380,11 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 						 false, false);
 			if (err)
 				return err;
+			if (p->args[a] == A_KEY && (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_PERCPU_ARRAY)) {
+				err = const_map_key(env, reg, m->key_size, &const_key);
+				if (err < 0)
+					return err;
+			}
 			break;
 		}
 		case A_MEM_RO:
@@ -428,9 +471,20 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		rb_reg_not_init(env, &regs[0]);
 		break;
 	case R_MAP_VALUE_OR_NULL:
+		if (env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
+		    env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH)
+			return rb_unsupported(env, "sockmap lookup (socket reference)");
+		if ((env->obj->maps[map_idx].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		     env->obj->maps[map_idx].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
+		    env->obj->maps[map_idx].inner_map_idx < 0)
+			return rb_unsupported(env, "map-in-map lookup without an inner map template");
 		rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
-		regs[0].flags = RF_MAYBE_NULL;
 		regs[0].map_idx = map_idx;
+		/* 6.13+: an array lookup with a constant in-range key cannot fail */
+		if (p->id == BPF_FUNC_map_lookup_elem && const_key >= 0 &&
+		    (uint64_t)const_key < env->obj->maps[map_idx].max_entries)
+			break;
+		regs[0].flags = RF_MAYBE_NULL;
 		regs[0].id = ++env->id_gen;
 		break;
 	case R_RINGBUF_OR_NULL: {

@@ -36,6 +36,7 @@ static bool reg_not_null(const struct rb_reg *r)
 	case RT_SOCK_COMMON:
 	case RT_MEM:
 	case RT_MAP_PTR:
+	case RT_XDP_SOCK:
 		return true;
 	default:
 		return false;
@@ -166,6 +167,16 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 			rb_reg_const(env, r, 0);
 		} else {
 			r->flags &= (uint8_t)~RF_MAYBE_NULL;
+			/* mark_ptr_not_null_reg: what a non-null lookup result really points to */
+			if (r->type == RT_MAP_VALUE) {
+				const struct rb_map *m = &env->obj->maps[r->map_idx];
+				if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || m->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+					r->type = RT_MAP_PTR;
+					r->map_idx = m->inner_map_idx;
+				} else if (m->type == BPF_MAP_TYPE_XSKMAP) {
+					r->type = RT_XDP_SOCK;
+				}
+			}
 			r->id = 0; /* only spin-lock pointers keep it (not modelled) */
 		}
 	})

@@ -183,7 +183,7 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 		[RT_STACK] = "fp",          [RT_PKT] = "pkt",             [RT_PKT_META] = "pkt_meta",
 		[RT_PKT_END] = "pkt_end",   [RT_FLOW_KEYS] = "flow_keys", [RT_SOCK_COMMON] = "sock_common",
 		[RT_SOCKET] = "sock",       [RT_TCP_SOCK] = "tcp_sock",   [RT_MEM] = "mem",
-		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func",
+		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func", [RT_XDP_SOCK] = "xdp_sock",
 	};
 	const char *prefix = (r->flags & RF_RINGBUF) ? "ringbuf_" : (r->flags & RF_RDONLY) ? "rdonly_" : "";
 	snprintf(buf, len, "%s%s%s", prefix, r->type < sizeof(names) / sizeof(names[0]) ? names[r->type] : "?",
@@ -236,7 +236,7 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	if (r->type == RT_MAP_PTR || r->type == RT_MAP_VALUE || r->type == RT_MAP_KEY) {
 		const struct rb_map *m = &env->obj->maps[r->map_idx];
 		if (m->name[0]) {
-			AP("%smap=%s", sep, m->name);
+			AP("%smap=%.15s", sep, m->name); /* BPF_OBJ_NAME_LEN - 1 */
 			sep = ",";
 		}
 		AP("%sks=%u,vs=%u", sep, m->key_size, m->value_size);
@@ -248,7 +248,11 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 		sep = ",";
 	}
 	if (r->type == RT_PKT || r->type == RT_PKT_META) {
-		snum(tmp, sizeof(tmp), r->range);
+		/* verbose_unum: the negative markers print as huge unsigned numbers */
+		if (r->range >= 0 && r->range <= 512)
+			snprintf(tmp, sizeof(tmp), "%d", r->range);
+		else
+			snprintf(tmp, sizeof(tmp), "%#llx", (unsigned long long)(int64_t)r->range);
 		AP("%sr=%s", sep, tmp);
 		sep = ",";
 	}

@@ -92,10 +92,11 @@ static void save_reg(struct rb_func *f, int spi, const struct rb_reg *reg, int s
 			s->type[i - 1] = SLOT_MISC;
 }
 
+/* scrub_spilled_slot: every initialised byte of a destroyed spill is misc */
 static void scrub_special(struct rb_slot *s)
 {
 	for (int i = 0; i < 8; i++)
-		if (s->type[i] == SLOT_SPILL)
+		if (s->type[i] != SLOT_INVALID)
 			s->type[i] = SLOT_MISC;
 }
 
@@ -170,6 +171,7 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 	struct rb_slot *s = &f->stack[spi];
 	struct rb_reg *regs = rb_cur_regs(env);
 	uint32_t hflags = stack_flags(f->frameno, spi);
+	rb_scratch_slot(env, spi);
 	rb_live_stack_access(env, f->frameno, spi, false);
 	if (is_spill(s)) {
 		int spill_size = 1;
@@ -318,6 +320,7 @@ static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg
 	int zeros = 0;
 	for (int i = min_off; i < max_off + size; i++) {
 		int slot = -i - 1, spi = slot / 8;
+		rb_scratch_slot(env, spi);
 		rb_live_stack_access(env, f->frameno, spi, false);
 		if (f->stack[spi].type[slot % 8] == SLOT_ZERO)
 			zeros++;
@@ -423,6 +426,13 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	}
+	case RT_XDP_SOCK:
+		/* struct bpf_xdp_sock: only the u32 queue_id at offset 0 is readable */
+		if (write || off != 0 || size != 4)
+			return rb_reject(env, "invalid xdp_sock access off=%d size=%d", off, size);
+		if (value_regno >= 0)
+			rb_reg_unknown(env, &regs[value_regno]);
+		break;
 	case RT_FLOW_KEYS:
 	case RT_TP_BUFFER:
 	case RT_BTF_ID:
@@ -565,9 +575,9 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 			return err;
 		for (int i = min_off; i < max_off + sz; i++) {
 			int slot = -i - 1, spi = slot / 8;
-			rb_scratch_slot(env, spi);
 			rb_live_stack_access(env, f->frameno, spi, false);
 			if (write_uninit) {
+				rb_scratch_slot(env, spi);
 				/* the helper writes these bytes: they become misc data */
 				uint8_t *t = &f->stack[spi].type[slot % 8];
 				if (is_spill(&f->stack[spi])) {

@@ -51,6 +51,7 @@ enum rb_rtype {
 	RT_TP_BUFFER,
 	RT_BTF_ID,
 	RT_FUNC,
+	RT_XDP_SOCK,
 };
 
 /* type flags (the kernel's type modifiers) */

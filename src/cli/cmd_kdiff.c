@@ -1,0 +1,143 @@
+/* cmd_kdiff.c — `rangebench kdiff [--tracker old|cnum] [-C N] OBJ:PROG`:
+ * verify one program with the running kernel and with the engine, both
+ * with a level-2 log, and show where they first differ: the first log
+ * line (with context), then verdicts and counts. Exit 0 when logs,
+ * verdicts and counts agree, 1 when they differ, 2 on bad input. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "engine/kdiff.h"
+#include "loader/object.h"
+#include "verify/verify.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rangebench kdiff [--tracker old|cnum] [-C LINES] OBJ:PROG\n"
+		   "  Run the kernel and the engine (default tracker old) on one program with\n"
+		   "  level-2 logs; print the first differing log line with context, verdicts\n"
+		   "  and counts. Exit 1 when they differ.\n");
+}
+
+static int run_one(const struct rb_object *obj, size_t idx, const char *tracker, char **text, size_t *len,
+		   struct rb_result *res)
+{
+	FILE *m = open_memstream(text, len);
+	if (!m)
+		return -1;
+	struct rb_verify_opts o = {.tracker = tracker, .log = m};
+	struct rb_err err = {{0}};
+	int rc = rb_verify(obj, idx, &o, res, &err);
+	fclose(m);
+	if (rc < 0)
+		fprintf(stderr, "kdiff: %s\n", err.msg);
+	return rc;
+}
+
+int cmd_kdiff(int argc, char **argv)
+{
+	const char *tracker = "old";
+	int ctx = 6;
+	static const struct option lo[] = {{"tracker", required_argument, NULL, 't'},
+					   {"help", no_argument, NULL, 'h'},
+					   {NULL, 0, NULL, 0}};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:C:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tracker = optarg;
+			break;
+		case 'C':
+			ctx = atoi(optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return 2;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s", argv[optind]);
+	char *colon = strrchr(path, ':');
+	if (!colon) {
+		fprintf(stderr, "kdiff: give OBJ:PROG\n");
+		return 2;
+	}
+	*colon = 0;
+	const char *pname = colon + 1;
+	struct rb_object *obj = NULL;
+	struct rb_err err = {{0}};
+	struct rb_load_opts lopts = {0};
+	if (rb_object_open(path, &lopts, &obj, &err) < 0) {
+		fprintf(stderr, "kdiff: %s\n", err.msg);
+		return 2;
+	}
+	size_t idx = obj->prog_cnt;
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (!strcmp(obj->progs[i].name, pname))
+			idx = i;
+	if (idx == obj->prog_cnt) {
+		fprintf(stderr, "kdiff: %s: no program '%s'\n", path, pname);
+		rb_object_free(obj);
+		return 2;
+	}
+	char *kt = NULL, *et = NULL;
+	size_t kl = 0, el = 0;
+	struct rb_result kr, er;
+	if (run_one(obj, idx, "kernel", &kt, &kl, &kr) < 0 || run_one(obj, idx, tracker, &et, &el, &er) < 0) {
+		free(kt);
+		free(et);
+		rb_object_free(obj);
+		return 2;
+	}
+	struct rb_kdiff_lines ka, ea;
+	int rc = 0;
+	if (rb_kdiff_lines(kt ? kt : "", &ka) < 0 || rb_kdiff_lines(et ? et : "", &ea) < 0) {
+		fprintf(stderr, "kdiff: out of memory\n");
+		rc = 2;
+		goto out;
+	}
+	long d = rb_kdiff_first(&ka, &ea);
+	if (d >= 0) {
+		rc = 1;
+		printf("first difference at log line %ld (of %zu kernel, %zu %s):\n", d, ka.n, ea.n, tracker);
+		long from = d - ctx > 0 ? d - ctx : 0;
+		for (long i = from; i < d && i < (long)ka.n; i++)
+			printf("  = %s\n", ka.line[i]);
+		for (long i = d; i < d + 3 && i < (long)ka.n; i++)
+			printf("  kernel: %s\n", ka.line[i]);
+		for (long i = d; i < d + 3 && i < (long)ea.n; i++)
+			printf("  %s: %s\n", tracker, ea.line[i]);
+	} else {
+		printf("logs agree (%zu lines)\n", ka.n);
+	}
+	printf("verdict  kernel %s / %s %s\n", rb_verdict_name(kr.verdict), tracker, rb_verdict_name(er.verdict));
+	if (kr.verdict != RB_ACCEPT || er.verdict != RB_ACCEPT)
+		printf("message  kernel [insn %d] %s / %s [insn %d] %s\n", kr.err_insn, kr.msg, tracker, er.err_insn,
+		       er.msg);
+	printf("insns    kernel %llu / %s %llu\n", (unsigned long long)kr.insns_processed, tracker,
+	       (unsigned long long)er.insns_processed);
+	printf("states   kernel total %llu peak %llu max/insn %llu / %s total %llu peak %llu max/insn %llu\n",
+	       (unsigned long long)kr.total_states, (unsigned long long)kr.peak_states,
+	       (unsigned long long)kr.max_states_per_insn, tracker, (unsigned long long)er.total_states,
+	       (unsigned long long)er.peak_states, (unsigned long long)er.max_states_per_insn);
+	if (kr.verdict != er.verdict || kr.insns_processed != er.insns_processed || kr.total_states != er.total_states ||
+	    kr.peak_states != er.peak_states)
+		rc = 1;
+out:
+	rb_kdiff_lines_free(&ka);
+	rb_kdiff_lines_free(&ea);
+	free(kt);
+	free(et);
+	rb_object_free(obj);
+	return rc;
+}
