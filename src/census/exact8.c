@@ -207,6 +207,15 @@ struct jmp_in {
 	const bm256 *ga, *gb;
 };
 
+/* the first member of `in` whose pairing with the row's value has outcome o */
+static unsigned partner(const bm256 *row, const bm256 *in, int o)
+{
+	bm256 m;
+	for (int i = 0; i < 4; i++)
+		m.w[i] = (o ? row->w[i] : ~row->w[i]) & in->w[i];
+	return (unsigned)bm_first_not_in(&m, &(bm256){{0}});
+}
+
 static const char *br_name(int bt)
 {
 	return bt == RB_BR_NEVER ? "never" : bt == RB_BR_ALWAYS ? "always" : "unknown";
@@ -269,8 +278,10 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 				alive = false;
 				if (!bm_empty(&X[o]) && !bad) {
 					bad = true;
-					snprintf(why, sizeof(why), "branch_refine(%s) says impossible but a=0x%02x can take it",
-						 rb_jmp_name(jo), (unsigned)bm_first_not_in(&X[o], &(bm256){{0}}));
+					unsigned x = (unsigned)bm_first_not_in(&X[o], &(bm256){{0}});
+					snprintf(why, sizeof(why), "branch_refine(%s) says impossible but a=0x%02x b=0x%02x %s",
+						 rb_jmp_name(jo), x, partner(&tab->row[x], gb, o),
+						 o ? "takes the branch" : "falls through");
 				}
 			}
 			bm256 gra, grb;
@@ -280,9 +291,16 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 				if (!bad && (!bm_subset(&X[o], &gra) || !bm_subset(&Y[o], &grb))) {
 					bad = true;
 					bool ina = !bm_subset(&X[o], &gra);
-					snprintf(why, sizeof(why), "after %s the refined %s lost 0x%02x", rb_jmp_name(jo),
-						 ina ? "a" : "b",
-						 (unsigned)(ina ? bm_first_not_in(&X[o], &gra) : bm_first_not_in(&Y[o], &grb)));
+					unsigned x, y;
+					if (ina) {
+						x = (unsigned)bm_first_not_in(&X[o], &gra);
+						y = partner(&tab->row[x], gb, o);
+					} else {
+						y = (unsigned)bm_first_not_in(&Y[o], &grb);
+						x = partner(&tab->col[y], ga, o);
+					}
+					snprintf(why, sizeof(why), "a=0x%02x b=0x%02x %s, but the refined %s lost 0x%02x", x, y,
+						 o ? "takes the branch" : "falls through", ina ? "a" : "b", ina ? x : y);
 				}
 			} else {
 				bm_clear(&gra);
@@ -313,6 +331,10 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 				census_sprint(t, &ref[1][1], r1b, sizeof(r1b));
 				census_sprint(t, &ref[0][0], r0a, sizeof(r0a));
 				census_sprint(t, &ref[0][1], r0b, sizeof(r0b));
+				if (!live[ti][1])
+					snprintf(r1a, sizeof(r1a), "(excluded)"), snprintf(r1b, sizeof(r1b), "-");
+				if (!live[ti][0])
+					snprintf(r0a, sizeof(r0a), "(excluded)"), snprintf(r0b, sizeof(r0b), "-");
 				census_cex(st, "%s (%s): unsound: %s\n  a = %s\n  b = %s\n  branch_taken = %s\n"
 					   "  taken:     a = %s, b = %s\n  not taken: a = %s, b = %s\n",
 					   op->name, t->name, why, sa, sb, br_name(bt), r1a, r1b, r0a, r0b);
