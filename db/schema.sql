@@ -82,6 +82,7 @@ CREATE TABLE census (
 	looser       INTEGER,
 	equal        INTEGER,
 	incomparable INTEGER,
+	seq          INTEGER,                -- order of the op in the census table
 	PRIMARY KEY (run_id, tracker, width, op)
 ) WITHOUT ROWID;
 

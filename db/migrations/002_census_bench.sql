@@ -24,6 +24,7 @@ CREATE TABLE census (
 	looser       INTEGER,
 	equal        INTEGER,
 	incomparable INTEGER,
+	seq          INTEGER,
 	PRIMARY KEY (run_id, tracker, width, op)
 ) WITHOUT ROWID;
 

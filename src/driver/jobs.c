@@ -153,10 +153,18 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 		int n = split_tabs(start, fld, 64);
 		if (col_obj >= n || !*fld[col_obj])
 			continue;
+		/* relative paths: to the manifest's directory, to its parent (a
+		 * sub-corpus listing objects of the whole corpus), or as given */
 		char p[PATH_MAX];
 		const char *obj = fld[col_obj];
 		struct stat sb;
-		if (obj[0] == '/' || stat(obj, &sb) == 0)
+		if (obj[0] == '/')
+			snprintf(p, sizeof(p), "%s", obj);
+		else if (snprintf(p, sizeof(p), "%s/%s", dir, obj) < (int)sizeof(p) && stat(p, &sb) == 0)
+			;
+		else if (snprintf(p, sizeof(p), "%s/../%s", dir, obj) < (int)sizeof(p) && stat(p, &sb) == 0)
+			;
+		else if (stat(obj, &sb) == 0)
 			snprintf(p, sizeof(p), "%s", obj);
 		else
 			snprintf(p, sizeof(p), "%s/%s", dir, obj);

@@ -2,7 +2,8 @@
  *
  * A directory with a manifest.tsv lists its objects there (tab-separated,
  * a header line naming the columns; the object path column is "object",
- * "path" or "file", relative to the manifest's directory or absolute; an
+ * "path" or "file": absolute, or relative to the manifest's directory, to
+ * its parent directory, or to the current directory, whichever exists; an
  * optional "source" column names the corpus source). A directory without
  * one is walked recursively for *.o files. A file argument is one object.
  * Objects are deduplicated by real path and sorted by path. */

@@ -64,7 +64,7 @@ void rb_runinfo_read(struct rb_runinfo *info, const char *root)
 	char cmd[PATH_MAX + 128], line[512];
 	snprintf(cmd, sizeof(cmd), "git -C '%s' rev-parse HEAD 2>/dev/null", root);
 	if (first_line(cmd, line, sizeof(line)) > 0 && strlen(line) == 40) {
-		snprintf(info->git_commit, sizeof(info->git_commit), "%s", line);
+		snprintf(info->git_commit, sizeof(info->git_commit), "%.40s", line);
 		snprintf(cmd, sizeof(cmd), "git -C '%s' status --porcelain --untracked-files=no 2>/dev/null",
 			 root);
 		int n = first_line(cmd, line, sizeof(line));

@@ -127,8 +127,9 @@ int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_store_c
 		if (rb_store_prepare(st, STMT_CENSUS,
 				     "INSERT OR REPLACE INTO census (run_id, tracker, width, op, cases, "
 				     "unsound, optimal, mean_extra_log2, tighter, looser, equal, "
-				     "incomparable, kind, sampled) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-				     "?9, ?10, ?11, ?12, ?13, ?14)",
+				     "incomparable, kind, sampled, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+				     "?8, ?9, ?10, ?11, ?12, ?13, ?14, (SELECT coalesce(max(seq), -1) + 1 "
+				     "FROM census WHERE run_id = ?1 AND tracker = ?2))",
 				     &s, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
