@@ -111,22 +111,23 @@ struct tnum tnum_xor(struct tnum a, struct tnum b)
 
 struct tnum tnum_mul(struct tnum a, struct tnum b)
 {
-	/* Known part: the product of the known values. Unknown part: walk
-	 * a's bits from the bottom; a certain 1 contributes b's unknown bits,
-	 * an uncertain bit contributes all of b's possibly-set bits, both
-	 * shifted to that position; sum the contributions as pure masks. */
-	uint64_t known = a.value * b.value;
+	/* Schoolbook multiplication over a's bits (as the running 6.18.44
+	 * kernel does it, measured: it matches its var_off after every
+	 * MUL we tried): a certain 1 in a adds b shifted to that position,
+	 * an uncertain bit adds "maybe any of b's possibly-set bits"; the
+	 * partial products are summed with tnum_add, whose carries make the
+	 * result coarser than summing masks alone. */
 	struct tnum acc = TNUM_C(0, 0);
 
 	while (a.value || a.mask) {
 		if (a.value & 1)
-			acc = tnum_add(acc, TNUM_C(0, b.mask));
+			acc = tnum_add(acc, b);
 		else if (a.mask & 1)
 			acc = tnum_add(acc, TNUM_C(0, b.value | b.mask));
 		a = tnum_rshift(a, 1);
 		b = tnum_lshift(b, 1);
 	}
-	return tnum_add(mk(known, 0), acc);
+	return acc;
 }
 
 struct tnum tnum_intersect(struct tnum a, struct tnum b)

@@ -78,7 +78,8 @@ struct tnum tnum_neg(struct tnum a);
 struct tnum tnum_and(struct tnum a, struct tnum b);
 struct tnum tnum_or(struct tnum a, struct tnum b);
 struct tnum tnum_xor(struct tnum a, struct tnum b);
-/* the kernel 6.18 multiplication (bit-serial, sound over-approximation) */
+/* the running 6.18.44 kernel's multiplication (bit-serial partial
+ * products summed with tnum_add; sound over-approximation) */
 struct tnum tnum_mul(struct tnum a, struct tnum b);
 
 /* values in both a and b (the kernel's variant: where a and b disagree

@@ -71,6 +71,22 @@ void old_coerce_to_size_sx(struct old_reg *r, unsigned nbytes)
 		return;
 	}
 
+	/* (6.18.44, as measured) The result depends only on the low 32
+	 * bits: when the s32 range already fits the narrow signed type,
+	 * sign extension changes nothing there, so the s64 range is the s32
+	 * range and the subregister bounds stay; var_off and the unsigned
+	 * range are rebuilt by a sync. Always the case from 32 bits. */
+	int64_t nmin = -(INT64_C(1) << (n - 1)), nmax = (INT64_C(1) << (n - 1)) - 1;
+	if (r->s32_min >= nmin && r->s32_max <= nmax) {
+		r->smin = r->s32_min;
+		r->smax = r->s32_max;
+		r->umin = 0;
+		r->umax = W_UMAX;
+		r->var_off = tnum_unknown();
+		old_bounds_sync(r);
+		return;
+	}
+
 	/* the bits above the narrowed part must agree on the whole range */
 	uint64_t top_max = (wbits(r->smax) >> n) << n;
 	uint64_t top_min = (wbits(r->smin) >> n) << n;
@@ -519,7 +535,8 @@ static bool safe_to_compute(uint8_t op, const struct old_reg *s, bool alu32)
 	case BPF_LSH:
 	case BPF_RSH:
 	case BPF_ARSH:
-		return src_const && (alu32 ? s->u32_max : s->umax) < bitness;
+		/* (the amount's full-width umax, even for ALU32) */
+		return src_const && s->umax < bitness;
 	default:
 		return false;
 	}

@@ -145,8 +145,20 @@ static void deduce32(struct old_reg *r)
 	if (hsext(r->u32_min) <= hsext(r->u32_max))
 		clamp_s32(r, hsext(r->u32_min), hsext(r->u32_max));
 	/* and the other way round */
-	if (hbits(r->s32_min) <= hbits(r->s32_max))
+	if (hbits(r->s32_min) <= hbits(r->s32_max)) {
 		clamp_u32(r, hbits(r->s32_min), hbits(r->s32_max));
+	} else {
+		/* the s32 range wraps through the sign boundary; a u32 range
+		 * meeting only one of its pieces shrinks both (the 32-bit
+		 * twin of deduce64's case, in 6.18 stable from 2026) */
+		if (r->u32_max < hbits(r->s32_min)) {
+			set_s32(&r->s32_min, hsext(r->u32_min));
+			set_u32(&r->u32_max, umin64(r->u32_max, hbits(r->s32_max)));
+		} else if (hbits(r->s32_max) < r->u32_min) {
+			set_s32(&r->s32_max, hsext(r->u32_max));
+			set_u32(&r->u32_min, umax64(r->u32_min, hbits(r->s32_min)));
+		}
+	}
 }
 
 static void deduce64(struct old_reg *r)
@@ -232,9 +244,11 @@ void old_bound_offset(struct old_reg *r)
 
 void old_bounds_sync(struct old_reg *r)
 {
-	/* bounds from var_off, sign/unsigned and 32/64 deductions (twice,
-	 * as the kernel does), var_off from the bounds, bounds again */
+	/* bounds from var_off, sign/unsigned and 32/64 deductions (three
+	 * rounds, as the kernel does since 6.17), var_off from the bounds,
+	 * bounds again */
 	old_update_bounds(r);
+	old_deduce_bounds(r);
 	old_deduce_bounds(r);
 	old_deduce_bounds(r);
 	old_bound_offset(r);
