@@ -245,10 +245,13 @@ static long standin_bpf(struct rb_standin *st, long cmd, const void *uattr, unsi
 	}
 }
 
-/* syscall() is variadic; like the C library's own implementation we read
- * six argument words (the unused ones are whatever the caller left in
- * registers / on its stack) and pass them all on. */
-long __wrap_syscall(long number, ...)
+/* syscall() is variadic and we cannot know how many arguments a given
+ * system call takes, so, like the C library's own syscall() (which loads
+ * the sixth argument from the caller's stack unconditionally), we read six
+ * argument words and pass them all on; unused ones are whatever the caller
+ * left in registers / on its stack. The sixth read can land in a caller's
+ * stack redzone, so AddressSanitizer is off for this one function. */
+__attribute__((no_sanitize("address"))) long __wrap_syscall(long number, ...)
 {
 	va_list ap;
 	long a[6];
