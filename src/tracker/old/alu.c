@@ -416,16 +416,16 @@ static void lsh32(struct old_reg *d, const struct old_reg *s)
 static void lsh64(struct old_reg *d, const struct old_reg *s)
 {
 	uint64_t amin = s->umin, amax = s->umax;
-	/* <<32 (then s>>32) is how compilers sign-extend a subregister: a
-	 * non-negative s32 range shifted by exactly 32 keeps its sign */
-	if (amin == H_BITS && amax == H_BITS && d->s32_max >= 0)
+	/* <<32 (then s>>32) is how compilers sign-extend a subregister:
+	 * shifting by exactly 32 maps the s32 range monotonically onto the
+	 * s64 range (6.18.44, measured: negative s32 bounds too) */
+	if (amin == H_BITS && amax == H_BITS) {
 		d->smax = wsext((uint64_t)(int64_t)d->s32_max << H_BITS);
-	else
-		d->smax = W_SMAX;
-	if (amin == H_BITS && amax == H_BITS && d->s32_min >= 0)
 		d->smin = wsext((uint64_t)(int64_t)d->s32_min << H_BITS);
-	else
+	} else {
+		d->smax = W_SMAX;
 		d->smin = W_SMIN;
+	}
 	if (d->umax > (UINT64_C(1) << (W_BITS - 1 - amax))) {
 		d->umin = 0;
 		d->umax = W_UMAX;
