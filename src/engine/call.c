@@ -117,7 +117,6 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 		free(callee);
 		st->frame[st->curframe] = NULL;
 		st->curframe--;
-		env->line_open = false;
 		return 2; /* print the full state before the next insn */
 	}
 	if ((err = check_return_code(env)))

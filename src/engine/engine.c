@@ -175,7 +175,6 @@ static int do_check(struct rb_env *env)
 		env->cur = b.st;
 		env->insn_idx = b.insn_idx;
 		prev_insn_idx = b.prev_insn_idx;
-		env->line_open = false;
 		print_state = true;
 	}
 	return 0;
@@ -193,6 +192,10 @@ static void free_env(struct rb_env *env)
 	free(env->explored);
 	free(env->aux);
 	free(env->subprogs);
+	free(env->stk_read);
+	free(env->stk_write);
+	free(env->stk_live);
+	free(env->stk_wseen);
 }
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

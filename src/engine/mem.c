@@ -237,14 +237,17 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 	return 0;
 }
 
+/* kind: 0 read, 1 write, 2 helper (the kernel's err_extra) */
 static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
-			      int *min_off, int *max_off)
+			      int *min_off, int *max_off, int kind)
 {
+	static const char *const extra[] = {" read from", " write to", " indirect access to"};
 	char tn[64];
 	if (env->t->is_const(&reg->val)) {
 		int64_t o = (int64_t)rb_reg_const_val(env, reg) + off;
 		if (o < -RB_MAX_STACK || o + size > 0 || size <= 0)
-			return rb_reject(env, "invalid %sstack R%d off=%lld size=%d", "", regno, (long long)o, size);
+			return rb_reject(env, "invalid%s stack R%d off=%lld size=%d", extra[kind], regno, (long long)o,
+					 size);
 		*min_off = *max_off = (int)o;
 		return 0;
 	}
@@ -253,14 +256,14 @@ static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg
 	if (b.smax >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF) {
 		snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
 			 (unsigned long long)b.var_off.mask);
-		return rb_reject(env, "invalid unbounded variable-offset%s stack R%d", "", regno);
+		return rb_reject(env, "invalid unbounded variable-offset%s stack R%d", extra[kind], regno);
 	}
 	int64_t lo = b.smin + off, hi = b.smax + off;
 	if (lo < -RB_MAX_STACK || hi + size > 0 || size <= 0) {
 		snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
 			 (unsigned long long)b.var_off.mask);
-		return rb_reject(env, "invalid variable-offset%s stack R%d var_off=%s off=%d size=%d", "", regno, tn,
-				 off, size);
+		return rb_reject(env, "invalid variable-offset%s stack R%d var_off=%s off=%d size=%d", extra[kind], regno,
+				 tn, off, size);
 	}
 	*min_off = (int)lo;
 	*max_off = (int)hi;
@@ -285,7 +288,7 @@ static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg
 					 off - reg->off, size);
 		}
 	}
-	if ((err = check_stack_bounds(env, regno, reg, off, size, &min_off, &max_off)))
+	if ((err = check_stack_bounds(env, regno, reg, off, size, &min_off, &max_off, write ? 1 : 0)))
 		return err;
 	if ((err = grow_for(env, f, min_off)))
 		return err;
@@ -569,7 +572,7 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 		int min_off, max_off, err;
 		if (sz == 0 && zero_ok)
 			return 0;
-		if ((err = check_stack_bounds(env, regno, &reg, off, sz, &min_off, &max_off)))
+		if ((err = check_stack_bounds(env, regno, &reg, off, sz, &min_off, &max_off, 2)))
 			return err;
 		if ((err = grow_for(env, f, min_off)))
 			return err;

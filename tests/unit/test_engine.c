@@ -1,0 +1,347 @@
+/* test_engine.c — the verifier engine on hand-made programs: one unsafe
+ * program per check family (packet, map value, stack and ctx bounds,
+ * unchecked null, division by zero, pointer leak, uninitialised register)
+ * rejected by both trackers with the kernel's message and instruction;
+ * safe programs accepted; and, where bpf() is permitted, the running
+ * kernel's verdict, processed-instruction and state counts matched by the
+ * old tracker. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "oracle/bpf_sys.h"
+#include "oracle/kload.h"
+
+#define I(c, d, s, o, i) ((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
+#define MOV_K(d, i) I(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV_X(d, s) I(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ALU_K(op, d, i) I(BPF_ALU64 | (op) | BPF_K, d, 0, 0, i)
+#define ALU_X(op, d, s) I(BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define LDX(sz, d, s, o) I(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
+#define STX(sz, d, s, o) I(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define ST(sz, d, o, i) I(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define JMP_K(op, d, i, o) I(BPF_JMP | (op) | BPF_K, d, 0, o, i)
+#define JMP_X(op, d, s, o) I(BPF_JMP | (op) | BPF_X, d, s, o, 0)
+#define CALL(f) I(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT() I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#define LD_MAP(d, idx) I(BPF_LD | BPF_IMM | BPF_DW, d, BPF_PSEUDO_MAP_IDX, 0, idx), I(0, 0, 0, 0, 0)
+
+/* map 0: array (key 4, value 8, 4 entries); map 1: hash (key 4, value 8) */
+struct fixture {
+	struct rb_object obj;
+	struct rb_prog prog;
+	struct rb_map maps[2];
+};
+
+static void mkobj(struct fixture *f, uint32_t type, const struct bpf_insn *insns, size_t n)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->obj.path, sizeof(f->obj.path), "test");
+	snprintf(f->prog.name, sizeof(f->prog.name), "prog");
+	f->prog.prog_type = type;
+	f->prog.insns = (struct bpf_insn *)insns;
+	f->prog.insn_cnt = n;
+	snprintf(f->prog.license, sizeof(f->prog.license), "GPL");
+	f->maps[0] = (struct rb_map){.name = "arr", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 8,
+				     .max_entries = 4, .inner_map_idx = -1};
+	f->maps[1] = (struct rb_map){.name = "hash", .type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 8,
+				     .max_entries = 16, .inner_map_idx = -1};
+	f->obj.maps = f->maps;
+	f->obj.map_cnt = 2;
+	f->obj.progs = &f->prog;
+	f->obj.prog_cnt = 1;
+}
+
+static void run(struct fixture *f, const char *tracker, struct rb_result *res, FILE *log)
+{
+	const struct rb_tracker *t = rb_tracker_get(tracker, 64);
+	assert_non_null(t);
+	struct rb_engine_opts o = {.log = log};
+	struct rb_err err = {{0}};
+	assert_int_equal(rb_engine_verify(&f->obj, 0, t, &o, res, &err), 0);
+}
+
+/* both trackers reject at insn `at` with a message containing `msg` */
+static void expect_reject(uint32_t type, const struct bpf_insn *p, size_t n, int at, const char *msg)
+{
+	static const char *const trackers[] = {"old", "cnum"};
+	struct fixture f;
+	mkobj(&f, type, p, n);
+	for (int i = 0; i < 2; i++) {
+		struct rb_result res;
+		run(&f, trackers[i], &res, NULL);
+		if (res.verdict != RB_REJECT || res.err_insn != at || !strstr(res.msg, msg))
+			print_error("%s: verdict %s insn %d msg '%s' (expected reject at %d: '%s')\n", trackers[i],
+				    rb_verdict_name(res.verdict), res.err_insn, res.msg, at, msg);
+		assert_int_equal(res.verdict, RB_REJECT);
+		assert_int_equal(res.err_insn, at);
+		assert_non_null(strstr(res.msg, msg));
+	}
+}
+
+static void expect_accept(uint32_t type, const struct bpf_insn *p, size_t n)
+{
+	static const char *const trackers[] = {"old", "cnum"};
+	struct fixture f;
+	mkobj(&f, type, p, n);
+	for (int i = 0; i < 2; i++) {
+		struct rb_result res;
+		run(&f, trackers[i], &res, NULL);
+		if (res.verdict != RB_ACCEPT)
+			print_error("%s: %s at %d: %s\n", trackers[i], rb_verdict_name(res.verdict), res.err_insn, res.msg);
+		assert_int_equal(res.verdict, RB_ACCEPT);
+		assert_true(res.insns_processed > 0);
+	}
+}
+
+/* xdp: r2 = data, r3 = data_end, r1 = r2 + 14, if r1 > r3 exit, load at +off */
+#define PKT_PROG(loadoff)                                                                                         \
+	{                                                                                                             \
+		LDX(BPF_W, 2, 1, 0), LDX(BPF_W, 3, 1, 4), MOV_X(1, 2), ALU_K(BPF_ADD, 1, 14),                        \
+		    JMP_X(BPF_JGT, 1, 3, 1), LDX(BPF_B, 0, 2, loadoff), MOV_K(0, 2), EXIT()                           \
+	}
+
+static void test_packet_bounds(void **state)
+{
+	(void)state;
+	static const struct bpf_insn bad[] = PKT_PROG(14);
+	static const struct bpf_insn good[] = PKT_PROG(13);
+	expect_reject(BPF_PROG_TYPE_XDP, bad, 8, 5, "R2 offset is outside of the packet");
+	expect_accept(BPF_PROG_TYPE_XDP, good, 8);
+	/* no comparison with data_end at all */
+	static const struct bpf_insn unchecked[] = {LDX(BPF_W, 2, 1, 0), LDX(BPF_B, 0, 2, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_XDP, unchecked, 3, 1, "offset is outside of the packet");
+}
+
+/* *(u32 *)(fp-4) = 0; r2 = fp-4; lookup(map, r2); if r0 == 0 exit; r0 = *(r0 + off) */
+#define MAP_PROG(map, sz, off)                                                                                   \
+	{                                                                                                        \
+		ST(BPF_W, 10, -4, 0), MOV_X(2, 10), ALU_K(BPF_ADD, 2, -4), LD_MAP(1, map), CALL(BPF_FUNC_map_lookup_elem), \
+		    JMP_K(BPF_JEQ, 0, 0, 1), LDX(sz, 0, 0, off), MOV_K(0, 0), EXIT()                          \
+	}
+
+static void test_map_value_bounds(void **state)
+{
+	(void)state;
+	static const struct bpf_insn bad[] = MAP_PROG(1, BPF_DW, 8);
+	static const struct bpf_insn bad2[] = MAP_PROG(1, BPF_W, 6);
+	static const struct bpf_insn good[] = MAP_PROG(1, BPF_W, 4);
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, bad, 10, 7, "R0 min value is outside of the allowed memory range");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, bad2, 10, 7, "outside of the allowed memory range");
+	expect_accept(BPF_PROG_TYPE_SOCKET_FILTER, good, 10);
+	/* a variable index that was never bounded */
+	static const struct bpf_insn var[] = {
+		ST(BPF_W, 10, -4, 0), MOV_X(2, 10), ALU_K(BPF_ADD, 2, -4), LD_MAP(1, 1),
+		CALL(BPF_FUNC_map_lookup_elem), JMP_K(BPF_JEQ, 0, 0, 5), MOV_X(6, 0), CALL(BPF_FUNC_get_prandom_u32),
+		ALU_K(BPF_RSH, 0, 1), ALU_X(BPF_ADD, 6, 0), LDX(BPF_B, 0, 6, 0), MOV_K(0, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, var, 14, 11, "R6 unbounded memory access");
+	/* an unknown 64-bit scalar added to a map value pointer */
+	static const struct bpf_insn var2[] = {
+		ST(BPF_W, 10, -4, 0), MOV_X(2, 10), ALU_K(BPF_ADD, 2, -4), LD_MAP(1, 1),
+		CALL(BPF_FUNC_map_lookup_elem), JMP_K(BPF_JEQ, 0, 0, 4), MOV_X(6, 0), CALL(BPF_FUNC_get_prandom_u32),
+		ALU_X(BPF_ADD, 6, 0), LDX(BPF_B, 0, 6, 0), MOV_K(0, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, var2, 13, 9, "with unbounded min value is not allowed");
+}
+
+static void test_stack_bounds(void **state)
+{
+	(void)state;
+	static const struct bpf_insn below[] = {ST(BPF_DW, 10, -520, 0), MOV_K(0, 0), EXIT()};
+	static const struct bpf_insn above[] = {ST(BPF_W, 10, 0, 0), MOV_K(0, 0), EXIT()};
+	static const struct bpf_insn read_fp[] = {LDX(BPF_DW, 0, 10, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, below, 3, 0, "invalid write to stack R10 off=-520 size=8");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, above, 3, 0, "invalid write to stack R10 off=0 size=4");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, read_fp, 2, 0, "invalid read from stack R10 off=0 size=8");
+	static const struct bpf_insn ok[] = {ST(BPF_DW, 10, -512, 7), LDX(BPF_DW, 0, 10, -512), EXIT()};
+	expect_accept(BPF_PROG_TYPE_SOCKET_FILTER, ok, 3);
+}
+
+static void test_ctx_bounds(void **state)
+{
+	(void)state;
+	static const struct bpf_insn skb[] = {LDX(BPF_W, 0, 1, 200), EXIT()};
+	static const struct bpf_insn xdp_write[] = {ST(BPF_W, 1, 0, 0), MOV_K(0, 2), EXIT()};
+	static const struct bpf_insn modified[] = {ALU_K(BPF_ADD, 1, 4), LDX(BPF_W, 0, 1, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, skb, 2, 0, "invalid bpf_context access off=200 size=4");
+	expect_reject(BPF_PROG_TYPE_XDP, xdp_write, 3, 0, "invalid bpf_context access off=0 size=4");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, modified, 3, 1, "dereference of modified ctx ptr R1 off=4 disallowed");
+	static const struct bpf_insn len[] = {LDX(BPF_W, 0, 1, 0), EXIT()};
+	expect_accept(BPF_PROG_TYPE_SOCKET_FILTER, len, 2);
+}
+
+static void test_null_check(void **state)
+{
+	(void)state;
+	/* hash lookups may fail: the result must be checked */
+	static const struct bpf_insn p[] = {ST(BPF_W, 10, -4, 0), MOV_X(2, 10), ALU_K(BPF_ADD, 2, -4), LD_MAP(1, 1),
+					    CALL(BPF_FUNC_map_lookup_elem), LDX(BPF_DW, 0, 0, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, p, 8, 6, "R0 invalid mem access 'map_value_or_null'");
+	/* arithmetic before the check is refused too */
+	static const struct bpf_insn q[] = {ST(BPF_W, 10, -4, 0), MOV_X(2, 10), ALU_K(BPF_ADD, 2, -4), LD_MAP(1, 1),
+					    CALL(BPF_FUNC_map_lookup_elem), ALU_K(BPF_ADD, 0, 4), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, q, 8, 6, "null-check it first");
+}
+
+static void test_division(void **state)
+{
+	(void)state;
+	static const struct bpf_insn imm0[] = {MOV_K(0, 5), ALU_K(BPF_DIV, 0, 0), EXIT()};
+	static const struct bpf_insn mod0[] = {MOV_K(0, 5), I(BPF_ALU | BPF_MOD | BPF_K, 0, 0, 0, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, imm0, 3, 1, "div by zero");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, mod0, 3, 1, "div by zero");
+	/* a register that may be zero is accepted (runtime semantics: x/0 == 0) */
+	static const struct bpf_insn reg[] = {CALL(BPF_FUNC_get_prandom_u32), MOV_X(1, 0), MOV_K(0, 5),
+					      ALU_X(BPF_DIV, 0, 1), EXIT()};
+	expect_accept(BPF_PROG_TYPE_SOCKET_FILTER, reg, 5);
+}
+
+static void test_pointer_leak_and_uninit(void **state)
+{
+	(void)state;
+	/* cgroup_skb must return a known scalar in [0, 1] */
+	static const struct bpf_insn leak[] = {MOV_X(0, 1), EXIT()};
+	expect_reject(BPF_PROG_TYPE_CGROUP_SKB, leak, 2, 1, "At program exit the register R0 is not a known value (ctx)");
+	static const struct bpf_insn range[] = {MOV_K(0, 2), EXIT()};
+	expect_reject(BPF_PROG_TYPE_CGROUP_SKB, range, 2, 1, "should have been in [0, 1]");
+	static const struct bpf_insn uninit[] = {MOV_X(0, 2), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, uninit, 2, 0, "R2 !read_ok");
+	static const struct bpf_insn noret[] = {EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, noret, 1, 0, "R0 !read_ok");
+}
+
+static void test_unsupported_feature(void **state)
+{
+	(void)state;
+	/* a kfunc call is not modelled: unsupported, never accept or reject */
+	static const struct bpf_insn p[] = {I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 1234), MOV_K(0, 0), EXIT()};
+	struct fixture f;
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, p, 3);
+	struct rb_result res;
+	run(&f, "old", &res, NULL);
+	assert_int_equal(res.verdict, RB_UNSUPPORTED);
+	assert_int_equal(res.err_insn, 0);
+	assert_non_null(strstr(res.msg, "kfunc"));
+}
+
+/* ---- agreement with the running kernel ---- */
+
+struct kcase {
+	const char *name;
+	uint32_t type;
+	const struct bpf_insn *p;
+	size_t n;
+};
+
+/* a bounded loop, branches on a helper result, spills and a map lookup */
+static const struct bpf_insn loop_prog[] = {
+	MOV_K(1, 0), MOV_K(0, 0), ALU_X(BPF_ADD, 0, 1), ALU_K(BPF_ADD, 1, 1), JMP_K(BPF_JLT, 1, 10, -3), EXIT()};
+static const struct bpf_insn branchy[] = {
+	CALL(BPF_FUNC_get_prandom_u32), MOV_X(6, 0), STX(BPF_DW, 10, 6, -8), ALU_K(BPF_AND, 6, 7),
+	JMP_K(BPF_JGT, 6, 3, 2), MOV_K(7, 1), I(BPF_JMP | BPF_JA, 0, 0, 1, 0), MOV_K(7, 2),
+	LDX(BPF_DW, 8, 10, -8), JMP_K(BPF_JEQ, 8, 5, 1), MOV_K(7, 3), MOV_X(0, 7), EXIT()};
+static const struct bpf_insn maps_prog[] = MAP_PROG(0, BPF_W, 4);
+static const struct bpf_insn pkt_prog[] = PKT_PROG(13);
+
+static void test_kernel_agreement(void **state)
+{
+	(void)state;
+	const char *why;
+	if (!rb_bpf_available(&why)) {
+		print_message("skipping: %s\n", why);
+		skip();
+	}
+	const struct kcase cases[] = {
+		{"loop", BPF_PROG_TYPE_SOCKET_FILTER, loop_prog, sizeof(loop_prog) / sizeof(loop_prog[0])},
+		{"branchy", BPF_PROG_TYPE_SOCKET_FILTER, branchy, sizeof(branchy) / sizeof(branchy[0])},
+		{"maps", BPF_PROG_TYPE_SOCKET_FILTER, maps_prog, sizeof(maps_prog) / sizeof(maps_prog[0])},
+		{"pkt", BPF_PROG_TYPE_XDP, pkt_prog, sizeof(pkt_prog) / sizeof(pkt_prog[0])},
+	};
+	int fds[2];
+	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);
+	fds[1] = rb_sys_map_create(BPF_MAP_TYPE_HASH, "hash", 4, 8, 16, 0, -1, 0, 0, 0, -1, 0);
+	assert_true(fds[0] >= 0 && fds[1] >= 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rb_kload_args a = {.prog_type = cases[i].type, .insns = cases[i].p, .insn_cnt = cases[i].n,
+					  .prog_btf_fd = -1, .fd_array = fds, .log_level = 1 | 4};
+		struct rb_klog log = {0};
+		int e = 0;
+		int fd = rb_kload_raw(&a, &log, &e);
+		struct rb_result kr, er;
+		rb_kload_classify(fd, e, log.buf, a.prog_type, 0, &kr);
+		if (fd >= 0)
+			close(fd);
+		rb_klog_free(&log);
+		struct fixture f;
+		mkobj(&f, cases[i].type, cases[i].p, cases[i].n);
+		run(&f, "old", &er, NULL);
+		if (kr.verdict != er.verdict || kr.insns_processed != er.insns_processed ||
+		    kr.total_states != er.total_states || kr.peak_states != er.peak_states)
+			print_error("%s: kernel %s %llu insns %llu states %llu peak; old %s %llu %llu %llu (%s)\n",
+				    cases[i].name, rb_verdict_name(kr.verdict), (unsigned long long)kr.insns_processed,
+				    (unsigned long long)kr.total_states, (unsigned long long)kr.peak_states,
+				    rb_verdict_name(er.verdict), (unsigned long long)er.insns_processed,
+				    (unsigned long long)er.total_states, (unsigned long long)er.peak_states, er.msg);
+		if (kr.verdict != RB_ACCEPT)
+			print_error("%s: kernel %s: %s\n", cases[i].name, rb_verdict_name(kr.verdict), kr.msg);
+		assert_int_equal(kr.verdict, RB_ACCEPT);
+		assert_int_equal(er.verdict, kr.verdict);
+		assert_int_equal(er.insns_processed, kr.insns_processed);
+		assert_int_equal(er.total_states, kr.total_states);
+		assert_int_equal(er.peak_states, kr.peak_states);
+	}
+	close(fds[0]);
+	close(fds[1]);
+}
+
+static void test_log_format(void **state)
+{
+	(void)state;
+	static const struct bpf_insn p[] = {MOV_K(0, 0), LDX(BPF_W, 1, 1, 0), JMP_K(BPF_JGT, 1, 8, 1), MOV_K(0, 1),
+					    EXIT()};
+	struct fixture f;
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, p, 5);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	struct rb_result res;
+	run(&f, "old", &res, m);
+	fclose(m);
+	/* the running kernel's level-2 log of this program, line for line */
+	static const char *const want[] = {
+		"0: R1=ctx() R10=fp0\n0: (b7) r0 = 0                        ; R0=0\n",
+		"1: (61) r1 = *(u32 *)(r1 +0)          ; R1=scalar(smin=0,smax=umax=0xffffffff,var_off=(0x0; 0xffffffff))\n",
+		"2: (25) if r1 > 0x8 goto pc+1         ; R1=scalar(smin=smin32=0,smax=umax=smax32=umax32=8,var_off=(0x0; 0xf))\n",
+		"4: (95) exit\n\nfrom 2 to 4: R0=0 R1=scalar(smin=umin=umin32=9,smax=umax=0xffffffff,var_off=(0x0; 0xffffffff)) R10=fp0\n"
+		"4: R0=0 R1=scalar(smin=umin=umin32=9,smax=umax=0xffffffff,var_off=(0x0; 0xffffffff)) R10=fp0\n4: (95) exit\n",
+		"processed 6 insns (limit 1000000) max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0\n",
+	};
+	int missing = -1;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]) && missing < 0)
+			missing = (int)i;
+	if (missing >= 0)
+		print_error("log:\n%s\nmissing:\n%s", buf, want[missing]);
+	free(buf);
+	assert_int_equal(res.verdict, RB_ACCEPT);
+	assert_int_equal(missing, -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_packet_bounds),  cmocka_unit_test(test_map_value_bounds),
+		cmocka_unit_test(test_stack_bounds),   cmocka_unit_test(test_ctx_bounds),
+		cmocka_unit_test(test_null_check),     cmocka_unit_test(test_division),
+		cmocka_unit_test(test_pointer_leak_and_uninit), cmocka_unit_test(test_unsupported_feature),
+		cmocka_unit_test(test_kernel_agreement), cmocka_unit_test(test_log_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
