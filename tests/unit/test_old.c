@@ -229,6 +229,127 @@ static void test_endian(void **state)
 	assert_state(&r, "smin=smin32=0,smax=umax=smax32=umax32=1792,var_off=(0x0; 0x700)");
 }
 
+/* narrowing loads of a spilled register (coerce_reg_to_size) and
+ * sign-extending ones / MOVSX (6.18.44's coerce_reg_to_size_sx) */
+static void test_loads_and_movsx(void **state)
+{
+	(void)state;
+	rb_val r, t;
+	unk(&r);
+	assert_true(fall_k(&r, BPF_JGT, 0x160, false));
+	assert_true(fall_k(&r, BPF_JLT, 0x150, false));
+	t = r;
+	T->truncate(&t, 8, false);
+	assert_state(&t, "smin=umin=smin32=umin32=80,smax=umax=smax32=umax32=96,var_off=(0x40; 0x3f)");
+	t = r;
+	T->truncate(&t, 8, true);
+	assert_state(&t, "smin=umin=smin32=umin32=80,smax=umax=smax32=umax32=96,var_off=(0x40; 0x3f)");
+
+	unk(&r);
+	assert_true(fall_k(&r, BPF_JSGT, 5, false));
+	assert_true(fall_k(&r, BPF_JSLT, -5, false));
+	t = r;
+	T->truncate(&t, 32, false);
+	assert_state(&t, "smin=0,smax=umax=0xffffffff,smin32=-5,smax32=5,var_off=(0x0; 0xffffffff)");
+	t = r;
+	T->truncate(&t, 8, false);
+	assert_state(&t, "smin=smin32=0,smax=umax=smax32=umax32=255,var_off=(0x0; 0xff)");
+	/* sign extension from 16 bits of a value whose s32 range fits s16 */
+	{
+		struct rb_alu a = {.code = BPF_ALU64 | BPF_MOV | BPF_X, .off = 16};
+		t = r;
+		T->alu(&t, &r, &a);
+	}
+	assert_state(&t, "smin=smin32=-5,smax=smax32=5");
+	/* 32-bit MOVSX of the same: the 8-bit range, zero-extended */
+	{
+		struct rb_alu a = {.code = BPF_ALU | BPF_MOV | BPF_X, .off = 8};
+		t = r;
+		T->alu(&t, &r, &a);
+	}
+	assert_state(&t, "smin=0,smax=umax=0xffffffff,smin32=-128,smax32=127,var_off=(0x0; 0xffffffff)");
+
+	/* u32 [732, 0xfffffffe] with unknown upper bits, sign-extended from 32 */
+	unk(&r);
+	assert_true(fall_k(&r, BPF_JLT, 732, true));
+	assert_true(fall_k(&r, BPF_JEQ, -1, true));
+	t = r;
+	T->truncate(&t, 32, true);
+	assert_state(&t, "smin=0xffffffff80000000,smax=0x7fffffff,umin=umin32=732,umax=0xfffffffffffffffe,"
+			 "umax32=0xfffffffe");
+	/* [0x100, 0x1ff] from 8 bits: both signs, the s8 range */
+	unk(&r);
+	assert_true(fall_k(&r, BPF_JGT, 0x1ff, false));
+	assert_true(fall_k(&r, BPF_JLT, 0x100, false));
+	T->truncate(&r, 8, true);
+	assert_state(&r, "smin=smin32=-128,smax=smax32=127");
+	/* a constant */
+	cst(&r, 0x1ff);
+	T->truncate(&r, 8, true);
+	assert_state(&r, "-1");
+}
+
+/* MUL by a constant: the kernel's bit-serial tnum_mul (its var_off is
+ * coarser than summing masks) */
+static void test_mul_tnum(void **state)
+{
+	(void)state;
+	rb_val r;
+	unk(&r);
+	T->truncate(&r, 32, false); /* w6 = w6 */
+	assert_true(fall_k(&r, BPF_JLT, -2, true));
+	assert_state(&r, "smin=umin=umin32=0xfffffffe,smax=umax=0xffffffff,smin32=-2,smax32=-1,"
+			 "var_off=(0xfffffffe; 0x1)");
+	rb_val t = r;
+	alu(&t, BPF_ALU64, BPF_MUL, 0x111, 0);
+	assert_state(&t, "smin=umin=0x110fffffdde,smax=umax=0x110fffffeef,smin32=-546,smax32=-273,"
+			 "umin32=0xfffffdde,umax32=0xfffffeef,var_off=(0x110fffffc0e; 0x3f1)");
+	t = r;
+	alu(&t, BPF_ALU, BPF_MUL, -1108627369, 0);
+	assert_state(&t, "smin=0,smax=umax=0xffffffff,var_off=(0x0; 0xffffffff)");
+}
+
+/* a shift amount checked on the full 64-bit value even for ALU32 */
+static void test_alu32_shift_amount(void **state)
+{
+	(void)state;
+	rb_val r, k;
+	unk(&r);
+	assert_true(fall_k(&r, BPF_JLE, 1, false));
+	cst(&k, UINT64_C(0xfffffffe00000002));
+	alu_x(&r, &k, BPF_ALU, BPF_ARSH);
+	assert_state(&r, "");
+	/* <<32 of a negative s32 range */
+	unk(&r);
+	assert_true(fall_k(&r, BPF_JSGT, -1, true));
+	assert_true(fall_k(&r, BPF_JSLT, -5, true));
+	alu(&r, BPF_ALU64, BPF_LSH, 32, 0);
+	assert_state(&r, "smin=0xfffffffb00000000,smax=0xffffffff00000000,umin=0xfffffffb00000000,"
+			 "umax=0xffffffff00000000,smin32=0,smax32=umax32=0,var_off=(0xfffffff800000000; 0x700000000)");
+}
+
+/* a refinement that breaks the kernel's invariants: that register's
+ * bounds are forgotten (var_off kept) and the outcome still explored */
+static void test_invariant_violation(void **state)
+{
+	(void)state;
+	rb_val r, k;
+	struct rb_bounds b = {.umin = 0x7ffffffe, .umax = UINT64_C(0xffffffff00000001),
+			      .smin = INT64_MIN + 1, .smax = 0x7fffffff00000001LL, .u32_min = 1, .u32_max = 1,
+			      .s32_min = 1, .s32_max = 1, .var_off = {1, UINT64_C(0xffffffff00000000)}};
+	T->from_bounds(&r, &b);
+	cst(&k, 0xfffffffc);
+	assert_int_equal(T->branch_taken(&r, &k, BPF_JLE, false), RB_BR_UNKNOWN);
+	assert_true(T->branch_refine(&r, &k, BPF_JLE, false));
+	struct rb_bounds o;
+	T->bounds(&r, &o);
+	assert_int_equal(o.umin, 0);
+	assert_int_equal(o.umax, UINT64_MAX);
+	assert_int_equal(o.var_off.value, 1);
+	assert_int_equal(o.var_off.mask, 0);
+	assert_state(&r, "1");
+}
+
 /* bits known in both operands that disagree decide JEQ */
 static void test_jeq_tnum_disagrees(void **state)
 {
@@ -602,6 +723,10 @@ int main(void)
 		cmocka_unit_test_setup(test_neg, setup64),
 		cmocka_unit_test_setup(test_div_mod_unknown, setup64),
 		cmocka_unit_test_setup(test_endian, setup64),
+		cmocka_unit_test_setup(test_loads_and_movsx, setup64),
+		cmocka_unit_test_setup(test_mul_tnum, setup64),
+		cmocka_unit_test_setup(test_alu32_shift_amount, setup64),
+		cmocka_unit_test_setup(test_invariant_violation, setup64),
 		cmocka_unit_test_setup(test_jeq_tnum_disagrees, setup64),
 		cmocka_unit_test_setup(test_cross_sign, setup64),
 		cmocka_unit_test_setup(test_jset_false_forgets_ranges, setup64),
