@@ -4,7 +4,9 @@
 # (kernel-headers.sh must have run):
 #   selftests/    tools/testing/selftests/bpf/progs/*.c, the test_progs flavour
 #                 (-mcpu=v3), plus the objects the selftests link with
-#                 `bpftool gen object` (LINKED_SKELS in their Makefile)
+#                 `bpftool gen object` (LINKED_SKELS in their Makefile). The
+#                 link inputs are left out of the corpus, as the selftests
+#                 never load them on their own (selftests/LINKED.tsv lists them).
 #   kernel-tree/  bpftool's skeleton programs, perf's bpf_skel programs, runqslower
 # Files that fail to compile are listed in <dir>/FAILURES.tsv (file, first error).
 . "$(dirname "$0")/lib.sh"
@@ -45,18 +47,24 @@ link() { # name deps...
 		ins+=("$WORK/full/selftests/$d")
 	done
 	printf 'bpftool gen object of %s\t%s\n' "$*" "$name" >>"$WORK/origin-selftests.tsv"
+	printf '%s\t%s\n' "$name" "$*" >>"$CORPUS/selftests/LINKED.tsv"
 	if bpftool gen object "$WORK/full/selftests/$name" "${ins[@]}" 2>"$WORK/errors/selftests/$name.err"; then
 		$LLVM_STRIP -g "$WORK/full/selftests/$name" -o "$CORPUS/selftests/$name"
 	else
 		printf '%s\t%s\n' "$name" "$(head -1 "$WORK/errors/selftests/$name.err")" >>"$CORPUS/selftests/FAILURES.tsv"
 	fi
 }
+printf 'linked\tinputs\n' >"$CORPUS/selftests/LINKED.tsv"
 link test_static_linked.linked.bpf.o test_static_linked1.bpf.o test_static_linked2.bpf.o
 link linked_funcs.linked.bpf.o linked_funcs1.bpf.o linked_funcs2.bpf.o
 link linked_vars.linked.bpf.o linked_vars1.bpf.o linked_vars2.bpf.o
 link linked_maps.linked.bpf.o linked_maps1.bpf.o linked_maps2.bpf.o
 link test_subskeleton.linked.bpf.o test_subskeleton_lib2.bpf.o test_subskeleton_lib.bpf.o test_subskeleton.bpf.o
+link test_subskeleton_lib.linked.bpf.o test_subskeleton_lib2.bpf.o test_subskeleton_lib.bpf.o
 link test_usdt.linked.bpf.o test_usdt.bpf.o test_usdt_multispec.bpf.o
+# the inputs stay in $WORK/full/selftests only
+tail -n +2 "$CORPUS/selftests/LINKED.tsv" | cut -f2 | tr ' ' '\n' | sort -u |
+	while read -r d; do rm -f "$CORPUS/selftests/$d"; done
 
 # --- kernel-tree: bpftool, perf, runqslower
 rm -rf "$CORPUS/kernel-tree"
