@@ -220,8 +220,9 @@ static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 	if (alu32 && BPF_SRC(insn->code) == BPF_K)
 		env->t->constant(&sv, (uint64_t)(uint32_t)insn->imm);
 	scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
+	/* linked scalars "rX += const" (6.18.44 accepts negative constants too) */
 	if (op == BPF_ADD && !alu32 && dst->id && src_const) {
-		if ((dst->id & RB_ADD_CONST) || src_c > (uint64_t)INT32_MAX) {
+		if ((dst->id & RB_ADD_CONST) || (int64_t)src_c > INT32_MAX || (int64_t)src_c < INT32_MIN) {
 			dst->off = 0;
 			dst->id = 0;
 		} else {

@@ -41,6 +41,7 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 		rb_reg_not_init(env, &caller->regs[i]);
 		rb_scratch_reg(env, i);
 	}
+	rb_scratch_reg(env, RB_REG_FP); /* 6.18 prints the callee's R10 after the call */
 	st->frame[st->curframe + 1] = callee;
 	st->curframe++;
 	if (env->log) {
@@ -101,8 +102,7 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 	if (st->curframe) {
 		struct rb_func *callee = st->frame[st->curframe];
 		struct rb_func *caller = st->frame[st->curframe - 1];
-		if ((err = rb_check_reg_read(env, 0)))
-			return err;
+		/* 6.18 neither reads-checks nor scratches R0 here */
 		if (callee->regs[0].type == RT_STACK)
 			return rb_reject(env, "cannot return stack pointer to the caller");
 		caller->regs[0] = callee->regs[0];

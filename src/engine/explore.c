@@ -231,8 +231,9 @@ static bool slot_scalar(struct rb_env *env, const struct rb_slot *s, struct rb_r
 		*out = s->spilled;
 		return true;
 	}
+	/* is_stack_all_misc: invalid bytes count as misc for a privileged loader */
 	for (int i = 0; i < 8; i++)
-		if (s->type[i] != SLOT_MISC)
+		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
 			return false;
 	rb_reg_unknown(env, out);
 	return true;

@@ -166,9 +166,10 @@ void rb_log_insn(struct rb_env *env, int idx)
 	env->insn_print_len = n + 1; /* counting the newline the kernel printed */
 }
 
+/* kernel log.c verbose_snum: decimal within the signed 16-bit range */
 static void snum(char *buf, size_t len, int64_t v)
 {
-	if ((v >= -512 && v <= 512))
+	if (v >= -32768 && v <= 32767)
 		snprintf(buf, len, "%lld", (long long)v);
 	else
 		snprintf(buf, len, "%#llx", (unsigned long long)v);
@@ -249,7 +250,7 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	}
 	if (r->type == RT_PKT || r->type == RT_PKT_META) {
 		/* verbose_unum: the negative markers print as huge unsigned numbers */
-		if (r->range >= 0 && r->range <= 512)
+		if (r->range >= 0 && r->range <= 0xffff)
 			snprintf(tmp, sizeof(tmp), "%d", r->range);
 		else
 			snprintf(tmp, sizeof(tmp), "%#llx", (unsigned long long)(int64_t)r->range);
