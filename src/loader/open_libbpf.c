@@ -12,6 +12,7 @@
  * missing from the vmlinux BTF) gets rb_prog.error and the object is
  * reloaded without it, so one bad program does not lose the others. */
 #include <bpf/btf.h>
+#include <elf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -61,8 +62,9 @@ static void attempt_end(struct attempt *a)
  * obj->progs and records each program's own autoload flag; disabled[]
  * marks programs (by libbpf order) to leave out. Returns 0 when loaded;
  * on failure a->bo is NULL if the object could not even be opened. */
-static int attempt_load(struct attempt *a, const struct rb_elf *elf, const struct rb_load_opts *opts,
-			const bool *disabled, struct rb_object *obj, struct rb_err *err)
+static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8_t *buf,
+			const struct rb_load_opts *opts, const bool *disabled, struct rb_object *obj,
+			struct rb_err *err)
 {
 	const char *base = strrchr(elf->path, '/');
 	base = base ? base + 1 : elf->path;
@@ -70,7 +72,7 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const struc
 		    .btf_custom_path = opts && opts->btf_path ? opts->btf_path : NULL);
 	memset(a, 0, sizeof(*a));
 	struct rb_standin *prev = rb_standin_begin(&a->st);
-	a->bo = bpf_object__open_mem(elf->buf, elf->size, &oo);
+	a->bo = bpf_object__open_mem(buf, elf->size, &oo);
 	int ret = -1;
 	if (!a->bo) {
 		rb_errf(err, "%s: %s", elf->path,
@@ -294,21 +296,106 @@ static int collect_progs(struct attempt *a, struct rb_object *obj, const long *r
 	return 0;
 }
 
+/* name of the kernel symbol a libbpf message says is missing
+ * ("extern (func ksym) 'NAME': not found ...", "extern 'NAME' (strong): not
+ * resolved"), or false */
+static bool msg_missing_extern(const char *msg, char *name, size_t sz)
+{
+	if (!strstr(msg, "not found in kernel") && !strstr(msg, "not resolved"))
+		return false;
+	const char *p = strstr(msg, "extern ");
+	p = p ? strchr(p, '\'') : NULL;
+	if (!p)
+		return false;
+	p++;
+	const char *q = strchr(p, '\'');
+	if (!q || q == p || (size_t)(q - p) >= sz)
+		return false;
+	memcpy(name, p, (size_t)(q - p));
+	name[q - p] = 0;
+	return true;
+}
+
+/* Make the undefined global symbol `name` weak in buf (a private copy of
+ * the file). libbpf then leaves a missing kernel symbol unresolved (kfunc
+ * call imm 0, ksym address 0) instead of failing the whole object; the
+ * programs that use it are marked afterwards. Returns false if no such
+ * symbol. */
+static bool weaken_extern(const struct rb_elf *elf, uint8_t *buf, const char *name)
+{
+	bool hit = false;
+	if (!elf->symtab)
+		return false;
+	for (size_t i = 1; i < elf->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(elf, i);
+		if (s.st_shndx != SHN_UNDEF || ELF64_ST_BIND(s.st_info) != STB_GLOBAL ||
+		    strcmp(rb_elf_sym_name(elf, &s), name))
+			continue;
+		size_t at = elf->secs[elf->symtab].sh.sh_offset + i * sizeof(Elf64_Sym) + offsetof(Elf64_Sym, st_info);
+		buf[at] = (uint8_t)ELF64_ST_INFO(STB_WEAK, ELF64_ST_TYPE(s.st_info));
+		hit = true;
+	}
+	return hit;
+}
+
+/* programs that call a kfunc or use a typed ksym left unresolved */
+static void mark_unresolved(struct rb_object *obj, const char *names)
+{
+	for (size_t k = 0; k < obj->prog_cnt; k++) {
+		struct rb_prog *p = &obj->progs[k];
+		bool bad = false;
+		for (size_t i = 0; i < p->insn_cnt && !bad; i++) {
+			const struct bpf_insn *in = &p->insns[i];
+			if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm == 0)
+				bad = true;
+			if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_BTF_ID && in->imm == 0)
+				bad = true;
+		}
+		if (!bad)
+			continue;
+		snprintf(p->error, sizeof(p->error), "uses kernel symbol(s) missing from vmlinux BTF: %.200s", names);
+		free(p->insns);
+		p->insns = NULL;
+		p->insn_cnt = 0;
+		free(p->func_info);
+		p->func_info = NULL;
+		p->func_info_cnt = 0;
+		free(p->line_info);
+		p->line_info = NULL;
+		p->line_info_cnt = 0;
+	}
+}
+
 int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
 		   struct rb_err *err)
 {
 	struct attempt a;
 	bool *disabled = NULL;
 	long *rec_of = NULL;
+	uint8_t *own = NULL;       /* private copy of the file once a symbol is weakened */
+	char weak[256] = "";       /* names weakened so far */
 	int ret = -1;
-	for (size_t tries = 0;; tries++) {
-		if (attempt_load(&a, elf, opts, disabled, obj, err) == 0)
+	for (size_t tries = 0, weakened = 0;; tries++) {
+		if (attempt_load(&a, elf, own ? own : elf->buf, opts, disabled, obj, err) == 0)
 			break;
 		if (!a.bo || !obj->progs)
 			goto out;
-		/* a program libbpf could not prepare: leave it out and retry */
 		char name[128];
-		if (tries >= obj->prog_cnt || !msg_prog(a.st.first_warn, name, sizeof(name)))
+		/* a missing kernel symbol: make it weak and retry */
+		if (weakened < 32 && msg_missing_extern(a.st.first_warn, name, sizeof(name))) {
+			if (!own && (own = malloc(elf->size)) != NULL)
+				memcpy(own, elf->buf, elf->size);
+			if (own && weaken_extern(elf, own, name)) {
+				size_t l = strlen(weak);
+				snprintf(weak + l, sizeof(weak) - l, "%s%s", l ? ", " : "", name);
+				weakened++;
+				attempt_end(&a);
+				continue;
+			}
+			goto out;
+		}
+		/* a program libbpf could not prepare: leave it out and retry */
+		if (tries >= obj->prog_cnt + weakened || !msg_prog(a.st.first_warn, name, sizeof(name)))
 			goto out;
 		if (!disabled && !(disabled = calloc(obj->prog_cnt, sizeof(bool)))) {
 			rb_errf(err, "%s: out of memory", elf->path);
@@ -331,6 +418,8 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 		goto out;
 	if (collect_progs(&a, obj, rec_of, err, elf->path))
 		goto out;
+	if (weak[0])
+		mark_unresolved(obj, weak);
 	struct btf *b = bpf_object__btf(a.bo);
 	struct rb_rec_btf *rb = b ? rb_standin_btf_by_fd(&a.st, btf__fd(b)) : NULL;
 	if (rb) {
@@ -343,5 +432,6 @@ out:
 	attempt_end(&a);
 	free(disabled);
 	free(rec_of);
+	free(own);
 	return ret;
 }
