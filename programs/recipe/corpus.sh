@@ -9,7 +9,7 @@
 #   pcp           objects embedded in the BPF PMDA modules (apt-get download, not installed)
 #   kernel        6.1 selftests and kernel-tree programs, compiled with clang
 #   own           programs/src/*.bpf.c
-#   manifest      programs/corpus/manifest.tsv (one row per program)
+#   manifest      programs/corpus/manifest.tsv (one row per program; names from the loader)
 #   default       programs/corpus/default/ (symlinks, from programs/default.list): always
 # FORCE=1 rebuilds every step.
 . "$(dirname "$0")/lib.sh"
@@ -58,8 +58,10 @@ run_step kernel "$CORPUS" "$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compil
 	"$RECIPE/kernel.sh"
 run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.sh" "$ROOT"/programs/src/*) ${KEYS[headers]} $CLANG_V" \
 	"$RECIPE/own.sh"
-run_step manifest "$CORPUS" "$(hash_files "$RECIPE/manifest.py") ${KEYS[*]}" \
-	python3 "$RECIPE/manifest.py" "$CORPUS"
+# program lists come from the loader (`rangebench load --json`) where it opens
+# the object, so the manifest is redone whenever the binary changes
+run_step manifest "$CORPUS" "$(hash_files "$RECIPE/manifest.py" "$RB") ${KEYS[*]}" \
+	python3 "$RECIPE/manifest.py" "$CORPUS" "$RB"
 "$RECIPE/default.sh"
 
 tail -n +2 "$CORPUS/manifest.tsv" | awk -F'\t' '

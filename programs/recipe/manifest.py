@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""manifest.py CORPUS — write CORPUS/manifest.tsv: one row per program.
+"""manifest.py CORPUS [RANGEBENCH] — write CORPUS/manifest.tsv: one row per program.
 
 Columns: source, package, version, object (path relative to CORPUS),
 program, section, sha256 (of the object file). A header row comes first.
 
-Programs are read with llvm-readelf (JSON output): every FUNC symbol
-defined in an executable (SHF_EXECINSTR) section other than .text, which
-is how libbpf tells entry programs from sub-programs. An object with no
-program gets one row with program and section "-" so every object is
-listed. Package and version come from each source's .provenance.tsv
-(written by the source's recipe script)."""
+Programs come from the project's loader when RANGEBENCH is given and its
+`load --json` opens the object: exactly the programs the engine will see
+(libbpf's rules: functions in .text are sub-programs unless .text is all
+there is). Otherwise (no loader, or the loader refuses the object: e.g. an
+extern this kernel lacks) they come from llvm-readelf: every FUNC symbol
+defined in an executable (SHF_EXECINSTR) section other than .text. An
+object with no program gets one row with program and section "-", so every
+object is listed. Package and version come from each source's
+.provenance.tsv (written by the source's recipe script)."""
 import hashlib
 import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
 SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "own"]
@@ -48,8 +52,36 @@ def programs(d):
     return [(name, sec) for _, _, name, sec in progs]
 
 
+def loader_programs(rb, paths):
+    """{path: [(name, section)]} for the objects the loader opens."""
+    res = {}
+    if not rb:
+        return res
+    chunks = [paths[i:i + 40] for i in range(0, len(paths), 40)]
+
+    def run(chunk):
+        try:
+            return subprocess.run([rb, "load", "--json"] + chunk, capture_output=True, text=True,
+                                  timeout=600).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+        outs = list(ex.map(run, chunks))
+    for out in outs:
+        for line in out.splitlines():
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if "programs" in d and "file" in d:
+                res[d["file"]] = [(p["name"], p["section"]) for p in d["programs"]]
+    return res
+
+
 def main():
     corpus = sys.argv[1]
+    rb = sys.argv[2] if len(sys.argv) > 2 else None
+    used_loader = used_readelf = 0
     rows = []
     for src in SOURCES:
         prov_path = os.path.join(corpus, src, ".provenance.tsv")
@@ -62,14 +94,22 @@ def main():
                 prov[obj] = (pkg, ver)
         objs = sorted(prov)
         paths = [os.path.join(corpus, src, o) for o in objs]
+        from_loader = loader_programs(rb, paths)
+        rest = [p for p in paths if p not in from_loader]
         info = {}
-        for i in range(0, len(paths), 200):
-            info.update(readelf(paths[i:i + 200]))
+        for i in range(0, len(rest), 200):
+            info.update(readelf(rest[i:i + 200]))
         for o, p in zip(objs, paths):
             with open(p, "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()
             pkg, ver = prov[o]
-            progs = programs(info[p]) or [("-", "-")]
+            if p in from_loader:
+                progs = from_loader[p]
+                used_loader += 1
+            else:
+                progs = programs(info[p])
+                used_readelf += 1
+            progs = progs or [("-", "-")]
             for name, sec in progs:
                 rows.append((src, pkg, ver, f"{src}/{o}", name, sec, digest))
     tmp = os.path.join(corpus, "manifest.tsv.tmp")
@@ -78,6 +118,8 @@ def main():
         for r in rows:
             f.write("\t".join(r) + "\n")
     os.replace(tmp, os.path.join(corpus, "manifest.tsv"))
+    print(f"corpus: manifest: programs of {used_loader} objects from the loader, "
+          f"{used_readelf} from llvm-readelf", file=sys.stderr)
 
 
 if __name__ == "__main__":
