@@ -349,6 +349,21 @@ static void test_legacy_elf_map(void **state)
 	rb_object_free(o);
 }
 
+static void test_missing_kernel_symbol(void **state)
+{
+	(void)state;
+	struct rb_object *o = open_test("missing_ksym", NULL);
+	const struct rb_prog *bad = prog(o, "calls_missing"), *ok = prog(o, "fine");
+	assert_non_null(strstr(bad->error, "rb_no_such_kfunc"));
+	assert_null(bad->insns);
+	assert_int_equal(bad->insn_cnt, 0);
+	assert_string_equal(ok->error, "");
+	assert_non_null(ok->insns);
+	assert_true(ok->insn_cnt > 0);
+	assert_int_equal(ok->prog_type, BPF_PROG_TYPE_SCHED_CLS);
+	rb_object_free(o);
+}
+
 static void test_missing_and_bad_files(void **state)
 {
 	(void)state;
@@ -544,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_core_custom_btf),
 		cmocka_unit_test(test_legacy_bpf_map_def),
 		cmocka_unit_test(test_legacy_elf_map),
+		cmocka_unit_test(test_missing_kernel_symbol),
 		cmocka_unit_test(test_missing_and_bad_files),
 		cmocka_unit_test(test_kernel_accepts),
 		cmocka_unit_test(test_same_insns_as_libbpf),
