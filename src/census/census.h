@@ -40,7 +40,7 @@ struct rb_census_opts {
 };
 
 #define RB_CENSUS_DEFAULT_PAIRS_8 100000u
-#define RB_CENSUS_DEFAULT_PAIRS_WIDE 100000u
+#define RB_CENSUS_DEFAULT_PAIRS_WIDE 20000u
 #define RB_CENSUS_MAX_PAIRS 1000000000u
 
 struct rb_census_row {

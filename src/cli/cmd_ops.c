@@ -17,7 +17,7 @@ static void usage(FILE *f)
 		"                      [--examples]\n"
 		"  Soundness and precision census of every tracker operation. At width 8\n"
 		"  every concrete value is checked; at 16/32/64 values are sampled.\n"
-		"  --pairs: cases per binary op (default 100000);\n"
+		"  --pairs: cases per binary op (default 100000 at width 8, 20000 wider);\n"
 		"  --sets: at width 8, unary ops use at most N of the generator's input sets.\n"
 		"  --examples: print, per op, one case where cnum is looser than old.\n"
 		"  --op takes op names (add64, add32_imm, jsgt32, ld16, ...) or base names\n"
