@@ -45,7 +45,7 @@ TST_OBJS := $(call objs,$(TST))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
-.PHONY: all deps test corpus bench clean fuzz
+.PHONY: all deps test corpus bench clean fuzz main-job
 all: deps build/rangebench
 
 deps: build/.deps
@@ -129,6 +129,11 @@ build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangeben
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 bench: deps build/bench/rangebench-bench
 	build/bench/rangebench-bench $(BENCH_ARGS)
+
+# The main job: build, corpus, every available tracker over the default
+# corpus and the census into db/results.sqlite, micro-benchmarks, charts.
+main-job:
+	@db/main_job.sh
 
 # libFuzzer target for the loader (not part of `make test`):
 #   make fuzz FUZZ_TIME=300

@@ -1,8 +1,10 @@
 # census.gp — operator precision census (width 8, every concrete input
 # enumerated): for each operation, the share of cases where the tracker's
-# result is the best its own domain can express.
+# result is the best its own domain can express. Top: ALU, move, byte-swap
+# and load operations; bottom: conditional jumps (the refined states).
+# Register-source forms only; `rangebench query census` lists every form.
 #
-# Data: <data>/census.tsv (from `rangebench plot`):
+# Data: <data>/census.tsv and <data>/census_jmp.tsv (from `rangebench plot`):
 #   op old_optimal_pct cnum_optimal_pct unsound
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/census'; fmt='png'" plots/census.gp
 
@@ -12,23 +14,51 @@ if (!exists("fmt")) fmt = "png"
 if (!exists("plotdir")) plotdir = "plots"
 load plotdir."/style.gp"
 
-f = data."/census.tsv"
-stats f using 2 nooutput
-nops = STATS_records
-# many operations: smaller tick labels so they stay legible
-xfont = (nops > 40 ? ",11" : (nops > 20 ? ",14" : ",18"))
+f1 = data."/census.tsv"
+f2 = data."/census_jmp.tsv"
+# tick labels shrink when there are many operations
+tickfont(n) = (n > 40 ? ",12" : (n > 24 ? ",14" : ",18"))
+stats f1 using 2 nooutput
+n1 = STATS_records
+n2 = 0
+xf1 = tickfont(n1)
+if (system("grep -vc '^#' ".f2." 2>/dev/null") + 0 > 0) {
+    stats f2 using 2 nooutput
+    n2 = STATS_records
+    xf2 = tickfont(n2)
+}
 
-set title "Operator precision: share of results that are optimal in the tracker's own domain"
-set ylabel "optimal results (%)"
-set yrange [0:105]
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.9 border -1
 set boxwidth 0.9
 set grid noxtics
-set xtics rotate by -60 scale 0 font xfont noenhanced
-set key outside top center horizontal
-set bmargin 6
+set ylabel "optimal (%)"
+set yrange [0:105]
+set ytics 0,25,100
+set key outside top right horizontal font ",16"
 
-plot f using 2:xtic(1) lc rgb c_old title "old", \
-     f using 3 lc rgb c_cnum title "cnum"
+set multiplot title "Operator precision (8-bit census): share of results optimal in the tracker's own domain" font ",22"
+set lmargin at screen 0.09
+set rmargin at screen 0.99
+if (n2 > 0) {
+    set size 1, 0.58
+    set origin 0, 0.38
+} else {
+    set size 1, 0.93
+    set origin 0, 0
+}
+set xtics rotate by -60 scale 0 font xf1 noenhanced
+set title "ALU, move, byte swap and load" font ",18"
+plot f1 using 2:xtic(1) lc rgb c_old title "old", \
+     f1 using 3 lc rgb c_cnum title "cnum"
+if (n2 > 0) {
+    set size 1, 0.39
+    set origin 0, 0
+    set title "conditional jumps (refined states)" font ",18"
+    set xtics rotate by -60 scale 0 font xf2 noenhanced
+    unset key
+    plot f2 using 2:xtic(1) lc rgb c_old title "old", \
+         f2 using 3 lc rgb c_cnum title "cnum"
+}
+unset multiplot

@@ -53,6 +53,8 @@ static void usage(FILE *f)
 		"  --insn-limit N   instruction budget per program (default: the kernel's 1000000)\n"
 		"  --time-limit S   time budget per program in seconds (default 60; 0 = none)\n"
 		"  --census         also run the operator census (width 8) into the database\n"
+		"  --census-pairs N input pairs per binary operation in that census (default\n"
+		"                   20000; 'rangebench ops' runs the full 100000)\n"
 		"  -q               no progress output\n");
 }
 
@@ -141,6 +143,7 @@ int cmd_run(int argc, char **argv)
 		{"repeat", required_argument, NULL, 'r'},   {"insn-limit", required_argument, NULL, 'I'},
 		{"time-limit", required_argument, NULL, 'T'}, {"census", no_argument, NULL, 'c'},
 		{"no-census", no_argument, NULL, 'C'},      {"help", no_argument, NULL, 'h'},
+		{"census-pairs", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
 	char root[PATH_MAX];
@@ -154,6 +157,7 @@ int cmd_run(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
 	int census = -1, quiet = 0, c;
+	uint64_t census_pairs = 20000;
 	unsigned long long v;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
@@ -185,6 +189,13 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			o.insn_limit = v;
+			break;
+		case 'P':
+			if (parse_u(optarg, 1000000000ULL, &v) < 0 || v == 0) {
+				fprintf(stderr, "rangebench run: bad --census-pairs '%s'\n", optarg);
+				return 2;
+			}
+			census_pairs = v;
 			break;
 		case 'T': {
 			char *end;
@@ -340,11 +351,12 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 	}
 	if (complete && census == 1 && !run_stop) {
-		struct rb_census_opts co = {.bits = 8, .threads = o.jobs};
+		struct rb_census_opts co = {.bits = 8, .threads = o.jobs, .pairs = census_pairs};
 		struct rb_census_summary sum;
 		int64_t cid;
 		if (!quiet)
-			fprintf(stderr, "operator census (width 8)...\n");
+			fprintf(stderr, "operator census (width 8, %llu pairs per binary op)...\n",
+				(unsigned long long)census_pairs);
 		if (rb_census_store(st, &co, &info, &run_stop, &cid, &sum, &err) < 0) {
 			fprintf(stderr, "rangebench run: census: %s\n", err.msg);
 			if (run_stop)

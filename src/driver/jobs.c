@@ -20,6 +20,10 @@ static int add(struct rb_joblist *l, const char *path, const char *source, struc
 		l->objs = n;
 		l->cap = nc;
 	}
+	/* "corpus/default/../x/y.o" (a sub-corpus manifest): the plain path */
+	char clean[PATH_MAX];
+	if (strstr(path, "/../") && realpath(path, clean))
+		path = clean;
 	char src[64];
 	if (source && *source)
 		snprintf(src, sizeof(src), "%s", source);

@@ -12,6 +12,7 @@ enum {
 	F_STATE_BYTES,
 	F_AGREEMENT,
 	F_CENSUS,
+	F_CENSUS_JMP,
 	F_BEFORE_AFTER,
 	F_BENCH,
 	F_COUNT
@@ -23,6 +24,7 @@ const struct rb_plot_file rb_plot_files[] = {
 	[F_STATE_BYTES] = {"state_bytes.tsv", "the tracker registry"},
 	[F_AGREEMENT] = {"agreement.tsv", "a run with the kernel and at least one userspace tracker"},
 	[F_CENSUS] = {"census.tsv", "a census run (rangebench run --census)"},
+	[F_CENSUS_JMP] = {"census_jmp.tsv", "a census run (rangebench run --census)"},
 	[F_BEFORE_AFTER] = {"before_after.tsv", "two verify runs"},
 	[F_BENCH] = {"bench.tsv", "a bench run (make bench ARGS='--db FILE')"},
 	{NULL, NULL},
@@ -135,20 +137,30 @@ int rb_plot_export(sqlite3 *db, const struct rb_plot_runs *runs, const char *dir
 		return -1;
 	rows[F_AGREEMENT] = (uint64_t)n;
 
+	/* census: register-source forms only (the _imm forms are in the
+	 * table), ALU/mov/load operations and jumps in two files */
 	int64_t rc1[1] = {runs->census};
-	n = export(db, dir, rb_plot_files[F_CENSUS].name,
-		   "SELECT o.op, printf('%.2f', 100.0 * o.optimal / max(o.cases, 1)) AS old_optimal_pct, "
-		   "printf('%.2f', 100.0 * c.optimal / max(c.cases, 1)) AS cnum_optimal_pct, "
-		   "o.unsound + c.unsound AS unsound "
-		   "FROM census o JOIN census c ON c.run_id = o.run_id AND c.op = o.op "
-		   "AND c.width = o.width AND c.tracker = 'cnum' "
-		   "WHERE o.run_id = ?1 AND o.tracker = 'old' AND o.optimal IS NOT NULL "
-		   "AND c.optimal IS NOT NULL AND o.width = (SELECT min(width) FROM census WHERE run_id = ?1) "
-		   "ORDER BY o.seq",
-		   rc1, 1, err);
+	static const char *const census_sql =
+		"SELECT o.op, printf('%%.2f', 100.0 * o.optimal / max(o.cases, 1)) AS old_optimal_pct, "
+		"printf('%%.2f', 100.0 * c.optimal / max(c.cases, 1)) AS cnum_optimal_pct, "
+		"o.unsound + c.unsound AS unsound "
+		"FROM census o JOIN census c ON c.run_id = o.run_id AND c.op = o.op "
+		"AND c.width = o.width AND c.tracker = 'cnum' "
+		"WHERE o.run_id = ?1 AND o.tracker = 'old' AND o.optimal IS NOT NULL "
+		"AND c.optimal IS NOT NULL AND o.width = (SELECT min(width) FROM census WHERE run_id = ?1) "
+		"AND o.op NOT LIKE '%%\\_imm' ESCAPE '\\' AND coalesce(o.kind, '') %s 'jmp' "
+		"ORDER BY o.seq";
+	char csql[1400];
+	snprintf(csql, sizeof(csql), census_sql, "<>");
+	n = export(db, dir, rb_plot_files[F_CENSUS].name, csql, rc1, 1, err);
 	if (n < 0)
 		return -1;
 	rows[F_CENSUS] = (uint64_t)n;
+	snprintf(csql, sizeof(csql), census_sql, "=");
+	n = export(db, dir, rb_plot_files[F_CENSUS_JMP].name, csql, rc1, 1, err);
+	if (n < 0)
+		return -1;
+	rows[F_CENSUS_JMP] = (uint64_t)n;
 
 	int64_t rba[2] = {runs->before, runs->after};
 	n = export(db, dir, rb_plot_files[F_BEFORE_AFTER].name,

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# main_job.sh — the suite's main job, from a fresh clone (as root on Debian):
+# install what is missing and build, build the corpus, verify the default
+# corpus with every available tracker (plus the operator census) into
+# db/results.sqlite, run the micro-benchmarks into the same database, and
+# render the charts into plots/out/. Ends with a closing note: the charts
+# and how long each step and the whole job took.
+#
+#   db/main_job.sh            (or: make main-job)
+#   LABEL=after db/main_job.sh   label the run (default: main)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+label=${LABEL:-main}
+t0=$(date +%s)
+steps=()
+step() {
+	local name=$1
+	shift
+	local s
+	s=$(date +%s)
+	echo "== $name: $*"
+	"$@"
+	steps+=("$(printf '%-28s %5ds' "$name" $(($(date +%s) - s)))")
+}
+
+step "build" make
+step "corpus" make corpus
+# exit 130: interrupted; anything else non-zero stops the job
+step "verify default corpus" build/rangebench run --label "$label"
+step "micro-benchmarks" make bench BENCH_ARGS="--benchmark_min_time=0.05 --db db/results.sqlite --label $label"
+step "charts" build/rangebench plot
+
+total=$(($(date +%s) - t0))
+echo
+echo "== main job done in $((total / 60)) min $((total % 60)) s"
+for s in "${steps[@]}"; do echo "   $s"; done
+echo "   results: db/results.sqlite (build/rangebench query lists the ready-made queries)"
+echo "   charts in plots/out/:"
+for f in plots/out/*.png; do
+	[ -e "$f" ] && echo "     $(basename "$f" .png)  ($f, ${f%.png}.svg)"
+done
