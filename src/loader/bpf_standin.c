@@ -39,7 +39,8 @@
 #include <unistd.h>
 
 #define REC_MAX_BYTES (64u << 20)
-#define REC_MAX_INSNS (4u << 20)
+#define REC_MAX_INSNS (4u << 20)         /* one program load */
+#define REC_MAX_TOTAL_INSNS (16u << 20)  /* all program loads of one object */
 
 static _Thread_local struct rb_standin *current;
 
@@ -158,8 +159,10 @@ static long map_update(struct rb_standin *st, const union bpf_attr *a)
 
 static long prog_load(struct rb_standin *st, const union bpf_attr *a)
 {
-	if (a->insn_cnt == 0 || a->insn_cnt > REC_MAX_INSNS || !a->insns)
+	if (a->insn_cnt == 0 || a->insn_cnt > REC_MAX_INSNS || !a->insns ||
+	    st->total_insns + a->insn_cnt > REC_MAX_TOTAL_INSNS)
 		return fail(E2BIG);
+	st->total_insns += a->insn_cnt;
 	if (!grow((void **)&st->progs, &st->prog_cap, st->prog_cnt, sizeof(*st->progs)))
 		return st->oom = true, fail(ENOMEM);
 	struct rb_rec_prog *p = &st->progs[st->prog_cnt];

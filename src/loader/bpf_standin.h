@@ -42,6 +42,7 @@ struct rb_standin {
 	struct rb_rec_btf *btfs;
 	size_t btf_cnt, btf_cap;
 	bool oom;
+	uint64_t total_insns;      /* over all program loads, bounded */
 	/* libbpf's messages while this context is active */
 	char first_warn[400];
 	char last_warn[400];

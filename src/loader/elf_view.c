@@ -71,6 +71,7 @@ static int check_symbols(struct rb_elf *e, struct rb_err *err)
 		return rb_errf(err, "%s: symbol table has no valid string table", e->path);
 	e->strtab = &e->secs[st->sh.sh_link];
 	e->nsyms = st->sh.sh_size / sizeof(Elf64_Sym);
+	size_t nfuncs = 0;
 	for (size_t i = 1; i < e->nsyms; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
 		if (s.st_name && !str_at(e->strtab, s.st_name))
@@ -91,6 +92,8 @@ static int check_symbols(struct rb_elf *e, struct rb_err *err)
 			if ((sec->sh.sh_flags & SHF_EXECINSTR) && type == STT_FUNC && (s.st_value % 8 || s.st_size % 8))
 				return rb_errf(err, "%s: function '%s' is not instruction-aligned", e->path,
 					       rb_elf_sym_name(e, &s));
+			if ((sec->sh.sh_flags & SHF_EXECINSTR) && type == STT_FUNC && ++nfuncs > RB_MAX_FUNCS)
+				return rb_errf(err, "%s: more than %u functions", e->path, RB_MAX_FUNCS);
 		}
 	}
 	return 0;

@@ -19,6 +19,7 @@
 #define RB_MAX_INSNS 1000000u            /* the kernel's BPF_COMPLEXITY_LIMIT_INSNS */
 #define RB_MAX_FILE_SIZE (512u << 20)    /* refuse bigger object files */
 #define RB_MAX_NOBITS_SIZE (64u << 20)   /* .bss-like sections (no file contents) */
+#define RB_MAX_FUNCS 65536u              /* function symbols in code (programs + sub-programs) */
 
 #ifndef EM_BPF
 #define EM_BPF 247

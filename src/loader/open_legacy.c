@@ -42,7 +42,27 @@ struct lctx {
 	size_t def_size;
 	long *sec_map;       /* per section: global-data map index, or -1 */
 	struct rb_err *err;
+	/* lookup tables, so that building a program costs O(n log n) */
+	struct rel_ent *rels;   /* relocations of code sections, sorted by (sec, off) */
+	size_t nrels;
+	struct frange *fr;      /* function symbols of code sections, sorted by (sec, start) */
+	size_t nfr;
+	uint32_t *stamp;        /* per unit id: program generation that placed it */
+	size_t *placed;         /* per unit id: its output offset in that program */
+	uint32_t gen;
+	uint64_t total;         /* instructions produced over all programs */
 };
+
+struct rel_ent {
+	uint64_t sec, off;
+	Elf64_Rel rel;
+};
+
+struct frange {
+	uint64_t sec, start, len;
+};
+
+#define LEGACY_TOTAL_INSNS (16u * RB_MAX_INSNS)
 
 static int sym_off_cmp(const void *a, const void *b)
 {
@@ -177,40 +197,106 @@ static int parse_maps(struct lctx *c)
 	return 0;
 }
 
-/* relocation at byte offset off of code section sec, or false */
-static bool find_reloc(const struct rb_elf *e, size_t sec, uint64_t off, Elf64_Rel *out)
+static int rel_cmp(const void *a, const void *b)
 {
+	const struct rel_ent *x = a, *y = b;
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int fr_cmp(const void *a, const void *b)
+{
+	const struct frange *x = a, *y = b;
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int build_index(struct lctx *c)
+{
+	const struct rb_elf *e = c->e;
+	size_t nr = 0, nf = 0;
+	for (size_t i = 1; i < e->nsec; i++)
+		if (e->secs[i].sh.sh_type == SHT_REL && (e->secs[e->secs[i].sh.sh_info].sh.sh_flags & SHF_EXECINSTR))
+			nr += e->secs[i].sh.sh_size / sizeof(Elf64_Rel);
+	for (size_t i = 1; i < e->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(e, i);
+		if (ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_size && s.st_shndx && s.st_shndx < e->nsec &&
+		    (e->secs[s.st_shndx].sh.sh_flags & SHF_EXECINSTR))
+			nf++;
+	}
+	c->rels = calloc(nr + 1, sizeof(*c->rels));
+	c->fr = calloc(nf + 1, sizeof(*c->fr));
+	c->stamp = calloc(nf + e->nsec, sizeof(*c->stamp));
+	c->placed = calloc(nf + e->nsec, sizeof(*c->placed));
+	if (!c->rels || !c->fr || !c->stamp || !c->placed)
+		return rb_errf(c->err, "%s: out of memory", e->path);
 	for (size_t i = 1; i < e->nsec; i++) {
 		const struct rb_elf_sec *rs = &e->secs[i];
-		if (rs->sh.sh_type != SHT_REL || rs->sh.sh_info != sec)
+		if (rs->sh.sh_type != SHT_REL || !(e->secs[rs->sh.sh_info].sh.sh_flags & SHF_EXECINSTR))
 			continue;
-		size_t n = rs->sh.sh_size / sizeof(Elf64_Rel);
-		for (size_t k = 0; k < n; k++) {
-			memcpy(out, rs->data + k * sizeof(Elf64_Rel), sizeof(*out));
-			if (out->r_offset == off)
-				return true;
+		for (size_t k = 0; k < rs->sh.sh_size / sizeof(Elf64_Rel); k++) {
+			struct rel_ent *r = &c->rels[c->nrels++];
+			memcpy(&r->rel, rs->data + k * sizeof(Elf64_Rel), sizeof(r->rel));
+			r->sec = rs->sh.sh_info;
+			r->off = r->rel.r_offset;
 		}
+	}
+	qsort(c->rels, c->nrels, sizeof(*c->rels), rel_cmp);
+	for (size_t i = 1; i < e->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(e, i);
+		if (ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_size && s.st_shndx && s.st_shndx < e->nsec &&
+		    (e->secs[s.st_shndx].sh.sh_flags & SHF_EXECINSTR))
+			c->fr[c->nfr++] = (struct frange){s.st_shndx, s.st_value / 8, s.st_size / 8};
+	}
+	qsort(c->fr, c->nfr, sizeof(*c->fr), fr_cmp);
+	return 0;
+}
+
+/* relocation at byte offset off of code section sec, or false */
+static bool find_reloc(const struct lctx *c, size_t sec, uint64_t off, Elf64_Rel *out)
+{
+	size_t lo = 0, hi = c->nrels;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct rel_ent *r = &c->rels[mid];
+		if (r->sec < sec || (r->sec == sec && r->off < off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->nrels && c->rels[lo].sec == sec && c->rels[lo].off == off) {
+		*out = c->rels[lo].rel;
+		return true;
 	}
 	return false;
 }
 
-/* the function of section sec containing instruction t: [start, start+len) */
-static void func_bounds(const struct rb_elf *e, size_t sec, size_t t, size_t *start, size_t *len)
+/* the code unit of section sec holding instruction t: the function symbol
+ * that covers it, else the whole section. Returns its unit id. */
+static size_t unit_of(const struct lctx *c, size_t sec, size_t t, size_t *start, size_t *len)
 {
-	size_t secn = e->secs[sec].sh.sh_size / 8;
-	*start = 0;
-	*len = secn;
-	for (size_t i = 1; i < e->nsyms; i++) {
-		Elf64_Sym s = rb_elf_sym(e, i);
-		if (s.st_shndx != sec || ELF64_ST_TYPE(s.st_info) != STT_FUNC || s.st_size == 0)
-			continue;
-		size_t a = s.st_value / 8, b = (s.st_value + s.st_size) / 8;
-		if (a <= t && t < b) {
-			*start = a;
-			*len = b - a;
-			return;
+	size_t lo = 0, hi = c->nfr;
+	while (lo < hi) { /* first range after (sec, t) */
+		size_t mid = (lo + hi) / 2;
+		const struct frange *f = &c->fr[mid];
+		if (f->sec < sec || (f->sec == sec && f->start <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0) {
+		const struct frange *f = &c->fr[lo - 1];
+		if (f->sec == sec && f->start <= t && t < f->start + f->len) {
+			*start = f->start;
+			*len = f->len;
+			return lo - 1;
 		}
 	}
+	*start = 0;
+	*len = c->e->secs[sec].sh.sh_size / 8;
+	return c->nfr + sec;
 }
 
 static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sym *sym)
@@ -256,13 +342,21 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 	u[0] = (struct unit){sec, start, len, 0};
 	size_t n = len, cu = 0;
 	int ret = 0;
+	c->gen++;
+	{
+		size_t us, ul, uid = unit_of(c, sec, start, &us, &ul);
+		if (us == start && ul == len) {
+			c->stamp[uid] = c->gen;
+			c->placed[uid] = 0;
+		}
+	}
 	for (size_t i = 0; i < n && !ret; i++) {
 		while (i >= u[cu].out + u[cu].len)
 			cu++;
 		size_t usec = u[cu].sec, orig = u[cu].start + (i - u[cu].out);
 		struct bpf_insn *in = &p->insns[i];
 		Elf64_Rel r;
-		bool has = find_reloc(e, usec, (uint64_t)orig * 8, &r);
+		bool has = find_reloc(c, usec, (uint64_t)orig * 8, &r);
 		Elf64_Sym sym = has ? rb_elf_sym(e, ELF64_R_SYM(r.r_info)) : (Elf64_Sym){0};
 		bool is_ld64 = in->code == (BPF_LD | BPF_IMM | BPF_DW);
 		bool is_call = in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL;
@@ -302,13 +396,10 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 				      e->secs[tsec].name);
 			break;
 		}
-		size_t dst = SIZE_MAX;
-		for (size_t k = 0; k < nu; k++)
-			if (u[k].sec == tsec && u[k].start <= (size_t)t && (size_t)t < u[k].start + u[k].len)
-				dst = u[k].out + ((size_t)t - u[k].start);
-		if (dst == SIZE_MAX) {
-			size_t fs, fl;
-			func_bounds(e, tsec, (size_t)t, &fs, &fl);
+		size_t dst, fs, fl, uid = unit_of(c, tsec, (size_t)t, &fs, &fl);
+		if (c->stamp[uid] == c->gen) {
+			dst = c->placed[uid] + ((size_t)t - fs);
+		} else {
 			if (n + fl > RB_MAX_INSNS) {
 				ret = rb_errf(c->err, "%s: program %s exceeds %u instructions with its sub-programs",
 					      e->path, p->name, RB_MAX_INSNS);
@@ -334,6 +425,8 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 			}
 			memcpy(p->insns + n, e->secs[tsec].data + fs * 8, fl * 8);
 			u[nu++] = (struct unit){tsec, fs, fl, n};
+			c->stamp[uid] = c->gen;
+			c->placed[uid] = n;
 			dst = n + ((size_t)t - fs);
 			n += fl;
 		}
@@ -346,6 +439,9 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 	}
 	free(u);
 	p->insn_cnt = n;
+	c->total += n;
+	if (!ret && c->total > LEGACY_TOTAL_INSNS)
+		ret = rb_errf(c->err, "%s: more than %u instructions over all programs", e->path, LEGACY_TOTAL_INSNS);
 	return ret;
 }
 
@@ -353,6 +449,8 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 {
 	struct lctx c = {.e = e, .obj = obj, .err = err};
 	int ret = parse_maps(&c);
+	if (!ret)
+		ret = build_index(&c);
 	char license[64] = "";
 	uint32_t kver = 0;
 	for (size_t i = 1; !ret && i < e->nsec; i++) {
@@ -430,5 +528,9 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 	}
 	free(c.map_sym);
 	free(c.sec_map);
+	free(c.rels);
+	free(c.fr);
+	free(c.stamp);
+	free(c.placed);
 	return ret;
 }
