@@ -67,6 +67,12 @@ static int check_return_code(struct rb_env *env)
 		if (env->prog->expected_attach_type == BPF_CGROUP_INET_EGRESS)
 			hi = 3;
 		break;
+	case BPF_PROG_TYPE_TRACING:
+		if (env->prog->expected_attach_type != BPF_TRACE_FENTRY &&
+		    env->prog->expected_attach_type != BPF_TRACE_FEXIT)
+			return 0;
+		hi = 0;
+		break;
 	default:
 		return 0;
 	}

@@ -1,5 +1,6 @@
 /* cfg.c — the static passes before exploration (Linux 6.18 check_subprogs,
  * check_cfg/visit_insn prune and jump points, compute_live_registers). */
+#include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,33 @@ static int add_subprog(struct rb_env *env, int start, int *cap)
 static int cmp_sub(const void *a, const void *b)
 {
 	return ((const struct rb_subprog *)a)->start - ((const struct rb_subprog *)b)->start;
+}
+
+/* Global (non-static) subprograms are verified on their own by the kernel,
+ * with arguments typed from BTF; the engine does not model that yet. */
+static int check_global_subprogs(struct rb_env *env)
+{
+	const struct rb_prog *p = env->prog;
+	if (!env->obj->btf || !p->func_info || p->func_info_rec_size < sizeof(struct bpf_func_info) ||
+	    env->nsubprogs < 2)
+		return 0;
+	struct btf *btf = btf__new(env->obj->btf, (uint32_t)env->obj->btf_size);
+	if (!btf)
+		return 0;
+	int rc = 0;
+	for (uint32_t i = 0; i < p->func_info_cnt && !rc; i++) {
+		const struct bpf_func_info *fi =
+			(const void *)((const char *)p->func_info + (size_t)i * p->func_info_rec_size);
+		if (fi->insn_off == 0)
+			continue;
+		const struct btf_type *t = btf__type_by_id(btf, fi->type_id);
+		if (t && btf_is_func(t) && BTF_INFO_VLEN(t->info) == BTF_FUNC_GLOBAL) {
+			env->insn_idx = (int)fi->insn_off;
+			rc = rb_unsupported(env, "global function %s", btf__name_by_offset(btf, t->name_off));
+		}
+	}
+	btf__free(btf);
+	return rc;
 }
 
 /* callee-saved-argument counts of the helpers: r1..rN are read by a call */
@@ -306,5 +334,5 @@ int rb_check_cfg(struct rb_env *env)
 		free(work);
 	}
 	compute_live_regs(env);
-	return 0;
+	return check_global_subprogs(env);
 }

@@ -19,6 +19,7 @@ bool rb_prog_type_supported(uint32_t pt)
 	case BPF_PROG_TYPE_RAW_TRACEPOINT:
 	case BPF_PROG_TYPE_PERF_EVENT:
 	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_TRACING: /* tp_btf, fentry, fexit, fmod_ret (btf.c) */
 		return true;
 	default:
 		return false;

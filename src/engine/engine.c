@@ -1,6 +1,7 @@
 /* engine.c — rb_engine_verify(): set up, run the main loop (Linux 6.18
  * do_check: depth-first, fall-through first, pushed branches popped in
  * LIFO order), report the kernel's statistics. */
+#include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,7 +20,7 @@ static double now_s(void)
 
 static void mem_add(struct rb_env *env, const struct rb_vstate *st, int sign)
 {
-	size_t b = rb_state_bytes(st);
+	size_t b = rb_state_bytes(st, env->t->val_size);
 	if (sign > 0) {
 		env->cur_state_mem += b;
 		if (env->cur_state_mem > env->peak_state_mem)
@@ -196,6 +197,7 @@ static void free_env(struct rb_env *env)
 	free(env->stk_write);
 	free(env->stk_live);
 	free(env->stk_wseen);
+	btf__free(env->vmlinux);
 }
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,
@@ -207,8 +209,10 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		return rb_errf(err, "%s: no program %zu (object has %zu)", obj->path, prog_idx, obj->prog_cnt);
 	memset(res, 0, sizeof(*res));
 	res->err_insn = -1;
-	res->reg_state_bytes = sizeof(struct rb_reg);
-	res->state_bytes = sizeof(struct rb_vstate) + sizeof(struct rb_func);
+	/* sizes at the tracker's representation size (see rb_state_bytes);
+	 * the engine itself keeps every value in a fixed rb_val */
+	res->reg_state_bytes = rb_reg_bytes(t->val_size);
+	res->state_bytes = sizeof(struct rb_vstate) + rb_func_bytes(t->val_size, 0);
 
 	struct rb_env env = {0};
 	env.obj = obj;
@@ -242,6 +246,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	}
 	rc = rb_check_cfg(&env);
 	if (rc)
+		goto out;
+	if (env.prog->prog_type == BPF_PROG_TYPE_TRACING && (rc = rb_btf_init(&env)))
 		goto out;
 	init_state(&env);
 	mem_add(&env, env.cur, +1);

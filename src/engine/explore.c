@@ -677,6 +677,10 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 				*pp = sl->next;
 				sl->in_list = false;
 				env->explored_size--;
+				{
+					size_t b = rb_state_bytes(sl, env->t->val_size);
+					env->cur_state_mem -= b <= env->cur_state_mem ? b : env->cur_state_mem;
+				}
 				continue;
 			}
 		}
@@ -714,7 +718,7 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 	nw->in_list = true;
 	nw->next = env->explored[b];
 	env->explored[b] = nw;
-	env->cur_state_mem += rb_state_bytes(nw);
+	env->cur_state_mem += rb_state_bytes(nw, env->t->val_size);
 	if (env->cur_state_mem > env->peak_state_mem)
 		env->peak_state_mem = env->cur_state_mem;
 

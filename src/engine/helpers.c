@@ -152,6 +152,7 @@ static bool available(const struct proto *p, uint32_t pt)
 	if (p->avail == 0xf)
 		return true;
 	switch (pt) {
+	case BPF_PROG_TYPE_TRACING:
 	case BPF_PROG_TYPE_KPROBE:
 	case BPF_PROG_TYPE_TRACEPOINT:
 	case BPF_PROG_TYPE_RAW_TRACEPOINT:
@@ -393,6 +394,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			if (p->args[a] == A_MEM_RO_OR_NULL && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
 			    rb_reg_const_val(env, reg) == 0)
 				break;
+			if (reg->type == RT_BTF_ID)
+				return rb_unsupported(env, "BTF pointer passed as helper memory");
 			if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
 			    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
 				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",

@@ -28,6 +28,8 @@ static bool reg_not_null(const struct rb_reg *r)
 {
 	if (r->flags & RF_MAYBE_NULL)
 		return false;
+	if (r->type == RT_BTF_ID)
+		return (r->flags & RF_TRUSTED) != 0;
 	switch (r->type) {
 	case RT_SOCKET:
 	case RT_TCP_SOCK:

@@ -186,9 +186,11 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 		[RT_SOCKET] = "sock",       [RT_TCP_SOCK] = "tcp_sock",   [RT_MEM] = "mem",
 		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func", [RT_XDP_SOCK] = "xdp_sock",
 	};
-	const char *prefix = (r->flags & RF_RINGBUF) ? "ringbuf_" : (r->flags & RF_RDONLY) ? "rdonly_" : "";
-	snprintf(buf, len, "%s%s%s", prefix, r->type < sizeof(names) / sizeof(names[0]) ? names[r->type] : "?",
-		 (r->flags & RF_MAYBE_NULL) ? "_or_null" : "");
+	snprintf(buf, len, "%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
+		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_RCU) ? "rcu_" : "",
+		 (r->flags & RF_UNTRUSTED) ? "untrusted_" : "", (r->flags & RF_TRUSTED) ? "trusted_" : "",
+		 r->type < sizeof(names) / sizeof(names[0]) ? names[r->type] : "?",
+		 (r->flags & RF_MAYBE_NULL) ? (r->type == RT_BTF_ID ? "or_null_" : "_or_null") : "");
 	return buf;
 }
 
@@ -213,6 +215,8 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	}
 	rb_rtype_str(r, tmp, sizeof(tmp));
 	AP("%s", tmp);
+	if (r->type == RT_BTF_ID)
+		AP("%s", rb_btf_name(env, (uint32_t)r->map_idx));
 	if (r->type == RT_STACK) {
 		if (frameno != r->frameno)
 			AP("[%d]", r->frameno);
@@ -234,7 +238,7 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 		AP("%sref_obj_id=%u", sep, r->ref_obj_id);
 		sep = ",";
 	}
-	if (r->type == RT_MAP_PTR || r->type == RT_MAP_VALUE || r->type == RT_MAP_KEY) {
+	if ((r->type == RT_MAP_PTR || r->type == RT_MAP_VALUE || r->type == RT_MAP_KEY) && r->map_idx >= 0) {
 		const struct rb_map *m = &env->obj->maps[r->map_idx];
 		if (m->name[0]) {
 			AP("%smap=%.15s", sep, m->name); /* BPF_OBJ_NAME_LEN - 1 */

@@ -398,6 +398,14 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			return rb_reject(env, "variable ctx access var_off=(%#llx; %#llx) disallowed",
 					 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
 		}
+		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING) {
+			struct rb_reg v;
+			if ((err = rb_btf_ctx_access(env, off, size, write, &v)))
+				return err;
+			if (value_regno >= 0)
+				regs[value_regno] = v;
+			break;
+		}
 		struct rb_ctx_access ca;
 		if ((err = rb_ctx_access(env, off, size, write, &ca)))
 			return err;
@@ -436,9 +444,16 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if (value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
+	case RT_BTF_ID: {
+		struct rb_reg v;
+		if ((err = rb_btf_load(env, &reg, regno, off, size, write, &v)))
+			return err;
+		if (value_regno >= 0)
+			regs[value_regno] = v;
+		break;
+	}
 	case RT_FLOW_KEYS:
 	case RT_TP_BUFFER:
-	case RT_BTF_ID:
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
 	case RT_TCP_SOCK:

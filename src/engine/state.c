@@ -1,6 +1,7 @@
 /* state.c — allocating, copying and freeing verifier states; register
  * constructors (the kernel's mark_reg_* family, Linux 6.18). */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,11 +138,26 @@ void rb_state_free(struct rb_vstate *st)
 	free(st);
 }
 
-size_t rb_state_bytes(const struct rb_vstate *st)
+/* Bytes of a state with every register (and spilled register) holding its
+ * tracker value at the tracker's own size (val_size) instead of the
+ * engine's fixed rb_val: the representation cost the measurement is about. */
+size_t rb_reg_bytes(size_t val_size)
+{
+	return offsetof(struct rb_reg, val) + val_size;
+}
+
+size_t rb_func_bytes(size_t val_size, int nslots)
+{
+	size_t reg = rb_reg_bytes(val_size);
+	return sizeof(struct rb_func) - RB_MAX_REG * sizeof(struct rb_reg) + RB_MAX_REG * reg +
+	       (size_t)nslots * (reg + 8);
+}
+
+size_t rb_state_bytes(const struct rb_vstate *st, size_t val_size)
 {
 	size_t n = sizeof(*st) + sizeof(uint32_t) * (size_t)st->nrefs + sizeof(struct rb_hist) * (size_t)st->nhist;
 	for (int i = 0; i <= st->curframe; i++)
-		n += sizeof(struct rb_func) + sizeof(struct rb_slot) * (size_t)st->frame[i]->nslots;
+		n += rb_func_bytes(val_size, st->frame[i]->nslots);
 	return n;
 }
 

@@ -15,6 +15,8 @@
 
 #include "engine/engine.h"
 
+struct btf;
+
 #ifndef BPF_MEMSX
 #define BPF_MEMSX 0x80 /* sign-extending loads (newer UAPI) */
 #endif
@@ -58,6 +60,9 @@ enum rb_rtype {
 #define RF_MAYBE_NULL 0x1
 #define RF_RDONLY 0x2
 #define RF_RINGBUF 0x4
+#define RF_TRUSTED 0x8   /* BTF pointers: PTR_TRUSTED */
+#define RF_UNTRUSTED 0x10 /* PTR_UNTRUSTED */
+#define RF_RCU 0x20      /* MEM_RCU */
 
 /* stack slot byte types (the kernel's STACK_*) */
 enum { SLOT_INVALID = 0, SLOT_SPILL, SLOT_MISC, SLOT_ZERO };
@@ -71,7 +76,7 @@ struct rb_reg {
 	uint32_t id;     /* null-check / packet / linked-scalar id */
 	uint32_t ref_obj_id;
 	int32_t range;     /* packet: bytes known readable from off; mem: size */
-	int32_t map_idx;   /* map pointers and values: index into obj->maps */
+	int32_t map_idx;   /* map pointers and values: index into obj->maps; BTF pointers: vmlinux type id */
 	rb_val val;        /* scalar value, or the variable offset of a pointer */
 };
 
@@ -175,6 +180,10 @@ struct rb_env {
 	uint64_t *stk_read, *stk_write, *stk_live;
 	uint8_t *stk_wseen;
 	bool stk_dirty;
+	/* tracing programs: vmlinux BTF and the attach target's arguments */
+	struct btf *vmlinux;
+	uint32_t arg_type[13];
+	int nargs; /* arguments readable through ctx (fexit: plus the return value) */
 	/* precision backtracking: requested registers and slots per frame */
 	uint32_t bt_regs[RB_MAX_FRAMES];
 	uint64_t bt_stack[RB_MAX_FRAMES];
@@ -197,7 +206,9 @@ struct rb_vstate *rb_state_new(void);
 struct rb_vstate *rb_state_copy(const struct rb_vstate *src);
 void rb_state_free(struct rb_vstate *st);
 int rb_stack_grow(struct rb_func *f, int nslots);
-size_t rb_state_bytes(const struct rb_vstate *st);
+size_t rb_state_bytes(const struct rb_vstate *st, size_t val_size);
+size_t rb_reg_bytes(size_t val_size);
+size_t rb_func_bytes(size_t val_size, int nslots);
 void rb_reg_not_init(struct rb_env *env, struct rb_reg *r);
 void rb_reg_unknown(struct rb_env *env, struct rb_reg *r);
 void rb_reg_const(struct rb_env *env, struct rb_reg *r, uint64_t c);
@@ -238,6 +249,13 @@ struct rb_ctx_access {
 int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 bool rb_prog_type_supported(uint32_t prog_type);
 bool rb_prog_type_has_pkt(uint32_t prog_type);
+
+/* btf.c */
+int rb_btf_init(struct rb_env *env);
+int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_reg *out);
+int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
+		struct rb_reg *out);
+const char *rb_btf_name(struct rb_env *env, uint32_t id);
 
 /* helpers.c */
 int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx);
