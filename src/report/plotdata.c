@@ -180,7 +180,8 @@ int rb_plot_export(sqlite3 *db, const struct rb_plot_runs *runs, const char *dir
 		   "SELECT o.op, printf('%.3f', o.ns_per_op) AS old_ns, printf('%.3f', c.ns_per_op) AS cnum_ns, "
 		   "printf('%.4f', c.ns_per_op / o.ns_per_op) AS ratio "
 		   "FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND c.tracker = 'cnum' "
-		   "WHERE o.run_id = ?1 AND o.tracker = 'old' AND o.ns_per_op > 0 ORDER BY o.op",
+		   "WHERE o.run_id = ?1 AND o.tracker = 'old' AND o.ns_per_op > 0 "
+		   "ORDER BY c.ns_per_op / o.ns_per_op DESC, o.op",
 		   rb1, 1, err);
 	if (n < 0)
 		return -1;

@@ -28,7 +28,7 @@ for c in $charts; do
 	case $c in
 	agreement) title="Verdict agreement with the Linux 6.18 verifier" ;;
 	before_after) title="run 2 (1 verdict changes)" ;;
-	bench_ratio) title="Tracker operation cost: cnum / old" ;;
+	bench_ratio) title="Tracker operation cost: cnum / old (CPU ns per op; geometric mean" ;;
 	cdf_time_ratio) title="Verification time per program, cnum / old (60 programs" ;;
 	census) title="Operator precision" ;;
 	scatter_insns) title="Instructions processed per program: cnum vs old (60 programs)" ;;
