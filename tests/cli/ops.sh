@@ -50,3 +50,9 @@ check "--tracker nope: exit 2" 'bad --tracker nope'
 check "unknown argument: exit 2" 'bad --frob'
 "$RB" ops --list >"$tmp/list"
 check "--list names every op" '[ $(wc -l <"$tmp/list") -ge 120 ] && grep -q "^jsle32_imm " "$tmp/list" && grep -q "^movsx64_32 " "$tmp/list"'
+
+# --examples: a case where cnum is looser than old, printed with both trackers' states
+"$RB" ops --width 8 --pairs 300 --sets 100 --op jgt64 --examples >"$tmp/ex"; rc=$?
+check "--examples: exit 0 and an example" '[ $rc -eq 0 ] && grep -q "^example jgt64: cnum \(looser\|incomparable\) than old" "$tmp/ex"'
+check "--examples: inputs and refined states of both trackers" \
+	'[ $(grep -cE "^  (a|b|taken a|taken b|else a|else b) +old  scalar\(" "$tmp/ex") -eq 6 ] && [ $(grep -cE "^ +cnum (scalar\(|\(unreachable\))" "$tmp/ex") -eq 6 ]'
