@@ -167,8 +167,9 @@ static void test_arc_conversions(void **state)
 	size_t n = all_arcs(arcs, 4);
 	for (size_t i = 0; i < n; i++)
 		check_conversions(arcs[i], 4);
-	static struct cnum arcs8[200];
-	n = some_arcs8(arcs8);
+	/* every arc of the 8-bit circle */
+	static struct cnum arcs8[256 * 256 + 2];
+	n = all_arcs(arcs8, 8);
 	for (size_t i = 0; i < n; i++)
 		check_conversions(arcs8[i], 8);
 
@@ -273,15 +274,16 @@ static void test_arc_pairs8(void **state)
 static void test_arc_neg(void **state)
 {
 	(void)state;
-	static struct cnum arcs[16 * 16 + 2];
-	size_t n = all_arcs(arcs, 4);
+	/* every arc of the 8-bit circle: negation maps an arc onto an arc of
+	 * the same size, so the result is exact */
+	static struct cnum arcs[256 * 256 + 2];
+	size_t n = all_arcs(arcs, 8);
 	for (size_t i = 0; i < n; i++) {
-		struct cnum a = arcs[i], r = cnum_neg(a, 4);
-		struct set sa = arc_set(a, 4), sr = arc_set(r, 4), want = {{0}};
-		for (unsigned v = 0; v < 16; v++)
+		struct cnum a = arcs[i], r = cnum_neg(a, 8);
+		struct set sa = arc_set(a, 8), sr = arc_set(r, 8), want = {{0}};
+		for (unsigned v = 0; v < 256; v++)
 			if (set_has(&sa, v))
-				set_add(&want, (0 - v) & 15);
-		/* negation maps an arc onto an arc of the same size: exact */
+				set_add(&want, (0 - v) & 255);
 		assert_memory_equal(&sr, &want, sizeof(want));
 	}
 }
