@@ -22,6 +22,10 @@
 #include "loader/bpf_standin.h"
 #include "loader/open_paths.h"
 
+/* reloads after leaving out a program libbpf cannot prepare (each is a full
+ * open + load, so bounded) */
+#define MAX_RETRIES 256
+
 struct attempt {
 	struct rb_standin st;
 	struct bpf_object *bo;
@@ -395,7 +399,8 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 			goto out;
 		}
 		/* a program libbpf could not prepare: leave it out and retry */
-		if (tries >= obj->prog_cnt + weakened || !msg_prog(a.st.first_warn, name, sizeof(name)))
+		if (tries >= obj->prog_cnt + weakened || tries >= MAX_RETRIES ||
+		    !msg_prog(a.st.first_warn, name, sizeof(name)))
 			goto out;
 		if (!disabled && !(disabled = calloc(obj->prog_cnt, sizeof(bool)))) {
 			rb_errf(err, "%s: out of memory", elf->path);
