@@ -22,6 +22,15 @@ static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32
 	return t;
 }
 
+int32_t rb_btf_struct_id(struct rb_env *env, const char *name)
+{
+	if (!env->vmlinux)
+		env->vmlinux = btf__load_vmlinux_btf();
+	if (!env->vmlinux)
+		return -1;
+	return btf__find_by_name_kind(env->vmlinux, name, BTF_KIND_STRUCT);
+}
+
 const char *rb_btf_name(struct rb_env *env, uint32_t id)
 {
 	if (!env->vmlinux)

@@ -26,7 +26,7 @@ enum arg {
 	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
 };
 
-enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL };
+enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK };
 
 /* who may call: base helpers for every type, tracing, networking */
 #define AV_ALL 0x7
@@ -125,6 +125,9 @@ static const struct proto protos[] = {
 	{BPF_FUNC_get_func_ip, "get_func_ip", R_INT, {A_CTX}, AV_TRACE, false, 0},
 	{BPF_FUNC_get_attach_cookie, "get_attach_cookie", R_INT, {A_CTX}, AV_TRACE, false, 0},
 	{BPF_FUNC_ktime_get_tai_ns, "ktime_get_tai_ns", R_INT, {0}, 0xf, false, 0},
+	{BPF_FUNC_current_task_under_cgroup, "current_task_under_cgroup", R_INT, {A_MAP, A_ANY}, AV_TRACE, false,
+	 BPF_MAP_TYPE_CGROUP_ARRAY},
+	{BPF_FUNC_get_current_task_btf, "get_current_task_btf", R_BTF_TASK, {0}, AV_TRACE, false, 0},
 };
 
 static const struct proto *find_proto(int32_t id)
@@ -189,6 +192,8 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 		       p->id == BPF_FUNC_ringbuf_query;
 	case BPF_MAP_TYPE_STACK_TRACE:
 		return p->id == BPF_FUNC_get_stackid;
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+		return p->id == BPF_FUNC_current_task_under_cgroup || p->id == BPF_FUNC_skb_under_cgroup;
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 	case BPF_MAP_TYPE_CPUMAP:
@@ -473,6 +478,15 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	case R_VOID:
 		rb_reg_not_init(env, &regs[0]);
 		break;
+	case R_BTF_TASK: {
+		int32_t id = rb_btf_struct_id(env, "task_struct");
+		if (id <= 0)
+			return rb_unsupported(env, "get_current_task_btf without vmlinux BTF");
+		rb_reg_ptr(env, &regs[0], RT_BTF_ID);
+		regs[0].map_idx = id;
+		regs[0].flags = RF_TRUSTED;
+		break;
+	}
 	case R_MAP_VALUE_OR_NULL:
 		if (env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
 		    env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH)

@@ -256,6 +256,7 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 		struct rb_reg *out);
 const char *rb_btf_name(struct rb_env *env, uint32_t id);
+int32_t rb_btf_struct_id(struct rb_env *env, const char *name);
 
 /* helpers.c */
 int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx);
