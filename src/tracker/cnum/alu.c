@@ -13,9 +13,12 @@
  * collapse-to-constant in creg_update_bounds64 (tnum_step) and the
  * refine-both-outcomes step of branch_taken (simulate_both_branches_taken)
  * are mainline algorithms newer than Linux 6.18 that are not specific to
- * cnums; 6.18 (the old tracker) marks DIV/MOD results unknown. Building
- * with -DRB_CNUM_618_ALGOS turns these three off, so that the cnum
- * tracker differs from the old one only by its representation.
+ * cnums; 6.18 (the old tracker) marks DIV/MOD results unknown. They are
+ * OFF by default, so that the cnum tracker differs from the old one only
+ * by its representation (the engine around both follows 6.18 too, and the
+ * project measures the representation change). Building with
+ * -DRB_CNUM_MAINLINE_ALGOS turns all three on, to measure mainline's cnum
+ * tracker as merged.
  */
 #include <linux/bpf.h>
 
@@ -49,10 +52,10 @@ static bool safe_to_compute(const struct rb_alu *op, const struct creg *src, boo
 		return true;
 	case BPF_DIV:
 	case BPF_MOD:
-#ifdef RB_CNUM_618_ALGOS
-		return false;
-#else
+#ifdef RB_CNUM_MAINLINE_ALGOS
 		return src_const;
+#else
+		return false;
 #endif
 	case BPF_LSH:
 	case BPF_RSH:

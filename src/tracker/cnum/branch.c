@@ -295,7 +295,7 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 	default:
 		return RB_BR_UNKNOWN;
 	}
-#ifdef RB_CNUM_618_ALGOS
+#ifndef RB_CNUM_MAINLINE_ALGOS
 	(void)simulate; /* newer than 6.18 (see alu.c) */
 	return RB_BR_UNKNOWN;
 #else

@@ -52,7 +52,7 @@ void creg_update_bounds32(struct creg *r)
 void creg_update_bounds64(struct creg *r)
 {
 	r->r64 = cnum_intersect(r->r64, cnum_from_tnum(r->var_off, RW), RW);
-#ifdef RB_CNUM_618_ALGOS
+#ifndef RB_CNUM_MAINLINE_ALGOS
 	return; /* tnum_step is newer than 6.18 (see alu.c) */
 #endif
 	if (cnum_is_empty(r->r64, RW))
