@@ -5,6 +5,7 @@
  * slot reads and full writes recorded per instruction during exploration,
  * live-before sets by a backward fixed point; only complete checkpoints are
  * cleaned, as in the kernel). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -625,7 +626,8 @@ static bool same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
 int rb_is_state_visited(struct rb_env *env, int insn_idx)
 {
 	struct rb_vstate *cur = env->cur;
-	bool force_new = env->aux[insn_idx].force_checkpoint || cur->nhist > 40;
+	bool force_new = env->aux[insn_idx].force_checkpoint || cur->nhist > 40 ||
+			 (env->prog->prog_flags & BPF_F_TEST_STATE_FREQ);
 	bool add_new = force_new;
 	uint64_t states_cnt = 0;
 	if (env->jmps_processed - env->prev_jmps_processed >= 2 && env->insn_processed - env->prev_insn_processed >= 8)
@@ -691,6 +693,13 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 	if (!add_new)
 		return 0;
 
+	if (env->explored_size >= RB_STATE_BUDGET) {
+		env->res->verdict = RB_LIMIT;
+		snprintf(env->res->msg, sizeof(env->res->msg), "state budget of %d stored states exhausted at insn %d",
+			 RB_STATE_BUDGET, insn_idx);
+		env->done = true;
+		return RB_E_LIMIT;
+	}
 	env->total_states++;
 	env->explored_size++;
 	if (env->explored_size > env->peak_states)

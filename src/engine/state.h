@@ -27,6 +27,8 @@ struct btf;
 #define RB_MAX_FRAMES 8
 #define RB_MAX_VAR_OFF (1 << 29)
 #define RB_MAX_PACKET_OFF 0xffff
+/* a guard, not a kernel rule: stored states alive at once */
+#define RB_STATE_BUDGET 1000000
 /* the kernel's BPF_ADD_CONST flag on scalar ids (6.11+) */
 #define RB_ADD_CONST (1u << 31)
 /* packet range markers after comparisons with pkt_end (6.18) */
