@@ -7,7 +7,9 @@
  * "6.18" here is the running 6.18.44 stable kernel, which carries several
  * 2026 mainline verifier changes; each is marked where it matters.
  * Per operation, 6.18 does:
- *   ADD, SUB, MUL, AND, OR, XOR  32- and 64-bit bounds plus tnum;
+ *   ADD, SUB, MUL, AND, OR, XOR  32- and 64-bit bounds plus tnum
+ *                                 (AND/OR of a constant into s[-1, 0]:
+ *                                 the kernel forks the path, see below);
  *   NEG                           0 - dst with the SUB rules;
  *   LSH, RSH, ARSH                only for a constant shift < bit width,
  *                                 otherwise the result is unknown;
@@ -15,10 +17,20 @@
  *   END/BSWAP                     exact on var_off, bounds rebuilt (6.18
  *                                 stable has mainline's 2026 tracking);
  *   MOV                           copy (32-bit: zero-extend + sync);
- *   MOVSX                         coerce_reg_to_size_sx / subreg variant.
+ *   MOVSX                         coerce_reg_to_size_sx (from the s32
+ *                                 range when it fits, else from the s64
+ *                                 range) / coerce_subreg_to_size_sx.
  * ALU32 results are zero-extended and every result is synced.
  * Where the kernel marks a register unknown for a 32-bit operation it
  * does so for the full register (no zero-extension): reproduced here.
+ *
+ * Not reproduced: 6.18.44's maybe_fork_scalars(). For AND/OR with a
+ * constant source (full var_off constant) and a destination whose s64
+ * range is exactly [-1, 0] (else whose s32 range is), the kernel splits
+ * the path: it continues with the destination -1 and pushes a path that
+ * re-executes the instruction with it 0. That is a path split, the
+ * engine's business; a single abstract value here computes the ordinary
+ * AND/OR of the whole range (covering both paths' results).
  *
  * Width-generic: "64" is W_BITS, "32" is H_BITS.
  */
@@ -106,12 +118,11 @@ void old_coerce_to_size_sx(struct old_reg *r, unsigned nbytes)
 			return;
 		}
 	}
-	/* the whole range of the narrow signed type */
-	int64_t smin = -(INT64_C(1) << (n - 1)), smax = (INT64_C(1) << (n - 1)) - 1;
-	r->smin = smin;
-	r->smax = smax;
-	set_s32(&r->s32_min, n < H_BITS ? smin : H_SMIN);
-	set_s32(&r->s32_max, n < H_BITS ? smax : H_SMAX);
+	/* the whole range of the narrow signed type (n < H_BITS here) */
+	r->smin = nmin;
+	r->smax = nmax;
+	set_s32(&r->s32_min, nmin);
+	set_s32(&r->s32_max, nmax);
 	r->umin = 0;
 	r->u32_min = 0;
 	r->umax = W_UMAX;
