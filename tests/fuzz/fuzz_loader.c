@@ -19,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char btf_path[64];
 
+static void remove_btf(void) { unlink(btf_path); }
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -36,6 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	fclose(f);
 	btf__free(b);
+	atexit(remove_btf);
 	return 0;
 }
 
