@@ -2,6 +2,22 @@
  * tracker interface: construction, queries, set operations and the
  * vtable. The transfer functions live in alu.c and branch.c, the bounds
  * sync in sync.c, printing in print.c.
+ *
+ * The reference is the running kernel, 6.18.44 stable, whose verifier
+ * carries mainline changes from after 6.18.0; all of these were measured
+ * on it (log level 2 states of tiny programs, then `rangebench opdiff`):
+ *   - three __reg_deduce_bounds rounds per sync; the s64 and s32
+ *     "crosses the sign boundary" deductions; a u64 range and var_off
+ *     with a single common value make a constant;
+ *   - JEQ/JNE decided by disagreeing known bits (tnum_overlap);
+ *   - BPF_END tracked through var_off (scalar_byte_swap);
+ *   - tnum_mul as bit-serial partial products summed with tnum_add;
+ *   - sign extension (MOVSX64, LDSX) from the s32 range when it fits;
+ *   - <<32 maps the s32 range to s64 for either sign;
+ *   - a refinement breaking the bounds invariants resets that
+ *     register's bounds and the outcome is still explored;
+ *   - AND/OR with a constant into s[-1, 0] forks the path in the kernel:
+ *     not reproduced (see alu.c).
  */
 #include <linux/bpf.h>
 #include <string.h>
