@@ -95,8 +95,8 @@ static void compare(const struct census_run *run, struct census_item *it, const 
 	/* vals[2*i] = old's, vals[2*i+1] = cnum's value of label i */
 	char buf[4096];
 	size_t len = 0;
-	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s: cnum %s than old%s\n", op,
-				c == CMP_LOOSER ? "looser" : "incomparable",
+	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s: cnum %s old%s\n", op,
+				c == CMP_LOOSER ? "looser than" : "incomparable with",
 				same ? " (inputs of equal gamma)" : "");
 	for (unsigned i = 0; i < nvals && len < sizeof(buf) - 1; i++) {
 		char so[400] = "(unreachable)", sn[400] = "(unreachable)";
