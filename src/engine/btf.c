@@ -197,7 +197,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 		const struct btf_type *pt = btf__type_by_id(b, ptype);
 		const struct btf_type *target = skip_mods(b, pt->type, &pid, &rcu);
 		if (target && btf_is_composite(target)) {
-			uint8_t flags = reg->flags & RF_UNTRUSTED;
+			uint8_t flags = RF_UNTRUSTED; /* 6.18: walked pointers are untrusted */
 			if (rcu)
 				flags |= RF_RCU | RF_MAYBE_NULL;
 			rb_reg_ptr(env, out, RT_BTF_ID);

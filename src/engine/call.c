@@ -99,32 +99,37 @@ static int check_return_code(struct rb_env *env)
 	return 0;
 }
 
+/* prepare_func_exit: back to the caller with the callee's R0 */
+int rb_subprog_return(struct rb_env *env, int *insn_idx)
+{
+	struct rb_vstate *st = env->cur;
+	struct rb_func *callee = st->frame[st->curframe];
+	struct rb_func *caller = st->frame[st->curframe - 1];
+	if (callee->regs[0].type == RT_STACK)
+		return rb_reject(env, "cannot return stack pointer to the caller");
+	caller->regs[0] = callee->regs[0];
+	*insn_idx = callee->callsite + 1;
+	if (env->log) {
+		rb_log(env, "returning from callee:\n");
+		rb_log_state(env, st, st->curframe, true);
+		rb_log(env, "to caller at %d:\n", *insn_idx);
+		rb_log_state(env, st, st->curframe - 1, true);
+	}
+	free(callee->stack);
+	free(callee);
+	st->frame[st->curframe] = NULL;
+	st->curframe--;
+	return 2; /* print the full state before the next insn */
+}
+
 int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 {
 	struct rb_vstate *st = env->cur;
 	int err;
 	if (!st->curframe && st->nrefs)
 		return rb_reject(env, "Unreleased reference id=%u alloc_insn=?", st->refs[0]);
-	if (st->curframe) {
-		struct rb_func *callee = st->frame[st->curframe];
-		struct rb_func *caller = st->frame[st->curframe - 1];
-		/* 6.18 neither reads-checks nor scratches R0 here */
-		if (callee->regs[0].type == RT_STACK)
-			return rb_reject(env, "cannot return stack pointer to the caller");
-		caller->regs[0] = callee->regs[0];
-		*insn_idx = callee->callsite + 1;
-		if (env->log) {
-			rb_log(env, "returning from callee:\n");
-			rb_log_state(env, st, st->curframe, true);
-			rb_log(env, "to caller at %d:\n", *insn_idx);
-			rb_log_state(env, st, st->curframe - 1, true);
-		}
-		free(callee->stack);
-		free(callee);
-		st->frame[st->curframe] = NULL;
-		st->curframe--;
-		return 2; /* print the full state before the next insn */
-	}
+	if (st->curframe)
+		return rb_subprog_return(env, insn_idx);
 	if ((err = check_return_code(env)))
 		return err;
 	*exit_path = true;

@@ -52,7 +52,8 @@ static const struct proto protos[] = {
 	{BPF_FUNC_map_delete_elem, "map_delete_elem", R_INT, {A_MAP, A_KEY}, 0xf, false, 0},
 	{BPF_FUNC_probe_read, "probe_read", R_INT, {A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false, 0},
 	{BPF_FUNC_ktime_get_ns, "ktime_get_ns", R_INT, {0}, 0xf, false, 0},
-	{BPF_FUNC_trace_printk, "trace_printk", R_INT, {A_MEM_RO, A_SIZE, A_ANY, A_ANY, A_ANY}, 0xf, false, 0},
+	/* only the format and its size are declared: r3-r5 are not checked */
+	{BPF_FUNC_trace_printk, "trace_printk", R_INT, {A_MEM_RO, A_SIZE}, 0xf, false, 0},
 	{BPF_FUNC_get_prandom_u32, "get_prandom_u32", R_INT, {0}, 0xf, false, 0},
 	{BPF_FUNC_get_smp_processor_id, "get_smp_processor_id", R_INT, {0}, 0xf, false, 0},
 	{BPF_FUNC_skb_store_bytes, "skb_store_bytes", R_INT, {A_CTX, A_ANY, A_MEM_RO, A_SIZE, A_ANY}, AV_SKB, true, 0},
@@ -437,6 +438,11 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			break;
 		}
 	}
+	/* record_func_key: a constant in-range tail-call index is precise */
+	if (p->id == BPF_FUNC_tail_call && rb_reg_is_const(env, &regs[3]) &&
+	    rb_reg_const_val(env, &regs[3]) < env->obj->maps[map_idx].max_entries &&
+	    (err = rb_mark_chain_precision(env, 3)))
+		return err;
 	if (release_id)
 		rb_release_ref(env, release_id);
 	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
@@ -519,5 +525,19 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	}
 	if (p->pkt_changes)
 		clear_pkt_pointers(env);
+	if (p->id == BPF_FUNC_tail_call && env->cur->curframe > 0) {
+		/* 6.18: a successful tail call leaves the subprogram at once with
+		 * the tail-called program's result; the failed call falls through */
+		struct rb_vstate *rb_push_branch(struct rb_env * env, int insn_idx, int prev_idx);
+		if (!rb_push_branch(env, insn_idx + 1, insn_idx))
+			return env->done ? RB_E_REJECT : RB_E_NOMEM;
+		rb_reg_unknown(env, &rb_cur_regs(env)[0]);
+		int next = insn_idx;
+		int rc = rb_subprog_return(env, &next);
+		if (rc < 0)
+			return rc;
+		env->insn_idx = next - 1; /* the caller of this function adds one */
+		return 0; /* (no "from" line: 6.18 prints none here) */
+	}
 	return 0;
 }

@@ -150,10 +150,10 @@ int rb_do_insn(struct rb_env *env, bool *exit_path)
 			if (insn->src_reg == BPF_PSEUDO_CALL)
 				return rb_check_func_call(env, insn, &env->insn_idx);
 			err = rb_check_helper_call(env, insn, env->insn_idx);
-			if (err)
+			if (err < 0)
 				return err;
 			env->insn_idx++;
-			return 0;
+			return err; /* 2: left the subprogram through a tail call */
 		}
 		if (op == BPF_JA) {
 			if (BPF_SRC(insn->code) != BPF_K || insn->src_reg != 0 || insn->dst_reg != 0 ||

@@ -452,6 +452,9 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			regs[value_regno] = v;
 		break;
 	}
+	case RT_MAP_PTR:
+		/* reads of struct bpf_map fields through BTF (6.18 check_map_ptr_access) */
+		return rb_unsupported(env, "map pointer field access");
 	case RT_FLOW_KEYS:
 	case RT_TP_BUFFER:
 	case RT_SOCKET:

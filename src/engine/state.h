@@ -266,6 +266,7 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 /* call.c */
 int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx);
 int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path);
+int rb_subprog_return(struct rb_env *env, int *insn_idx);
 
 /* explore.c */
 int rb_is_state_visited(struct rb_env *env, int insn_idx);
