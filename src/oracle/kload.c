@@ -38,6 +38,8 @@ static int klog_reserve(struct rb_klog *l, size_t size)
 int rb_kload_raw(const struct rb_kload_args *a, struct rb_klog *log, int *sys_errno)
 {
 	size_t want = a->log_level & (RB_LOG_LEVEL1 | RB_LOG_LEVEL2) ? (size_t)1 << 20 : (size_t)1 << 16;
+	if (a->log_fixed)
+		want = a->log_fixed;
 	if (!a->log_level)
 		want = 0;
 	for (;;) {
@@ -89,7 +91,7 @@ int rb_kload_raw(const struct rb_kload_args *a, struct rb_klog *log, int *sys_er
 		if (fd >= 0)
 			return fd;
 		*sys_errno = errno;
-		if (errno == ENOSPC && want && want < LOG_MAX) {
+		if (errno == ENOSPC && want && want < LOG_MAX && !a->log_fixed) {
 			size_t need = at.log_true_size > want ? (size_t)at.log_true_size + 1 : want * 4;
 			want = need > LOG_MAX ? LOG_MAX : need;
 			continue;
@@ -130,13 +132,8 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 	}
 	res->sys_errno = sys_errno;
 	/* the last message line of the log and the insn printed before it */
-	struct rb_vlog v;
-	bool parsed = log && log[0] && rb_vlog_parse(log, &v, NULL) == 0;
-	if (parsed) {
-		snprintf(res->msg, sizeof(res->msg), "%s", v.last_msg);
-		res->err_insn = v.last_msg_insn;
-		rb_vlog_free(&v);
-	}
+	if (log && log[0])
+		rb_vlog_last_message(log, false, res->msg, sizeof(res->msg), &res->err_insn);
 	if (have) {
 		/* the verifier ran: a verifier verdict */
 		res->verdict = RB_REJECT;
@@ -358,17 +355,30 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 		a.prog_btf_fd = -1;
 		fd = rb_kload_raw(&a, &log, &serr);
 	}
-	if (fd < 0 && !(a.log_level & RB_LOG_LEVEL2) && log.buf && log.buf[0]) {
-		struct rb_vlog_stats st;
-		if (rb_vlog_parse_stats(log.buf, &st)) {
-			/* rejected by the verifier: again at level 1 for the failing insn */
-			a.log_level = RB_LOG_LEVEL1 | RB_LOG_STATS;
-			int fd2 = rb_kload_raw(&a, &log, &serr);
-			if (fd2 >= 0) /* cannot happen unless the verdict is unstable */
-				fd = fd2;
-		}
-	}
 	rb_kload_classify(fd, serr, log.buf, p->prog_type, p->expected_attach_type, res);
+	if (res->verdict == RB_REJECT && res->err_insn < 0 && !(a.log_level & RB_LOG_LEVEL2)) {
+		/* Rejected by the verifier: level 4 prints no instructions, so load
+		 * once more at level 1 for the index of the failing one. Level 1
+		 * holds the current path only, which for a program that runs into
+		 * a limit is up to a million lines: keep the last 4 MiB (the kernel
+		 * rotates the log and answers ENOSPC). Verdict, message and
+		 * statistics stay those of the level-4 load. */
+		struct rb_klog tail = {0};
+		a.log_level = RB_LOG_LEVEL1 | RB_LOG_STATS;
+		a.log_fixed = (size_t)4 << 20;
+		int e2 = 0;
+		int fd2 = rb_kload_raw(&a, &tail, &e2);
+		if (fd2 >= 0)
+			close(fd2); /* cannot happen unless the verdict is unstable */
+		else if (tail.buf) {
+			char msg[sizeof(res->msg)];
+			int insn = -1;
+			rb_vlog_last_message(tail.buf, e2 == ENOSPC, msg, sizeof(msg), &insn);
+			if (!strcmp(msg, res->msg))
+				res->err_insn = insn;
+		}
+		rb_klog_free(&tail);
+	}
 	if (res->verdict == RB_REJECT && env_message(res->msg)) {
 		res->verdict = RB_REFUSED;
 		snprintf(res->msg + strlen(res->msg), sizeof(res->msg) - strlen(res->msg), " (not available here)");

@@ -41,6 +41,10 @@ struct rb_kload_args {
 	uint32_t func_info_rec_size, func_info_cnt, line_info_rec_size, line_info_cnt;
 	const int *fd_array; /* NULL: none */
 	uint32_t log_level;
+	/* 0: grow the log buffer until the whole log fits; else use exactly this
+	 * many bytes: the kernel keeps the END of a longer log and fails the
+	 * load with ENOSPC */
+	size_t log_fixed;
 };
 
 /* Load; the log (NUL-terminated) is left in `log`, grown as needed.

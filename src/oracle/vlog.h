@@ -95,6 +95,12 @@ int rb_vlog_parse_reg(const char *s, size_t len, struct rb_vlog_reg *r);
  * the defaults of omitted fields. Returns 0 or -1 if malformed. */
 int rb_vlog_parse_scalar(const char *fields, size_t len, struct rb_bounds *b);
 
+/* Only the last message line (the error of a rejection) and the index of
+ * the instruction printed before it (-1 if none), without keeping any
+ * state: for logs of any size. partial_first: the log was rotated and its
+ * first line is cut (skip it). */
+void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t len, int *insn);
+
 /* The state a given kind/insn/from names, the first one in log order, or NULL */
 const struct rb_vlog_state *rb_vlog_find(const struct rb_vlog *v, enum rb_vlog_kind kind, int insn,
 					 int from);

@@ -346,6 +346,50 @@ static size_t insn_prefix(const char *s, size_t len, long *n)
 	return i + 1;
 }
 
+void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t len, int *insn)
+{
+	long last_insn = -1;
+	if (len)
+		msg[0] = 0;
+	*insn = -1;
+	const char *p = log;
+	if (partial_first) {
+		/* a rotated (truncated) log starts in the middle of a line */
+		const char *nl = strchr(p, '\n');
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	struct rb_vlog_stats st;
+	memset(&st, 0, sizeof(st));
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		const char *s = p;
+		p += l + (nl ? 1 : 0);
+		if (l == 0 || s[0] == ' ' || s[0] == '\t' || s[0] == ';' || has_pfx(s, l, "mark_precise:") ||
+		    has_pfx(s, l, "Live regs before insn:") || has_pfx(s, l, "func#") || has_pfx(s, l, "from ") ||
+		    parse_stats_line(s, l, &st))
+			continue;
+		long n;
+		size_t pl = insn_prefix(s, l, &n);
+		if (pl) {
+			const char *r = s + pl;
+			size_t rl = l - pl;
+			while (rl && *r == ' ')
+				r++, rl--;
+			if (rl && r[0] == '(') {
+				last_insn = n;
+				continue;
+			}
+			if (rl == 0 || r[0] == 'R' || has_pfx(r, rl, "frame") || has_pfx(r, rl, "safe"))
+				continue;
+		}
+		size_t ml = l < len - 1 ? l : len - 1;
+		memcpy(msg, s, ml);
+		msg[ml] = 0;
+		*insn = (int)last_insn;
+	}
+}
+
 int rb_vlog_parse(const char *log, struct rb_vlog *v, struct rb_err *err)
 {
 	memset(v, 0, sizeof(*v));

@@ -149,6 +149,37 @@ static void test_log_grows(void **state)
 	free(p);
 }
 
+/* a rejection after a long path: the level-1 log is cut to its last 64 KiB
+ * (rotated by the kernel, ENOSPC), which still names the failing insn */
+static void test_rejection_log_tail(void **state)
+{
+	(void)state;
+	need_bpf();
+	enum { N = 20000 };
+	struct bpf_insn *p = calloc(N + 3, sizeof(*p));
+	assert_non_null(p);
+	p[0] = I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	for (int i = 1; i <= N; i++)
+		p[i] = I(BPF_ALU64 | BPF_ADD | BPF_K, 0, 0, 0, 1);
+	p[N + 1] = I(BPF_LDX | BPF_MEM | BPF_DW, 0, 10, 8, 0); /* above the stack */
+	p[N + 2] = I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	struct rb_kload_args a = {.prog_type = BPF_PROG_TYPE_SOCKET_FILTER, .insns = p, .insn_cnt = N + 3,
+				  .prog_btf_fd = -1, .log_level = RB_LOG_LEVEL1 | RB_LOG_STATS,
+				  .log_fixed = 64 << 10};
+	struct rb_klog log = {0};
+	int e = 0;
+	assert_true(rb_kload_raw(&a, &log, &e) < 0);
+	assert_int_equal(e, ENOSPC); /* the log did not fit */
+	assert_int_equal(log.size, 64 << 10);
+	char msg[256];
+	int insn;
+	rb_vlog_last_message(log.buf, true, msg, sizeof(msg), &insn);
+	assert_non_null(strstr(msg, "invalid read from stack"));
+	assert_int_equal(insn, N + 1);
+	rb_klog_free(&log);
+	free(p);
+}
+
 /* every program opdiff generates is one the kernel takes */
 static void test_opgen_programs_load(void **state)
 {
@@ -348,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_rejected_out_of_bounds),
 		cmocka_unit_test(test_level2_states),
 		cmocka_unit_test(test_log_grows),
+		cmocka_unit_test(test_rejection_log_tail),
 		cmocka_unit_test(test_opgen_programs_load),
 		cmocka_unit_test(test_opdiff_runs),
 		cmocka_unit_test(test_object_verdicts),

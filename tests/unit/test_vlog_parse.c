@@ -209,12 +209,43 @@ static void test_rejection(void **state)
 	assert_non_null(strstr(err.msg, "R1=scalar(smin=)"));
 }
 
+static void test_last_message(void **state)
+{
+	(void)state;
+	/* a rotated log: the first line is cut */
+	static const char tail[] = "lf (61) r1 = *(u32 *)(r1 +0)\n"
+				   "41: (bf) r2 = r10                      ; R2=fp0 R10=fp0\n"
+				   "mark_precise: frame0: regs=r2 stack= before 40\n"
+				   "42: (79) r0 = *(u64 *)(r2 +8)\n"
+				   "invalid read from stack R2 off=8 size=8\n"
+				   "verification time 30 usec\n"
+				   "stack depth 0\n"
+				   "processed 43 insns (limit 1000000) max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0\n";
+	char msg[64];
+	int insn;
+	rb_vlog_last_message(tail, true, msg, sizeof(msg), &insn);
+	assert_string_equal(msg, "invalid read from stack R2 off=8 size=8");
+	assert_int_equal(insn, 42);
+	/* the same text read as complete: the cut line is a message of its own,
+	 * but the last message still wins */
+	rb_vlog_last_message(tail, false, msg, sizeof(msg), &insn);
+	assert_string_equal(msg, "invalid read from stack R2 off=8 size=8");
+	/* truncated to the buffer */
+	char small[8];
+	rb_vlog_last_message(tail, true, small, sizeof(small), &insn);
+	assert_string_equal(small, "invalid");
+	/* no message at all */
+	rb_vlog_last_message("0: R1=ctx() R10=fp0\n0: (b7) r0 = 0 ; R0=0\n1: (95) exit\n", false, msg, sizeof(msg), &insn);
+	assert_string_equal(msg, "");
+	assert_int_equal(insn, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds_and_order), cmocka_unit_test(test_scalar_fields),
 		cmocka_unit_test(test_register_forms), cmocka_unit_test(test_stats),
-		cmocka_unit_test(test_rejection),
+		cmocka_unit_test(test_rejection), cmocka_unit_test(test_last_message),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
