@@ -219,7 +219,10 @@ static void verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		times[n++] = res.verify_us;
 		if (r == 0)
 			row.res = res;
-		if (rc < 0 || (r + 1 < repeat && stop_requested(d)))
+		/* repeat only verifications whose time means something: not
+		 * errors, refusals or exhausted budgets */
+		if (rc < 0 || (res.verdict != RB_ACCEPT && res.verdict != RB_REJECT) ||
+		    (r + 1 < repeat && stop_requested(d)))
 			break;
 	}
 	qsort(times, n, sizeof(times[0]), cmp_double);
@@ -250,8 +253,12 @@ static void *run_worker(void *arg)
 		for (size_t k = 0; k < os->nprogs && !stop_requested(d); k++) {
 			if (os->progs[k].idx >= obj->prog_cnt)
 				continue;
-			for (unsigned t = 0; t < d->opts.ntrackers && !stop_requested(d); t++)
+			/* the tracker that goes first meets cold caches: rotate the
+			 * order from program to program so no tracker always pays */
+			for (unsigned j = 0; j < d->opts.ntrackers && !stop_requested(d); j++) {
+				unsigned t = (unsigned)((j + k + i) % d->opts.ntrackers);
 				verify_one(d, os, obj, os->progs[k].idx, t);
+			}
 		}
 		rb_object_free(obj);
 	}

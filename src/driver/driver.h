@@ -30,7 +30,8 @@ struct rb_driver_opts {
 	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* "old", "cnum", "kernel" */
 	unsigned ntrackers;
 	unsigned jobs;        /* worker threads, >= 1 */
-	unsigned repeat;      /* verifications per (program, tracker); median time kept */
+	unsigned repeat;      /* verifications per (program, tracker); median time kept
+	                       * (accepted and rejected programs only) */
 	const char *filter;   /* glob on "program" or "object-basename/program"; NULL = all */
 	uint64_t insn_limit;  /* per program; 0 = the kernel's 1,000,000 */
 	double time_limit_s;  /* per program; 0 = none */
