@@ -57,6 +57,10 @@ struct rb_census_row {
 	/* the same comparison restricted to cases where old and cnum
 	 * abstract the inputs to the same gamma (the op's own effect) */
 	uint64_t same_cases, same_tighter, same_looser, same_equal, same_incomparable;
+	/* of same_looser + same_incomparable: cases where cnum's result is
+	 * already the best its domain can express (the loss is the domain's,
+	 * not the transfer function's) */
+	uint64_t same_domain;
 	const char *looser_example; /* a case where cnum is looser, or NULL */
 	const char *counterexample; /* first unsound case (multi-line) or NULL */
 };

@@ -78,8 +78,8 @@ struct alu_in {
 
 /* cnum vs old over one case: tally, and keep an example when looser */
 static void compare(const struct census_run *run, struct census_item *it, const bm256 *cn, const bm256 *ol,
-		    unsigned n, bool same, const char *op, const rb_val *const *vals, const char *const *labels,
-		    unsigned nvals)
+		    unsigned n, bool same, bool cnum_optimal, const char *op, const rb_val *const *vals,
+		    const char *const *labels, unsigned nvals)
 {
 	if (run->old_i < 0 || run->cnum_i < 0)
 		return;
@@ -90,6 +90,9 @@ static void compare(const struct census_run *run, struct census_item *it, const 
 		st->same[c]++;
 	if (c != CMP_LOOSER && c != CMP_INCOMPARABLE)
 		return;
+	/* cnum already at its own best: the loss is the domain's (one arc) */
+	if (same && cnum_optimal)
+		st->same_domain++;
 	if (st->loose && (st->loose_same || !same))
 		return;
 	/* vals[2*i] = old's, vals[2*i+1] = cnum's value of label i */
@@ -121,6 +124,7 @@ static void alu_case(const struct census_run *run, struct census_scratch *sc, st
 {
 	static const bm256 unit0 = {{1, 0, 0, 0}}; /* {0} */
 	rb_val rv[CENSUS_MAX_TRACKERS];
+	bool opt[CENSUS_MAX_TRACKERS];
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
 		const struct rb_tracker *t = run->tr[ti];
 		struct census_stats *st = &it->st[ti];
@@ -181,8 +185,8 @@ found:;
 			}
 		}
 		const bm256 *gb = best_of(run, sc, ti, &R);
-		if (bm_eq(&gr, gb))
-			st->optimal++;
+		opt[ti] = bm_eq(&gr, gb);
+		st->optimal += opt[ti];
 		st->extra += census_lg(&gr) - census_lg(gb);
 	}
 	if (run->old_i >= 0 && run->cnum_i >= 0) {
@@ -198,7 +202,7 @@ found:;
 			if (op->kind != CK_MOV)
 				labels[0] = "input";
 		}
-		compare(run, it, &res_gamma[c], &res_gamma[o], 1, same, op->name, vals, labels, unary ? 2 : 3);
+		compare(run, it, &res_gamma[c], &res_gamma[o], 1, same, opt[c], op->name, vals, labels, unary ? 2 : 3);
 	}
 }
 
@@ -227,6 +231,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 	bm256 comp[CENSUS_MAX_TRACKERS][4];
 	rb_val refs[CENSUS_MAX_TRACKERS][2][2];
 	bool live[CENSUS_MAX_TRACKERS][2];
+	bool opt[CENSUS_MAX_TRACKERS];
 	const unsigned ncomp = op->imm ? 2 : 4; /* refined a (and b) per outcome */
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
 		const struct rb_tracker *t = run->tr[ti];
@@ -320,6 +325,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 		}
 		st->cases++;
 		st->optimal += optimal;
+		opt[ti] = optimal;
 		st->extra += extra;
 		if (bad) {
 			st->unsound++;
@@ -350,7 +356,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 					  L(o, 0, 0), L(c, 0, 0), L(o, 0, 1), L(c, 0, 1)};
 #undef L
 		const char *labels[6] = {"a", "b", "taken a", "taken b", "else a", "else b"};
-		compare(run, it, comp[c], comp[o], ncomp, same, op->name, vals, labels, 6);
+		compare(run, it, comp[c], comp[o], ncomp, same, opt[c], op->name, vals, labels, 6);
 	}
 }
 

@@ -25,6 +25,7 @@ struct census_stats {
 	double extra;
 	uint64_t cmp[4];  /* cnum vs old, kept in the cnum tracker's tally */
 	uint64_t same[4]; /* the same over cases whose inputs have equal gamma */
+	uint64_t same_domain; /* ... looser/incomparable with cnum at its own best */
 	char *cex;        /* first counterexample (malloc'ed) */
 	char *loose;      /* first case where cnum is looser than old (malloc'ed) */
 	bool loose_same;  /* ... and its inputs have equal gamma */

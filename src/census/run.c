@@ -223,6 +223,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 					m.cmp[c] += s->cmp[c];
 					m.same[c] += s->same[c];
 				}
+				m.same_domain += s->same_domain;
 				if (!m.cex && s->cex)
 					m.cex = s->cex;
 				if (s->loose && (!m.loose || (s->loose_same && !m.loose_same))) {
@@ -250,6 +251,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 				.same_looser = m.same[CMP_LOOSER],
 				.same_equal = m.same[CMP_EQUAL],
 				.same_incomparable = m.same[CMP_INCOMPARABLE],
+				.same_domain = m.same_domain,
 				.looser_example = m.loose,
 				.counterexample = m.cex,
 			};

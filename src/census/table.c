@@ -13,7 +13,7 @@ void rb_census_table_header(struct rb_census_table *t, const struct rb_census_op
 	if (t->csv) {
 		fprintf(t->out, "op,kind,tracker,bits,sampled,cases,unsound,optimal,optimal_pct,extra_log2,"
 				"tighter,looser,equal,incomparable,"
-				"same_cases,same_tighter,same_looser,same_equal,same_incomparable\n");
+				"same_cases,same_tighter,same_looser,same_equal,same_incomparable,same_domain\n");
 		return;
 	}
 	fprintf(t->out, "# rangebench ops: width %u, %u tracker%s, seed %llu, %llu cases per binary op\n", o->bits,
@@ -35,13 +35,17 @@ void rb_census_table_header(struct rb_census_table *t, const struct rb_census_op
 		"optimal%", "extra", "tighter", "looser", "equal", "incomp", "lo|eqin");
 }
 
-static void append(char **list, const char *op, uint64_t a, uint64_t b)
+static void append(char **list, const char *op, uint64_t a, uint64_t b, const uint64_t *dom)
 {
 	if (!(a + b))
 		return;
-	char item[96];
-	snprintf(item, sizeof(item), "%s%s(%llu+%llu)", *list ? " " : "", op, (unsigned long long)a,
-		 (unsigned long long)b);
+	char item[128];
+	if (dom)
+		snprintf(item, sizeof(item), "%s%s(%llu+%llu, %llu at cnum's best)", *list ? " " : "", op,
+			 (unsigned long long)a, (unsigned long long)b, (unsigned long long)*dom);
+	else
+		snprintf(item, sizeof(item), "%s%s(%llu+%llu)", *list ? " " : "", op, (unsigned long long)a,
+			 (unsigned long long)b);
 	size_t old = *list ? strlen(*list) : 0;
 	char *n = realloc(*list, old + strlen(item) + 1);
 	if (!n)
@@ -64,8 +68,8 @@ static void keep_lossy(struct rb_census_table *t, const struct rb_census_row *r)
 {
 	if (!r->has_cmp)
 		return;
-	append(&t->lossy, r->op, r->looser, r->incomparable);
-	append(&t->lossy_same, r->op, r->same_looser, r->same_incomparable);
+	append(&t->lossy, r->op, r->looser, r->incomparable, NULL);
+	append(&t->lossy_same, r->op, r->same_looser, r->same_incomparable, &r->same_domain);
 	if (t->examples && r->looser_example)
 		keep(&t->ex, &t->nex, r->looser_example);
 }
@@ -98,13 +102,14 @@ int rb_census_table_row(const struct rb_census_row *r, void *ctx)
 			fprintf(t->out, "%llu,%.3f,%.4f,", (unsigned long long)r->optimal, RATE(r->optimal, r->cases),
 				r->extra_log2);
 		if (r->has_cmp)
-			fprintf(t->out, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)r->tighter,
+			fprintf(t->out, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)r->tighter,
 				(unsigned long long)r->looser, (unsigned long long)r->equal,
 				(unsigned long long)r->incomparable, (unsigned long long)r->same_cases,
 				(unsigned long long)r->same_tighter, (unsigned long long)r->same_looser,
-				(unsigned long long)r->same_equal, (unsigned long long)r->same_incomparable);
+				(unsigned long long)r->same_equal, (unsigned long long)r->same_incomparable,
+				(unsigned long long)r->same_domain);
 		else
-			fprintf(t->out, ",,,,,,,,\n");
+			fprintf(t->out, ",,,,,,,,,\n");
 		return 0;
 	}
 	fprintf(t->out, "%-14s %-5s %-5s %9llu %8llu ", r->op, r->kind, r->tracker, (unsigned long long)r->cases,
@@ -146,7 +151,8 @@ void rb_census_table_footer(struct rb_census_table *t, const struct rb_census_su
 				RATE(t->same[0], sall), RATE(t->same[1], sall), RATE(t->same[2], sall),
 				RATE(t->same[3], sall), (unsigned long long)sall);
 			fprintf(t->out, "# cnum loses precision (looser+incomparable) on: %s\n", t->lossy ? t->lossy : "none");
-			fprintf(t->out, "# ... with inputs of equal gamma (the op itself): %s\n",
+			fprintf(t->out, "# ... with inputs of equal gamma (the op itself; \"at cnum's best\": the loss is the\n"
+					"#     one-arc domain's, otherwise cnum's transfer function misses its own best): %s\n",
 				t->lossy_same ? t->lossy_same : "none");
 		}
 		for (unsigned i = 0; i < t->nex; i++)
