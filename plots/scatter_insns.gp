@@ -21,11 +21,14 @@ set format y "10^{%T}"
 set size ratio -1
 set key top left box opaque
 
-stats f using 2:3 nooutput
+stats f using ($2 > 0 && $3 > 0 ? $2 : 1/0):($2 > 0 && $3 > 0 ? $3 : 1/0) nooutput
 lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y)
 hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y)
 n = STATS_records
-set title sprintf("Instructions processed per program: cnum vs old (%d programs)", n)
+# many points coincide: say how many lie exactly on the diagonal
+stats f using ($2 > 0 && $2 == $3 ? $2 : 1/0) nooutput
+same = STATS_records
+set title sprintf("Instructions processed per program: cnum vs old (%d programs, %d equal)", n, same)
 lo = (lo < 1 ? 1 : lo) / 2.0
 hi = hi * 2.0
 set xrange [lo:hi]

@@ -31,8 +31,8 @@ for c in $charts; do
 	bench_ratio) title="Tracker operation cost: cnum / old (CPU ns per op; geometric mean" ;;
 	cdf_time_ratio) title="Verification time per program, cnum / old (60 programs" ;;
 	census) title="Operator precision" ;;
-	scatter_insns) title="Instructions processed per program: cnum vs old (60 programs)" ;;
-	scatter_states) title="Verifier states per program: cnum vs old (60 programs)" ;;
+	scatter_insns) title="Instructions processed per program: cnum vs old (60 programs," ;;
+	scatter_states) title="Verifier states per program: cnum vs old (60 programs," ;;
 	state_bytes) title="Bytes per state" ;;
 	*) title="(a chart this test does not know: add it)" ;;
 	esac
