@@ -100,6 +100,27 @@ static void print_log(const char *logpath)
 	fclose(f);
 }
 
+/* a run's label for a chart title; quotes and backslashes dropped (the
+ * title travels inside a gnuplot string) */
+static void label_of(struct rb_store *st, int64_t run, char *out, size_t len)
+{
+	out[0] = 0;
+	sqlite3_stmt *s;
+	if (run < 0 || sqlite3_prepare_v2(rb_store_db(st), "SELECT label FROM runs WHERE id = ?1", -1, &s,
+					  NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(s, 1, run);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		const char *l = (const char *)sqlite3_column_text(s, 0);
+		size_t k = 0;
+		for (; l && *l && k + 1 < len; l++)
+			if (*l != '\'' && *l != '"' && *l != '\\')
+				out[k++] = *l;
+		out[k] = 0;
+	}
+	sqlite3_finalize(s);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -191,6 +212,15 @@ int cmd_plot(int argc, char **argv)
 	if (rb_plot_export(rb_store_db(st), &runs, datadir, rows, &err) < 0)
 		goto out_err;
 
+	/* "run 3 (before) -> run 5 (after)" for the before/after chart */
+	char title_ab[256] = "";
+	char la[64] = "", lb[64] = "";
+	label_of(st, runs.before, la, sizeof(la));
+	label_of(st, runs.after, lb, sizeof(lb));
+	snprintf(title_ab, sizeof(title_ab), "run %lld%s%s%s -> run %lld%s%s%s", (long long)runs.before,
+		 *la ? " (" : "", la, *la ? ")" : "", (long long)runs.after, *lb ? " (" : "", lb,
+		 *lb ? ")" : "");
+
 	rc = 0;
 	int rendered = 0, skipped = 0, failed = 0;
 	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
@@ -217,10 +247,8 @@ int cmd_plot(int argc, char **argv)
 				continue;
 			const char *ext = fmt == 0 ? "png" : "svg";
 			snprintf(vars, sizeof(vars),
-				 "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; "
-				 "title_ab='run %lld -> run %lld'",
-				 datadir, outdir, charts[i].name, ext, root, (long long)runs.before,
-				 (long long)runs.after);
+				 "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
+				 datadir, outdir, charts[i].name, ext, root, title_ab);
 			int r = render(script, vars, logpath);
 			if (r == -2) {
 				fprintf(stderr, "rangebench plot: cannot run gnuplot (install gnuplot-nox)\n");

@@ -224,6 +224,7 @@ int rb_compare_sort(struct rb_compare *c, const char *key)
 void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary *s)
 {
 	memset(s, 0, sizeof(*s));
+	s->by_run = c->n > 0 && c->rows[0].tracker[0];
 	double logsum[RB_STAT_COUNT] = {0};
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rb_cmp_row *r = &c->rows[i];
@@ -371,7 +372,7 @@ int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table
 		const char *name;
 		size_t val;
 	} counts[] = {
-		{"programs compared", s->programs},
+		{s->by_run ? "(program, tracker) pairs compared" : "programs compared", s->programs},
 		{"only in A", s->only_a},
 		{"only in B", s->only_b},
 		{"verdict changes", s->verdict_changes},

@@ -69,6 +69,7 @@ bool rb_cmp_row_changed(const struct rb_cmp_row *r);
 int rb_compare_sort(struct rb_compare *c, const char *key);
 
 struct rb_compare_summary {
+	bool by_run;            /* rows are (program, tracker) pairs */
 	size_t programs;        /* rows compared */
 	size_t only_a, only_b;  /* present on one side only */
 	size_t verdict_changes; /* both present, verdicts differ */

@@ -27,7 +27,7 @@ for c in $charts; do
 	check "$c.png is a 1600x900 PNG" "[ '$sig' = 89504e470d0a1a0a ] && [ '$wh' = 1600x900 ]" "$tmp/plot.out"
 	case $c in
 	agreement) title="Verdict agreement with the Linux 6.18 verifier" ;;
-	before_after) title="run 2 (1 verdict changes)" ;;
+	before_after) title="run 2 (after) (1 verdict changes)" ;;
 	bench_ratio) title="Tracker operation cost: cnum / old (CPU ns per op; geometric mean" ;;
 	cdf_time_ratio) title="Verification time per program, cnum / old (60 programs" ;;
 	census) title="Operator precision" ;;
