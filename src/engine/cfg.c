@@ -334,5 +334,103 @@ int rb_check_cfg(struct rb_env *env)
 		free(work);
 	}
 	compute_live_regs(env);
+	int rb_compute_scc(struct rb_env *env);
+	int err = rb_compute_scc(env);
+	if (err)
+		return err;
 	return check_global_subprogs(env);
+}
+
+/* Strongly connected components of the instruction graph (Linux 6.17+
+ * compute_scc, intraprocedural: calls fall through), numbered from 1;
+ * instructions outside any loop keep 0. Iterative Tarjan. */
+int rb_compute_scc(struct rb_env *env);
+int rb_compute_scc(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	size_t un = (size_t)n;
+	int *index = malloc(sizeof(int) * un), *low = malloc(sizeof(int) * un), *stack = malloc(sizeof(int) * un);
+	int *cs = malloc(sizeof(int) * un), *ci = malloc(sizeof(int) * un);
+	bool *on = calloc(un, 1);
+	if (!index || !low || !stack || !cs || !ci || !on) {
+		free(index); free(low); free(stack); free(cs); free(ci); free(on);
+		return RB_E_NOMEM;
+	}
+	for (int i = 0; i < n; i++)
+		index[i] = -1;
+	int idx = 0, sp = 0, next_scc = 1;
+	for (int root = 0; root < n; root++) {
+		if (index[root] >= 0)
+			continue;
+		int csp = 0;
+		cs[csp] = root;
+		ci[csp++] = 0;
+		index[root] = low[root] = idx++;
+		stack[sp++] = root;
+		on[root] = true;
+		while (csp) {
+			int v = cs[csp - 1];
+			const struct bpf_insn *in = &env->insns[v];
+			int succ[2], ns = 0;
+			uint8_t cls = BPF_CLASS(in->code);
+			if (cls == BPF_JMP || cls == BPF_JMP32) {
+				uint8_t op = BPF_OP(in->code);
+				if (op == BPF_EXIT)
+					ns = 0;
+				else if (op == BPF_CALL)
+					succ[ns++] = v + 1;
+				else if (op == BPF_JA)
+					succ[ns++] = v + 1 + (cls == BPF_JMP ? in->off : in->imm);
+				else {
+					succ[ns++] = v + 1;
+					succ[ns++] = v + 1 + in->off;
+				}
+			} else {
+				succ[ns++] = v + (is_ldimm64(in) ? 2 : 1);
+			}
+			if (ci[csp - 1] < ns) {
+				int w = succ[ci[csp - 1]++];
+				if (w < 0 || w >= n)
+					continue;
+				if (index[w] < 0) {
+					index[w] = low[w] = idx++;
+					stack[sp++] = w;
+					on[w] = true;
+					cs[csp] = w;
+					ci[csp++] = 0;
+				} else if (on[w] && index[w] < low[v]) {
+					low[v] = index[w];
+				}
+				continue;
+			}
+			csp--;
+			if (csp && low[v] < low[cs[csp - 1]])
+				low[cs[csp - 1]] = low[v];
+			if (low[v] == index[v]) {
+				int size = 0, w, first = sp;
+				do {
+					w = stack[--first];
+					size++;
+				} while (w != v);
+				/* a single insn is a loop only if it jumps to itself */
+				bool self = false;
+				if (size == 1) {
+					const struct bpf_insn *in2 = &env->insns[v];
+					uint8_t c2 = BPF_CLASS(in2->code);
+					if ((c2 == BPF_JMP || c2 == BPF_JMP32) && BPF_OP(in2->code) != BPF_CALL &&
+					    BPF_OP(in2->code) != BPF_EXIT &&
+					    v + 1 + (BPF_OP(in2->code) == BPF_JA && c2 == BPF_JMP32 ? in2->imm : in2->off) == v)
+						self = true;
+				}
+				int id = (size > 1 || self) ? next_scc++ : 0;
+				while (sp > first) {
+					w = stack[--sp];
+					on[w] = false;
+					env->aux[w].scc = id;
+				}
+			}
+		}
+	}
+	free(index); free(low); free(stack); free(cs); free(ci); free(on);
+	return 0;
 }

@@ -68,15 +68,23 @@ struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
 
 /* update_branch_counts: a path ended; parents with no pending path left
  * become complete (and may be used for pruning) */
-static void update_branch_counts(struct rb_vstate *st)
+static int update_branch_counts(struct rb_env *env, struct rb_vstate *st)
 {
 	while (st) {
 		if (st->branches)
 			st->branches--;
 		if (st->branches)
 			break;
+		int err = rb_maybe_exit_scc(env, st);
+		if (err)
+			return err;
+		if (st->in_free_list) {
+			st->in_free_list = false;
+			env->free_list_size--;
+		}
 		st = st->parent;
 	}
+	return 0;
 }
 
 static void init_state(struct rb_env *env)
@@ -166,7 +174,9 @@ static int do_check(struct rb_env *env)
 			continue;
 	process_exit:
 		rb_scratch_all(env);
-		update_branch_counts(env->cur);
+		int uerr = update_branch_counts(env, env->cur);
+		if (uerr)
+			return uerr;
 		mem_add(env, env->cur, -1);
 		rb_state_free(env->cur);
 		env->cur = NULL;
@@ -198,6 +208,7 @@ static void free_env(struct rb_env *env)
 	free(env->stk_live);
 	free(env->stk_wseen);
 	btf__free(env->vmlinux);
+	rb_free_visits(env);
 }
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

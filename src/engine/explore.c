@@ -530,10 +530,12 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 				if (!(env->bt_regs[fr] & (1u << r)))
 					continue;
 				struct rb_reg *reg = &f->regs[r];
-				if (reg->type != RT_SCALAR || reg->precise)
+				if (reg->type != RT_SCALAR || reg->precise) {
 					env->bt_regs[fr] &= ~(1u << r);
-				else
+				} else {
 					reg->precise = 1;
+					env->bt_changed = true;
+				}
 			}
 			for (int s = 0; s < 64; s++) {
 				if (!(env->bt_stack[fr] & (1ull << s)))
@@ -544,10 +546,12 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 					continue;
 				}
 				struct rb_reg *reg = &f->stack[s].spilled;
-				if (reg->precise)
+				if (reg->precise) {
 					env->bt_stack[fr] &= ~(1ull << s);
-				else
+				} else {
 					reg->precise = 1;
+					env->bt_changed = true;
+				}
 			}
 		}
 		if (bt_empty(env))
@@ -586,9 +590,8 @@ int rb_mark_stack_precision(struct rb_env *env, int frameno, int spi)
 
 /* propagate_precision: what was precise in the old state must be precise
  * in the current path's checkpoints too */
-static int propagate_precision(struct rb_env *env, const struct rb_vstate *old)
+static int propagate_precision(struct rb_env *env, const struct rb_vstate *old, struct rb_vstate *cur)
 {
-	struct rb_vstate *cur = env->cur;
 	memset(env->bt_regs, 0, sizeof(env->bt_regs));
 	memset(env->bt_stack, 0, sizeof(env->bt_stack));
 	env->bt_frame = old->curframe;
@@ -603,6 +606,178 @@ static int propagate_precision(struct rb_env *env, const struct rb_vstate *old)
 				env->bt_stack[fr] |= 1ull << s;
 	}
 	return mark_chain(env, cur);
+}
+
+/* ---------- loops: SCC visits (6.17+) ---------- */
+
+struct callchain {
+	int callsites[RB_MAX_FRAMES];
+	int depth, scc;
+};
+
+static bool compute_callchain(struct rb_env *env, const struct rb_vstate *st, struct callchain *cc)
+{
+	memset(cc, 0, sizeof(*cc));
+	for (int i = 0; i <= st->curframe; i++) {
+		int insn = frame_insn_idx(st, i);
+		int scc = env->aux[insn].scc;
+		if (scc) {
+			cc->scc = scc;
+			cc->depth = i;
+			return true;
+		}
+		if (i < st->curframe)
+			cc->callsites[i] = insn;
+		else
+			return false;
+	}
+	return false;
+}
+
+static struct rb_scc_visit *visit_lookup(struct rb_env *env, const struct callchain *cc, bool alloc)
+{
+	for (int i = 0; i < env->nvisits; i++) {
+		struct rb_scc_visit *v = &env->visits[i];
+		if (v->scc == cc->scc && v->depth == cc->depth &&
+		    !memcmp(v->callsites, cc->callsites, sizeof(int) * (size_t)cc->depth))
+			return v;
+	}
+	if (!alloc)
+		return NULL;
+	if (env->nvisits == env->cap_visits) {
+		int cap = env->cap_visits ? env->cap_visits * 2 : 8;
+		struct rb_scc_visit *v = realloc(env->visits, sizeof(*v) * (size_t)cap);
+		if (!v)
+			return NULL;
+		env->visits = v;
+		env->cap_visits = cap;
+	}
+	struct rb_scc_visit *v = &env->visits[env->nvisits++];
+	memset(v, 0, sizeof(*v));
+	memcpy(v->callsites, cc->callsites, sizeof(v->callsites));
+	v->depth = cc->depth;
+	v->scc = cc->scc;
+	return v;
+}
+
+static void log_callchain(struct rb_env *env, const char *what, const struct callchain *cc)
+{
+	if (!env->log)
+		return;
+	rb_log(env, "SCC %s (", what);
+	for (int i = 0; i < cc->depth; i++)
+		rb_log(env, "%d,", cc->callsites[i]);
+	rb_log(env, "%d)\n", cc->scc);
+}
+
+void rb_update_peak(struct rb_env *env)
+{
+	uint64_t n = env->explored_size + env->free_list_size + env->num_backedges;
+	if (n > env->peak_states)
+		env->peak_states = n;
+}
+
+/* is st inside an SCC visit with recorded backedges (read/precision marks
+ * not yet propagated around the loop)? */
+static bool incomplete_marks(struct rb_env *env, const struct rb_vstate *st)
+{
+	struct callchain cc;
+	if (!compute_callchain(env, st, &cc))
+		return false;
+	struct rb_scc_visit *v = visit_lookup(env, &cc, false);
+	/* only iterator, may_goto and callback loops record backedges */
+	return v && v->nbackedges > 0;
+}
+
+static int maybe_enter_scc(struct rb_env *env, struct rb_vstate *st)
+{
+	struct callchain cc;
+	if (!compute_callchain(env, st, &cc))
+		return 0;
+	struct rb_scc_visit *v = visit_lookup(env, &cc, true);
+	if (!v)
+		return RB_E_NOMEM;
+	if (!v->entry_state) {
+		v->entry_state = st;
+		log_callchain(env, "enter", &cc);
+	}
+	return 0;
+}
+
+static void free_backedges(struct rb_scc_visit *v)
+{
+	for (int i = 0; i < v->nbackedges; i++)
+		rb_state_free(v->backedges[i]);
+	free(v->backedges);
+	v->backedges = NULL;
+	v->nbackedges = v->cap = 0;
+}
+
+void rb_free_visits(struct rb_env *env)
+{
+	for (int i = 0; i < env->nvisits; i++)
+		free_backedges(&env->visits[i]);
+	free(env->visits);
+	env->visits = NULL;
+	env->nvisits = 0;
+}
+
+/* the SCC's entry state is complete: push the precision found along the
+ * recorded backedges into the states they matched, until nothing changes */
+int rb_maybe_exit_scc(struct rb_env *env, struct rb_vstate *st)
+{
+	struct callchain cc;
+	if (!compute_callchain(env, st, &cc))
+		return 0;
+	struct rb_scc_visit *v = visit_lookup(env, &cc, false);
+	if (!v || v->entry_state != st)
+		return 0;
+	log_callchain(env, "exit", &cc);
+	v->entry_state = NULL;
+	env->num_backedges -= (uint64_t)v->nbackedges;
+	rb_update_peak(env);
+	bool changed;
+	int iters = 0;
+	do {
+		changed = false;
+		for (int i = 0; i < v->nbackedges; i++) {
+			env->bt_changed = false;
+			int err = propagate_precision(env, v->backedges[i]->equal_state, v->backedges[i]);
+			if (err)
+				return err;
+			changed |= env->bt_changed;
+		}
+	} while (changed && ++iters < 1000);
+	free_backedges(v);
+	return 0;
+}
+
+static int add_backedge(struct rb_env *env, struct rb_vstate *old, struct rb_vstate *cur, int insn_idx)
+{
+	struct callchain cc;
+	if (!compute_callchain(env, old, &cc))
+		return 0;
+	struct rb_scc_visit *v = visit_lookup(env, &cc, false);
+	if (!v)
+		return 0;
+	struct rb_vstate *copy = rb_state_copy(cur);
+	if (!copy)
+		return RB_E_NOMEM;
+	copy->equal_state = old;
+	copy->insn_idx = insn_idx;
+	if (v->nbackedges == v->cap) {
+		int cap = v->cap ? v->cap * 2 : 8;
+		struct rb_vstate **b = realloc(v->backedges, sizeof(*b) * (size_t)cap);
+		if (!b) {
+			rb_state_free(copy);
+			return RB_E_NOMEM;
+		}
+		v->backedges = b;
+		v->cap = cap;
+	}
+	v->backedges[v->nbackedges++] = copy;
+	env->num_backedges++;
+	return 0;
 }
 
 /* ---------- checkpoints ---------- */
@@ -657,15 +832,18 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 				add_new = false;
 			goto miss;
 		}
-		if (states_equal(env, sl, cur, NOT_EXACT)) {
+		bool loop = incomplete_marks(env, sl);
+		if (states_equal(env, sl, cur, loop ? RANGE_WITHIN : NOT_EXACT)) {
 			sl->hit_cnt++;
 			if (env->aux[insn_idx].jmp_point) {
 				int err = rb_push_hist(env, cur, 0);
 				if (err)
 					return err;
 			}
-			int err = propagate_precision(env, sl);
+			int err = propagate_precision(env, sl, cur);
 			if (err)
+				return err;
+			if (loop && (err = add_backedge(env, sl, cur, insn_idx)))
 				return err;
 			return 1;
 		}
@@ -679,6 +857,11 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 				*pp = sl->next;
 				sl->in_list = false;
 				env->explored_size--;
+				/* kept alive (free list) while paths through it are pending */
+				if (sl->branches || incomplete_marks(env, sl)) {
+					sl->in_free_list = true;
+					env->free_list_size++;
+				}
 				{
 					size_t b = rb_state_bytes(sl, env->t->val_size);
 					env->cur_state_mem -= b <= env->cur_state_mem ? b : env->cur_state_mem;
@@ -702,8 +885,7 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 	}
 	env->total_states++;
 	env->explored_size++;
-	if (env->explored_size > env->peak_states)
-		env->peak_states = env->explored_size;
+	rb_update_peak(env);
 	env->prev_jmps_processed = env->jmps_processed;
 	env->prev_insn_processed = env->insn_processed;
 	mark_all_imprecise(cur);
@@ -731,6 +913,9 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 	if (env->cur_state_mem > env->peak_state_mem)
 		env->peak_state_mem = env->cur_state_mem;
 
+	int err = maybe_enter_scc(env, nw);
+	if (err)
+		return err;
 	cur->parent = nw;
 	cur->first_insn_idx = insn_idx;
 	cur->dfs_depth = nw->dfs_depth + 1;

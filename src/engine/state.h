@@ -116,7 +116,8 @@ struct rb_vstate {
 	struct rb_hist *hist;
 	int nhist, cap_hist;
 	/* the list bookkeeping of an explored (checkpoint) state */
-	bool in_list, cleaned;
+	bool in_list, cleaned, in_free_list;
+	struct rb_vstate *equal_state; /* backedge copies: the state they matched */
 	uint32_t hit_cnt, miss_cnt;
 	struct rb_vstate *next; /* next in its insn's list */
 };
@@ -137,6 +138,16 @@ struct rb_aux {
 	bool prune_point, jmp_point, force_checkpoint, seen;
 	uint16_t live_regs; /* registers live before the insn */
 	int subprog;
+	int scc; /* strongly connected component of the CFG (0: none) */
+};
+
+/* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */
+struct rb_scc_visit {
+	int callsites[RB_MAX_FRAMES];
+	int depth, scc;
+	struct rb_vstate *entry_state;
+	struct rb_vstate **backedges; /* copies of states that matched a looping state */
+	int nbackedges, cap;
 };
 
 struct rb_env {
@@ -182,6 +193,10 @@ struct rb_env {
 	uint64_t *stk_read, *stk_write, *stk_live;
 	uint8_t *stk_wseen;
 	bool stk_dirty;
+	/* SCC visits (loops) and the counters peak_states is made of */
+	struct rb_scc_visit *visits;
+	int nvisits, cap_visits;
+	uint64_t free_list_size, num_backedges;
 	/* tracing programs: vmlinux BTF and the attach target's arguments */
 	struct btf *vmlinux;
 	uint32_t arg_type[13];
@@ -190,6 +205,7 @@ struct rb_env {
 	uint32_t bt_regs[RB_MAX_FRAMES];
 	uint64_t bt_stack[RB_MAX_FRAMES];
 	int bt_frame;
+	bool bt_changed;
 };
 
 /* errors inside the engine: negative returns, with res filled */
@@ -271,6 +287,9 @@ int rb_subprog_return(struct rb_env *env, int *insn_idx);
 /* explore.c */
 int rb_is_state_visited(struct rb_env *env, int insn_idx);
 int rb_mark_chain_precision(struct rb_env *env, int regno);
+int rb_maybe_exit_scc(struct rb_env *env, struct rb_vstate *st);
+void rb_update_peak(struct rb_env *env);
+void rb_free_visits(struct rb_env *env);
 void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st);
 
 /* cfg.c */
