@@ -246,9 +246,13 @@ int cmd_plot(int argc, char **argv)
 			if ((fmt == 0 && !want_png) || (fmt == 1 && !want_svg))
 				continue;
 			const char *ext = fmt == 0 ? "png" : "svg";
-			snprintf(vars, sizeof(vars),
-				 "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
-				 datadir, outdir, charts[i].name, ext, root, title_ab);
+			if (snprintf(vars, sizeof(vars),
+				     "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
+				     datadir, outdir, charts[i].name, ext, root, title_ab) >= (int)sizeof(vars)) {
+				fprintf(stderr, "rangebench plot: paths too long\n");
+				rc = 2;
+				goto out;
+			}
 			int r = render(script, vars, logpath);
 			if (r == -2) {
 				fprintf(stderr, "rangebench plot: cannot run gnuplot (install gnuplot-nox)\n");
