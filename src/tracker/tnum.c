@@ -111,19 +111,18 @@ struct tnum tnum_xor(struct tnum a, struct tnum b)
 
 struct tnum tnum_mul(struct tnum a, struct tnum b)
 {
-	/* Schoolbook multiplication over a's bits (as the running 6.18.44
-	 * kernel does it, measured: it matches its var_off after every
-	 * MUL we tried): a certain 1 in a adds b shifted to that position,
-	 * an uncertain bit adds "maybe any of b's possibly-set bits"; the
-	 * partial products are summed with tnum_add, whose carries make the
-	 * result coarser than summing masks alone. */
+	/* Schoolbook multiplication over a's bits, as the running 6.18.44
+	 * kernel does it (measured: it reproduces its var_off after every
+	 * MUL we tried): a certain 1 in a adds b shifted to that position;
+	 * an uncertain bit gives either the sum so far or the sum plus the
+	 * shifted b, so the accumulator becomes the union of both. */
 	struct tnum acc = TNUM_C(0, 0);
 
 	while (a.value || a.mask) {
 		if (a.value & 1)
 			acc = tnum_add(acc, b);
 		else if (a.mask & 1)
-			acc = tnum_add(acc, TNUM_C(0, b.value | b.mask));
+			acc = tnum_union(acc, tnum_add(acc, b));
 		a = tnum_rshift(a, 1);
 		b = tnum_lshift(b, 1);
 	}

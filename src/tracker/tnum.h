@@ -79,7 +79,7 @@ struct tnum tnum_and(struct tnum a, struct tnum b);
 struct tnum tnum_or(struct tnum a, struct tnum b);
 struct tnum tnum_xor(struct tnum a, struct tnum b);
 /* the running 6.18.44 kernel's multiplication (bit-serial partial
- * products summed with tnum_add; sound over-approximation) */
+ * products, an uncertain bit taking the union of both sums; sound) */
 struct tnum tnum_mul(struct tnum a, struct tnum b);
 
 /* values in both a and b (the kernel's variant: where a and b disagree
