@@ -289,8 +289,10 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 	memset(res, 0, sizeof(*res));
 	res->err_insn = -1;
 	if (p->error[0] || !p->insns || !p->insn_cnt) {
-		/* a missing attach target is this machine's business, not the program's */
-		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach");
+		/* a missing attach target or kernel symbol (kfuncs of a module that
+		 * is not loaded) is this machine's business, not the program's */
+		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach") ||
+			      strstr(p->error, "missing from vmlinux BTF");
 		res->verdict = target ? RB_REFUSED : RB_LOAD_ERROR;
 		snprintf(res->msg, sizeof(res->msg), "%s", p->error[0] ? p->error : "program has no instructions");
 		return 0;
