@@ -79,6 +79,9 @@ $RB run --db "$db" --label dup "$tmp/dup" >"$tmp/dup.out" 2>&1
 check "the same object under two names is verified once" \
 	"grep -q '1 duplicate objects skipped' $tmp/dup.out && [ \"\$(sqlite3 $db \"SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'dup'\")\" = $((6 * ntr)) ]" "$tmp/dup.out"
 
+check "without a terminal, progress comes as plain lines ending at 100%" \
+	"grep -q '^progress: $((6 * ntr))/$((6 * ntr)) (100%)' $tmp/dup.out && ! grep -q \$'\\r' $tmp/dup.out" "$tmp/dup.out"
+
 $RB query --db "$db" >"$tmp/qlist.out" 2>&1
 check "query without NAME lists the queries" "grep -q '^  verdict_changes' $tmp/qlist.out && grep -q '^  runs' $tmp/qlist.out" "$tmp/qlist.out"
 $RB query --db "$db" --run base summary >"$tmp/q.out" 2>&1
