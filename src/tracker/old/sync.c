@@ -1,11 +1,16 @@
 /* old/sync.c — keeping the old tracker's bounds in step: Linux 6.18's
- * reg_bounds_sync() and the helpers around it (kernel/bpf/verifier.c:
- * __update_reg_bounds (with the single-common-value test that 6.18 stable
- * took from mainline in 2026), __reg32_deduce_bounds, __reg64_deduce_bounds incl.
- * the 6.17 "s64 range crosses the sign boundary" case,
- * __reg_deduce_mixed_bounds (the 2023 32->64 deduction and its
- * sign-extension special case), __reg_bound_offset, the sanity check,
- * __reg_assign_32_into_64 and zext_32_to_64).
+ * reg_bounds_sync() and the helpers around it (kernel/bpf/verifier.c):
+ *   __update_reg_bounds, with the single-common-value test (a u64 range
+ *     and var_off sharing one value make a constant) that 6.18 stable
+ *     took from mainline in 2026;
+ *   __reg32_deduce_bounds and __reg64_deduce_bounds, each with the
+ *     "signed range crosses the sign boundary" case (64-bit: 6.17;
+ *     32-bit: 2026, in 6.18 stable);
+ *   __reg_deduce_mixed_bounds (the 2023 32->64 deduction and its
+ *     sign-extension special case);
+ *   three deduction rounds per sync (6.17), __reg_bound_offset, the
+ *     sanity check, __reg_assign_32_into_64 and zext_32_to_64.
+ * Everything checked against the running 6.18.44 with `rangebench opdiff`.
  *
  * Written from the kernel's description, width-generic: "64" means
  * W_BITS, "32" means H_BITS throughout.
