@@ -19,7 +19,9 @@ static void usage(FILE *f)
 		"\n"
 		"Runs the ready-made query db/queries/NAME.sql (or any .sql file) and prints a\n"
 		"table. Without NAME: lists the queries. Queries that ask about one run use\n"
-		"--run (an id or a label; default: the latest run).\n");
+		"--run (an id or a label; default: the latest run): :run in the SQL is that\n"
+		"verify run, :census_run and :bench_run the census and benchmark runs of the\n"
+		"same label (else the latest ones).\n");
 }
 
 static char *read_all(const char *path)
@@ -141,14 +143,23 @@ int cmd_query(int argc, char **argv)
 		return 2;
 	}
 	int rc = 0;
-	int64_t run_id = -1;
-	if (run && rb_store_find_run(st, run, NULL, &run_id, &err) < 0) {
+	/* :run is a verify run; :census_run and :bench_run the census and
+	 * benchmark runs of the same label (or id), else the latest ones */
+	static const char *const kinds[] = {"verify", "census", "bench"};
+	static const char *const params[] = {":run", ":census_run", ":bench_run"};
+	int64_t ids[3] = {-1, -1, -1};
+	for (int k = 0; k < 3; k++) {
+		struct rb_err e2;
+		if (!run || rb_store_find_run(st, run, kinds[k], &ids[k], &e2) < 0)
+			if (rb_store_latest_run(st, kinds[k], &ids[k], &e2) < 0)
+				ids[k] = -1; /* none yet: the parameter stays NULL */
+	}
+	int64_t any;
+	if (run && rb_store_find_run(st, run, NULL, &any, &err) < 0) {
 		fprintf(stderr, "rangebench query: %s\n", err.msg);
 		rc = 2;
 		goto out;
 	}
-	if (!run && rb_store_latest_run(st, "verify", &run_id, &err) < 0)
-		run_id = -1; /* no run yet: :run stays NULL */
 	sqlite3 *dbh = rb_store_db(st);
 	const char *tail = sql;
 	while (tail && *tail) {
@@ -160,9 +171,11 @@ int cmd_query(int argc, char **argv)
 		}
 		if (!s)
 			break; /* only whitespace or comments left */
-		int pi = sqlite3_bind_parameter_index(s, ":run");
-		if (pi > 0 && run_id >= 0)
-			sqlite3_bind_int64(s, pi, run_id);
+		for (int k = 0; k < 3; k++) {
+			int pi = sqlite3_bind_parameter_index(s, params[k]);
+			if (pi > 0 && ids[k] >= 0)
+				sqlite3_bind_int64(s, pi, ids[k]);
+		}
 		int ncol = sqlite3_column_count(s);
 		struct rb_table t;
 		const char *hdr[64];

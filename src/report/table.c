@@ -104,9 +104,13 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 				right[c] = false;
 		}
 	}
-	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(f, "%s%*s%s", c ? "  " : "", right[c] ? (int)w[c] : -(int)w[c], t->hdr[c],
-			c + 1 == t->ncols ? "\n" : "");
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (c + 1 == t->ncols && !right[c])
+			fprintf(f, "%s%s\n", c ? "  " : "", t->hdr[c]);
+		else
+			fprintf(f, "%s%*s%s", c ? "  " : "", right[c] ? (int)w[c] : -(int)w[c], t->hdr[c],
+				c + 1 == t->ncols ? "\n" : "");
+	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		fprintf(f, "%s", c ? "  " : "");
 		for (size_t i = 0; i < w[c]; i++)
