@@ -1,7 +1,8 @@
 /* tnum.c — tristate numbers, width-generic (see tnum.h).
  *
- * Follows Linux 6.18 kernel/bpf/tnum.c: the same algorithms (carry-aware
- * add/sub, bit-serial multiply, range-to-tnum via the highest differing
+ * Follows kernel/bpf/tnum.c of the running 6.18.44 stable kernel: the
+ * same algorithms (carry-aware add/sub, bit-serial multiply with a union
+ * for uncertain multiplier bits, range-to-tnum via the highest differing
  * bit), re-expressed here with every result truncated to W_BITS.
  */
 #include <stdio.h>

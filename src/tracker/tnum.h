@@ -5,9 +5,11 @@
  * value & mask == 0. Everything is truncated to the tracker width W_BITS
  * (see width.h); the "subregister" is the low H_BITS.
  *
- * The operations reproduce Linux 6.18 kernel/bpf/tnum.c (written anew
- * from its description; same algorithms, so results match bit for bit at
- * 64 bits). Shared by the old and cnum trackers.
+ * The operations reproduce kernel/bpf/tnum.c of the running 6.18.44
+ * stable kernel (written anew from its description; same algorithms, so
+ * results match bit for bit at 64 bits; tnum_mul is the union-based
+ * multiplication that kernel carries, checked against its logs). Shared
+ * by the old and cnum trackers.
  */
 #ifndef RB_TRACKER_TNUM_H
 #define RB_TRACKER_TNUM_H
