@@ -1,7 +1,8 @@
 /* bench.h — micro-benchmarks of the tracker operations, written in C.
  *
  * Each benchmark is one operation (an ALU op at 64 or 32 bits, the bounds
- * sync, a branch refinement, branch_taken, the subset test, printing) of
+ * sync, a branch refinement, branch_taken, the subset test, printing,
+ * intersection, the value of an N-byte load) of
  * one tracker ("old" or "cnum", 64-bit build), applied to a fixed pool of
  * realistic abstract values (constants, small and large ranges, ranges
  * crossing the signed and unsigned boundaries, tnum-shaped sets, 32-bit

@@ -9,7 +9,7 @@
 #include "bench.h"
 #include "tracker/tracker.h"
 
-enum kind { K_ALU, K_REFINE, K_TAKEN, K_SYNC, K_SUBSET, K_PRINT };
+enum kind { K_ALU, K_REFINE, K_TAKEN, K_SYNC, K_SUBSET, K_PRINT, K_TRUNC, K_INTERSECT };
 
 struct op_def {
 	const char *name;
@@ -18,49 +18,58 @@ struct op_def {
 	uint8_t jop;       /* K_REFINE */
 	bool is32;
 	bool shift;        /* source is a shift amount */
+	unsigned size;     /* K_TRUNC: load size in bits; sign-extending when is32 */
 };
 
-#define A64(n, op) {"alu64_" n, K_ALU, {BPF_ALU64 | (op) | BPF_X, 0, 0}, 0, false, false}
-#define A32(n, op) {"alu32_" n, K_ALU, {BPF_ALU | (op) | BPF_X, 0, 0}, 0, true, false}
-#define S64(n, op) {"alu64_" n, K_ALU, {BPF_ALU64 | (op) | BPF_X, 0, 0}, 0, false, true}
-#define S32(n, op) {"alu32_" n, K_ALU, {BPF_ALU | (op) | BPF_X, 0, 0}, 0, true, true}
-#define R64(n, j) {"refine64_" n, K_REFINE, {0, 0, 0}, (j), false, false}
-#define R32(n, j) {"refine32_" n, K_REFINE, {0, 0, 0}, (j), true, false}
+#define A64(n, op) {"alu64_" n, K_ALU, {BPF_ALU64 | (op) | BPF_X, 0, 0}, 0, false, false, 0}
+#define A32(n, op) {"alu32_" n, K_ALU, {BPF_ALU | (op) | BPF_X, 0, 0}, 0, true, false, 0}
+#define S64(n, op) {"alu64_" n, K_ALU, {BPF_ALU64 | (op) | BPF_X, 0, 0}, 0, false, true, 0}
+#define S32(n, op) {"alu32_" n, K_ALU, {BPF_ALU | (op) | BPF_X, 0, 0}, 0, true, true, 0}
+#define R64(n, j) {"refine64_" n, K_REFINE, {0, 0, 0}, (j), false, false, 0}
+#define R32(n, j) {"refine32_" n, K_REFINE, {0, 0, 0}, (j), true, false, 0}
 
 static const struct op_def ops[] = {
 	A64("add", BPF_ADD), A64("sub", BPF_SUB), A64("mul", BPF_MUL), A64("div", BPF_DIV),
 	A64("mod", BPF_MOD),
-	{"alu64_sdiv", K_ALU, {BPF_ALU64 | BPF_DIV | BPF_X, 1, 0}, 0, false, false},
-	{"alu64_smod", K_ALU, {BPF_ALU64 | BPF_MOD | BPF_X, 1, 0}, 0, false, false},
+	{"alu64_sdiv", K_ALU, {BPF_ALU64 | BPF_DIV | BPF_X, 1, 0}, 0, false, false, 0},
+	{"alu64_smod", K_ALU, {BPF_ALU64 | BPF_MOD | BPF_X, 1, 0}, 0, false, false, 0},
 	A64("or", BPF_OR), A64("and", BPF_AND), A64("xor", BPF_XOR), S64("lsh", BPF_LSH),
 	S64("rsh", BPF_RSH), S64("arsh", BPF_ARSH), A64("neg", BPF_NEG), A64("mov", BPF_MOV),
-	{"alu64_movsx8", K_ALU, {BPF_ALU64 | BPF_MOV | BPF_X, 8, 0}, 0, false, false},
-	{"alu64_movsx16", K_ALU, {BPF_ALU64 | BPF_MOV | BPF_X, 16, 0}, 0, false, false},
-	{"alu64_movsx32", K_ALU, {BPF_ALU64 | BPF_MOV | BPF_X, 32, 0}, 0, false, false},
-	{"alu64_bswap16", K_ALU, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 16}, 0, false, false},
-	{"alu64_bswap32", K_ALU, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 32}, 0, false, false},
-	{"alu64_bswap64", K_ALU, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 64}, 0, false, false},
+	{"alu64_movsx8", K_ALU, {BPF_ALU64 | BPF_MOV | BPF_X, 8, 0}, 0, false, false, 0},
+	{"alu64_movsx16", K_ALU, {BPF_ALU64 | BPF_MOV | BPF_X, 16, 0}, 0, false, false, 0},
+	{"alu64_movsx32", K_ALU, {BPF_ALU64 | BPF_MOV | BPF_X, 32, 0}, 0, false, false, 0},
+	{"alu64_bswap16", K_ALU, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 16}, 0, false, false, 0},
+	{"alu64_bswap32", K_ALU, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 32}, 0, false, false, 0},
+	{"alu64_bswap64", K_ALU, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 64}, 0, false, false, 0},
 	A32("add", BPF_ADD), A32("sub", BPF_SUB), A32("mul", BPF_MUL), A32("div", BPF_DIV),
 	A32("mod", BPF_MOD),
-	{"alu32_sdiv", K_ALU, {BPF_ALU | BPF_DIV | BPF_X, 1, 0}, 0, true, false},
-	{"alu32_smod", K_ALU, {BPF_ALU | BPF_MOD | BPF_X, 1, 0}, 0, true, false},
+	{"alu32_sdiv", K_ALU, {BPF_ALU | BPF_DIV | BPF_X, 1, 0}, 0, true, false, 0},
+	{"alu32_smod", K_ALU, {BPF_ALU | BPF_MOD | BPF_X, 1, 0}, 0, true, false, 0},
 	A32("or", BPF_OR), A32("and", BPF_AND), A32("xor", BPF_XOR), S32("lsh", BPF_LSH),
 	S32("rsh", BPF_RSH), S32("arsh", BPF_ARSH), A32("neg", BPF_NEG), A32("mov", BPF_MOV),
-	{"alu32_movsx8", K_ALU, {BPF_ALU | BPF_MOV | BPF_X, 8, 0}, 0, true, false},
-	{"alu32_movsx16", K_ALU, {BPF_ALU | BPF_MOV | BPF_X, 16, 0}, 0, true, false},
-	{"alu32_le16", K_ALU, {BPF_ALU | BPF_END | BPF_TO_LE, 0, 16}, 0, true, false},
-	{"alu32_be16", K_ALU, {BPF_ALU | BPF_END | BPF_TO_BE, 0, 16}, 0, true, false},
-	{"alu32_be32", K_ALU, {BPF_ALU | BPF_END | BPF_TO_BE, 0, 32}, 0, true, false},
+	{"alu32_movsx8", K_ALU, {BPF_ALU | BPF_MOV | BPF_X, 8, 0}, 0, true, false, 0},
+	{"alu32_movsx16", K_ALU, {BPF_ALU | BPF_MOV | BPF_X, 16, 0}, 0, true, false, 0},
+	{"alu32_le16", K_ALU, {BPF_ALU | BPF_END | BPF_TO_LE, 0, 16}, 0, true, false, 0},
+	{"alu32_be16", K_ALU, {BPF_ALU | BPF_END | BPF_TO_BE, 0, 16}, 0, true, false, 0},
+	{"alu32_be32", K_ALU, {BPF_ALU | BPF_END | BPF_TO_BE, 0, 32}, 0, true, false, 0},
 	R64("jeq", BPF_JEQ), R64("jne", BPF_JNE), R64("jset", BPF_JSET), R64("jgt", BPF_JGT),
 	R64("jge", BPF_JGE), R64("jlt", BPF_JLT), R64("jle", BPF_JLE), R64("jsgt", BPF_JSGT),
 	R64("jsge", BPF_JSGE), R64("jslt", BPF_JSLT), R64("jsle", BPF_JSLE),
 	R32("jeq", BPF_JEQ), R32("jne", BPF_JNE), R32("jset", BPF_JSET), R32("jgt", BPF_JGT),
 	R32("jge", BPF_JGE), R32("jlt", BPF_JLT), R32("jle", BPF_JLE), R32("jsgt", BPF_JSGT),
 	R32("jsge", BPF_JSGE), R32("jslt", BPF_JSLT), R32("jsle", BPF_JSLE),
-	{"branch_taken", K_TAKEN, {0, 0, 0}, 0, false, false},
-	{"sync", K_SYNC, {0, 0, 0}, 0, false, false},
-	{"is_subset", K_SUBSET, {0, 0, 0}, 0, false, false},
-	{"print", K_PRINT, {0, 0, 0}, 0, false, false},
+	{"branch_taken", K_TAKEN, {0, 0, 0}, 0, false, false, 0},
+	{"sync", K_SYNC, {0, 0, 0}, 0, false, false, 0},
+	{"is_subset", K_SUBSET, {0, 0, 0}, 0, false, false, 0},
+	{"print", K_PRINT, {0, 0, 0}, 0, false, false, 0},
+	{"intersect", K_INTERSECT, {0, 0, 0}, 0, false, false, 0},
+	/* the value a load of N bytes gives (zero-extended; "sx": sign-extended) */
+	{"load8", K_TRUNC, {0, 0, 0}, 0, false, false, 8},
+	{"load16", K_TRUNC, {0, 0, 0}, 0, false, false, 16},
+	{"load32", K_TRUNC, {0, 0, 0}, 0, false, false, 32},
+	{"loadsx8", K_TRUNC, {0, 0, 0}, 0, true, false, 8},
+	{"loadsx16", K_TRUNC, {0, 0, 0}, 0, true, false, 16},
+	{"loadsx32", K_TRUNC, {0, 0, 0}, 0, true, false, 32},
 };
 
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
@@ -215,6 +224,17 @@ void rb_bench_body(struct rb_bench_ctx *c, uint64_t n)
 		case K_PRINT:
 			sink += (uint64_t)t->print(&c->pool[a], buf, sizeof(buf));
 			break;
+		case K_TRUNC: {
+			rb_val v = c->pool[a];
+			t->truncate(&v, d->size, d->is32);
+			sink += v.w[0];
+			break;
+		}
+		case K_INTERSECT: {
+			rb_val v = c->pool[a];
+			sink += t->intersect(&v, &c->pool[b]);
+			break;
+		}
 		}
 	}
 	c->sink += sink;
