@@ -371,7 +371,45 @@ static bool is_pseudo_call(const struct bpf_insn *i)
 	return i->code == (BPF_JMP | BPF_CALL) && i->src_reg == BPF_PSEUDO_CALL;
 }
 
+/* bt_sync_linked_regs: if one of the linked registers is requested, all are */
+static void bt_sync_linked(struct rb_env *env, const struct rb_hist *hist)
+{
+	if (!hist || !hist->linked)
+		return;
+	int cnt = (int)(hist->linked >> 60);
+	bool some = false;
+	for (int i = 0; i < cnt && !some; i++) {
+		unsigned e = (unsigned)(hist->linked >> (10 * i)) & 0x3ff;
+		int fr = (int)(e & 7), n = (int)(e >> 4);
+		if (e & 8)
+			some = (env->bt_regs[fr] >> n) & 1;
+		else
+			some = (env->bt_stack[fr] >> n) & 1;
+	}
+	if (!some)
+		return;
+	for (int i = 0; i < cnt; i++) {
+		unsigned e = (unsigned)(hist->linked >> (10 * i)) & 0x3ff;
+		int fr = (int)(e & 7), n = (int)(e >> 4);
+		if (e & 8)
+			env->bt_regs[fr] |= 1u << n;
+		else
+			env->bt_stack[fr] |= 1ull << n;
+	}
+}
+
+static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, const struct rb_hist *hist);
+
 static int backtrack_insn(struct rb_env *env, int idx, int subseq_idx, const struct rb_hist *hist)
+{
+	bt_sync_linked(env, hist);
+	int err = backtrack_insn_inner(env, idx, subseq_idx, hist);
+	if (!err)
+		bt_sync_linked(env, hist);
+	return err;
+}
+
+static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, const struct rb_hist *hist)
 {
 	const struct bpf_insn *insn = &env->insns[idx];
 	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code), mode = BPF_MODE(insn->code);
