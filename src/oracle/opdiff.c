@@ -179,7 +179,16 @@ static void compare_reg(struct case_ctx *x, const struct rb_vlog_state *ks,
 		struct rb_bounds tb;
 		x->t->bounds(&re->regs[regno], &tb);
 		tracker_text(x->t, &re->regs[regno], ttext, sizeof(ttext));
-		bounds_diff(&kr->b, &tb, diff, sizeof(diff));
+		if (kr->is_const) {
+			/* The kernel prints a scalar whose var_off is constant as that
+			 * constant, whatever its ranges say (they can be unbounded
+			 * after a REG INVARIANTS VIOLATION reset): only var_off and
+			 * the text can be compared. */
+			if (kr->b.var_off.value != tb.var_off.value || kr->b.var_off.mask != tb.var_off.mask)
+				snprintf(diff, sizeof(diff), "var_off");
+		} else {
+			bounds_diff(&kr->b, &tb, diff, sizeof(diff));
+		}
 		if (!diff[0]) {
 			if (!strcmp(ttext, kr->text))
 				return;
@@ -265,7 +274,7 @@ static void compare_case(struct case_ctx *x, const struct rb_vlog *kv, const str
 int rb_opdiff_run(const struct rb_opdiff_opts *o, struct rb_opdiff_stats *st, struct rb_err *err)
 {
 	memset(st, 0, sizeof(*st));
-	const struct rb_tracker *t = rb_tracker_get(o->tracker ? o->tracker : "old", 64);
+	const struct rb_tracker *t = o->impl ? o->impl : rb_tracker_get(o->tracker ? o->tracker : "old", 64);
 	if (!t)
 		return rb_errf(err, "opdiff: no tracker named '%s'", o->tracker ? o->tracker : "old");
 	const char *why = NULL;

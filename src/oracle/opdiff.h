@@ -11,12 +11,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracker/tracker.h"
 #include "util/err.h"
 
 struct rb_opdiff_opts {
 	uint64_t seed;
 	uint64_t first, cases; /* case indexes first .. first+cases-1 */
 	const char *tracker;   /* "old" */
+	const struct rb_tracker *impl; /* if non-NULL, used instead of `tracker` (tests) */
 	bool verbose;          /* every case's comparisons */
 	bool print_log;        /* the kernel's log of every printed case */
 	unsigned show;         /* mismatching cases to print in full */

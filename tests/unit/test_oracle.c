@@ -211,8 +211,55 @@ static void test_opdiff_runs(void **state)
 	assert_int_equal(st->cases, 100);
 	assert_int_equal(st->rejected, 0);
 	assert_int_equal(st->unreplayable, 0);
+	assert_int_equal(st->mismatches, 0); /* the old tracker follows this kernel */
 	assert_true(st->states > 500);
 	assert_true(st->branches > 200);
+	free(st);
+}
+
+/* a tracker that forgets everything about the result of ADD */
+static void add_forgets(rb_val *dst, const rb_val *src, const struct rb_alu *op)
+{
+	const struct rb_tracker *old = rb_tracker_get("old", 64);
+	if (BPF_OP(op->code) == BPF_ADD)
+		old->unknown(dst);
+	else
+		old->alu(dst, src, op);
+}
+
+/* a tracker that learns nothing from JSGT/JSLE (both outcomes) */
+static bool jsgt_learns_nothing(rb_val *a, rb_val *b, uint8_t jop, bool is32)
+{
+	const struct rb_tracker *old = rb_tracker_get("old", 64);
+	if (BPF_OP(jop) == BPF_JSGT || BPF_OP(jop) == BPF_JSLE)
+		return true;
+	return old->branch_refine(a, b, jop, is32);
+}
+
+/* opdiff finds a broken tracker and names what is broken */
+static void test_opdiff_catches_broken_tracker(void **state)
+{
+	(void)state;
+	need_bpf();
+	struct rb_tracker broken = *rb_tracker_get("old", 64);
+	broken.alu = add_forgets;
+	broken.branch_refine = jsgt_learns_nothing;
+	struct rb_opdiff_opts o = {.seed = 3, .cases = 300, .impl = &broken};
+	struct rb_opdiff_stats *st = malloc(sizeof(*st));
+	struct rb_err err;
+	assert_non_null(st);
+	assert_int_equal(rb_opdiff_run(&o, st, &err), 0);
+	assert_true(st->mismatches > 0);
+	bool add = false, jsgt = false;
+	for (unsigned i = 0; i < st->ncats; i++) {
+		if (strstr(st->cats[i].key, "op alu64 add") || strstr(st->cats[i].key, "op alu32 add"))
+			add = true;
+		if (strstr(st->cats[i].key, "jsgt") &&
+		    (strstr(st->cats[i].key, "taken:") || strstr(st->cats[i].key, "fall-through:")))
+			jsgt = true;
+	}
+	assert_true(add);
+	assert_true(jsgt);
 	free(st);
 }
 
@@ -382,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_rejection_log_tail),
 		cmocka_unit_test(test_opgen_programs_load),
 		cmocka_unit_test(test_opdiff_runs),
+		cmocka_unit_test(test_opdiff_catches_broken_tracker),
 		cmocka_unit_test(test_object_verdicts),
 		cmocka_unit_test(test_agrees_with_libbpf),
 	};
