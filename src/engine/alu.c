@@ -217,18 +217,31 @@ static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 	/* two scalars */
 	rb_val sv = src->val;
 	bool src_const = env->t->is_const(&sv);
+	(void)0;
 	uint64_t src_c = src_const ? rb_reg_const_val(env, src) : 0;
 	if (alu32 && BPF_SRC(insn->code) == BPF_K)
 		env->t->constant(&sv, (uint64_t)(uint32_t)insn->imm);
 	scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
-	/* linked scalars "rX += const" (6.18.44 accepts negative constants too) */
-	if (op == BPF_ADD && !alu32 && dst->id && src_const) {
-		if ((dst->id & RB_ADD_CONST) || (int64_t)src_c > INT32_MAX || (int64_t)src_c < INT32_MIN) {
+	/* linked scalars "rX += const" / "rX -= const", 64- and 32-bit (as the
+	 * running 6.18.44 does: negative offsets, BPF_SUB and alu32) */
+	bool k32 = false;
+	uint64_t kval = src_c;
+	if (alu32) {
+		struct rb_bounds sb;
+		rb_reg_bounds(env, src, &sb);
+		k32 = BPF_SRC(insn->code) == BPF_K || sb.u32_min == sb.u32_max;
+		kval = BPF_SRC(insn->code) == BPF_K ? (uint64_t)(uint32_t)insn->imm : sb.u32_min;
+	}
+	if ((op == BPF_ADD || op == BPF_SUB) && dst->id && (alu32 ? k32 : src_const)) {
+		int64_t v = alu32 ? (int64_t)(int32_t)(uint32_t)kval : (int64_t)kval;
+		bool bad = (dst->id & RB_ADD_CONST) || v > INT32_MAX || v < INT32_MIN ||
+			   (op == BPF_SUB && v == INT32_MIN);
+		if (bad) {
 			dst->off = 0;
 			dst->id = 0;
 		} else {
-			dst->id |= RB_ADD_CONST;
-			dst->off = (int32_t)src_c;
+			dst->id |= RB_ADD_CONST | (alu32 ? RB_ADD_CONST32 : 0);
+			dst->off = (int32_t)(op == BPF_SUB ? -v : v);
 		}
 	} else {
 		dst->id = 0;

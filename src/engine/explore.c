@@ -189,7 +189,7 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	case RT_SCALAR:
 		if (!o->precise && exact == NOT_EXACT)
 			return true;
-		if ((o->id & RB_ADD_CONST) != (c->id & RB_ADD_CONST))
+		if ((o->id & ~RB_ID_MASK) != (c->id & ~RB_ID_MASK))
 			return false;
 		if ((o->id & RB_ADD_CONST) && o->off != c->off)
 			return false;

@@ -133,12 +133,12 @@ static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct
 static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct rb_reg *known_in)
 {
 	struct rb_reg known = *known_in;
-	uint32_t base = known.id & ~RB_ADD_CONST;
+	uint32_t base = known.id & RB_ID_MASK;
 	if (!base)
 		return;
 	FOR_EACH_REG(st, f, r, {
 		(void)f;
-		if (r->type != RT_SCALAR || (r->id & ~RB_ADD_CONST) != base || r == known_in)
+		if (r->type != RT_SCALAR || (r->id & RB_ID_MASK) != base || r == known_in)
 			continue;
 		if ((!(r->id & RB_ADD_CONST) && !(known.id & RB_ADD_CONST)) || r->off == known.off) {
 			*r = known;
@@ -150,7 +150,7 @@ static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct r
 			*r = known;
 			r->id = id;
 			r->off = off;
-			struct rb_alu op = {.code = BPF_ALU64 | BPF_ADD | BPF_X};
+			struct rb_alu op = {.code = (uint8_t)(((id | known.id) & RB_ADD_CONST32) ? BPF_ALU : BPF_ALU64) | BPF_ADD | BPF_X};
 			env->t->alu(&r->val, &delta, &op);
 		}
 	})
@@ -342,8 +342,8 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		uint64_t packed = 0;
 		int cnt = 0;
 		struct rb_reg *sr = BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL;
-		uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & ~RB_ADD_CONST : 0,
-				   dst->type == RT_SCALAR ? dst->id & ~RB_ADD_CONST : 0};
+		uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & RB_ID_MASK : 0,
+				   dst->type == RT_SCALAR ? dst->id & RB_ID_MASK : 0};
 		for (int k = 0; k < 2; k++) {
 			if (!ids[k])
 				continue;
@@ -353,7 +353,7 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 				uint16_t live = env->aux[fr == st->curframe ? st->insn_idx : st->frame[fr + 1]->callsite].live_regs;
 				for (int j = 0; j < RB_REG_FP; j++) {
 					struct rb_reg *r = &f->regs[j];
-					if (!(live & (1u << j)) || r->type != RT_SCALAR || (r->id & ~RB_ADD_CONST) != ids[k])
+					if (!(live & (1u << j)) || r->type != RT_SCALAR || (r->id & RB_ID_MASK) != ids[k])
 						continue;
 					if (cnt < 6)
 						packed |= (uint64_t)((fr & 7) | (1u << 3) | ((unsigned)j << 4)) << (10 * cnt++);
@@ -363,7 +363,7 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 				for (int j = 0; j < f->nslots && j < 64; j++) {
 					struct rb_reg *r = &f->stack[j].spilled;
 					if (f->stack[j].type[7] != SLOT_SPILL || r->type != RT_SCALAR ||
-					    (r->id & ~RB_ADD_CONST) != ids[k])
+					    (r->id & RB_ID_MASK) != ids[k])
 						continue;
 					if (cnt < 6)
 						packed |= (uint64_t)((fr & 7) | ((unsigned)j << 4)) << (10 * cnt++);

@@ -229,7 +229,7 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	AP("(");
 	const char *sep = "";
 	if (r->id) {
-		AP("%sid=%u", sep, r->id & ~RB_ADD_CONST);
+		AP("%sid=%u", sep, r->id & RB_ID_MASK);
 		sep = ",";
 	}
 	if (r->id & RB_ADD_CONST)

@@ -31,6 +31,9 @@ struct btf;
 #define RB_STATE_BUDGET 1000000
 /* the kernel's BPF_ADD_CONST flag on scalar ids (6.11+) */
 #define RB_ADD_CONST (1u << 31)
+/* the link was made by a 32-bit "wX += const": w = w_known + off, zero-extended */
+#define RB_ADD_CONST32 (1u << 30)
+#define RB_ID_MASK (~(RB_ADD_CONST | RB_ADD_CONST32))
 /* packet range markers after comparisons with pkt_end (6.18) */
 #define RB_AT_PKT_END (-1)
 #define RB_BEYOND_PKT_END (-2)
