@@ -10,46 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "driver/driver_impl.h"
 #include "driver/fault.h"
 #include "loader/object.h"
 #include "loader/sha256.h"
 #include "store/writer.h"
 #include "verify/verify.h"
 
-struct prog_ref {
-	size_t idx; /* index in rb_object.progs */
-};
-
-struct obj_state {
-	const struct rb_job_obj *job;
-	char sha256[65];
-	bool load_failed;
-	bool duplicate; /* same content as an object earlier in path order */
-	struct prog_ref *progs; /* the programs that pass the filter */
-	size_t nprogs;
-};
-
-struct rb_driver {
-	struct rb_driver_opts opts;
-	const struct rb_joblist *jobs;
-	struct rb_store *st;
-	struct rb_writer *w;
-	int fault[RB_DRIVER_MAX_TRACKERS];
-	struct obj_state *objs;
-	size_t *order; /* phase 2: objects by descending program count */
-	size_t norder;
-	pthread_t manager;
-	struct timespec t0;
-	/* counters, read and written with __atomic builtins */
-	uint64_t next, scanned, total, done, not_accepted, load_errors;
-	uint64_t duplicates; /* written by the manager before phase 2 */
-	int scanning, idle, stopped;
-	pthread_mutex_t lock; /* guards err */
-	bool failed;
-	struct rb_err err;
-};
-
-static bool stop_requested(struct rb_driver *d)
+bool rb_drv_stop_requested(struct rb_driver *d)
 {
 	if (__atomic_load_n(&d->stopped, __ATOMIC_RELAXED))
 		return true;
@@ -60,7 +28,7 @@ static bool stop_requested(struct rb_driver *d)
 	return false;
 }
 
-static void fail(struct rb_driver *d, const struct rb_err *e)
+void rb_drv_fail(struct rb_driver *d, const struct rb_err *e)
 {
 	pthread_mutex_lock(&d->lock);
 	if (!d->failed) {
@@ -71,12 +39,12 @@ static void fail(struct rb_driver *d, const struct rb_err *e)
 	__atomic_store_n(&d->stopped, 1, __ATOMIC_RELAXED);
 }
 
-static void put(struct rb_driver *d, const struct rb_result_row *row)
+void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row)
 {
 	if (rb_writer_put(d->w, row) < 0) {
 		struct rb_err e;
 		rb_errf(&e, "%s: the database writer failed", rb_store_path(d->st));
-		fail(d, &e);
+		rb_drv_fail(d, &e);
 	}
 	__atomic_add_fetch(&d->done, 1, __ATOMIC_RELAXED);
 	if (row->res.verdict != RB_ACCEPT)
@@ -96,28 +64,34 @@ static bool filter_match(const struct rb_driver *d, const char *obj_path, const 
 	return fnmatch(d->opts.filter, both, 0) == 0;
 }
 
-static void ident_of(struct rb_prog_ident *id, const struct rb_job_obj *job,
-		     const struct rb_object *obj, const struct rb_prog *p)
+void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k)
 {
 	memset(id, 0, sizeof(*id));
-	snprintf(id->obj_path, sizeof(id->obj_path), "%s", job->path);
-	snprintf(id->source, sizeof(id->source), "%s", job->source);
-	if (obj && p) {
-		snprintf(id->obj_sha256, sizeof(id->obj_sha256), "%s", obj->sha256);
-		snprintf(id->section, sizeof(id->section), "%s", p->section);
-		snprintf(id->name, sizeof(id->name), "%s", p->name);
-		id->prog_type = p->prog_type;
-		id->insn_cnt = p->insn_cnt;
-	}
+	snprintf(id->obj_path, sizeof(id->obj_path), "%s", os->job->path);
+	snprintf(id->source, sizeof(id->source), "%s", os->job->source);
+	snprintf(id->obj_sha256, sizeof(id->obj_sha256), "%s", os->sha256);
+	const struct prog_ref *p = &os->progs[k];
+	snprintf(id->section, sizeof(id->section), "%s", p->section);
+	snprintf(id->name, sizeof(id->name), "%s", p->name);
+	id->prog_type = p->prog_type;
+	id->insn_cnt = p->insn_cnt;
 }
 
 /* An object that cannot be opened: one "(object)" row per tracker,
- * identified by the file's hash (or its path when unreadable). */
-static void object_failed(struct rb_driver *d, const struct rb_job_obj *job, const struct rb_err *e)
+ * identified by the file's hash (or its path when unreadable). When the
+ * scan had counted its programs (was_counted), the total is corrected. */
+void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const struct rb_err *e,
+			  bool was_counted)
 {
+	const struct rb_job_obj *job = os->job;
+	__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
+	if (was_counted)
+		__atomic_sub_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
 	struct rb_result_row row;
 	memset(&row, 0, sizeof(row));
-	ident_of(&row.prog, job, NULL, NULL);
+	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", job->path);
+	snprintf(row.prog.source, sizeof(row.prog.source), "%s", job->source);
 	FILE *f = fopen(job->path, "rb");
 	char *buf = NULL;
 	size_t len = 0;
@@ -142,7 +116,7 @@ static void object_failed(struct rb_driver *d, const struct rb_job_obj *job, con
 	snprintf(row.res.msg, sizeof(row.res.msg), "%.255s", e->msg);
 	for (unsigned t = 0; t < d->opts.ntrackers; t++) {
 		snprintf(row.tracker, sizeof(row.tracker), "%s", d->opts.trackers[t]);
-		put(d, &row);
+		rb_drv_put(d, &row);
 	}
 }
 
@@ -151,22 +125,28 @@ static void *scan_worker(void *arg)
 	struct rb_driver *d = arg;
 	for (;;) {
 		size_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
-		if (i >= d->jobs->n || stop_requested(d))
+		if (i >= d->jobs->n || rb_drv_stop_requested(d))
 			break;
 		struct obj_state *os = &d->objs[i];
 		struct rb_object *obj = NULL;
 		struct rb_err e = {{0}};
 		if (rb_object_open(os->job->path, NULL, &obj, &e) < 0) {
 			os->load_failed = true;
-			__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
-			__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
-			object_failed(d, os->job, &e);
+			rb_drv_object_failed(d, os, &e, false);
 		} else {
 			snprintf(os->sha256, sizeof(os->sha256), "%s", obj->sha256);
 			os->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*os->progs));
-			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++)
-				if (filter_match(d, os->job->path, obj->progs[p].name))
-					os->progs[os->nprogs++].idx = p;
+			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++) {
+				const struct rb_prog *pr = &obj->progs[p];
+				if (!filter_match(d, os->job->path, pr->name))
+					continue;
+				struct prog_ref *ref = &os->progs[os->nprogs++];
+				ref->idx = p;
+				snprintf(ref->name, sizeof(ref->name), "%s", pr->name);
+				snprintf(ref->section, sizeof(ref->section), "%s", pr->section);
+				ref->prog_type = pr->prog_type;
+				ref->insn_cnt = pr->insn_cnt;
+			}
 			__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
 			rb_object_free(obj);
 		}
@@ -183,14 +163,20 @@ static int cmp_double(const void *a, const void *b)
 
 /* Verify one program with one tracker `repeat` times; keep the first
  * result's counts and the median time. */
-static void verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
-		       size_t pidx, unsigned t)
+void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+		       size_t k, unsigned t, struct rb_result_row *row)
 {
-	struct rb_result_row row;
-	memset(&row, 0, sizeof(row));
-	row.run_id = d->opts.run_id;
-	ident_of(&row.prog, os->job, obj, &obj->progs[pidx]);
-	snprintf(row.tracker, sizeof(row.tracker), "%s", d->opts.trackers[t]);
+	memset(row, 0, sizeof(*row));
+	row->run_id = d->opts.run_id;
+	rb_drv_ident(&row->prog, os, k);
+	snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
+	size_t pidx = os->progs[k].idx;
+	if (pidx >= obj->prog_cnt) {
+		row->res.verdict = RB_LOAD_ERROR;
+		row->res.err_insn = -1;
+		snprintf(row->res.msg, sizeof(row->res.msg), "program %zu vanished from the object", pidx);
+		return;
+	}
 	struct rb_verify_opts vo = {
 		.tracker = d->opts.trackers[t],
 		.insn_limit = d->opts.insn_limit,
@@ -207,8 +193,7 @@ static void verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		memset(&res, 0, sizeof(res));
 		res.err_insn = -1;
 		int rc = rb_verify(obj, pidx, &vo, &res, &e);
-		if (d->fault[t] & RB_FAULT_SLOW)
-			usleep(200000);
+		rb_fault_during(d->fault[t]);
 		if (rc < 0) {
 			memset(&res, 0, sizeof(res));
 			res.verdict = RB_LOAD_ERROR;
@@ -218,18 +203,17 @@ static void verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		/* the verifier's own time (0 when it did not verify) */
 		times[n++] = res.verify_us;
 		if (r == 0)
-			row.res = res;
+			row->res = res;
 		/* repeat only verifications whose time means something: not
 		 * errors, refusals or exhausted budgets */
 		if (rc < 0 || (res.verdict != RB_ACCEPT && res.verdict != RB_REJECT) ||
-		    (r + 1 < repeat && stop_requested(d)))
+		    (r + 1 < repeat && rb_drv_stop_requested(d)))
 			break;
 	}
 	qsort(times, n, sizeof(times[0]), cmp_double);
-	row.res.verify_us = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-	row.repeats = n;
-	rb_fault_apply(d->fault[t], &row.res);
-	put(d, &row);
+	row->res.verify_us = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+	row->repeats = n;
+	rb_fault_apply(d->fault[t], &row->res);
 }
 
 static void *run_worker(void *arg)
@@ -237,30 +221,9 @@ static void *run_worker(void *arg)
 	struct rb_driver *d = arg;
 	for (;;) {
 		size_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
-		if (i >= d->norder || stop_requested(d))
+		if (i >= d->norder || rb_drv_stop_requested(d))
 			break;
-		const struct obj_state *os = &d->objs[d->order[i]];
-		struct rb_object *obj = NULL;
-		struct rb_err e = {{0}};
-		if (rb_object_open(os->job->path, NULL, &obj, &e) < 0) {
-			/* opened in the scan, not now (file changed?) */
-			__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
-			__atomic_sub_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
-			__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
-			object_failed(d, os->job, &e);
-			continue;
-		}
-		for (size_t k = 0; k < os->nprogs && !stop_requested(d); k++) {
-			if (os->progs[k].idx >= obj->prog_cnt)
-				continue;
-			/* the tracker that goes first meets cold caches: rotate the
-			 * order from program to program so no tracker always pays */
-			for (unsigned j = 0; j < d->opts.ntrackers && !stop_requested(d); j++) {
-				unsigned t = (unsigned)((j + k + i) % d->opts.ntrackers);
-				verify_one(d, os, obj, os->progs[k].idx, t);
-			}
-		}
-		rb_object_free(obj);
+		rb_drv_run_object(d, i);
 	}
 	return NULL;
 }
@@ -328,10 +291,10 @@ static void *manager(void *arg)
 	struct rb_driver *d = arg;
 	__atomic_store_n(&d->scanning, 1, __ATOMIC_RELAXED);
 	run_phase(d, scan_worker);
-	if (!stop_requested(d))
+	if (!rb_drv_stop_requested(d))
 		drop_duplicates(d);
 	__atomic_store_n(&d->scanning, 0, __ATOMIC_RELAXED);
-	if (!stop_requested(d)) {
+	if (!rb_drv_stop_requested(d)) {
 		d->order = calloc(d->jobs->n ? d->jobs->n : 1, sizeof(*d->order));
 		for (size_t i = 0; d->order && i < d->jobs->n; i++)
 			if (!d->objs[i].load_failed && !d->objs[i].duplicate && d->objs[i].nprogs)

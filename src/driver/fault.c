@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int rb_fault_parse(const char *spec, const char *tracker)
 {
@@ -28,6 +29,8 @@ int rb_fault_parse(const char *spec, const char *tracker)
 			: !strcmp(kind, "insns")   ? RB_FAULT_INSNS
 			: !strcmp(kind, "verdict") ? RB_FAULT_VERDICT
 			: !strcmp(kind, "slow")    ? RB_FAULT_SLOW
+			: !strcmp(kind, "crash")   ? RB_FAULT_CRASH
+			: !strcmp(kind, "hang")    ? RB_FAULT_HANG
 						   : -1;
 		if (k < 0)
 			return -1;
@@ -38,6 +41,16 @@ int rb_fault_parse(const char *spec, const char *tracker)
 			p++;
 	}
 	return kinds;
+}
+
+void rb_fault_during(int kinds)
+{
+	if (kinds & RB_FAULT_SLOW)
+		usleep(200000);
+	if (kinds & RB_FAULT_CRASH)
+		abort();
+	while (kinds & RB_FAULT_HANG)
+		pause();
 }
 
 void rb_fault_apply(int kinds, struct rb_result *res)

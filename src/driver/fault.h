@@ -8,6 +8,8 @@
  *   insns    instructions processed * 3/2 (+1)
  *   verdict  every accepted program recorded as rejected at insn 0
  *   slow     each verification sleeps 200 ms (to interrupt a run)
+ *   crash    each verification's process dies (abort) after verifying
+ *   hang     each verification hangs after verifying (until killed)
  * The perturbation lives in the driver, not in a tracker: the recorded
  * rows change, the verifier does not. Release builds ignore the variable. */
 #ifndef RB_DRIVER_FAULT_H
@@ -20,11 +22,15 @@ enum {
 	RB_FAULT_INSNS = 2,
 	RB_FAULT_VERDICT = 4,
 	RB_FAULT_SLOW = 8,
+	RB_FAULT_CRASH = 16,
+	RB_FAULT_HANG = 32,
 };
 
 /* The fault kinds spec sets for tracker (0: none; -1: bad spec). */
 int rb_fault_parse(const char *spec, const char *tracker);
-/* Apply the kinds to a result (not RB_FAULT_SLOW). */
+/* After a verification: sleep, crash or hang as the kinds say. */
+void rb_fault_during(int kinds);
+/* Apply the kinds to a result (not RB_FAULT_SLOW/CRASH/HANG). */
 void rb_fault_apply(int kinds, struct rb_result *res);
 /* RB_TEST_FAULT in test builds, NULL in release builds */
 const char *rb_fault_env(void);

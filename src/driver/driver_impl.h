@@ -1,0 +1,68 @@
+/* driver_impl.h — the driver's internals, shared by driver.c (threads,
+ * scan, bookkeeping) and child.c (verifying an object in a child process). */
+#ifndef RB_DRIVER_IMPL_H
+#define RB_DRIVER_IMPL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "driver/driver.h"
+#include "loader/object.h"
+#include "store/writer.h"
+
+struct prog_ref {
+	size_t idx; /* index in rb_object.progs */
+	/* identity, kept from the scan for rows written without the object
+	 * (a crashed or stopped verification) */
+	char name[128], section[128];
+	uint32_t prog_type;
+	uint64_t insn_cnt;
+};
+
+struct obj_state {
+	const struct rb_job_obj *job;
+	char sha256[65];
+	bool load_failed;
+	bool duplicate; /* same content as an object earlier in path order */
+	struct prog_ref *progs; /* the programs that pass the filter */
+	size_t nprogs;
+};
+
+struct rb_driver {
+	struct rb_driver_opts opts;
+	const struct rb_joblist *jobs;
+	struct rb_store *st;
+	struct rb_writer *w;
+	int fault[RB_DRIVER_MAX_TRACKERS];
+	struct obj_state *objs;
+	size_t *order; /* phase 2: objects by descending program count */
+	size_t norder;
+	pthread_t manager;
+	struct timespec t0;
+	/* counters, read and written with __atomic builtins */
+	uint64_t next, scanned, total, done, not_accepted, load_errors;
+	uint64_t duplicates; /* written by the manager before phase 2 */
+	int scanning, idle, stopped;
+	pthread_mutex_t lock; /* guards err */
+	bool failed;
+	struct rb_err err;
+};
+
+bool rb_drv_stop_requested(struct rb_driver *d);
+void rb_drv_fail(struct rb_driver *d, const struct rb_err *e);
+/* hand a finished row to the writer and count it */
+void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row);
+/* the row identity of program k of an object, from the scan */
+void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k);
+/* verify program k of an object with tracker t (repeat times) into row */
+void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+		       size_t k, unsigned t, struct rb_result_row *row);
+/* an object that can no longer be opened: its rows become one load error */
+void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const struct rb_err *e,
+			  bool was_counted);
+/* verify every program of object order[i] in child processes (child.c) */
+void rb_drv_run_object(struct rb_driver *d, size_t i);
+
+#endif
