@@ -11,8 +11,11 @@
  * Two phases: a scan opens every object (in parallel) and lists the
  * programs that pass the filter, so the total is known; then each object
  * is opened again by one worker, which verifies its programs with every
- * tracker (objects with the most programs first). An object whose content
- * (sha256) equals an earlier one's is verified once. */
+ * tracker (objects with the most programs first) in a child process that
+ * pipes the rows back (child.c): a verifier crash costs one row, and a
+ * verification past the time budget is killed and recorded as "limit".
+ * An object whose content (sha256) equals an earlier one's is verified
+ * once. */
 #ifndef RB_DRIVER_DRIVER_H
 #define RB_DRIVER_DRIVER_H
 
@@ -34,7 +37,8 @@ struct rb_driver_opts {
 	                       * (accepted and rejected programs only) */
 	const char *filter;   /* glob on "program" or "object-basename/program"; NULL = all */
 	uint64_t insn_limit;  /* per program; 0 = the kernel's 1,000,000 */
-	double time_limit_s;  /* per program; 0 = none */
+	double time_limit_s;  /* per program (passed to the verifier; the child
+	                       * is killed at repeat * limit + slack); 0 = none */
 	int64_t run_id;       /* the run the rows belong to */
 	volatile sig_atomic_t *stop; /* set non-zero to stop; may be NULL */
 	const char *fault;    /* test builds only: see fault.h; NULL = none */
