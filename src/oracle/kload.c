@@ -134,6 +134,14 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 	/* the last message line of the log and the insn printed before it */
 	if (log && log[0])
 		rb_vlog_last_message(log, false, res->msg, sizeof(res->msg), &res->err_insn);
+	if (have && !res->msg[0] && (sys_errno == EPERM || st.insns_processed == 0)) {
+		/* statistics but no message and nothing verified: refused around
+		 * the verifier (e.g. EPERM for an attach point under lockdown) */
+		res->verdict = RB_REFUSED;
+		snprintf(res->msg, sizeof(res->msg), "%s without a verifier message (%llu insns processed)",
+			 strerror(sys_errno), (unsigned long long)st.insns_processed);
+		return;
+	}
 	if (have) {
 		/* the verifier ran: a verifier verdict */
 		res->verdict = RB_REJECT;

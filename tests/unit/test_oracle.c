@@ -319,8 +319,8 @@ static int quiet(enum libbpf_print_level l, const char *f, va_list ap)
 	return 0;
 }
 
-/* libbpf's verdict on one program: 1 loaded, 0 rejected by the verifier
- * (EACCES/EINVAL/E2BIG with a log), -1 could not get that far */
+/* libbpf's verdict on one program: 1 the verifier accepted it, 0 the
+ * verifier rejected it, -1 libbpf did not get as far as the verifier */
 static int libbpf_verdict(const char *path, const char *prog)
 {
 	libbpf_set_print(quiet); /* the loader may have installed its own */
@@ -344,8 +344,21 @@ static int libbpf_verdict(const char *path, const char *prog)
 		int err = bpf_object__load(bo);
 		if (!err)
 			rc = 1;
-		else if (strstr(logbuf, "processed "))
-			rc = 0; /* the verifier ran and said no */
+		else if (strstr(logbuf, "processed ")) {
+			/* the verifier ran: a message before the statistics is its
+			 * "no"; without one it said yes and libbpf failed later (e.g.
+			 * filling a program array with programs not loaded) */
+			char msg[256];
+			int insn;
+			rb_vlog_last_message(logbuf, false, msg, sizeof(msg), &insn);
+			struct rb_vlog_stats st;
+			rb_vlog_parse_stats(logbuf, &st);
+			if (msg[0])
+				rc = 0;
+			else if (st.insns_processed > 0)
+				rc = 1;
+			/* else refused before verification: not a verdict */
+		}
 	}
 	bpf_object__close(bo);
 	return rc;
@@ -374,9 +387,13 @@ static void agree_object(const char *path, struct agree_count *c)
 		c->both++;
 		if ((lb == 1) == (r.verdict == RB_ACCEPT))
 			c->agree++;
-		else if (!c->first_diff[0])
-			snprintf(c->first_diff, sizeof(c->first_diff), "%s:%s oracle %s libbpf %s", path,
-				 o->progs[i].name, rb_verdict_name(r.verdict), lb ? "loaded" : "rejected");
+		else {
+			print_message("disagree: %s:%s oracle %s (%s) libbpf %s\n", path, o->progs[i].name,
+				      rb_verdict_name(r.verdict), r.msg, lb ? "accepted" : "rejected");
+			if (!c->first_diff[0])
+				snprintf(c->first_diff, sizeof(c->first_diff), "%s:%s oracle %s libbpf %s", path,
+					 o->progs[i].name, rb_verdict_name(r.verdict), lb ? "accepted" : "rejected");
+		}
 	}
 	rb_object_free(o);
 }
