@@ -285,7 +285,9 @@ static bool env_message(const char *msg)
 {
 	/* lockdown removes these helpers: the verifier then calls them unknown */
 	return strstr(msg, "unknown func bpf_probe_write_user") || strstr(msg, "unknown func bpf_override_return") ||
-	       strstr(msg, "unknown func bpf_probe_read#") || strstr(msg, "unknown func bpf_probe_read_str#");
+	       strstr(msg, "unknown func bpf_probe_read#") || strstr(msg, "unknown func bpf_probe_read_str#") ||
+	       /* a typed ksym this kernel has in BTF but not in kallsyms */
+	       strstr(msg, "failed to find the address for kernel symbol");
 }
 
 int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
