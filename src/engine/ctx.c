@@ -131,6 +131,9 @@ static int xdp_access(struct rb_env *env, int off, int size, bool write, struct 
 		return reject(env, off, size);
 	if (write)
 		return reject(env, off, size);
+	/* egress_ifindex exists only for programs run from a devmap */
+	if (off == offsetof(struct xdp_md, egress_ifindex) && env->prog->expected_attach_type != BPF_XDP_DEVMAP)
+		return reject(env, off, size);
 	switch (off) {
 	case offsetof(struct xdp_md, data):
 		out->reg_type = RT_PKT;
