@@ -26,7 +26,7 @@ enum arg {
 	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
 };
 
-enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK };
+enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK, R_MAP_VALUE };
 
 /* who may call: base helpers for every type, tracing, networking */
 #define AV_ALL 0x7
@@ -128,6 +128,15 @@ static const struct proto protos[] = {
 	{BPF_FUNC_ktime_get_tai_ns, "ktime_get_tai_ns", R_INT, {0}, 0xf, false, 0},
 	{BPF_FUNC_current_task_under_cgroup, "current_task_under_cgroup", R_INT, {A_MAP, A_ANY}, AV_TRACE, false,
 	 BPF_MAP_TYPE_CGROUP_ARRAY},
+	{BPF_FUNC_skb_get_tunnel_key, "skb_get_tunnel_key", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE, A_ANY}, AV_SKB, false, 0},
+	{BPF_FUNC_skb_set_tunnel_key, "skb_set_tunnel_key", R_INT, {A_CTX, A_MEM_RO, A_SIZE, A_ANY}, AV_SKB, false, 0},
+	{BPF_FUNC_skb_get_tunnel_opt, "skb_get_tunnel_opt", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE}, AV_SKB, false, 0},
+	{BPF_FUNC_skb_set_tunnel_opt, "skb_set_tunnel_opt", R_INT, {A_CTX, A_MEM_RO, A_SIZE}, AV_SKB, false, 0},
+	{BPF_FUNC_redirect_neigh, "redirect_neigh", R_INT, {A_ANY, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_ANY}, AV_SKB, false,
+	 0},
+	{BPF_FUNC_trace_vprintk, "trace_vprintk", R_INT, {A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO}, 0xf,
+	 false, 0},
+	{BPF_FUNC_get_local_storage, "get_local_storage", R_MAP_VALUE, {A_MAP, A_ANY}, 0xf, false, 0xfe},
 	{BPF_FUNC_get_current_task_btf, "get_current_task_btf", R_BTF_TASK, {0}, AV_TRACE, false, 0},
 };
 
@@ -193,6 +202,9 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 		       p->id == BPF_FUNC_ringbuf_query;
 	case BPF_MAP_TYPE_STACK_TRACE:
 		return p->id == BPF_FUNC_get_stackid;
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return p->id == BPF_FUNC_get_local_storage;
 	case BPF_MAP_TYPE_CGROUP_ARRAY:
 		return p->id == BPF_FUNC_current_task_under_cgroup || p->id == BPF_FUNC_skb_under_cgroup;
 	case BPF_MAP_TYPE_DEVMAP:
@@ -207,7 +219,7 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 	default:
 		if (p->map_type_need && p->map_type_need != 0xff)
 			return m->type == p->map_type_need;
-		if (p->map_type_need == 0xff)
+		if (p->map_type_need == 0xff || p->map_type_need == 0xfe)
 			return false;
 		return true;
 	}
@@ -335,8 +347,11 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			return rb_reject(env, "invalid func unknown#%d", insn->imm);
 		return rb_unsupported(env, "helper #%d", insn->imm);
 	}
+	/* The per-type availability table is an approximation of the kernel's
+	 * get_func_proto callbacks: a helper it does not list for this type is
+	 * reported unsupported rather than risking a false rejection. */
 	if (!available(p, env->prog->prog_type))
-		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", p->name, p->id);
+		return rb_unsupported(env, "helper bpf_%s#%d for program type %u", p->name, p->id, env->prog->prog_type);
 	if (p->id == BPF_FUNC_get_stack || p->id == BPF_FUNC_probe_read_str ||
 	    p->id == BPF_FUNC_probe_read_kernel_str || p->id == BPF_FUNC_probe_read_user_str) {
 		/* return value refined by the size argument below */
@@ -483,6 +498,10 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		break;
 	case R_VOID:
 		rb_reg_not_init(env, &regs[0]);
+		break;
+	case R_MAP_VALUE:
+		rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
+		regs[0].map_idx = map_idx;
 		break;
 	case R_BTF_TASK: {
 		int32_t id = rb_btf_struct_id(env, "task_struct");
