@@ -13,6 +13,64 @@ static int find_subprog(struct rb_env *env, int start)
 	return -1;
 }
 
+void rb_clear_pkt_pointers(struct rb_env *env);
+
+/* btf_check_subprog_call + the global branch of check_func_call (6.18):
+ * arguments checked against the BTF prototype, the callee verified later
+ * on its own, R0 an unknown scalar */
+static int global_call(struct rb_env *env, int sub, int *insn_idx)
+{
+	struct rb_subprog *sp = &env->subprogs[sub];
+	struct rb_reg *regs = rb_cur_regs(env);
+	int err = 0;
+	for (int a = 0; a < sp->nargs && !err; a++) {
+		int regno = a + 1;
+		struct rb_reg *r = &regs[regno];
+		rb_scratch_reg(env, regno);
+		if (r->type == RT_NOT_INIT) {
+			err = rb_reject(env, "R%d !read_ok", regno);
+			break;
+		}
+		switch (sp->arg_kind[a]) {
+		case GARG_SCALAR:
+			if (r->type != RT_SCALAR)
+				err = rb_reject(env, "R%d is not a scalar", regno);
+			break;
+		case GARG_CTX:
+			if (r->type != RT_CTX)
+				err = rb_reject(env, "arg#%d expects pointer to ctx", a);
+			break;
+		case GARG_MEM:
+			if (r->type == RT_SCALAR && rb_reg_is_const(env, r) && rb_reg_const_val(env, r) == 0)
+				break;
+			err = rb_check_mem_range(env, regno, -1, sp->arg_size[a], true, false);
+			if (!err)
+				err = rb_check_mem_range(env, regno, -1, sp->arg_size[a], true, true);
+			break;
+		}
+	}
+	if (err) {
+		if (env->done && env->res->verdict == RB_REJECT) {
+			char m[256];
+			snprintf(m, sizeof(m), "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
+			rb_log(env, "%s\n", m);
+			snprintf(env->res->msg, sizeof(env->res->msg), "%s", m);
+		}
+		return err;
+	}
+	rb_log(env, "Func#%d ('%s') is global and assumed valid.\n", sub, sp->name);
+	if (sp->changes_pkt)
+		rb_clear_pkt_pointers(env);
+	sp->called = true;
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &regs[i]);
+		rb_scratch_reg(env, i);
+	}
+	rb_reg_unknown(env, &regs[0]);
+	*insn_idx += 1;
+	return 0;
+}
+
 int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
 {
 	struct rb_vstate *st = env->cur;
@@ -23,6 +81,8 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 	if (sub < 0)
 		return rb_reject(env, "verifier bug. No program starts at insn %d", target);
 	struct rb_func *caller = st->frame[st->curframe];
+	if (env->subprogs[sub].global)
+		return global_call(env, sub, insn_idx);
 	for (int i = 1; i <= 5; i++)
 		rb_scratch_reg(env, i);
 	struct rb_func *callee = calloc(1, sizeof(*callee));
@@ -130,6 +190,19 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 		return rb_reject(env, "Unreleased reference id=%u alloc_insn=?", st->refs[0]);
 	if (st->curframe)
 		return rb_subprog_return(env, insn_idx);
+	if (st->frame[0]->subprog) {
+		/* a global subprogram verified on its own returns a scalar */
+		if ((err = rb_check_reg_read(env, 0)))
+			return err;
+		struct rb_reg *r0 = &rb_cur_regs(env)[0];
+		if (r0->type != RT_SCALAR) {
+			char tn[48];
+			return rb_reject(env, "At subprogram exit the register R0 is not a scalar value (%s)",
+					 rb_rtype_name(r0, tn, sizeof(tn)));
+		}
+		*exit_path = true;
+		return 0;
+	}
 	if ((err = check_return_code(env)))
 		return err;
 	*exit_path = true;

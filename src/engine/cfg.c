@@ -1,7 +1,9 @@
 /* cfg.c — the static passes before exploration (Linux 6.18 check_subprogs,
  * check_cfg/visit_insn prune and jump points, compute_live_registers). */
 #include <bpf/btf.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <string.h>
 
 #include "engine/state.h"
@@ -33,9 +35,34 @@ static int cmp_sub(const void *a, const void *b)
 	return ((const struct rb_subprog *)a)->start - ((const struct rb_subprog *)b)->start;
 }
 
-/* Global (non-static) subprograms are verified on their own by the kernel,
- * with arguments typed from BTF; the engine does not model that yet. */
-static int check_global_subprogs(struct rb_env *env)
+/* Global (non-static) subprograms are verified on their own, with
+ * arguments typed from the program's BTF (6.18 btf_prepare_func_args):
+ * integers are scalars, a pointer to the program type's context struct is
+ * ctx, a pointer to a sized type is memory of that size that may be NULL. */
+static const char *ctx_type_name(uint32_t pt)
+{
+	switch (pt) {
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+		return "__sk_buff";
+	case BPF_PROG_TYPE_XDP:
+		return "xdp_md";
+	case BPF_PROG_TYPE_KPROBE:
+		return "pt_regs";
+	case BPF_PROG_TYPE_PERF_EVENT:
+		return "bpf_perf_event_data";
+	case BPF_PROG_TYPE_RAW_TRACEPOINT:
+		return "bpf_raw_tracepoint_args";
+	default:
+		return NULL;
+	}
+}
+
+int rb_helper_changes_pkt(int32_t func_id);
+
+static int prepare_global_subprogs(struct rb_env *env)
 {
 	const struct rb_prog *p = env->prog;
 	if (!env->obj->btf || !p->func_info || p->func_info_rec_size < sizeof(struct bpf_func_info) ||
@@ -45,15 +72,63 @@ static int check_global_subprogs(struct rb_env *env)
 	if (!btf)
 		return 0;
 	int rc = 0;
+	const char *ctxname = ctx_type_name(p->prog_type);
 	for (uint32_t i = 0; i < p->func_info_cnt && !rc; i++) {
 		const struct bpf_func_info *fi =
 			(const void *)((const char *)p->func_info + (size_t)i * p->func_info_rec_size);
-		if (fi->insn_off == 0)
-			continue;
 		const struct btf_type *t = btf__type_by_id(btf, fi->type_id);
-		if (t && btf_is_func(t) && BTF_INFO_VLEN(t->info) == BTF_FUNC_GLOBAL) {
-			env->insn_idx = (int)fi->insn_off;
-			rc = rb_unsupported(env, "global function %s", btf__name_by_offset(btf, t->name_off));
+		if (!fi->insn_off || !t || !btf_is_func(t) || BTF_INFO_VLEN(t->info) != BTF_FUNC_GLOBAL)
+			continue;
+		struct rb_subprog *sp = NULL;
+		for (int s = 1; s < env->nsubprogs; s++)
+			if (env->subprogs[s].start == (int)fi->insn_off)
+				sp = &env->subprogs[s];
+		if (!sp)
+			continue;
+		sp->global = true;
+		snprintf(sp->name, sizeof(sp->name), "%s", btf__name_by_offset(btf, t->name_off));
+		env->insn_idx = (int)fi->insn_off;
+		const struct btf_type *proto = btf__type_by_id(btf, t->type);
+		if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) > 5) {
+			rc = rb_unsupported(env, "global function %s prototype", sp->name);
+			break;
+		}
+		const struct btf_param *pa = btf_params(proto);
+		sp->nargs = btf_vlen(proto);
+		for (int a = 0; a < sp->nargs && !rc; a++) {
+			uint32_t id = pa[a].type;
+			const struct btf_type *at = btf__type_by_id(btf, id);
+			while (at && (btf_is_mod(at) || btf_is_typedef(at)))
+				at = btf__type_by_id(btf, at->type);
+			if (at && (btf_is_int(at) || btf_is_any_enum(at))) {
+				sp->arg_kind[a] = GARG_SCALAR;
+				continue;
+			}
+			if (at && btf_is_ptr(at)) {
+				uint32_t tid = at->type;
+				const struct btf_type *pt = btf__type_by_id(btf, tid);
+				while (pt && (btf_is_mod(pt) || btf_is_typedef(pt))) {
+					tid = pt->type;
+					pt = btf__type_by_id(btf, tid);
+				}
+				if (pt && btf_is_composite(pt) && ctxname &&
+				    !strcmp(btf__name_by_offset(btf, pt->name_off), ctxname)) {
+					sp->arg_kind[a] = GARG_CTX;
+					continue;
+				}
+				int64_t sz = pt ? btf__resolve_size(btf, tid) : -1;
+				if (sz > 0) {
+					sp->arg_kind[a] = GARG_MEM;
+					sp->arg_size[a] = (uint32_t)sz;
+					continue;
+				}
+			}
+			rc = rb_unsupported(env, "global function %s argument %d", sp->name, a);
+		}
+		for (int k = sp->start; k < sp->end; k++) {
+			const struct bpf_insn *in = &env->insns[k];
+			if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0 && rb_helper_changes_pkt(in->imm))
+				sp->changes_pkt = true;
 		}
 	}
 	btf__free(btf);
@@ -338,7 +413,7 @@ int rb_check_cfg(struct rb_env *env)
 	int err = rb_compute_scc(env);
 	if (err)
 		return err;
-	return check_global_subprogs(env);
+	return prepare_global_subprogs(env);
 }
 
 /* Strongly connected components of the instruction graph (Linux 6.17+

@@ -100,13 +100,13 @@ static void init_state(struct rb_env *env)
 	f->callsite = -1;
 }
 
-static int do_check(struct rb_env *env)
+static int do_check(struct rb_env *env, int start)
 {
 	bool print_state = false;
 	uint64_t limit = env->opts && env->opts->insn_limit ? env->opts->insn_limit : KERNEL_INSN_LIMIT;
 	double tlimit = env->opts ? env->opts->time_limit_s : 0;
 	int prev_insn_idx = -1;
-	env->insn_idx = 0;
+	env->insn_idx = start;
 	rb_scratch_all(env);
 	for (;;) {
 		int err;
@@ -116,9 +116,12 @@ static int do_check(struct rb_env *env)
 		if (env->insn_idx < 0 || env->insn_idx >= env->insn_cnt)
 			return rb_reject(env, "invalid insn idx %d insn_cnt %d", env->insn_idx, env->insn_cnt);
 		if (++env->insn_processed > limit) {
-			if (limit == KERNEL_INSN_LIMIT)
-				return rb_reject(env, "BPF program is too large. Processed %d insn",
-						 (int)env->insn_processed - 0);
+			/* the kernel answers E2BIG: a limit, as the oracle classifies it */
+			if (limit == KERNEL_INSN_LIMIT) {
+				rb_reject(env, "BPF program is too large. Processed %d insn", (int)env->insn_processed);
+				env->res->verdict = RB_LIMIT;
+				return RB_E_LIMIT;
+			}
 			env->res->verdict = RB_LIMIT;
 			snprintf(env->res->msg, sizeof(env->res->msg), "instruction budget %llu exhausted",
 				 (unsigned long long)limit);
@@ -189,6 +192,76 @@ static int do_check(struct rb_env *env)
 		print_state = true;
 	}
 	return 0;
+}
+
+/* do_check_subprogs: every global subprogram called so far is verified on
+ * its own, with arguments from its BTF prototype; the counters go on */
+static int verify_globals(struct rb_env *env)
+{
+	bool again = true;
+	while (again) {
+		again = false;
+		for (int s = 1; s < env->nsubprogs; s++) {
+			struct rb_subprog *sp = &env->subprogs[s];
+			if (!sp->global || !sp->called || sp->verified)
+				continue;
+			sp->verified = again = true;
+			rb_log(env, "Validating %s() func#%d...\n", sp->name, s);
+			env->cur = rb_state_new();
+			if (!env->cur)
+				return RB_E_NOMEM;
+			struct rb_func *f = env->cur->frame[0];
+			for (int i = 0; i < RB_MAX_REG; i++)
+				rb_reg_not_init(env, &f->regs[i]);
+			rb_reg_ptr(env, &f->regs[RB_REG_FP], RT_STACK);
+			f->subprog = s;
+			f->callsite = -1;
+			for (int a = 0; a < sp->nargs; a++) {
+				struct rb_reg *r = &f->regs[a + 1];
+				if (sp->arg_kind[a] == GARG_SCALAR) {
+					rb_reg_unknown(env, r);
+				} else if (sp->arg_kind[a] == GARG_CTX) {
+					rb_reg_ptr(env, r, RT_CTX);
+				} else {
+					rb_reg_ptr(env, r, RT_MEM);
+					r->flags = RF_MAYBE_NULL;
+					r->range = (int32_t)sp->arg_size[a];
+					r->id = ++env->id_gen;
+				}
+			}
+			mem_add(env, env->cur, +1);
+			int rc = do_check(env, sp->start);
+			if (rc)
+				return rc;
+			memset(env->explored, 0, sizeof(struct rb_vstate *) * (size_t)env->insn_cnt);
+			rb_log(env, "Func#%d ('%s') is safe for any args that match its prototype\n", s, sp->name);
+		}
+	}
+	return 0;
+}
+
+/* check_max_stack_depth: call chains of at most 8 frames (E2BIG) */
+static int call_depth(struct rb_env *env, int sub, int depth)
+{
+	if (depth > RB_MAX_FRAMES)
+		return depth;
+	int worst = depth;
+	for (int i = env->subprogs[sub].start; i < env->subprogs[sub].end; i++) {
+		const struct bpf_insn *in = &env->insns[i];
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL)
+			continue;
+		int t = i + 1 + in->imm;
+		for (int s = 0; s < env->nsubprogs; s++) {
+			if (env->subprogs[s].start != t)
+				continue;
+			int d = call_depth(env, s, depth + 1);
+			if (d > worst)
+				worst = d;
+		}
+		if (worst > RB_MAX_FRAMES)
+			break;
+	}
+	return worst;
 }
 
 static void free_env(struct rb_env *env)
@@ -262,7 +335,21 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		goto out;
 	init_state(&env);
 	mem_add(&env, env.cur, +1);
-	rc = do_check(&env);
+	rc = do_check(&env, 0);
+	if (!rc && env.nsubprogs > 1) {
+		/* free_states: each pass starts with no explored states to match
+		 * (6.18 keeps counting them in peak_states) */
+		memset(env.explored, 0, sizeof(struct rb_vstate *) * (size_t)env.insn_cnt);
+		rc = verify_globals(&env);
+		if (!rc) {
+			int d = call_depth(&env, 0, 1);
+			if (d > RB_MAX_FRAMES) {
+				rb_reject(&env, "the call stack of %d frames is too deep !", d - 1);
+				res->verdict = RB_LIMIT;
+				rc = RB_E_LIMIT;
+			}
+		}
+	}
 out:
 	if (rc == RB_E_NOMEM && !env.done) {
 		res->verdict = RB_LIMIT;

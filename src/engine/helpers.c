@@ -148,6 +148,15 @@ static const struct proto *find_proto(int32_t id)
 	return NULL;
 }
 
+int rb_helper_changes_pkt(int32_t func_id);
+int rb_helper_changes_pkt(int32_t func_id)
+{
+	const struct proto *p = find_proto(func_id);
+	return p && p->pkt_changes;
+}
+
+void rb_clear_pkt_pointers(struct rb_env *env);
+
 int rb_helper_nargs(int32_t func_id);
 int rb_helper_nargs(int32_t func_id)
 {
@@ -256,6 +265,12 @@ void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
 			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.ref_obj_id == ref_obj_id)
 				rb_reg_unknown(env, &f->stack[s].spilled);
 	}
+}
+
+static void clear_pkt_pointers(struct rb_env *env);
+void rb_clear_pkt_pointers(struct rb_env *env)
+{
+	clear_pkt_pointers(env);
 }
 
 static void clear_pkt_pointers(struct rb_env *env)

@@ -131,9 +131,16 @@ struct rb_branch {
 	int insn_idx, prev_insn_idx;
 };
 
+enum { GARG_SCALAR = 1, GARG_CTX, GARG_MEM }; /* global subprogram argument kinds */
+
 struct rb_subprog {
 	int start, end; /* [start, end) */
 	int stack_depth;
+	bool global, called, verified, changes_pkt;
+	char name[64];
+	int nargs;
+	uint8_t arg_kind[5];
+	uint32_t arg_size[5]; /* GARG_MEM: bytes of the pointee */
 };
 
 /* per-instruction static data (the kernel's bpf_insn_aux_data) */
