@@ -43,7 +43,8 @@ int rb_btf_init(struct rb_env *env)
 {
 	const struct rb_prog *p = env->prog;
 	uint32_t at = p->expected_attach_type;
-	if (at != BPF_TRACE_RAW_TP && at != BPF_TRACE_FENTRY && at != BPF_TRACE_FEXIT && at != BPF_MODIFY_RETURN)
+	if (at != BPF_TRACE_RAW_TP && at != BPF_TRACE_FENTRY && at != BPF_TRACE_FEXIT && at != BPF_MODIFY_RETURN &&
+	    at != BPF_TRACE_ITER)
 		return rb_unsupported(env, "tracing attach type %u", at);
 	if (!p->attach_btf_id)
 		return rb_unsupported(env, "tracing program without attach target");
@@ -66,6 +67,7 @@ int rb_btf_init(struct rb_env *env)
 	} else {
 		if (!btf_is_func(t))
 			return rb_unsupported(env, "fentry target is not a function");
+		snprintf(env->func_name, sizeof(env->func_name), "%s", btf__name_by_offset(env->vmlinux, t->name_off));
 		t = btf__type_by_id(env->vmlinux, t->type);
 	}
 	if (!t || !btf_is_func_proto(t))
@@ -94,8 +96,6 @@ static void typed_value(struct rb_env *env, uint32_t id, uint8_t flags, struct r
 			rb_reg_ptr(env, out, RT_BTF_ID);
 			out->map_idx = (int32_t)sid;
 			out->flags = flags;
-			if (rcu && (flags & RF_RCU))
-				out->flags |= RF_MAYBE_NULL;
 			if (out->flags & RF_MAYBE_NULL)
 				out->id = ++env->id_gen;
 			return;
@@ -119,11 +119,19 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 	if (btf_is_ptr(t)) {
 		if (size != 8)
 			return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
-		/* arguments of tracing programs are trusted pointers */
+		/* arguments of tracing programs are trusted pointers; an iterator's
+		 * object (every argument after the meta) may be NULL (ctx_arg_info) */
+		if (env->prog->expected_attach_type == BPF_TRACE_ITER && arg > 0) {
+			typed_value(env, env->arg_type[arg], RF_TRUSTED | RF_MAYBE_NULL, out);
+			if (out->type != RT_BTF_ID)
+				return rb_unsupported(env, "iterator buffer argument %d", arg);
+			return 0;
+		}
 		typed_value(env, env->arg_type[arg], RF_TRUSTED, out);
 		if (out->type == RT_BTF_ID) {
 			const struct btf_type *st = btf__type_by_id(env->vmlinux, (uint32_t)out->map_idx);
-			rb_log(env, "func '%s' arg%d has btf_id %d type %s '%s'\n", env->prog->attach_name, arg,
+			rb_log(env, "func '%s' arg%d has btf_id %d type %s '%s'\n",
+			       env->func_name[0] ? env->func_name : env->prog->attach_name, arg,
 			       out->map_idx, btf_is_union(st) ? "UNION" : "STRUCT", rb_btf_name(env, (uint32_t)out->map_idx));
 		}
 		return 0;
@@ -137,7 +145,8 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 
 /* Find the field under [off, off+size) of struct `id`; *ptr_type gets the
  * member type when the access is exactly a pointer member. */
-static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *ptr_type, int depth)
+static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *ptr_type, int depth,
+		const char **field, bool top)
 {
 	const struct btf *b = env->vmlinux;
 	const struct btf_type *t = skip_mods(b, id, &id, NULL);
@@ -150,7 +159,7 @@ static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *pt
 			int64_t es = btf__resolve_size(b, a->type);
 			if (es <= 0)
 				return 0;
-			return walk(env, a->type, (int)(off % es), size, ptr_type, depth + 1);
+			return walk(env, a->type, (int)(off % es), size, ptr_type, depth + 1, field, false);
 		}
 		if (btf_is_ptr(t) && off == 0 && size == 8)
 			*ptr_type = id;
@@ -165,9 +174,33 @@ static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *pt
 		int64_t ms = btf__resolve_size(b, m->type);
 		if (ms <= 0)
 			continue;
-		if (off >= moff && off + size <= moff + ms)
-			return walk(env, m->type, off - moff, size, ptr_type, depth + 1);
+		if (off >= moff && off + size <= moff + ms) {
+			/* members of anonymous unions/structs count as the outer struct's */
+			const char *mn = btf__name_by_offset(b, m->name_off);
+			if (top && mn && mn[0])
+				*field = mn;
+			return walk(env, m->type, off - moff, size, ptr_type, depth + 1, field,
+				    top && !(mn && mn[0]));
+		}
 	}
+	return 0;
+}
+
+/* 1 trusted, 2 trusted or NULL, 3 RCU (6.18 BTF_TYPE_SAFE_* lists, partial) */
+static int safe_field(const char *type, const char *field)
+{
+	static const struct {
+		const char *type, *field;
+		int kind;
+	} tab[] = {
+		{"bpf_iter_meta", "seq", 1},   {"bpf_iter__task", "task", 1},  {"linux_binprm", "file", 1},
+		{"file", "f_inode", 1},        {"dentry", "d_inode", 1},       {"socket", "sk", 2},
+		{"task_struct", "cpus_ptr", 3}, {"task_struct", "cgroups", 3}, {"task_struct", "real_parent", 3},
+		{"task_struct", "group_leader", 3}, {"css_set", "dfl_cgrp", 3}, {"cgroup", "kn", 3},
+	};
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(tab[i].type, type) && !strcmp(tab[i].field, field))
+			return tab[i].kind;
 	return 0;
 }
 
@@ -190,16 +223,27 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	if ((uint64_t)off + (uint64_t)size > t->size)
 		return rb_reject(env, "access beyond struct %s at off %d size %d", tname, off, size);
 	uint32_t ptype = 0;
-	walk(env, sid, off, size, &ptype, 0);
+	const char *field = "";
+	walk(env, sid, off, size, &ptype, 0, &field, true);
 	if (ptype) {
 		bool rcu = false;
 		uint32_t pid;
 		const struct btf_type *pt = btf__type_by_id(b, ptype);
 		const struct btf_type *target = skip_mods(b, pt->type, &pid, &rcu);
 		if (target && btf_is_composite(target)) {
-			uint8_t flags = RF_UNTRUSTED; /* 6.18: walked pointers are untrusted */
-			if (rcu)
-				flags |= RF_RCU | RF_MAYBE_NULL;
+			/* 6.18: walked pointers are untrusted, except the fields the kernel
+			 * lists as trusted (BTF_TYPE_SAFE_TRUSTED) or RCU-protected
+			 * (BTF_TYPE_SAFE_RCU, __rcu tags) when the parent is trusted */
+			uint8_t flags = RF_UNTRUSTED;
+			int kind = (reg->flags & (RF_TRUSTED | RF_RCU)) ? safe_field(tname, field) : 0;
+			if (kind == 1)
+				flags = RF_TRUSTED;
+			else if (kind == 2)
+				flags = RF_TRUSTED | RF_MAYBE_NULL;
+			else if (kind == 3)
+				flags = RF_RCU;
+			else if (rcu)
+				flags = RF_RCU | RF_MAYBE_NULL;
 			rb_reg_ptr(env, out, RT_BTF_ID);
 			out->map_idx = (int32_t)pid;
 			out->flags = flags;

@@ -24,6 +24,7 @@ enum arg {
 	A_SIZE_OR_ZERO,   /* ARG_CONST_SIZE_OR_ZERO */
 	A_ALLOC_SIZE,     /* ARG_CONST_ALLOC_SIZE_OR_ZERO */
 	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
+	A_BTF,            /* ARG_PTR_TO_BTF_ID (any BTF pointer accepted: the id is not checked) */
 };
 
 enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK, R_MAP_VALUE };
@@ -137,6 +138,9 @@ static const struct proto protos[] = {
 	{BPF_FUNC_trace_vprintk, "trace_vprintk", R_INT, {A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO}, 0xf,
 	 false, 0},
 	{BPF_FUNC_get_local_storage, "get_local_storage", R_MAP_VALUE, {A_MAP, A_ANY}, 0xf, false, 0xfe},
+	{BPF_FUNC_seq_printf, "seq_printf", R_INT, {A_BTF, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO}, AV_TRACE,
+	 false, 0},
+	{BPF_FUNC_seq_write, "seq_write", R_INT, {A_BTF, A_MEM_RO, A_SIZE}, AV_TRACE, false, 0},
 	{BPF_FUNC_get_current_task_btf, "get_current_task_btf", R_BTF_TASK, {0}, AV_TRACE, false, 0},
 };
 
@@ -456,6 +460,12 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			alloc_size = rb_reg_const_val(env, reg);
 			if ((err = rb_mark_chain_precision(env, regno)))
 				return err;
+			break;
+		case A_BTF:
+			if (reg->type != RT_BTF_ID || (reg->flags & RF_MAYBE_NULL))
+				return rb_reject(env, "R%d type=%s expected=ptr_", regno, tn);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_reject(env, "R%d must have zero offset when passed to a helper", regno);
 			break;
 		case A_RINGBUF_REL:
 			if (reg->type != RT_MEM || !(reg->flags & RF_RINGBUF) || (reg->flags & RF_MAYBE_NULL))

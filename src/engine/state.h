@@ -210,6 +210,7 @@ struct rb_env {
 	/* tracing programs: vmlinux BTF and the attach target's arguments */
 	struct btf *vmlinux;
 	uint32_t arg_type[13];
+	char func_name[128];
 	int nargs; /* arguments readable through ctx (fexit: plus the return value) */
 	/* precision backtracking: requested registers and slots per frame */
 	uint32_t bt_regs[RB_MAX_FRAMES];
