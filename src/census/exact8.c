@@ -231,6 +231,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 	bm256 comp[CENSUS_MAX_TRACKERS][4];
 	rb_val refs[CENSUS_MAX_TRACKERS][2][2];
 	bool live[CENSUS_MAX_TRACKERS][2];
+	const rb_val *kept[CENSUS_MAX_TRACKERS][2][2]; /* the state each outcome continues with */
 	bool opt[CENSUS_MAX_TRACKERS];
 	const unsigned ncomp = op->imm ? 2 : 4; /* refined a (and b) per outcome */
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
@@ -312,6 +313,18 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 				bm_clear(&grb);
 			}
 			live[ti][o] = alive;
+			if (bt == (o ? RB_BR_ALWAYS : RB_BR_NEVER)) {
+				/* a decided branch is followed without refinement (6.18
+				 * check_cond_jmp_op); the refinement was still checked
+				 * for soundness above, precision uses the kept state */
+				gra = *ga;
+				grb = *gb;
+				kept[ti][o][0] = in[ti].a;
+				kept[ti][o][1] = in[ti].b;
+			} else {
+				kept[ti][o][0] = alive ? &ref[o][0] : NULL;
+				kept[ti][o][1] = alive ? &ref[o][1] : NULL;
+			}
 			const bm256 *ba = best_of(run, sc, ti, &X[o]);
 			optimal = optimal && bm_eq(&gra, ba);
 			extra += census_lg(&gra) - census_lg(ba);
@@ -350,7 +363,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 	if (run->old_i >= 0 && run->cnum_i >= 0) {
 		const int o = run->old_i, c = run->cnum_i;
 		bool same = bm_eq(in[o].ga, in[c].ga) && bm_eq(in[o].gb, in[c].gb);
-#define L(t, oc, r) (live[t][oc] ? &refs[t][oc][r] : NULL)
+#define L(t, oc, r) (kept[t][oc][r])
 		const rb_val *vals[12] = {in[o].a, in[c].a, in[o].b, in[c].b,
 					  L(o, 1, 0), L(c, 1, 0), L(o, 1, 1), L(c, 1, 1),
 					  L(o, 0, 0), L(c, 0, 0), L(o, 0, 1), L(c, 0, 1)};
