@@ -152,6 +152,13 @@ static const struct proto *find_proto(int32_t id)
 	return NULL;
 }
 
+const char *rb_helper_proto_name(int32_t func_id);
+const char *rb_helper_proto_name(int32_t func_id)
+{
+	const struct proto *p = find_proto(func_id);
+	return p ? p->name : NULL;
+}
+
 int rb_helper_changes_pkt(int32_t func_id);
 int rb_helper_changes_pkt(int32_t func_id)
 {

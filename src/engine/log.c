@@ -13,6 +13,8 @@ static const char *const jmp_s[16] = {"jmp", "==", ">", ">=", "&", "!=", "s>", "
 				      "call", "exit", "<", "<=", "s<", "s<=", "?", "?"};
 static const char *const size_s[4] = {"u32", "u16", "u8", "u64"};
 
+const char *rb_helper_proto_name(int32_t func_id);
+
 static const char *helper_name(int id)
 {
 	/* names of the helpers in the prototype table and the common rest */
@@ -133,6 +135,8 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 				snprintf(buf, len, "call pc%+d", in->imm);
 			else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
 				snprintf(buf, len, "call kernel-function");
+			else if (rb_helper_proto_name(in->imm))
+				snprintf(buf, len, "call bpf_%s#%d", rb_helper_proto_name(in->imm), in->imm);
 			else
 				snprintf(buf, len, "call %s#%d", helper_name(in->imm), in->imm);
 		} else if (op == BPF_EXIT) {
