@@ -23,6 +23,10 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 	struct rb_subprog *sp = &env->subprogs[sub];
 	struct rb_reg *regs = rb_cur_regs(env);
 	int err = 0;
+	if (sp->ret_not_scalar) {
+		rb_log(env, "Global function %s() doesn't return scalar. Only those are supported.\n", sp->name);
+		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
+	}
 	for (int a = 0; a < sp->nargs && !err; a++) {
 		int regno = a + 1;
 		struct rb_reg *r = &regs[regno];
@@ -39,6 +43,8 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 		case GARG_CTX:
 			if (r->type != RT_CTX)
 				err = rb_reject(env, "arg#%d expects pointer to ctx", a);
+			else if (r->off || !env->t->is_const(&r->val) || rb_reg_const_val(env, r))
+				err = rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno, r->off);
 			break;
 		case GARG_MEM:
 			if (r->type == RT_SCALAR && rb_reg_is_const(env, r) && rb_reg_const_val(env, r) == 0)

@@ -95,6 +95,12 @@ static int prepare_global_subprogs(struct rb_env *env)
 		}
 		const struct btf_param *pa = btf_params(proto);
 		sp->nargs = btf_vlen(proto);
+		{
+			const struct btf_type *rt = btf__type_by_id(btf, proto->type);
+			while (rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
+				rt = btf__type_by_id(btf, rt->type);
+			sp->ret_not_scalar = !rt || !(btf_is_int(rt) || btf_is_any_enum(rt));
+		}
 		for (int a = 0; a < sp->nargs && !rc; a++) {
 			uint32_t id = pa[a].type;
 			const struct btf_type *at = btf__type_by_id(btf, id);

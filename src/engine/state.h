@@ -136,7 +136,7 @@ enum { GARG_SCALAR = 1, GARG_CTX, GARG_MEM }; /* global subprogram argument kind
 struct rb_subprog {
 	int start, end; /* [start, end) */
 	int stack_depth;
-	bool global, called, verified, changes_pkt;
+	bool global, called, verified, changes_pkt, ret_not_scalar;
 	char name[64];
 	int nargs;
 	uint8_t arg_kind[5];
