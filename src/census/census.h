@@ -11,6 +11,15 @@
  * At widths 16/32/64 the concrete values are sampled (bounds + random
  * members of gamma) and only soundness is checked.
  *
+ * Branches: branch_taken must never exclude an outcome some concrete pair
+ * takes; branch_refine is checked on every outcome branch_taken does not
+ * exclude (it must keep every value taking that outcome, and may declare
+ * the outcome impossible only when no pair takes it). For precision, an
+ * outcome branch_taken decides keeps the unrefined state (6.18 follows a
+ * decided branch without refining), an excluded one is empty. A jump
+ * case is optimal when both registers (dst only for immediates) on both
+ * outcomes equal the best abstraction of the values taking that outcome.
+ *
  * Library code: no printing, no exit, no global mutable state. Each result
  * row is handed to a callback.
  */
