@@ -248,6 +248,12 @@ static const struct bpf_insn branchy[] = {
 	JMP_K(BPF_JGT, 6, 3, 2), MOV_K(7, 1), I(BPF_JMP | BPF_JA, 0, 0, 1, 0), MOV_K(7, 2),
 	LDX(BPF_DW, 8, 10, -8), JMP_K(BPF_JEQ, 8, 5, 1), MOV_K(7, 3), MOV_X(0, 7), EXIT()};
 static const struct bpf_insn maps_prog[] = MAP_PROG(0, BPF_W, 4);
+/* a BPF-to-BPF call whose callee branches on its argument */
+static const struct bpf_insn call_prog[] = {
+	CALL(BPF_FUNC_get_prandom_u32), MOV_X(1, 0), I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 2),
+	ALU_K(BPF_ADD, 0, 1), EXIT(),
+	/* subprogram */
+	MOV_K(0, 0), JMP_K(BPF_JGT, 1, 100, 1), MOV_K(0, 7), EXIT()};
 static const struct bpf_insn pkt_prog[] = PKT_PROG(13);
 
 static void test_kernel_agreement(void **state)
@@ -263,6 +269,7 @@ static void test_kernel_agreement(void **state)
 		{"branchy", BPF_PROG_TYPE_SOCKET_FILTER, branchy, sizeof(branchy) / sizeof(branchy[0])},
 		{"maps", BPF_PROG_TYPE_SOCKET_FILTER, maps_prog, sizeof(maps_prog) / sizeof(maps_prog[0])},
 		{"pkt", BPF_PROG_TYPE_XDP, pkt_prog, sizeof(pkt_prog) / sizeof(pkt_prog[0])},
+		{"call", BPF_PROG_TYPE_SOCKET_FILTER, call_prog, sizeof(call_prog) / sizeof(call_prog[0])},
 	};
 	int fds[2];
 	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);
