@@ -220,8 +220,20 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	off += (int)rb_reg_const_val(env, reg);
 	if (off < 0)
 		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
-	if ((uint64_t)off + (uint64_t)size > t->size)
-		return rb_reject(env, "access beyond struct %s at off %d size %d", tname, off, size);
+	if ((uint64_t)off + (uint64_t)size > t->size) {
+		/* a flexible array at the end of the struct may be read beyond it */
+		bool flex = false;
+		if (btf_is_composite(t) && btf_vlen(t)) {
+			const struct btf_member *last = btf_members(t) + btf_vlen(t) - 1;
+			const struct btf_type *lt = skip_mods(b, last->type, NULL, NULL);
+			flex = lt && btf_is_array(lt) && btf_array(lt)->nelems == 0 &&
+			       (uint32_t)off >= btf_member_bit_offset(t, (uint32_t)(btf_vlen(t) - 1)) / 8;
+		}
+		if (!flex)
+			return rb_reject(env, "access beyond struct %s at off %d size %d", tname, off, size);
+		rb_reg_unknown(env, out);
+		return 0;
+	}
 	uint32_t ptype = 0;
 	const char *field = "";
 	walk(env, sid, off, size, &ptype, 0, &field, true);
