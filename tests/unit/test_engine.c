@@ -69,7 +69,62 @@ static void run(struct fixture *f, const char *tracker, struct rb_result *res, F
 	assert_int_equal(rb_engine_verify(&f->obj, 0, t, &o, res, &err), 0);
 }
 
-/* both trackers reject at insn `at` with a message containing `msg` */
+/* the running kernel (where bpf() is permitted) rejects it the same way */
+/* load into the running kernel (maps as in mkobj); false where bpf() is not permitted */
+static bool kernel_verify(uint32_t type, const struct bpf_insn *p, size_t n, struct rb_result *kr)
+{
+	const char *why;
+	if (!rb_bpf_available(&why))
+		return false;
+	int fds[2];
+	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);
+	fds[1] = rb_sys_map_create(BPF_MAP_TYPE_HASH, "hash", 4, 8, 16, 0, -1, 0, 0, 0, -1, 0);
+	assert_true(fds[0] >= 0 && fds[1] >= 0);
+	struct rb_kload_args a = {.prog_type = type, .insns = p, .insn_cnt = n, .prog_btf_fd = -1, .fd_array = fds,
+				  .log_level = 1 | 4};
+	struct rb_klog log = {0};
+	int e = 0;
+	int fd = rb_kload_raw(&a, &log, &e);
+	rb_kload_classify(fd, e, log.buf, type, 0, kr);
+	if (fd >= 0)
+		close(fd);
+	rb_klog_free(&log);
+	close(fds[0]);
+	close(fds[1]);
+	return true;
+}
+
+static void kernel_rejects(uint32_t type, const struct bpf_insn *p, size_t n, int at, const char *msg)
+{
+	const char *why;
+	if (!rb_bpf_available(&why))
+		return;
+	int fds[2];
+	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);
+	fds[1] = rb_sys_map_create(BPF_MAP_TYPE_HASH, "hash", 4, 8, 16, 0, -1, 0, 0, 0, -1, 0);
+	assert_true(fds[0] >= 0 && fds[1] >= 0);
+	struct rb_kload_args a = {.prog_type = type, .insns = p, .insn_cnt = n, .prog_btf_fd = -1, .fd_array = fds,
+				  .log_level = 1 | 4};
+	struct rb_klog log = {0};
+	int e = 0;
+	int fd = rb_kload_raw(&a, &log, &e);
+	struct rb_result kr;
+	rb_kload_classify(fd, e, log.buf, type, 0, &kr);
+	if (fd >= 0)
+		close(fd);
+	rb_klog_free(&log);
+	close(fds[0]);
+	close(fds[1]);
+	if (kr.verdict != RB_REJECT || kr.err_insn != at || !strstr(kr.msg, msg))
+		print_error("kernel: verdict %s insn %d msg '%s' (expected reject at %d: '%s')\n",
+			    rb_verdict_name(kr.verdict), kr.err_insn, kr.msg, at, msg);
+	assert_int_equal(kr.verdict, RB_REJECT);
+	assert_int_equal(kr.err_insn, at);
+	assert_non_null(strstr(kr.msg, msg));
+}
+
+/* both trackers reject at insn `at` with a message containing `msg`, as
+ * the kernel does */
 static void expect_reject(uint32_t type, const struct bpf_insn *p, size_t n, int at, const char *msg)
 {
 	static const char *const trackers[] = {"old", "cnum"};
@@ -85,6 +140,7 @@ static void expect_reject(uint32_t type, const struct bpf_insn *p, size_t n, int
 		assert_int_equal(res.err_insn, at);
 		assert_non_null(strstr(res.msg, msg));
 	}
+	kernel_rejects(type, p, n, at, msg);
 }
 
 static void expect_accept(uint32_t type, const struct bpf_insn *p, size_t n)
@@ -99,6 +155,12 @@ static void expect_accept(uint32_t type, const struct bpf_insn *p, size_t n)
 			print_error("%s: %s at %d: %s\n", trackers[i], rb_verdict_name(res.verdict), res.err_insn, res.msg);
 		assert_int_equal(res.verdict, RB_ACCEPT);
 		assert_true(res.insns_processed > 0);
+		struct rb_result kr;
+		if (i == 0 && kernel_verify(type, p, n, &kr)) {
+			/* the kernel accepts too, after the same number of instructions */
+			assert_int_equal(kr.verdict, RB_ACCEPT);
+			assert_int_equal(kr.insns_processed, res.insns_processed);
+		}
 	}
 }
 
