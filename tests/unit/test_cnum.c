@@ -723,9 +723,9 @@ static void test_print(void **state)
 	assert_int_equal(cn->val_size, 40);
 }
 
-/* the printer itself, over hand-made bounds (kernel 6.18 log.c rules) */
-int cnum_print_bounds_w64(const struct rb_bounds *b, char *buf, size_t len);
-int cnum_print_bounds_w32(const struct rb_bounds *b, char *buf, size_t len);
+/* the shared printer (print_bounds.c) over hand-made bounds (kernel 6.18 log.c rules) */
+int rb_print_bounds_w64(const struct rb_bounds *b, char *buf, size_t len);
+int rb_print_bounds_w32(const struct rb_bounds *b, char *buf, size_t len);
 
 static void test_print_rules(void **state)
 {
@@ -736,24 +736,24 @@ static void test_print_rules(void **state)
 	struct rb_bounds b = {.smin = -(INT64_C(1) << 31) - 2, .smax = 32769, .umin = 0, .umax = UINT64_MAX,
 			      .s32_min = -32770, .s32_max = 0x7ffffffe, .u32_min = 0, .u32_max = UINT32_MAX,
 			      .var_off = {0, UINT64_MAX}};
-	cnum_print_bounds_w64(&b, buf, sizeof(buf));
+	rb_print_bounds_w64(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "smin=0xffffffff7ffffffe,smax=0x8001,smin32=0xffff7ffe,smax32=0x7ffffffe");
 	/* equal bits merge only with the same sign */
 	b = (struct rb_bounds){.smin = -2, .smax = 10, .umin = 0, .umax = UINT64_MAX, .s32_min = -2,
 			       .s32_max = 10, .u32_min = 0, .u32_max = UINT32_MAX, .var_off = {0, UINT64_MAX}};
-	cnum_print_bounds_w64(&b, buf, sizeof(buf));
+	rb_print_bounds_w64(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "smin=smin32=-2,smax=smax32=10");
 	b.s32_min = INT32_MIN + 1;
 	b.u32_min = 0x80000001u;
 	b.u32_max = 0x80000001u;
 	b.s32_max = INT32_MIN + 1;
-	cnum_print_bounds_w64(&b, buf, sizeof(buf));
+	rb_print_bounds_w64(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "smin=-2,smax=10,smin32=umin32=0x80000001,smax32=umax32=0x80000001");
 	/* at 32 bits the register is 32 bits wide and the subregister 16 */
 	b = (struct rb_bounds){.smin = -40000, .smax = -1, .umin = 0xffff63c0u, .umax = 0xffffffffu,
 			       .s32_min = -16, .s32_max = -1, .u32_min = 0xfff0, .u32_max = 0xffff,
 			       .var_off = {0xffff0000u, 0xffff}};
-	cnum_print_bounds_w32(&b, buf, sizeof(buf));
+	rb_print_bounds_w32(&b, buf, sizeof(buf));
 	assert_string_equal(buf, "smin=0xffff63c0,smax=smax32=-1,umin=0xffff63c0,smin32=-16,umin32=65520,"
 				 "var_off=(0xffff0000; 0xffff)");
 }

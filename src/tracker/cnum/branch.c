@@ -10,6 +10,7 @@
  */
 #include <linux/bpf.h>
 
+#include "tracker/bounds.h"
 #include "tracker/cnum/reg.h"
 
 static bool is_const_reg(const struct creg *r, bool is32)
@@ -37,7 +38,6 @@ static void swap_regs(struct creg **a, struct creg **b)
 /* mainline regs_refine_cond_op */
 static void refine_cond_op(struct creg *r1, struct creg *r2, uint8_t op, bool is32)
 {
-	struct tnum t;
 	uint64_t val;
 
 	/* GE/GT/SGE/SGT reuse LE/LT/SLE/SLT with the operands swapped */
@@ -58,15 +58,11 @@ static void refine_cond_op(struct creg *r1, struct creg *r2, uint8_t op, bool is
 		if (is32) {
 			r1->r32 = cnum_intersect(r1->r32, r2->r32, RH);
 			r2->r32 = r1->r32;
-			t = tnum_intersect(tnum_subreg(r1->var_off), tnum_subreg(r2->var_off));
-			r1->var_off = tnum_with_subreg(r1->var_off, t);
-			r2->var_off = tnum_with_subreg(r2->var_off, t);
 		} else {
 			r1->r64 = cnum_intersect(r1->r64, r2->r64, RW);
 			r2->r64 = r1->r64;
-			r1->var_off = tnum_intersect(r1->var_off, r2->var_off);
-			r2->var_off = r1->var_off;
 		}
+		rb_tnum_refine_eq(&r1->var_off, &r2->var_off, is32);
 		break;
 	case BPF_JNE:
 		if (!is_const_reg(r2, is32))
@@ -88,33 +84,18 @@ static void refine_cond_op(struct creg *r1, struct creg *r2, uint8_t op, bool is
 			swap_regs(&r1, &r2);
 		if (!is_const_reg(r2, is32))
 			break;
-		val = const_value(r2, is32);
-		/* only a single tested bit says which bit is set */
-		if (val == 0 || (val & (val - 1)))
-			break;
-		if (is32) {
-			t = tnum_or(tnum_subreg(r1->var_off), tnum_const(val));
-			r1->var_off = tnum_with_subreg(r1->var_off, t);
-		} else {
-			r1->var_off = tnum_or(r1->var_off, tnum_const(val));
-		}
+		r1->var_off = rb_tnum_refine_jset(r1->var_off, const_value(r2, is32), is32);
 		break;
 	case RB_JSET_FALSE: /* mainline: BPF_JSET | BPF_X */
 		if (!is_const_reg(r2, is32))
 			swap_regs(&r1, &r2);
 		if (!is_const_reg(r2, is32))
 			break;
-		val = const_value(r2, is32);
 		/* forget the ranges before narrowing the tnum (mainline does
 		 * so to avoid invariant violations on dead branches) */
 		r1->r64 = cnum_full(RW);
 		r1->r32 = cnum_full(RH);
-		if (is32) {
-			t = tnum_and(tnum_subreg(r1->var_off), tnum_const(~val));
-			r1->var_off = tnum_with_subreg(r1->var_off, t);
-		} else {
-			r1->var_off = tnum_and(r1->var_off, tnum_const(~val));
-		}
+		r1->var_off = rb_tnum_refine_jset_false(r1->var_off, const_value(r2, is32), is32);
 		break;
 	case BPF_JLE:
 		if (is32) {
@@ -191,7 +172,10 @@ static int simulate(const struct creg *a, const struct creg *b, uint8_t jop, boo
 	return RB_BR_UNKNOWN;
 }
 
-/* mainline is_scalar_branch_taken (for two distinct registers) */
+/* mainline is_scalar_branch_taken (for two distinct registers): the
+ * tests on the converted bounds and var_off are Linux 6.18's, shared with
+ * the old tracker (rb_bounds_branch_taken); what they leave undecided
+ * mainline then refines both ways (simulate_both_branches_taken) */
 int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
 {
 	if (jop == RB_JSET_FALSE) {
@@ -199,106 +183,33 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 		return r == RB_BR_UNKNOWN ? r : !r;
 	}
 
-	struct tnum t1 = is32 ? tnum_subreg(a->var_off) : a->var_off;
-	struct tnum t2 = is32 ? tnum_subreg(b->var_off) : b->var_off;
-	uint64_t umin1 = is32 ? reg_u32_min(a) : reg_umin(a);
-	uint64_t umax1 = is32 ? reg_u32_max(a) : reg_umax(a);
-	int64_t smin1 = is32 ? reg_s32_min(a) : reg_smin(a);
-	int64_t smax1 = is32 ? reg_s32_max(a) : reg_smax(a);
-	uint64_t umin2 = is32 ? reg_u32_min(b) : reg_umin(b);
-	uint64_t umax2 = is32 ? reg_u32_max(b) : reg_umax(b);
-	int64_t smin2 = is32 ? reg_s32_min(b) : reg_smin(b);
-	int64_t smax2 = is32 ? reg_s32_max(b) : reg_smax(b);
-
-	switch (jop) {
-	case BPF_JEQ:
-	case BPF_JNE: {
-		/* "differ" is certain when the values cannot meet */
-		int differ = -1;
-		if (tnum_is_const(t1) && tnum_is_const(t2))
-			differ = t1.value != t2.value;
-		else if (!tnum_overlap(t1, t2))
-			differ = 1;
-		else if (umin1 > umax2 || umax1 < umin2)
-			differ = 1;
-		else if (smin1 > smax2 || smax1 < smin2)
-			differ = 1;
-		else if (!is32 && (reg_u32_min(a) > reg_u32_max(b) || reg_u32_max(a) < reg_u32_min(b)))
-			differ = 1;
-		else if (!is32 && (reg_s32_min(a) > reg_s32_max(b) || reg_s32_max(a) < reg_s32_min(b)))
-			differ = 1;
-		if (differ >= 0)
-			return jop == BPF_JEQ ? !differ : differ;
-		break;
-	}
-	case BPF_JSET:
-		if (!is_const_reg(b, is32)) {
-			struct tnum tt = t1;
-			t1 = t2;
-			t2 = tt;
-			if (!is_const_reg(a, is32))
-				return RB_BR_UNKNOWN;
-		}
-		if ((~t1.mask & t1.value) & t2.value)
-			return RB_BR_ALWAYS;
-		if (!((t1.mask | t1.value) & t2.value))
-			return RB_BR_NEVER;
-		break;
-	case BPF_JGT:
-		if (umin1 > umax2)
-			return RB_BR_ALWAYS;
-		if (umax1 <= umin2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JSGT:
-		if (smin1 > smax2)
-			return RB_BR_ALWAYS;
-		if (smax1 <= smin2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JLT:
-		if (umax1 < umin2)
-			return RB_BR_ALWAYS;
-		if (umin1 >= umax2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JSLT:
-		if (smax1 < smin2)
-			return RB_BR_ALWAYS;
-		if (smin1 >= smax2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JGE:
-		if (umin1 >= umax2)
-			return RB_BR_ALWAYS;
-		if (umax1 < umin2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JSGE:
-		if (smin1 >= smax2)
-			return RB_BR_ALWAYS;
-		if (smax1 < smin2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JLE:
-		if (umax1 <= umin2)
-			return RB_BR_ALWAYS;
-		if (umin1 > umax2)
-			return RB_BR_NEVER;
-		break;
-	case BPF_JSLE:
-		if (smax1 <= smin2)
-			return RB_BR_ALWAYS;
-		if (smin1 > smax2)
-			return RB_BR_NEVER;
-		break;
-	default:
-		return RB_BR_UNKNOWN;
-	}
+	struct rb_bounds ba, bb;
+	creg_conv_bounds(a, &ba);
+	creg_conv_bounds(b, &bb);
+	int r = rb_bounds_branch_taken(&ba, &bb, jop, is32);
 #ifndef RB_CNUM_MAINLINE_ALGOS
 	(void)simulate; /* newer than 6.18 (see alu.c) */
-	return RB_BR_UNKNOWN;
+	return r;
 #else
-	return simulate(a, b, jop, is32);
+	switch (r == RB_BR_UNKNOWN ? jop : 0) {
+	case BPF_JSET:
+		/* without a constant mask mainline gives up at once */
+		if (!is_const_reg(a, is32) && !is_const_reg(b, is32))
+			return r;
+		return simulate(a, b, jop, is32);
+	case BPF_JEQ:
+	case BPF_JNE:
+	case BPF_JGT:
+	case BPF_JSGT:
+	case BPF_JLT:
+	case BPF_JSLT:
+	case BPF_JGE:
+	case BPF_JSGE:
+	case BPF_JLE:
+	case BPF_JSLE:
+		return simulate(a, b, jop, is32);
+	default: /* decided, or not a conditional jump */
+		return r;
+	}
 #endif
 }

@@ -91,7 +91,7 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_refine RB_SYM(creg_refine)
 #define creg_print RB_SYM(creg_print)
 #define creg_bounds RB_SYM(creg_bounds)
-#define cnum_print_bounds RB_SYM(cnum_print_bounds)
+#define creg_conv_bounds RB_SYM(creg_conv_bounds)
 
 /* sync.c */
 struct creg creg_unknown(void);
@@ -119,10 +119,13 @@ void creg_alu(struct creg *dst, const struct creg *src, const struct rb_alu *op)
 int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, bool is32);
 bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32);
 
-/* print.c */
+/* bounds.c */
+/* the eight bounds through the conversions, read as mainline's reg_umin()
+ * etc. read them (an empty arc reads as whatever they return for it) */
+void creg_conv_bounds(const struct creg *r, struct rb_bounds *out);
+/* the same, with an empty arc shown as inverted bounds (min > max) */
 void creg_bounds(const struct creg *r, struct rb_bounds *out);
+/* the Linux 6.18 log's field list (rb_print_bounds), "empty" for no value */
 int creg_print(const struct creg *r, char *buf, size_t len);
-/* Linux 6.18 print_scalar_ranges() + var_off over the eight bounds */
-int cnum_print_bounds(const struct rb_bounds *b, char *buf, size_t len);
 
 #endif

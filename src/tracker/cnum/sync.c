@@ -11,6 +11,7 @@
  * the same state (zext_32_to_64, coerce_reg_to_size[_sx],
  * coerce_subreg_to_size_sx).
  */
+#include "tracker/bounds.h"
 #include "tracker/cnum/reg.h"
 
 struct creg creg_unknown(void)
@@ -58,18 +59,9 @@ void creg_update_bounds64(struct creg *r)
 	if (cnum_is_empty(r->r64, RW))
 		return;
 
-	struct tnum t = r->var_off;
-	uint64_t umin = reg_umin(r), umax = reg_umax(r);
-	uint64_t next = tnum_step(t, umin);
-	bool umin_in = (umin & ~t.mask) == t.value;
-	uint64_t tmax = t.value | t.mask;
-
-	if (umin_in && next > umax)
-		creg_known(r, umin); /* only umin is in both */
-	else if (!umin_in && next == tmax)
-		creg_known(r, tmax); /* only the tnum's maximum can be */
-	else if (!umin_in && next <= umax && tnum_step(t, next) > umax)
-		creg_known(r, next); /* exactly one member strictly inside */
+	uint64_t c; /* the test is shared with the old tracker (6.18.44 has it) */
+	if (rb_tnum_single_in_urange(r->var_off, reg_umin(r), reg_umax(r), &c))
+		creg_known(r, c);
 }
 
 void creg_update_bounds(struct creg *r)

@@ -17,6 +17,7 @@
  */
 #include <linux/bpf.h>
 
+#include "tracker/bounds.h"
 #include "tracker/old/repr.h"
 
 static bool is_const(const struct old_reg *r, bool is32)
@@ -29,111 +30,14 @@ static uint64_t const_val(const struct old_reg *r, bool is32)
 	return is32 ? tnum_subreg(r->var_off).value : r->var_off.value;
 }
 
+/* is_scalar_branch_taken() of 6.18 decides from the bounds and var_off
+ * alone: the shared tests of branch_bounds.c */
 int old_branch_taken(const struct old_reg *r1, const struct old_reg *r2, uint8_t jop, bool is32)
 {
-	struct tnum t1 = is32 ? tnum_subreg(r1->var_off) : r1->var_off;
-	struct tnum t2 = is32 ? tnum_subreg(r2->var_off) : r2->var_off;
-	uint64_t umin1 = is32 ? r1->u32_min : r1->umin, umax1 = is32 ? r1->u32_max : r1->umax;
-	uint64_t umin2 = is32 ? r2->u32_min : r2->umin, umax2 = is32 ? r2->u32_max : r2->umax;
-	int64_t smin1 = is32 ? r1->s32_min : r1->smin, smax1 = is32 ? r1->s32_max : r1->smax;
-	int64_t smin2 = is32 ? r2->s32_min : r2->smin, smax2 = is32 ? r2->s32_max : r2->smax;
-
-	switch (BPF_OP(jop)) {
-	case BPF_JEQ:
-	case BPF_JNE: {
-		/* "equal is impossible" -> JEQ never, JNE always */
-		int eq_never = BPF_OP(jop) == BPF_JEQ ? RB_BR_NEVER : RB_BR_ALWAYS;
-		if (tnum_is_const(t1) && tnum_is_const(t2))
-			return (t1.value == t2.value) == (BPF_OP(jop) == BPF_JEQ);
-		/* known bits that disagree (in 6.18 stable, from mainline) */
-		if (!tnum_overlap(t1, t2))
-			return eq_never;
-		if (umin1 > umax2 || umax1 < umin2)
-			return eq_never;
-		if (smin1 > smax2 || smax1 < smin2)
-			return eq_never;
-		if (!is32) {
-			/* the subregister ranges may still exclude equality */
-			if (r1->u32_min > r2->u32_max || r1->u32_max < r2->u32_min)
-				return eq_never;
-			if (r1->s32_min > r2->s32_max || r1->s32_max < r2->s32_min)
-				return eq_never;
-		}
-		return RB_BR_UNKNOWN;
-	}
-	case BPF_JSET:
-	case RB_JSET_FALSE: {
-		/* decided only against a constant mask (either side) */
-		int r = RB_BR_UNKNOWN;
-		if (!is_const(r2, is32)) {
-			struct tnum t = t1;
-			t1 = t2;
-			t2 = t;
-			const struct old_reg *x = r1;
-			r1 = r2;
-			r2 = x;
-		}
-		if (!is_const(r2, is32))
-			return RB_BR_UNKNOWN;
-		if ((~t1.mask & t1.value) & t2.value)
-			r = RB_BR_ALWAYS;
-		else if (!((t1.mask | t1.value) & t2.value))
-			r = RB_BR_NEVER;
-		if (r != RB_BR_UNKNOWN && BPF_OP(jop) == RB_JSET_FALSE)
-			r = !r;
-		return r;
-	}
-	case BPF_JGT:
-		if (umin1 > umax2)
-			return RB_BR_ALWAYS;
-		if (umax1 <= umin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSGT:
-		if (smin1 > smax2)
-			return RB_BR_ALWAYS;
-		if (smax1 <= smin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JLT:
-		if (umax1 < umin2)
-			return RB_BR_ALWAYS;
-		if (umin1 >= umax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSLT:
-		if (smax1 < smin2)
-			return RB_BR_ALWAYS;
-		if (smin1 >= smax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JGE:
-		if (umin1 >= umax2)
-			return RB_BR_ALWAYS;
-		if (umax1 < umin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSGE:
-		if (smin1 >= smax2)
-			return RB_BR_ALWAYS;
-		if (smax1 < smin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JLE:
-		if (umax1 <= umin2)
-			return RB_BR_ALWAYS;
-		if (umin1 > umax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSLE:
-		if (smax1 <= smin2)
-			return RB_BR_ALWAYS;
-		if (smin1 > smax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	default:
-		return RB_BR_UNKNOWN;
-	}
+	struct rb_bounds b1, b2;
+	old_to_bounds(r1, &b1);
+	old_to_bounds(r2, &b2);
+	return rb_bounds_branch_taken(&b1, &b2, BPF_OP(jop), is32);
 }
 
 static void swap_regs(struct old_reg **a, struct old_reg **b)
@@ -146,7 +50,6 @@ static void swap_regs(struct old_reg **a, struct old_reg **b)
 /* regs_refine_cond_op(): assume "r1 op r2" holds */
 static void refine(struct old_reg *r1, struct old_reg *r2, uint8_t op, bool is32)
 {
-	struct tnum t;
 	uint64_t val;
 
 	/* GT/GE/SGT/SGE are LT/LE/SLT/SLE with the operands swapped */
@@ -173,9 +76,6 @@ static void refine(struct old_reg *r1, struct old_reg *r2, uint8_t op, bool is32
 			r2->u32_max = r1->u32_max;
 			r2->s32_min = r1->s32_min;
 			r2->s32_max = r1->s32_max;
-			t = tnum_intersect(tnum_subreg(r1->var_off), tnum_subreg(r2->var_off));
-			r1->var_off = tnum_with_subreg(r1->var_off, t);
-			r2->var_off = tnum_with_subreg(r2->var_off, t);
 		} else {
 			r1->umin = umax64(r1->umin, r2->umin);
 			r1->umax = umin64(r1->umax, r2->umax);
@@ -185,9 +85,8 @@ static void refine(struct old_reg *r1, struct old_reg *r2, uint8_t op, bool is32
 			r2->umax = r1->umax;
 			r2->smin = r1->smin;
 			r2->smax = r1->smax;
-			r1->var_off = tnum_intersect(r1->var_off, r2->var_off);
-			r2->var_off = r1->var_off;
 		}
+		rb_tnum_refine_eq(&r1->var_off, &r2->var_off, is32);
 		break;
 	case BPF_JNE:
 		if (!is_const(r2, is32))
@@ -221,32 +120,17 @@ static void refine(struct old_reg *r1, struct old_reg *r2, uint8_t op, bool is32
 			swap_regs(&r1, &r2);
 		if (!is_const(r2, is32))
 			break;
-		val = const_val(r2, is32);
-		/* only a single-bit mask says which bit is set */
-		if (val == 0 || (val & (val - 1)) != 0)
-			break;
-		if (is32) {
-			t = tnum_or(tnum_subreg(r1->var_off), tnum_const(val));
-			r1->var_off = tnum_with_subreg(r1->var_off, t);
-		} else {
-			r1->var_off = tnum_or(r1->var_off, tnum_const(val));
-		}
+		r1->var_off = rb_tnum_refine_jset(r1->var_off, const_val(r2, is32), is32);
 		break;
 	case RB_JSET_FALSE:
 		if (!is_const(r2, is32))
 			swap_regs(&r1, &r2);
 		if (!is_const(r2, is32))
 			break;
-		val = const_val(r2, is32);
 		/* ranges are forgotten before the tnum is narrowed, so that a
 		 * dead branch cannot produce an invariant violation */
 		old_mark_unbounded(r1);
-		if (is32) {
-			t = tnum_and(tnum_subreg(r1->var_off), tnum_const(~val));
-			r1->var_off = tnum_with_subreg(r1->var_off, t);
-		} else {
-			r1->var_off = tnum_and(r1->var_off, tnum_const(~val));
-		}
+		r1->var_off = rb_tnum_refine_jset_false(r1->var_off, const_val(r2, is32), is32);
 		break;
 	case BPF_JLE:
 		if (is32) {

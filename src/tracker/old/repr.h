@@ -44,6 +44,21 @@ static inline int64_t smin64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline uint64_t umax64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t umin64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
+/* the kernel's view: the fields as they are (tracker.h struct rb_bounds) */
+static inline void old_to_bounds(const struct old_reg *r, struct rb_bounds *out)
+{
+	out->umin = r->umin;
+	out->umax = r->umax;
+	out->smin = r->smin;
+	out->smax = r->smax;
+	out->u32_min = r->u32_min;
+	out->u32_max = r->u32_max;
+	out->s32_min = r->s32_min;
+	out->s32_max = r->s32_max;
+	out->var_off.value = r->var_off.value;
+	out->var_off.mask = r->var_off.mask;
+}
+
 /* 32-bit field setters keep the representation normalised */
 static inline void set_s32(int32_t *f, int64_t s) { *f = (int32_t)hsext((uint64_t)s); }
 static inline void set_u32(uint32_t *f, uint64_t u) { *f = (uint32_t)htrunc(u); }
@@ -70,7 +85,6 @@ static inline void set_u32(uint32_t *f, uint64_t u) { *f = (uint32_t)htrunc(u); 
 #define old_alu RB_SYM(old_alu)
 #define old_branch_taken RB_SYM(old_branch_taken)
 #define old_branch_refine RB_SYM(old_branch_refine)
-#define old_print RB_SYM(old_print)
 
 /* sync.c: construction and reg_bounds_sync() with its parts */
 void old_mark_known(struct old_reg *r, uint64_t imm);   /* ___mark_reg_known */
@@ -101,11 +115,9 @@ void old_coerce_to_size_sx(struct old_reg *r, unsigned nbytes);
 void old_coerce_subreg_to_size_sx(struct old_reg *r, unsigned nbytes);
 void old_alu(struct old_reg *dst, const struct old_reg *src, const struct rb_alu *op);
 
-/* branch.c */
+/* branch.c (the decision from the bounds alone is rb_bounds_branch_taken,
+ * tracker/bounds.h) */
 int old_branch_taken(const struct old_reg *a, const struct old_reg *b, uint8_t jop, bool is32);
 bool old_branch_refine(struct old_reg *a, struct old_reg *b, uint8_t jop, bool is32);
-
-/* print.c */
-int old_print(const struct old_reg *r, char *buf, size_t len);
 
 #endif

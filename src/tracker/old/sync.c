@@ -15,6 +15,7 @@
  * Written from the kernel's description, width-generic: "64" means
  * W_BITS, "32" means H_BITS throughout.
  */
+#include "tracker/bounds.h"
 #include "tracker/old/repr.h"
 
 void old_mark_known(struct old_reg *r, uint64_t imm)
@@ -92,17 +93,10 @@ void old_update_bounds64(struct old_reg *r)
 
 	/* (6.18 stable, "Improve bounds when tnum has a single possible
 	 * value") if the u64 range and var_off share exactly one value, the
-	 * register is that constant: the only member is umin, or the
-	 * largest tnum member, or the one tnum member strictly inside */
-	uint64_t tmax = t.value | t.mask;
-	uint64_t next = tnum_step(t, r->umin);
-	bool umin_in = tnum_contains(t, r->umin);
-	if (umin_in && next > r->umax)
-		old_mark_known(r, r->umin);
-	else if (!umin_in && next == tmax)
-		old_mark_known(r, tmax);
-	else if (!umin_in && next <= r->umax && tnum_step(t, next) > r->umax)
-		old_mark_known(r, next);
+	 * register is that constant (the shared rb_tnum_single_in_urange) */
+	uint64_t c;
+	if (rb_tnum_single_in_urange(t, r->umin, r->umax, &c))
+		old_mark_known(r, c);
 }
 
 void old_update_bounds(struct old_reg *r)

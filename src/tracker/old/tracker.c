@@ -1,7 +1,7 @@
 /* old/tracker.c — the "old" tracker (Linux 6.18 scalar bounds) behind the
  * tracker interface: construction, queries, set operations and the
  * vtable. The transfer functions live in alu.c and branch.c, the bounds
- * sync in sync.c, printing in print.c.
+ * sync in sync.c; printing is the shared rb_print_bounds (print_bounds.c).
  *
  * The reference is the running kernel, 6.18.44 stable, whose verifier
  * carries mainline changes from after 6.18.0; all of these were measured
@@ -22,6 +22,7 @@
 #include <linux/bpf.h>
 #include <string.h>
 
+#include "tracker/bounds.h"
 #include "tracker/old/repr.h"
 
 #define old_vtable RB_SYM(rb_old_tracker)
@@ -95,17 +96,7 @@ static void t_from_set(rb_val *v, const uint64_t *vals, size_t n)
 
 static void t_bounds(const rb_val *v, struct rb_bounds *out)
 {
-	const struct old_reg *r = old_cof(v);
-	out->umin = r->umin;
-	out->umax = r->umax;
-	out->smin = r->smin;
-	out->smax = r->smax;
-	out->u32_min = r->u32_min;
-	out->u32_max = r->u32_max;
-	out->s32_min = r->s32_min;
-	out->s32_max = r->s32_max;
-	out->var_off.value = r->var_off.value;
-	out->var_off.mask = r->var_off.mask;
+	old_to_bounds(old_cof(v), out);
 }
 
 static bool t_contains(const rb_val *v, uint64_t x)
@@ -151,9 +142,12 @@ static bool t_is_subset(const rb_val *old, const rb_val *cur)
 	       tnum_in(o->var_off, c->var_off);
 }
 
+/* the 6.18 log's field list, printed from the fields as they are */
 static int t_print(const rb_val *v, char *buf, size_t len)
 {
-	return old_print(old_cof(v), buf, len);
+	struct rb_bounds b;
+	old_to_bounds(old_cof(v), &b);
+	return rb_print_bounds(&b, buf, len);
 }
 
 static void t_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)

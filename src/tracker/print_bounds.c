@@ -1,6 +1,8 @@
-/* old/print.c — the old tracker's state in the syntax of the Linux 6.18
+/* print_bounds.c — a scalar's bounds in the syntax of the Linux 6.18
  * verifier log (kernel/bpf/log.c: print_reg_state for a scalar and
- * print_scalar_ranges).
+ * print_scalar_ranges), shared by both trackers: the old one prints its
+ * own fields, the cnum one the bounds its arcs convert to, so the logs of
+ * the two trackers and of the kernel compare character for character.
  *
  * A constant var_off prints as the bare number (the kernel's
  * "R1=5"/"R1=-1"/"R1=0x100000000"). Otherwise the field list inside
@@ -9,23 +11,18 @@
  * carries along every later field of the same kind (min or max) with an
  * equal printed value and the same sign ("smax=umax=smax32=umax32=8");
  * then var_off unless it is fully unknown. Numbers within the 16-bit
- * range print in decimal, others in hex; a 32-bit signed bound printed in
- * hex shows its 32-bit pattern (so it never merges with a sign-extended
- * 64-bit one). The decimal/hex thresholds are the kernel's absolute ones
- * at every width.
+ * range print in decimal (is_snum_decimal / is_unum_decimal), others in
+ * hex; a 32-bit signed bound printed in hex shows its 32-bit pattern (so
+ * it never merges with a sign-extended 64-bit one, and does not count as
+ * negative). The decimal/hex thresholds are the kernel's absolute ones at
+ * every width.
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "tracker/old/repr.h"
-
-struct field {
-	const char *name;
-	uint64_t val; /* W-bit pattern as the kernel would pass it */
-	bool omit;
-	bool is_signed;
-};
+#include "tracker/bounds.h"
+#include "tracker/tnum.h"
 
 static bool snum_decimal(int64_t s) { return s >= -32768 && s <= 32767; }
 static bool unum_decimal(uint64_t u) { return u <= 0xffff; }
@@ -40,15 +37,15 @@ static void put(struct out *o, const char *fmt, ...) __attribute__((format(print
 static void put(struct out *o, const char *fmt, ...)
 {
 	va_list ap;
-	size_t used = (size_t)o->n;
+	size_t used = (size_t)o->n < o->len ? (size_t)o->n : o->len;
 	va_start(ap, fmt);
-	int k = vsnprintf(used < o->len ? o->buf + used : NULL, used < o->len ? o->len - used : 0,
-			  fmt, ap);
+	int k = vsnprintf(o->len ? o->buf + used : NULL, o->len - used, fmt, ap);
 	va_end(ap);
 	if (k > 0)
 		o->n += k;
 }
 
+/* a W-bit pattern read as signed */
 static void put_snum(struct out *o, uint64_t v)
 {
 	int64_t s = wsext(v);
@@ -66,27 +63,33 @@ static void put_unum(struct out *o, uint64_t v)
 		put(o, "0x%" PRIx64, v);
 }
 
-int old_print(const struct old_reg *r, char *buf, size_t len)
+int rb_print_bounds(const struct rb_bounds *b, char *buf, size_t len)
 {
-	struct out o = {buf, len, 0};
-	if (len)
+	struct out o = {buf, buf ? len : 0, 0};
+	if (o.len)
 		buf[0] = 0;
 
-	if (tnum_is_const(r->var_off)) {
-		put_snum(&o, r->var_off.value);
+	if (b->var_off.mask == 0) { /* tnum_is_const: verbose_snum(value) */
+		put_snum(&o, b->var_off.value);
 		return o.n;
 	}
 
-	int64_t s32min = r->s32_min, s32max = r->s32_max;
-	struct field f[8] = {
-		{"smin", wbits(r->smin), r->smin == W_SMIN, true},
-		{"smax", wbits(r->smax), r->smax == W_SMAX, true},
-		{"umin", r->umin, r->umin == 0, false},
-		{"umax", r->umax, r->umax == W_UMAX, false},
-		{"smin32", snum_decimal(s32min) ? wbits(s32min) : hbits(s32min), s32min == H_SMIN, true},
-		{"smax32", snum_decimal(s32max) ? wbits(s32max) : hbits(s32max), s32max == H_SMAX, true},
-		{"umin32", r->u32_min, r->u32_min == 0, false},
-		{"umax32", r->u32_max, r->u32_max == H_UMAX, false},
+	struct field {
+		const char *name;
+		uint64_t val; /* W-bit pattern as the kernel would pass it */
+		bool omit;
+		bool is_signed;
+	} f[8] = {
+		{"smin", wbits(b->smin), b->smin == W_SMIN, true},
+		{"smax", wbits(b->smax), b->smax == W_SMAX, true},
+		{"umin", b->umin, b->umin == 0, false},
+		{"umax", b->umax, b->umax == W_UMAX, false},
+		{"smin32", snum_decimal(b->s32_min) ? wbits(b->s32_min) : hbits(b->s32_min),
+		 b->s32_min == H_SMIN, true},
+		{"smax32", snum_decimal(b->s32_max) ? wbits(b->s32_max) : hbits(b->s32_max),
+		 b->s32_max == H_SMAX, true},
+		{"umin32", b->u32_min, b->u32_min == 0, false},
+		{"umax32", b->u32_max, b->u32_max == H_UMAX, false},
 	};
 	const char *sep = "";
 
@@ -110,10 +113,11 @@ int old_print(const struct old_reg *r, char *buf, size_t len)
 		else
 			put_unum(&o, f[i].val);
 	}
-	if (!tnum_is_unknown(r->var_off)) {
-		char t[64];
-		tnum_strn(t, sizeof(t), r->var_off);
-		put(&o, "%svar_off=%s", sep, t);
+	struct tnum t = TNUM_C(b->var_off.value, b->var_off.mask);
+	if (!tnum_is_unknown(t)) {
+		char s[64];
+		tnum_strn(s, sizeof(s), t);
+		put(&o, "%svar_off=%s", sep, s);
 	}
 	return o.n;
 }

@@ -1,0 +1,62 @@
+/* bounds.h — logic both trackers share over the kernel's view of a scalar
+ * (struct rb_bounds: the eight min/max bounds plus var_off, tracker.h).
+ *
+ * The old tracker holds these bounds directly; the cnum tracker derives
+ * them from its arcs through the conversions (mainline reg_umin() etc.).
+ * Where Linux 6.18 and mainline's cnum code do the same thing with those
+ * values, one width-generic implementation here serves both:
+ *   rb_print_bounds        the verifier log's field list (log.c of 6.18)
+ *   rb_bounds_branch_taken is_scalar_branch_taken()'s range and tnum tests
+ *   rb_tnum_refine_*       regs_refine_cond_op()'s work on var_off
+ *   rb_tnum_single_in_urange  __update_reg64_bounds()'s one-common-value test
+ * Internal to src/tracker/; symbols carry the width suffix (RB_SYM).
+ */
+#ifndef RB_TRACKER_BOUNDS_H
+#define RB_TRACKER_BOUNDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracker/tnum.h"
+#include "tracker/tracker.h"
+#include "tracker/width.h"
+
+#define rb_print_bounds RB_SYM(rb_print_bounds)
+#define rb_bounds_branch_taken RB_SYM(rb_bounds_branch_taken)
+#define rb_tnum_refine_eq RB_SYM(rb_tnum_refine_eq)
+#define rb_tnum_refine_jset RB_SYM(rb_tnum_refine_jset)
+#define rb_tnum_refine_jset_false RB_SYM(rb_tnum_refine_jset_false)
+#define rb_tnum_single_in_urange RB_SYM(rb_tnum_single_in_urange)
+
+/* Linux 6.18 print_reg_state()/print_scalar_ranges() (kernel/bpf/log.c)
+ * for a scalar: a constant var_off as the bare number, otherwise the
+ * field list "smin=...,smax=umax=...,var_off=(...)"; snprintf conventions
+ * (buf may be NULL when len is 0). See print_bounds.c. */
+int rb_print_bounds(const struct rb_bounds *b, char *buf, size_t len);
+
+/* The decision is_scalar_branch_taken() makes from the bounds and var_off
+ * of two scalars alone (Linux 6.18; mainline's cnum verifier makes the
+ * same tests on the converted bounds): RB_BR_ALWAYS / NEVER / UNKNOWN for
+ * "a jop b". jop is an operation code (BPF_JEQ..BPF_JSLE, or
+ * RB_JSET_FALSE); is32 compares the subregisters. See branch_bounds.c. */
+int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b, uint8_t jop,
+			   bool is32);
+
+/* regs_refine_cond_op() on var_off, the same in Linux 6.18 and mainline
+ * (branch_bounds.c); is32 works on the subregister halves only:
+ * JEQ: both var_offs become their intersection */
+void rb_tnum_refine_eq(struct tnum *a, struct tnum *b, bool is32);
+/* JSET against the constant val: a single-bit val is known set in t */
+struct tnum rb_tnum_refine_jset(struct tnum t, uint64_t val, bool is32);
+/* JSET false against the constant val: the bits of val are known clear */
+struct tnum rb_tnum_refine_jset_false(struct tnum t, uint64_t val, bool is32);
+
+/* Do the unsigned range [umin, umax] and t share exactly one value? Then
+ * return true with *c that value. The test __update_reg64_bounds() makes
+ * with tnum_step() (6.18.44 stable and mainline, from 2026): the only
+ * common value is umin, or t's largest member, or the one member strictly
+ * inside. */
+bool rb_tnum_single_in_urange(struct tnum t, uint64_t umin, uint64_t umax, uint64_t *c);
+
+#endif
