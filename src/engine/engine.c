@@ -276,10 +276,7 @@ static void free_env(struct rb_env *env)
 	free(env->explored);
 	free(env->aux);
 	free(env->subprogs);
-	free(env->stk_read);
-	free(env->stk_write);
-	free(env->stk_live);
-	free(env->stk_wseen);
+	rb_free_chains(env);
 	btf__free(env->vmlinux);
 	rb_free_visits(env);
 }

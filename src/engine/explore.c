@@ -13,18 +13,63 @@
 
 /* ---------- stack liveness ---------- */
 
-static int alloc_live(struct rb_env *env)
+/* One table per call chain (the callsites leading to a frame), as 6.18's
+ * liveness.c keeps one per callchain: per insn of the frame's subprogram,
+ * the slots read and the slots surely fully written. */
+static int frame_insn_idx(const struct rb_vstate *st, int fr);
+
+static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *st, int fr, bool create)
 {
-	if (env->stk_read)
-		return 0;
+	int cs[RB_MAX_FRAMES];
+	for (int i = 1; i <= fr; i++)
+		cs[i - 1] = st->frame[i]->callsite;
+	for (int c = 0; c < env->nchains; c++) {
+		struct rb_chain *ch = &env->chains[c];
+		if (ch->depth == fr && !memcmp(ch->callsites, cs, sizeof(int) * (size_t)fr))
+			return ch;
+	}
+	if (!create)
+		return NULL;
+	if (env->nchains == env->cap_chains) {
+		int cap = env->cap_chains ? env->cap_chains * 2 : 8;
+		struct rb_chain *v = realloc(env->chains, sizeof(*v) * (size_t)cap);
+		if (!v)
+			return NULL;
+		env->chains = v;
+		env->cap_chains = cap;
+	}
+	struct rb_chain *ch = &env->chains[env->nchains];
+	memset(ch, 0, sizeof(*ch));
 	size_t n = (size_t)env->insn_cnt;
-	env->stk_read = calloc(n, sizeof(uint64_t));
-	env->stk_write = calloc(n, sizeof(uint64_t));
-	env->stk_live = calloc(n, sizeof(uint64_t));
-	env->stk_wseen = calloc(n, 1);
-	if (!env->stk_read || !env->stk_write || !env->stk_live || !env->stk_wseen)
-		return RB_E_NOMEM;
-	return 0;
+	ch->read = calloc(n, sizeof(uint64_t));
+	ch->write = calloc(n, sizeof(uint64_t));
+	ch->live = calloc(n, sizeof(uint64_t));
+	ch->wseen = calloc(n, 1);
+	if (!ch->read || !ch->write || !ch->live || !ch->wseen) {
+		free(ch->read);
+		free(ch->write);
+		free(ch->live);
+		free(ch->wseen);
+		return NULL;
+	}
+	ch->depth = fr;
+	memcpy(ch->callsites, cs, sizeof(int) * (size_t)fr);
+	ch->sub = st->frame[fr]->subprog;
+	env->nchains++;
+	return ch;
+}
+
+void rb_free_chains(struct rb_env *env)
+{
+	for (int c = 0; c < env->nchains; c++) {
+		free(env->chains[c].read);
+		free(env->chains[c].write);
+		free(env->chains[c].live);
+		free(env->chains[c].wseen);
+	}
+	free(env->chains);
+	env->chains = NULL;
+	env->nchains = 0;
 }
 
 /* a stack slot of frame `frameno` is read (or fully written) by the
@@ -32,42 +77,45 @@ static int alloc_live(struct rb_env *env)
  * call instruction in that caller */
 void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full)
 {
-	if (spi < 0 || spi >= 64 || alloc_live(env))
+	if (spi < 0 || spi >= 64)
 		return;
 	struct rb_vstate *st = env->cur;
+	struct rb_chain *ch = find_chain(env, st, frameno, true);
+	if (!ch)
+		return;
 	int idx = frameno == st->curframe ? env->insn_idx : st->frame[frameno + 1]->callsite;
 	uint64_t bit = 1ull << spi;
 	if (write_full && frameno == st->curframe) {
-		uint64_t w = env->stk_wseen[idx] ? (env->stk_write[idx] & bit) : bit;
-		if (!env->stk_wseen[idx] || w != (env->stk_write[idx] & bit)) {
-			env->stk_write[idx] = env->stk_wseen[idx] ? (env->stk_write[idx] & ~bit) | w : bit;
-			env->stk_dirty = true;
+		uint64_t w = ch->wseen[idx] ? (ch->write[idx] & bit) : bit;
+		if (!ch->wseen[idx] || w != (ch->write[idx] & bit)) {
+			ch->write[idx] = ch->wseen[idx] ? (ch->write[idx] & ~bit) | w : bit;
+			ch->dirty = true;
 		}
-		env->stk_wseen[idx] = 1;
+		ch->wseen[idx] = 1;
 		return;
 	}
-	if (!(env->stk_read[idx] & bit)) {
-		env->stk_read[idx] |= bit;
-		env->stk_dirty = true;
+	if (!(ch->read[idx] & bit)) {
+		ch->read[idx] |= bit;
+		ch->dirty = true;
 	}
 	/* an insn that reads a slot does not surely write it */
-	if (env->stk_write[idx] & bit) {
-		env->stk_write[idx] &= ~bit;
-		env->stk_dirty = true;
+	if (ch->write[idx] & bit) {
+		ch->write[idx] &= ~bit;
+		ch->dirty = true;
 	}
 }
 
-static void compute_live_stack(struct rb_env *env)
+static void compute_live_stack(struct rb_env *env, struct rb_chain *ch)
 {
-	if (!env->stk_dirty)
+	if (!ch->dirty)
 		return;
-	env->stk_dirty = false;
-	int n = env->insn_cnt;
-	memset(env->stk_live, 0, sizeof(uint64_t) * (size_t)n);
+	ch->dirty = false;
+	int lo = env->subprogs[ch->sub].start, hi = env->subprogs[ch->sub].end;
+	memset(ch->live + lo, 0, sizeof(uint64_t) * (size_t)(hi - lo));
 	bool changed = true;
 	while (changed) {
 		changed = false;
-		for (int i = n - 1; i >= 0; i--) {
+		for (int i = hi - 1; i >= lo; i--) {
 			const struct bpf_insn *in = &env->insns[i];
 			uint8_t cls = BPF_CLASS(in->code);
 			uint64_t out = 0;
@@ -77,25 +125,25 @@ static void compute_live_stack(struct rb_env *env)
 				uint8_t op = BPF_OP(in->code);
 				if (op == BPF_EXIT) {
 				} else if (op == BPF_CALL) {
-					if (next < n)
-						out = env->stk_live[next];
+					if (next < hi)
+						out = ch->live[next];
 				} else if (op == BPF_JA) {
 					int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
-					if (t >= 0 && t < n)
-						out = env->stk_live[t];
+					if (t >= lo && t < hi)
+						out = ch->live[t];
 				} else {
-					if (next < n)
-						out = env->stk_live[next];
+					if (next < hi)
+						out = ch->live[next];
 					int t = i + 1 + in->off;
-					if (t >= 0 && t < n)
-						out |= env->stk_live[t];
+					if (t >= lo && t < hi)
+						out |= ch->live[t];
 				}
-			} else if (next < n) {
-				out = env->stk_live[next];
+			} else if (next < hi) {
+				out = ch->live[next];
 			}
-			uint64_t live = env->stk_read[i] | (out & ~env->stk_write[i]);
-			if (live != env->stk_live[i]) {
-				env->stk_live[i] = live;
+			uint64_t live = ch->read[i] | (out & ~ch->write[i]);
+			if (live != ch->live[i]) {
+				ch->live[i] = live;
 				changed = true;
 			}
 		}
@@ -108,15 +156,18 @@ static int frame_insn_idx(const struct rb_vstate *st, int fr)
 }
 
 /* clean_verifier_state: dead stack slots of a complete checkpoint become
- * invalid (dead registers are skipped by func_states_equal) */
+ * invalid (dead registers are skipped by func_states_equal). A call chain
+ * with no recorded read has nothing live. */
 static void clean_state(struct rb_env *env, struct rb_vstate *st)
 {
-	if (!env->stk_live)
-		return;
-	compute_live_stack(env);
 	for (int fr = 0; fr <= st->curframe; fr++) {
 		struct rb_func *f = st->frame[fr];
-		uint64_t live = env->stk_live[frame_insn_idx(st, fr)];
+		struct rb_chain *ch = find_chain(env, st, fr, false);
+		uint64_t live = 0;
+		if (ch) {
+			compute_live_stack(env, ch);
+			live = ch->live[frame_insn_idx(st, fr)];
+		}
 		for (int s = 0; s < f->nslots && s < 64; s++) {
 			if (live & (1ull << s))
 				continue;

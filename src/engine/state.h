@@ -151,6 +151,15 @@ struct rb_aux {
 	int scc; /* strongly connected component of the CFG (0: none) */
 };
 
+/* stack slot liveness of one call chain (explore.c) */
+struct rb_chain {
+	int depth, sub;
+	int callsites[RB_MAX_FRAMES];
+	uint64_t *read, *write, *live; /* per insn: slots read, surely written, live before */
+	uint8_t *wseen;
+	bool dirty;
+};
+
 /* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */
 struct rb_scc_visit {
 	int callsites[RB_MAX_FRAMES];
@@ -198,11 +207,9 @@ struct rb_env {
 	bool done;
 	/* backtracking scratch */
 	struct rb_hist *cur_hist_ent;
-	/* stack liveness: per insn, slots read / surely fully written (of the
-	 * frame that insn belongs to), and the computed live-before sets */
-	uint64_t *stk_read, *stk_write, *stk_live;
-	uint8_t *stk_wseen;
-	bool stk_dirty;
+	/* stack liveness, one table per call chain */
+	struct rb_chain *chains;
+	int nchains, cap_chains;
 	/* SCC visits (loops) and the counters peak_states is made of */
 	struct rb_scc_visit *visits;
 	int nvisits, cap_visits;
@@ -301,6 +308,7 @@ int rb_mark_chain_precision(struct rb_env *env, int regno);
 int rb_maybe_exit_scc(struct rb_env *env, struct rb_vstate *st);
 void rb_update_peak(struct rb_env *env);
 void rb_free_visits(struct rb_env *env);
+void rb_free_chains(struct rb_env *env);
 void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st);
 
 /* cfg.c */
