@@ -155,9 +155,9 @@ struct rb_aux {
 struct rb_chain {
 	int depth, sub;
 	int callsites[RB_MAX_FRAMES];
-	uint64_t *read, *write, *live; /* per insn: slots read, surely written, live before */
+	uint64_t *read, *live; /* [frame][insn]: frame's slots read at / live before insn */
+	uint64_t *write;       /* [insn]: own slots surely fully written */
 	uint8_t *wseen;
-	bool dirty;
 };
 
 /* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */
@@ -210,6 +210,7 @@ struct rb_env {
 	/* stack liveness, one table per call chain */
 	struct rb_chain *chains;
 	int nchains, cap_chains;
+	bool live_dirty;
 	/* SCC visits (loops) and the counters peak_states is made of */
 	struct rb_scc_visit *visits;
 	int nvisits, cap_visits;
