@@ -149,6 +149,9 @@ int cmd_run(int argc, char **argv)
 		{"census-pairs", required_argument, NULL, 'P'},
 		{NULL, 0, NULL, 0},
 	};
+	/* a child process of a run: one object (src/driver/child.c) */
+	if (argc > 1 && !strcmp(argv[1], "--child"))
+		return rb_driver_child_main(argc, argv);
 	char root[PATH_MAX];
 	rb_project_root(root, sizeof(root));
 	char db_default[PATH_MAX + 32], corpus_default[PATH_MAX + 32];
@@ -257,6 +260,9 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	o.fault = rb_fault_env();
+	/* each object in a fresh process of this very executable (still
+	 * reachable through /proc/self/exe if the file is rebuilt meanwhile) */
+	o.child_exe = "/proc/self/exe";
 	if (o.fault && *o.fault && rb_fault_parse(o.fault, "x") < 0) {
 		fprintf(stderr, "rangebench run: bad RB_TEST_FAULT '%s'\n", o.fault);
 		return 2;

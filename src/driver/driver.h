@@ -11,9 +11,11 @@
  * Two phases: a scan opens every object (in parallel) and lists the
  * programs that pass the filter, so the total is known; then each object
  * is opened again by one worker, which verifies its programs with every
- * tracker (objects with the most programs first) in a child process that
- * pipes the rows back (child.c): a verifier crash costs one row, and a
- * verification past the time budget is killed and recorded as "limit".
+ * tracker (objects with the most programs first) in a child process (a
+ * fresh exec of opts.child_exe, never a bare fork of this threaded
+ * process) that pipes the rows back (child.c): a verifier crash costs one
+ * row, and a verification past the time budget is killed and recorded as
+ * "limit".
  * An object whose content (sha256) equals an earlier one's is verified
  * once. */
 #ifndef RB_DRIVER_DRIVER_H
@@ -42,6 +44,10 @@ struct rb_driver_opts {
 	int64_t run_id;       /* the run the rows belong to */
 	volatile sig_atomic_t *stop; /* set non-zero to stop; may be NULL */
 	const char *fault;    /* test builds only: see fault.h; NULL = none */
+	/* the rangebench executable: each object is verified by a fresh
+	 * process "EXE run --child ..." (rb_driver_child_main); NULL: in the
+	 * worker threads, without that isolation */
+	const char *child_exe;
 };
 
 struct rb_progress {
@@ -64,6 +70,11 @@ bool rb_driver_idle(struct rb_driver *d);
 /* Join every thread, store the rest, free d. *complete is true when every
  * job ran (not stopped). Returns rows stored or < 0 (err). */
 int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err);
+
+/* The child side: `rangebench run --child ...` (argv as the parent built
+ * it) verifies the programs it names and writes the rows to stdout.
+ * Returns the process exit code. */
+int rb_driver_child_main(int argc, char **argv);
 
 /* Is this verifier usable here? Verifies a two-instruction program
  * (r0 = 0; exit) and requires "accept"; otherwise why not in `why`. */
