@@ -25,6 +25,7 @@ enum arg {
 	A_ALLOC_SIZE,     /* ARG_CONST_ALLOC_SIZE_OR_ZERO */
 	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
 	A_BTF,            /* ARG_PTR_TO_BTF_ID (any BTF pointer accepted: the id is not checked) */
+	A_U32_OUT,        /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_ALIGNED, 4 bytes written */
 };
 
 enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK, R_MAP_VALUE };
@@ -138,6 +139,7 @@ static const struct proto protos[] = {
 	{BPF_FUNC_trace_vprintk, "trace_vprintk", R_INT, {A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO}, 0xf,
 	 false, 0},
 	{BPF_FUNC_get_local_storage, "get_local_storage", R_MAP_VALUE, {A_MAP, A_ANY}, 0xf, false, 0xfe},
+	{BPF_FUNC_check_mtu, "check_mtu", R_INT, {A_CTX, A_ANY, A_U32_OUT, A_ANY, A_ANY}, AV_SKB | AV_XDP, false, 0},
 	{BPF_FUNC_seq_printf, "seq_printf", R_INT, {A_BTF, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO}, AV_TRACE,
 	 false, 0},
 	{BPF_FUNC_seq_write, "seq_write", R_INT, {A_BTF, A_MEM_RO, A_SIZE}, AV_TRACE, false, 0},
@@ -466,6 +468,14 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				return rb_reject(env, "R%d is not a known constant'", regno);
 			alloc_size = rb_reg_const_val(env, reg);
 			if ((err = rb_mark_chain_precision(env, regno)))
+				return err;
+			break;
+		case A_U32_OUT:
+			if (reg->type != RT_STACK && reg->type != RT_MAP_VALUE && reg->type != RT_MEM &&
+			    reg->type != RT_PKT && reg->type != RT_PKT_META)
+				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+						 regno, tn);
+			if ((err = rb_check_mem_range(env, regno, -1, 4, false, true)))
 				return err;
 			break;
 		case A_BTF:
