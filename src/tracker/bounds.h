@@ -5,10 +5,11 @@
  * them from its arcs through the conversions (mainline reg_umin() etc.).
  * Where Linux 6.18 and mainline's cnum code do the same thing with those
  * values, one width-generic implementation here serves both:
- *   rb_print_bounds        the verifier log's field list (log.c of 6.18)
- *   rb_bounds_branch_taken is_scalar_branch_taken()'s range and tnum tests
- *   rb_tnum_refine_*       regs_refine_cond_op()'s work on var_off
+ *   rb_print_bounds           the verifier log's field list (log.c of 6.18)
+ *   rb_tnum_refine_*          regs_refine_cond_op()'s work on var_off
  *   rb_tnum_single_in_urange  __update_reg64_bounds()'s one-common-value test
+ * and, inline in branch_taken.h, is_scalar_branch_taken()'s range and
+ * tnum tests (rb_bounds_branch_taken).
  * Internal to src/tracker/; symbols carry the width suffix (RB_SYM).
  */
 #ifndef RB_TRACKER_BOUNDS_H
@@ -23,7 +24,6 @@
 #include "tracker/width.h"
 
 #define rb_print_bounds RB_SYM(rb_print_bounds)
-#define rb_bounds_branch_taken RB_SYM(rb_bounds_branch_taken)
 #define rb_tnum_refine_eq RB_SYM(rb_tnum_refine_eq)
 #define rb_tnum_refine_jset RB_SYM(rb_tnum_refine_jset)
 #define rb_tnum_refine_jset_false RB_SYM(rb_tnum_refine_jset_false)
@@ -35,16 +35,8 @@
  * (buf may be NULL when len is 0). See print_bounds.c. */
 int rb_print_bounds(const struct rb_bounds *b, char *buf, size_t len);
 
-/* The decision is_scalar_branch_taken() makes from the bounds and var_off
- * of two scalars alone (Linux 6.18; mainline's cnum verifier makes the
- * same tests on the converted bounds): RB_BR_ALWAYS / NEVER / UNKNOWN for
- * "a jop b". jop is an operation code (BPF_JEQ..BPF_JSLE, or
- * RB_JSET_FALSE); is32 compares the subregisters. See branch_bounds.c. */
-int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b, uint8_t jop,
-			   bool is32);
-
 /* regs_refine_cond_op() on var_off, the same in Linux 6.18 and mainline
- * (branch_bounds.c); is32 works on the subregister halves only:
+ * (tnum_refine.c); is32 works on the subregister halves only:
  * JEQ: both var_offs become their intersection */
 void rb_tnum_refine_eq(struct tnum *a, struct tnum *b, bool is32);
 /* JSET against the constant val: a single-bit val is known set in t */

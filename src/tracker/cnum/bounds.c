@@ -12,22 +12,9 @@
 #include "tracker/bounds.h"
 #include "tracker/cnum/reg.h"
 
-void creg_conv_bounds(const struct creg *r, struct rb_bounds *out)
-{
-	out->var_off = (struct rb_tnum){r->var_off.value, r->var_off.mask};
-	out->umin = reg_umin(r);
-	out->umax = reg_umax(r);
-	out->smin = reg_smin(r);
-	out->smax = reg_smax(r);
-	out->u32_min = reg_u32_min(r);
-	out->u32_max = reg_u32_max(r);
-	out->s32_min = reg_s32_min(r);
-	out->s32_max = reg_s32_max(r);
-}
-
 void creg_bounds(const struct creg *r, struct rb_bounds *out)
 {
-	creg_conv_bounds(r, out);
+	creg_conv_bounds(r, true, true, out);
 	if (cnum_is_empty(r->r64, RW)) { /* inverted bounds: no value */
 		out->umin = W_UMAX;
 		out->umax = 0;

@@ -11,6 +11,7 @@
 #include <linux/bpf.h>
 
 #include "tracker/bounds.h"
+#include "tracker/branch_taken.h"
 #include "tracker/cnum/reg.h"
 
 static bool is_const_reg(const struct creg *r, bool is32)
@@ -183,9 +184,11 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 		return r == RB_BR_UNKNOWN ? r : !r;
 	}
 
+	/* only the conversions the tests read (as mainline computes them) */
+	bool full = !is32, sub = is32 || jop == BPF_JEQ || jop == BPF_JNE;
 	struct rb_bounds ba, bb;
-	creg_conv_bounds(a, &ba);
-	creg_conv_bounds(b, &bb);
+	creg_conv_bounds(a, full, sub, &ba);
+	creg_conv_bounds(b, full, sub, &bb);
 	int r = rb_bounds_branch_taken(&ba, &bb, jop, is32);
 #ifndef RB_CNUM_MAINLINE_ALGOS
 	(void)simulate; /* newer than 6.18 (see alu.c) */

@@ -70,6 +70,27 @@ static inline void reg_set_srange32(struct creg *r, int64_t lo, int64_t hi)
 	r->r32 = cnum_from_srange(lo, hi, RH);
 }
 
+/* var_off and the bounds through the conversions, read as mainline's
+ * reg_umin() etc. read them (an empty arc reads as whatever they return
+ * for it): the full-width four if full, the subregister four if sub, the
+ * others 0 (inline: branch_taken calls it on every jump) */
+static inline void creg_conv_bounds(const struct creg *r, bool full, bool sub, struct rb_bounds *out)
+{
+	*out = (struct rb_bounds){.var_off = {r->var_off.value, r->var_off.mask}};
+	if (full) {
+		out->umin = reg_umin(r);
+		out->umax = reg_umax(r);
+		out->smin = reg_smin(r);
+		out->smax = reg_smax(r);
+	}
+	if (sub) {
+		out->u32_min = reg_u32_min(r);
+		out->u32_max = reg_u32_max(r);
+		out->s32_min = reg_s32_min(r);
+		out->s32_max = reg_s32_max(r);
+	}
+}
+
 /* mainline range_bounds_violation(): an arc became empty */
 static inline bool creg_violation(const struct creg *r)
 {
@@ -91,7 +112,6 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_refine RB_SYM(creg_refine)
 #define creg_print RB_SYM(creg_print)
 #define creg_bounds RB_SYM(creg_bounds)
-#define creg_conv_bounds RB_SYM(creg_conv_bounds)
 
 /* sync.c */
 struct creg creg_unknown(void);
@@ -120,9 +140,6 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32);
 
 /* bounds.c */
-/* the eight bounds through the conversions, read as mainline's reg_umin()
- * etc. read them (an empty arc reads as whatever they return for it) */
-void creg_conv_bounds(const struct creg *r, struct rb_bounds *out);
 /* the same, with an empty arc shown as inverted bounds (min > max) */
 void creg_bounds(const struct creg *r, struct rb_bounds *out);
 /* the Linux 6.18 log's field list (rb_print_bounds), "empty" for no value */

@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "tracker/bounds.h"
+#include "tracker/branch_taken.h"
 #include "tracker/old/repr.h"
 
 static bool is_const(const struct old_reg *r, bool is32)
@@ -31,7 +32,7 @@ static uint64_t const_val(const struct old_reg *r, bool is32)
 }
 
 /* is_scalar_branch_taken() of 6.18 decides from the bounds and var_off
- * alone: the shared tests of branch_bounds.c */
+ * alone: the shared tests of branch_taken.h */
 int old_branch_taken(const struct old_reg *r1, const struct old_reg *r2, uint8_t jop, bool is32)
 {
 	struct rb_bounds b1, b2;

@@ -1,7 +1,6 @@
-/* branch_bounds.c — conditional jumps over the bounds and var_off of two
- * scalars, and the tnum test of the bounds sync: shared by both trackers.
+/* branch_taken.h — is a conditional jump between two scalars decided by
+ * their bounds and var_off alone? Shared by both trackers.
  *
- * Is a jump decided by the bounds and var_off alone?
  * These are the tests of Linux 6.18's is_scalar_branch_taken()
  * (kernel/bpf/verifier.c; 6.18.44 stable includes the tnum_overlap test
  * for JEQ/JNE taken from mainline), which mainline's cnum verifier keeps,
@@ -9,29 +8,36 @@
  * differs per tracker and stays with it: the old tracker stops here
  * (old/branch.c), the cnum tracker can go on to mainline's
  * simulate_both_branches_taken() (cnum/branch.c).
- * What regs_refine_cond_op() does to var_off is the same in both kernels
- * too (the ranges each tracker refines its own way).
  *
- * Width-generic: "64" is W_BITS, "32" is H_BITS.
+ * Returns RB_BR_ALWAYS / NEVER / UNKNOWN for "a jop b". jop is an
+ * operation code (BPF_JEQ..BPF_JSLE, or RB_JSET_FALSE); is32 compares the
+ * subregisters. Reads var_off, the bounds of the compared width and, for
+ * a full-width JEQ/JNE, the subregister bounds too; nothing else. Inline,
+ * so that the old tracker reads its fields in place and the call costs
+ * what the per-tracker code did. Width-generic: "64" is W_BITS, "32" is
+ * H_BITS.
  */
+#ifndef RB_TRACKER_BRANCH_TAKEN_H
+#define RB_TRACKER_BRANCH_TAKEN_H
+
 #include <linux/bpf.h>
 
-#include "tracker/bounds.h"
 #include "tracker/tnum.h"
+#include "tracker/tracker.h"
 
-int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b, uint8_t jop,
-			   bool is32)
+static inline int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b,
+					 uint8_t jop, bool is32)
 {
+	uint64_t umin1 = is32 ? a->u32_min : a->umin, umax1 = is32 ? a->u32_max : a->umax;
+	uint64_t umin2 = is32 ? b->u32_min : b->umin, umax2 = is32 ? b->u32_max : b->umax;
+	int64_t smin1 = is32 ? a->s32_min : a->smin, smax1 = is32 ? a->s32_max : a->smax;
+	int64_t smin2 = is32 ? b->s32_min : b->smin, smax2 = is32 ? b->s32_max : b->smax;
 	struct tnum t1 = TNUM_C(a->var_off.value, a->var_off.mask);
 	struct tnum t2 = TNUM_C(b->var_off.value, b->var_off.mask);
 	if (is32) {
 		t1 = tnum_subreg(t1);
 		t2 = tnum_subreg(t2);
 	}
-	uint64_t umin1 = is32 ? a->u32_min : a->umin, umax1 = is32 ? a->u32_max : a->umax;
-	uint64_t umin2 = is32 ? b->u32_min : b->umin, umax2 = is32 ? b->u32_max : b->umax;
-	int64_t smin1 = is32 ? a->s32_min : a->smin, smax1 = is32 ? a->s32_max : a->smax;
-	int64_t smin2 = is32 ? b->s32_min : b->smin, smax2 = is32 ? b->s32_max : b->smax;
 
 	switch (jop) {
 	case BPF_JEQ:
@@ -40,9 +46,6 @@ int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b,
 		int eq_never = jop == BPF_JEQ ? RB_BR_NEVER : RB_BR_ALWAYS;
 		if (tnum_is_const(t1) && tnum_is_const(t2))
 			return (t1.value == t2.value) == (jop == BPF_JEQ);
-		/* known bits that disagree (in 6.18 stable, from mainline) */
-		if (!tnum_overlap(t1, t2))
-			return eq_never;
 		if (umin1 > umax2 || umax1 < umin2)
 			return eq_never;
 		if (smin1 > smax2 || smax1 < smin2)
@@ -54,6 +57,11 @@ int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b,
 			if (a->s32_min > b->s32_max || a->s32_max < b->s32_min)
 				return eq_never;
 		}
+		/* known bits that disagree (in 6.18 stable, from mainline; the
+		 * kernel tests this first: every test here gives the same
+		 * answer, and testing it last reads the bounds before any call) */
+		if (!tnum_overlap(t1, t2))
+			return eq_never;
 		return RB_BR_UNKNOWN;
 	}
 	case BPF_JSET:
@@ -128,48 +136,4 @@ int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b,
 	}
 }
 
-void rb_tnum_refine_eq(struct tnum *a, struct tnum *b, bool is32)
-{
-	if (is32) {
-		struct tnum t = tnum_intersect(tnum_subreg(*a), tnum_subreg(*b));
-		*a = tnum_with_subreg(*a, t);
-		*b = tnum_with_subreg(*b, t);
-	} else {
-		*a = tnum_intersect(*a, *b);
-		*b = *a;
-	}
-}
-
-struct tnum rb_tnum_refine_jset(struct tnum t, uint64_t val, bool is32)
-{
-	/* only a single-bit mask says which bit is set */
-	if (val == 0 || (val & (val - 1)) != 0)
-		return t;
-	if (is32)
-		return tnum_with_subreg(t, tnum_or(tnum_subreg(t), tnum_const(val)));
-	return tnum_or(t, tnum_const(val));
-}
-
-struct tnum rb_tnum_refine_jset_false(struct tnum t, uint64_t val, bool is32)
-{
-	if (is32)
-		return tnum_with_subreg(t, tnum_and(tnum_subreg(t), tnum_const(~val)));
-	return tnum_and(t, tnum_const(~val));
-}
-
-bool rb_tnum_single_in_urange(struct tnum t, uint64_t umin, uint64_t umax, uint64_t *c)
-{
-	uint64_t tmax = t.value | t.mask;
-	uint64_t next = tnum_step(t, umin);
-	bool umin_in = tnum_contains(t, umin);
-
-	if (umin_in && next > umax)
-		*c = umin; /* only umin is in both */
-	else if (!umin_in && next == tmax)
-		*c = tmax; /* only the tnum's maximum can be */
-	else if (!umin_in && next <= umax && tnum_step(t, next) > umax)
-		*c = next; /* exactly one member strictly inside */
-	else
-		return false;
-	return true;
-}
+#endif
