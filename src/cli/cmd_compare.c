@@ -30,7 +30,8 @@ static void usage(FILE *f)
 		"  --sort KEY       name (default), or STAT, STAT_a, STAT_b, STAT_diff, STAT_pct\n"
 		"                   (numbers descending, diff and pct by magnitude)\n"
 		"  --top N          only the first N rows\n"
-		"  --changed        only programs whose verdict or counts changed (time ignored)\n"
+		"  --changed        only programs whose verdict or counts (insns, states, peak\n"
+		"                   states) changed; time and memory are not counted\n"
 		"  --csv            CSV instead of an aligned table\n"
 		"  --summary        only the summary table\n");
 }

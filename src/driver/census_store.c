@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tracker/tracker.h"
+
 int rb_census_store_row(struct rb_store *st, int64_t run_id, const struct rb_census_row *row,
 			struct rb_err *err)
 {
@@ -51,6 +53,16 @@ int rb_census_store(struct rb_store *st, const struct rb_census_opts *opts,
 		return -1;
 	struct rb_run_info ci = *info;
 	ci.kind = "census";
+	/* the census covers the userspace trackers only */
+	char names[128] = "";
+	const struct rb_tracker *const *l = rb_trackers(opts->bits);
+	for (; l && *l; l++)
+		if (!opts->trackers)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", *names ? "," : "",
+				 (*l)->name);
+	for (const char *const *t = opts->trackers; t && *t; t++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", *names ? "," : "", *t);
+	ci.trackers = names;
 	if (rb_store_run_begin(st, &ci, run_id, err) < 0)
 		return -1;
 	struct ctx c = {st, *run_id, stop, err, 0};

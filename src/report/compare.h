@@ -59,7 +59,8 @@ void rb_compare_free(struct rb_compare *c);
 const char *rb_cmp_stat_name(enum rb_cmp_stat s);
 int rb_cmp_stat_parse(const char *name);
 
-/* Did anything but the time change (verdict, presence or a count)? */
+/* Did the verdict, the presence or a count (instructions, states, peak
+ * states) change? Time and memory are not counted. */
 bool rb_cmp_row_changed(const struct rb_cmp_row *r);
 
 /* Sort by key: "name", or STAT with suffix _a, _b, _diff or _pct (e.g.
