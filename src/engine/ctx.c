@@ -1,7 +1,8 @@
 /* ctx.c — context access rules per program type, following Linux 6.18's
  * *_is_valid_access callbacks: __sk_buff (socket filter, tc, cgroup skb),
  * xdp_md, pt_regs (kprobe), perf_event data, tracepoint and raw
- * tracepoint arguments. Offsets are those of the UAPI structures. */
+ * tracepoint arguments. Offsets are those of the UAPI structures. The
+ * socket-level types are in ctx_sock.c, the cgroup ones in ctx_cgroup.c. */
 #include <stddef.h>
 #include <string.h>
 
@@ -20,7 +21,76 @@ bool rb_prog_type_supported(uint32_t pt)
 	case BPF_PROG_TYPE_PERF_EVENT:
 	case BPF_PROG_TYPE_CGROUP_SKB:
 	case BPF_PROG_TYPE_TRACING: /* tp_btf, fentry, fexit, fmod_ret (btf.c) */
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+	case BPF_PROG_TYPE_SOCK_OPS:
+	case BPF_PROG_TYPE_SK_LOOKUP:
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+	case BPF_PROG_TYPE_SK_MSG:
+	case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+	case BPF_PROG_TYPE_CGROUP_SYSCTL:
+	case BPF_PROG_TYPE_CGROUP_DEVICE:
 		return true;
+	default:
+		return false;
+	}
+}
+
+/* the attach types whose rules are modelled, for the types that have them */
+bool rb_attach_type_supported(uint32_t pt, uint32_t at)
+{
+	switch (pt) {
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+		return rb_sock_addr_attach_known(at);
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+		return at == BPF_CGROUP_INET_SOCK_CREATE || at == BPF_CGROUP_INET_SOCK_RELEASE ||
+		       at == BPF_CGROUP_INET4_POST_BIND || at == BPF_CGROUP_INET6_POST_BIND;
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return at == BPF_CGROUP_GETSOCKOPT || at == BPF_CGROUP_SETSOCKOPT;
+	default:
+		return true;
+	}
+}
+
+/* may_access_direct_pkt_data: may the program write into its packet
+ * (directly, or as a helper's output buffer)? */
+bool rb_pkt_write_ok(uint32_t pt)
+{
+	switch (pt) {
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_SK_MSG:
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* may_access_direct_pkt_data for a helper's memory argument: packet
+ * pointers go only to helpers declared pkt_access (cgroup_sockopt: any) */
+bool rb_pkt_helper_ok(uint32_t pt, bool helper_pkt_access)
+{
+	switch (pt) {
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return true;
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_SK_MSG:
+		return helper_pkt_access;
 	default:
 		return false;
 	}
@@ -182,6 +252,26 @@ int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_c
 		if (off < 0 || off >= 8 * 12 || off % size || write || size != 8)
 			return reject(env, off, size);
 		return 0;
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+		return rb_ctx_sock_addr(env, off, size, write, out);
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+		return rb_ctx_sock(env, off, size, write, out);
+	case BPF_PROG_TYPE_SOCK_OPS:
+		return rb_ctx_sock_ops(env, off, size, write, out);
+	case BPF_PROG_TYPE_SK_LOOKUP:
+		return rb_ctx_sk_lookup(env, off, size, write, out);
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+		return rb_ctx_sk_reuseport(env, off, size, write, out);
+	case BPF_PROG_TYPE_SK_MSG:
+		return rb_ctx_sk_msg(env, off, size, write, out);
+	case BPF_PROG_TYPE_SK_SKB:
+		return rb_ctx_sk_skb(env, off, size, write, out);
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return rb_ctx_sockopt(env, off, size, write, out);
+	case BPF_PROG_TYPE_CGROUP_SYSCTL:
+		return rb_ctx_sysctl(env, off, size, write, out);
+	case BPF_PROG_TYPE_CGROUP_DEVICE:
+		return rb_ctx_cgroup_dev(env, off, size, write, out);
 	default:
 		return rb_unsupported(env, "ctx access for program type %u", env->prog->prog_type);
 	}

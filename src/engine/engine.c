@@ -318,6 +318,11 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rb_unsupported(&env, "program type %u", env.prog->prog_type);
 		goto out;
 	}
+	if (!rb_attach_type_supported(env.prog->prog_type, env.prog->expected_attach_type)) {
+		rb_unsupported(&env, "program type %u attach type %u", env.prog->prog_type,
+			       env.prog->expected_attach_type);
+		goto out;
+	}
 	env.aux = calloc((size_t)env.insn_cnt, sizeof(struct rb_aux));
 	env.explored = calloc((size_t)env.insn_cnt, sizeof(struct rb_vstate *));
 	env.cur = rb_state_new();

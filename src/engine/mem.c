@@ -428,8 +428,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		break;
 	case RT_PKT:
 	case RT_PKT_META: {
-		uint32_t pt = env->prog->prog_type;
-		if (write && (pt == BPF_PROG_TYPE_CGROUP_SKB || pt == BPF_PROG_TYPE_SOCKET_FILTER))
+		if (write && !rb_pkt_write_ok(env->prog->prog_type))
 			return rb_reject(env, "cannot write into packet");
 		if ((err = check_packet(env, regno, &reg, off, size, false)))
 			return err;
@@ -571,7 +570,7 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	switch (reg.type) {
 	case RT_PKT:
 	case RT_PKT_META:
-		if (write_uninit && env->prog->prog_type == BPF_PROG_TYPE_CGROUP_SKB)
+		if (write_uninit && !rb_pkt_write_ok(env->prog->prog_type))
 			return rb_reject(env, "cannot write into packet");
 		return check_packet(env, regno, &reg, off, sz, zero_ok);
 	case RT_MAP_VALUE: {

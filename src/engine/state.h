@@ -285,7 +285,22 @@ struct rb_ctx_access {
 /* is (off,size) a valid ctx access for this program type? */
 int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 bool rb_prog_type_supported(uint32_t prog_type);
+bool rb_attach_type_supported(uint32_t prog_type, uint32_t attach_type);
 bool rb_prog_type_has_pkt(uint32_t prog_type);
+bool rb_pkt_write_ok(uint32_t prog_type);
+bool rb_pkt_helper_ok(uint32_t prog_type, bool helper_pkt_access);
+/* ctx_sock.c, ctx_cgroup.c: one per program type */
+bool rb_sock_addr_attach_known(uint32_t attach_type);
+int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sock(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sock_ops(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sk_lookup(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sk_reuseport(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sk_msg(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sk_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sockopt(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_sysctl(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_cgroup_dev(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 
 /* btf.c */
 int rb_btf_init(struct rb_env *env);
