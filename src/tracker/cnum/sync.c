@@ -148,6 +148,31 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 		creg_known(r, wbits(sext_bits(r->var_off.value, n)));
 		return;
 	}
+	/* As the old tracker does after Linux 6.18.44 (measured there): the
+	 * result depends only on the low bits, so when the 32-bit arc does
+	 * not cross the s32 boundary and fits the narrow signed type, sign
+	 * extension leaves the subregister as it is and the 64-bit arc is
+	 * the sign-extended 32-bit arc, of the same size. Keeping this in
+	 * both trackers means old vs cnum measures the representation. */
+	if (!cnum_is_empty(r->r32, RH)) {
+		int64_t lo = hsext(r->r32.base), hi = hsext(r->r32.base + r->r32.size);
+		int64_t nmin = -(INT64_C(1) << (n - 1)), nmax = (INT64_C(1) << (n - 1)) - 1;
+		if (lo <= hi && (uint64_t)(hi - lo) == r->r32.size && lo >= nmin && hi <= nmax) {
+			r->r64 = cnum_from_srange(lo, hi, RW);
+			r->var_off = tnum_unknown();
+			creg_sync(r);
+			return;
+		}
+		/* from 32 bits the subregister never changes: keep its arc, the
+		 * 64-bit values are the sign-extended 32-bit ones */
+		if (n == H_BITS) {
+			r->r64 = cnum_from_srange(H_SMIN, H_SMAX, RW);
+			r->var_off = tnum_unknown();
+			creg_sync(r);
+			return;
+		}
+	}
+
 	uint64_t smax = wbits(reg_smax(r)), smin = wbits(reg_smin(r));
 	if ((smax >> n) != (smin >> n)) {
 		sext64_default(r, n);
