@@ -40,10 +40,16 @@ struct rb_bench_result {
 
 /* print "op  old ns  cnum ns  cnum/old" for every op measured on both */
 void rb_bench_print(const struct rb_bench_result *r, size_t n);
-/* store the results as a run of kind "bench" (label) in the database at
- * path; 0 or -1 with a one-line message in msg */
-int rb_bench_store(const char *path, const char *label, const char *options,
-		   const struct rb_bench_result *r, size_t n, char *msg, size_t msglen);
+/* The results database side: rb_bench_db_begin() opens the database at
+ * path and starts a run of kind "bench" (label) before measuring;
+ * rb_bench_db_finish() stores the results in one transaction, marks the
+ * run complete (or incomplete when ok is 0) and closes. 0 or -1 with a
+ * one-line message in msg. */
+struct rb_bench_db;
+int rb_bench_db_begin(const char *path, const char *label, const char *options,
+		      struct rb_bench_db **out, char *msg, size_t msglen);
+int rb_bench_db_finish(struct rb_bench_db *b, const struct rb_bench_result *r, size_t n, int ok,
+		       char *msg, size_t msglen);
 
 #ifdef __cplusplus
 }

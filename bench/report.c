@@ -40,13 +40,25 @@ void rb_bench_print(const struct rb_bench_result *r, size_t n)
 		       __builtin_exp(logsum / cnt), cnt);
 }
 
-int rb_bench_store(const char *path, const char *label, const char *options,
-		   const struct rb_bench_result *r, size_t n, char *msg, size_t msglen)
-{
+struct rb_bench_db {
 	struct rb_store *st;
+	int64_t run;
+	char path[4096];
+};
+
+int rb_bench_db_begin(const char *path, const char *label, const char *options,
+		      struct rb_bench_db **out, char *msg, size_t msglen)
+{
+	struct rb_bench_db *b = calloc(1, sizeof(*b));
 	struct rb_err err = {{0}};
-	if (rb_store_open(path, &st, &err) < 0) {
+	if (!b) {
+		snprintf(msg, msglen, "%s: out of memory", path);
+		return -1;
+	}
+	snprintf(b->path, sizeof(b->path), "%s", path);
+	if (rb_store_open(path, &b->st, &err) < 0) {
 		snprintf(msg, msglen, "%s", err.msg);
+		free(b);
 		return -1;
 	}
 	char root[4096];
@@ -63,9 +75,22 @@ int rb_bench_store(const char *path, const char *label, const char *options,
 		.options = options,
 		.trackers = "old,cnum",
 	};
-	int64_t run;
+	if (rb_store_run_begin(b->st, &info, &b->run, &err) < 0) {
+		snprintf(msg, msglen, "%s", err.msg);
+		rb_store_close(b->st);
+		free(b);
+		return -1;
+	}
+	*out = b;
+	return 0;
+}
+
+int rb_bench_db_finish(struct rb_bench_db *b, const struct rb_bench_result *r, size_t n, int ok,
+		       char *msg, size_t msglen)
+{
+	struct rb_err err = {{0}};
 	struct rb_bench_row *rows = calloc(n ? n : 1, sizeof(*rows));
-	int rc = rows ? rb_store_run_begin(st, &info, &run, &err) : rb_errf(&err, "out of memory");
+	int rc = rows ? 0 : rb_errf(&err, "%s: out of memory", b->path);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		snprintf(rows[i].op, sizeof(rows[i].op), "%s", r[i].op);
 		snprintf(rows[i].tracker, sizeof(rows[i].tracker), "%s", r[i].tracker);
@@ -73,14 +98,19 @@ int rb_bench_store(const char *path, const char *label, const char *options,
 		rows[i].iterations = r[i].iterations;
 	}
 	if (rc == 0)
-		rc = rb_store_bench(st, run, rows, n, &err); /* one transaction */
+		rc = rb_store_bench(b->st, b->run, rows, n, &err); /* one transaction */
 	free(rows);
-	if (rc == 0)
-		rc = rb_store_run_end(st, run, "complete", &err);
+	struct rb_err e2;
+	if (rb_store_run_end(b->st, b->run, rc == 0 && ok ? "complete" : "incomplete", &e2) < 0 &&
+	    rc == 0) {
+		err = e2;
+		rc = -1;
+	}
 	if (rc < 0)
 		snprintf(msg, msglen, "%s", err.msg);
 	else
-		snprintf(msg, msglen, "stored as bench run %lld in %s", (long long)run, path);
-	rb_store_close(st);
+		snprintf(msg, msglen, "stored as bench run %lld in %s", (long long)b->run, b->path);
+	rb_store_close(b->st);
+	free(b);
 	return rc;
 }

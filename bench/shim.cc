@@ -91,14 +91,20 @@ int main(int argc, char **argv)
 			std::string name = std::string(t) + "/" + rb_bench_op(op);
 			benchmark::RegisterBenchmark(name.c_str(), run_case, Case{op, t});
 		}
+	// the run is opened first, so its start time is the benchmarks' start
+	char msg[600];
+	rb_bench_db *bdb = nullptr;
+	if (db && rb_bench_db_begin(db, label, options.c_str(), &bdb, msg, sizeof(msg)) < 0) {
+		std::fprintf(stderr, "%s\n", msg);
+		return 2;
+	}
 	Collector collector;
 	benchmark::RunSpecifiedBenchmarks(&collector);
 	benchmark::Shutdown();
 	rb_bench_print(collector.results.data(), collector.results.size());
-	if (db) {
-		char msg[600];
-		int rc = rb_bench_store(db, label, options.c_str(), collector.results.data(),
-					collector.results.size(), msg, sizeof(msg));
+	if (bdb) {
+		int rc = rb_bench_db_finish(bdb, collector.results.data(), collector.results.size(), 1, msg,
+					    sizeof(msg));
 		std::fprintf(rc ? stderr : stdout, "%s\n", msg);
 		if (rc)
 			return 2;
