@@ -26,6 +26,7 @@ enum arg {
 	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
 	A_BTF,            /* ARG_PTR_TO_BTF_ID (any BTF pointer accepted: the id is not checked) */
 	A_U32_OUT,        /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_ALIGNED, 4 bytes written */
+	A_CTX_OR_NULL,    /* ARG_PTR_TO_CTX_OR_NULL */
 };
 
 enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK, R_MAP_VALUE };
@@ -144,7 +145,116 @@ static const struct proto protos[] = {
 	 false, 0},
 	{BPF_FUNC_seq_write, "seq_write", R_INT, {A_BTF, A_MEM_RO, A_SIZE}, AV_TRACE, false, 0},
 	{BPF_FUNC_get_current_task_btf, "get_current_task_btf", R_BTF_TASK, {0}, AV_TRACE, false, 0},
+	/* socket and cgroup program types (availability: sock_avail below) */
+	{BPF_FUNC_get_retval, "get_retval", R_INT, {0}, 0, false, 0},
+	{BPF_FUNC_set_retval, "set_retval", R_INT, {A_ANY}, 0, false, 0},
+	/* the ctx variants of sock_addr and sock_ops (cgroup_sockopt's take a socket: unsupported) */
+	{BPF_FUNC_getsockopt, "getsockopt", R_INT, {A_CTX, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE}, 0, false, 0},
+	{BPF_FUNC_setsockopt, "setsockopt", R_INT, {A_CTX, A_ANY, A_ANY, A_MEM_RO, A_SIZE}, 0, false, 0},
+	{BPF_FUNC_bind, "bind", R_INT, {A_CTX, A_MEM_RO, A_SIZE}, 0, false, 0},
+	{BPF_FUNC_sock_ops_cb_flags_set, "sock_ops_cb_flags_set", R_INT, {A_CTX, A_ANY}, 0, false, 0},
+	{BPF_FUNC_get_current_ancestor_cgroup_id, "get_current_ancestor_cgroup_id", R_INT, {A_ANY}, AV_TRACE, false, 0},
+	{BPF_FUNC_get_netns_cookie, "get_netns_cookie", R_INT, {A_CTX_OR_NULL}, 0, false, 0},
 };
+
+/* Helper availability of the socket and cgroup program types: bit i set
+ * when helper i may be called, measured on the running 6.18.44 kernel
+ * (a call-only probe program per program and attach type; "cannot use
+ * helper" or "unknown func" means unavailable). ANY: every attach type. */
+#define ANY_ATTACH 0xffffffffu
+static const struct sock_avail {
+	uint32_t type, attach;
+	uint64_t bits[4];
+} sock_avail[] = {
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_BIND, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x8c779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_BIND, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x8c779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_CONNECT, {0x028244280243d1eeull, 0x2d6f3e0863f30001ull, 0x8c779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_CONNECT, {0x028244280243d1eeull, 0x2d6f3e0863f30001ull, 0x8c779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP4_SENDMSG, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x8c779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP6_SENDMSG, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x8c779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP4_RECVMSG, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_UDP6_RECVMSG, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_GETPEERNAME, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_GETPEERNAME, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_GETSOCKNAME, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET6_GETSOCKNAME, {0x028244280243d1eeull, 0x2d6f3e0863f30000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCK, ANY_ATTACH, {0x008044280243d1eeull, 0x2d6f2e0063830000ull, 0x8c739e317630207cull, 0x00000000000f0fecull}},
+	{BPF_PROG_TYPE_SOCK_OPS, ANY_ATTACH, {0x0aa244280243d1eeull, 0x2d6f3e0163830040ull, 0x80779e317631ff7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_SK_LOOKUP, ANY_ATTACH, {0x008004280243d1eeull, 0x396f260063c10000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_SK_REUSEPORT, ANY_ATTACH, {0x008044280443d1eeull, 0x296f260063850010ull, 0x80739e317630207cull, 0x00000000000f0fecull}},
+	{BPF_PROG_TYPE_SK_MSG, ANY_ATTACH, {0xf08004280243d1eeull, 0x2d6f3e006f810080ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_SK_SKB, ANY_ATTACH, {0x0094cce80643d3eeull, 0x296f260863f10100ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, BPF_CGROUP_GETSOCKOPT, {0x008004280243d1eeull, 0x2d6f3e0163830000ull, 0x8c739e307630207cull, 0x00000000000f0fecull}},
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, BPF_CGROUP_SETSOCKOPT, {0x028204280243d1eeull, 0x2d6f3e0163830000ull, 0x8c739e307630207cull, 0x00000000000f0fecull}},
+	{BPF_PROG_TYPE_CGROUP_SYSCTL, ANY_ATTACH, {0x008004280243d1eeull, 0x296f27e063830000ull, 0x8c739e317630207cull, 0x00000000000f0fecull}},
+	{BPF_PROG_TYPE_CGROUP_DEVICE, ANY_ATTACH, {0x008004280243d1eeull, 0x296f260063830000ull, 0x8c739e307630207cull, 0x00000000000f0fecull}},
+};
+
+/* 1: available, 0: not, -1: not one of these program types */
+static int sock_type_avail(uint32_t pt, uint32_t at, int32_t id)
+{
+	/* cgroup_common_func_proto: no retval access from these attach types
+	 * (sysctl and device rows were measured with their own attach types) */
+	if (id == BPF_FUNC_get_retval || id == BPF_FUNC_set_retval) {
+		switch (at) {
+		case BPF_CGROUP_INET_INGRESS:
+		case BPF_CGROUP_INET_EGRESS:
+		case BPF_CGROUP_SOCK_OPS:
+		case BPF_CGROUP_UDP4_RECVMSG:
+		case BPF_CGROUP_UDP6_RECVMSG:
+		case BPF_CGROUP_INET4_GETPEERNAME:
+		case BPF_CGROUP_INET6_GETPEERNAME:
+		case BPF_CGROUP_INET4_GETSOCKNAME:
+		case BPF_CGROUP_INET6_GETSOCKNAME:
+			at = BPF_CGROUP_INET_INGRESS;
+			break;
+		default:
+			break;
+		}
+		if (at == BPF_CGROUP_INET_INGRESS) {
+			for (size_t i = 0; i < sizeof(sock_avail) / sizeof(sock_avail[0]); i++)
+				if (sock_avail[i].type == pt)
+					return 0;
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < sizeof(sock_avail) / sizeof(sock_avail[0]); i++) {
+		const struct sock_avail *r = &sock_avail[i];
+		if (r->type != pt || (r->attach != ANY_ATTACH && r->attach != at))
+			continue;
+		if (id <= 0 || id >= 256)
+			return 0;
+		return (r->bits[id / 64] >> (id % 64)) & 1;
+	}
+	return -1;
+}
+
+/* helpers whose prototype for these program types differs from the table
+ * (a socket argument, no ctx argument): not modelled */
+static bool sock_proto_differs(uint32_t pt, int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_get_cgroup_classid: /* the cgroup types' variant takes no argument */
+		return pt != BPF_PROG_TYPE_SK_SKB;
+	case BPF_FUNC_getsockopt:
+	case BPF_FUNC_setsockopt:
+		return pt == BPF_PROG_TYPE_CGROUP_SOCKOPT; /* bpf_sk_{get,set}sockopt: a socket */
+	case BPF_FUNC_get_socket_cookie:
+		return pt == BPF_PROG_TYPE_SK_REUSEPORT; /* a socket pointer */
+	case BPF_FUNC_skb_load_bytes:
+	case BPF_FUNC_skb_load_bytes_relative:
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* the prototypes declared pkt_access (6.18): they may take packet pointers */
+static bool helper_pkt_access(int32_t id)
+{
+	return id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem || id == BPF_FUNC_map_delete_elem ||
+	       id == BPF_FUNC_csum_diff;
+}
 
 static const struct proto *find_proto(int32_t id)
 {
@@ -186,6 +296,8 @@ static bool available(const struct proto *p, uint32_t pt)
 {
 	if (p->avail == 0xf)
 		return true;
+	if (p->avail == 0)
+		return false; /* only for the types of sock_avail */
 	switch (pt) {
 	case BPF_PROG_TYPE_TRACING:
 	case BPF_PROG_TYPE_KPROBE:
@@ -378,7 +490,13 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	/* The per-type availability table is an approximation of the kernel's
 	 * get_func_proto callbacks: a helper it does not list for this type is
 	 * reported unsupported rather than risking a false rejection. */
-	if (!available(p, env->prog->prog_type))
+	int sa = sock_type_avail(env->prog->prog_type, env->prog->expected_attach_type, insn->imm);
+	if (sa == 0)
+		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", p->name, p->id);
+	if (sa == 1 && sock_proto_differs(env->prog->prog_type, p->id))
+		return rb_unsupported(env, "helper bpf_%s#%d prototype for program type %u", p->name, p->id,
+				      env->prog->prog_type);
+	if (sa < 0 && !available(p, env->prog->prog_type))
 		return rb_unsupported(env, "helper bpf_%s#%d for program type %u", p->name, p->id, env->prog->prog_type);
 	if (p->id == BPF_FUNC_get_stack || p->id == BPF_FUNC_probe_read_str ||
 	    p->id == BPF_FUNC_probe_read_kernel_str || p->id == BPF_FUNC_probe_read_user_str) {
@@ -396,10 +514,22 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		struct rb_reg *reg = &regs[regno];
 		char tn[48];
 		rb_rtype_name(reg, tn, sizeof(tn));
+		if ((reg->type == RT_PKT || reg->type == RT_PKT_META) && p->args[a] != A_ANY &&
+		    !rb_pkt_helper_ok(env->prog->prog_type, helper_pkt_access(p->id)))
+			return rb_reject(env, "helper access to the packet is not allowed");
 		switch (p->args[a]) {
 		case A_ANY:
 			break;
 		case A_CTX:
+			if (reg->type != RT_CTX)
+				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno,
+						 reg->off);
+			break;
+		case A_CTX_OR_NULL:
+			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+				break;
 			if (reg->type != RT_CTX)
 				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
 			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))

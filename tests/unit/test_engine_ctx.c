@@ -220,7 +220,10 @@ static const struct cfg cfgs[] = {
 	{BPF_PROG_TYPE_CGROUP_SOCKOPT, BPF_CGROUP_GETSOCKOPT, sizeof(struct bpf_sockopt)},
 	{BPF_PROG_TYPE_CGROUP_SOCKOPT, BPF_CGROUP_SETSOCKOPT, sizeof(struct bpf_sockopt)},
 	{BPF_PROG_TYPE_CGROUP_SYSCTL, 0, sizeof(struct bpf_sysctl)},
+	{BPF_PROG_TYPE_CGROUP_SYSCTL, BPF_CGROUP_SYSCTL, sizeof(struct bpf_sysctl)},
 	{BPF_PROG_TYPE_CGROUP_DEVICE, 0, sizeof(struct bpf_cgroup_dev_ctx)},
+	{BPF_PROG_TYPE_CGROUP_DEVICE, BPF_CGROUP_DEVICE, sizeof(struct bpf_cgroup_dev_ctx)},
+	{BPF_PROG_TYPE_SOCK_OPS, BPF_CGROUP_SOCK_OPS, sizeof(struct bpf_sock_ops) + 8},
 };
 
 static const char *const kinds[] = {"ldx", "stx", "st"};
@@ -275,6 +278,21 @@ static void test_sweep_vs_kernel(void **state)
 					total++;
 				}
 			}
+		}
+		/* helper availability: a call with no arguments set up */
+		for (int h = 1; h < 212; h++) {
+			struct bpf_insn p[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, h), MOV_K(0, 1), EXIT()};
+			struct rb_result res, kr;
+			engine(c->type, c->attach, p, 3, &res);
+			assert_true(kernel(c->type, c->attach, p, 3, &kr));
+			bool ku = kr.verdict == RB_REJECT && strstr(kr.msg, "cannot use helper");
+			bool eu = res.verdict == RB_REJECT && strstr(res.msg, "cannot use helper");
+			total++;
+			if (res.verdict == RB_UNSUPPORTED || (ku == eu && (!eu || !strcmp(res.msg, kr.msg))))
+				continue;
+			print_error("type %u attach %u helper %d: engine %s '%s', kernel %s '%s'\n", c->type, c->attach,
+				    h, rb_verdict_name(res.verdict), res.msg, rb_verdict_name(kr.verdict), kr.msg);
+			bad++;
 		}
 		/* exit codes */
 		for (int r = -1; r <= 4; r++) {
