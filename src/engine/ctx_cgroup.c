@@ -39,9 +39,9 @@ int rb_ctx_sockopt(struct rb_env *env, int off, int size, bool write, struct rb_
 		/* sk, optval, optval_end: 8-byte pointers */
 		if (size != 8)
 			return bad(env, off, size);
-		if (off < OFF(bpf_sockopt, optval))
-			return rb_unsupported(env, "bpf_sockopt->sk socket pointer");
-		out->reg_type = off < OFF(bpf_sockopt, optval_end) ? RT_PKT : RT_PKT_END;
+		out->reg_type = off < OFF(bpf_sockopt, optval) ? RT_SOCKET
+				: off < OFF(bpf_sockopt, optval_end) ? RT_PKT
+								     : RT_PKT_END;
 		return 0;
 	}
 	if (off >= OFF(bpf_sockopt, retval) && off < OFF(bpf_sockopt, retval) + 4 && at != BPF_CGROUP_GETSOCKOPT)

@@ -7,8 +7,9 @@
  * every rule was checked against the running 6.18 kernel field by field
  * (tests/unit/test_engine_ctx.c sweeps every offset, size and access kind).
  *
- * Socket pointers read from the context (->sk, ->migrating_sk) are not
- * modelled: loading one ends verification as unsupported. */
+ * Socket pointers read from the context (->sk, ->migrating_sk) become
+ * sock / sock_common pointers (maybe NULL where the kernel says so) whose
+ * fields are read under rb_sock_field_access (struct bpf_sock). */
 #include <stddef.h>
 
 #include "engine/state.h"
@@ -35,9 +36,11 @@ static bool wide_ok(int off, int size, int lo, int hi)
 	return size == 8 && off >= lo && off + 8 <= hi && off % 8 == 0;
 }
 
-static int sock_ptr(struct rb_env *env, const char *what)
+static int sock_ptr(struct rb_ctx_access *out, enum rb_rtype type, bool maybe_null)
 {
-	return rb_unsupported(env, "%s socket pointer", what);
+	out->reg_type = type;
+	out->flags = maybe_null ? RF_MAYBE_NULL : 0;
+	return 0;
 }
 
 /* ---- cgroup_sock_addr ---- */
@@ -62,7 +65,6 @@ bool rb_sock_addr_attach_known(uint32_t at)
 
 int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
-	(void)out;
 	uint32_t at = env->prog->expected_attach_type;
 	if (off < 0 || off >= (int)sizeof(struct bpf_sock_addr) || off % size)
 		return bad(env, off, size);
@@ -84,7 +86,7 @@ int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct r
 	if (IN(off, bpf_sock_addr, sk, sk)) {
 		if (write || size != 8)
 			return bad(env, off, size);
-		return sock_ptr(env, "bpf_sock_addr->sk");
+		return sock_ptr(out, RT_SOCKET, false);
 	}
 	if (IN(off, bpf_sock_addr, user_family, user_family) || IN(off, bpf_sock_addr, family, protocol)) {
 		if (write || size != 4)
@@ -110,6 +112,18 @@ static bool bpf_sock_ok(int off, int size)
 	if (off >= END(bpf_sock, dst_port) && off < OFF(bpf_sock, dst_ip4))
 		return false;
 	return size == 4;
+}
+
+/* reads through a sock or sock_common pointer (check_sock_access):
+ * struct bpf_sock, read-only; sock_common lacks type..priority */
+int rb_sock_field_access(struct rb_env *env, int regno, const char *tname, bool common, int off, int size,
+			 bool write)
+{
+	if (write)
+		return rb_reject(env, "R%d cannot write into %s", regno, tname);
+	if (bpf_sock_ok(off, size) && !(common && off >= OFF(bpf_sock, type) && off < END(bpf_sock, priority)))
+		return 0;
+	return rb_reject(env, "R%d invalid %s access off=%d size=%d", regno, tname, off, size);
 }
 
 int rb_ctx_sock(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
@@ -151,7 +165,7 @@ int rb_ctx_sock_ops(struct rb_env *env, int off, int size, bool write, struct rb
 	if (IN(off, bpf_sock_ops, sk, sk)) {
 		if (size != 8)
 			return bad(env, off, size);
-		return sock_ptr(env, "bpf_sock_ops->sk");
+		return sock_ptr(out, RT_SOCKET, true);
 	}
 	if (IN(off, bpf_sock_ops, skb_data, skb_data_end)) {
 		if (size != 8)
@@ -168,13 +182,12 @@ int rb_ctx_sock_ops(struct rb_env *env, int off, int size, bool write, struct rb
 
 int rb_ctx_sk_lookup(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
-	(void)out;
 	if (off < 0 || off >= (int)sizeof(struct bpf_sk_lookup) || off % size || write)
 		return bad(env, off, size);
 	if (off < 8) { /* sk (a union with the u64 cookie) */
 		if (size != 8)
 			return bad(env, off, size);
-		return sock_ptr(env, "bpf_sk_lookup->sk");
+		return sock_ptr(out, RT_SOCKET, true);
 	}
 	if (IN(off, bpf_sk_lookup, family, remote_ip6) || IN(off, bpf_sk_lookup, local_ip4, ingress_ifindex))
 		return narrow_ok(size, 4) ? 0 : bad(env, off, size);
@@ -201,9 +214,9 @@ int rb_ctx_sk_reuseport(struct rb_env *env, int off, int size, bool write, struc
 	case OFF(sk_reuseport_md, hash):
 		return size == 4 ? 0 : bad(env, off, size);
 	case OFF(sk_reuseport_md, sk):
-		return size == 8 ? sock_ptr(env, "sk_reuseport_md->sk") : bad(env, off, size);
+		return size == 8 ? sock_ptr(out, RT_SOCKET, false) : bad(env, off, size);
 	case OFF(sk_reuseport_md, migrating_sk):
-		return size == 8 ? sock_ptr(env, "sk_reuseport_md->migrating_sk") : bad(env, off, size);
+		return size == 8 ? sock_ptr(out, RT_SOCK_COMMON, true) : bad(env, off, size);
 	}
 	if (IN(off, sk_reuseport_md, eth_protocol, eth_protocol) && size < 2)
 		return bad(env, off, size);
@@ -225,7 +238,7 @@ int rb_ctx_sk_msg(struct rb_env *env, int off, int size, bool write, struct rb_c
 		return 0;
 	}
 	if (IN(off, sk_msg_md, sk, sk))
-		return size == 8 ? sock_ptr(env, "sk_msg_md->sk") : bad(env, off, size);
+		return size == 8 ? sock_ptr(out, RT_SOCKET, false) : bad(env, off, size);
 	if (IN(off, sk_msg_md, family, size))
 		return size == 4 ? 0 : bad(env, off, size);
 	return bad(env, off, size);
@@ -262,7 +275,7 @@ int rb_ctx_sk_skb(struct rb_env *env, int off, int size, bool write, struct rb_c
 	if (IN(off, __sk_buff, flow_keys, flow_keys))
 		return bad(env, off, size);
 	if (IN(off, __sk_buff, sk, sk))
-		return size == 8 ? sock_ptr(env, "__sk_buff->sk") : bad(env, off, size);
+		return size == 8 ? sock_ptr(out, RT_SOCK_COMMON, true) : bad(env, off, size);
 	if (off == SKB(tstamp_type) || (off >= END(__sk_buff, tstamp_type) && off < SKB(hwtstamp)))
 		return bad(env, off, size);
 	if (write ? size != 4 : !narrow_ok(size, 4))

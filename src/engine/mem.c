@@ -454,10 +454,15 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 	case RT_MAP_PTR:
 		/* reads of struct bpf_map fields through BTF (6.18 check_map_ptr_access) */
 		return rb_unsupported(env, "map pointer field access");
-	case RT_FLOW_KEYS:
-	case RT_TP_BUFFER:
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
+		if ((err = rb_sock_field_access(env, regno, tn, reg.type == RT_SOCK_COMMON, off, size, write)))
+			return err;
+		if (value_regno >= 0)
+			rb_reg_unknown(env, &regs[value_regno]);
+		break;
+	case RT_FLOW_KEYS:
+	case RT_TP_BUFFER:
 	case RT_TCP_SOCK:
 		return rb_unsupported(env, "memory access through %s", tn);
 	default:

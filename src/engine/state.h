@@ -298,6 +298,8 @@ int rb_ctx_sk_lookup(struct rb_env *env, int off, int size, bool write, struct r
 int rb_ctx_sk_reuseport(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sk_msg(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sk_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_sock_field_access(struct rb_env *env, int regno, const char *tname, bool common, int off, int size,
+			 bool write);
 int rb_ctx_sockopt(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sysctl(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_cgroup_dev(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);

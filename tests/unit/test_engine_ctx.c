@@ -228,6 +228,29 @@ static const struct cfg cfgs[] = {
 
 static const char *const kinds[] = {"ldx", "stx", "st"};
 
+/* the context's socket pointer field, -1 if none */
+static int sk_field(uint32_t type)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+		return offsetof(struct bpf_sock_addr, sk);
+	case BPF_PROG_TYPE_SOCK_OPS:
+		return offsetof(struct bpf_sock_ops, sk);
+	case BPF_PROG_TYPE_SK_LOOKUP:
+		return offsetof(struct bpf_sk_lookup, sk);
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+		return offsetof(struct sk_reuseport_md, migrating_sk);
+	case BPF_PROG_TYPE_SK_MSG:
+		return offsetof(struct sk_msg_md, sk);
+	case BPF_PROG_TYPE_SK_SKB:
+		return offsetof(struct __sk_buff, sk);
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return offsetof(struct bpf_sockopt, sk);
+	default:
+		return -1;
+	}
+}
+
 /* returns the number of disagreements (printed) */
 static int compare(const struct cfg *c, const struct bpf_insn *p, size_t n, const char *what, int *unsupp)
 {
@@ -275,6 +298,26 @@ static void test_sweep_vs_kernel(void **state)
 					char what[64];
 					snprintf(what, sizeof(what), "%s off=%d size=%d", kinds[k], off, sizes[si]);
 					bad += compare(c, p, 4, what, &unsupp);
+					total++;
+				}
+			}
+		}
+		/* reads and writes through the context's socket pointer, after a null check */
+		int sk_off = sk_field(c->type);
+		for (int si = 0; sk_off >= 0 && si < 4; si++) {
+			for (int off = -sizes[si]; off < (int)sizeof(struct bpf_sock) + 8; off += sizes[si]) {
+				for (int k = 0; k < 2; k++) {
+					struct bpf_insn p[7] = {
+						MOV_K(2, 1),
+						LDX(BPF_DW, 6, 1, sk_off),
+						I(BPF_JMP | BPF_JEQ | BPF_K, 6, 0, 1, 0),
+						k ? STX(sz_code[si], 6, 2, off) : LDX(sz_code[si], 3, 6, off),
+						MOV_K(0, 1),
+						EXIT(),
+					};
+					char what[64];
+					snprintf(what, sizeof(what), "sk %s off=%d size=%d", kinds[k], off, sizes[si]);
+					bad += compare(c, p, 6, what, &unsupp);
 					total++;
 				}
 			}
