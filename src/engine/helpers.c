@@ -27,6 +27,8 @@ enum arg {
 	A_BTF,            /* ARG_PTR_TO_BTF_ID (any BTF pointer accepted: the id is not checked) */
 	A_U32_OUT,        /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_ALIGNED, 4 bytes written */
 	A_CTX_OR_NULL,    /* ARG_PTR_TO_CTX_OR_NULL */
+	A_SOCK_COMMON,    /* ARG_PTR_TO_BTF_ID_SOCK_COMMON (sock, sock_common, tcp_sock; BTF pointers: unsupported) */
+	A_VALUE_OR_NULL,  /* ARG_PTR_TO_MAP_VALUE_OR_NULL */
 };
 
 enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK, R_MAP_VALUE };
@@ -155,6 +157,11 @@ static const struct proto protos[] = {
 	{BPF_FUNC_sock_ops_cb_flags_set, "sock_ops_cb_flags_set", R_INT, {A_CTX, A_ANY}, 0, false, 0},
 	{BPF_FUNC_get_current_ancestor_cgroup_id, "get_current_ancestor_cgroup_id", R_INT, {A_ANY}, AV_TRACE, false, 0},
 	{BPF_FUNC_get_netns_cookie, "get_netns_cookie", R_INT, {A_CTX_OR_NULL}, 0, false, 0},
+	/* cgroup_sock's sk_storage_get takes the ctx as its socket (see sock_arg_is_ctx) */
+	{BPF_FUNC_sk_storage_get, "sk_storage_get", R_MAP_VALUE_OR_NULL, {A_MAP, A_SOCK_COMMON, A_VALUE_OR_NULL, A_ANY}, 0,
+	 false, BPF_MAP_TYPE_SK_STORAGE},
+	{BPF_FUNC_sk_storage_delete, "sk_storage_delete", R_INT, {A_MAP, A_SOCK_COMMON}, 0, false,
+	 BPF_MAP_TYPE_SK_STORAGE},
 };
 
 /* Helper availability of the socket and cgroup program types: bit i set
@@ -339,6 +346,8 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 	case BPF_MAP_TYPE_CGROUP_STORAGE:
 	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
 		return p->id == BPF_FUNC_get_local_storage;
+	case BPF_MAP_TYPE_SK_STORAGE:
+		return p->id == BPF_FUNC_sk_storage_get || p->id == BPF_FUNC_sk_storage_delete;
 	case BPF_MAP_TYPE_CGROUP_ARRAY:
 		return p->id == BPF_FUNC_current_task_under_cgroup || p->id == BPF_FUNC_skb_under_cgroup;
 	case BPF_MAP_TYPE_DEVMAP:
@@ -544,6 +553,26 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
 						 env->obj->maps[map_idx].type, p->name, p->id);
 			break;
+		case A_SOCK_COMMON:
+			if (env->prog->prog_type == BPF_PROG_TYPE_CGROUP_SOCK) {
+				/* bpf_sk_storage_get_cg_sock_proto: the ctx is the socket */
+				if (reg->type != RT_CTX)
+					return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
+			} else if (reg->type == RT_BTF_ID) {
+				return rb_unsupported(env, "BTF socket pointer passed to a helper");
+			} else if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
+				    reg->type != RT_XDP_SOCK) ||
+				   (reg->flags & RF_MAYBE_NULL)) {
+				return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+						 regno, tn);
+			}
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+			break;
+		case A_VALUE_OR_NULL:
+			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+				break;
+			/* fallthrough */
 		case A_KEY:
 		case A_VALUE: {
 			if (map_idx < 0)
