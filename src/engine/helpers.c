@@ -29,9 +29,19 @@ enum arg {
 	A_CTX_OR_NULL,    /* ARG_PTR_TO_CTX_OR_NULL */
 	A_SOCK_COMMON,    /* ARG_PTR_TO_BTF_ID_SOCK_COMMON (sock, sock_common, tcp_sock; BTF pointers: unsupported) */
 	A_VALUE_OR_NULL,  /* ARG_PTR_TO_MAP_VALUE_OR_NULL */
+	A_SOCKET_OR_NULL, /* ARG_PTR_TO_SOCKET_OR_NULL */
+	A_SOCK_RELEASE,   /* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE */
 };
 
-enum ret { R_INT, R_VOID, R_MAP_VALUE_OR_NULL, R_RINGBUF_OR_NULL, R_BTF_TASK, R_MAP_VALUE };
+enum ret {
+	R_INT,
+	R_VOID,
+	R_MAP_VALUE_OR_NULL,
+	R_RINGBUF_OR_NULL,
+	R_BTF_TASK,
+	R_MAP_VALUE,
+	R_SOCKET_OR_NULL, /* RET_PTR_TO_SOCKET_OR_NULL from an acquiring lookup */
+};
 
 /* who may call: base helpers for every type, tracing, networking */
 #define AV_ALL 0x7
@@ -162,6 +172,11 @@ static const struct proto protos[] = {
 	 false, BPF_MAP_TYPE_SK_STORAGE},
 	{BPF_FUNC_sk_storage_delete, "sk_storage_delete", R_INT, {A_MAP, A_SOCK_COMMON}, 0, false,
 	 BPF_MAP_TYPE_SK_STORAGE},
+	/* socket references: lookups acquire, sk_release releases (sk_assign: sk_lookup's variant) */
+	{BPF_FUNC_sk_lookup_tcp, "sk_lookup_tcp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sk_lookup_udp, "sk_lookup_udp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sk_release, "sk_release", R_INT, {A_SOCK_RELEASE}, 0, false, 0},
+	{BPF_FUNC_sk_assign, "sk_assign", R_INT, {A_CTX, A_SOCKET_OR_NULL, A_ANY}, 0, false, 0},
 };
 
 /* Helper availability of the socket and cgroup program types: bit i set
@@ -248,6 +263,8 @@ static bool sock_proto_differs(uint32_t pt, int32_t id)
 		return pt == BPF_PROG_TYPE_CGROUP_SOCKOPT; /* bpf_sk_{get,set}sockopt: a socket */
 	case BPF_FUNC_get_socket_cookie:
 		return pt == BPF_PROG_TYPE_SK_REUSEPORT; /* a socket pointer */
+	case BPF_FUNC_sk_assign:
+		return pt != BPF_PROG_TYPE_SK_LOOKUP; /* tc's takes a sock_common */
 	case BPF_FUNC_skb_load_bytes:
 	case BPF_FUNC_skb_load_bytes_relative:
 		return false;
@@ -260,7 +277,7 @@ static bool sock_proto_differs(uint32_t pt, int32_t id)
 static bool helper_pkt_access(int32_t id)
 {
 	return id == BPF_FUNC_map_lookup_elem || id == BPF_FUNC_map_update_elem || id == BPF_FUNC_map_delete_elem ||
-	       id == BPF_FUNC_csum_diff;
+	       id == BPF_FUNC_csum_diff || id == BPF_FUNC_sk_lookup_tcp || id == BPF_FUNC_sk_lookup_udp;
 }
 
 static const struct proto *find_proto(int32_t id)
@@ -346,6 +363,9 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 	case BPF_MAP_TYPE_CGROUP_STORAGE:
 	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
 		return p->id == BPF_FUNC_get_local_storage;
+	case BPF_MAP_TYPE_SOCKMAP:
+	case BPF_MAP_TYPE_SOCKHASH:
+		return p->id == BPF_FUNC_map_lookup_elem;
 	case BPF_MAP_TYPE_SK_STORAGE:
 		return p->id == BPF_FUNC_sk_storage_get || p->id == BPF_FUNC_sk_storage_delete;
 	case BPF_MAP_TYPE_CGROUP_ARRAY:
@@ -549,6 +569,10 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			if (reg->type != RT_MAP_PTR)
 				return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
 			map_idx = reg->map_idx;
+			if ((env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
+			     env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH) &&
+			    p->id != BPF_FUNC_map_lookup_elem)
+				return rb_unsupported(env, "sockmap/sockhash with bpf_%s", p->name);
 			if (!map_compatible(&env->obj->maps[map_idx], p))
 				return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
 						 env->obj->maps[map_idx].type, p->name, p->id);
@@ -568,6 +592,28 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			}
 			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
 				return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+			break;
+		case A_SOCKET_OR_NULL:
+			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+				break;
+			if (reg->type != RT_SOCKET)
+				return rb_reject(env, "R%d type=%s expected=sock", regno, tn);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+			break;
+		case A_SOCK_RELEASE:
+			if (reg->type == RT_BTF_ID)
+				return rb_unsupported(env, "BTF socket pointer passed to a helper");
+			if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
+			     reg->type != RT_XDP_SOCK) ||
+			    (reg->flags & RF_MAYBE_NULL))
+				return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+						 regno, tn);
+			if (!reg->ref_obj_id)
+				return rb_reject(env, "R%d must be referenced when passed to release function", regno);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+			release_id = reg->ref_obj_id;
 			break;
 		case A_VALUE_OR_NULL:
 			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
@@ -715,8 +761,20 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	}
 	case R_MAP_VALUE_OR_NULL:
 		if (env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
-		    env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH)
-			return rb_unsupported(env, "sockmap lookup (socket reference)");
+		    env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH) {
+			/* an acquiring lookup: a map value or NULL that the null check
+			 * turns into a socket (mark_ptr_not_null_reg) */
+			rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
+			regs[0].map_idx = map_idx;
+			regs[0].flags = RF_MAYBE_NULL;
+			++env->id_gen;
+			uint32_t id = rb_acquire_ref(env);
+			if (!id)
+				return RB_E_NOMEM;
+			regs[0].id = id;
+			regs[0].ref_obj_id = id;
+			break;
+		}
 		if ((env->obj->maps[map_idx].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 		     env->obj->maps[map_idx].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
 		    env->obj->maps[map_idx].inner_map_idx < 0)
@@ -730,6 +788,17 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		regs[0].flags = RF_MAYBE_NULL;
 		regs[0].id = ++env->id_gen;
 		break;
+	case R_SOCKET_OR_NULL: {
+		rb_reg_ptr(env, &regs[0], RT_SOCKET);
+		regs[0].flags = RF_MAYBE_NULL;
+		++env->id_gen;
+		uint32_t id = rb_acquire_ref(env);
+		if (!id)
+			return RB_E_NOMEM;
+		regs[0].id = id;
+		regs[0].ref_obj_id = id;
+		break;
+	}
 	case R_RINGBUF_OR_NULL: {
 		rb_reg_ptr(env, &regs[0], RT_MEM);
 		regs[0].flags = RF_MAYBE_NULL | RF_RINGBUF;

@@ -177,6 +177,8 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 					r->map_idx = m->inner_map_idx;
 				} else if (m->type == BPF_MAP_TYPE_XSKMAP) {
 					r->type = RT_XDP_SOCK;
+				} else if (m->type == BPF_MAP_TYPE_SOCKMAP || m->type == BPF_MAP_TYPE_SOCKHASH) {
+					r->type = RT_SOCKET;
 				}
 			}
 			r->id = 0; /* only spin-lock pointers keep it (not modelled) */
