@@ -177,7 +177,46 @@ static const struct proto protos[] = {
 	{BPF_FUNC_sk_lookup_udp, "sk_lookup_udp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY}, 0, false, 0},
 	{BPF_FUNC_sk_release, "sk_release", R_INT, {A_SOCK_RELEASE}, 0, false, 0},
 	{BPF_FUNC_sk_assign, "sk_assign", R_INT, {A_CTX, A_SOCKET_OR_NULL, A_ANY}, 0, false, 0},
+	/* sockmap and reuseport helpers (which map types: sock_map_helper) */
+	{BPF_FUNC_sock_map_update, "sock_map_update", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sock_hash_update, "sock_hash_update", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sk_redirect_map, "sk_redirect_map", R_INT, {A_CTX, A_MAP, A_ANY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sk_redirect_hash, "sk_redirect_hash", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_msg_redirect_map, "msg_redirect_map", R_INT, {A_CTX, A_MAP, A_ANY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_msg_redirect_hash, "msg_redirect_hash", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sk_select_reuseport, "sk_select_reuseport", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
+	/* cgroup_sysctl (6.18: the name/value buffers are written) */
+	{BPF_FUNC_sysctl_get_name, "sysctl_get_name", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sysctl_get_current_value, "sysctl_get_current_value", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE}, 0, false,
+	 0},
+	{BPF_FUNC_sysctl_get_new_value, "sysctl_get_new_value", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE}, 0, false, 0},
+	{BPF_FUNC_sysctl_set_new_value, "sysctl_set_new_value", R_INT, {A_CTX, A_MEM_RO, A_SIZE}, 0, false, 0},
 };
+
+/* the map types the sockmap helpers take (check_map_func_compatibility) */
+static bool sock_map_helper(int32_t id, uint32_t map_type)
+{
+	switch (id) {
+	case BPF_FUNC_sock_map_update:
+	case BPF_FUNC_sk_redirect_map:
+	case BPF_FUNC_msg_redirect_map:
+		return map_type == BPF_MAP_TYPE_SOCKMAP;
+	case BPF_FUNC_sock_hash_update:
+	case BPF_FUNC_sk_redirect_hash:
+	case BPF_FUNC_msg_redirect_hash:
+		return map_type == BPF_MAP_TYPE_SOCKHASH;
+	case BPF_FUNC_sk_select_reuseport:
+		return map_type == BPF_MAP_TYPE_SOCKMAP || map_type == BPF_MAP_TYPE_SOCKHASH ||
+		       map_type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY;
+	default:
+		return false;
+	}
+}
+
+static bool is_sock_map_helper(int32_t id)
+{
+	return sock_map_helper(id, BPF_MAP_TYPE_SOCKMAP) || sock_map_helper(id, BPF_MAP_TYPE_SOCKHASH);
+}
 
 /* Helper availability of the socket and cgroup program types: bit i set
  * when helper i may be called, measured on the running 6.18.44 kernel
@@ -365,7 +404,9 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 		return p->id == BPF_FUNC_get_local_storage;
 	case BPF_MAP_TYPE_SOCKMAP:
 	case BPF_MAP_TYPE_SOCKHASH:
-		return p->id == BPF_FUNC_map_lookup_elem;
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY:
+		return (p->id == BPF_FUNC_map_lookup_elem && m->type != BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) ||
+		       sock_map_helper(p->id, m->type);
 	case BPF_MAP_TYPE_SK_STORAGE:
 		return p->id == BPF_FUNC_sk_storage_get || p->id == BPF_FUNC_sk_storage_delete;
 	case BPF_MAP_TYPE_CGROUP_ARRAY:
@@ -380,6 +421,8 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 			    ? (p->id == BPF_FUNC_map_update_elem || p->id == BPF_FUNC_map_delete_elem)
 			    : false);
 	default:
+		if (is_sock_map_helper(p->id))
+			return false;
 		if (p->map_type_need && p->map_type_need != 0xff)
 			return m->type == p->map_type_need;
 		if (p->map_type_need == 0xff || p->map_type_need == 0xfe)
@@ -570,8 +613,9 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
 			map_idx = reg->map_idx;
 			if ((env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
-			     env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH) &&
-			    p->id != BPF_FUNC_map_lookup_elem)
+			     env->obj->maps[map_idx].type == BPF_MAP_TYPE_SOCKHASH ||
+			     env->obj->maps[map_idx].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) &&
+			    p->id != BPF_FUNC_map_lookup_elem && !is_sock_map_helper(p->id))
 				return rb_unsupported(env, "sockmap/sockhash with bpf_%s", p->name);
 			if (!map_compatible(&env->obj->maps[map_idx], p))
 				return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
