@@ -129,15 +129,23 @@ static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct
 	return env->t->branch_taken(&a->val, &b->val, op, is32);
 }
 
-/* sync_linked_regs: every scalar sharing known's id takes its value */
-static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct rb_reg *known_in)
+/* sync_linked_regs: every collected scalar (live before the jump, see
+ * collect_linked_regs below: packed entries of frame, is-register, number)
+ * sharing known's id takes its value */
+static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct rb_reg *known_in, uint64_t packed,
+			int cnt)
 {
 	struct rb_reg known = *known_in;
 	uint32_t base = known.id & RB_ID_MASK;
 	if (!base)
 		return;
-	FOR_EACH_REG(st, f, r, {
-		(void)f;
+	for (int e = 0; e < cnt; e++) {
+		unsigned v = (unsigned)(packed >> (10 * e)) & 0x3ff;
+		struct rb_func *f = st->frame[v & 7];
+		unsigned n = v >> 4;
+		if (!f || ((v & 8) && n >= RB_MAX_REG) || (!(v & 8) && (int)n >= f->nslots))
+			continue;
+		struct rb_reg *r = (v & 8) ? &f->regs[n] : &f->stack[n].spilled;
 		if (r->type != RT_SCALAR || (r->id & RB_ID_MASK) != base || r == known_in)
 			continue;
 		if ((!(r->id & RB_ADD_CONST) && !(known.id & RB_ADD_CONST)) || r->off == known.off) {
@@ -153,7 +161,7 @@ static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct r
 			struct rb_alu op = {.code = (uint8_t)(((id | known.id) & RB_ADD_CONST32) ? BPF_ALU : BPF_ALU64) | BPF_ADD | BPF_X};
 			env->t->alu(&r->val, &delta, &op);
 		}
-	})
+	}
 }
 
 /* mark_ptr_or_null_regs: after "if (p == 0)" */
@@ -338,11 +346,12 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		return 0;
 	}
 
-	/* collect_linked_regs: scalars sharing the compared registers' ids go
-	 * into the jump history (both branches share it), at most 6 */
+	/* collect_linked_regs: live scalars sharing the compared registers'
+	 * ids go into the jump history (both branches share it), at most 6;
+	 * only they are synchronised after the branch */
+	uint64_t packed = 0;
+	int cnt = 0;
 	{
-		uint64_t packed = 0;
-		int cnt = 0;
 		struct rb_reg *sr = BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL;
 		uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & RB_ID_MASK : 0,
 				   dst->type == RT_SCALAR ? dst->id & RB_ID_MASK : 0};
@@ -406,12 +415,12 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 			this_dead = !env->t->branch_refine(&dst->val, &k2, rb_jmp_negate(op), is32);
 		}
 		if (BPF_SRC(insn->code) == BPF_X && regs[insn->src_reg].id) {
-			sync_linked(env, this_b, &regs[insn->src_reg]);
-			sync_linked(env, other, &o_regs[insn->src_reg]);
+			sync_linked(env, this_b, &regs[insn->src_reg], packed, cnt);
+			sync_linked(env, other, &o_regs[insn->src_reg], packed, cnt);
 		}
 		if (dst->id) {
-			sync_linked(env, this_b, dst);
-			sync_linked(env, other, odst);
+			sync_linked(env, this_b, dst, packed, cnt);
+			sync_linked(env, other, odst, packed, cnt);
 		}
 	}
 	if (!is32 && BPF_SRC(insn->code) == BPF_K && insn->imm == 0 && (op == BPF_JEQ || op == BPF_JNE) &&
