@@ -600,8 +600,12 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 						 reg->off);
 			break;
 		case A_CTX_OR_NULL:
-			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) {
+				/* 6.18 marks a NULL passed for a nullable argument precise */
+				if ((err = rb_mark_chain_precision(env, regno)))
+					return err;
 				break;
+			}
 			if (reg->type != RT_CTX)
 				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
 			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
@@ -638,8 +642,12 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 			break;
 		case A_SOCKET_OR_NULL:
-			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) {
+				/* 6.18 marks a NULL passed for a nullable argument precise */
+				if ((err = rb_mark_chain_precision(env, regno)))
+					return err;
 				break;
+			}
 			if (reg->type != RT_SOCKET)
 				return rb_reject(env, "R%d type=%s expected=sock", regno, tn);
 			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
@@ -660,8 +668,12 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			release_id = reg->ref_obj_id;
 			break;
 		case A_VALUE_OR_NULL:
-			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) {
+				/* 6.18 marks a NULL passed for a nullable argument precise */
+				if ((err = rb_mark_chain_precision(env, regno)))
+					return err;
 				break;
+			}
 			/* fallthrough */
 		case A_KEY:
 		case A_VALUE: {
@@ -690,8 +702,12 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		case A_MEM_RO_OR_NULL:
 		case A_MEM_UNINIT:
 			if (p->args[a] == A_MEM_RO_OR_NULL && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
-			    rb_reg_const_val(env, reg) == 0)
+			    rb_reg_const_val(env, reg) == 0) {
+				/* 6.18 marks a NULL passed for a nullable argument precise */
+				if ((err = rb_mark_chain_precision(env, regno)))
+					return err;
 				break;
+			}
 			if (reg->type == RT_BTF_ID)
 				return rb_unsupported(env, "BTF pointer passed as helper memory");
 			if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&

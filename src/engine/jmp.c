@@ -164,6 +164,23 @@ static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct r
 	}
 }
 
+/* mark_ptr_not_null_reg: what a non-null pointer really points to */
+static void not_null_reg(struct rb_env *env, struct rb_reg *r)
+{
+	r->flags &= (uint8_t)~RF_MAYBE_NULL;
+	if (r->type == RT_MAP_VALUE) {
+		const struct rb_map *m = &env->obj->maps[r->map_idx];
+		if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || m->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+			r->type = RT_MAP_PTR;
+			r->map_idx = m->inner_map_idx;
+		} else if (m->type == BPF_MAP_TYPE_XSKMAP) {
+			r->type = RT_XDP_SOCK;
+		} else if (m->type == BPF_MAP_TYPE_SOCKMAP || m->type == BPF_MAP_TYPE_SOCKHASH) {
+			r->type = RT_SOCKET;
+		}
+	}
+}
+
 /* mark_ptr_or_null_regs: after "if (p == 0)" */
 static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t id, bool is_null)
 {
@@ -176,19 +193,7 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 		if (is_null) {
 			rb_reg_const(env, r, 0);
 		} else {
-			r->flags &= (uint8_t)~RF_MAYBE_NULL;
-			/* mark_ptr_not_null_reg: what a non-null lookup result really points to */
-			if (r->type == RT_MAP_VALUE) {
-				const struct rb_map *m = &env->obj->maps[r->map_idx];
-				if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || m->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
-					r->type = RT_MAP_PTR;
-					r->map_idx = m->inner_map_idx;
-				} else if (m->type == BPF_MAP_TYPE_XSKMAP) {
-					r->type = RT_XDP_SOCK;
-				} else if (m->type == BPF_MAP_TYPE_SOCKMAP || m->type == BPF_MAP_TYPE_SOCKHASH) {
-					r->type = RT_SOCKET;
-				}
-			}
+			not_null_reg(env, r);
 			r->id = 0; /* only spin-lock pointers keep it (not modelled) */
 		}
 	})
@@ -421,6 +426,17 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		if (dst->id) {
 			sync_linked(env, this_b, dst, packed, cnt);
 			sync_linked(env, other, odst, packed, cnt);
+		}
+	}
+	/* two pointers, one maybe NULL and one not: equal means not NULL
+	 * (mark_ptr_not_null_reg on that register only; BTF pointers excluded) */
+	if (!is32 && BPF_SRC(insn->code) == BPF_X && (op == BPF_JEQ || op == BPF_JNE)) {
+		struct rb_reg *s = &regs[insn->src_reg];
+		if (rb_is_pointer(dst) && rb_is_pointer(s) &&
+		    ((dst->flags & RF_MAYBE_NULL) != 0) != ((s->flags & RF_MAYBE_NULL) != 0) && dst->type != RT_BTF_ID &&
+		    s->type != RT_BTF_ID) {
+			struct rb_reg *eq = op == BPF_JEQ ? o_regs : regs;
+			not_null_reg(env, &eq[(s->flags & RF_MAYBE_NULL) ? insn->src_reg : insn->dst_reg]);
 		}
 	}
 	if (!is32 && BPF_SRC(insn->code) == BPF_K && insn->imm == 0 && (op == BPF_JEQ || op == BPF_JNE) &&
