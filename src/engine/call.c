@@ -217,8 +217,12 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 {
 	struct rb_vstate *st = env->cur;
 	int err;
-	if (!st->curframe && st->nrefs)
-		return rb_reject(env, "Unreleased reference id=%u alloc_insn=?", st->refs[0]);
+	if (!st->curframe && st->nrefs) {
+		/* check_resource_leak: each leaked reference, then the verdict */
+		for (int i = 0; i < st->nrefs; i++)
+			rb_log(env, "Unreleased reference id=%u alloc_insn=?\n", st->refs[i]);
+		return rb_reject(env, "BPF_EXIT instruction in main prog would lead to reference leak");
+	}
 	if (st->curframe)
 		return rb_subprog_return(env, insn_idx);
 	if (st->frame[0]->subprog) {

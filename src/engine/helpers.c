@@ -173,9 +173,11 @@ static const struct proto protos[] = {
 	{BPF_FUNC_sk_storage_delete, "sk_storage_delete", R_INT, {A_MAP, A_SOCK_COMMON}, 0, false,
 	 BPF_MAP_TYPE_SK_STORAGE},
 	/* socket references: lookups acquire, sk_release releases (sk_assign: sk_lookup's variant) */
-	{BPF_FUNC_sk_lookup_tcp, "sk_lookup_tcp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY}, 0, false, 0},
-	{BPF_FUNC_sk_lookup_udp, "sk_lookup_udp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY}, 0, false, 0},
-	{BPF_FUNC_sk_release, "sk_release", R_INT, {A_SOCK_RELEASE}, 0, false, 0},
+	{BPF_FUNC_sk_lookup_tcp, "sk_lookup_tcp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY},
+	 AV_SKB | AV_XDP, false, 0},
+	{BPF_FUNC_sk_lookup_udp, "sk_lookup_udp", R_SOCKET_OR_NULL, {A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY},
+	 AV_SKB | AV_XDP, false, 0},
+	{BPF_FUNC_sk_release, "sk_release", R_INT, {A_SOCK_RELEASE}, AV_SKB | AV_XDP, false, 0},
 	{BPF_FUNC_sk_assign, "sk_assign", R_INT, {A_CTX, A_SOCKET_OR_NULL, A_ANY}, 0, false, 0},
 	/* sockmap and reuseport helpers (which map types: sock_map_helper) */
 	{BPF_FUNC_sock_map_update, "sock_map_update", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
@@ -256,6 +258,8 @@ static int sock_type_avail(uint32_t pt, uint32_t at, int32_t id)
 {
 	/* cgroup_common_func_proto: no retval access from these attach types
 	 * (sysctl and device rows were measured with their own attach types) */
+	if ((id == BPF_FUNC_get_retval || id == BPF_FUNC_set_retval) && pt == BPF_PROG_TYPE_CGROUP_SKB)
+		return at == BPF_CGROUP_INET_INGRESS || at == BPF_CGROUP_INET_EGRESS ? 0 : -1;
 	if (id == BPF_FUNC_get_retval || id == BPF_FUNC_set_retval) {
 		switch (at) {
 		case BPF_CGROUP_INET_INGRESS:
@@ -375,6 +379,9 @@ static bool available(const struct proto *p, uint32_t pt)
 		return p->avail & AV_SKB;
 	case BPF_PROG_TYPE_SOCKET_FILTER:
 	case BPF_PROG_TYPE_CGROUP_SKB:
+		if (pt == BPF_PROG_TYPE_SOCKET_FILTER && (p->id == BPF_FUNC_sk_lookup_tcp ||
+							   p->id == BPF_FUNC_sk_lookup_udp || p->id == BPF_FUNC_sk_release))
+			return false;
 		/* only the socket-related subset of the skb helpers */
 		return (p->avail & AV_SKB) && !p->pkt_changes && p->id != BPF_FUNC_redirect &&
 		       p->id != BPF_FUNC_get_route_realm && p->id != BPF_FUNC_get_cgroup_classid &&
