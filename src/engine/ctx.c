@@ -31,6 +31,7 @@ bool rb_prog_type_supported(uint32_t pt)
 	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
 	case BPF_PROG_TYPE_CGROUP_SYSCTL:
 	case BPF_PROG_TYPE_CGROUP_DEVICE:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
 		return true;
 	default:
 		return false;
@@ -193,6 +194,27 @@ static int skb_access(struct rb_env *env, int off, int size, bool write, struct 
 	return reject(env, off, size);
 }
 
+/* flow_dissector_is_valid_access: read-only; data, data_end and the
+ * flow_keys pointer only */
+static int flow_dissector_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	if (off < 0 || (size_t)off >= sizeof(struct __sk_buff) || write)
+		return reject(env, off, size);
+	if (off >= (int)SKB(data) && off < (int)SKB_END(data) && size == 4) {
+		out->reg_type = RT_PKT;
+		return 0;
+	}
+	if (off >= (int)SKB(data_end) && off < (int)SKB_END(data_end) && size == 4) {
+		out->reg_type = RT_PKT_END;
+		return 0;
+	}
+	if (off >= (int)SKB(flow_keys) && off < (int)SKB_END(flow_keys) && size == 8) {
+		out->reg_type = RT_FLOW_KEYS;
+		return 0;
+	}
+	return reject(env, off, size);
+}
+
 static int xdp_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	out->reg_type = RT_SCALAR;
@@ -272,6 +294,8 @@ int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_c
 		return rb_ctx_sysctl(env, off, size, write, out);
 	case BPF_PROG_TYPE_CGROUP_DEVICE:
 		return rb_ctx_cgroup_dev(env, off, size, write, out);
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+		return flow_dissector_access(env, off, size, write, out);
 	default:
 		return rb_unsupported(env, "ctx access for program type %u", env->prog->prog_type);
 	}

@@ -220,7 +220,7 @@ static bool is_sock_map_helper(int32_t id)
 	return sock_map_helper(id, BPF_MAP_TYPE_SOCKMAP) || sock_map_helper(id, BPF_MAP_TYPE_SOCKHASH);
 }
 
-/* Helper availability of the socket and cgroup program types: bit i set
+/* Helper availability of the socket, cgroup and flow dissector program types: bit i set
  * when helper i may be called, measured on the running 6.18.44 kernel
  * (a call-only probe program per program and attach type; "cannot use
  * helper" or "unknown func" means unavailable). ANY: every attach type. */
@@ -251,6 +251,7 @@ static const struct sock_avail {
 	{BPF_PROG_TYPE_CGROUP_SOCKOPT, BPF_CGROUP_SETSOCKOPT, {0x028204280243d1eeull, 0x2d6f3e0163830000ull, 0x8c739e307630207cull, 0x00000000000f0fecull}},
 	{BPF_PROG_TYPE_CGROUP_SYSCTL, ANY_ATTACH, {0x008004280243d1eeull, 0x296f27e063830000ull, 0x8c739e317630207cull, 0x00000000000f0fecull}},
 	{BPF_PROG_TYPE_CGROUP_DEVICE, ANY_ATTACH, {0x008004280243d1eeull, 0x296f260063830000ull, 0x8c739e307630207cull, 0x00000000000f0fecull}},
+	{BPF_PROG_TYPE_FLOW_DISSECTOR, ANY_ATTACH, {0x008004280443d1eeull, 0x296f260063810000ull, 0x80779e3176303f7cull, 0x00000000000f0ffcull}},
 };
 
 /* 1: available, 0: not, -1: not one of these program types */

@@ -462,6 +462,14 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	case RT_FLOW_KEYS:
+		/* check_flow_keys_access: inside struct bpf_flow_keys, read and write */
+		if (write && value_regno >= 0 && rb_is_pointer(&regs[value_regno]))
+			return rb_unsupported(env, "pointer stored into flow keys");
+		if (size < 0 || off < 0 || (uint64_t)off + (uint64_t)size > sizeof(struct bpf_flow_keys))
+			return rb_reject(env, "invalid access to flow keys off=%d size=%d", off, size);
+		if (!write && value_regno >= 0)
+			rb_reg_unknown(env, &regs[value_regno]);
+		break;
 	case RT_TP_BUFFER:
 	case RT_TCP_SOCK:
 		return rb_unsupported(env, "memory access through %s", tn);

@@ -224,11 +224,12 @@ static const struct cfg cfgs[] = {
 	{BPF_PROG_TYPE_CGROUP_DEVICE, 0, sizeof(struct bpf_cgroup_dev_ctx)},
 	{BPF_PROG_TYPE_CGROUP_DEVICE, BPF_CGROUP_DEVICE, sizeof(struct bpf_cgroup_dev_ctx)},
 	{BPF_PROG_TYPE_SOCK_OPS, BPF_CGROUP_SOCK_OPS, sizeof(struct bpf_sock_ops) + 8},
+	{BPF_PROG_TYPE_FLOW_DISSECTOR, BPF_FLOW_DISSECTOR, sizeof(struct __sk_buff)},
 };
 
 static const char *const kinds[] = {"ldx", "stx", "st"};
 
-/* the context's socket pointer field, -1 if none */
+/* the context's socket (or flow keys) pointer field, -1 if none */
 static int sk_field(uint32_t type)
 {
 	switch (type) {
@@ -246,6 +247,8 @@ static int sk_field(uint32_t type)
 		return offsetof(struct __sk_buff, sk);
 	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
 		return offsetof(struct bpf_sockopt, sk);
+	case BPF_PROG_TYPE_FLOW_DISSECTOR: /* not a socket: struct bpf_flow_keys */
+		return offsetof(struct __sk_buff, flow_keys);
 	default:
 		return -1;
 	}
