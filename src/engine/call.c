@@ -220,7 +220,7 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 	if (!st->curframe && st->nrefs) {
 		/* check_resource_leak: each leaked reference, then the verdict */
 		for (int i = 0; i < st->nrefs; i++)
-			rb_log(env, "Unreleased reference id=%u alloc_insn=?\n", st->refs[i]);
+			rb_log(env, "Unreleased reference id=%u alloc_insn=%d\n", st->refs[i], st->ref_insns[i]);
 		return rb_reject(env, "BPF_EXIT instruction in main prog would lead to reference leak");
 	}
 	if (st->curframe)

@@ -447,6 +447,11 @@ uint32_t rb_acquire_ref(struct rb_env *env)
 	if (!r)
 		return 0;
 	st->refs = r;
+	int32_t *ri = realloc(st->ref_insns, sizeof(int32_t) * (size_t)(st->nrefs + 1));
+	if (!ri)
+		return 0;
+	st->ref_insns = ri;
+	st->ref_insns[st->nrefs] = env->insn_idx;
 	uint32_t id = ++env->id_gen;
 	st->refs[st->nrefs++] = id;
 	return id;
@@ -457,7 +462,9 @@ void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
 	struct rb_vstate *st = env->cur;
 	for (int i = 0; i < st->nrefs; i++) {
 		if (st->refs[i] == ref_obj_id) {
-			st->refs[i] = st->refs[--st->nrefs];
+			st->nrefs--;
+			st->refs[i] = st->refs[st->nrefs];
+			st->ref_insns[i] = st->ref_insns[st->nrefs];
 			break;
 		}
 	}

@@ -201,7 +201,9 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 		/* a NULL reference was never acquired */
 		for (int i = 0; i < st->nrefs; i++) {
 			if (st->refs[i] == id) {
-				st->refs[i] = st->refs[--st->nrefs];
+				st->nrefs--;
+				st->refs[i] = st->refs[st->nrefs];
+				st->ref_insns[i] = st->ref_insns[st->nrefs];
 				break;
 			}
 		}

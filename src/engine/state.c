@@ -105,9 +105,11 @@ struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
 	}
 	if (src->nrefs) {
 		st->refs = malloc(sizeof(uint32_t) * (size_t)src->nrefs);
-		if (!st->refs)
+		st->ref_insns = malloc(sizeof(int32_t) * (size_t)src->nrefs);
+		if (!st->refs || !st->ref_insns)
 			goto fail;
 		memcpy(st->refs, src->refs, sizeof(uint32_t) * (size_t)src->nrefs);
+		memcpy(st->ref_insns, src->ref_insns, sizeof(int32_t) * (size_t)src->nrefs);
 		st->nrefs = src->nrefs;
 	}
 	if (src->nhist) {
@@ -134,6 +136,7 @@ void rb_state_free(struct rb_vstate *st)
 		}
 	}
 	free(st->refs);
+	free(st->ref_insns);
 	free(st->hist);
 	free(st);
 }

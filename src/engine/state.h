@@ -115,6 +115,7 @@ struct rb_vstate {
 	int insn_idx, first_insn_idx, last_insn_idx;
 	int dfs_depth;
 	uint32_t *refs; /* acquired reference ids */
+	int32_t *ref_insns; /* the instruction that acquired each (for the leak message) */
 	int nrefs;
 	struct rb_hist *hist;
 	int nhist, cap_hist;
