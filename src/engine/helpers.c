@@ -31,6 +31,8 @@ enum arg {
 	A_VALUE_OR_NULL,  /* ARG_PTR_TO_MAP_VALUE_OR_NULL */
 	A_SOCKET_OR_NULL, /* ARG_PTR_TO_SOCKET_OR_NULL */
 	A_SOCK_RELEASE,   /* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE */
+	A_LONG_OUT,       /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED, 8 bytes written */
+	A_MEM_WRITE,      /* ARG_PTR_TO_MEM | MEM_WRITE: clobbered in place (no byte-wise writes, nothing scratched) */
 };
 
 enum ret {
@@ -188,11 +190,13 @@ static const struct proto protos[] = {
 	{BPF_FUNC_msg_redirect_hash, "msg_redirect_hash", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
 	{BPF_FUNC_sk_select_reuseport, "sk_select_reuseport", R_INT, {A_CTX, A_MAP, A_KEY, A_ANY}, 0, false, 0},
 	/* cgroup_sysctl (6.18: the name/value buffers are written) */
-	{BPF_FUNC_sysctl_get_name, "sysctl_get_name", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE, A_ANY}, 0, false, 0},
+	{BPF_FUNC_sysctl_get_name, "sysctl_get_name", R_INT, {A_CTX, A_MEM_WRITE, A_SIZE, A_ANY}, 0, false, 0},
 	{BPF_FUNC_sysctl_get_current_value, "sysctl_get_current_value", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE}, 0, false,
 	 0},
 	{BPF_FUNC_sysctl_get_new_value, "sysctl_get_new_value", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE}, 0, false, 0},
 	{BPF_FUNC_sysctl_set_new_value, "sysctl_set_new_value", R_INT, {A_CTX, A_MEM_RO, A_SIZE}, 0, false, 0},
+	{BPF_FUNC_strtol, "strtol", R_INT, {A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT}, 0, false, 0},
+	{BPF_FUNC_strtoul, "strtoul", R_INT, {A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT}, 0, false, 0},
 };
 
 /* the map types the sockmap helpers take (check_map_func_compatibility) */
@@ -716,6 +720,7 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		case A_MEM_RO:
 		case A_MEM_RO_OR_NULL:
 		case A_MEM_UNINIT:
+		case A_MEM_WRITE:
 			if (p->args[a] == A_MEM_RO_OR_NULL && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
 			    rb_reg_const_val(env, reg) == 0) {
 				/* 6.18 marks a NULL passed for a nullable argument precise */
@@ -737,8 +742,11 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		case A_SIZE:
 		case A_SIZE_OR_ZERO: {
 			bool c;
-			bool write = p->args[a - 1] == A_MEM_UNINIT;
+			bool write = p->args[a - 1] == A_MEM_UNINIT || p->args[a - 1] == A_MEM_WRITE;
+			uint64_t scratched = env->scratched_stack;
 			err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, write, &msize_max, &c);
+			if (p->args[a - 1] == A_MEM_WRITE)
+				env->scratched_stack = scratched;
 			if (err)
 				return err;
 			break;
@@ -751,13 +759,21 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				return err;
 			break;
 		case A_U32_OUT:
+		case A_LONG_OUT: {
 			if (reg->type != RT_STACK && reg->type != RT_MAP_VALUE && reg->type != RT_MEM &&
 			    reg->type != RT_PKT && reg->type != RT_PKT_META)
 				return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 						 regno, tn);
-			if ((err = rb_check_mem_range(env, regno, -1, 4, false, true)))
+			int osz = p->args[a] == A_LONG_OUT ? 8 : 4;
+			/* MEM_ALIGNED: only a constant, aligned stack offset is modelled */
+			if (p->args[a] == A_LONG_OUT &&
+			    (reg->type != RT_STACK || !env->t->is_const(&reg->val) ||
+			     (reg->off + (int64_t)rb_reg_const_val(env, reg)) % osz))
+				return rb_unsupported(env, "aligned output argument of bpf_%s", p->name);
+			if ((err = rb_check_mem_range(env, regno, -1, (uint64_t)osz, false, true)))
 				return err;
 			break;
+		}
 		case A_BTF:
 			if (reg->type != RT_BTF_ID || (reg->flags & RF_MAYBE_NULL))
 				return rb_reject(env, "R%d type=%s expected=ptr_", regno, tn);
