@@ -154,7 +154,9 @@ static int skb_access(struct rb_env *env, int off, int size, bool write, struct 
 				return reject(env, off, size);
 			if (pt == BPF_PROG_TYPE_SOCKET_FILTER)
 				return reject(env, off, size);
-			return rb_unsupported(env, "__sk_buff->sk socket pointer");
+			out->reg_type = RT_SOCK_COMMON; /* PTR_TO_SOCK_COMMON_OR_NULL */
+			out->flags = RF_MAYBE_NULL;
+			return 0;
 		case SKB(tstamp):
 		case SKB(hwtstamp):
 			if (size != 8)
