@@ -73,8 +73,10 @@ static int add_row(struct row **rows, size_t *n, size_t *cap)
 
 static void print_table(const struct row *rows, size_t n)
 {
-	static const char *hdr[] = {"File", "Program", "Verdict", "Duration (us)", "Insns", "States", "Peak states", "Error"};
-	enum { NC = 8 };
+	static const char *hdr[] = {"File",	   "Program",	   "Verdict",	    "Duration (us)",
+				    "Insns",	   "States",	   "Peak states",   "Reg state (B)",
+				    "State (B)", "Peak mem (B)", "Error"};
+	enum { NC = 11 };
 	char cell[NC][320];
 	size_t w[NC];
 	for (int c = 0; c < NC; c++)
@@ -98,7 +100,10 @@ static void print_table(const struct row *rows, size_t n)
 			snprintf(cell[4], sizeof(cell[4]), "%llu", (unsigned long long)r->insns_processed);
 			snprintf(cell[5], sizeof(cell[5]), "%llu", (unsigned long long)r->total_states);
 			snprintf(cell[6], sizeof(cell[6]), "%llu", (unsigned long long)r->peak_states);
-			error_text(r, cell[7], sizeof(cell[7]));
+			snprintf(cell[7], sizeof(cell[7]), "%llu", (unsigned long long)r->reg_state_bytes);
+			snprintf(cell[8], sizeof(cell[8]), "%llu", (unsigned long long)r->state_bytes);
+			snprintf(cell[9], sizeof(cell[9]), "%llu", (unsigned long long)r->peak_state_mem);
+			error_text(r, cell[10], sizeof(cell[10]));
 			for (int c = 0; c < NC; c++) {
 				size_t l = strlen(cell[c]);
 				if (pass == 0) {
@@ -119,15 +124,18 @@ static void print_table(const struct row *rows, size_t n)
 
 static void print_csv(const struct row *rows, size_t n)
 {
-	printf("file_name,prog_name,verdict,duration,total_insns,total_states,peak_states,err_insn,error\n");
+	printf("file_name,prog_name,verdict,duration,total_insns,total_states,peak_states,"
+	       "reg_state_bytes,state_bytes,peak_state_mem,err_insn,error\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct rb_result *r = &rows[i].res;
 		csv_str(rows[i].file);
 		putchar(',');
 		csv_str(rows[i].prog);
-		printf(",%s,%.0f,%llu,%llu,%llu,%d,", rb_verdict_name(r->verdict), r->verify_us,
+		printf(",%s,%.0f,%llu,%llu,%llu,%llu,%llu,%llu,%d,", rb_verdict_name(r->verdict), r->verify_us,
 		       (unsigned long long)r->insns_processed, (unsigned long long)r->total_states,
-		       (unsigned long long)r->peak_states, r->verdict == RB_ACCEPT ? -1 : r->err_insn);
+		       (unsigned long long)r->peak_states, (unsigned long long)r->reg_state_bytes,
+		       (unsigned long long)r->state_bytes, (unsigned long long)r->peak_state_mem,
+		       r->verdict == RB_ACCEPT ? -1 : r->err_insn);
 		csv_str(r->verdict == RB_ACCEPT ? "" : r->msg);
 		putchar('\n');
 	}

@@ -13,7 +13,7 @@ check() {
 out=$("$RB" verify --tracker kernel "$OBJ" 2>&1); rc=$?
 echo "$out"
 check "verify --tracker kernel exits 0" "$rc"
-head -1 <<<"$out" | grep -q '^File  *Program  *Verdict  *Duration (us)  *Insns  *States  *Peak states  *Error'
+head -1 <<<"$out" | grep -q '^File  *Program  *Verdict  *Duration (us)  *Insns  *States  *Peak states  *Reg state (B)  *State (B)  *Peak mem (B)  *Error'
 check "veristat column names" $?
 if grep -q 'unavailable' <<<"$out"; then
 	grep -q 'ok_bounded  *unavailable' <<<"$out"; check "kernel unavailable is reported per program" $?
@@ -24,8 +24,8 @@ else
 	grep -Eq 'ok_rodata +success' <<<"$out"; check "frozen .rodata makes the bad branch dead" $?
 	grep -Eq 'refused_fentry +(refused|success)' <<<"$out"; check "trampoline program refused by the environment, not rejected" $?
 	csv=$("$RB" verify --tracker kernel --csv "$OBJ:bad_oob")
-	[ "$(sed -n 1p <<<"$csv")" = "file_name,prog_name,verdict,duration,total_insns,total_states,peak_states,err_insn,error" ] &&
-		grep -Eq '^oracle_verdicts.bpf.o,bad_oob,failure,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,R0 max value' <<<"$csv"
+	[ "$(sed -n 1p <<<"$csv")" = "file_name,prog_name,verdict,duration,total_insns,total_states,peak_states,reg_state_bytes,state_bytes,peak_state_mem,err_insn,error" ] &&
+		grep -Eq '^oracle_verdicts.bpf.o,bad_oob,failure,([0-9]+,){7}[0-9]+,R0 max value' <<<"$csv"
 	check "csv row for one program" $?
 	lg=$("$RB" verify --tracker kernel --log "$OBJ:ok_bounded")
 	grep -q 'processed [0-9]* insns' <<<"$lg" && grep -q '; R0=' <<<"$lg"
