@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "corpus/embedded.h"
+#include "util/file.h"
 
 #define EXTRACT_MAX_FILE ((size_t)1 << 30) /* refuse inputs over 1 GiB */
 
@@ -23,45 +24,6 @@ static void usage(FILE *f)
 		   "  (DIR defaults to '.'). --list only prints what would be written.\n"
 		   "  Prints one line per object: FILE, index, offset, size, output path.\n"
 		   "  Exit 0 ok, 2 bad usage, unreadable input or malformed embedded object.\n");
-}
-
-/* Read a whole regular file into memory. */
-static int slurp(const char *path, uint8_t **buf, size_t *len, struct rb_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return rb_errf(err, "%s: cannot open: %s", path, strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return rb_errf(err, "%s: not a regular file", path);
-	}
-	if ((uint64_t)st.st_size > EXTRACT_MAX_FILE) {
-		close(fd);
-		return rb_errf(err, "%s: too large (%lld bytes, limit %zu)", path, (long long)st.st_size,
-			       EXTRACT_MAX_FILE);
-	}
-	size_t n = (size_t)st.st_size, got = 0;
-	uint8_t *b = malloc(n ? n : 1);
-	if (!b) {
-		close(fd);
-		return rb_errf(err, "%s: out of memory", path);
-	}
-	while (got < n) {
-		ssize_t r = read(fd, b + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(b);
-			close(fd);
-			return rb_errf(err, "%s: read failed after %zu of %zu bytes", path, got, n);
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	*buf = b;
-	*len = n;
-	return 0;
 }
 
 static int write_file(const char *path, const uint8_t *p, size_t n, struct rb_err *err)
@@ -81,7 +43,7 @@ static int extract_one(const char *path, const char *dir, int list_only)
 	struct rb_err err = {{0}};
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	if (slurp(path, &buf, &len, &err) < 0) {
+	if (rb_read_file(path, EXTRACT_MAX_FILE, &buf, &len, &err) < 0) {
 		fprintf(stderr, "rangebench extract: %s\n", err.msg);
 		return 2;
 	}

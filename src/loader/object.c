@@ -17,47 +17,7 @@
 #include "loader/elf_view.h"
 #include "loader/open_paths.h"
 #include "loader/sha256.h"
-
-static int read_file(const char *path, uint8_t **buf, size_t *size, struct rb_err *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return rb_errf(err, "%s: cannot open: %s", path, strerror(errno));
-	struct stat sb;
-	if (fstat(fd, &sb)) {
-		close(fd);
-		return rb_errf(err, "%s: cannot stat: %s", path, strerror(errno));
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		close(fd);
-		return rb_errf(err, "%s: not a regular file", path);
-	}
-	if ((uint64_t)sb.st_size > RB_MAX_FILE_SIZE) {
-		close(fd);
-		return rb_errf(err, "%s: file too large (%lld bytes)", path, (long long)sb.st_size);
-	}
-	size_t n = (size_t)sb.st_size, got = 0;
-	uint8_t *b = malloc(n ? n : 1);
-	if (!b) {
-		close(fd);
-		return rb_errf(err, "%s: out of memory", path);
-	}
-	while (got < n) {
-		ssize_t r = read(fd, b + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(b);
-			close(fd);
-			return rb_errf(err, "%s: read error", path);
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	*buf = b;
-	*size = n;
-	return 0;
-}
+#include "util/file.h"
 
 int rb_object_open_mem(const char *path, const void *buf, size_t size, const struct rb_load_opts *opts,
 		       struct rb_object **out, struct rb_err *err)
@@ -101,7 +61,7 @@ int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_
 	*out = NULL;
 	uint8_t *buf = NULL;
 	size_t size = 0;
-	if (read_file(path, &buf, &size, err))
+	if (rb_read_file(path, RB_MAX_FILE_SIZE, &buf, &size, err))
 		return -1;
 	int ret = rb_object_open_mem(path, buf, size, opts, out, err);
 	free(buf);

@@ -1,0 +1,16 @@
+/* file.h — read a whole regular file into memory, with a size limit, so
+ * that hostile input costs bounded memory. */
+#ifndef RB_UTIL_FILE_H
+#define RB_UTIL_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* On success *buf (malloc'ed, free() it) holds the *len bytes of path.
+ * Refuses anything that is not a regular file or is over max_size bytes;
+ * errors name the file and the reason. */
+int rb_read_file(const char *path, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err);
+
+#endif
