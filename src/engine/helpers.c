@@ -507,6 +507,12 @@ static void clear_pkt_pointers(struct rb_env *env)
 	}
 }
 
+static bool arg_nullable(int kind)
+{
+	return kind == A_MEM_RO_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
+	       kind == A_SOCKET_OR_NULL;
+}
+
 static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
 			  uint64_t *umax_out, bool *is_const)
 {
@@ -589,10 +595,6 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				      env->prog->prog_type);
 	if (sa < 0 && !available(p, env->prog->prog_type))
 		return rb_unsupported(env, "helper bpf_%s#%d for program type %u", p->name, p->id, env->prog->prog_type);
-	if (p->id == BPF_FUNC_get_stack || p->id == BPF_FUNC_probe_read_str ||
-	    p->id == BPF_FUNC_probe_read_kernel_str || p->id == BPF_FUNC_probe_read_user_str) {
-		/* return value refined by the size argument below */
-	}
 	struct rb_reg *regs = rb_cur_regs(env);
 	int map_idx = -1;
 	int64_t const_key = -1;
@@ -608,23 +610,19 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		if ((reg->type == RT_PKT || reg->type == RT_PKT_META) && p->args[a] != A_ANY &&
 		    !rb_pkt_helper_ok(env->prog->prog_type, helper_pkt_access(p->id)))
 			return rb_reject(env, "helper access to the packet is not allowed");
+		/* a NULL (constant 0) for a nullable argument is accepted, and
+		 * 6.18 marks it precise */
+		if (arg_nullable(p->args[a]) && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
+		    rb_reg_const_val(env, reg) == 0) {
+			if ((err = rb_mark_chain_precision(env, regno)))
+				return err;
+			continue;
+		}
 		switch (p->args[a]) {
 		case A_ANY:
 			break;
 		case A_CTX:
-			if (reg->type != RT_CTX)
-				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
-			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
-				return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno,
-						 reg->off);
-			break;
 		case A_CTX_OR_NULL:
-			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) {
-				/* 6.18 marks a NULL passed for a nullable argument precise */
-				if ((err = rb_mark_chain_precision(env, regno)))
-					return err;
-				break;
-			}
 			if (reg->type != RT_CTX)
 				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
 			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
@@ -661,12 +659,6 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 				return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 			break;
 		case A_SOCKET_OR_NULL:
-			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) {
-				/* 6.18 marks a NULL passed for a nullable argument precise */
-				if ((err = rb_mark_chain_precision(env, regno)))
-					return err;
-				break;
-			}
 			if (reg->type != RT_SOCKET)
 				return rb_reject(env, "R%d type=%s expected=sock", regno, tn);
 			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
@@ -687,13 +679,6 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 			release_id = reg->ref_obj_id;
 			break;
 		case A_VALUE_OR_NULL:
-			if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) {
-				/* 6.18 marks a NULL passed for a nullable argument precise */
-				if ((err = rb_mark_chain_precision(env, regno)))
-					return err;
-				break;
-			}
-			/* fallthrough */
 		case A_KEY:
 		case A_VALUE: {
 			if (map_idx < 0)
@@ -721,13 +706,6 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		case A_MEM_RO_OR_NULL:
 		case A_MEM_UNINIT:
 		case A_MEM_WRITE:
-			if (p->args[a] == A_MEM_RO_OR_NULL && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
-			    rb_reg_const_val(env, reg) == 0) {
-				/* 6.18 marks a NULL passed for a nullable argument precise */
-				if ((err = rb_mark_chain_precision(env, regno)))
-					return err;
-				break;
-			}
 			if (reg->type == RT_BTF_ID)
 				return rb_unsupported(env, "BTF pointer passed as helper memory");
 			if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
