@@ -80,6 +80,20 @@ uint8_t rb_jmp_swap(uint8_t jop)
 	}
 }
 
+bool rb_jmp_to_lower(uint8_t *jop)
+{
+	switch (*jop) {
+	case BPF_JGE:
+	case BPF_JGT:
+	case BPF_JSGE:
+	case BPF_JSGT:
+		*jop = rb_jmp_swap(*jop);
+		return true;
+	default:
+		return false;
+	}
+}
+
 const char *rb_alu_name(uint8_t op)
 {
 	switch (BPF_OP(op)) {

@@ -125,6 +125,9 @@ const struct rb_concrete *rb_concrete_get(unsigned bits);
 uint8_t rb_jmp_negate(uint8_t jop);
 /* The same condition with operands swapped: "a op b" == "b swap(op) a" */
 uint8_t rb_jmp_swap(uint8_t jop);
+/* GT/GE/SGT/SGE become LT/LE/SLT/SLE with the operands swapped: rewrites
+ * *jop and returns true when the caller must swap its operands. */
+bool rb_jmp_to_lower(uint8_t *jop);
 /* short names: "add", "jsgt", ... */
 const char *rb_alu_name(uint8_t op);
 const char *rb_jmp_name(uint8_t jop);

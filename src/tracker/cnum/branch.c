@@ -41,18 +41,9 @@ static void refine_cond_op(struct creg *r1, struct creg *r2, uint8_t op, bool is
 {
 	uint64_t val;
 
-	/* GE/GT/SGE/SGT reuse LE/LT/SLE/SLT with the operands swapped */
-	switch (op) {
-	case BPF_JGE:
-	case BPF_JGT:
-	case BPF_JSGE:
-	case BPF_JSGT:
-		op = rb_jmp_swap(op);
+	/* GT/GE/SGT/SGE are LT/LE/SLT/SLE with the operands swapped */
+	if (rb_jmp_to_lower(&op))
 		swap_regs(&r1, &r2);
-		break;
-	default:
-		break;
-	}
 
 	switch (op) {
 	case BPF_JEQ:

@@ -54,17 +54,8 @@ static void refine(struct old_reg *r1, struct old_reg *r2, uint8_t op, bool is32
 	uint64_t val;
 
 	/* GT/GE/SGT/SGE are LT/LE/SLT/SLE with the operands swapped */
-	switch (op) {
-	case BPF_JGE:
-	case BPF_JGT:
-	case BPF_JSGE:
-	case BPF_JSGT:
-		op = rb_jmp_swap(op);
+	if (rb_jmp_to_lower(&op))
 		swap_regs(&r1, &r2);
-		break;
-	default:
-		break;
-	}
 
 	switch (op) {
 	case BPF_JEQ:
