@@ -6,9 +6,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0
-check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+. "$(dirname "$0")/lib/tap.sh"
 
 # a real BPF object to embed: one the test build made, else compile one
 obj=$(ls "$OBJ"/*.bpf.o 2>/dev/null | head -1)

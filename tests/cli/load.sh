@@ -5,9 +5,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0
-check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+. "$(dirname "$0")/lib/tap.sh"
 
 "$RB" load "$OBJ/btf_maps.bpf.o" "$OBJ/legacy_maps.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "good objects exit 0" '[ $rc -eq 0 ]'

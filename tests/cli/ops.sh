@@ -4,9 +4,7 @@
 # usage (unknown op, bad width, absurd counts) is a one-line error, exit 2.
 set -u
 RB=${RB:-build/test/rangebench}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-n=0
-check() { n=$((n+1)); if eval "$2"; then echo "ok $n - $1"; else echo "not ok $n - $1"; fi; }
+. "$(dirname "$0")/lib/tap.sh"
 
 "$RB" ops --width 8 --pairs 300 --sets 400 --op add jsgt ld8 neg32 >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "reduced width-8 census: exit 0" '[ $rc -eq 0 ]'

@@ -4,12 +4,7 @@
 # each chart; charts without data are skipped with a note, not failed.
 set -u
 RB=${RB:-build/test/rangebench}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -20; }
-check() { if eval "$2"; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+. "$(dirname "$0")/lib/tap.sh"
 
 db=$tmp/fx.sqlite
 $RB query --db "$db" runs >/dev/null 2>&1 # creates the schema
