@@ -165,7 +165,7 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 	return 0;
 }
 
-static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int size, int dst_regno)
+static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int size, int dst_regno, bool sext)
 {
 	int slot = -off - 1, spi = slot / 8;
 	struct rb_slot *s = &f->stack[spi];
@@ -191,7 +191,11 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 				if (size == 4 && spill_size == 4 && width <= 32)
 					rb_assign_id_before_mov(env, reg);
 				regs[dst_regno] = *reg;
-				if (width > size * 8)
+				/* a narrowing fill breaks the link; so does a
+				 * sign-extending one that may change the value
+				 * (6.18.44 keeps the id of an LDSX fill only when
+				 * the narrow value's sign bit is known clear) */
+				if (width > size * 8 || (sext && width >= size * 8))
 					regs[dst_regno].id = 0;
 			} else {
 				int spill_cnt = 0, zero_cnt = 0;
@@ -271,7 +275,7 @@ static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg
 }
 
 static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
-			      bool write, int value_regno, const struct bpf_insn *insn)
+			      bool write, int value_regno, bool sext, const struct bpf_insn *insn)
 {
 	struct rb_func *f = env->cur->frame[reg->frameno];
 	int min_off, max_off, err;
@@ -295,7 +299,7 @@ static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg
 	if (min_off == max_off && env->t->is_const(&reg->val)) {
 		if (write)
 			return stack_write_fixed(env, f, min_off, size, value_regno, insn);
-		return stack_read_fixed(env, f, min_off, size, value_regno);
+		return stack_read_fixed(env, f, min_off, size, value_regno, sext);
 	}
 	/* variable offset */
 	struct rb_reg *regs = rb_cur_regs(env);
@@ -422,7 +426,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		break;
 	}
 	case RT_STACK:
-		err = check_stack_access(env, regno, &reg, off, size, write, value_regno, insn);
+		err = check_stack_access(env, regno, &reg, off, size, write, value_regno, sext, insn);
 		if (err)
 			return err;
 		break;

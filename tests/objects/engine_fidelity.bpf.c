@@ -1,0 +1,133 @@
+/* engine_fidelity.bpf.c — minimal programs on which the engine (old) once
+ * disagreed with the running kernel (Linux 6.18.44): each must now give the
+ * kernel's level-2 log line for line, its verdict and its counts
+ * (tests/cli/fidelity.sh runs `rangebench kdiff` on every program here).
+ * The letters are the causes of issue 10; "gap_" programs are issue 9's
+ * engine gaps. Written in BPF assembly so that clang cannot reshape them. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#define IMM(name) [name] "i"(name)
+#define ADDR(name) [name] "i"(&name)
+#define CLOBBERS "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "memory"
+#define PROG(name) SEC("socket") __attribute__((naked)) int name(void)
+
+/* ---- A (was unsound): a 32-bit add/sub of a constant links the result to
+ * its source only when the destination's umax before the operation fits in
+ * 32 bits (otherwise the zero extension changes the value) ---- */
+
+/* only the state differs: no link after w7 -= 8 on a 64-bit unknown */
+PROG(a1_sub32_unlinked)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "w7 -= 8;"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* the link would be used: r6 = r7 + 1 (32-bit) bounded through r7 */
+PROG(a2_add32_bound_not_shared)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r6 = r7;"
+		     "w6 += 1;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 16) = r1;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "if r7 > 7 goto 1f;"
+		     "r1 = r10;"
+		     "r1 += -16;"
+		     "r1 += r6;"
+		     "r0 = *(u8 *)(r1 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* the unsound case: r7 = 0x1_xxxxxxxx, r6 = w7 + 0 really has upper half 0;
+ * a wrong link made old believe r6 >> 32 == 1 and accept a read at fp+8 */
+PROG(a3_zext_breaks_link)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "w7 = w7;"
+		     "r1 = 1;"
+		     "r1 <<= 32;"
+		     "r7 |= r1;"
+		     "r6 = r7;"
+		     "w6 += 0;"
+		     "if w7 > 7 goto 1f;"
+		     "r6 >>= 32;"
+		     "r2 = 1;"
+		     "r2 -= r6;"
+		     "r2 <<= 4;"
+		     "r1 = r10;"
+		     "r1 += -8;"
+		     "r1 += r2;"
+		     "r0 = *(u64 *)(r1 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* control: the upper half is known zero, so both keep the link */
+PROG(a4_fits32_linked)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "w7 = w7;"
+		     "r6 = r7;"
+		     "w6 -= 8;"
+		     "if w7 > 9 goto 1f;"
+		     "r0 = r6;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* ---- H (was unsound): a sign-extending fill (LDSX, written as a raw insn
+ * word since clang 14 cannot assemble it) keeps the spilled register's id
+ * only when the narrow value's sign bit is known clear ---- */
+/* 0x89 = LDX|MEMSX|H, dst r8, src r10, off -8: r8 = *(s16 *)(r10 - 8) */
+#define LDSX16_R8_FP8 ".8byte 0x00000000fff8a889;"
+
+PROG(h1_ldsx_fill_unlinked)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 &= 0xffff;"
+		     "*(u64 *)(r10 - 8) = r7;" LDSX16_R8_FP8 "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* the unsound case: r7 in [0x8000, 0x8007] is not r8 = sext16(r7) */
+PROG(h2_ldsx_bound_not_shared)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 &= 0xffff;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 16) = r1;"
+		     "*(u64 *)(r10 - 8) = r7;" LDSX16_R8_FP8 "if r7 < 0x8000 goto 1f;"
+		     "if r7 > 0x8007 goto 1f;"
+		     "r8 -= 0x8000;"
+		     "r1 = r10;"
+		     "r1 += -16;"
+		     "r1 += r8;"
+		     "r0 = *(u8 *)(r1 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* control: a 15-bit value is unchanged by sign extension: linked */
+PROG(h3_ldsx_fill_positive_linked)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 &= 0x7fff;"
+		     "*(u64 *)(r10 - 8) = r7;" LDSX16_R8_FP8 "if r7 > 3 goto 1f;"
+		     "r0 = r8;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+char _license[] SEC("license") = "GPL";
