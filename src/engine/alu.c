@@ -3,7 +3,9 @@
  * privileged loader (allow_ptr_leaks, bypass_spec_v1). */
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/alu.h"
+#include "engine/backtrack.h"
+#include "engine/log.h"
 
 static const char *alu_str(uint8_t op)
 {
@@ -20,7 +22,6 @@ static int reg_width(struct rb_env *env, const struct rb_reg *r)
 	return b.umax ? 64 - __builtin_clzll(b.umax) : 0;
 }
 
-void rb_assign_id_before_mov(struct rb_env *env, struct rb_reg *src);
 void rb_assign_id_before_mov(struct rb_env *env, struct rb_reg *src)
 {
 	if (src->type != RT_SCALAR)

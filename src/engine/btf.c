@@ -6,7 +6,7 @@
 #include <bpf/btf.h>
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/btf.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
 {

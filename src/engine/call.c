@@ -3,7 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/backtrack.h"
+#include "engine/call.h"
+#include "engine/log.h"
+#include "engine/mem.h"
+#include "engine/refs.h"
 
 static int find_subprog(struct rb_env *env, int start)
 {
@@ -13,7 +17,6 @@ static int find_subprog(struct rb_env *env, int start)
 	return -1;
 }
 
-void rb_clear_pkt_pointers(struct rb_env *env);
 
 /* btf_check_subprog_call + the global branch of check_func_call (6.18):
  * arguments checked against the BTF prototype, the callee verified later

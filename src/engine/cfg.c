@@ -6,7 +6,8 @@
 #include <string.h>
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/cfg.h"
+#include "engine/helpers.h"
 
 static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | BPF_IMM | BPF_DW); }
 static bool is_pseudo_call(const struct bpf_insn *i)
@@ -60,7 +61,6 @@ static const char *ctx_type_name(uint32_t pt)
 	}
 }
 
-int rb_helper_changes_pkt(int32_t func_id);
 
 static int prepare_global_subprogs(struct rb_env *env)
 {
@@ -142,7 +142,6 @@ static int prepare_global_subprogs(struct rb_env *env)
 }
 
 /* callee-saved-argument counts of the helpers: r1..rN are read by a call */
-int rb_helper_nargs(int32_t func_id);
 
 static uint16_t insn_use(const struct rb_env *env, const struct bpf_insn *i, uint16_t *def)
 {
@@ -415,7 +414,6 @@ int rb_check_cfg(struct rb_env *env)
 		free(work);
 	}
 	compute_live_regs(env);
-	int rb_compute_scc(struct rb_env *env);
 	int err = rb_compute_scc(env);
 	if (err)
 		return err;
@@ -425,7 +423,6 @@ int rb_check_cfg(struct rb_env *env)
 /* Strongly connected components of the instruction graph (Linux 6.17+
  * compute_scc, intraprocedural: calls fall through), numbered from 1;
  * instructions outside any loop keep 0. Iterative Tarjan. */
-int rb_compute_scc(struct rb_env *env);
 int rb_compute_scc(struct rb_env *env)
 {
 	int n = env->insn_cnt;

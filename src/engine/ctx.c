@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/ctx.h"
 
 bool rb_prog_type_supported(uint32_t pt)
 {

@@ -6,7 +6,7 @@
  * (tests/unit/test_engine_ctx.c). */
 #include <stddef.h>
 
-#include "engine/state.h"
+#include "engine/ctx.h"
 
 #define OFF(s, f) ((int)offsetof(struct s, f))
 

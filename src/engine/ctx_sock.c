@@ -12,7 +12,7 @@
  * fields are read under rb_sock_field_access (struct bpf_sock). */
 #include <stddef.h>
 
-#include "engine/state.h"
+#include "engine/ctx.h"
 
 #define OFF(s, f) ((int)offsetof(struct s, f))
 #define END(s, f) ((int)(offsetof(struct s, f) + sizeof(((struct s *)0)->f)))

@@ -1,91 +1,19 @@
-/* engine.c — rb_engine_verify(): set up, run the main loop (Linux 6.18
- * do_check: depth-first, fall-through first, pushed branches popped in
- * LIFO order), report the kernel's statistics. */
+/* engine.c — rb_engine_verify(): set up (Linux 6.18 bpf_check), run the
+ * explorer over the main program and every called global subprogram
+ * (do_check_main, do_check_subprogs), report the kernel's statistics. */
 #include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "engine/state.h"
-
-#define KERNEL_INSN_LIMIT 1000000
-#define BRANCH_LIMIT 8192 /* BPF_COMPLEXITY_LIMIT_JMP_SEQ */
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void mem_add(struct rb_env *env, const struct rb_vstate *st, int sign)
-{
-	size_t b = rb_state_bytes(st, env->t->val_size);
-	if (sign > 0) {
-		env->cur_state_mem += b;
-		if (env->cur_state_mem > env->peak_state_mem)
-			env->peak_state_mem = env->cur_state_mem;
-	} else {
-		env->cur_state_mem -= b <= env->cur_state_mem ? b : env->cur_state_mem;
-	}
-}
-
-/* push_stack: the other branch continues later from insn_idx */
-static struct rb_vstate *push_branch(struct rb_env *env, int insn_idx, int prev_idx)
-{
-	if (env->nstack >= BRANCH_LIMIT) {
-		rb_reject(env, "The sequence of %d jumps is too complex.", env->nstack);
-		return NULL;
-	}
-	if (env->nstack == env->cap_stack) {
-		int cap = env->cap_stack ? env->cap_stack * 2 : 32;
-		struct rb_branch *s = realloc(env->stack, sizeof(*s) * (size_t)cap);
-		if (!s)
-			return NULL;
-		env->stack = s;
-		env->cap_stack = cap;
-	}
-	struct rb_vstate *st = rb_state_copy(env->cur);
-	if (!st)
-		return NULL;
-	st->insn_idx = insn_idx;
-	st->branches = 1;
-	/* the parent checkpoint now has one more path to finish */
-	for (struct rb_vstate *p = st->parent; p; p = p->parent) {
-		p->branches++;
-		break;
-	}
-	env->stack[env->nstack++] = (struct rb_branch){st, insn_idx, prev_idx};
-	mem_add(env, st, +1);
-	return st;
-}
-
-struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx);
-struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
-{
-	return push_branch(env, insn_idx, prev_idx);
-}
-
-/* update_branch_counts: a path ended; parents with no pending path left
- * become complete (and may be used for pruning) */
-static int update_branch_counts(struct rb_env *env, struct rb_vstate *st)
-{
-	while (st) {
-		if (st->branches)
-			st->branches--;
-		if (st->branches)
-			break;
-		int err = rb_maybe_exit_scc(env, st);
-		if (err)
-			return err;
-		if (st->in_free_list) {
-			st->in_free_list = false;
-			env->free_list_size--;
-		}
-		st = st->parent;
-	}
-	return 0;
-}
+#include "engine/branches.h"
+#include "engine/btf.h"
+#include "engine/cfg.h"
+#include "engine/ctx.h"
+#include "engine/engine.h"
+#include "engine/explore.h"
+#include "engine/liveness.h"
+#include "engine/scc.h"
+#include "engine/states.h"
 
 static void init_state(struct rb_env *env)
 {
@@ -98,100 +26,6 @@ static void init_state(struct rb_env *env)
 	f->frameno = 0;
 	f->subprog = 0;
 	f->callsite = -1;
-}
-
-static int do_check(struct rb_env *env, int start)
-{
-	bool print_state = false;
-	uint64_t limit = env->opts && env->opts->insn_limit ? env->opts->insn_limit : KERNEL_INSN_LIMIT;
-	double tlimit = env->opts ? env->opts->time_limit_s : 0;
-	int prev_insn_idx = -1;
-	env->insn_idx = start;
-	rb_scratch_all(env);
-	for (;;) {
-		int err;
-		bool exit_path = false;
-		env->cur_hist_ent = NULL;
-		env->prev_insn_idx = prev_insn_idx;
-		if (env->insn_idx < 0 || env->insn_idx >= env->insn_cnt)
-			return rb_reject(env, "invalid insn idx %d insn_cnt %d", env->insn_idx, env->insn_cnt);
-		if (++env->insn_processed > limit) {
-			/* the kernel answers E2BIG: a limit, as the oracle classifies it */
-			if (limit == KERNEL_INSN_LIMIT) {
-				rb_reject(env, "BPF program is too large. Processed %d insn", (int)env->insn_processed);
-				env->res->verdict = RB_LIMIT;
-				return RB_E_LIMIT;
-			}
-			env->res->verdict = RB_LIMIT;
-			snprintf(env->res->msg, sizeof(env->res->msg), "instruction budget %llu exhausted",
-				 (unsigned long long)limit);
-			env->done = true;
-			return RB_E_LIMIT;
-		}
-		if (tlimit > 0 && (env->insn_processed & 1023) == 0 && now_s() - env->t_start > tlimit) {
-			env->res->verdict = RB_LIMIT;
-			snprintf(env->res->msg, sizeof(env->res->msg), "time budget %.1fs exhausted at insn %d", tlimit,
-				 env->insn_idx);
-			env->done = true;
-			return RB_E_LIMIT;
-		}
-		env->cur->last_insn_idx = env->prev_insn_idx;
-		env->cur->insn_idx = env->insn_idx;
-		if (env->aux[env->insn_idx].prune_point) {
-			err = rb_is_state_visited(env, env->insn_idx);
-			if (err < 0)
-				return err;
-			if (err == 1) {
-				if (env->log) {
-					if (print_state)
-						rb_log(env, "\nfrom %d to %d: safe\n", env->prev_insn_idx, env->insn_idx);
-					else
-						rb_log(env, "%d: safe\n", env->insn_idx);
-				}
-				goto process_exit;
-			}
-		}
-		if (env->aux[env->insn_idx].jmp_point) {
-			err = rb_push_hist(env, env->cur, 0);
-			if (err)
-				return err;
-		}
-		if (env->log && print_state) {
-			rb_log(env, "\nfrom %d to %d:", env->prev_insn_idx, env->insn_idx);
-			rb_log_state(env, env->cur, env->cur->curframe, true);
-			print_state = false;
-		}
-		if (env->log) {
-			if (env->scratched_regs || env->scratched_stack)
-				rb_log_insn_state(env);
-			rb_log_insn(env, env->insn_idx);
-		}
-		env->aux[env->insn_idx].seen = true;
-		prev_insn_idx = env->insn_idx;
-		err = rb_do_insn(env, &exit_path);
-		if (err < 0)
-			return err;
-		if (err == 2) /* returned from a subprogram */
-			print_state = true;
-		if (!exit_path)
-			continue;
-	process_exit:
-		rb_scratch_all(env);
-		int uerr = update_branch_counts(env, env->cur);
-		if (uerr)
-			return uerr;
-		mem_add(env, env->cur, -1);
-		rb_state_free(env->cur);
-		env->cur = NULL;
-		if (!env->nstack)
-			break;
-		struct rb_branch b = env->stack[--env->nstack];
-		env->cur = b.st;
-		env->insn_idx = b.insn_idx;
-		prev_insn_idx = b.prev_insn_idx;
-		print_state = true;
-	}
-	return 0;
 }
 
 /* do_check_subprogs: every global subprogram called so far is verified on
@@ -229,11 +63,11 @@ static int verify_globals(struct rb_env *env)
 					r->id = ++env->id_gen;
 				}
 			}
-			mem_add(env, env->cur, +1);
-			int rc = do_check(env, sp->start);
+			rb_states_mem_add(env, env->cur);
+			int rc = rb_explore(env, sp->start);
 			if (rc)
 				return rc;
-			memset(env->explored, 0, sizeof(struct rb_vstate *) * (size_t)env->insn_cnt);
+			rb_states_forget(env);
 			rb_log(env, "Func#%d ('%s') is safe for any args that match its prototype\n", s, sp->name);
 		}
 	}
@@ -267,18 +101,13 @@ static int call_depth(struct rb_env *env, int sub, int depth)
 static void free_env(struct rb_env *env)
 {
 	rb_state_free(env->cur);
-	for (int i = 0; i < env->nstack; i++)
-		rb_state_free(env->stack[i].st);
-	free(env->stack);
-	for (int i = 0; i < env->nall; i++)
-		rb_state_free(env->all_states[i]);
-	free(env->all_states);
-	free(env->explored);
+	rb_free_branches(env);
+	rb_states_free(env);
 	free(env->aux);
 	free(env->subprogs);
 	rb_free_chains(env);
 	btf__free(env->vmlinux);
-	rb_free_visits(env);
+	rb_scc_free_visits(env);
 }
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,
@@ -304,7 +133,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	env.insns = env.prog->insns;
 	env.insn_cnt = (int)env.prog->insn_cnt;
 	env.res = res;
-	env.t_start = now_s();
+	env.t_start = rb_now_s();
 	env.insn_idx = 0;
 
 	int rc = 0;
@@ -324,9 +153,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		goto out;
 	}
 	env.aux = calloc((size_t)env.insn_cnt, sizeof(struct rb_aux));
-	env.explored = calloc((size_t)env.insn_cnt, sizeof(struct rb_vstate *));
 	env.cur = rb_state_new();
-	if (!env.aux || !env.explored || !env.cur) {
+	if (!env.aux || !env.cur || rb_states_init(&env)) {
 		rc = RB_E_NOMEM;
 		goto out;
 	}
@@ -336,12 +164,12 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	if (env.prog->prog_type == BPF_PROG_TYPE_TRACING && (rc = rb_btf_init(&env)))
 		goto out;
 	init_state(&env);
-	mem_add(&env, env.cur, +1);
-	rc = do_check(&env, 0);
+	rb_states_mem_add(&env, env.cur);
+	rc = rb_explore(&env, 0);
 	if (!rc && env.nsubprogs > 1) {
 		/* free_states: each pass starts with no explored states to match
 		 * (6.18 keeps counting them in peak_states) */
-		memset(env.explored, 0, sizeof(struct rb_vstate *) * (size_t)env.insn_cnt);
+		rb_states_forget(&env);
 		rc = verify_globals(&env);
 		if (!rc) {
 			int d = call_depth(&env, 0, 1);
@@ -368,7 +196,7 @@ out:
 	res->max_states_per_insn = env.max_states_per_insn;
 	res->mark_read = 0; /* 6.18 no longer propagates read marks */
 	res->peak_state_mem = env.peak_state_mem;
-	res->verify_us = (now_s() - env.t_start) * 1e6;
+	res->verify_us = (rb_now_s() - env.t_start) * 1e6;
 	if (env.log) {
 		if (res->verdict == RB_ACCEPT || res->verdict == RB_REJECT)
 			rb_log(&env,

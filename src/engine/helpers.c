@@ -5,10 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/backtrack.h"
+#include "engine/branches.h"
+#include "engine/btf.h"
+#include "engine/call.h"
+#include "engine/ctx.h"
+#include "engine/helpers.h"
+#include "engine/log.h"
+#include "engine/mem.h"
+#include "engine/refs.h"
 
-void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id);
-uint32_t rb_acquire_ref(struct rb_env *env);
 
 enum arg {
 	A_NONE = 0,
@@ -336,23 +342,19 @@ static const struct proto *find_proto(int32_t id)
 	return NULL;
 }
 
-const char *rb_helper_proto_name(int32_t func_id);
 const char *rb_helper_proto_name(int32_t func_id)
 {
 	const struct proto *p = find_proto(func_id);
 	return p ? p->name : NULL;
 }
 
-int rb_helper_changes_pkt(int32_t func_id);
 int rb_helper_changes_pkt(int32_t func_id)
 {
 	const struct proto *p = find_proto(func_id);
 	return p && p->pkt_changes;
 }
 
-void rb_clear_pkt_pointers(struct rb_env *env);
 
-int rb_helper_nargs(int32_t func_id);
 int rb_helper_nargs(int32_t func_id)
 {
 	const struct proto *p = find_proto(func_id);
@@ -443,70 +445,6 @@ static bool map_compatible(const struct rb_map *m, const struct proto *p)
 	}
 }
 
-/* refs: acquired reference ids of the current state */
-uint32_t rb_acquire_ref(struct rb_env *env)
-{
-	struct rb_vstate *st = env->cur;
-	uint32_t *r = realloc(st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
-	if (!r)
-		return 0;
-	st->refs = r;
-	int32_t *ri = realloc(st->ref_insns, sizeof(int32_t) * (size_t)(st->nrefs + 1));
-	if (!ri)
-		return 0;
-	st->ref_insns = ri;
-	st->ref_insns[st->nrefs] = env->insn_idx;
-	uint32_t id = ++env->id_gen;
-	st->refs[st->nrefs++] = id;
-	return id;
-}
-
-void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
-{
-	struct rb_vstate *st = env->cur;
-	for (int i = 0; i < st->nrefs; i++) {
-		if (st->refs[i] == ref_obj_id) {
-			st->nrefs--;
-			st->refs[i] = st->refs[st->nrefs];
-			st->ref_insns[i] = st->ref_insns[st->nrefs];
-			break;
-		}
-	}
-	for (int fi = 0; fi <= st->curframe; fi++) {
-		struct rb_func *f = st->frame[fi];
-		for (int i = 0; i < RB_MAX_REG; i++)
-			if (f->regs[i].ref_obj_id == ref_obj_id)
-				rb_reg_unknown(env, &f->regs[i]);
-		for (int s = 0; s < f->nslots; s++)
-			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.ref_obj_id == ref_obj_id)
-				rb_reg_unknown(env, &f->stack[s].spilled);
-	}
-}
-
-static void clear_pkt_pointers(struct rb_env *env);
-void rb_clear_pkt_pointers(struct rb_env *env)
-{
-	clear_pkt_pointers(env);
-}
-
-static void clear_pkt_pointers(struct rb_env *env)
-{
-	struct rb_vstate *st = env->cur;
-	for (int fi = 0; fi <= st->curframe; fi++) {
-		struct rb_func *f = st->frame[fi];
-		for (int i = 0; i < RB_MAX_REG; i++) {
-			uint8_t t = f->regs[i].type;
-			if (t == RT_PKT || t == RT_PKT_META || t == RT_PKT_END)
-				rb_reg_unknown(env, &f->regs[i]);
-		}
-		for (int s = 0; s < f->nslots; s++) {
-			uint8_t t = f->stack[s].spilled.type;
-			if (f->stack[s].type[7] == SLOT_SPILL && (t == RT_PKT || t == RT_PKT_META || t == RT_PKT_END))
-				rb_reg_unknown(env, &f->stack[s].spilled);
-		}
-	}
-}
-
 static bool arg_nullable(int kind)
 {
 	return kind == A_MEM_RO_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
@@ -537,7 +475,6 @@ static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_r
 	return err;
 }
 
-int rb_mark_stack_precision(struct rb_env *env, int frameno, int spi);
 
 /* get_constant_map_key (6.13+): the key is a constant on the stack */
 static int const_map_key(struct rb_env *env, const struct rb_reg *key, uint32_t key_size, int64_t *value)
@@ -882,11 +819,10 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	}
 	}
 	if (p->pkt_changes)
-		clear_pkt_pointers(env);
+		rb_clear_pkt_pointers(env);
 	if (p->id == BPF_FUNC_tail_call && env->cur->curframe > 0) {
 		/* 6.18: a successful tail call leaves the subprogram at once with
 		 * the tail-called program's result; the failed call falls through */
-		struct rb_vstate *rb_push_branch(struct rb_env * env, int insn_idx, int prev_idx);
 		if (!rb_push_branch(env, insn_idx + 1, insn_idx))
 			return env->done ? RB_E_REJECT : RB_E_NOMEM;
 		rb_reg_unknown(env, &rb_cur_regs(env)[0]);

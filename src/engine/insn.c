@@ -1,28 +1,13 @@
 /* insn.c — decode one instruction and dispatch to its checker (Linux
- * 6.18 do_check_insn), plus register read/write checks (check_reg_arg). */
+ * 6.18 do_check_insn). */
 #include <string.h>
 
-#include "engine/state.h"
-
-int rb_check_reg_read(struct rb_env *env, int regno)
-{
-	if (regno >= RB_MAX_REG)
-		return rb_reject(env, "R%d is invalid", regno);
-	rb_scratch_reg(env, regno);
-	if (rb_cur_regs(env)[regno].type == RT_NOT_INIT)
-		return rb_reject(env, "R%d !read_ok", regno);
-	return 0;
-}
-
-int rb_check_reg_write(struct rb_env *env, int regno)
-{
-	if (regno >= RB_MAX_REG)
-		return rb_reject(env, "R%d is invalid", regno);
-	rb_scratch_reg(env, regno);
-	if (regno == RB_REG_FP)
-		return rb_reject(env, "frame pointer is read only");
-	return 0;
-}
+#include "engine/alu.h"
+#include "engine/call.h"
+#include "engine/helpers.h"
+#include "engine/insn.h"
+#include "engine/jmp.h"
+#include "engine/mem.h"
 
 static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 {

@@ -5,9 +5,11 @@
  * linked scalars (sync_linked_regs). */
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/backtrack.h"
+#include "engine/branches.h"
+#include "engine/jmp.h"
+#include "engine/log.h"
 
-struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx);
 
 #define FOR_EACH_REG(st, f, r, body)                                                                        \
 	for (int _fi = 0; _fi <= (st)->curframe; _fi++) {                                                   \
@@ -456,12 +458,7 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 	}
 	if (other_dead) {
 		/* the jump can never be taken: drop the pushed branch */
-		env->nstack--;
-		for (struct rb_vstate *p = other->parent; p; p = p->parent) {
-			p->branches--;
-			break;
-		}
-		rb_state_free(other);
+		rb_drop_last_branch(env, other);
 	}
 	if (env->log)
 		rb_log_insn_state(env);

@@ -5,7 +5,9 @@
  * ("from A to B: ..."). Scalars print through the tracker's print(). */
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/btf.h"
+#include "engine/helpers.h"
+#include "engine/log.h"
 
 static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
 				      "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?"};
@@ -13,7 +15,6 @@ static const char *const jmp_s[16] = {"jmp", "==", ">", ">=", "&", "!=", "s>", "
 				      "call", "exit", "<", "<=", "s<", "s<=", "?", "?"};
 static const char *const size_s[4] = {"u32", "u16", "u8", "u64"};
 
-const char *rb_helper_proto_name(int32_t func_id);
 
 static const char *helper_name(int id)
 {
@@ -179,7 +180,6 @@ static void snum(char *buf, size_t len, int64_t v)
 		snprintf(buf, len, "%#llx", (unsigned long long)v);
 }
 
-const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len);
 const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 {
 	static const char *const names[] = {

@@ -4,10 +4,14 @@
  * memory. Privileged loader semantics (allow_uninit_stack, allow_ptr_leaks). */
 #include <string.h>
 
-#include "engine/state.h"
+#include "engine/alu.h"
+#include "engine/backtrack.h"
+#include "engine/btf.h"
+#include "engine/ctx.h"
+#include "engine/liveness.h"
+#include "engine/log.h"
+#include "engine/mem.h"
 
-void rb_assign_id_before_mov(struct rb_env *env, struct rb_reg *src);
-const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len);
 
 static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
 			    uint32_t mem_size, bool zero_ok, const char *what)
@@ -105,7 +109,6 @@ static uint32_t stack_flags(int frameno, int spi)
 	return RB_HF_STACK | ((uint32_t)frameno << 1) | ((uint32_t)spi << 4);
 }
 
-void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full);
 
 static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int size, int value_regno,
 			     const struct bpf_insn *insn)

@@ -1,5 +1,6 @@
 /* state.c — allocating, copying and freeing verifier states; register
- * constructors (the kernel's mark_reg_* family, Linux 6.18). */
+ * constructors (the kernel's mark_reg_* family, Linux 6.18), register
+ * read/write checks (check_reg_arg). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -262,5 +263,26 @@ int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags)
 	e->flags = flags;
 	e->linked = 0;
 	env->cur_hist_ent = e;
+	return 0;
+}
+
+/* check_reg_arg: a source register must be initialised, r10 is read-only */
+int rb_check_reg_read(struct rb_env *env, int regno)
+{
+	if (regno >= RB_MAX_REG)
+		return rb_reject(env, "R%d is invalid", regno);
+	rb_scratch_reg(env, regno);
+	if (rb_cur_regs(env)[regno].type == RT_NOT_INIT)
+		return rb_reject(env, "R%d !read_ok", regno);
+	return 0;
+}
+
+int rb_check_reg_write(struct rb_env *env, int regno)
+{
+	if (regno >= RB_MAX_REG)
+		return rb_reject(env, "R%d is invalid", regno);
+	rb_scratch_reg(env, regno);
+	if (regno == RB_REG_FP)
+		return rb_reject(env, "frame pointer is read only");
 	return 0;
 }

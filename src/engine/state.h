@@ -258,89 +258,12 @@ bool rb_is_pointer(const struct rb_reg *r);
 struct rb_func *rb_cur_frame(struct rb_env *env);
 struct rb_reg *rb_cur_regs(struct rb_env *env);
 int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags);
-const char *rb_rtype_name(const struct rb_reg *r, char *buf, size_t len);
-
-/* insn.c */
-int rb_do_insn(struct rb_env *env, bool *exit_path);
-int rb_check_reg_read(struct rb_env *env, int regno);
-int rb_check_reg_write(struct rb_env *env, int regno);
-
-/* alu.c */
-int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn);
-
-/* jmp.c */
-int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx);
-
-/* mem.c */
-int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
-			int value_regno, bool sext, bool strict_alignment_once);
-int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn);
-int rb_check_mem_range(struct rb_env *env, int regno, int size_regno_or_neg, uint64_t size,
-		       bool zero_size_ok, bool write_uninit);
-
-/* ctx.c */
-struct rb_ctx_access {
-	enum rb_rtype reg_type; /* RT_SCALAR for plain fields */
-	uint8_t flags;
-};
-/* is (off,size) a valid ctx access for this program type? */
-int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-bool rb_prog_type_supported(uint32_t prog_type);
-bool rb_attach_type_supported(uint32_t prog_type, uint32_t attach_type);
-bool rb_prog_type_has_pkt(uint32_t prog_type);
-bool rb_pkt_write_ok(uint32_t prog_type);
-bool rb_pkt_helper_ok(uint32_t prog_type, bool helper_pkt_access);
-/* ctx_sock.c, ctx_cgroup.c: one per program type */
-bool rb_sock_addr_attach_known(uint32_t attach_type);
-int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sock(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sock_ops(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sk_lookup(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sk_reuseport(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sk_msg(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sk_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_sock_field_access(struct rb_env *env, int regno, const char *tname, bool common, int off, int size,
-			 bool write);
-int rb_ctx_sockopt(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_sysctl(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-int rb_ctx_cgroup_dev(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-
-/* btf.c */
-int rb_btf_init(struct rb_env *env);
-int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_reg *out);
-int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
-		struct rb_reg *out);
-const char *rb_btf_name(struct rb_env *env, uint32_t id);
-int32_t rb_btf_struct_id(struct rb_env *env, const char *name);
-
-/* helpers.c */
-int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx);
-
-/* call.c */
-int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx);
-int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path);
-int rb_subprog_return(struct rb_env *env, int *insn_idx);
-
-/* explore.c */
-int rb_is_state_visited(struct rb_env *env, int insn_idx);
-int rb_mark_chain_precision(struct rb_env *env, int regno);
-int rb_maybe_exit_scc(struct rb_env *env, struct rb_vstate *st);
-void rb_update_peak(struct rb_env *env);
-void rb_free_visits(struct rb_env *env);
-void rb_free_chains(struct rb_env *env);
-void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st);
-
-/* cfg.c */
-int rb_check_cfg(struct rb_env *env);
-
-/* log.c */
-void rb_log_insn(struct rb_env *env, int idx);
-void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, bool all);
-void rb_log_insn_state(struct rb_env *env);
-void rb_print_reg(struct rb_env *env, const struct rb_func *f, const struct rb_reg *r, char *buf, size_t len);
-void rb_disasm(const struct bpf_insn *insn, const struct rb_object *obj, char *buf, size_t len);
+/* registers and slots the log prints after this insn */
 static inline void rb_scratch_reg(struct rb_env *env, int regno) { env->scratched_regs |= 1u << regno; }
 static inline void rb_scratch_slot(struct rb_env *env, int spi) { if (spi < 64) env->scratched_stack |= 1ull << spi; }
 static inline void rb_scratch_all(struct rb_env *env) { env->scratched_regs = ~0u; env->scratched_stack = ~0ull; }
+/* check_reg_arg */
+int rb_check_reg_read(struct rb_env *env, int regno);
+int rb_check_reg_write(struct rb_env *env, int regno);
 
 #endif

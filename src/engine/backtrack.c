@@ -1,0 +1,328 @@
+/* backtrack.c — precision tracking (Linux 6.18 __mark_chain_precision,
+ * backtrack_insn, bt_sync_linked_regs, propagate_precision; mainline
+ * later moved them to kernel/bpf/backtrack.c): walking the jump history
+ * backwards from a use that needs an exact scalar, marking the registers
+ * and stack slots it came from precise in the parent checkpoints. */
+#include <string.h>
+
+#include "engine/backtrack.h"
+
+void rb_mark_all_imprecise(struct rb_vstate *st)
+{
+	for (int fr = 0; fr <= st->curframe; fr++) {
+		struct rb_func *f = st->frame[fr];
+		for (int i = 0; i < RB_MAX_REG; i++)
+			if (f->regs[i].type == RT_SCALAR)
+				f->regs[i].precise = 0;
+		for (int s = 0; s < f->nslots; s++)
+			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.type == RT_SCALAR)
+				f->stack[s].spilled.precise = 0;
+	}
+}
+
+void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st)
+{
+	(void)env;
+	for (st = st->parent; st; st = st->parent) {
+		for (int fr = 0; fr <= st->curframe; fr++) {
+			struct rb_func *f = st->frame[fr];
+			for (int i = 0; i < RB_MAX_REG; i++)
+				if (f->regs[i].type == RT_SCALAR)
+					f->regs[i].precise = 1;
+			for (int s = 0; s < f->nslots; s++)
+				if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.type == RT_SCALAR)
+					f->stack[s].spilled.precise = 1;
+		}
+	}
+}
+
+#define BT_NOTSUPP 1
+#define BT_BUG 2
+#define ARGS_MASK 0x3e
+
+static bool bt_empty(struct rb_env *env)
+{
+	for (int i = 0; i <= env->bt_frame; i++)
+		if (env->bt_regs[i] || env->bt_stack[i])
+			return false;
+	return true;
+}
+
+static bool is_pseudo_call(const struct bpf_insn *i)
+{
+	return i->code == (BPF_JMP | BPF_CALL) && i->src_reg == BPF_PSEUDO_CALL;
+}
+
+/* bt_sync_linked_regs: if one of the linked registers is requested, all are */
+static void bt_sync_linked(struct rb_env *env, const struct rb_hist *hist)
+{
+	if (!hist || !hist->linked)
+		return;
+	int cnt = (int)(hist->linked >> 60);
+	bool some = false;
+	for (int i = 0; i < cnt && !some; i++) {
+		unsigned e = (unsigned)(hist->linked >> (10 * i)) & 0x3ff;
+		int fr = (int)(e & 7), n = (int)(e >> 4);
+		if (e & 8)
+			some = (env->bt_regs[fr] >> n) & 1;
+		else
+			some = (env->bt_stack[fr] >> n) & 1;
+	}
+	if (!some)
+		return;
+	for (int i = 0; i < cnt; i++) {
+		unsigned e = (unsigned)(hist->linked >> (10 * i)) & 0x3ff;
+		int fr = (int)(e & 7), n = (int)(e >> 4);
+		if (e & 8)
+			env->bt_regs[fr] |= 1u << n;
+		else
+			env->bt_stack[fr] |= 1ull << n;
+	}
+}
+
+static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, const struct rb_hist *hist);
+
+static int backtrack_insn(struct rb_env *env, int idx, int subseq_idx, const struct rb_hist *hist)
+{
+	bt_sync_linked(env, hist);
+	int err = backtrack_insn_inner(env, idx, subseq_idx, hist);
+	if (!err)
+		bt_sync_linked(env, hist);
+	return err;
+}
+
+static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, const struct rb_hist *hist)
+{
+	const struct bpf_insn *insn = &env->insns[idx];
+	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code), mode = BPF_MODE(insn->code);
+	uint32_t dreg = insn->dst_reg, sreg = insn->src_reg;
+	int fr = env->bt_frame;
+	uint32_t *regs = &env->bt_regs[fr];
+	if (insn->code == 0)
+		return 0;
+	if (cls == BPF_ALU || cls == BPF_ALU64) {
+		if (!(*regs & (1u << dreg)))
+			return 0;
+		if (op == BPF_END || op == BPF_NEG)
+			return 0;
+		if (op == BPF_MOV) {
+			*regs &= ~(1u << dreg);
+			if (BPF_SRC(insn->code) == BPF_X && sreg != RB_REG_FP)
+				*regs |= 1u << sreg;
+		} else if (BPF_SRC(insn->code) == BPF_X && sreg != RB_REG_FP) {
+			*regs |= 1u << sreg;
+		}
+		return 0;
+	}
+	if (cls == BPF_LDX || (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == 0x100 /* load_acq */)) {
+		if (!(*regs & (1u << dreg)))
+			return 0;
+		*regs &= ~(1u << dreg);
+		if (!hist || !(hist->flags & RB_HF_STACK))
+			return 0;
+		int hfr = (int)((hist->flags >> 1) & 7), spi = (int)(hist->flags >> 4);
+		env->bt_stack[hfr] |= 1ull << spi;
+		return 0;
+	}
+	if (cls == BPF_STX || cls == BPF_ST) {
+		if (*regs & (1u << dreg))
+			return BT_NOTSUPP;
+		if (!hist || !(hist->flags & RB_HF_STACK))
+			return 0;
+		int hfr = (int)((hist->flags >> 1) & 7), spi = (int)(hist->flags >> 4);
+		if (!(env->bt_stack[hfr] & (1ull << spi)))
+			return 0;
+		env->bt_stack[hfr] &= ~(1ull << spi);
+		if (cls == BPF_STX)
+			*regs |= 1u << sreg;
+		return 0;
+	}
+	if (cls == BPF_JMP || cls == BPF_JMP32) {
+		if (is_pseudo_call(insn)) {
+			/* leaving the callee backwards: only r1-r5 may remain, they move to the caller */
+			if ((*regs & ~ARGS_MASK) || env->bt_stack[fr])
+				return BT_BUG;
+			if (fr == 0)
+				return BT_BUG;
+			env->bt_regs[fr - 1] |= *regs & ARGS_MASK;
+			*regs = 0;
+			env->bt_frame--;
+			return 0;
+		}
+		if (op == BPF_CALL) {
+			*regs &= ~1u;
+			if (*regs & ARGS_MASK)
+				return BT_BUG;
+			return 0;
+		}
+		if (op == BPF_EXIT) {
+			if (*regs & ARGS_MASK)
+				return BT_BUG;
+			bool r0 = subseq_idx - 1 >= 0 && is_pseudo_call(&env->insns[subseq_idx - 1]) && (*regs & 1u);
+			*regs &= ~1u;
+			if (env->bt_frame + 1 >= RB_MAX_FRAMES)
+				return BT_BUG;
+			env->bt_frame++;
+			env->bt_regs[env->bt_frame] = r0 ? 1u : 0;
+			env->bt_stack[env->bt_frame] = 0;
+			return 0;
+		}
+		if (BPF_SRC(insn->code) == BPF_X && op != BPF_JA) {
+			if (!(*regs & (1u << dreg)) && !(*regs & (1u << sreg)))
+				return 0;
+			*regs |= (1u << sreg) | (1u << dreg);
+		}
+		return 0;
+	}
+	if (cls == BPF_LD) {
+		if (!(*regs & (1u << dreg)))
+			return 0;
+		*regs &= ~(1u << dreg);
+		if (mode == BPF_IND || mode == BPF_ABS)
+			return BT_NOTSUPP;
+	}
+	return 0;
+}
+
+static const struct rb_hist *hist_entry(const struct rb_vstate *st, int hist_end, int idx)
+{
+	if (hist_end > 0 && st->hist[hist_end - 1].idx == idx)
+		return &st->hist[hist_end - 1];
+	return NULL;
+}
+
+static int prev_insn(const struct rb_vstate *st, int i, int *history)
+{
+	int cnt = *history;
+	if (i == st->first_insn_idx) {
+		if (cnt == 0)
+			return -1;
+		if (cnt == 1 && st->hist[0].idx == i)
+			return -1;
+	}
+	if (cnt && st->hist[cnt - 1].idx == i) {
+		i = st->hist[cnt - 1].prev_idx;
+		(*history)--;
+	} else {
+		i--;
+	}
+	return i;
+}
+
+/* walk back from `start` (the current state) marking the requested
+ * registers/slots precise in parent checkpoints */
+static int mark_chain(struct rb_env *env, struct rb_vstate *start)
+{
+	struct rb_vstate *st = start;
+	int first_idx = st->first_insn_idx, last_idx = st->insn_idx, subseq_idx = -1;
+	bool skip_first = true;
+	if (bt_empty(env))
+		return 0;
+	for (;;) {
+		int history = st->nhist;
+		rb_log(env, "mark_precise: frame%d: last_idx %d first_idx %d subseq_idx %d \n", env->bt_frame, last_idx,
+		       first_idx, subseq_idx);
+		if (last_idx < 0)
+			return 0;
+		for (int i = last_idx;;) {
+			int err = 0;
+			if (skip_first)
+				skip_first = false;
+			else
+				err = backtrack_insn(env, i, subseq_idx, hist_entry(st, history, i));
+			if (err) {
+				rb_mark_all_scalars_precise(env, start);
+				return 0;
+			}
+			if (bt_empty(env))
+				return 0;
+			subseq_idx = i;
+			i = prev_insn(st, i, &history);
+			if (i < 0)
+				break;
+		}
+		st = st->parent;
+		if (!st)
+			break;
+		for (int fr = env->bt_frame; fr >= 0; fr--) {
+			struct rb_func *f = st->frame[fr];
+			for (int r = 0; r < RB_MAX_REG; r++) {
+				if (!(env->bt_regs[fr] & (1u << r)))
+					continue;
+				struct rb_reg *reg = &f->regs[r];
+				if (reg->type != RT_SCALAR || reg->precise) {
+					env->bt_regs[fr] &= ~(1u << r);
+				} else {
+					reg->precise = 1;
+					env->bt_changed = true;
+				}
+			}
+			for (int s = 0; s < 64; s++) {
+				if (!(env->bt_stack[fr] & (1ull << s)))
+					continue;
+				if (s >= f->nslots || f->stack[s].type[7] != SLOT_SPILL ||
+				    f->stack[s].spilled.type != RT_SCALAR) {
+					env->bt_stack[fr] &= ~(1ull << s);
+					continue;
+				}
+				struct rb_reg *reg = &f->stack[s].spilled;
+				if (reg->precise) {
+					env->bt_stack[fr] &= ~(1ull << s);
+				} else {
+					reg->precise = 1;
+					env->bt_changed = true;
+				}
+			}
+		}
+		if (bt_empty(env))
+			return 0;
+		subseq_idx = first_idx;
+		last_idx = st->last_insn_idx;
+		first_idx = st->first_insn_idx;
+	}
+	return 0;
+}
+
+int rb_mark_chain_precision(struct rb_env *env, int regno)
+{
+	struct rb_vstate *st = env->cur;
+	memset(env->bt_regs, 0, sizeof(env->bt_regs));
+	memset(env->bt_stack, 0, sizeof(env->bt_stack));
+	env->bt_frame = st->curframe;
+	struct rb_reg *reg = &st->frame[st->curframe]->regs[regno];
+	if (reg->type != RT_SCALAR)
+		return 0;
+	env->bt_regs[st->curframe] = 1u << regno;
+	return mark_chain(env, st);
+}
+
+int rb_mark_stack_precision(struct rb_env *env, int frameno, int spi)
+{
+	memset(env->bt_regs, 0, sizeof(env->bt_regs));
+	memset(env->bt_stack, 0, sizeof(env->bt_stack));
+	env->bt_frame = env->cur->curframe;
+	if (spi >= 64)
+		return 0;
+	env->bt_stack[frameno] = 1ull << spi;
+	return mark_chain(env, env->cur);
+}
+
+/* propagate_precision: what was precise in the old state must be precise
+ * in the current path's checkpoints too */
+int rb_propagate_precision(struct rb_env *env, const struct rb_vstate *old, struct rb_vstate *cur)
+{
+	memset(env->bt_regs, 0, sizeof(env->bt_regs));
+	memset(env->bt_stack, 0, sizeof(env->bt_stack));
+	env->bt_frame = old->curframe;
+	for (int fr = old->curframe; fr >= 0; fr--) {
+		const struct rb_func *f = old->frame[fr];
+		for (int i = 0; i < RB_MAX_REG; i++)
+			if (f->regs[i].type == RT_SCALAR && f->regs[i].precise)
+				env->bt_regs[fr] |= 1u << i;
+		for (int s = 0; s < f->nslots && s < 64; s++)
+			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.type == RT_SCALAR &&
+			    f->stack[s].spilled.precise)
+				env->bt_stack[fr] |= 1ull << s;
+	}
+	return mark_chain(env, cur);
+}

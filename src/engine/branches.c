@@ -1,0 +1,65 @@
+/* branches.c — the stack of pending branches (Linux 6.18 push_stack,
+ * pop_stack): the explorer's only storage besides the checkpoints; no
+ * other file touches env->stack. */
+#include <stdlib.h>
+
+#include "engine/branches.h"
+#include "engine/states.h"
+
+#define BRANCH_LIMIT 8192 /* BPF_COMPLEXITY_LIMIT_JMP_SEQ */
+
+/* push_stack: the other branch continues later from insn_idx */
+struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
+{
+	if (env->nstack >= BRANCH_LIMIT) {
+		rb_reject(env, "The sequence of %d jumps is too complex.", env->nstack);
+		return NULL;
+	}
+	if (env->nstack == env->cap_stack) {
+		int cap = env->cap_stack ? env->cap_stack * 2 : 32;
+		struct rb_branch *s = realloc(env->stack, sizeof(*s) * (size_t)cap);
+		if (!s)
+			return NULL;
+		env->stack = s;
+		env->cap_stack = cap;
+	}
+	struct rb_vstate *st = rb_state_copy(env->cur);
+	if (!st)
+		return NULL;
+	st->insn_idx = insn_idx;
+	st->branches = 1;
+	/* the parent checkpoint now has one more path to finish */
+	if (st->parent)
+		st->parent->branches++;
+	env->stack[env->nstack++] = (struct rb_branch){st, insn_idx, prev_idx};
+	rb_states_mem_add(env, st);
+	return st;
+}
+
+void rb_drop_last_branch(struct rb_env *env, struct rb_vstate *st)
+{
+	if (!env->nstack || env->stack[env->nstack - 1].st != st)
+		return;
+	env->nstack--;
+	if (st->parent)
+		st->parent->branches--;
+	/* as before the split: its bytes stay counted in cur_state_mem */
+	rb_state_free(st);
+}
+
+bool rb_pop_branch(struct rb_env *env, struct rb_branch *out)
+{
+	if (!env->nstack)
+		return false;
+	*out = env->stack[--env->nstack];
+	return true;
+}
+
+void rb_free_branches(struct rb_env *env)
+{
+	for (int i = 0; i < env->nstack; i++)
+		rb_state_free(env->stack[i].st);
+	free(env->stack);
+	env->stack = NULL;
+	env->nstack = env->cap_stack = 0;
+}

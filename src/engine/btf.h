@@ -1,0 +1,18 @@
+/* btf.h — BTF pointers and tracing contexts (Linux 6.18 btf_ctx_access, btf_struct_access). */
+#ifndef RB_ENGINE_BTF_H
+#define RB_ENGINE_BTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/state.h"
+
+int rb_btf_init(struct rb_env *env);
+int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_reg *out);
+int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
+		struct rb_reg *out);
+const char *rb_btf_name(struct rb_env *env, uint32_t id);
+int32_t rb_btf_struct_id(struct rb_env *env, const char *name);
+
+#endif

@@ -1,0 +1,200 @@
+/* liveness.c — stack slot liveness (a path-insensitive approximation of
+ * Linux 6.18's kernel/bpf/liveness.c): slot reads and full writes recorded
+ * per instruction during exploration, live-before sets by a backward fixed
+ * point; only complete checkpoints are cleaned, as in the kernel. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/liveness.h"
+
+/* One table per call chain (the callsites leading to the innermost frame),
+ * as 6.18's liveness.c keeps one per callchain. For every frame f of the
+ * chain and every insn of the innermost subprogram: the frame-f slots read
+ * there, and (own frame only) the slots surely fully written there. The
+ * liveness of frame f's slots flows backwards through the innermost
+ * subprogram, into callees at call insns and out to the caller's chain
+ * after the callsite at exits. */
+static struct rb_chain *chain_by(struct rb_env *env, const int *cs, int depth)
+{
+	for (int c = 0; c < env->nchains; c++) {
+		struct rb_chain *ch = &env->chains[c];
+		if (ch->depth == depth && !memcmp(ch->callsites, cs, sizeof(int) * (size_t)depth))
+			return ch;
+	}
+	return NULL;
+}
+
+static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *st, int depth, bool create)
+{
+	int cs[RB_MAX_FRAMES];
+	for (int i = 1; i <= depth; i++)
+		cs[i - 1] = st->frame[i]->callsite;
+	struct rb_chain *ch = chain_by(env, cs, depth);
+	if (ch || !create)
+		return ch;
+	if (env->nchains == env->cap_chains) {
+		int cap = env->cap_chains ? env->cap_chains * 2 : 8;
+		struct rb_chain *v = realloc(env->chains, sizeof(*v) * (size_t)cap);
+		if (!v)
+			return NULL;
+		env->chains = v;
+		env->cap_chains = cap;
+	}
+	ch = &env->chains[env->nchains];
+	memset(ch, 0, sizeof(*ch));
+	size_t n = (size_t)env->insn_cnt * (size_t)(depth + 1);
+	ch->read = calloc(n, sizeof(uint64_t));
+	ch->live = calloc(n, sizeof(uint64_t));
+	ch->write = calloc((size_t)env->insn_cnt, sizeof(uint64_t));
+	ch->wseen = calloc((size_t)env->insn_cnt, 1);
+	if (!ch->read || !ch->write || !ch->live || !ch->wseen) {
+		free(ch->read);
+		free(ch->write);
+		free(ch->live);
+		free(ch->wseen);
+		return NULL;
+	}
+	ch->depth = depth;
+	memcpy(ch->callsites, cs, sizeof(int) * (size_t)depth);
+	ch->sub = st->frame[depth]->subprog;
+	env->nchains++;
+	env->live_dirty = true;
+	return ch;
+}
+
+void rb_free_chains(struct rb_env *env)
+{
+	for (int c = 0; c < env->nchains; c++) {
+		free(env->chains[c].read);
+		free(env->chains[c].write);
+		free(env->chains[c].live);
+		free(env->chains[c].wseen);
+	}
+	free(env->chains);
+	env->chains = NULL;
+	env->nchains = 0;
+}
+
+#define LV(ch, f, i) ((ch)->live[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
+#define RD(ch, f, i) ((ch)->read[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
+
+/* a stack slot of frame `frameno` is read (or fully written) by the
+ * current instruction of the innermost frame */
+void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full)
+{
+	if (spi < 0 || spi >= 64)
+		return;
+	struct rb_vstate *st = env->cur;
+	struct rb_chain *ch = find_chain(env, st, st->curframe, true);
+	if (!ch)
+		return;
+	int idx = env->insn_idx;
+	uint64_t bit = 1ull << spi;
+	if (write_full && frameno == st->curframe) {
+		uint64_t w = ch->wseen[idx] ? (ch->write[idx] & bit) : bit;
+		if (!ch->wseen[idx] || w != (ch->write[idx] & bit)) {
+			ch->write[idx] = ch->wseen[idx] ? (ch->write[idx] & ~bit) | w : bit;
+			env->live_dirty = true;
+		}
+		ch->wseen[idx] = 1;
+		return;
+	}
+	if (!(RD(ch, frameno, idx) & bit)) {
+		RD(ch, frameno, idx) |= bit;
+		env->live_dirty = true;
+	}
+	/* an insn that reads a slot does not surely write it */
+	if (frameno == st->curframe && (ch->write[idx] & bit)) {
+		ch->write[idx] &= ~bit;
+		env->live_dirty = true;
+	}
+}
+
+/* the backward fixed point over every chain at once */
+static void compute_live_stack(struct rb_env *env)
+{
+	if (!env->live_dirty)
+		return;
+	env->live_dirty = false;
+	for (int c = 0; c < env->nchains; c++)
+		memset(env->chains[c].live, 0,
+		       sizeof(uint64_t) * (size_t)env->insn_cnt * (size_t)(env->chains[c].depth + 1));
+	bool changed = true;
+	int iters = 0;
+	while (changed && iters++ < 10000) {
+		changed = false;
+		for (int c = 0; c < env->nchains; c++) {
+			struct rb_chain *ch = &env->chains[c];
+			struct rb_chain *parent = ch->depth ? chain_by(env, ch->callsites, ch->depth - 1) : NULL;
+			int lo = env->subprogs[ch->sub].start, hi = env->subprogs[ch->sub].end;
+			for (int f = 0; f <= ch->depth; f++) {
+				/* after this subprogram returns: the caller's chain after the callsite */
+				uint64_t at_exit = 0;
+				if (f < ch->depth && parent) {
+					int after = ch->callsites[ch->depth - 1] + 1;
+					at_exit = LV(parent, f, after);
+				}
+				for (int i = hi - 1; i >= lo; i--) {
+					const struct bpf_insn *in = &env->insns[i];
+					uint8_t cls = BPF_CLASS(in->code);
+					uint64_t out = 0;
+					bool ld64 = in->code == (BPF_LD | BPF_IMM | BPF_DW);
+					int next = i + (ld64 ? 2 : 1);
+					if (cls == BPF_JMP || cls == BPF_JMP32) {
+						uint8_t op = BPF_OP(in->code);
+						if (op == BPF_EXIT) {
+							out = at_exit;
+						} else if (op == BPF_CALL) {
+							struct rb_chain *child = NULL;
+							if (in->src_reg == BPF_PSEUDO_CALL && ch->depth + 1 < RB_MAX_FRAMES) {
+								int cs[RB_MAX_FRAMES];
+								memcpy(cs, ch->callsites, sizeof(int) * (size_t)ch->depth);
+								cs[ch->depth] = i;
+								child = chain_by(env, cs, ch->depth + 1);
+							}
+							if (child)
+								out = LV(child, f, env->subprogs[child->sub].start);
+							else if (next < hi)
+								out = LV(ch, f, next);
+						} else if (op == BPF_JA) {
+							int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+							if (t >= lo && t < hi)
+								out = LV(ch, f, t);
+						} else {
+							if (next < hi)
+								out = LV(ch, f, next);
+							int t = i + 1 + in->off;
+							if (t >= lo && t < hi)
+								out |= LV(ch, f, t);
+						}
+					} else if (next < hi) {
+						out = LV(ch, f, next);
+					}
+					uint64_t live = RD(ch, f, i) | (out & ~(f == ch->depth ? ch->write[i] : 0));
+					if (live != LV(ch, f, i)) {
+						LV(ch, f, i) = live;
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+}
+
+/* clean_verifier_state: dead stack slots of a complete checkpoint become
+ * invalid (dead registers are skipped by func_states_equal). Each frame's
+ * slots are judged at the state's own instruction in its full call chain. */
+void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
+{
+	struct rb_chain *ch = find_chain(env, st, st->curframe, true);
+	compute_live_stack(env);
+	for (int fr = 0; fr <= st->curframe; fr++) {
+		struct rb_func *f = st->frame[fr];
+		uint64_t live = ch ? LV(ch, fr, st->insn_idx) : ~0ull;
+		for (int s = 0; s < f->nslots && s < 64; s++) {
+			if (live & (1ull << s))
+				continue;
+			memset(&f->stack[s], 0, sizeof(f->stack[s]));
+		}
+	}
+}

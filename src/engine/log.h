@@ -1,0 +1,19 @@
+/* log.h — the verifier log in the kernel's level-2 format (Linux 6.18 print_verifier_state, print_bpf_insn). */
+#ifndef RB_ENGINE_LOG_H
+#define RB_ENGINE_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/state.h"
+
+void rb_log_insn(struct rb_env *env, int idx);
+void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, bool all);
+void rb_log_insn_state(struct rb_env *env);
+void rb_print_reg(struct rb_env *env, const struct rb_func *f, const struct rb_reg *r, char *buf, size_t len);
+void rb_disasm(const struct bpf_insn *insn, const struct rb_object *obj, char *buf, size_t len);
+const char *rb_rtype_name(const struct rb_reg *r, char *buf, size_t len);
+const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,113 @@
+/* prune.c — state pruning at prune points (Linux 6.18 is_state_visited,
+ * clean_live_states): the current state is compared with the checkpoints
+ * stored at the same instruction; a match ends the path, a miss may store
+ * a new checkpoint; checkpoints that keep missing are evicted. */
+#include "engine/backtrack.h"
+#include "engine/liveness.h"
+#include "engine/prune.h"
+#include "engine/scc.h"
+#include "engine/states.h"
+
+static bool same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (int fr = a->curframe; fr >= 0; fr--)
+		if (a->frame[fr]->callsite != b->frame[fr]->callsite)
+			return false;
+	return true;
+}
+
+/* clean_live_states: complete checkpoints at insn_idx lose their dead slots */
+static void clean_live_states(struct rb_env *env, int insn_idx, const struct rb_vstate *cur)
+{
+	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next) {
+		if (sl->branches || sl->insn_idx != insn_idx || !same_callsites(sl, cur) || sl->cleaned)
+			continue;
+		rb_clean_state(env, sl);
+		sl->cleaned = true;
+	}
+}
+
+/* cur matched the checkpoint sl: the path ends here */
+static int state_hit(struct rb_env *env, struct rb_vstate *sl, struct rb_vstate *cur, int insn_idx, bool loop)
+{
+	sl->hit_cnt++;
+	if (env->aux[insn_idx].jmp_point) {
+		int err = rb_push_hist(env, cur, 0);
+		if (err)
+			return err;
+	}
+	int err = rb_propagate_precision(env, sl, cur);
+	if (err)
+		return err;
+	if (loop && (err = rb_scc_add_backedge(env, sl, cur, insn_idx)))
+		return err;
+	return 1;
+}
+
+/* returns 1 when cur is covered by a stored checkpoint (prune the path),
+ * 0 to go on (a new checkpoint may have been stored), <0 on error */
+int rb_is_state_visited(struct rb_env *env, int insn_idx)
+{
+	struct rb_vstate *cur = env->cur;
+	bool force_new = env->aux[insn_idx].force_checkpoint || cur->nhist > 40 ||
+			 (env->prog->prog_flags & BPF_F_TEST_STATE_FREQ);
+	bool add_new = force_new;
+	uint64_t states_cnt = 0;
+	if (env->jmps_processed - env->prev_jmps_processed >= 2 && env->insn_processed - env->prev_insn_processed >= 8)
+		add_new = true;
+
+	clean_live_states(env, insn_idx, cur);
+	struct rb_vstate **pp = rb_states_list(env, insn_idx, cur);
+	while (*pp) {
+		struct rb_vstate *sl = *pp;
+		states_cnt++;
+		if (sl->insn_idx != insn_idx) {
+			pp = &sl->next;
+			continue;
+		}
+		if (sl->branches) {
+			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT))
+				return rb_reject(env, "infinite loop detected at insn %d", insn_idx);
+			if (!force_new && env->jmps_processed - env->prev_jmps_processed < 20 &&
+			    env->insn_processed - env->prev_insn_processed < 100)
+				add_new = false;
+		} else {
+			bool loop = rb_scc_incomplete_marks(env, sl);
+			if (rb_states_equal(env, sl, cur, loop ? RANGE_WITHIN : NOT_EXACT))
+				return state_hit(env, sl, cur, insn_idx, loop);
+		}
+		/* a miss */
+		if (add_new)
+			sl->miss_cnt++;
+		uint32_t n = (env->aux[insn_idx].force_checkpoint && sl->branches > 0) ? 64 : 3;
+		if (sl->miss_cnt > sl->hit_cnt * n + n) {
+			/* unlikely to be useful: evict (kept alive for its children) */
+			rb_states_evict(env, pp, sl->branches || rb_scc_incomplete_marks(env, sl));
+			continue;
+		}
+		pp = &sl->next;
+	}
+	if (env->max_states_per_insn < states_cnt)
+		env->max_states_per_insn = states_cnt;
+	if (!add_new)
+		return 0;
+
+	env->prev_jmps_processed = env->jmps_processed;
+	env->prev_insn_processed = env->insn_processed;
+	rb_mark_all_imprecise(cur);
+	struct rb_vstate *nw;
+	int err = rb_states_store(env, cur, insn_idx, &nw);
+	if (err)
+		return err;
+	err = rb_scc_maybe_enter(env, nw);
+	if (err)
+		return err;
+	cur->parent = nw;
+	cur->first_insn_idx = insn_idx;
+	cur->dfs_depth = nw->dfs_depth + 1;
+	cur->nhist = 0;
+	env->cur_hist_ent = NULL;
+	return 0;
+}

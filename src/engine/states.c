@@ -1,0 +1,320 @@
+/* states.c — checkpoint storage and comparison (Linux 6.18's
+ * kernel/bpf/states.c part of verifier.c: states_equal, regsafe,
+ * stacksafe, refsafe with id maps; the explored-state lists and the
+ * counters behind peak_states and peak_state_mem). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/states.h"
+
+/* ---------- storage ---------- */
+
+int rb_states_init(struct rb_env *env)
+{
+	env->explored = calloc((size_t)env->insn_cnt, sizeof(struct rb_vstate *));
+	return env->explored ? 0 : RB_E_NOMEM;
+}
+
+void rb_states_forget(struct rb_env *env)
+{
+	memset(env->explored, 0, sizeof(struct rb_vstate *) * (size_t)env->insn_cnt);
+}
+
+void rb_states_free(struct rb_env *env)
+{
+	for (int i = 0; i < env->nall; i++)
+		rb_state_free(env->all_states[i]);
+	free(env->all_states);
+	free(env->explored);
+	env->all_states = NULL;
+	env->explored = NULL;
+	env->nall = env->cap_all = 0;
+}
+
+void rb_states_mem_add(struct rb_env *env, const struct rb_vstate *st)
+{
+	env->cur_state_mem += rb_state_bytes(st, env->t->val_size);
+	if (env->cur_state_mem > env->peak_state_mem)
+		env->peak_state_mem = env->cur_state_mem;
+}
+
+void rb_states_mem_sub(struct rb_env *env, const struct rb_vstate *st)
+{
+	size_t b = rb_state_bytes(st, env->t->val_size);
+	env->cur_state_mem -= b <= env->cur_state_mem ? b : env->cur_state_mem;
+}
+
+void rb_update_peak(struct rb_env *env)
+{
+	uint64_t n = env->explored_size + env->free_list_size + env->num_backedges;
+	if (n > env->peak_states)
+		env->peak_states = n;
+}
+
+static int bucket(struct rb_env *env, int insn_idx, const struct rb_vstate *st)
+{
+	uint32_t cs = (uint32_t)st->frame[st->curframe]->callsite;
+	return (int)(((uint32_t)insn_idx ^ cs) % (uint32_t)env->insn_cnt);
+}
+
+struct rb_vstate **rb_states_list(struct rb_env *env, int insn_idx, const struct rb_vstate *st)
+{
+	return &env->explored[bucket(env, insn_idx, st)];
+}
+
+void rb_states_evict(struct rb_env *env, struct rb_vstate **pp, bool keep_alive)
+{
+	struct rb_vstate *sl = *pp;
+	*pp = sl->next;
+	sl->in_list = false;
+	env->explored_size--;
+	/* kept alive (free list) while paths through it are pending */
+	if (keep_alive) {
+		sl->in_free_list = true;
+		env->free_list_size++;
+	}
+	rb_states_mem_sub(env, sl);
+}
+
+void rb_states_leave_free_list(struct rb_env *env, struct rb_vstate *st)
+{
+	if (st->in_free_list) {
+		st->in_free_list = false;
+		env->free_list_size--;
+	}
+}
+
+int rb_states_store(struct rb_env *env, const struct rb_vstate *cur, int insn_idx, struct rb_vstate **out)
+{
+	if (env->explored_size >= RB_STATE_BUDGET) {
+		env->res->verdict = RB_LIMIT;
+		snprintf(env->res->msg, sizeof(env->res->msg), "state budget of %d stored states exhausted at insn %d",
+			 RB_STATE_BUDGET, insn_idx);
+		env->done = true;
+		return RB_E_LIMIT;
+	}
+	env->total_states++;
+	env->explored_size++;
+	rb_update_peak(env);
+
+	struct rb_vstate *nw = rb_state_copy(cur);
+	if (!nw)
+		return RB_E_NOMEM;
+	if (env->nall == env->cap_all) {
+		int cap = env->cap_all ? env->cap_all * 2 : 64;
+		struct rb_vstate **a = realloc(env->all_states, sizeof(*a) * (size_t)cap);
+		if (!a) {
+			rb_state_free(nw);
+			return RB_E_NOMEM;
+		}
+		env->all_states = a;
+		env->cap_all = cap;
+	}
+	env->all_states[env->nall++] = nw;
+	nw->insn_idx = insn_idx;
+	nw->branches = 1;
+	nw->in_list = true;
+	struct rb_vstate **head = rb_states_list(env, insn_idx, cur);
+	nw->next = *head;
+	*head = nw;
+	rb_states_mem_add(env, nw);
+	*out = nw;
+	return 0;
+}
+
+/* ---------- comparison ---------- */
+
+#define IDMAP_SIZE 600
+struct idmap {
+	uint32_t old[IDMAP_SIZE], cur[IDMAP_SIZE];
+	int n;
+	uint32_t tmp;
+};
+
+static bool check_ids(struct idmap *m, uint32_t o, uint32_t c)
+{
+	if (!!o != !!c)
+		return false;
+	if (!o)
+		return true;
+	for (int i = 0; i < m->n; i++) {
+		if (m->old[i] == o)
+			return m->cur[i] == c;
+		if (m->cur[i] == c)
+			return false;
+	}
+	if (m->n == IDMAP_SIZE)
+		return false;
+	m->old[m->n] = o;
+	m->cur[m->n] = c;
+	m->n++;
+	return true;
+}
+
+static bool check_scalar_ids(struct idmap *m, uint32_t o, uint32_t c)
+{
+	o = o ? o : (m->tmp++ | 0x40000000u);
+	c = c ? c : (m->tmp++ | 0x40000000u);
+	return check_ids(m, o, c);
+}
+
+static bool same_nonval(const struct rb_reg *a, const struct rb_reg *b)
+{
+	return a->type == b->type && a->flags == b->flags && a->off == b->off && a->range == b->range &&
+	       a->map_idx == b->map_idx && (a->type != RT_STACK || a->frameno == b->frameno);
+}
+
+static bool regs_exact(struct rb_env *env, const struct rb_reg *o, const struct rb_reg *c, struct idmap *m)
+{
+	if (o->type == RT_NOT_INIT && c->type == RT_NOT_INIT)
+		return true;
+	return same_nonval(o, c) && env->t->equal(&o->val, &c->val) && check_ids(m, o->id, c->id) &&
+	       check_ids(m, o->ref_obj_id, c->ref_obj_id);
+}
+
+static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_reg *c, struct idmap *m, int exact)
+{
+	if (exact == EXACT)
+		return regs_exact(env, o, c, m);
+	if (o->type == RT_NOT_INIT && (exact == NOT_EXACT || c->type == RT_NOT_INIT))
+		return true;
+	if (o->type != c->type || o->flags != c->flags)
+		return false;
+	switch (o->type) {
+	case RT_SCALAR:
+		if (!o->precise && exact == NOT_EXACT)
+			return true;
+		if ((o->id & ~RB_ID_MASK) != (c->id & ~RB_ID_MASK))
+			return false;
+		if ((o->id & RB_ADD_CONST) && o->off != c->off)
+			return false;
+		if (!check_scalar_ids(m, o->id, c->id))
+			return false;
+		return env->t->is_subset(&o->val, &c->val);
+	case RT_MAP_KEY:
+	case RT_MAP_VALUE:
+	case RT_MEM:
+	case RT_TP_BUFFER:
+		return same_nonval(o, c) && env->t->is_subset(&o->val, &c->val) && check_ids(m, o->id, c->id) &&
+		       check_ids(m, o->ref_obj_id, c->ref_obj_id);
+	case RT_PKT:
+	case RT_PKT_META:
+		if (o->range < 0 || c->range < 0) {
+			if (o->range != c->range)
+				return false;
+		} else if (o->range > c->range) {
+			return false;
+		}
+		if (o->off != c->off)
+			return false;
+		if (!check_ids(m, o->id, c->id))
+			return false;
+		return env->t->is_subset(&o->val, &c->val);
+	default:
+		return regs_exact(env, o, c, m);
+	}
+}
+
+static bool slot_scalar(struct rb_env *env, const struct rb_slot *s, struct rb_reg *out)
+{
+	/* scalar_reg_for_stack: a 64-bit scalar spill, or 8 misc bytes (an unknown scalar) */
+	if (s->type[7] == SLOT_SPILL) {
+		for (int i = 0; i < 8; i++)
+			if (s->type[i] != SLOT_SPILL)
+				return false;
+		if (s->spilled.type != RT_SCALAR)
+			return false;
+		*out = s->spilled;
+		return true;
+	}
+	/* is_stack_all_misc: invalid bytes count as misc for a privileged loader */
+	for (int i = 0; i < 8; i++)
+		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
+			return false;
+	rb_reg_unknown(env, out);
+	return true;
+}
+
+static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct rb_func *c, struct idmap *m,
+		      int exact)
+{
+	for (int i = 0; i < o->nslots * 8; i++) {
+		int spi = i / 8, b = i % 8;
+		uint8_t ot = o->stack[spi].type[b];
+		uint8_t ct = i < c->nslots * 8 ? c->stack[spi].type[b] : SLOT_INVALID;
+		if (exact != NOT_EXACT && (i >= c->nslots * 8 || ot != ct))
+			return false;
+		if (ot == SLOT_INVALID)
+			continue;
+		if (ot == SLOT_MISC) /* allow_uninit_stack: misc matches anything */
+			continue;
+		if (i >= c->nslots * 8)
+			return false;
+		struct rb_reg or_, cr;
+		if (slot_scalar(env, &o->stack[spi], &or_) && slot_scalar(env, &c->stack[spi], &cr)) {
+			if (!regsafe(env, &or_, &cr, m, exact))
+				return false;
+			i += 7 - b;
+			continue;
+		}
+		if (ot == SLOT_MISC && ct == SLOT_ZERO)
+			continue;
+		if (ot != ct)
+			return false;
+		if (b != 7)
+			continue;
+		if (ot == SLOT_SPILL && !regsafe(env, &o->stack[spi].spilled, &c->stack[spi].spilled, m, exact))
+			return false;
+	}
+	return true;
+}
+
+static bool refsafe(const struct rb_vstate *o, const struct rb_vstate *c, struct idmap *m)
+{
+	if (o->nrefs != c->nrefs)
+		return false;
+	for (int i = 0; i < o->nrefs; i++)
+		if (!check_ids(m, o->refs[i], c->refs[i]))
+			return false;
+	return true;
+}
+
+bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c, int exact)
+{
+	static const struct idmap zero_map; /* const template; the working map is on the stack */
+	struct idmap *m = malloc(sizeof(*m));
+	if (!m)
+		return false;
+	*m = zero_map;
+	bool ok = o->curframe == c->curframe && refsafe(o, c, m);
+	for (int fr = 0; ok && fr <= o->curframe; fr++) {
+		const struct rb_func *of = o->frame[fr], *cf = c->frame[fr];
+		if (of->callsite != cf->callsite) {
+			ok = false;
+			break;
+		}
+		uint16_t live = env->aux[rb_frame_insn_idx(o, fr)].live_regs;
+		for (int i = 0; i < RB_MAX_REG && ok; i++)
+			if (((1u << i) & live) && !regsafe(env, &of->regs[i], &cf->regs[i], m, exact))
+				ok = false;
+		if (ok && !stacksafe(env, of, cf, m, exact))
+			ok = false;
+	}
+	free(m);
+	return ok;
+}
+
+bool rb_states_maybe_looping(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c)
+{
+	if (o->curframe != c->curframe)
+		return false;
+	const struct rb_func *of = o->frame[o->curframe], *cf = c->frame[c->curframe];
+	for (int i = 0; i < RB_MAX_REG; i++) {
+		const struct rb_reg *a = &of->regs[i], *b = &cf->regs[i];
+		if (a->type != b->type || a->id != b->id || a->precise != b->precise || !same_nonval(a, b) ||
+		    a->ref_obj_id != b->ref_obj_id || !env->t->equal(&a->val, &b->val))
+			return false;
+	}
+	return true;
+}
