@@ -9,6 +9,7 @@ static const struct rb_command commands[] = {
 	{"extract", cmd_extract, "write the BPF ELF objects embedded in executables as .o files"},
 	{"load", cmd_load, "open BPF objects and list their programs and maps as the kernel would get them"},
 	{"opdiff", cmd_opdiff, "compare the old tracker with the running kernel on random short programs"},
+	{"progdiff", cmd_progdiff, "random programs of every feature family: the engine (old) vs the running kernel, state by state"},
 	{"verify", cmd_verify, "verify programs with a tracker or the running kernel, veristat-style"},
 	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},

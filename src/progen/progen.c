@@ -1,0 +1,841 @@
+/* progen.c — the random program generator (see progen.h). Our own design:
+ * a small emitter with a register model (which registers hold scalars, which
+ * are reserved for a pointer or a loop counter) so that most programs are
+ * well-formed, plus per-family menus of operations. */
+#include "progen/progen.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef BPF_MEMSX
+#define BPF_MEMSX 0x80
+#endif
+
+enum op_kind {
+	OP_RANGE_JMP,
+	OP_ALU_K,
+	OP_ALU_X,
+	OP_MOV,
+	OP_LINKED_ADD,
+	OP_MULDIV,
+	OP_NEG,
+	OP_BSWAP,
+	OP_MOVSX,
+	OP_LDSX,
+	OP_REGJMP,
+	OP_JSET,
+	OP_LOOP,
+	OP_SPILL,
+	OP_FILL,
+	OP_PTR_STACK,
+	OP_PTR_MAP,
+	OP_DIAMOND,
+	OP_ZEXT,
+	OP_KIND_CNT
+};
+
+struct family {
+	const char *name;
+	bool alu32_bias; /* half of the ALU and jumps 32-bit */
+	bool map;        /* a map value pointer in r8 */
+	uint8_t weight[OP_KIND_CNT];
+};
+
+/* weights per operation kind; 0 = never */
+static const struct family families[] = {
+	{"range", false, false,
+	 {[OP_RANGE_JMP] = 6, [OP_ALU_K] = 4, [OP_ALU_X] = 2, [OP_MOV] = 2, [OP_LINKED_ADD] = 2, [OP_DIAMOND] = 2}},
+	{"alu32", true, false,
+	 {[OP_RANGE_JMP] = 4, [OP_ALU_K] = 5, [OP_ALU_X] = 3, [OP_MOV] = 2, [OP_LINKED_ADD] = 2, [OP_ZEXT] = 2,
+	  [OP_DIAMOND] = 1}},
+	{"muldiv", false, false, {[OP_RANGE_JMP] = 4, [OP_MULDIV] = 6, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_DIAMOND] = 1}},
+	{"neg", false, false, {[OP_RANGE_JMP] = 4, [OP_NEG] = 4, [OP_ALU_K] = 3, [OP_ALU_X] = 1, [OP_MOV] = 1}},
+	{"bswap", false, false, {[OP_RANGE_JMP] = 4, [OP_BSWAP] = 5, [OP_ALU_K] = 3, [OP_MOV] = 1}},
+	{"movsx", false, false,
+	 {[OP_RANGE_JMP] = 4, [OP_MOVSX] = 4, [OP_LDSX] = 3, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_SPILL] = 1}},
+	{"regjmp", false, false,
+	 {[OP_RANGE_JMP] = 3, [OP_REGJMP] = 6, [OP_ALU_K] = 2, [OP_MOV] = 2, [OP_LINKED_ADD] = 2}},
+	{"jset", false, false, {[OP_RANGE_JMP] = 3, [OP_JSET] = 6, [OP_ALU_K] = 3, [OP_MOV] = 1}},
+	{"loop", false, false, {[OP_RANGE_JMP] = 3, [OP_LOOP] = 3, [OP_ALU_K] = 3, [OP_ALU_X] = 1, [OP_MOV] = 1}},
+	{"spill", false, false,
+	 {[OP_RANGE_JMP] = 3, [OP_SPILL] = 5, [OP_FILL] = 5, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_LINKED_ADD] = 1}},
+	{"ptr", false, true,
+	 {[OP_RANGE_JMP] = 3, [OP_PTR_STACK] = 5, [OP_PTR_MAP] = 5, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_SPILL] = 1}},
+	{"mixed", false, true,
+	 {[OP_RANGE_JMP] = 4, [OP_ALU_K] = 3, [OP_ALU_X] = 2, [OP_MOV] = 2, [OP_LINKED_ADD] = 1, [OP_MULDIV] = 2,
+	  [OP_NEG] = 1, [OP_BSWAP] = 1, [OP_MOVSX] = 1, [OP_LDSX] = 1, [OP_REGJMP] = 2, [OP_JSET] = 1,
+	  [OP_LOOP] = 1, [OP_SPILL] = 2, [OP_FILL] = 2, [OP_PTR_STACK] = 2, [OP_PTR_MAP] = 2, [OP_DIAMOND] = 1,
+	  [OP_ZEXT] = 1}},
+};
+#define NFAM ((int)(sizeof(families) / sizeof(families[0])))
+
+int rb_progen_family_count(void) { return NFAM; }
+
+const char *rb_progen_family_name(int f) { return f >= 0 && f < NFAM ? families[f].name : NULL; }
+
+int rb_progen_family_find(const char *name)
+{
+	for (int i = 0; i < NFAM; i++)
+		if (!strcmp(families[i].name, name))
+			return i;
+	return -1;
+}
+
+#define MAX_OUT 96
+#define ROOM 120 /* instructions kept free for the largest operation and the epilogue */
+
+struct gen {
+	struct rb_progen_prog *p;
+	const struct family *fam;
+	uint64_t s;
+	uint16_t scalars;  /* registers holding a scalar */
+	uint16_t reserved; /* not to be overwritten (map pointer, loop counter) */
+	int out[MAX_OUT];  /* jumps to patch to the exit block */
+	int nout;
+	int branches;      /* conditional jumps emitted (bounds path explosion) */
+	bool full;
+};
+
+static uint64_t next(struct gen *g)
+{
+	/* splitmix64 */
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned rnd(struct gen *g, unsigned n) { return n ? (unsigned)(next(g) % n) : 0; }
+static bool chance(struct gen *g, unsigned pct) { return rnd(g, 100) < pct; }
+
+static int emit(struct gen *g, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
+{
+	struct rb_progen_prog *p = g->p;
+	if (p->insn_cnt >= RB_PROGEN_MAX_INSNS) {
+		g->full = true;
+		return (int)p->insn_cnt - 1;
+	}
+	p->insns[p->insn_cnt] = (struct bpf_insn){.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm};
+	return (int)p->insn_cnt++;
+}
+
+static void emit_ld64(struct gen *g, uint8_t dst, uint64_t v, uint8_t src)
+{
+	emit(g, BPF_LD | BPF_IMM | BPF_DW, dst, src, 0, (int32_t)(uint32_t)v);
+	emit(g, 0, 0, 0, 0, (int32_t)(uint32_t)(v >> 32));
+}
+
+static int here(const struct gen *g) { return (int)g->p->insn_cnt; }
+
+/* patch the jump at j to land on `to` */
+static void land(struct gen *g, int j, int to) { g->p->insns[j].off = (int16_t)(to - j - 1); }
+
+static void jump_out(struct gen *g, int j)
+{
+	if (g->nout < MAX_OUT)
+		g->out[g->nout++] = j;
+	else
+		g->p->insns[j].off = 0; /* falls through: still a valid program */
+}
+
+static int popcount16(uint16_t m) { return __builtin_popcount(m); }
+
+static int pick_from(struct gen *g, uint16_t mask)
+{
+	int n = popcount16(mask);
+	if (!n)
+		return -1;
+	int k = (int)rnd(g, (unsigned)n);
+	for (int r = 0; r < 11; r++)
+		if (mask & (1u << r)) {
+			if (!k--)
+				return r;
+		}
+	return -1;
+}
+
+/* a register holding a scalar */
+static int pick_scalar(struct gen *g) { return pick_from(g, g->scalars & ~g->reserved); }
+/* any register that may be overwritten (r1..r9 except reserved ones) */
+static int pick_dst(struct gen *g)
+{
+	/* prefer scalars (their history makes more interesting states) */
+	if (chance(g, 70))
+		return pick_scalar(g);
+	return pick_from(g, 0x3fe & ~g->reserved);
+}
+/* a temporary for a pointer (r1..r5), or -1 */
+static int pick_tmp(struct gen *g, int avoid)
+{
+	return pick_from(g, 0x3e & ~g->reserved & ~(avoid >= 0 ? 1u << avoid : 0));
+}
+
+static int32_t interesting(struct gen *g)
+{
+	static const int32_t k[] = {0,      1,      -1,     2,          3,         7,          8,     15,
+				    16,     31,     32,     63,     64,         0x7f,      0x80,       0xff,
+				    0x100,  0x7fff, 0x8000, 0xffff, 0x10000,    0x7fffffff, INT32_MIN, -2,
+				    -8,     -0x80,  -0x8000, 0xfff, 0x7ffffff0, 1000,      4096,       -4096};
+	unsigned r = rnd(g, 10);
+	if (r < 7)
+		return k[rnd(g, sizeof(k) / sizeof(k[0]))];
+	if (r < 9)
+		return (int32_t)rnd(g, 300);
+	return (int32_t)(uint32_t)next(g);
+}
+
+static uint64_t interesting64(struct gen *g)
+{
+	static const uint64_t k[] = {0x100000000ULL,       0x7fffffffffffffffULL, 0x8000000000000000ULL,
+				     0xffffffff00000000ULL, 0x80000000ULL,         0xffffffffULL,
+				     0x1ffffffffULL,        0xfffffffffffffff0ULL, 0x8000000080000000ULL};
+	return chance(g, 70) ? k[rnd(g, sizeof(k) / sizeof(k[0]))] : next(g);
+}
+
+static uint8_t alu_class(struct gen *g)
+{
+	return chance(g, g->fam->alu32_bias ? 50 : 20) ? BPF_ALU : BPF_ALU64;
+}
+
+static uint8_t jmp_class(struct gen *g)
+{
+	return chance(g, g->fam->alu32_bias ? 50 : 25) ? BPF_JMP32 : BPF_JMP;
+}
+
+static uint8_t cond_op(struct gen *g)
+{
+	static const uint8_t ops[] = {BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT,
+				      BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE};
+	return ops[rnd(g, sizeof(ops) / sizeof(ops[0]))];
+}
+
+static void set_scalar(struct gen *g, int r) { g->scalars |= (uint16_t)(1u << r); }
+static void set_ptr(struct gen *g, int r) { g->scalars &= (uint16_t)~(1u << r); }
+
+/* a conditional jump whose target is the exit block; returns its index */
+static int cond_jump_out(struct gen *g, uint8_t code, int dst, int src, int32_t imm)
+{
+	int j = emit(g, code, (uint8_t)dst, (uint8_t)src, 0, imm);
+	jump_out(g, j);
+	g->branches++;
+	return j;
+}
+
+static void op(struct gen *g, enum op_kind k, int depth);
+
+/* straight-line operations allowed inside diamonds and loop bodies */
+static enum op_kind simple_kind(struct gen *g)
+{
+	static const enum op_kind simple[] = {OP_ALU_K, OP_ALU_X, OP_MOV,   OP_NEG,   OP_MULDIV,
+					      OP_MOVSX, OP_BSWAP, OP_SPILL, OP_FILL, OP_LINKED_ADD};
+	for (int tries = 0; tries < 16; tries++) {
+		enum op_kind k = simple[rnd(g, sizeof(simple) / sizeof(simple[0]))];
+		if (g->fam->weight[k] || tries > 8)
+			return k;
+	}
+	return OP_ALU_K;
+}
+
+static void op_range_jmp(struct gen *g)
+{
+	int r = pick_scalar(g);
+	if (r < 0)
+		return;
+	uint8_t cls = jmp_class(g), jop = cond_op(g);
+	if (cls == BPF_JMP && chance(g, 12)) {
+		/* compare with a 64-bit constant through a temporary */
+		int t = pick_tmp(g, r);
+		if (t >= 0) {
+			emit_ld64(g, (uint8_t)t, interesting64(g), 0);
+			set_scalar(g, t);
+			cond_jump_out(g, cls | jop | BPF_X, r, t, 0);
+			return;
+		}
+	}
+	int32_t k = interesting(g);
+	if (chance(g, 75)) {
+		cond_jump_out(g, cls | jop | BPF_K, r, 0, k);
+		return;
+	}
+	/* a short forward skip: both sides continue */
+	int j = emit(g, cls | jop | BPF_K, (uint8_t)r, 0, 0, k);
+	g->branches++;
+	uint16_t before = g->scalars;
+	int n = 1 + (int)rnd(g, 3);
+	for (int i = 0; i < n && !g->full; i++)
+		op(g, simple_kind(g), 1);
+	g->scalars &= before;
+	land(g, j, here(g));
+}
+
+static void op_alu_k(struct gen *g)
+{
+	int r = pick_scalar(g);
+	if (r < 0)
+		return;
+	static const uint8_t ops[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_AND, BPF_OR,
+				      BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_AND};
+	uint8_t cls = alu_class(g), aop = ops[rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	int32_t k = interesting(g);
+	if (aop == BPF_LSH || aop == BPF_RSH || aop == BPF_ARSH)
+		k = (int32_t)rnd(g, cls == BPF_ALU64 ? 64 : 32);
+	emit(g, cls | aop | BPF_K, (uint8_t)r, 0, 0, k);
+}
+
+static void op_alu_x(struct gen *g)
+{
+	int d = pick_scalar(g), s = pick_scalar(g);
+	if (d < 0)
+		return;
+	static const uint8_t ops[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_AND, BPF_OR, BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH};
+	emit(g, alu_class(g) | ops[rnd(g, sizeof(ops) / sizeof(ops[0]))] | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+}
+
+static void op_mov(struct gen *g)
+{
+	int d = pick_dst(g), s = pick_scalar(g);
+	if (d < 0 || s < 0)
+		return;
+	unsigned r = rnd(g, 10);
+	if (r < 6)
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+	else if (r < 8)
+		emit(g, BPF_ALU | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+	else
+		emit(g, alu_class(g) | BPF_MOV | BPF_K, (uint8_t)d, 0, 0, interesting(g));
+	set_scalar(g, d);
+}
+
+/* rD = rS; rD += K (or wD += K): linked scalars */
+static void op_linked_add(struct gen *g)
+{
+	int d = pick_dst(g), s = pick_scalar(g);
+	if (d < 0 || s < 0 || d == s)
+		return;
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+	set_scalar(g, d);
+	int32_t k = chance(g, 70) ? (int32_t)rnd(g, 64) - 32 : interesting(g);
+	emit(g, alu_class(g) | (chance(g, 70) ? BPF_ADD : BPF_SUB) | BPF_K, (uint8_t)d, 0, 0, k);
+	if (chance(g, 50)) {
+		/* bound the source: the bound reaches the copy */
+		uint8_t cls = jmp_class(g);
+		cond_jump_out(g, cls | cond_op(g) | BPF_K, s, 0, interesting(g));
+	}
+}
+
+static void op_muldiv(struct gen *g)
+{
+	int d = pick_scalar(g);
+	if (d < 0)
+		return;
+	static const uint8_t ops[] = {BPF_MUL, BPF_DIV, BPF_MOD, BPF_DIV, BPF_MOD};
+	uint8_t aop = ops[rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	int16_t off = (aop != BPF_MUL && chance(g, 50)) ? 1 : 0; /* sdiv, smod */
+	uint8_t cls = alu_class(g);
+	if (chance(g, 55)) {
+		int32_t k = interesting(g);
+		if (k == 0)
+			k = 3;
+		emit(g, cls | aop | BPF_K, (uint8_t)d, 0, off, k);
+	} else {
+		int s = pick_scalar(g);
+		emit(g, cls | aop | BPF_X, (uint8_t)d, (uint8_t)s, off, 0);
+	}
+}
+
+static void op_neg(struct gen *g)
+{
+	int d = pick_scalar(g);
+	if (d >= 0)
+		emit(g, alu_class(g) | BPF_NEG | BPF_K, (uint8_t)d, 0, 0, 0);
+}
+
+static void op_bswap(struct gen *g)
+{
+	int d = pick_scalar(g);
+	if (d < 0)
+		return;
+	static const int32_t widths[] = {16, 32, 64};
+	int32_t w = widths[rnd(g, 3)];
+	unsigned r = rnd(g, 3);
+	uint8_t code = r == 0 ? BPF_ALU | BPF_END | BPF_TO_LE
+		       : r == 1 ? BPF_ALU | BPF_END | BPF_TO_BE
+				: BPF_ALU64 | BPF_END | BPF_TO_LE; /* bswap */
+	emit(g, code, (uint8_t)d, 0, 0, w);
+}
+
+static void op_movsx(struct gen *g)
+{
+	int d = pick_dst(g), s = pick_scalar(g);
+	if (d < 0 || s < 0)
+		return;
+	if (chance(g, 65)) {
+		static const int16_t offs[] = {8, 16, 32};
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, offs[rnd(g, 3)], 0);
+	} else {
+		emit(g, BPF_ALU | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, rnd(g, 2) ? 8 : 16, 0);
+	}
+	set_scalar(g, d);
+}
+
+static uint8_t size_code(int size)
+{
+	return size == 1 ? BPF_B : size == 2 ? BPF_H : size == 4 ? BPF_W : BPF_DW;
+}
+
+static int rand_size(struct gen *g)
+{
+	static const int sizes[] = {8, 8, 4, 4, 2, 1};
+	return sizes[rnd(g, sizeof(sizes) / sizeof(sizes[0]))];
+}
+
+/* an aligned stack offset for `size` bytes in fp-64 .. fp-1 */
+static int16_t stack_off(struct gen *g, int size, bool slot_start)
+{
+	int slot = 1 + (int)rnd(g, 8);
+	int off = -8 * slot;
+	if (!slot_start && size < 8 && chance(g, 50))
+		off += size * (int)rnd(g, (unsigned)(8 / size));
+	return (int16_t)off;
+}
+
+static void op_spill(struct gen *g)
+{
+	int size = rand_size(g);
+	int16_t off = stack_off(g, size, chance(g, 60));
+	int s = pick_scalar(g);
+	if (s < 0 || chance(g, 15))
+		emit(g, BPF_ST | BPF_MEM | size_code(size), BPF_REG_10, 0, off, chance(g, 50) ? 0 : interesting(g));
+	else
+		emit(g, BPF_STX | BPF_MEM | size_code(size), BPF_REG_10, (uint8_t)s, off, 0);
+}
+
+static void op_fill(struct gen *g)
+{
+	int size = rand_size(g);
+	int16_t off = stack_off(g, size, chance(g, 60));
+	int d = pick_dst(g);
+	if (d < 0)
+		return;
+	emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, BPF_REG_10, off, 0);
+	set_scalar(g, d);
+}
+
+/* spill a scalar, then a sign-extending load of part of it */
+static void op_ldsx(struct gen *g)
+{
+	int s = pick_scalar(g), d = pick_dst(g);
+	if (s < 0 || d < 0)
+		return;
+	int16_t off = stack_off(g, 8, true);
+	if (chance(g, 85))
+		emit(g, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, (uint8_t)s, off, 0);
+	static const int sizes[] = {1, 2, 4};
+	int size = sizes[rnd(g, 3)];
+	int16_t loff = off;
+	if (chance(g, 25))
+		loff = (int16_t)(off + size * (int)rnd(g, (unsigned)(8 / size)));
+	emit(g, BPF_LDX | BPF_MEMSX | size_code(size), (uint8_t)d, BPF_REG_10, loff, 0);
+	set_scalar(g, d);
+}
+
+static void op_regjmp(struct gen *g)
+{
+	int a = pick_scalar(g), b = pick_scalar(g);
+	if (a < 0)
+		return;
+	uint8_t cls = jmp_class(g), jop = cond_op(g);
+	if (chance(g, 70)) {
+		cond_jump_out(g, cls | jop | BPF_X, a, b, 0);
+		return;
+	}
+	int j = emit(g, cls | jop | BPF_X, (uint8_t)a, (uint8_t)b, 0, 0);
+	g->branches++;
+	uint16_t before = g->scalars;
+	int n = 1 + (int)rnd(g, 3);
+	for (int i = 0; i < n && !g->full; i++)
+		op(g, simple_kind(g), 1);
+	g->scalars &= before;
+	land(g, j, here(g));
+}
+
+static void op_jset(struct gen *g)
+{
+	int a = pick_scalar(g);
+	if (a < 0)
+		return;
+	uint8_t cls = jmp_class(g);
+	if (chance(g, 70)) {
+		int32_t k = chance(g, 60) ? (int32_t)(1u << rnd(g, 32)) : interesting(g);
+		if (chance(g, 60)) {
+			cond_jump_out(g, cls | BPF_JSET | BPF_K, a, 0, k);
+			return;
+		}
+		int j = emit(g, cls | BPF_JSET | BPF_K, (uint8_t)a, 0, 0, k);
+		g->branches++;
+		uint16_t before = g->scalars;
+		op(g, simple_kind(g), 1);
+		g->scalars &= before;
+		land(g, j, here(g));
+		return;
+	}
+	int b = pick_scalar(g);
+	cond_jump_out(g, cls | BPF_JSET | BPF_X, a, b, 0);
+}
+
+/* a bounded loop with a counter in a free register */
+static void op_loop(struct gen *g, int depth)
+{
+	if (depth)
+		return;
+	int c = pick_from(g, 0x3fe & ~g->reserved);
+	if (c < 0)
+		return;
+	int n = 1 + (int)rnd(g, 5);
+	unsigned shape = rnd(g, 3);
+	int s = pick_scalar(g);
+	if (shape == 2 && (s < 0 || s == c))
+		shape = 0;
+	if (shape == 0) {
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_K, (uint8_t)c, 0, 0, 0);
+	} else if (shape == 1) {
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_K, (uint8_t)c, 0, 0, n);
+	} else {
+		cond_jump_out(g, BPF_JMP | BPF_JGT | BPF_K, s, 0, n);
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)c, (uint8_t)s, 0, 0);
+	}
+	set_scalar(g, c);
+	g->reserved |= (uint16_t)(1u << c);
+	int top = here(g);
+	int body = 1 + (int)rnd(g, 3);
+	for (int i = 0; i < body && !g->full; i++)
+		op(g, chance(g, 20) ? OP_RANGE_JMP : simple_kind(g), 1);
+	int j;
+	if (shape == 0) {
+		emit(g, BPF_ALU64 | BPF_ADD | BPF_K, (uint8_t)c, 0, 0, 1);
+		j = emit(g, BPF_JMP | BPF_JLT | BPF_K, (uint8_t)c, 0, 0, n);
+	} else if (shape == 1) {
+		emit(g, BPF_ALU64 | BPF_SUB | BPF_K, (uint8_t)c, 0, 0, 1);
+		j = emit(g, BPF_JMP | BPF_JNE | BPF_K, (uint8_t)c, 0, 0, 0);
+	} else {
+		emit(g, BPF_ALU64 | BPF_SUB | BPF_K, (uint8_t)c, 0, 0, 1);
+		j = emit(g, BPF_JMP | BPF_JSGT | BPF_K, (uint8_t)c, 0, 0, 0);
+	}
+	land(g, j, top);
+	g->branches += 2;
+	g->reserved &= (uint16_t)~(1u << c);
+}
+
+/* rB = fp - 64 + (rS & mask) [+ off]; a load or a store there */
+static void op_ptr_stack(struct gen *g, int depth)
+{
+	if (depth)
+		return;
+	int s = pick_scalar(g);
+	int ti = pick_tmp(g, -1);
+	int tb = pick_tmp(g, ti);
+	if (s < 0 || ti < 0 || tb < 0)
+		return;
+	int size = rand_size(g);
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)ti, (uint8_t)s, 0, 0);
+	set_scalar(g, ti);
+	int maxv;
+	unsigned how = rnd(g, 10);
+	if (how < 7 || size > 1) {
+		static const int32_t masks[] = {0x38, 0x18, 0x8, 0x30, 0x3f, 0x1f, 0x7, 0x20};
+		int32_t m = masks[rnd(g, sizeof(masks) / sizeof(masks[0]))];
+		if (how == 9)
+			m = 0xff; /* too wide: rejected */
+		m &= ~(size - 1);
+		emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)ti, 0, 0, m);
+		maxv = m;
+	} else {
+		maxv = (int)rnd(g, 64);
+		cond_jump_out(g, BPF_JMP | (how == 8 ? BPF_JSGT : BPF_JGT) | BPF_K, ti, 0, maxv);
+	}
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)tb, BPF_REG_10, 0, 0);
+	emit(g, BPF_ALU64 | BPF_ADD | BPF_K, (uint8_t)tb, 0, 0, -64);
+	emit(g, BPF_ALU64 | BPF_ADD | BPF_X, (uint8_t)tb, (uint8_t)ti, 0, 0);
+	set_ptr(g, tb);
+	int room = 64 - maxv - size; /* bytes left above the highest address */
+	int16_t off = 0;
+	if (room > 0)
+		off = (int16_t)((int)rnd(g, (unsigned)(room / size + 1)) * size);
+	if (chance(g, 50)) {
+		int v = pick_scalar(g);
+		if (v < 0 || chance(g, 20))
+			emit(g, BPF_ST | BPF_MEM | size_code(size), (uint8_t)tb, 0, off, chance(g, 50) ? 0 : interesting(g));
+		else
+			emit(g, BPF_STX | BPF_MEM | size_code(size), (uint8_t)tb, (uint8_t)v, off, 0);
+	} else {
+		int d = pick_from(g, (0x3fe & ~g->reserved) & ~(1u << tb));
+		if (d < 0)
+			return;
+		emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, (uint8_t)tb, off, 0);
+		set_scalar(g, d);
+	}
+}
+
+/* rB = map value (r8) + index; a load or a store there */
+static void op_ptr_map(struct gen *g, int depth)
+{
+	if (depth || !g->fam->map)
+		return;
+	int s = pick_scalar(g);
+	int ti = pick_tmp(g, -1);
+	int tb = pick_tmp(g, ti);
+	if (s < 0 || ti < 0 || tb < 0)
+		return;
+	const int vsize = (int)g->p->maps[0].value_size;
+	int size = rand_size(g);
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)ti, (uint8_t)s, 0, 0);
+	set_scalar(g, ti);
+	int maxv;
+	unsigned how = rnd(g, 10);
+	if (how < 5) {
+		static const int32_t masks[] = {0x38, 0x1f, 0xf, 0x3, 0x30, 0x3f, 0x7};
+		int32_t m = masks[rnd(g, sizeof(masks) / sizeof(masks[0]))];
+		emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)ti, 0, 0, m);
+		maxv = m;
+	} else {
+		maxv = (int)rnd(g, (unsigned)vsize);
+		/* unsigned checks bound it; a signed one leaves it negative: rejected */
+		uint8_t jop = how == 9 ? BPF_JSGT : how == 8 ? BPF_JGE : BPF_JGT;
+		uint8_t cls = chance(g, 20) ? BPF_JMP32 : BPF_JMP;
+		cond_jump_out(g, cls | jop | BPF_K, ti, 0, maxv);
+	}
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)tb, BPF_REG_8, 0, 0);
+	if (chance(g, 25))
+		emit(g, BPF_ALU64 | BPF_ADD | BPF_K, (uint8_t)tb, 0, 0, (int32_t)rnd(g, 8));
+	emit(g, BPF_ALU64 | BPF_ADD | BPF_X, (uint8_t)tb, (uint8_t)ti, 0, 0);
+	set_ptr(g, tb);
+	int room = vsize - maxv - size - 8;
+	int16_t off = room > 0 ? (int16_t)rnd(g, (unsigned)room + 1) : 0;
+	if (chance(g, 50)) {
+		int v = pick_scalar(g);
+		if (v < 0)
+			return;
+		emit(g, BPF_STX | BPF_MEM | size_code(size), (uint8_t)tb, (uint8_t)v, off, 0);
+	} else {
+		int d = pick_from(g, (0x3fe & ~g->reserved) & ~(1u << tb));
+		if (d < 0)
+			return;
+		emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, (uint8_t)tb, off, 0);
+		set_scalar(g, d);
+	}
+}
+
+static void op_diamond(struct gen *g, int depth)
+{
+	if (depth)
+		return;
+	int r = pick_scalar(g);
+	if (r < 0)
+		return;
+	int j = emit(g, jmp_class(g) | cond_op(g) | BPF_K, (uint8_t)r, 0, 0, interesting(g));
+	g->branches++;
+	uint16_t before = g->scalars;
+	int n = 1 + (int)rnd(g, 4);
+	for (int i = 0; i < n && !g->full; i++)
+		op(g, simple_kind(g), 1);
+	g->scalars &= before;
+	if (chance(g, 40)) {
+		/* if/else: the taken side runs its own operations */
+		int ja = emit(g, BPF_JMP | BPF_JA, 0, 0, 0, 0);
+		land(g, j, here(g));
+		uint16_t mid = g->scalars;
+		int m = 1 + (int)rnd(g, 3);
+		for (int i = 0; i < m && !g->full; i++)
+			op(g, simple_kind(g), 1);
+		g->scalars &= mid;
+		land(g, ja, here(g));
+	} else {
+		land(g, j, here(g));
+	}
+}
+
+/* wD = wS (zero extension) or rD = rS << 32 >> 32 shapes */
+static void op_zext(struct gen *g)
+{
+	int d = pick_dst(g), s = pick_scalar(g);
+	if (d < 0 || s < 0)
+		return;
+	if (chance(g, 50)) {
+		emit(g, BPF_ALU | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+	} else {
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+		emit(g, BPF_ALU64 | BPF_LSH | BPF_K, (uint8_t)d, 0, 0, 32);
+		emit(g, BPF_ALU64 | (chance(g, 50) ? BPF_RSH : BPF_ARSH) | BPF_K, (uint8_t)d, 0, 0, 32);
+	}
+	set_scalar(g, d);
+}
+
+static void op(struct gen *g, enum op_kind k, int depth)
+{
+	if (g->full || here(g) > RB_PROGEN_MAX_INSNS - ROOM)
+		return;
+	/* bound the number of paths */
+	if (g->branches > 10 && (k == OP_RANGE_JMP || k == OP_REGJMP || k == OP_JSET || k == OP_DIAMOND ||
+				 k == OP_LOOP || k == OP_LINKED_ADD))
+		k = OP_ALU_K;
+	switch (k) {
+	case OP_RANGE_JMP: op_range_jmp(g); break;
+	case OP_ALU_K: op_alu_k(g); break;
+	case OP_ALU_X: op_alu_x(g); break;
+	case OP_MOV: op_mov(g); break;
+	case OP_LINKED_ADD: op_linked_add(g); break;
+	case OP_MULDIV: op_muldiv(g); break;
+	case OP_NEG: op_neg(g); break;
+	case OP_BSWAP: op_bswap(g); break;
+	case OP_MOVSX: op_movsx(g); break;
+	case OP_LDSX: op_ldsx(g); break;
+	case OP_REGJMP: op_regjmp(g); break;
+	case OP_JSET: op_jset(g); break;
+	case OP_LOOP: op_loop(g, depth); break;
+	case OP_SPILL: op_spill(g); break;
+	case OP_FILL: op_fill(g); break;
+	case OP_PTR_STACK: op_ptr_stack(g, depth); break;
+	case OP_PTR_MAP: op_ptr_map(g, depth); break;
+	case OP_DIAMOND: op_diamond(g, depth); break;
+	case OP_ZEXT: op_zext(g); break;
+	case OP_KIND_CNT: break;
+	}
+}
+
+static enum op_kind pick_kind(struct gen *g)
+{
+	unsigned total = 0;
+	for (int k = 0; k < OP_KIND_CNT; k++)
+		total += g->fam->weight[k];
+	unsigned r = rnd(g, total);
+	for (int k = 0; k < OP_KIND_CNT; k++) {
+		if (r < g->fam->weight[k])
+			return (enum op_kind)k;
+		r -= g->fam->weight[k];
+	}
+	return OP_ALU_K;
+}
+
+/* one unknown scalar in r */
+static void unknown(struct gen *g, int r)
+{
+	emit(g, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32);
+	unsigned shape = rnd(g, 10);
+	switch (shape) {
+	case 0: /* 64-bit: hi << 32 | lo */
+	case 1:
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)r, BPF_REG_0, 0, 0);
+		emit(g, BPF_ALU64 | BPF_LSH | BPF_K, (uint8_t)r, 0, 0, 32);
+		emit(g, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32);
+		emit(g, BPF_ALU64 | BPF_OR | BPF_X, (uint8_t)r, BPF_REG_0, 0, 0);
+		break;
+	case 2: /* sign-extended from 32 bits */
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)r, BPF_REG_0, 32, 0);
+		break;
+	case 3: /* masked */
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)r, BPF_REG_0, 0, 0);
+		emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)r, 0, 0, interesting(g));
+		break;
+	case 4: /* a signed 16-bit quantity */
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)r, BPF_REG_0, 16, 0);
+		break;
+	case 5: /* bounded below and above */
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)r, BPF_REG_0, 0, 0);
+		emit(g, BPF_ALU64 | BPF_SUB | BPF_K, (uint8_t)r, 0, 0, (int32_t)rnd(g, 1000));
+		break;
+	default:
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)r, BPF_REG_0, 0, 0);
+		break;
+	}
+	set_scalar(g, r);
+}
+
+int rb_progen_generate(int family, uint64_t seed, uint64_t index, struct rb_progen_prog *out)
+{
+	if (family < 0 || family >= NFAM)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	out->family = family;
+	out->seed = seed;
+	out->index = index;
+	struct gen g = {.p = out, .fam = &families[family]};
+	/* the stream: seed, family and index mixed; the first draws discarded */
+	g.s = seed * 0x9e3779b97f4a7c15ULL ^ ((uint64_t)family << 56) ^ index * 0xd1b54a32d192ed03ULL;
+	next(&g);
+	next(&g);
+
+	int nunk = 2 + (int)rnd(&g, 3); /* r6.. */
+	if (g.fam->map && nunk > 2)
+		nunk = 2;
+	for (int i = 0; i < nunk; i++)
+		unknown(&g, 6 + i);
+	if (g.fam->map) {
+		out->map_cnt = 1;
+		out->maps[0] = (struct rb_progen_map){.name = "vals", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
+						      .value_size = 64, .max_entries = 4};
+		emit(&g, BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, (int32_t)rnd(&g, 4));
+		emit(&g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+		emit(&g, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4);
+		emit_ld64(&g, BPF_REG_1, 0, BPF_PSEUDO_MAP_IDX);
+		emit(&g, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+		cond_jump_out(&g, BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 0);
+		g.branches--;
+		emit(&g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_8, BPF_REG_0, 0, 0);
+		g.reserved |= 1u << BPF_REG_8;
+		if (chance(&g, 50)) {
+			/* a 64-bit unknown from the map value */
+			emit(&g, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_9, BPF_REG_8, (int16_t)(8 * rnd(&g, 8)), 0);
+			set_scalar(&g, BPF_REG_9);
+		}
+	}
+	int nops = 3 + (int)rnd(&g, 18);
+	for (int i = 0; i < nops && !g.full; i++)
+		op(&g, pick_kind(&g), 0);
+
+	/* epilogue: return a scalar; then the exit block if anything jumps there */
+	int r = pick_scalar(&g);
+	if (r >= 0 && chance(&g, 70))
+		emit(&g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_0, (uint8_t)r, 0, 0);
+	else
+		emit(&g, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+	emit(&g, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if (g.nout) {
+		int outb = here(&g);
+		emit(&g, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+		emit(&g, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		for (int i = 0; i < g.nout; i++)
+			land(&g, g.out[i], outb);
+	}
+	return 0;
+}
+
+void rb_progen_object(const struct rb_progen_prog *p, struct rb_progen_object *h)
+{
+	memset(h, 0, sizeof(*h));
+	const char *fam = rb_progen_family_name(p->family);
+	snprintf(h->obj.path, sizeof(h->obj.path), "progen:%s:%llu:%llu", fam ? fam : "?",
+		 (unsigned long long)p->seed, (unsigned long long)p->index);
+	snprintf(h->prog.name, sizeof(h->prog.name), "%s_%llu", fam ? fam : "prog", (unsigned long long)p->index);
+	snprintf(h->prog.section, sizeof(h->prog.section), "socket");
+	snprintf(h->prog.license, sizeof(h->prog.license), "GPL");
+	h->prog.prog_type = p->prog_type;
+	h->prog.autoload = true;
+	h->prog.type_known = true;
+	h->prog.insns = (struct bpf_insn *)p->insns;
+	h->prog.insn_cnt = p->insn_cnt;
+	for (size_t i = 0; i < p->map_cnt && i < RB_PROGEN_MAX_MAPS; i++) {
+		struct rb_map *m = &h->maps[i];
+		snprintf(m->name, sizeof(m->name), "%s", p->maps[i].name);
+		m->type = p->maps[i].type;
+		m->key_size = p->maps[i].key_size;
+		m->value_size = p->maps[i].value_size;
+		m->max_entries = p->maps[i].max_entries;
+		m->inner_map_idx = -1;
+	}
+	h->obj.maps = p->map_cnt ? h->maps : NULL;
+	h->obj.map_cnt = p->map_cnt;
+	h->obj.progs = &h->prog;
+	h->obj.prog_cnt = 1;
+}

@@ -1,0 +1,214 @@
+/* progdiff.c — random programs through the kernel and the engine (see
+ * progdiff.h). Both logs go through kdiff's normalisation; lines are then
+ * compared at the same index, so one extra or missing line (a fork or a
+ * pruning the other side did not do) shifts everything after it and shows
+ * up as a state difference as well as an instruction-count difference. */
+#include "verify/progdiff.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/kdiff.h"
+#include "oracle/bpf_sys.h"
+#include "progen/progen.h"
+#include "verify/verify.h"
+
+bool rb_progdiff_differs(const struct rb_progdiff_counts *c)
+{
+	return c->verdict_diffs || c->message_diffs || c->insn_diffs || c->log_diffs || c->engine_other ||
+	       c->states != c->states_same;
+}
+
+/* a line carrying register/stack state: "N: (op) ... ; R1=...", "N: R1=...",
+ * "from J to T: R1=..." */
+static bool state_line(const char *l)
+{
+	if (strstr(l, " ; ") || strstr(l, " ;R") || strstr(l, " ;fp"))
+		return true;
+	const char *p = l;
+	if (!strncmp(p, "from ", 5))
+		return strstr(p, ": R") != NULL || strstr(p, ": fp") != NULL;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !strncmp(p, ": R", 3) || !strncmp(p, ": fp", 4);
+}
+
+static int run_one(const struct rb_object *obj, const char *tracker, char **text, struct rb_result *res,
+		   struct rb_err *err)
+{
+	size_t len = 0;
+	*text = NULL;
+	FILE *m = open_memstream(text, &len);
+	if (!m)
+		return rb_errf(err, "progdiff: out of memory");
+	struct rb_verify_opts vo = {.tracker = tracker, .log = m};
+	int rc = rb_verify(obj, 0, &vo, res, err);
+	fclose(m);
+	return rc;
+}
+
+/* the instruction listing from the kernel's "Live regs before insn:" block */
+static void print_listing(FILE *f, const char *log)
+{
+	const char *p = log;
+	bool in = false;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (!strncmp(p, "Live regs before insn:", 22))
+			in = true;
+		else if (in && len && p[0] == ' ')
+			fprintf(f, "    %.*s\n", (int)len, p);
+		else if (in)
+			break;
+		p += len + (nl ? 1 : 0);
+	}
+}
+
+static void show(FILE *f, const struct rb_progen_prog *p, const char *tracker, const char *why,
+		 const struct rb_kdiff_lines *ka, const struct rb_kdiff_lines *ea, long d, const char *ktext,
+		 const struct rb_result *kr, const struct rb_result *er)
+{
+	const char *fam = rb_progen_family_name(p->family);
+	fprintf(f, "program %s %llu (seed %llu): %s\n", fam, (unsigned long long)p->index,
+		(unsigned long long)p->seed, why);
+	fprintf(f, "  reproduce: rangebench progdiff --family %s --seed %llu --first %llu --cases 1\n", fam,
+		(unsigned long long)p->seed, (unsigned long long)p->index);
+	fprintf(f, "  verdict kernel %s / %s %s; insns kernel %llu / %s %llu\n", rb_verdict_name(kr->verdict),
+		tracker, rb_verdict_name(er->verdict), (unsigned long long)kr->insns_processed, tracker,
+		(unsigned long long)er->insns_processed);
+	if (kr->verdict != RB_ACCEPT || er->verdict != RB_ACCEPT)
+		fprintf(f, "  message kernel [insn %d] %s / %s [insn %d] %s\n", kr->err_insn, kr->msg, tracker,
+			er->err_insn, er->msg);
+	if (d >= 0) {
+		fprintf(f, "  first log difference at line %ld:\n", d);
+		long from = d - 3 > 0 ? d - 3 : 0;
+		for (long i = from; i < d && i < (long)ka->n; i++)
+			fprintf(f, "    = %s\n", ka->line[i]);
+		fprintf(f, "    kernel: %s\n", d < (long)ka->n ? ka->line[d] : "(end of log)");
+		fprintf(f, "    %-6s: %s\n", tracker, d < (long)ea->n ? ea->line[d] : "(end of log)");
+	}
+	fprintf(f, "  program:\n");
+	print_listing(f, ktext);
+}
+
+static void add(struct rb_progdiff_counts *t, const struct rb_progdiff_counts *c)
+{
+	t->programs += c->programs;
+	t->kernel_accepts += c->kernel_accepts;
+	t->verdict_diffs += c->verdict_diffs;
+	t->message_diffs += c->message_diffs;
+	t->insn_diffs += c->insn_diffs;
+	t->log_diffs += c->log_diffs;
+	t->states += c->states;
+	t->states_same += c->states_same;
+	t->engine_other += c->engine_other;
+}
+
+int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *st, struct rb_err *err)
+{
+	memset(st, 0, sizeof(*st));
+	const char *tracker = o->tracker ? o->tracker : "old";
+	if (strcmp(tracker, "old") && strcmp(tracker, "cnum"))
+		return rb_errf(err, "progdiff: unknown tracker '%s' (old, cnum)", tracker);
+	int nf = rb_progen_family_count();
+	if (o->family >= nf)
+		return rb_errf(err, "progdiff: no family %d", o->family);
+	const char *why = NULL;
+	if (!rb_bpf_available(&why)) {
+		st->skipped = true;
+		snprintf(st->skip_reason, sizeof(st->skip_reason), "%s", why ? why : "bpf() unavailable");
+		return 0;
+	}
+	struct rb_progen_prog *p = malloc(sizeof(*p));
+	struct rb_progen_object *h = malloc(sizeof(*h));
+	if (!p || !h) {
+		free(p);
+		free(h);
+		return rb_errf(err, "progdiff: out of memory");
+	}
+	int rc = 0;
+	unsigned shown = 0;
+	for (int f = o->family < 0 ? 0 : o->family; f < (o->family < 0 ? nf : o->family + 1); f++) {
+		if (st->nfam >= RB_PROGDIFF_MAX_FAMILIES)
+			break;
+		int fi = st->nfam++;
+		st->fam_id[fi] = f;
+		struct rb_progdiff_counts *c = &st->fam[fi];
+		for (uint64_t i = o->first; i < o->first + o->cases; i++) {
+			rb_progen_generate(f, o->seed, i, p);
+			rb_progen_object(p, h);
+			char *kt = NULL, *et = NULL;
+			struct rb_result kr, er;
+			if (run_one(&h->obj, "kernel", &kt, &kr, err) < 0 || run_one(&h->obj, tracker, &et, &er, err) < 0) {
+				free(kt);
+				free(et);
+				rc = -1;
+				goto out;
+			}
+			if (kr.verdict == RB_UNAVAILABLE) {
+				free(kt);
+				free(et);
+				st->skipped = true;
+				snprintf(st->skip_reason, sizeof(st->skip_reason), "%.90s", kr.msg);
+				goto out;
+			}
+			c->programs++;
+			if (kr.verdict == RB_ACCEPT)
+				c->kernel_accepts++;
+			const char *diff = NULL;
+			if (er.verdict != RB_ACCEPT && er.verdict != RB_REJECT) {
+				c->engine_other++;
+				diff = "the engine gave no verdict";
+			} else if (kr.verdict != er.verdict) {
+				c->verdict_diffs++;
+				diff = "verdicts differ";
+			} else if (kr.verdict == RB_REJECT && (kr.err_insn != er.err_insn || strcmp(kr.msg, er.msg))) {
+				c->message_diffs++;
+				diff = "messages differ";
+			}
+			if (kr.insns_processed != er.insns_processed) {
+				c->insn_diffs++;
+				if (!diff)
+					diff = "processed instructions differ";
+			}
+			struct rb_kdiff_lines ka, ea;
+			if (rb_kdiff_lines(kt ? kt : "", &ka) < 0 || rb_kdiff_lines(et ? et : "", &ea) < 0) {
+				rb_kdiff_lines_free(&ka);
+				free(kt);
+				free(et);
+				rc = rb_errf(err, "progdiff: out of memory");
+				goto out;
+			}
+			for (size_t k = 0; k < ka.n; k++) {
+				if (!state_line(ka.line[k]))
+					continue;
+				c->states++;
+				if (k < ea.n && !strcmp(ka.line[k], ea.line[k]))
+					c->states_same++;
+			}
+			long d = rb_kdiff_first(&ka, &ea);
+			if (d >= 0) {
+				c->log_diffs++;
+				if (!diff)
+					diff = "logs differ";
+			}
+			if (diff && o->out && shown < o->show) {
+				shown++;
+				show(o->out, p, tracker, diff, &ka, &ea, d, kt ? kt : "", &kr, &er);
+			}
+			rb_kdiff_lines_free(&ka);
+			rb_kdiff_lines_free(&ea);
+			free(kt);
+			free(et);
+		}
+		add(&st->total, c);
+	}
+out:
+	free(p);
+	free(h);
+	return rc;
+}
