@@ -171,6 +171,55 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 	return 0;
 }
 
+struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx);
+
+/* r with its low 32 bits known to be c (the kernel's __mark_reg32_known:
+ * the upper half of var_off and the 64-bit bounds are kept) */
+static void mark_reg32_known(struct rb_env *env, struct rb_reg *r, uint32_t c)
+{
+	struct rb_bounds b;
+	rb_reg_bounds(env, r, &b);
+	b.var_off.value = (b.var_off.value & ~0xffffffffULL) | c;
+	b.var_off.mask &= ~0xffffffffULL;
+	b.u32_min = b.u32_max = c;
+	b.s32_min = b.s32_max = (int32_t)c;
+	env->t->from_bounds(&r->val, &b);
+}
+
+/* 6.18.44 maybe_fork_scalars(): "r &= K" / "r |= K" (K a constant) on a
+ * destination whose signed range is [-1, 0] (64-bit, else 32-bit) forks:
+ * a pushed state re-executes this instruction with the destination 0
+ * ("from N to N:" in the log), this path goes on with it -1. */
+static int maybe_fork_scalars(struct rb_env *env, const struct bpf_insn *insn, struct rb_reg *dst)
+{
+	struct rb_bounds b;
+	rb_reg_bounds(env, dst, &b);
+	bool alu32;
+	if (b.smin == -1 && b.smax == 0)
+		alu32 = false;
+	else if (b.s32_min == -1 && b.s32_max == 0)
+		alu32 = true;
+	else
+		return 0;
+	struct rb_vstate *other = rb_push_branch(env, env->insn_idx, env->insn_idx);
+	if (!other)
+		return env->done ? RB_E_REJECT : RB_E_NOMEM;
+	struct rb_reg *odst = &other->frame[other->curframe]->regs[insn->dst_reg];
+	dst = &rb_cur_regs(env)[insn->dst_reg];
+	if (alu32) {
+		mark_reg32_known(env, odst, 0);
+		mark_reg32_known(env, dst, UINT32_MAX);
+	} else {
+		uint8_t precise = odst->precise;
+		rb_reg_const(env, odst, 0);
+		odst->precise = precise;
+		precise = dst->precise;
+		rb_reg_const(env, dst, UINT64_MAX);
+		dst->precise = precise;
+	}
+	return 0;
+}
+
 static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 {
 	struct rb_reg *regs = rb_cur_regs(env);
@@ -216,9 +265,17 @@ static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 		}
 	}
 	/* two scalars */
+	if ((op == BPF_AND || op == BPF_OR) && env->t->is_const(&src->val)) {
+		err = maybe_fork_scalars(env, insn, dst);
+		if (err)
+			return err;
+		regs = rb_cur_regs(env);
+		dst = &regs[insn->dst_reg];
+		if (BPF_SRC(insn->code) == BPF_X)
+			src = &regs[insn->src_reg];
+	}
 	rb_val sv = src->val;
 	bool src_const = env->t->is_const(&sv);
-	(void)0;
 	uint64_t src_c = src_const ? rb_reg_const_val(env, src) : 0;
 	/* alu32 links need the destination's umax before the operation */
 	struct rb_bounds dst_before;
@@ -278,8 +335,13 @@ int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
 			rb_val zero;
 			env->t->constant(&zero, 0);
 			scalar_op(env, dst, &zero, insn->code, insn->off, insn->imm);
-			dst->id = 0;
-			dst->off = 0;
+			/* 6.18.44 scalar_byte_swap(): only a value that changes
+			 * loses its link; "le64" is a no-op on little-endian */
+			bool noop = insn->code == (BPF_ALU | BPF_END | BPF_TO_LE) && insn->imm == 64;
+			if (!noop) {
+				dst->id = 0;
+				dst->off = 0;
+			}
 		} else {
 			rb_reg_unknown(env, dst);
 		}

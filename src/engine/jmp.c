@@ -412,7 +412,11 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		if (BPF_SRC(insn->code) == BPF_X) {
 			struct rb_reg *osrc = &o_regs[insn->src_reg];
 			if (insn->src_reg == insn->dst_reg) {
-				/* same register: nothing to learn (6.18 skips this case) */
+				/* same register: 6.18.44 reg_set_min_max() refines it as
+				 * both operands at once (aliased), e.g. the impossible
+				 * "r < r" leaves umin=1 and umax=U64_MAX-1 */
+				other_dead = !env->t->branch_refine(&odst->val, &odst->val, op, is32);
+				this_dead = !env->t->branch_refine(&dst->val, &dst->val, rb_jmp_negate(op), is32);
 			} else {
 				other_dead = !env->t->branch_refine(&odst->val, &osrc->val, op, is32);
 				this_dead = !env->t->branch_refine(&dst->val, &regs[insn->src_reg].val,

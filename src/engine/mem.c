@@ -244,11 +244,12 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 	return 0;
 }
 
-/* kind: 0 read, 1 write, 2 helper (the kernel's err_extra) */
+/* kind: 0 read, 1 write (the kernel's err_extra; 6.18 names helper
+ * accesses by their direction too: "invalid read from stack") */
 static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
 			      int *min_off, int *max_off, int kind)
 {
-	static const char *const extra[] = {" read from", " write to", " indirect access to"};
+	static const char *const extra[] = {" read from", " write to"};
 	char tn[64];
 	if (env->t->is_const(&reg->val)) {
 		int64_t o = (int64_t)rb_reg_const_val(env, reg) + off;
@@ -312,10 +313,21 @@ static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg
 		bool zero_used = false;
 		for (int i = min_off; i < max_off + size; i++) {
 			int slot = -i - 1, spi = slot / 8;
-			uint8_t *st = &f->stack[spi].type[slot % 8];
+			struct rb_slot *sl = &f->stack[spi];
+			uint8_t *st = &sl->type[slot % 8];
 			rb_scratch_slot(env, spi);
 			rb_live_stack_access(env, f->frameno, spi, false);
-			memset(&f->stack[spi].spilled, 0, sizeof(struct rb_reg));
+			/* 6.18.44: zero written over a spilled constant 0 keeps the spill */
+			if (writing_zero && *st == SLOT_SPILL && is_spill(sl) && sl->spilled.type == RT_SCALAR &&
+			    rb_reg_is_const(env, &sl->spilled) && rb_reg_const_val(env, &sl->spilled) == 0) {
+				zero_used = true;
+				continue;
+			}
+			/* scrub_special_slot(): a spill the write goes over becomes misc
+			 * data in all its initialised bytes */
+			if (is_spill(sl))
+				scrub_special(sl);
+			memset(&sl->spilled, 0, sizeof(struct rb_reg));
 			uint8_t nt = SLOT_MISC;
 			if (writing_zero && *st == SLOT_ZERO) {
 				nt = SLOT_ZERO;
@@ -330,10 +342,16 @@ static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg
 	int zeros = 0;
 	for (int i = min_off; i < max_off + size; i++) {
 		int slot = -i - 1, spi = slot / 8;
-		rb_scratch_slot(env, spi);
 		rb_live_stack_access(env, f->frameno, spi, false);
-		if (f->stack[spi].type[slot % 8] == SLOT_ZERO)
-			zeros++;
+	}
+	/* 6.18.44 mark_reg_stack_read(): slots are scratched (logged) up to the
+	 * first byte that is not STACK_ZERO */
+	for (int i = min_off; i < max_off + size; i++) {
+		int slot = -i - 1, spi = slot / 8;
+		rb_scratch_slot(env, spi);
+		if (f->stack[spi].type[slot % 8] != SLOT_ZERO)
+			break;
+		zeros++;
 	}
 	if (value_regno >= 0) {
 		if (zeros == max_off + size - min_off)
@@ -609,7 +627,7 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 		int min_off, max_off, err;
 		if (sz == 0 && zero_ok)
 			return 0;
-		if ((err = check_stack_bounds(env, regno, &reg, off, sz, &min_off, &max_off, 2)))
+		if ((err = check_stack_bounds(env, regno, &reg, off, sz, &min_off, &max_off, write_uninit ? 1 : 0)))
 			return err;
 		if ((err = grow_for(env, f, min_off)))
 			return err;

@@ -109,7 +109,9 @@ struct rb_tracker {
 	void (*truncate)(rb_val *v, unsigned size_bits, bool sext);
 	/* is "a jop b" always / never true? (RB_BR_*) */
 	int (*branch_taken)(const rb_val *a, const rb_val *b, uint8_t jop, bool is32);
-	/* refine a and b assuming "a jop b" holds; false if that is impossible */
+	/* refine a and b assuming "a jop b" holds; false if that is impossible.
+	 * a and b may be the same value ("if r1 < r1": the kernel refines the
+	 * register as both operands, in place) */
 	bool (*branch_refine)(rb_val *a, rb_val *b, uint8_t jop, bool is32);
 	/* a := a ∩ b (sound over-approximation); false if empty */
 	bool (*intersect)(rb_val *a, const rb_val *b);

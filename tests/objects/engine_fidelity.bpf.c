@@ -130,4 +130,179 @@ PROG(h3_ldsx_fill_positive_linked)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* ---- C: 6.18.44 maybe_fork_scalars(): "r &= K" / "r |= K" on a register
+ * whose signed range is [-1, 0] forks (the 0 case re-executes the insn) ---- */
+PROG(c1_and_forks)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 <<= 32;"
+		     "r6 s>>= 63;"
+		     "r6 &= 16;"
+		     "r0 = r6;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* the 32-bit flavour (s32 range [-1, 0]) with OR */
+PROG(c2_or32_forks)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "w6 s>>= 31;"
+		     "w6 |= 16;"
+		     "r0 = r6;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* the verdict depends on it: r6 is 0 or 3, never 1 */
+PROG(c3_fork_decides_verdict)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 <<= 32;"
+		     "r6 s>>= 63;"
+		     "r6 &= 3;"
+		     "if r6 != 1 goto 1f;"
+		     "r0 = *(u64 *)(r10 + 8);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* ---- D: a variable-offset stack write over a spilled scalar turns the
+ * whole slot to misc; zero written over a spilled 0 keeps the spill ---- */
+PROG(d1_varoff_write_scrubs_spill)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "if r6 > 1 goto 1f;"
+		     "r1 = r10;"
+		     "r1 += -7;"
+		     "r1 += r6;"
+		     "*(u8 *)(r1 + 0) = r6;"
+		     "r0 = *(u8 *)(r10 - 4);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+PROG(d2_varoff_zero_over_zero_spill)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "if r6 > 1 goto 1f;"
+		     "r1 = r10;"
+		     "r1 += -8;"
+		     "r1 += r6;"
+		     "r2 = 0;"
+		     "*(u8 *)(r1 + 0) = r2;"
+		     "r0 = *(u64 *)(r10 - 8);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* ---- E: "le64" is a no-op on little-endian and keeps the link ---- */
+PROG(e1_le64_keeps_link)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r6 = r7;"
+		     "r7 = le64 r7;"
+		     "if r7 > 7 goto 1f;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "r1 = r10;"
+		     "r1 += -8;"
+		     "r1 += r6;"
+		     "r0 = *(u8 *)(r1 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* control: le32, neg and bswap change the value and drop the link */
+PROG(e2_changing_ops_unlink)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r6 = r7;"
+		     "r8 = r7;"
+		     "r6 = le32 r6;"
+		     "r7 = -r7;"
+		     "r8 = be64 r8;"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* ---- F: a variable-offset stack read logs the slots up to the first
+ * byte that is not STACK_ZERO ---- */
+PROG(f1_varoff_read_scratch)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 16) = r1;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "if r6 > 15 goto 1f;"
+		     "r1 = r10;"
+		     "r1 += -16;"
+		     "r1 += r6;"
+		     "r0 = *(u8 *)(r1 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* zero bytes (BPF_ST 0, not a spill) are all logged */
+PROG(f2_varoff_read_zero_bytes)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     /* *(u32 *)(r10 - 16|12|8) = 0 (BPF_ST, raw: clang 14 lacks it) */
+		     ".8byte 0x00000000fff00a62;"
+		     ".8byte 0x00000000fff40a62;"
+		     ".8byte 0x00000000fff80a62;"
+		     "if r6 > 3 goto 1f;"
+		     "r1 = r10;"
+		     "r1 += -16;"
+		     "r1 += r6;"
+		     "r0 = *(u8 *)(r1 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* ---- G: a helper's stack argument past the stack top: "invalid read
+ * from stack" (6.18 names helper accesses by direction) ---- */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} fid_hash SEC(".maps");
+
+PROG(g1_helper_read_past_top)
+{
+	asm volatile("r1 = 0;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "r2 = r10;"
+		     "r2 += -3;"
+		     "r1 = %[fid_hash] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_map_lookup_elem),
+		     ADDR(fid_hash) : CLOBBERS);
+}
+
+/* a helper writing past the stack top */
+PROG(g2_helper_write_past_top)
+{
+	asm volatile("r2 = 0;"
+		     "r3 = r10;"
+		     "r3 += -3;"
+		     "r4 = 4;"
+		     "call %[bpf_skb_load_bytes];"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_skb_load_bytes) : CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";
