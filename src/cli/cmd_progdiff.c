@@ -14,12 +14,13 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench progdiff [--family NAME|all] [--cases N] [--seed S] [--first K]\n"
-		   "                           [--show M] [--tracker old|cnum]\n"
+		   "                           [--show M] [--tracker old|cnum] [--log]\n"
 		   "Generates N random programs per family (program indexes K .. K+N-1 of seed S),\n"
 		   "verifies each with the running kernel (log level 2|4) and with the engine, and\n"
 		   "compares verdicts, messages, processed instructions and every logged state line.\n"
 		   "Prints the first M differing programs (default 3) with the first differing log\n"
-		   "line and the program, then a table per family. Exit 1 on any difference, 2 on bad\n"
+		   "line and the program (--log: and both whole logs), then a table per family.\n"
+		   "Exit 1 on any difference, 2 on bad\n"
 		   "usage; exit 0 with the check skipped where bpf() is not permitted.\n"
 		   "Defaults: --family all --cases 200 --seed 1 --first 0.\nFamilies:");
 	for (int i = 0; i < rb_progen_family_count(); i++)
@@ -56,7 +57,8 @@ int cmd_progdiff(int argc, char **argv)
 		{"family", required_argument, NULL, 'F'}, {"cases", required_argument, NULL, 'n'},
 		{"seed", required_argument, NULL, 's'},   {"first", required_argument, NULL, 'f'},
 		{"show", required_argument, NULL, 'm'},   {"tracker", required_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+		{"log", no_argument, NULL, 'l'},          {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	struct rb_progdiff_opts o = {.family = -1, .seed = 1, .cases = 200, .tracker = "old", .show = 3, .out = stdout};
 	uint64_t v;
@@ -92,6 +94,9 @@ int cmd_progdiff(int argc, char **argv)
 			break;
 		case 't':
 			o.tracker = optarg;
+			break;
+		case 'l':
+			o.logs = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -262,13 +262,13 @@ static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg
 	struct rb_bounds b;
 	rb_reg_bounds(env, reg, &b);
 	if (b.smax >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF) {
-		snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
+		snprintf(tn, sizeof(tn), "(0x%llx; 0x%llx)", (unsigned long long)b.var_off.value,
 			 (unsigned long long)b.var_off.mask);
 		return rb_reject(env, "invalid unbounded variable-offset%s stack R%d", extra[kind], regno);
 	}
 	int64_t lo = b.smin + off, hi = b.smax + off;
 	if (lo < -RB_MAX_STACK || hi + size > 0 || size <= 0) {
-		snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
+		snprintf(tn, sizeof(tn), "(0x%llx; 0x%llx)", (unsigned long long)b.var_off.value,
 			 (unsigned long long)b.var_off.mask);
 		return rb_reject(env, "invalid variable-offset%s stack R%d var_off=%s off=%d size=%d", extra[kind], regno,
 				 tn, off, size);
@@ -290,7 +290,7 @@ static int check_stack_access(struct rb_env *env, int regno, const struct rb_reg
 		uint64_t lowmask = (uint64_t)size - 1;
 		if ((b.var_off.mask & lowmask) || ((b.var_off.value + (uint64_t)(int64_t)off) & lowmask)) {
 			char tn[48];
-			snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
+			snprintf(tn, sizeof(tn), "(0x%llx; 0x%llx)", (unsigned long long)b.var_off.value,
 				 (unsigned long long)b.var_off.mask);
 			return rb_reject(env, "misaligned stack access off %s+%d+%d size %d", tn, reg->off,
 					 off - reg->off, size);
@@ -420,7 +420,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if (!env->t->is_const(&reg.val) || rb_reg_const_val(env, &reg) != 0) {
 			struct rb_bounds b;
 			rb_reg_bounds(env, &reg, &b);
-			return rb_reject(env, "variable ctx access var_off=(%#llx; %#llx) disallowed",
+			return rb_reject(env, "variable ctx access var_off=(0x%llx; 0x%llx) disallowed",
 					 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
 		}
 		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING) {

@@ -152,11 +152,20 @@ static bool check_ids(struct idmap *m, uint32_t o, uint32_t c)
 	return true;
 }
 
+/* 6.18.44 (stable backports of "bpf: Relax scalar id equivalence for state
+ * pruning" and "bpf: Enforce regsafe base id consistency for BPF_ADD_CONST
+ * scalars"): an old register without id is independent, anything matches
+ * it; a linked (ADD_CONST) id must also map its base id consistently */
 static bool check_scalar_ids(struct idmap *m, uint32_t o, uint32_t c)
 {
-	o = o ? o : (m->tmp++ | 0x40000000u);
-	c = c ? c : (m->tmp++ | 0x40000000u);
-	return check_ids(m, o, c);
+	if (!o)
+		return true;
+	c = c ? c : (m->tmp++ | 0x20000000u);
+	if (!check_ids(m, o, c))
+		return false;
+	if ((o & RB_ADD_CONST) && !check_ids(m, o & RB_ID_MASK, c & RB_ID_MASK))
+		return false;
+	return true;
 }
 
 static bool same_nonval(const struct rb_reg *a, const struct rb_reg *b)
@@ -185,7 +194,11 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	case RT_SCALAR:
 		if (!o->precise && exact == NOT_EXACT)
 			return true;
-		if ((o->id & ~RB_ID_MASK) != (c->id & ~RB_ID_MASK))
+		/* linking: an old id without ADD_CONST cannot match a current
+		 * ADD_CONST one and vice versa; offsets must agree */
+		if ((o->id & RB_ADD_CONST) && !(c->id & RB_ADD_CONST))
+			return false;
+		if (o->id && !(o->id & RB_ADD_CONST) && (c->id & RB_ADD_CONST))
 			return false;
 		if ((o->id & RB_ADD_CONST) && o->off != c->off)
 			return false;

@@ -70,7 +70,7 @@ static void print_listing(FILE *f, const char *log)
 
 static void show(FILE *f, const struct rb_progen_prog *p, const char *tracker, const char *why,
 		 const struct rb_kdiff_lines *ka, const struct rb_kdiff_lines *ea, long d, const char *ktext,
-		 const struct rb_result *kr, const struct rb_result *er)
+		 const struct rb_result *kr, const struct rb_result *er, bool logs)
 {
 	const char *fam = rb_progen_family_name(p->family);
 	fprintf(f, "program %s %llu (seed %llu): %s\n", fam, (unsigned long long)p->index,
@@ -93,6 +93,14 @@ static void show(FILE *f, const struct rb_progen_prog *p, const char *tracker, c
 	}
 	fprintf(f, "  program:\n");
 	print_listing(f, ktext);
+	if (logs) {
+		fprintf(f, "  kernel log (normalised):\n");
+		for (size_t i = 0; i < ka->n; i++)
+			fprintf(f, "    %s\n", ka->line[i]);
+		fprintf(f, "  %s log (normalised):\n", tracker);
+		for (size_t i = 0; i < ea->n; i++)
+			fprintf(f, "    %s\n", ea->line[i]);
+	}
 }
 
 static void add(struct rb_progdiff_counts *t, const struct rb_progdiff_counts *c)
@@ -198,7 +206,7 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 			}
 			if (diff && o->out && shown < o->show) {
 				shown++;
-				show(o->out, p, tracker, diff, &ka, &ea, d, kt ? kt : "", &kr, &er);
+				show(o->out, p, tracker, diff, &ka, &ea, d, kt ? kt : "", &kr, &er, o->logs);
 			}
 			rb_kdiff_lines_free(&ka);
 			rb_kdiff_lines_free(&ea);

@@ -21,6 +21,7 @@ struct rb_progdiff_opts {
 	uint64_t first, cases; /* program indexes first .. first+cases-1 of each family */
 	const char *tracker;   /* "old" (default) or "cnum" */
 	unsigned show;         /* differing programs to print in full */
+	bool logs;             /* with both complete logs */
 	FILE *out;             /* where differing programs are printed (NULL: nowhere) */
 };
 
