@@ -378,8 +378,11 @@ int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
 					if (no_sext)
 						rb_assign_id_before_mov(env, src);
 					*dst = *src;
-					if (!no_sext)
+					if (!no_sext) {
+						/* clear_scalar_id(): the delta goes too */
 						dst->id = 0;
+						dst->off = 0;
+					}
 					rb_val sv = src->val;
 					scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
 				} else {
@@ -399,8 +402,11 @@ int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
 						rb_assign_id_before_mov(env, src);
 					rb_val sv = src->val;
 					*dst = *src;
-					if (!keep)
+					if (!keep) {
+						/* clear_scalar_id(): the delta goes too */
 						dst->id = 0;
+						dst->off = 0;
+					}
 					scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
 				} else {
 					rb_reg_unknown(env, dst);

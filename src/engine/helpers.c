@@ -123,7 +123,8 @@ static const struct proto protos[] = {
 	{BPF_FUNC_get_stack, "get_stack", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY}, AV_TRACE, false, 0},
 	{BPF_FUNC_skb_load_bytes_relative, "skb_load_bytes_relative", R_INT, {A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE, A_ANY},
 	 AV_SKB, false, 0},
-	{BPF_FUNC_fib_lookup, "fib_lookup", R_INT, {A_CTX, A_MEM_UNINIT, A_SIZE, A_ANY}, AV_SKB | AV_XDP, false, 0},
+	/* 6.18: ARG_PTR_TO_MEM | MEM_WRITE (read, then clobbered in place) */
+	{BPF_FUNC_fib_lookup, "fib_lookup", R_INT, {A_CTX, A_MEM_WRITE, A_SIZE, A_ANY}, AV_SKB | AV_XDP, false, 0},
 	{BPF_FUNC_get_current_cgroup_id, "get_current_cgroup_id", R_INT, {0}, AV_TRACE, false, 0},
 	{BPF_FUNC_skb_cgroup_id, "skb_cgroup_id", R_INT, {A_CTX}, AV_SKB, false, 0},
 	{BPF_FUNC_ktime_get_boot_ns, "ktime_get_boot_ns", R_INT, {0}, 0xf, false, 0},

@@ -244,7 +244,9 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	}
 	if ((r->type == RT_MAP_PTR || r->type == RT_MAP_VALUE || r->type == RT_MAP_KEY) && r->map_idx >= 0) {
 		const struct rb_map *m = &env->obj->maps[r->map_idx];
-		if (m->name[0]) {
+		/* the inner-map template of a map-in-map has no name in 6.18
+		 * (bpf_map_meta_alloc): its pointers print "map_ptr(ks=..,vs=..)" */
+		if (m->name[0] && !m->inner_template) {
 			AP("%smap=%.15s", sep, m->name); /* BPF_OBJ_NAME_LEN - 1 */
 			sep = ",";
 		}

@@ -119,7 +119,10 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 	uint32_t hflags = stack_flags(f->frameno, spi);
 	bool is_st = BPF_CLASS(insn->code) == BPF_ST;
 	rb_scratch_slot(env, spi);
-	rb_live_stack_access(env, f->frameno, spi, size == 8);
+	/* 6.18 liveness: only a full 8-byte write kills the slot; a narrower
+	 * one neither kills nor reads it */
+	if (size == 8)
+		rb_live_stack_access(env, f->frameno, spi, true);
 
 	if (reg && !(off % 8) && reg->type == RT_SCALAR) {
 		struct rb_bounds b;
@@ -129,8 +132,10 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 		if (fits)
 			rb_assign_id_before_mov(env, reg);
 		save_reg(f, spi, reg, size);
-		if (!fits)
+		if (!fits) {
 			s->spilled.id = 0;
+			s->spilled.off = 0;
+		}
 	} else if (!reg && !(off % 8) && is_st) {
 		struct rb_reg tmp;
 		rb_reg_const(env, &tmp, (uint64_t)(int64_t)insn->imm);
@@ -198,8 +203,10 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 				 * sign-extending one that may change the value
 				 * (6.18.44 keeps the id of an LDSX fill only when
 				 * the narrow value's sign bit is known clear) */
-				if (width > size * 8 || (sext && width >= size * 8))
+				if (width > size * 8 || (sext && width >= size * 8)) {
 					regs[dst_regno].id = 0;
+					regs[dst_regno].off = 0;
+				}
 			} else {
 				int spill_cnt = 0, zero_cnt = 0;
 				for (int i = 0; i < size; i++) {

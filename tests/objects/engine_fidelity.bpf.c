@@ -305,4 +305,90 @@ PROG(g2_helper_write_past_top)
 		     "exit;" ::IMM(bpf_skb_load_bytes) : CLOBBERS);
 }
 
+/* ---- issue 9's engine gaps (large tc datapaths) ---- */
+
+/* bpf_fib_lookup's params: ARG_PTR_TO_MEM | MEM_WRITE in 6.18 (read as
+ * initialised memory, clobbered in place: no slot is logged at the call) */
+SEC("tc")
+__attribute__((naked)) int gap_fib_lookup_mem_write(void)
+{
+	asm volatile("r6 = r1;"
+		     "r1 = 0;"
+		     "*(u64 *)(r10 - 64) = r1;"
+		     "*(u64 *)(r10 - 56) = r1;"
+		     "*(u64 *)(r10 - 48) = r1;"
+		     "*(u64 *)(r10 - 40) = r1;"
+		     "*(u64 *)(r10 - 32) = r1;"
+		     "*(u64 *)(r10 - 24) = r1;"
+		     "*(u64 *)(r10 - 16) = r1;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "r2 = r10;"
+		     "r2 += -64;"
+		     "r1 = r6;"
+		     "r3 = 64;"
+		     "r4 = 0;"
+		     "call %[bpf_fib_lookup];"
+		     "r0 = *(u32 *)(r10 - 64);"
+		     "r1 = *(u64 *)(r10 - 8);"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_fib_lookup) : CLOBBERS);
+}
+
+/* an inner map pointer has no name (the kernel's inner-map template) */
+struct fid_inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} fid_inner_a SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct fid_inner);
+} fid_outer SEC(".maps") = {.values = {&fid_inner_a}};
+
+SEC("tc")
+__attribute__((naked)) int gap_inner_map_unnamed(void)
+{
+	asm volatile("r1 = 0;"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[fid_outer] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 1f;"
+		     "r1 = r0;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 1f;"
+		     "r0 = *(u64 *)(r0 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_map_lookup_elem),
+		     ADDR(fid_outer) : CLOBBERS);
+}
+
+/* pruning right after bpf_map_delete_elem (two paths meet at the call) */
+SEC("tc")
+__attribute__((naked)) int gap_prune_after_map_delete(void)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r1 = 0;"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "if r6 > 10 goto 1f;"
+		     "r7 = 1;"
+		     "goto 2f;"
+		     "1: r7 = 2;"
+		     "2: r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[fid_hash] ll;"
+		     "call %[bpf_map_delete_elem];"
+		     "r0 = r7;"
+		     "exit;" ::IMM(bpf_map_delete_elem),
+		     IMM(bpf_get_prandom_u32), ADDR(fid_hash) : CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";
