@@ -305,6 +305,16 @@ static bool match_pkt(struct rb_env *env, const struct bpf_insn *insn, struct rb
 	return true;
 }
 
+/* branch_refine(), with the tracker's REG INVARIANTS VIOLATION reports
+ * where it has them */
+static bool refine(struct rb_env *env, rb_val *a, rb_val *b, uint8_t op, bool is32, char why[2][RB_VIOLATION_LEN])
+{
+	why[0][0] = why[1][0] = 0;
+	if (env->t->branch_refine_report)
+		return env->t->branch_refine_report(a, b, op, is32, why);
+	return env->t->branch_refine(a, b, op, is32);
+}
+
 /* returns 0, 1 when the current (fall-through) path is impossible, < 0 on error */
 int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
 {
@@ -407,6 +417,7 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 	regs = rb_cur_regs(env);
 	dst = &regs[insn->dst_reg];
 	bool this_dead = false, other_dead = false;
+	char why[2][2][RB_VIOLATION_LEN];
 	if (dst->type == RT_SCALAR && (BPF_SRC(insn->code) == BPF_K || regs[insn->src_reg].type == RT_SCALAR)) {
 		struct rb_reg *odst = &o_regs[insn->dst_reg];
 		if (BPF_SRC(insn->code) == BPF_X) {
@@ -415,18 +426,25 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 				/* same register: 6.18.44 reg_set_min_max() refines it as
 				 * both operands at once (aliased), e.g. the impossible
 				 * "r < r" leaves umin=1 and umax=U64_MAX-1 */
-				other_dead = !env->t->branch_refine(&odst->val, &odst->val, op, is32);
-				this_dead = !env->t->branch_refine(&dst->val, &dst->val, rb_jmp_negate(op), is32);
+				other_dead = !refine(env, &odst->val, &odst->val, op, is32, why[0]);
+				this_dead = !refine(env, &dst->val, &dst->val, rb_jmp_negate(op), is32, why[1]);
 			} else {
-				other_dead = !env->t->branch_refine(&odst->val, &osrc->val, op, is32);
-				this_dead = !env->t->branch_refine(&dst->val, &regs[insn->src_reg].val,
-								   rb_jmp_negate(op), is32);
+				other_dead = !refine(env, &odst->val, &osrc->val, op, is32, why[0]);
+				this_dead = !refine(env, &dst->val, &regs[insn->src_reg].val, rb_jmp_negate(op), is32,
+						    why[1]);
 			}
 		} else {
 			rb_val k1 = kreg.val, k2 = kreg.val;
-			other_dead = !env->t->branch_refine(&odst->val, &k1, op, is32);
-			this_dead = !env->t->branch_refine(&dst->val, &k2, rb_jmp_negate(op), is32);
+			other_dead = !refine(env, &odst->val, &k1, op, is32, why[0]);
+			this_dead = !refine(env, &dst->val, &k2, rb_jmp_negate(op), is32, why[1]);
 		}
+		/* reg_set_min_max() checks true_reg1, true_reg2, false_reg1, false_reg2 */
+		static const char *const names[2][2] = {{"true_reg1", "true_reg2"}, {"false_reg1", "false_reg2"}};
+		for (int s = 0; s < 2; s++)
+			for (int r = 0; r < 2; r++)
+				if (why[s][r][0])
+					rb_log(env, "verifier bug: REG INVARIANTS VIOLATION (%s): %s\n", names[s][r],
+					       why[s][r]);
 		if (BPF_SRC(insn->code) == BPF_X && regs[insn->src_reg].id) {
 			sync_linked(env, this_b, &regs[insn->src_reg], packed, cnt);
 			sync_linked(env, other, &o_regs[insn->src_reg], packed, cnt);

@@ -60,6 +60,9 @@ struct rb_alu {
  * we use the otherwise unused operation code 0xf0). */
 #define RB_JSET_FALSE 0xf0
 
+/* room for one REG INVARIANTS VIOLATION description (branch_refine_report) */
+#define RB_VIOLATION_LEN 256
+
 /* branch_taken() answers */
 enum { RB_BR_NEVER = 0, RB_BR_ALWAYS = 1, RB_BR_UNKNOWN = -1 };
 
@@ -115,6 +118,14 @@ struct rb_tracker {
 	bool (*branch_refine)(rb_val *a, rb_val *b, uint8_t jop, bool is32);
 	/* a := a ∩ b (sound over-approximation); false if empty */
 	bool (*intersect)(rb_val *a, const rb_val *b);
+
+	/* optional (NULL when the tracker has no such check): branch_refine()
+	 * that also describes each operand whose refined bounds broke their
+	 * invariants before being reset, in the words of 6.18's
+	 * reg_bounds_sanity_check() ("range bounds violation u64=[..] ...");
+	 * why[0] for a, why[1] for b, "" where the invariants held */
+	bool (*branch_refine_report)(rb_val *a, rb_val *b, uint8_t jop, bool is32,
+				     char why[2][RB_VIOLATION_LEN]);
 };
 
 /* Lookup by name ("old", "cnum") and width (64, 32, 16, 8); NULL if none. */

@@ -130,6 +130,35 @@ PROG(h3_ldsx_fill_positive_linked)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* ---- B: a branch outcome whose refinement breaks the bounds invariants:
+ * 6.18.44 logs "verifier bug: REG INVARIANTS VIOLATION (true_reg1): ..."
+ * and prints the state after the jump on a line of its own ---- */
+PROG(b1_invariant_violation_log)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r8 = r0;"
+		     "r8 <<= 20;"
+		     "if w8 <= 0x100 goto 1f;"
+		     "if w8 <= 0xffff goto 1f;"
+		     "r0 = 0;"
+		     "exit;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* a same-register jump: "w7 s<= w7" refined in place (false_reg1) */
+PROG(b2_same_register_violation)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 <<= 31;"
+		     "if w7 s<= w7 goto 1f;"
+		     "r0 = 0;"
+		     "exit;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 /* ---- C: 6.18.44 maybe_fork_scalars(): "r &= K" / "r |= K" on a register
  * whose signed range is [-1, 0] forks (the 0 case re-executes the insn) ---- */
 PROG(c1_and_forks)

@@ -16,6 +16,7 @@
  * Width-generic: "64" is W_BITS, "32" is H_BITS.
  */
 #include <linux/bpf.h>
+#include <stdio.h>
 
 #include "tracker/bounds.h"
 #include "tracker/branch_taken.h"
@@ -165,8 +166,27 @@ static void refine(struct old_reg *r1, struct old_reg *r2, uint8_t op, bool is32
 	}
 }
 
+/* 6.18's report: "<msg> u64=[..] s64=[..] u32=[..] s32=[..] var_off=(v, m)",
+ * numbers as the kernel's %#llx / %#x print them (0 is "0x0") */
+static void describe(const struct old_reg *r, const char *msg, char *buf)
+{
+	snprintf(buf, RB_VIOLATION_LEN,
+		 "%s u64=[0x%llx, 0x%llx] s64=[0x%llx, 0x%llx] u32=[0x%x, 0x%x] s32=[0x%x, 0x%x] var_off=(0x%llx, 0x%llx)",
+		 msg, (unsigned long long)r->umin, (unsigned long long)r->umax, (unsigned long long)r->smin,
+		 (unsigned long long)r->smax, (unsigned)r->u32_min, (unsigned)r->u32_max, (unsigned)r->s32_min,
+		 (unsigned)r->s32_max, (unsigned long long)r->var_off.value, (unsigned long long)r->var_off.mask);
+}
+
 bool old_branch_refine(struct old_reg *a, struct old_reg *b, uint8_t jop, bool is32)
 {
+	return old_branch_refine_report(a, b, jop, is32, NULL);
+}
+
+bool old_branch_refine_report(struct old_reg *a, struct old_reg *b, uint8_t jop, bool is32,
+			      char why[2][RB_VIOLATION_LEN])
+{
+	if (why)
+		why[0][0] = why[1][0] = 0;
 	/* check_cond_jmp_op(): a decided branch is followed (or dropped)
 	 * without any refinement */
 	int pred = old_branch_taken(a, b, jop, is32);
@@ -180,9 +200,17 @@ bool old_branch_refine(struct old_reg *a, struct old_reg *b, uint8_t jop, bool i
 	/* reg_bounds_sanity_check() on each register: 6.18.44 logs
 	 * "verifier bug: REG INVARIANTS VIOLATION", forgets that register's
 	 * bounds (var_off stays) and goes on exploring the outcome */
-	if (!old_sanity_ok(a))
+	const char *msg = old_sanity_msg(a);
+	if (msg) {
+		if (why)
+			describe(a, msg, why[0]);
 		old_mark_unbounded(a);
-	if (!old_sanity_ok(b))
+	}
+	msg = old_sanity_msg(b);
+	if (msg) {
+		if (why)
+			describe(b, msg, why[1]);
 		old_mark_unbounded(b);
+	}
 	return true;
 }

@@ -77,6 +77,7 @@ static inline void set_u32(uint32_t *f, uint64_t u) { *f = (uint32_t)htrunc(u); 
 #define old_bounds_sync RB_SYM(old_bounds_sync)
 #define old_range_violation RB_SYM(old_range_violation)
 #define old_sanity_ok RB_SYM(old_sanity_ok)
+#define old_sanity_msg RB_SYM(old_sanity_msg)
 #define old_assign_32_into_64 RB_SYM(old_assign_32_into_64)
 #define old_zext_32_to_64 RB_SYM(old_zext_32_to_64)
 #define old_coerce_to_size RB_SYM(old_coerce_to_size)
@@ -85,6 +86,7 @@ static inline void set_u32(uint32_t *f, uint64_t u) { *f = (uint32_t)htrunc(u); 
 #define old_alu RB_SYM(old_alu)
 #define old_branch_taken RB_SYM(old_branch_taken)
 #define old_branch_refine RB_SYM(old_branch_refine)
+#define old_branch_refine_report RB_SYM(old_branch_refine_report)
 
 /* sync.c: construction and reg_bounds_sync() with its parts */
 void old_mark_known(struct old_reg *r, uint64_t imm);   /* ___mark_reg_known */
@@ -103,6 +105,8 @@ void old_bounds_sync(struct old_reg *r);
 bool old_range_violation(const struct old_reg *r);
 /* reg_bounds_sanity_check() passes */
 bool old_sanity_ok(const struct old_reg *r);
+/* why it does not (the kernel's message), or NULL when it passes */
+const char *old_sanity_msg(const struct old_reg *r);
 void old_assign_32_into_64(struct old_reg *r);
 void old_zext_32_to_64(struct old_reg *r);
 
@@ -119,5 +123,8 @@ void old_alu(struct old_reg *dst, const struct old_reg *src, const struct rb_alu
  * tracker/bounds.h) */
 int old_branch_taken(const struct old_reg *a, const struct old_reg *b, uint8_t jop, bool is32);
 bool old_branch_refine(struct old_reg *a, struct old_reg *b, uint8_t jop, bool is32);
+/* the same, describing invariant violations (why may be NULL) */
+bool old_branch_refine_report(struct old_reg *a, struct old_reg *b, uint8_t jop, bool is32,
+			      char why[2][RB_VIOLATION_LEN]);
 
 #endif

@@ -260,23 +260,28 @@ bool old_range_violation(const struct old_reg *r)
 	       r->s32_min > r->s32_max;
 }
 
-bool old_sanity_ok(const struct old_reg *r)
+const char *old_sanity_msg(const struct old_reg *r)
 {
 	if (old_range_violation(r))
-		return false;
+		return "range bounds violation";
 	if (tnum_is_const(r->var_off)) {
 		uint64_t u = r->var_off.value;
 		if (r->umin != u || r->umax != u || r->smin != wsext(u) || r->smax != wsext(u))
-			return false;
+			return "const tnum out of sync with range bounds";
 	}
 	struct tnum t = tnum_subreg(r->var_off);
 	if (tnum_is_const(t)) {
 		uint64_t u = t.value;
 		if (r->u32_min != u || r->u32_max != u || r->s32_min != hsext(u) ||
 		    r->s32_max != hsext(u))
-			return false;
+			return "const subreg tnum out of sync with range bounds";
 	}
-	return true;
+	return NULL;
+}
+
+bool old_sanity_ok(const struct old_reg *r)
+{
+	return old_sanity_msg(r) == NULL;
 }
 
 void old_assign_32_into_64(struct old_reg *r)

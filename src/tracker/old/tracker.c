@@ -173,6 +173,11 @@ static bool t_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
 	return old_branch_refine(old_of(a), old_of(b), jop, is32);
 }
 
+static bool t_branch_refine_report(rb_val *a, rb_val *b, uint8_t jop, bool is32, char why[2][RB_VIOLATION_LEN])
+{
+	return old_branch_refine_report(old_of(a), old_of(b), jop, is32, why);
+}
+
 /* not a kernel operation: both sets of bounds and tnums intersected, then
  * synced (as the kernel's JEQ refinement does for one register) */
 static bool t_intersect(rb_val *a, const rb_val *b)
@@ -221,4 +226,5 @@ const struct rb_tracker old_vtable = {
 	.branch_taken = t_branch_taken,
 	.branch_refine = t_branch_refine,
 	.intersect = t_intersect,
+	.branch_refine_report = t_branch_refine_report,
 };
