@@ -11,6 +11,7 @@
 #include "engine/liveness.h"
 #include "engine/log.h"
 #include "engine/mem.h"
+#include "engine/prog_types.h"
 
 
 static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
@@ -405,7 +406,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			return rb_reject(env, "variable ctx access var_off=(%#llx; %#llx) disallowed",
 					 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
 		}
-		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING) {
+		if (env->ptype->flags & PT_BTF_CTX) {
 			struct rb_reg v;
 			if ((err = rb_btf_ctx_access(env, off, size, write, &v)))
 				return err;
@@ -435,7 +436,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		break;
 	case RT_PKT:
 	case RT_PKT_META: {
-		if (write && !rb_pkt_write_ok(env->prog->prog_type))
+		if (write && !(env->ptype->flags & PT_PKT_WRITE))
 			return rb_reject(env, "cannot write into packet");
 		if ((err = check_packet(env, regno, &reg, off, size, false)))
 			return err;
@@ -590,7 +591,7 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	switch (reg.type) {
 	case RT_PKT:
 	case RT_PKT_META:
-		if (write_uninit && !rb_pkt_write_ok(env->prog->prog_type))
+		if (write_uninit && !(env->ptype->flags & PT_PKT_WRITE))
 			return rb_reject(env, "cannot write into packet");
 		return check_packet(env, regno, &reg, off, sz, zero_ok);
 	case RT_MAP_VALUE: {
