@@ -3,7 +3,7 @@
  * where they differ. The kernel's "Live regs before insn" block, source
  * line annotations, "mark_precise:" traces and "func#" lines are dropped;
  * kernel map addresses in ld_imm64 lines are masked. */
-#include "engine/kdiff.h"
+#include "oracle/kdiff.h"
 
 #include <ctype.h>
 #include <stdbool.h>
