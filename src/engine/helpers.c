@@ -449,7 +449,7 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		break;
 	}
 	case R_CPU_ID: {
-		/* nr_cpu_ids - 1 on this machine's kernel */
+		/* nr_cpu_ids - 1 on this machine's kernel (docs/kernel-facts.md) */
 		long ncpu = 2;
 		rb_reg_unknown(env, &regs[0]);
 		struct rb_bounds b;

@@ -10,7 +10,7 @@
 /* Measured helper sets of the socket, cgroup and flow dissector program
  * types: bit i set when helper i may be called, measured on the running
  * 6.18.44 kernel (a call-only probe program per program and attach type;
- * "cannot use helper" or "unknown func" means unavailable). */
+ * "cannot use helper" or "unknown func" means unavailable; docs/kernel-facts.md). */
 static const uint64_t hs_sock_addr_bind_sendmsg[4] = {0x028244280243d1eeull, 0x2d6f3e0863f30000ull,
 						      0x8c779e3176303f7cull, 0x00000000000f0ffcull};
 static const uint64_t hs_sock_addr_connect[4] = {0x028244280243d1eeull, 0x2d6f3e0863f30001ull, 0x8c779e3176303f7cull,

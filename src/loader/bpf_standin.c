@@ -23,9 +23,10 @@
  * while no context is active, is forwarded to the real syscall(). This is
  * the project's only mutable global, and it is per-thread and scoped.
  *
- * Pitfalls handled (see /work/shared/FACTS.md): attribute blocks are read
- * only up to the caller's size; handed-back fds are real closable fds
- * (memfd_create), identified later by inode since libbpf may dup them.
+ * Pitfalls handled (docs/kernel-facts.md, "libbpf without the kernel"):
+ * attribute blocks are read only up to the caller's size; handed-back fds
+ * are real closable fds (memfd_create), identified later by inode since
+ * libbpf may dup them.
  */
 #include "loader/bpf_standin.h"
 
