@@ -94,15 +94,17 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = strlen(t->hdr[c]);
-		right[c] = t->nrows > 0;
+		/* right-aligned: some number and nothing but numbers (or blanks) */
+		bool any = false, all = true;
 		for (size_t r = 0; r < t->nrows; r++) {
 			const char *s = t->cells[r * t->ncols + c];
 			size_t l = strlen(s);
 			if (l > w[c])
 				w[c] = l;
-			if (!numeric(s))
-				right[c] = false;
+			any |= l > 0;
+			all &= numeric(s);
 		}
+		right[c] = any && all;
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c + 1 == t->ncols && !right[c])
