@@ -14,6 +14,7 @@
 #include "loader/object.h"
 #include "report/table.h"
 #include "verify/verify.h"
+#include "util/grow.h"
 
 static void usage(FILE *f)
 {
@@ -43,14 +44,8 @@ static void error_text(const struct rb_result *r, char *buf, size_t len)
 
 static int add_row(struct row **rows, size_t *n, size_t *cap)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct row *r = realloc(*rows, c * sizeof(*r));
-		if (!r)
-			return -1;
-		*rows = r;
-		*cap = c;
-	}
+	if (RB_GROW(*rows, *n + 1, cap, 16) < 0)
+		return -1;
 	memset(&(*rows)[*n], 0, sizeof(**rows));
 	(*n)++;
 	return 0;

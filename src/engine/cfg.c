@@ -9,6 +9,7 @@
 #include "engine/cfg.h"
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
+#include "util/grow.h"
 
 static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | BPF_IMM | BPF_DW); }
 static bool is_pseudo_call(const struct bpf_insn *i)
@@ -21,13 +22,8 @@ static int add_subprog(struct rb_env *env, int start, int *cap)
 	for (int i = 0; i < env->nsubprogs; i++)
 		if (env->subprogs[i].start == start)
 			return 0;
-	if (env->nsubprogs == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		struct rb_subprog *s = realloc(env->subprogs, sizeof(*s) * (size_t)*cap);
-		if (!s)
-			return RB_E_NOMEM;
-		env->subprogs = s;
-	}
+	if (RB_GROW(env->subprogs, env->nsubprogs + 1, cap, 8) < 0)
+		return RB_E_NOMEM;
 	env->subprogs[env->nsubprogs++] = (struct rb_subprog){.start = start};
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/filter.h"
+#include "util/grow.h"
 
 static const char *const stat_names[RB_STAT_COUNT] = {
 	[RB_STAT_VERDICT] = "verdict", [RB_STAT_INSNS] = "insns", [RB_STAT_STATES] = "states",
@@ -85,15 +86,10 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		const char *program = (const char *)sqlite3_column_text(s, 1);
 		if (!rb_filter_match(spec->filter, object, program))
 			continue;
-		if (out->n == cap) {
-			cap = cap ? 2 * cap : 256;
-			struct rb_cmp_row *n = realloc(out->rows, cap * sizeof(*n));
-			if (!n) {
-				sqlite3_finalize(s);
-				rb_compare_free(out);
-				return rb_errf(err, "compare: out of memory");
-			}
-			out->rows = n;
+		if (RB_GROW(out->rows, out->n + 1, &cap, 256) < 0) {
+			sqlite3_finalize(s);
+			rb_compare_free(out);
+			return rb_errf(err, "compare: out of memory");
 		}
 		struct rb_cmp_row *r = &out->rows[out->n++];
 		memset(r, 0, sizeof(*r));
