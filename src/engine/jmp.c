@@ -305,7 +305,6 @@ static bool match_pkt(struct rb_env *env, const struct bpf_insn *insn, struct rb
 	return true;
 }
 
-/* returns 0, 1 when the current (fall-through) path is impossible, < 0 on error */
 /* collect_linked_regs: live scalars sharing the compared registers'
  * ids go into the jump history (both branches share it), at most 6;
  * only they are synchronised after the branch */
@@ -354,6 +353,7 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 	return 0;
 }
 
+/* returns 0, 1 when the current (fall-through) path is impossible, < 0 on error */
 int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
 {
 	uint8_t op = BPF_OP(insn->code);
