@@ -100,9 +100,9 @@ build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS) $(T
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -Itests/unit -o $@ $< build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
-# The test command: sanitizer build of the CLI and every unit test, then
-# tests/run.sh runs them all and ends with "N passed, N failed".
-test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS)
+# The test command: sanitizer build of the CLI, every unit test and the
+# fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
+test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) build/fuzz/fuzz_loader
 	@tests/run.sh build/test
 
 # The corpus of real BPF objects under programs/corpus (programs/recipe/corpus.sh):
@@ -135,12 +135,13 @@ bench: deps build/bench/rangebench-bench
 main-job:
 	@db/main_job.sh
 
-# libFuzzer target for the loader (not part of `make test`):
-#   make fuzz FUZZ_TIME=300
+# libFuzzer target for the loader: `make test` builds it (so it cannot rot),
+# `make fuzz FUZZ_TIME=300` runs it. The loader and what it uses (util/).
 FUZZ_TIME ?= 120
-build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c $(wildcard src/loader/*.c) $(HEADERS) | build/.deps
+FUZZ_SRCS := $(wildcard src/loader/*.c) $(wildcard src/util/*.c)
+build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c $(FUZZ_SRCS) $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
-	clang $(CSTD) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(wildcard src/loader/*.c) $(LDLIBS)
+	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 fuzz: build/fuzz/fuzz_loader $(TEST_BPF_OBJS)
 	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
 	cp $(TEST_BPF_OBJS) build/fuzz/corpus/

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "census/internal.h"
+#include "util/grow.h"
 
 void rb_census_ops_foreach(void (*cb)(const char *name, const char *kind, void *ctx), void *ctx)
 {
@@ -101,6 +102,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		return -1;
 	struct census_run *run = calloc(1, sizeof(*run));
 	struct census_item *items = NULL;
+	size_t nitems = 0, cap = 0;
 	bool selected[CENSUS_MAX_OPS] = {0};
 	int ret = -1;
 	if (!run)
@@ -146,7 +148,6 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 
 	/* work items: fixed-size chunks of each selected op's cases, so the
 	 * random stream of every case is independent of the thread count */
-	size_t nitems = 0, cap = 0;
 	for (unsigned i = 0; i < run->nops; i++) {
 		if (!selected[i])
 			continue;
@@ -155,14 +156,9 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		uint64_t total = unary ? census_unary_cases8(run, op) : run->pairs;
 		uint64_t chunk = unary ? CENSUS_CHUNK_SETS : CENSUS_CHUNK_PAIRS;
 		for (uint64_t lo = 0, c = 0; lo < total; lo += chunk, c++) {
-			if (nitems == cap) {
-				cap = cap ? cap * 2 : 1024;
-				struct census_item *n = realloc(items, cap * sizeof(*items));
-				if (!n) {
-					rb_errf(err, "census: out of memory");
-					goto out;
-				}
-				items = n;
+			if (RB_GROW(items, nitems + 1, &cap, 1024) < 0) {
+				rb_errf(err, "census: out of memory");
+				goto out;
 			}
 			struct census_item *it = &items[nitems++];
 			memset(it, 0, sizeof(*it));

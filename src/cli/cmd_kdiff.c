@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "engine/kdiff.h"
+#include "oracle/kdiff.h"
 #include "loader/object.h"
 #include "verify/verify.h"
 

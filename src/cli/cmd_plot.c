@@ -19,7 +19,6 @@
 #include "report/plotdata.h"
 #include "store/store.h"
 
-extern char **environ;
 
 /* chart script (plots/NAME.gp) and the data file it reads */
 static const struct {

@@ -12,7 +12,9 @@
 
 #include "cli/commands.h"
 #include "loader/object.h"
+#include "report/table.h"
 #include "verify/verify.h"
+#include "util/grow.h"
 
 static void usage(FILE *f)
 {
@@ -29,22 +31,6 @@ struct row {
 	struct rb_result res;
 };
 
-static void csv_str(const char *s)
-{
-	bool q = strpbrk(s, ",\"\n") != NULL;
-	if (!q) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s == '\n' ? ' ' : *s);
-	}
-	putchar('"');
-}
-
 static void error_text(const struct rb_result *r, char *buf, size_t len)
 {
 	buf[0] = 0;
@@ -58,87 +44,56 @@ static void error_text(const struct rb_result *r, char *buf, size_t len)
 
 static int add_row(struct row **rows, size_t *n, size_t *cap)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct row *r = realloc(*rows, c * sizeof(*r));
-		if (!r)
-			return -1;
-		*rows = r;
-		*cap = c;
-	}
+	if (RB_GROW(*rows, *n + 1, cap, 16) < 0)
+		return -1;
 	memset(&(*rows)[*n], 0, sizeof(**rows));
 	(*n)++;
 	return 0;
 }
 
-static void print_table(const struct row *rows, size_t n)
+/* one row per program: veristat's column names in CSV, its headers on screen */
+static int print_rows(const struct row *rows, size_t n, bool csv)
 {
-	static const char *hdr[] = {"File",	   "Program",	   "Verdict",	    "Duration (us)",
-				    "Insns",	   "States",	   "Peak states",   "Reg state (B)",
-				    "State (B)", "Peak mem (B)", "Error"};
-	enum { NC = 11 };
-	char cell[NC][320];
-	size_t w[NC];
-	for (int c = 0; c < NC; c++)
-		w[c] = strlen(hdr[c]);
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			for (int c = 0; c < NC; c++)
-				printf("%-*s%s", c == NC - 1 ? 0 : (int)w[c], hdr[c], c == NC - 1 ? "\n" : "  ");
-			for (int c = 0; c < NC; c++) {
-				for (size_t i = 0; i < w[c]; i++)
-					putchar('-');
-				fputs(c == NC - 1 ? "\n" : "  ", stdout);
-			}
-		}
-		for (size_t i = 0; i < n; i++) {
-			const struct rb_result *r = &rows[i].res;
-			snprintf(cell[0], sizeof(cell[0]), "%s", rows[i].file);
-			snprintf(cell[1], sizeof(cell[1]), "%s", rows[i].prog);
-			snprintf(cell[2], sizeof(cell[2]), "%s", rb_verdict_name(r->verdict));
-			snprintf(cell[3], sizeof(cell[3]), "%.0f", r->verify_us);
-			snprintf(cell[4], sizeof(cell[4]), "%llu", (unsigned long long)r->insns_processed);
-			snprintf(cell[5], sizeof(cell[5]), "%llu", (unsigned long long)r->total_states);
-			snprintf(cell[6], sizeof(cell[6]), "%llu", (unsigned long long)r->peak_states);
-			snprintf(cell[7], sizeof(cell[7]), "%llu", (unsigned long long)r->reg_state_bytes);
-			snprintf(cell[8], sizeof(cell[8]), "%llu", (unsigned long long)r->state_bytes);
-			snprintf(cell[9], sizeof(cell[9]), "%llu", (unsigned long long)r->peak_state_mem);
-			error_text(r, cell[10], sizeof(cell[10]));
-			for (int c = 0; c < NC; c++) {
-				size_t l = strlen(cell[c]);
-				if (pass == 0) {
-					if (l > w[c] && c != NC - 1)
-						w[c] = l;
-					continue;
-				}
-				if (c == NC - 1)
-					printf("%s\n", cell[c]);
-				else if (c >= 3) /* numbers right-aligned */
-					printf("%*s  ", (int)w[c], cell[c]);
-				else
-					printf("%-*s  ", (int)w[c], cell[c]);
-			}
-		}
+	static const char *const hdr[] = {"File",	   "Program",	   "Verdict",	    "Duration (us)",
+					  "Insns",	   "States",	   "Peak states",   "Reg state (B)",
+					  "State (B)", "Peak mem (B)", "Error"};
+	static const char *const csv_hdr[] = {"file_name",	 "prog_name",	 "verdict",
+					      "duration",	 "total_insns",	 "total_states",
+					      "peak_states",	 "reg_state_bytes", "state_bytes",
+					      "peak_state_mem", "err_insn",	 "error"};
+	struct rb_table t;
+	size_t nc = csv ? 12 : 11;
+	if (rb_table_init(&t, nc, csv ? csv_hdr : hdr) < 0) {
+		rb_table_free(&t);
+		return -1;
 	}
-}
-
-static void print_csv(const struct row *rows, size_t n)
-{
-	printf("file_name,prog_name,verdict,duration,total_insns,total_states,peak_states,"
-	       "reg_state_bytes,state_bytes,peak_state_mem,err_insn,error\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct rb_result *r = &rows[i].res;
-		csv_str(rows[i].file);
-		putchar(',');
-		csv_str(rows[i].prog);
-		printf(",%s,%.0f,%llu,%llu,%llu,%llu,%llu,%llu,%d,", rb_verdict_name(r->verdict), r->verify_us,
-		       (unsigned long long)r->insns_processed, (unsigned long long)r->total_states,
-		       (unsigned long long)r->peak_states, (unsigned long long)r->reg_state_bytes,
-		       (unsigned long long)r->state_bytes, (unsigned long long)r->peak_state_mem,
-		       r->verdict == RB_ACCEPT ? -1 : r->err_insn);
-		csv_str(r->verdict == RB_ACCEPT ? "" : r->msg);
-		putchar('\n');
+		char num[8][32], error[320];
+		snprintf(num[0], sizeof(num[0]), "%.0f", r->verify_us);
+		snprintf(num[1], sizeof(num[1]), "%llu", (unsigned long long)r->insns_processed);
+		snprintf(num[2], sizeof(num[2]), "%llu", (unsigned long long)r->total_states);
+		snprintf(num[3], sizeof(num[3]), "%llu", (unsigned long long)r->peak_states);
+		snprintf(num[4], sizeof(num[4]), "%llu", (unsigned long long)r->reg_state_bytes);
+		snprintf(num[5], sizeof(num[5]), "%llu", (unsigned long long)r->state_bytes);
+		snprintf(num[6], sizeof(num[6]), "%llu", (unsigned long long)r->peak_state_mem);
+		snprintf(num[7], sizeof(num[7]), "%d", r->verdict == RB_ACCEPT ? -1 : r->err_insn);
+		if (csv)
+			snprintf(error, sizeof(error), "%s", r->verdict == RB_ACCEPT ? "" : r->msg);
+		else
+			error_text(r, error, sizeof(error));
+		const char *cells[12] = {rows[i].file, rows[i].prog, rb_verdict_name(r->verdict),
+					 num[0],       num[1],	      num[2],
+					 num[3],       num[4],	      num[5],
+					 num[6],       csv ? num[7] : error, error};
+		if (rb_table_add(&t, cells) < 0) {
+			rb_table_free(&t);
+			return -1;
+		}
 	}
+	rb_table_print(&t, stdout, csv);
+	rb_table_free(&t);
+	return 0;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -227,10 +182,10 @@ int cmd_verify(int argc, char **argv)
 		}
 		rb_object_free(obj);
 	}
-	if (csv)
-		print_csv(rows, n);
-	else if (n)
-		print_table(rows, n);
+	if ((csv || n) && print_rows(rows, n, csv) < 0) {
+		fprintf(stderr, "rangebench verify: out of memory\n");
+		rc = 2;
+	}
 	free(rows);
 	return rc;
 }

@@ -2,6 +2,7 @@
  * Field offsets follow the ELF-64 specification (System V gABI); all reads
  * are little-endian by construction, independent of the host. */
 #include "corpus/embedded.h"
+#include "util/grow.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -117,19 +118,6 @@ enum rb_embedded_check rb_embedded_check(const uint8_t *buf, size_t len, size_t 
 	return RB_EMB_OK;
 }
 
-static int grow(void **arr, size_t *cap, size_t cnt, size_t elem)
-{
-	if (cnt < *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 8;
-	void *n = realloc(*arr, ncap * elem);
-	if (!n)
-		return -1;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
-
 int rb_embedded_scan(const uint8_t *buf, size_t len, const char *name, struct rb_embedded_list *out,
 		     struct rb_err *err)
 {
@@ -144,13 +132,13 @@ int rb_embedded_scan(const uint8_t *buf, size_t len, const char *name, struct rb
 		char why[sizeof(out->bad[0].reason)];
 		enum rb_embedded_check c = rb_embedded_check(buf, len, off, &size, why, sizeof(why));
 		if (c == RB_EMB_OK) {
-			if (grow((void **)&out->objs, &cap, out->cnt, sizeof(*out->objs)))
+			if (RB_GROW(out->objs, out->cnt + 1, &cap, 8) < 0)
 				goto nomem;
 			out->objs[out->cnt++] = (struct rb_embedded){off, size};
 			pos = off + size;
 		} else {
 			if (c == RB_EMB_BAD) {
-				if (grow((void **)&out->bad, &bad_cap, out->bad_cnt, sizeof(*out->bad)))
+				if (RB_GROW(out->bad, out->bad_cnt + 1, &bad_cap, 8) < 0)
 					goto nomem;
 				struct rb_embedded_bad *b = &out->bad[out->bad_cnt++];
 				b->offset = off;

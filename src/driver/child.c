@@ -25,7 +25,6 @@
 #include "driver/driver_impl.h"
 #include "driver/fault.h"
 
-extern char **environ;
 
 enum { MSG_START = 1, MSG_ROW, MSG_OPEN_FAILED };
 

@@ -1,7 +1,6 @@
 /* driver.c — the parallel run loop (see driver.h). */
 #include "driver/driver.h"
 
-#include <fnmatch.h>
 #include <linux/bpf.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 #include "loader/object.h"
 #include "loader/sha256.h"
 #include "store/writer.h"
+#include "util/filter.h"
 #include "verify/verify.h"
 
 bool rb_drv_stop_requested(struct rb_driver *d)
@@ -49,19 +49,6 @@ void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row)
 	__atomic_add_fetch(&d->done, 1, __ATOMIC_RELAXED);
 	if (row->res.verdict != RB_ACCEPT)
 		__atomic_add_fetch(&d->not_accepted, 1, __ATOMIC_RELAXED);
-}
-
-static bool filter_match(const struct rb_driver *d, const char *obj_path, const char *prog)
-{
-	if (!d->opts.filter)
-		return true;
-	if (fnmatch(d->opts.filter, prog, 0) == 0)
-		return true;
-	const char *base = strrchr(obj_path, '/');
-	base = base ? base + 1 : obj_path;
-	char both[512];
-	snprintf(both, sizeof(both), "%s/%s", base, prog);
-	return fnmatch(d->opts.filter, both, 0) == 0;
 }
 
 void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k)
@@ -138,7 +125,7 @@ static void *scan_worker(void *arg)
 			os->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*os->progs));
 			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++) {
 				const struct rb_prog *pr = &obj->progs[p];
-				if (!filter_match(d, os->job->path, pr->name))
+				if (!rb_filter_match(d->opts.filter, os->job->path, pr->name))
 					continue;
 				struct prog_ref *ref = &os->progs[os->nprogs++];
 				ref->idx = p;

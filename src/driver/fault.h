@@ -15,7 +15,7 @@
 #ifndef RB_DRIVER_FAULT_H
 #define RB_DRIVER_FAULT_H
 
-#include "verify/result.h"
+#include "result/result.h"
 
 enum {
 	RB_FAULT_STATES = 1,

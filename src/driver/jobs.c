@@ -1,5 +1,6 @@
 /* jobs.c — collecting the objects of a run (see jobs.h). */
 #include "driver/jobs.h"
+#include "util/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,14 +13,8 @@
 
 static int add(struct rb_joblist *l, const char *path, const char *source, struct rb_err *err)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? 2 * l->cap : 64;
-		struct rb_job_obj *n = realloc(l->objs, nc * sizeof(*n));
-		if (!n)
-			return rb_errf(err, "%s: out of memory", path);
-		l->objs = n;
-		l->cap = nc;
-	}
+	if (RB_GROW(l->objs, l->n + 1, &l->cap, 64) < 0)
+		return rb_errf(err, "%s: out of memory", path);
 	/* "corpus/default/../x/y.o" (a sub-corpus manifest): the plain path */
 	char clean[PATH_MAX];
 	if (strstr(path, "/../") && realpath(path, clean))

@@ -5,6 +5,7 @@
 
 #include "engine/branches.h"
 #include "engine/states.h"
+#include "util/grow.h"
 
 #define BRANCH_LIMIT 8192 /* BPF_COMPLEXITY_LIMIT_JMP_SEQ */
 
@@ -15,14 +16,8 @@ struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
 		rb_reject(env, "The sequence of %d jumps is too complex.", env->nstack);
 		return NULL;
 	}
-	if (env->nstack == env->cap_stack) {
-		int cap = env->cap_stack ? env->cap_stack * 2 : 32;
-		struct rb_branch *s = realloc(env->stack, sizeof(*s) * (size_t)cap);
-		if (!s)
-			return NULL;
-		env->stack = s;
-		env->cap_stack = cap;
-	}
+	if (RB_GROW(env->stack, env->nstack + 1, &env->cap_stack, 32) < 0)
+		return NULL;
 	struct rb_vstate *st = rb_state_copy(env->cur);
 	if (!st)
 		return NULL;

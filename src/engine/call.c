@@ -7,6 +7,7 @@
 #include "engine/call.h"
 #include "engine/log.h"
 #include "engine/mem.h"
+#include "engine/prog_types.h"
 #include "engine/refs.h"
 
 static int find_subprog(struct rb_env *env, int start)
@@ -130,46 +131,10 @@ static int check_return_code(struct rb_env *env)
 		return err;
 	struct rb_reg *r0 = &rb_cur_regs(env)[0];
 	char tn[48];
-	int64_t lo = 0, hi = 1;
-	switch (env->prog->prog_type) {
-	case BPF_PROG_TYPE_CGROUP_SKB:
-		if (env->prog->expected_attach_type == BPF_CGROUP_INET_EGRESS)
-			hi = 3;
-		break;
-	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
-		switch (env->prog->expected_attach_type) {
-		case BPF_CGROUP_UDP4_RECVMSG:
-		case BPF_CGROUP_UDP6_RECVMSG:
-		case BPF_CGROUP_INET4_GETPEERNAME:
-		case BPF_CGROUP_INET6_GETPEERNAME:
-		case BPF_CGROUP_INET4_GETSOCKNAME:
-		case BPF_CGROUP_INET6_GETSOCKNAME:
-			lo = 1;
-			break;
-		case BPF_CGROUP_INET4_BIND:
-		case BPF_CGROUP_INET6_BIND:
-			hi = 3;
-			break;
-		}
-		break;
-	case BPF_PROG_TYPE_CGROUP_SOCK:
-	case BPF_PROG_TYPE_SOCK_OPS:
-	case BPF_PROG_TYPE_CGROUP_DEVICE:
-	case BPF_PROG_TYPE_CGROUP_SYSCTL:
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-	case BPF_PROG_TYPE_SK_LOOKUP:
-		break; /* [0, 1] */
-	case BPF_PROG_TYPE_TRACING:
-		if (env->prog->expected_attach_type == BPF_TRACE_ITER)
-			break; /* [0, 1] */
-		if (env->prog->expected_attach_type != BPF_TRACE_FENTRY &&
-		    env->prog->expected_attach_type != BPF_TRACE_FEXIT)
-			return 0;
-		hi = 0;
-		break;
-	default:
+	struct rb_ret_range range = rb_prog_ret_range(env->ptype, env->prog->expected_attach_type);
+	if (!range.checked)
 		return 0;
-	}
+	int64_t lo = range.lo, hi = range.hi;
 	if (r0->type != RT_SCALAR)
 		return rb_reject(env, "At program exit the register R0 is not a known value (%s)",
 				 rb_rtype_name(r0, tn, sizeof(tn)));

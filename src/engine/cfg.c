@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "engine/cfg.h"
-#include "engine/helpers.h"
+#include "engine/helper_table.h"
+#include "engine/prog_types.h"
+#include "util/grow.h"
 
 static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | BPF_IMM | BPF_DW); }
 static bool is_pseudo_call(const struct bpf_insn *i)
@@ -20,13 +22,8 @@ static int add_subprog(struct rb_env *env, int start, int *cap)
 	for (int i = 0; i < env->nsubprogs; i++)
 		if (env->subprogs[i].start == start)
 			return 0;
-	if (env->nsubprogs == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		struct rb_subprog *s = realloc(env->subprogs, sizeof(*s) * (size_t)*cap);
-		if (!s)
-			return RB_E_NOMEM;
-		env->subprogs = s;
-	}
+	if (RB_GROW(env->subprogs, env->nsubprogs + 1, cap, 8) < 0)
+		return RB_E_NOMEM;
 	env->subprogs[env->nsubprogs++] = (struct rb_subprog){.start = start};
 	return 0;
 }
@@ -39,29 +36,8 @@ static int cmp_sub(const void *a, const void *b)
 /* Global (non-static) subprograms are verified on their own, with
  * arguments typed from the program's BTF (6.18 btf_prepare_func_args):
  * integers are scalars, a pointer to the program type's context struct is
- * ctx, a pointer to a sized type is memory of that size that may be NULL. */
-static const char *ctx_type_name(uint32_t pt)
-{
-	switch (pt) {
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-		return "__sk_buff";
-	case BPF_PROG_TYPE_XDP:
-		return "xdp_md";
-	case BPF_PROG_TYPE_KPROBE:
-		return "pt_regs";
-	case BPF_PROG_TYPE_PERF_EVENT:
-		return "bpf_perf_event_data";
-	case BPF_PROG_TYPE_RAW_TRACEPOINT:
-		return "bpf_raw_tracepoint_args";
-	default:
-		return NULL;
-	}
-}
-
-
+ * ctx (the ctx_struct of its prog_types.c row), a pointer to a sized type
+ * is memory of that size that may be NULL. */
 static int prepare_global_subprogs(struct rb_env *env)
 {
 	const struct rb_prog *p = env->prog;
@@ -72,7 +48,7 @@ static int prepare_global_subprogs(struct rb_env *env)
 	if (!btf)
 		return 0;
 	int rc = 0;
-	const char *ctxname = ctx_type_name(p->prog_type);
+	const char *ctxname = env->ptype->ctx_struct;
 	for (uint32_t i = 0; i < p->func_info_cnt && !rc; i++) {
 		const struct bpf_func_info *fi =
 			(const void *)((const char *)p->func_info + (size_t)i * p->func_info_rec_size);

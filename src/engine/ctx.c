@@ -7,101 +7,7 @@
 #include <string.h>
 
 #include "engine/ctx.h"
-
-bool rb_prog_type_supported(uint32_t pt)
-{
-	switch (pt) {
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_XDP:
-	case BPF_PROG_TYPE_KPROBE:
-	case BPF_PROG_TYPE_TRACEPOINT:
-	case BPF_PROG_TYPE_RAW_TRACEPOINT:
-	case BPF_PROG_TYPE_PERF_EVENT:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-	case BPF_PROG_TYPE_TRACING: /* tp_btf, fentry, fexit, fmod_ret (btf.c) */
-	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
-	case BPF_PROG_TYPE_CGROUP_SOCK:
-	case BPF_PROG_TYPE_SOCK_OPS:
-	case BPF_PROG_TYPE_SK_LOOKUP:
-	case BPF_PROG_TYPE_SK_REUSEPORT:
-	case BPF_PROG_TYPE_SK_MSG:
-	case BPF_PROG_TYPE_SK_SKB:
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-	case BPF_PROG_TYPE_CGROUP_SYSCTL:
-	case BPF_PROG_TYPE_CGROUP_DEVICE:
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* the attach types whose rules are modelled, for the types that have them */
-bool rb_attach_type_supported(uint32_t pt, uint32_t at)
-{
-	switch (pt) {
-	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
-		return rb_sock_addr_attach_known(at);
-	case BPF_PROG_TYPE_CGROUP_SOCK:
-		return at == BPF_CGROUP_INET_SOCK_CREATE || at == BPF_CGROUP_INET_SOCK_RELEASE ||
-		       at == BPF_CGROUP_INET4_POST_BIND || at == BPF_CGROUP_INET6_POST_BIND;
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-		return at == BPF_CGROUP_GETSOCKOPT || at == BPF_CGROUP_SETSOCKOPT;
-	default:
-		return true;
-	}
-}
-
-/* may_access_direct_pkt_data: may the program write into its packet
- * (directly, or as a helper's output buffer)? */
-bool rb_pkt_write_ok(uint32_t pt)
-{
-	switch (pt) {
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_XDP:
-	case BPF_PROG_TYPE_LWT_XMIT:
-	case BPF_PROG_TYPE_SK_SKB:
-	case BPF_PROG_TYPE_SK_MSG:
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* may_access_direct_pkt_data for a helper's memory argument: packet
- * pointers go only to helpers declared pkt_access (cgroup_sockopt: any) */
-bool rb_pkt_helper_ok(uint32_t pt, bool helper_pkt_access)
-{
-	switch (pt) {
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-		return true;
-	case BPF_PROG_TYPE_LWT_IN:
-	case BPF_PROG_TYPE_LWT_OUT:
-	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
-	case BPF_PROG_TYPE_SK_REUSEPORT:
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_XDP:
-	case BPF_PROG_TYPE_LWT_XMIT:
-	case BPF_PROG_TYPE_SK_SKB:
-	case BPF_PROG_TYPE_SK_MSG:
-		return helper_pkt_access;
-	default:
-		return false;
-	}
-}
-
-bool rb_prog_type_has_pkt(uint32_t pt)
-{
-	return pt == BPF_PROG_TYPE_SCHED_CLS || pt == BPF_PROG_TYPE_SCHED_ACT || pt == BPF_PROG_TYPE_XDP ||
-	       pt == BPF_PROG_TYPE_CGROUP_SKB;
-}
+#include "engine/prog_types.h"
 
 #define SKB(f) offsetof(struct __sk_buff, f)
 #define SKB_END(f) (offsetof(struct __sk_buff, f) + sizeof(((struct __sk_buff *)0)->f))
@@ -112,7 +18,7 @@ static int reject(struct rb_env *env, int off, int size)
 }
 
 /* bpf_skb_is_valid_access plus the per-type rules */
-static int skb_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+int rb_ctx_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	uint32_t pt = env->prog->prog_type;
 	bool tc = pt == BPF_PROG_TYPE_SCHED_CLS || pt == BPF_PROG_TYPE_SCHED_ACT;
@@ -198,7 +104,7 @@ static int skb_access(struct rb_env *env, int off, int size, bool write, struct 
 
 /* flow_dissector_is_valid_access: read-only; data, data_end and the
  * flow_keys pointer only */
-static int flow_dissector_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+int rb_ctx_flow_dissector(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	if (off < 0 || (size_t)off >= sizeof(struct __sk_buff) || write)
 		return reject(env, off, size);
@@ -217,7 +123,7 @@ static int flow_dissector_access(struct rb_env *env, int off, int size, bool wri
 	return reject(env, off, size);
 }
 
-static int xdp_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+int rb_ctx_xdp(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	out->reg_type = RT_SCALAR;
 	out->flags = 0;
@@ -242,63 +148,49 @@ static int xdp_access(struct rb_env *env, int off, int size, bool write, struct 
 	return 0;
 }
 
+/* struct pt_regs on x86-64: 21 u64 */
+int rb_ctx_kprobe(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	(void)out;
+	if (off < 0 || off + size > 168 || off % size || write)
+		return reject(env, off, size);
+	return 0;
+}
+
+/* struct bpf_perf_event_data: pt_regs, u64 sample_period, u64 addr */
+int rb_ctx_perf_event(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	(void)out;
+	if (off < 0 || off + size > 184 || off % size || write)
+		return reject(env, off, size);
+	if (off >= 168 && size != 8)
+		return reject(env, off, size);
+	return 0;
+}
+
+/* PERF_MAX_TRACE_SIZE */
+int rb_ctx_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	(void)out;
+	if (off < 0 || off >= 8192 || off % size || write)
+		return reject(env, off, size);
+	return 0;
+}
+
+/* up to 12 u64 arguments */
+int rb_ctx_raw_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	(void)out;
+	if (off < 0 || off >= 8 * 12 || off % size || write || size != 8)
+		return reject(env, off, size);
+	return 0;
+}
+
 int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	out->reg_type = RT_SCALAR;
 	out->flags = 0;
-	switch (env->prog->prog_type) {
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-		return skb_access(env, off, size, write, out);
-	case BPF_PROG_TYPE_XDP:
-		return xdp_access(env, off, size, write, out);
-	case BPF_PROG_TYPE_KPROBE:
-		/* struct pt_regs on x86-64: 21 u64 */
-		if (off < 0 || off + size > 168 || off % size || write)
-			return reject(env, off, size);
-		return 0;
-	case BPF_PROG_TYPE_PERF_EVENT:
-		/* struct bpf_perf_event_data: pt_regs, u64 sample_period, u64 addr */
-		if (off < 0 || off + size > 184 || off % size || write)
-			return reject(env, off, size);
-		if (off >= 168 && size != 8)
-			return reject(env, off, size);
-		return 0;
-	case BPF_PROG_TYPE_TRACEPOINT:
-		/* PERF_MAX_TRACE_SIZE */
-		if (off < 0 || off >= 8192 || off % size || write)
-			return reject(env, off, size);
-		return 0;
-	case BPF_PROG_TYPE_RAW_TRACEPOINT:
-		/* up to 12 u64 arguments */
-		if (off < 0 || off >= 8 * 12 || off % size || write || size != 8)
-			return reject(env, off, size);
-		return 0;
-	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
-		return rb_ctx_sock_addr(env, off, size, write, out);
-	case BPF_PROG_TYPE_CGROUP_SOCK:
-		return rb_ctx_sock(env, off, size, write, out);
-	case BPF_PROG_TYPE_SOCK_OPS:
-		return rb_ctx_sock_ops(env, off, size, write, out);
-	case BPF_PROG_TYPE_SK_LOOKUP:
-		return rb_ctx_sk_lookup(env, off, size, write, out);
-	case BPF_PROG_TYPE_SK_REUSEPORT:
-		return rb_ctx_sk_reuseport(env, off, size, write, out);
-	case BPF_PROG_TYPE_SK_MSG:
-		return rb_ctx_sk_msg(env, off, size, write, out);
-	case BPF_PROG_TYPE_SK_SKB:
-		return rb_ctx_sk_skb(env, off, size, write, out);
-	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
-		return rb_ctx_sockopt(env, off, size, write, out);
-	case BPF_PROG_TYPE_CGROUP_SYSCTL:
-		return rb_ctx_sysctl(env, off, size, write, out);
-	case BPF_PROG_TYPE_CGROUP_DEVICE:
-		return rb_ctx_cgroup_dev(env, off, size, write, out);
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
-		return flow_dissector_access(env, off, size, write, out);
-	default:
+	if (!env->ptype->ctx_access)
 		return rb_unsupported(env, "ctx access for program type %u", env->prog->prog_type);
-	}
+	return env->ptype->ctx_access(env, off, size, write, out);
 }

@@ -1,4 +1,4 @@
-/* ctx.h — context access and program-type rules (Linux 6.18 bpf_verifier_ops.is_valid_access, may_access_direct_pkt_data). */
+/* ctx.h — context access per program type (Linux 6.18 bpf_verifier_ops.is_valid_access). */
 #ifndef RB_ENGINE_CTX_H
 #define RB_ENGINE_CTX_H
 
@@ -12,15 +12,17 @@ struct rb_ctx_access {
 	enum rb_rtype reg_type; /* RT_SCALAR for plain fields */
 	uint8_t flags;
 };
-/* is (off,size) a valid ctx access for this program type? */
+/* is (off,size) a valid ctx access for this program type (its prog_types.c row)? */
 int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
-bool rb_prog_type_supported(uint32_t prog_type);
-bool rb_attach_type_supported(uint32_t prog_type, uint32_t attach_type);
-bool rb_prog_type_has_pkt(uint32_t prog_type);
-bool rb_pkt_write_ok(uint32_t prog_type);
-bool rb_pkt_helper_ok(uint32_t prog_type, bool helper_pkt_access);
-/* ctx_sock.c, ctx_cgroup.c: one per program type */
-bool rb_sock_addr_attach_known(uint32_t attach_type);
+/* one per program type (the rows of prog_types.c): ctx.c */
+int rb_ctx_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_xdp(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_flow_dissector(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_kprobe(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_perf_event(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_raw_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+/* ctx_sock.c, ctx_cgroup.c */
 int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sock(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sock_ops(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);

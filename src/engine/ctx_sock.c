@@ -57,12 +57,6 @@ static bool is_v6(uint32_t at)
 	       at == BPF_CGROUP_INET6_GETSOCKNAME || at == BPF_CGROUP_UDP6_SENDMSG || at == BPF_CGROUP_UDP6_RECVMSG;
 }
 
-bool rb_sock_addr_attach_known(uint32_t at)
-{
-	/* 6.7+ also has the AF_UNIX hooks; they are not modelled */
-	return is_v4(at) || is_v6(at);
-}
-
 int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	uint32_t at = env->prog->expected_attach_type;

@@ -8,7 +8,7 @@
 #include "engine/branches.h"
 #include "engine/btf.h"
 #include "engine/cfg.h"
-#include "engine/ctx.h"
+#include "engine/prog_types.h"
 #include "engine/engine.h"
 #include "engine/explore.h"
 #include "engine/liveness.h"
@@ -143,11 +143,12 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		env.done = true;
 		goto out;
 	}
-	if (!rb_prog_type_supported(env.prog->prog_type)) {
+	env.ptype = rb_prog_type(env.prog->prog_type);
+	if (!env.ptype) {
 		rb_unsupported(&env, "program type %u", env.prog->prog_type);
 		goto out;
 	}
-	if (!rb_attach_type_supported(env.prog->prog_type, env.prog->expected_attach_type)) {
+	if (!rb_attach_type_supported(env.ptype, env.prog->expected_attach_type)) {
 		rb_unsupported(&env, "program type %u attach type %u", env.prog->prog_type,
 			       env.prog->expected_attach_type);
 		goto out;
@@ -161,7 +162,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	rc = rb_check_cfg(&env);
 	if (rc)
 		goto out;
-	if (env.prog->prog_type == BPF_PROG_TYPE_TRACING && (rc = rb_btf_init(&env)))
+	if ((env.ptype->flags & PT_BTF_CTX) && (rc = rb_btf_init(&env)))
 		goto out;
 	init_state(&env);
 	rb_states_mem_add(&env, env.cur);

@@ -9,7 +9,7 @@
 #include "loader/object.h"
 #include "tracker/tracker.h"
 #include "util/err.h"
-#include "verify/result.h"
+#include "result/result.h"
 
 struct rb_engine_opts {
 	uint64_t insn_limit;   /* 0 = 1,000,000 like the kernel */

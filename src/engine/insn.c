@@ -8,6 +8,7 @@
 #include "engine/insn.h"
 #include "engine/jmp.h"
 #include "engine/mem.h"
+#include "engine/prog_types.h"
 
 static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 {
@@ -55,9 +56,7 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 {
 	uint8_t mode = BPF_MODE(insn->code);
-	uint32_t pt = env->prog->prog_type;
-	if (pt != BPF_PROG_TYPE_SOCKET_FILTER && pt != BPF_PROG_TYPE_SCHED_CLS && pt != BPF_PROG_TYPE_SCHED_ACT &&
-	    pt != BPF_PROG_TYPE_CGROUP_SKB)
+	if (!(env->ptype->flags & PT_LD_ABS))
 		return rb_reject(env, "BPF_LD_[ABS|IND] instructions not allowed for this program type");
 	if (insn->dst_reg != 0 || insn->off != 0 || BPF_SIZE(insn->code) == BPF_DW ||
 	    (mode == BPF_ABS && insn->src_reg != 0))

@@ -315,6 +315,54 @@ static bool refine(struct rb_env *env, rb_val *a, rb_val *b, uint8_t op, bool is
 	return env->t->branch_refine(a, b, op, is32);
 }
 
+/* collect_linked_regs: live scalars sharing the compared registers'
+ * ids go into the jump history (both branches share it), at most 6;
+ * only they are synchronised after the branch */
+static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const struct rb_reg *dst, uint64_t *packed,
+			  int *cnt)
+{
+	struct rb_reg *regs = rb_cur_regs(env);
+	int err;
+	struct rb_reg *sr = BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL;
+	uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & RB_ID_MASK : 0,
+			   dst->type == RT_SCALAR ? dst->id & RB_ID_MASK : 0};
+	for (int k = 0; k < 2; k++) {
+		if (!ids[k])
+			continue;
+		struct rb_vstate *st = env->cur;
+		for (int fr = st->curframe; fr >= 0; fr--) {
+			struct rb_func *f = st->frame[fr];
+			uint16_t live = env->aux[fr == st->curframe ? st->insn_idx : st->frame[fr + 1]->callsite].live_regs;
+			for (int j = 0; j < RB_REG_FP; j++) {
+				struct rb_reg *r = &f->regs[j];
+				if (!(live & (1u << j)) || r->type != RT_SCALAR || (r->id & RB_ID_MASK) != ids[k])
+					continue;
+				if (*cnt < 6)
+					*packed |= (uint64_t)((fr & 7) | (1u << 3) | ((unsigned)j << 4)) << (10 * (*cnt)++);
+				else
+					r->id = 0;
+			}
+			for (int j = 0; j < f->nslots && j < 64; j++) {
+				struct rb_reg *r = &f->stack[j].spilled;
+				if (f->stack[j].type[7] != SLOT_SPILL || r->type != RT_SCALAR ||
+				    (r->id & RB_ID_MASK) != ids[k])
+					continue;
+				if (*cnt < 6)
+					*packed |= (uint64_t)((fr & 7) | ((unsigned)j << 4)) << (10 * (*cnt)++);
+				else
+					r->id = 0;
+			}
+		}
+	}
+	if (*cnt > 1) {
+		err = rb_push_hist(env, env->cur, 0);
+		if (err)
+			return err;
+		env->cur_hist_ent->linked = *packed | ((uint64_t)*cnt << 60);
+	}
+	return 0;
+}
+
 /* returns 0, 1 when the current (fall-through) path is impossible, < 0 on error */
 int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
 {
@@ -365,50 +413,10 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		return 0;
 	}
 
-	/* collect_linked_regs: live scalars sharing the compared registers'
-	 * ids go into the jump history (both branches share it), at most 6;
-	 * only they are synchronised after the branch */
 	uint64_t packed = 0;
 	int cnt = 0;
-	{
-		struct rb_reg *sr = BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL;
-		uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & RB_ID_MASK : 0,
-				   dst->type == RT_SCALAR ? dst->id & RB_ID_MASK : 0};
-		for (int k = 0; k < 2; k++) {
-			if (!ids[k])
-				continue;
-			struct rb_vstate *st = env->cur;
-			for (int fr = st->curframe; fr >= 0; fr--) {
-				struct rb_func *f = st->frame[fr];
-				uint16_t live = env->aux[fr == st->curframe ? st->insn_idx : st->frame[fr + 1]->callsite].live_regs;
-				for (int j = 0; j < RB_REG_FP; j++) {
-					struct rb_reg *r = &f->regs[j];
-					if (!(live & (1u << j)) || r->type != RT_SCALAR || (r->id & RB_ID_MASK) != ids[k])
-						continue;
-					if (cnt < 6)
-						packed |= (uint64_t)((fr & 7) | (1u << 3) | ((unsigned)j << 4)) << (10 * cnt++);
-					else
-						r->id = 0;
-				}
-				for (int j = 0; j < f->nslots && j < 64; j++) {
-					struct rb_reg *r = &f->stack[j].spilled;
-					if (f->stack[j].type[7] != SLOT_SPILL || r->type != RT_SCALAR ||
-					    (r->id & RB_ID_MASK) != ids[k])
-						continue;
-					if (cnt < 6)
-						packed |= (uint64_t)((fr & 7) | ((unsigned)j << 4)) << (10 * cnt++);
-					else
-						r->id = 0;
-				}
-			}
-		}
-		if (cnt > 1) {
-			err = rb_push_hist(env, env->cur, 0);
-			if (err)
-				return err;
-			env->cur_hist_ent->linked = packed | ((uint64_t)cnt << 60);
-		}
-	}
+	if ((err = collect_linked(env, insn, dst, &packed, &cnt)))
+		return err;
 	struct rb_vstate *other = rb_push_branch(env, *insn_idx + insn->off + 1, *insn_idx);
 	if (!other)
 		return env->done ? RB_E_REJECT : RB_E_NOMEM;

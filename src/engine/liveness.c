@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/liveness.h"
+#include "util/grow.h"
 
 /* One table per call chain (the callsites leading to the innermost frame),
  * as 6.18's liveness.c keeps one per callchain. For every frame f of the
@@ -32,14 +33,8 @@ static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *s
 	struct rb_chain *ch = chain_by(env, cs, depth);
 	if (ch || !create)
 		return ch;
-	if (env->nchains == env->cap_chains) {
-		int cap = env->cap_chains ? env->cap_chains * 2 : 8;
-		struct rb_chain *v = realloc(env->chains, sizeof(*v) * (size_t)cap);
-		if (!v)
-			return NULL;
-		env->chains = v;
-		env->cap_chains = cap;
-	}
+	if (RB_GROW(env->chains, env->nchains + 1, &env->cap_chains, 8) < 0)
+		return NULL;
 	ch = &env->chains[env->nchains];
 	memset(ch, 0, sizeof(*ch));
 	size_t n = (size_t)env->insn_cnt * (size_t)(depth + 1);

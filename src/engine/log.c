@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "engine/btf.h"
-#include "engine/helpers.h"
+#include "engine/helper_table.h"
 #include "engine/log.h"
 
 static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
@@ -15,37 +15,6 @@ static const char *const jmp_s[16] = {"jmp", "==", ">", ">=", "&", "!=", "s>", "
 				      "call", "exit", "<", "<=", "s<", "s<=", "?", "?"};
 static const char *const size_s[4] = {"u32", "u16", "u8", "u64"};
 
-
-static const char *helper_name(int id)
-{
-	/* names of the helpers in the prototype table and the common rest */
-	static const struct {
-		int id;
-		const char *n;
-	} names[] = {
-#define H(x) {BPF_FUNC_##x, "bpf_" #x}
-		H(map_lookup_elem), H(map_update_elem), H(map_delete_elem), H(probe_read), H(ktime_get_ns),
-		H(trace_printk), H(get_prandom_u32), H(get_smp_processor_id), H(skb_store_bytes), H(l3_csum_replace),
-		H(l4_csum_replace), H(tail_call), H(clone_redirect), H(get_current_pid_tgid), H(get_current_uid_gid),
-		H(get_current_comm), H(get_cgroup_classid), H(skb_vlan_push), H(skb_vlan_pop), H(redirect),
-		H(get_route_realm), H(perf_event_output), H(skb_load_bytes), H(get_stackid), H(csum_diff),
-		H(skb_change_proto), H(skb_change_type), H(get_hash_recalc), H(get_current_task), H(skb_change_tail),
-		H(skb_pull_data), H(csum_update), H(set_hash_invalid), H(get_numa_node_id), H(skb_change_head),
-		H(xdp_adjust_head), H(probe_read_str), H(get_socket_cookie), H(get_socket_uid), H(set_hash),
-		H(skb_adjust_room), H(redirect_map), H(xdp_adjust_meta), H(perf_event_read_value), H(perf_event_read),
-		H(xdp_adjust_tail), H(get_stack), H(skb_load_bytes_relative), H(fib_lookup), H(get_current_cgroup_id),
-		H(skb_cgroup_id), H(ktime_get_boot_ns), H(send_signal), H(probe_read_user), H(probe_read_kernel),
-		H(probe_read_user_str), H(probe_read_kernel_str), H(send_signal_thread), H(jiffies64),
-		H(get_ns_current_pid_tgid), H(ringbuf_output), H(ringbuf_reserve), H(ringbuf_submit),
-		H(ringbuf_discard), H(ringbuf_query), H(ktime_get_coarse_ns), H(get_func_ip), H(get_attach_cookie),
-		H(ktime_get_tai_ns), H(loop), H(snprintf), H(get_current_task_btf), H(for_each_map_elem),
-#undef H
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].id == id)
-			return names[i].n;
-	return "unknown";
-}
 
 void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf, size_t len)
 {
@@ -136,10 +105,10 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 				snprintf(buf, len, "call pc%+d", in->imm);
 			else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
 				snprintf(buf, len, "call kernel-function");
-			else if (rb_helper_proto_name(in->imm))
-				snprintf(buf, len, "call bpf_%s#%d", rb_helper_proto_name(in->imm), in->imm);
+			else if (rb_helper_name(in->imm))
+				snprintf(buf, len, "call bpf_%s#%d", rb_helper_name(in->imm), in->imm);
 			else
-				snprintf(buf, len, "call %s#%d", helper_name(in->imm), in->imm);
+				snprintf(buf, len, "call unknown#%d", in->imm);
 		} else if (op == BPF_EXIT) {
 			snprintf(buf, len, "exit");
 		} else if (op == BPF_JA) {

@@ -9,6 +9,7 @@
 #include "engine/backtrack.h"
 #include "engine/scc.h"
 #include "engine/states.h"
+#include "util/grow.h"
 
 struct callchain {
 	int callsites[RB_MAX_FRAMES];
@@ -44,14 +45,8 @@ static struct rb_scc_visit *visit_lookup(struct rb_env *env, const struct callch
 	}
 	if (!alloc)
 		return NULL;
-	if (env->nvisits == env->cap_visits) {
-		int cap = env->cap_visits ? env->cap_visits * 2 : 8;
-		struct rb_scc_visit *v = realloc(env->visits, sizeof(*v) * (size_t)cap);
-		if (!v)
-			return NULL;
-		env->visits = v;
-		env->cap_visits = cap;
-	}
+	if (RB_GROW(env->visits, env->nvisits + 1, &env->cap_visits, 8) < 0)
+		return NULL;
 	struct rb_scc_visit *v = &env->visits[env->nvisits++];
 	memset(v, 0, sizeof(*v));
 	memcpy(v->callsites, cc->callsites, sizeof(v->callsites));
@@ -158,15 +153,9 @@ int rb_scc_add_backedge(struct rb_env *env, struct rb_vstate *old, struct rb_vst
 		return RB_E_NOMEM;
 	copy->equal_state = old;
 	copy->insn_idx = insn_idx;
-	if (v->nbackedges == v->cap) {
-		int cap = v->cap ? v->cap * 2 : 8;
-		struct rb_vstate **b = realloc(v->backedges, sizeof(*b) * (size_t)cap);
-		if (!b) {
-			rb_state_free(copy);
-			return RB_E_NOMEM;
-		}
-		v->backedges = b;
-		v->cap = cap;
+	if (RB_GROW(v->backedges, v->nbackedges + 1, &v->cap, 8) < 0) {
+		rb_state_free(copy);
+		return RB_E_NOMEM;
 	}
 	v->backedges[v->nbackedges++] = copy;
 	env->num_backedges++;

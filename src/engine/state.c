@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/state.h"
+#include "util/grow.h"
 
 int rb_reject(struct rb_env *env, const char *fmt, ...)
 {
@@ -249,14 +250,8 @@ int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags)
 		env->cur_hist_ent->flags |= flags;
 		return 0;
 	}
-	if (st->nhist == st->cap_hist) {
-		int cap = st->cap_hist ? st->cap_hist * 2 : 16;
-		struct rb_hist *h = realloc(st->hist, sizeof(*h) * (size_t)cap);
-		if (!h)
-			return RB_E_NOMEM;
-		st->hist = h;
-		st->cap_hist = cap;
-	}
+	if (RB_GROW(st->hist, st->nhist + 1, &st->cap_hist, 16) < 0)
+		return RB_E_NOMEM;
 	struct rb_hist *e = &st->hist[st->nhist++];
 	e->idx = env->insn_idx;
 	e->prev_idx = env->prev_insn_idx;

@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 
 struct btf;
+struct rb_prog_type;
 
 #ifndef BPF_MEMSX
 #define BPF_MEMSX 0x80 /* sign-extending loads (newer UAPI) */
@@ -173,6 +174,7 @@ struct rb_scc_visit {
 struct rb_env {
 	const struct rb_object *obj;
 	const struct rb_prog *prog;
+	const struct rb_prog_type *ptype; /* the program type's row (prog_types.c) */
 	const struct rb_tracker *t;
 	const struct rb_engine_opts *opts;
 	const struct bpf_insn *insns;

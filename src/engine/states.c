@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/states.h"
+#include "util/grow.h"
 
 /* ---------- storage ---------- */
 
@@ -101,15 +102,9 @@ int rb_states_store(struct rb_env *env, const struct rb_vstate *cur, int insn_id
 	struct rb_vstate *nw = rb_state_copy(cur);
 	if (!nw)
 		return RB_E_NOMEM;
-	if (env->nall == env->cap_all) {
-		int cap = env->cap_all ? env->cap_all * 2 : 64;
-		struct rb_vstate **a = realloc(env->all_states, sizeof(*a) * (size_t)cap);
-		if (!a) {
-			rb_state_free(nw);
-			return RB_E_NOMEM;
-		}
-		env->all_states = a;
-		env->cap_all = cap;
+	if (RB_GROW(env->all_states, env->nall + 1, &env->cap_all, 64) < 0) {
+		rb_state_free(nw);
+		return RB_E_NOMEM;
 	}
 	env->all_states[env->nall++] = nw;
 	nw->insn_idx = insn_idx;

@@ -23,11 +23,13 @@
  * while no context is active, is forwarded to the real syscall(). This is
  * the project's only mutable global, and it is per-thread and scoped.
  *
- * Pitfalls handled (see /work/shared/FACTS.md): attribute blocks are read
- * only up to the caller's size; handed-back fds are real closable fds
- * (memfd_create), identified later by inode since libbpf may dup them.
+ * Pitfalls handled (docs/kernel-facts.md, "libbpf without the kernel"):
+ * attribute blocks are read only up to the caller's size; handed-back fds
+ * are real closable fds (memfd_create), identified later by inode since
+ * libbpf may dup them.
  */
 #include "loader/bpf_standin.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -79,19 +81,6 @@ static int new_fd(const char *what, ino_t *ino)
 	return fd;
 }
 
-static bool grow(void **arr, size_t *cap, size_t cnt, size_t elem)
-{
-	if (cnt < *cap)
-		return true;
-	size_t nc = *cap ? *cap * 2 : 16;
-	void *n = realloc(*arr, nc * elem);
-	if (!n)
-		return false;
-	*arr = n;
-	*cap = nc;
-	return true;
-}
-
 static void *dup_mem(uint64_t ptr, uint64_t len)
 {
 	if (!ptr || !len || len > REC_MAX_BYTES)
@@ -118,7 +107,7 @@ struct rb_rec_btf *rb_standin_btf_by_fd(struct rb_standin *st, int fd) { FIND_BY
 
 static long map_create(struct rb_standin *st, const union bpf_attr *a)
 {
-	if (!grow((void **)&st->maps, &st->map_cap, st->map_cnt, sizeof(*st->maps)))
+	if (RB_GROW(st->maps, st->map_cnt + 1, &st->map_cap, 16) < 0)
 		return st->oom = true, fail(ENOMEM);
 	struct rb_rec_map *m = &st->maps[st->map_cnt];
 	memset(m, 0, sizeof(*m));
@@ -163,7 +152,7 @@ static long prog_load(struct rb_standin *st, const union bpf_attr *a)
 	    st->total_insns + a->insn_cnt > REC_MAX_TOTAL_INSNS)
 		return fail(E2BIG);
 	st->total_insns += a->insn_cnt;
-	if (!grow((void **)&st->progs, &st->prog_cap, st->prog_cnt, sizeof(*st->progs)))
+	if (RB_GROW(st->progs, st->prog_cnt + 1, &st->prog_cap, 16) < 0)
 		return st->oom = true, fail(ENOMEM);
 	struct rb_rec_prog *p = &st->progs[st->prog_cnt];
 	memset(p, 0, sizeof(*p));
@@ -193,7 +182,7 @@ static long prog_load(struct rb_standin *st, const union bpf_attr *a)
 
 static long btf_load(struct rb_standin *st, const union bpf_attr *a)
 {
-	if (!grow((void **)&st->btfs, &st->btf_cap, st->btf_cnt, sizeof(*st->btfs)))
+	if (RB_GROW(st->btfs, st->btf_cnt + 1, &st->btf_cap, 16) < 0)
 		return st->oom = true, fail(ENOMEM);
 	struct rb_rec_btf *b = &st->btfs[st->btf_cnt];
 	memset(b, 0, sizeof(*b));

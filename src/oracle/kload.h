@@ -21,7 +21,7 @@
 
 #include "loader/object.h"
 #include "util/err.h"
-#include "verify/result.h"
+#include "result/result.h"
 
 /* a growable verifier log buffer owned by the caller (free with rb_klog_free) */
 struct rb_klog {

@@ -2,6 +2,7 @@
  * Follows the log format of Linux 6.18 (kernel/bpf/log.c and the
  * printing calls of kernel/bpf/verifier.c), as measured on this machine. */
 #include "oracle/vlog.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -228,14 +229,8 @@ int rb_vlog_parse_reg(const char *s, size_t len, struct rb_vlog_reg *r)
 
 static int push_state(struct rb_vlog *v, struct rb_err *err)
 {
-	if (v->nstates == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 32;
-		struct rb_vlog_state *n = realloc(v->states, cap * sizeof(*n));
-		if (!n)
-			return rb_errf(err, "verifier log: out of memory");
-		v->states = n;
-		v->cap = cap;
-	}
+	if (RB_GROW(v->states, v->nstates + 1, &v->cap, 32) < 0)
+		return rb_errf(err, "verifier log: out of memory");
 	memset(&v->states[v->nstates], 0, sizeof(v->states[0]));
 	v->states[v->nstates].from = -1;
 	v->nstates++;

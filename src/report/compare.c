@@ -1,11 +1,13 @@
 /* compare.c — loading, sorting, summarising a comparison (see compare.h). */
 #include "report/compare.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/filter.h"
+#include "util/grow.h"
 
 static const char *const stat_names[RB_STAT_COUNT] = {
 	[RB_STAT_VERDICT] = "verdict", [RB_STAT_INSNS] = "insns", [RB_STAT_STATES] = "states",
@@ -37,17 +39,6 @@ static void read_side(sqlite3_stmt *s, int col, struct rb_cmp_side *side)
 	snprintf(side->verdict, sizeof(side->verdict), "%s", (const char *)sqlite3_column_text(s, col));
 	for (int i = 1; i < RB_STAT_COUNT; i++)
 		side->v[i] = sqlite3_column_double(s, col + i);
-}
-
-static bool filter_match(const char *filter, const char *object, const char *program)
-{
-	if (!filter || fnmatch(filter, program, 0) == 0)
-		return true;
-	const char *base = strrchr(object, '/');
-	base = base ? base + 1 : object;
-	char both[800];
-	snprintf(both, sizeof(both), "%s/%s", base, program);
-	return fnmatch(filter, both, 0) == 0;
 }
 
 int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
@@ -93,17 +84,12 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *object = (const char *)sqlite3_column_text(s, 0);
 		const char *program = (const char *)sqlite3_column_text(s, 1);
-		if (!filter_match(spec->filter, object, program))
+		if (!rb_filter_match(spec->filter, object, program))
 			continue;
-		if (out->n == cap) {
-			cap = cap ? 2 * cap : 256;
-			struct rb_cmp_row *n = realloc(out->rows, cap * sizeof(*n));
-			if (!n) {
-				sqlite3_finalize(s);
-				rb_compare_free(out);
-				return rb_errf(err, "compare: out of memory");
-			}
-			out->rows = n;
+		if (RB_GROW(out->rows, out->n + 1, &cap, 256) < 0) {
+			sqlite3_finalize(s);
+			rb_compare_free(out);
+			return rb_errf(err, "compare: out of memory");
 		}
 		struct rb_cmp_row *r = &out->rows[out->n++];
 		memset(r, 0, sizeof(*r));

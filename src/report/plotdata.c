@@ -102,7 +102,8 @@ int rb_plot_export(sqlite3 *db, const struct rb_plot_runs *runs, const char *dir
 	/* bytes per value-tracking part, register state and stored state.
 	 * Value tracking comes from the trackers themselves; the kernel's
 	 * 6.18 numbers (64 of 112 bytes; 1280-byte bpf_func_state) were
-	 * read from its BTF (docs: FACTS.md) and stand in when no kernel
+	 * read from its BTF (docs/kernel-facts.md, "Sizes of the kernel's
+	 * verifier state") and stand in when no kernel
 	 * row says otherwise. */
 	const struct rb_tracker *old = rb_tracker_get("old", 64), *cnum = rb_tracker_get("cnum", 64);
 	char sql[2048];

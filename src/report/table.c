@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 static char *dup0(const char *s) { return strdup(s ? s : ""); }
 
 int rb_table_init(struct rb_table *t, size_t ncols, const char *const *hdr)
@@ -22,14 +24,9 @@ int rb_table_init(struct rb_table *t, size_t ncols, const char *const *hdr)
 
 int rb_table_add(struct rb_table *t, const char *const *cells)
 {
-	if (t->nrows == t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 64;
-		char **n = realloc(t->cells, nc * t->ncols * sizeof(*n));
-		if (!n)
-			return -1;
-		t->cells = n;
-		t->cap = nc;
-	}
+	/* rows of ncols cells */
+	if (rb_grow(&t->cells, t->ncols * sizeof(*t->cells), t->nrows + 1, &t->cap, 64) < 0)
+		return -1;
 	for (size_t i = 0; i < t->ncols; i++)
 		t->cells[t->nrows * t->ncols + i] = dup0(cells[i]);
 	t->nrows++;
@@ -94,15 +91,17 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		w[c] = strlen(t->hdr[c]);
-		right[c] = t->nrows > 0;
+		/* right-aligned: some number and nothing but numbers (or blanks) */
+		bool any = false, all = true;
 		for (size_t r = 0; r < t->nrows; r++) {
 			const char *s = t->cells[r * t->ncols + c];
 			size_t l = strlen(s);
 			if (l > w[c])
 				w[c] = l;
-			if (!numeric(s))
-				right[c] = false;
+			any |= l > 0;
+			all &= numeric(s);
 		}
+		right[c] = any && all;
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c + 1 == t->ncols && !right[c])

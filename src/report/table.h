@@ -1,5 +1,5 @@
 /* table.h — a table of text cells printed aligned (numbers right-aligned)
- * or as CSV (RFC 4180 quoting). Used by compare and query. */
+ * or as CSV (RFC 4180 quoting). Used by verify, compare and query. */
 #ifndef RB_REPORT_TABLE_H
 #define RB_REPORT_TABLE_H
 

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
-#include "verify/result.h"
+#include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
 #define RB_SCHEMA_VERSION 2

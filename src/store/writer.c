@@ -1,5 +1,6 @@
 /* writer.c — the single writer thread behind rb_writer_put(). */
 #include "store/writer.h"
+#include "util/grow.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -84,17 +85,11 @@ int rb_writer_put(struct rb_writer *w, const struct rb_result_row *row)
 		pthread_mutex_unlock(&w->lock);
 		return -1;
 	}
-	if (w->n == w->cap) {
-		size_t nc = w->cap ? 2 * w->cap : 64;
-		struct rb_result_row *nq = realloc(w->q, nc * sizeof(*nq));
-		if (!nq) {
-			w->failed = true;
-			rb_errf(&w->err, "%s: out of memory queueing results", rb_store_path(w->st));
-			pthread_mutex_unlock(&w->lock);
-			return -1;
-		}
-		w->q = nq;
-		w->cap = nc;
+	if (RB_GROW(w->q, w->n + 1, &w->cap, 64) < 0) {
+		w->failed = true;
+		rb_errf(&w->err, "%s: out of memory queueing results", rb_store_path(w->st));
+		pthread_mutex_unlock(&w->lock);
+		return -1;
 	}
 	w->q[w->n++] = *row;
 	pthread_cond_signal(&w->wake);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/kdiff.h"
+#include "oracle/kdiff.h"
 #include "oracle/bpf_sys.h"
 #include "progen/progen.h"
 #include "verify/verify.h"

@@ -11,7 +11,7 @@
 
 #include "loader/object.h"
 #include "util/err.h"
-#include "verify/result.h"
+#include "result/result.h"
 
 struct rb_verify_opts {
 	const char *tracker;    /* "old", "cnum" or "kernel" */

@@ -18,6 +18,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char btf_path[64];
+/* reads of the loaded object go here, so they are not optimised away */
+static volatile uint64_t sink;
 
 static void remove_btf(void) { unlink(btf_path); }
 
@@ -49,16 +51,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rb_load_opts opts = {.btf_path = btf_path};
 	if (rb_object_open_mem("fuzz.o", data, size, &opts, &obj, &err) == 0) {
 		/* touch everything the engine would read */
-		volatile uint64_t sum = 0;
 		for (size_t i = 0; i < obj->prog_cnt; i++) {
 			for (size_t k = 0; k < obj->progs[i].insn_cnt; k++)
-				sum += obj->progs[i].insns[k].code;
+				sink += obj->progs[i].insns[k].code;
 			if (obj->progs[i].insns && obj->progs[i].error[0])
 				__builtin_trap(); /* contract: a program with an error has no insns */
 		}
 		for (size_t i = 0; i < obj->map_cnt; i++) {
 			if (obj->maps[i].init && obj->maps[i].init_size)
-				sum += obj->maps[i].init[obj->maps[i].init_size - 1];
+				sink += obj->maps[i].init[obj->maps[i].init_size - 1];
 			if (obj->maps[i].inner_map_idx >= (int32_t)obj->map_cnt)
 				__builtin_trap();
 		}

@@ -89,7 +89,7 @@ static void test_vtable(void **state)
 	assert_int_equal(rb_tracker_get("old", 8)->val_size, 8);
 }
 
-/* FACTS.md: r1 = *(u32 *)(r1 +0); if r1 > 0x8 goto ... */
+/* the kernel's log for r1 = *(u32 *)(r1 +0); if r1 > 0x8 goto ... (docs/kernel-facts.md) */
 static void test_load_u32_then_jgt(void **state)
 {
 	(void)state;

@@ -15,7 +15,7 @@
 #include "oracle/replay.h"
 #include "tracker/tracker.h"
 
-#define I(c, d, s, o, i) ((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
+#include "insn_macros.h"
 
 static void test_deterministic(void **state)
 {

@@ -26,7 +26,7 @@
 #include "oracle/vlog.h"
 #include "verify/verify.h"
 
-#define I(c, d, s, o, i) ((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
+#include "insn_macros.h"
 
 static void need_bpf(void)
 {

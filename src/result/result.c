@@ -1,6 +1,6 @@
 /* result.c — names of verdicts, as printed in the Verdict column and
  * stored by the driver. */
-#include "verify/result.h"
+#include "result/result.h"
 
 const char *rb_verdict_name(enum rb_verdict v)
 {

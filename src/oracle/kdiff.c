@@ -3,7 +3,8 @@
  * where they differ. The kernel's "Live regs before insn" block, source
  * line annotations, "mark_precise:" traces and "func#" lines are dropped;
  * kernel map addresses in ld_imm64 lines are masked. */
-#include "engine/kdiff.h"
+#include "oracle/kdiff.h"
+#include "util/grow.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -85,15 +86,9 @@ int rb_kdiff_lines(const char *text, struct rb_kdiff_lines *out)
 			l[--len] = 0;
 		if (keep_line(l, &in_live)) {
 			normalise(l);
-			if (out->n == out->cap) {
-				size_t cap = out->cap ? out->cap * 2 : 256;
-				char **v = realloc(out->line, sizeof(char *) * cap);
-				if (!v) {
-					free(l);
-					return -1;
-				}
-				out->line = v;
-				out->cap = cap;
+			if (RB_GROW(out->line, out->n + 1, &out->cap, 256) < 0) {
+				free(l);
+				return -1;
 			}
 			out->line[out->n++] = l;
 		} else {

@@ -1,8 +1,8 @@
 /* result.h — what verifying one program yields, whichever verifier did it:
  * the userspace engine with the old or cnum tracker, or the running
  * kernel. The driver stores these rows; `verify` prints them veristat-style. */
-#ifndef RB_VERIFY_RESULT_H
-#define RB_VERIFY_RESULT_H
+#ifndef RB_RESULT_RESULT_H
+#define RB_RESULT_RESULT_H
 
 #include <stdint.h>
 

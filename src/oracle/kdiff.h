@@ -1,7 +1,7 @@
 /* kdiff.h — line-level comparison of level-2 verifier logs (kernel vs
  * engine), used by `rangebench kdiff`. */
-#ifndef RB_ENGINE_KDIFF_H
-#define RB_ENGINE_KDIFF_H
+#ifndef RB_ORACLE_KDIFF_H
+#define RB_ORACLE_KDIFF_H
 
 #include <stddef.h>
 

@@ -1,0 +1,194 @@
+/* helper_table.c — the helper table (Linux 6.18 bpf_func_proto of the
+ * helpers real programs use most, for a privileged loader). Helpers missing
+ * from it end verification as "unsupported". */
+#include <linux/bpf.h>
+#include <stddef.h>
+
+#include "engine/helper_table.h"
+
+/* H(name, return type, classes, flags, map type, argument types...) */
+#define H(name, ret, classes, flags, map_type, ...) {BPF_FUNC_##name, #name, ret, {__VA_ARGS__}, classes, flags, map_type}
+/* only the name, for the log */
+#define N(name) {BPF_FUNC_##name, #name, R_INT, {A_NONE}, 0, HF_NAME_ONLY, 0}
+
+static const struct rb_helper helpers[] = {
+	H(map_lookup_elem, R_MAP_VALUE_OR_NULL, HC_ALL, HF_PKT_ACCESS, 0, A_MAP, A_KEY),
+	H(map_update_elem, R_INT, HC_ALL, HF_PKT_ACCESS, 0, A_MAP, A_KEY, A_VALUE, A_ANY),
+	H(map_delete_elem, R_INT, HC_ALL, HF_PKT_ACCESS, 0, A_MAP, A_KEY),
+	H(probe_read, R_INT, HC_TRACE, 0, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(ktime_get_ns, R_INT, HC_ALL, 0, 0, A_NONE),
+	/* only the format and its size are declared: r3-r5 are not checked */
+	H(trace_printk, R_INT, HC_ALL, 0, 0, A_MEM_RO, A_SIZE),
+	H(get_prandom_u32, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(get_smp_processor_id, R_CPU_ID, HC_ALL, 0, 0, A_NONE),
+	H(skb_store_bytes, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_MEM_RO, A_SIZE, A_ANY),
+	H(l3_csum_replace, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY, A_ANY, A_ANY),
+	H(l4_csum_replace, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY, A_ANY, A_ANY),
+	H(tail_call, R_VOID, HC_ALL, 0, BPF_MAP_TYPE_PROG_ARRAY, A_CTX, A_MAP, A_ANY),
+	H(clone_redirect, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY),
+	H(get_current_pid_tgid, R_INT, HC_TRACE, 0, 0, A_NONE),
+	H(get_current_uid_gid, R_INT, HC_TRACE, 0, 0, A_NONE),
+	H(get_current_comm, R_INT, HC_TRACE, 0, 0, A_MEM_UNINIT, A_SIZE),
+	H(get_cgroup_classid, R_INT, HC_TC, 0, 0, A_CTX),
+	H(skb_vlan_push, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY),
+	H(skb_vlan_pop, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX),
+	H(redirect, R_INT, HC_TC | HC_XDP, 0, 0, A_ANY, A_ANY),
+	H(get_route_realm, R_INT, HC_TC, 0, 0, A_CTX),
+	H(perf_event_output, R_INT, HC_ALL, 0, BPF_MAP_TYPE_PERF_EVENT_ARRAY, A_CTX, A_MAP, A_ANY, A_MEM_RO, A_SIZE_OR_ZERO),
+	H(skb_load_bytes, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE),
+	H(get_stackid, R_INT, HC_TRACE, 0, BPF_MAP_TYPE_STACK_TRACE, A_CTX, A_MAP, A_ANY),
+	H(csum_diff, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, 0, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_ANY),
+	H(skb_change_proto, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY),
+	H(skb_change_type, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY),
+	H(get_hash_recalc, R_INT, HC_TC, 0, 0, A_CTX),
+	H(get_current_task, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(skb_change_tail, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY),
+	H(skb_pull_data, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY),
+	H(csum_update, R_INT, HC_TC, 0, 0, A_CTX, A_ANY),
+	H(set_hash_invalid, R_INT, HC_TC, 0, 0, A_CTX),
+	H(get_numa_node_id, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(skb_change_head, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY),
+	H(xdp_adjust_head, R_INT, HC_XDP, HF_PKT_CHANGES, 0, A_CTX, A_ANY),
+	H(probe_read_str, R_SIZE_OR_ERR, HC_TRACE, 0, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(get_socket_cookie, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX),
+	H(get_socket_uid, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX),
+	H(set_hash, R_INT, HC_TC, 0, 0, A_CTX, A_ANY),
+	H(skb_adjust_room, R_INT, HC_TC, HF_PKT_CHANGES, 0, A_CTX, A_ANY, A_ANY, A_ANY),
+	H(redirect_map, R_INT, HC_XDP, 0, MAP_DEVMAPS, A_MAP, A_ANY, A_ANY),
+	H(xdp_adjust_meta, R_INT, HC_XDP, HF_PKT_CHANGES, 0, A_CTX, A_ANY),
+	H(perf_event_read_value, R_INT, HC_TRACE, 0, BPF_MAP_TYPE_PERF_EVENT_ARRAY, A_MAP, A_ANY, A_MEM_UNINIT, A_SIZE),
+	H(perf_event_read, R_INT, HC_TRACE, 0, BPF_MAP_TYPE_PERF_EVENT_ARRAY, A_MAP, A_ANY),
+	H(xdp_adjust_tail, R_INT, HC_XDP, HF_PKT_CHANGES, 0, A_CTX, A_ANY),
+	H(get_stack, R_SIZE_OR_ERR, HC_TRACE, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(skb_load_bytes_relative, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE, A_ANY),
+	/* 6.18: ARG_PTR_TO_MEM | MEM_WRITE (read, then clobbered in place) */
+	H(fib_lookup, R_INT, HC_TC | HC_XDP, 0, 0, A_CTX, A_MEM_WRITE, A_SIZE, A_ANY),
+	H(get_current_cgroup_id, R_INT, HC_TRACE, 0, 0, A_NONE),
+	H(skb_cgroup_id, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX),
+	H(ktime_get_boot_ns, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(send_signal, R_INT, HC_TRACE, 0, 0, A_ANY),
+	H(probe_read_user, R_INT, HC_TRACE, 0, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(probe_read_kernel, R_INT, HC_ALL, 0, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(probe_read_user_str, R_SIZE_OR_ERR, HC_TRACE, 0, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(probe_read_kernel_str, R_SIZE_OR_ERR, HC_ALL, 0, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(send_signal_thread, R_INT, HC_TRACE, 0, 0, A_ANY),
+	H(jiffies64, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(get_ns_current_pid_tgid, R_INT, HC_TRACE, 0, 0, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE),
+	H(ringbuf_output, R_INT, HC_ALL, 0, BPF_MAP_TYPE_RINGBUF, A_MAP, A_MEM_RO, A_SIZE_OR_ZERO, A_ANY),
+	H(ringbuf_reserve, R_RINGBUF_OR_NULL, HC_ALL, 0, BPF_MAP_TYPE_RINGBUF, A_MAP, A_ALLOC_SIZE, A_ANY),
+	H(ringbuf_submit, R_VOID, HC_ALL, 0, 0, A_RINGBUF_REL, A_ANY),
+	H(ringbuf_discard, R_VOID, HC_ALL, 0, 0, A_RINGBUF_REL, A_ANY),
+	H(ringbuf_query, R_INT, HC_ALL, 0, BPF_MAP_TYPE_RINGBUF, A_MAP, A_ANY),
+	H(ktime_get_coarse_ns, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(get_func_ip, R_INT, HC_TRACE, 0, 0, A_CTX),
+	H(get_attach_cookie, R_INT, HC_TRACE, 0, 0, A_CTX),
+	H(ktime_get_tai_ns, R_INT, HC_ALL, 0, 0, A_NONE),
+	H(current_task_under_cgroup, R_INT, HC_TRACE, 0, BPF_MAP_TYPE_CGROUP_ARRAY, A_MAP, A_ANY),
+	H(skb_get_tunnel_key, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE, A_ANY),
+	H(skb_set_tunnel_key, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX, A_MEM_RO, A_SIZE, A_ANY),
+	H(skb_get_tunnel_opt, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE),
+	H(skb_set_tunnel_opt, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_CTX, A_MEM_RO, A_SIZE),
+	H(redirect_neigh, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, 0, A_ANY, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_ANY),
+	H(trace_vprintk, R_INT, HC_ALL, 0, 0, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO),
+	H(get_local_storage, R_MAP_VALUE, HC_ALL, 0, MAP_CGROUP_STORAGE, A_MAP, A_ANY),
+	H(check_mtu, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER | HC_XDP, 0, 0, A_CTX, A_ANY, A_U32_OUT, A_ANY, A_ANY),
+	H(seq_printf, R_INT, HC_TRACE, 0, 0, A_BTF, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO),
+	H(seq_write, R_INT, HC_TRACE, 0, 0, A_BTF, A_MEM_RO, A_SIZE),
+	H(get_current_task_btf, R_BTF_TASK, HC_TRACE, 0, 0, A_NONE),
+	/* socket and cgroup program types (availability: their measured sets in prog_types.c) */
+	H(get_retval, R_INT, 0, 0, 0, A_NONE),
+	H(set_retval, R_INT, 0, 0, 0, A_ANY),
+	/* the ctx variants of sock_addr and sock_ops (cgroup_sockopt's take a socket: unsupported) */
+	H(getsockopt, R_INT, 0, 0, 0, A_CTX, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE),
+	H(setsockopt, R_INT, 0, 0, 0, A_CTX, A_ANY, A_ANY, A_MEM_RO, A_SIZE),
+	H(bind, R_INT, 0, 0, 0, A_CTX, A_MEM_RO, A_SIZE),
+	H(sock_ops_cb_flags_set, R_INT, 0, 0, 0, A_CTX, A_ANY),
+	H(get_current_ancestor_cgroup_id, R_INT, HC_TRACE, 0, 0, A_ANY),
+	H(get_netns_cookie, R_INT, 0, 0, 0, A_CTX_OR_NULL),
+	/* cgroup_sock's sk_storage_get takes the ctx as its socket (helpers.c) */
+	H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, BPF_MAP_TYPE_SK_STORAGE, A_MAP, A_SOCK_COMMON, A_VALUE_OR_NULL, A_ANY),
+	H(sk_storage_delete, R_INT, 0, 0, BPF_MAP_TYPE_SK_STORAGE, A_MAP, A_SOCK_COMMON),
+	/* socket references: lookups acquire, sk_release releases (sk_assign: sk_lookup's variant) */
+	H(sk_lookup_tcp, R_SOCKET_OR_NULL, HC_TC | HC_CGROUP_SKB | HC_XDP, HF_PKT_ACCESS, 0, A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY),
+	H(sk_lookup_udp, R_SOCKET_OR_NULL, HC_TC | HC_CGROUP_SKB | HC_XDP, HF_PKT_ACCESS, 0, A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY),
+	H(sk_release, R_INT, HC_TC | HC_CGROUP_SKB | HC_XDP, 0, 0, A_SOCK_RELEASE),
+	H(sk_assign, R_INT, 0, 0, 0, A_CTX, A_SOCKET_OR_NULL, A_ANY),
+	/* sockmap and reuseport helpers (which map types: helpers.c) */
+	H(sock_map_update, R_INT, 0, 0, 0, A_CTX, A_MAP, A_KEY, A_ANY),
+	H(sock_hash_update, R_INT, 0, 0, 0, A_CTX, A_MAP, A_KEY, A_ANY),
+	H(sk_redirect_map, R_INT, 0, 0, 0, A_CTX, A_MAP, A_ANY, A_ANY),
+	H(sk_redirect_hash, R_INT, 0, 0, 0, A_CTX, A_MAP, A_KEY, A_ANY),
+	H(msg_redirect_map, R_INT, 0, 0, 0, A_CTX, A_MAP, A_ANY, A_ANY),
+	H(msg_redirect_hash, R_INT, 0, 0, 0, A_CTX, A_MAP, A_KEY, A_ANY),
+	H(sk_select_reuseport, R_INT, 0, 0, 0, A_CTX, A_MAP, A_KEY, A_ANY),
+	/* cgroup_sysctl (6.18: the name/value buffers are written) */
+	H(sysctl_get_name, R_INT, 0, 0, 0, A_CTX, A_MEM_WRITE, A_SIZE, A_ANY),
+	H(sysctl_get_current_value, R_INT, 0, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE),
+	H(sysctl_get_new_value, R_INT, 0, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE),
+	H(sysctl_set_new_value, R_INT, 0, 0, 0, A_CTX, A_MEM_RO, A_SIZE),
+	H(strtol, R_INT, 0, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
+	H(strtoul, R_INT, 0, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
+	/* named in the log only */
+	N(loop),
+	N(snprintf),
+	N(for_each_map_elem),
+};
+
+static const struct rb_helper *find(int32_t id)
+{
+	for (size_t i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (helpers[i].id == id)
+			return &helpers[i];
+	return NULL;
+}
+
+const struct rb_helper *rb_helper_proto(int32_t id)
+{
+	const struct rb_helper *h = find(id);
+	return h && !(h->flags & HF_NAME_ONLY) ? h : NULL;
+}
+
+const char *rb_helper_name(int32_t id)
+{
+	const struct rb_helper *h = find(id);
+	return h ? h->name : NULL;
+}
+
+int rb_helper_nargs(int32_t id)
+{
+	const struct rb_helper *h = rb_helper_proto(id);
+	if (!h)
+		return -1;
+	int n = 0;
+	while (n < 5 && h->args[n] != A_NONE)
+		n++;
+	return n;
+}
+
+bool rb_helper_changes_pkt(int32_t id)
+{
+	const struct rb_helper *h = rb_helper_proto(id);
+	return h && (h->flags & HF_PKT_CHANGES);
+}
+
+/* prototypes that differ by program type among the types with a measured
+ * helper set: the row holds for `type` only (only) or for all but `type` */
+static const struct {
+	int32_t id;
+	uint32_t type;
+	bool only;
+} variants[] = {
+	{BPF_FUNC_get_cgroup_classid, BPF_PROG_TYPE_SK_SKB, true}, /* the cgroup types' variant takes no argument */
+	{BPF_FUNC_getsockopt, BPF_PROG_TYPE_CGROUP_SOCKOPT, false}, /* bpf_sk_getsockopt: a socket */
+	{BPF_FUNC_setsockopt, BPF_PROG_TYPE_CGROUP_SOCKOPT, false}, /* bpf_sk_setsockopt: a socket */
+	{BPF_FUNC_get_socket_cookie, BPF_PROG_TYPE_SK_REUSEPORT, false}, /* a socket pointer */
+	{BPF_FUNC_sk_assign, BPF_PROG_TYPE_SK_LOOKUP, true}, /* tc's takes a sock_common */
+};
+
+bool rb_helper_proto_differs(int32_t id, uint32_t prog_type)
+{
+	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+		if (variants[i].id == id)
+			return variants[i].only ? prog_type != variants[i].type : prog_type == variants[i].type;
+	return false;
+}

@@ -1,0 +1,90 @@
+/* helper_table.h — the helpers as data: one row per helper (the kernel's
+ * struct bpf_func_proto, Linux 6.18): id, name, return and argument types,
+ * flags, and which classes of program types may call it. Program types
+ * with a measured helper set (prog_types.c) use that set instead of the
+ * classes. Adding a helper: one row in helper_table.c (plus a test). */
+#ifndef RB_ENGINE_HELPER_TABLE_H
+#define RB_ENGINE_HELPER_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* argument types (the kernel's enum bpf_arg_type with its flags) */
+enum rb_helper_arg {
+	A_NONE = 0,
+	A_ANY,
+	A_CTX,
+	A_MAP,
+	A_KEY,
+	A_VALUE,
+	A_MEM_RO,         /* ARG_PTR_TO_MEM | MEM_RDONLY: read [p, p+size) */
+	A_MEM_RO_OR_NULL, /* the same, or NULL with size 0 */
+	A_MEM_UNINIT,     /* ARG_PTR_TO_UNINIT_MEM: the helper writes [p, p+size) */
+	A_SIZE,           /* ARG_CONST_SIZE */
+	A_SIZE_OR_ZERO,   /* ARG_CONST_SIZE_OR_ZERO */
+	A_ALLOC_SIZE,     /* ARG_CONST_ALLOC_SIZE_OR_ZERO */
+	A_RINGBUF_REL,    /* ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE */
+	A_BTF,            /* ARG_PTR_TO_BTF_ID (any BTF pointer accepted: the id is not checked) */
+	A_U32_OUT,        /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_ALIGNED, 4 bytes written */
+	A_CTX_OR_NULL,    /* ARG_PTR_TO_CTX_OR_NULL */
+	A_SOCK_COMMON,    /* ARG_PTR_TO_BTF_ID_SOCK_COMMON (sock, sock_common, tcp_sock; BTF pointers: unsupported) */
+	A_VALUE_OR_NULL,  /* ARG_PTR_TO_MAP_VALUE_OR_NULL */
+	A_SOCKET_OR_NULL, /* ARG_PTR_TO_SOCKET_OR_NULL */
+	A_SOCK_RELEASE,   /* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE */
+	A_LONG_OUT,       /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED, 8 bytes written */
+	A_MEM_WRITE,      /* ARG_PTR_TO_MEM | MEM_WRITE: clobbered in place (no byte-wise writes, nothing scratched) */
+};
+
+/* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER
+ * that do_refine_retval_range applies are kinds of their own) */
+enum rb_helper_ret {
+	R_INT,
+	R_VOID,
+	R_MAP_VALUE_OR_NULL,
+	R_RINGBUF_OR_NULL,
+	R_BTF_TASK,
+	R_MAP_VALUE,
+	R_SOCKET_OR_NULL, /* RET_PTR_TO_SOCKET_OR_NULL from an acquiring lookup */
+	R_SIZE_OR_ERR,    /* RET_INTEGER in [-MAX_ERRNO, the size argument's umax] (string reads, get_stack) */
+	R_CPU_ID,         /* RET_INTEGER in [0, nr_cpu_ids - 1] */
+};
+
+/* flags */
+#define HF_PKT_CHANGES 0x1 /* bpf_helper_changes_pkt_data: packet pointers are invalid afterwards */
+#define HF_PKT_ACCESS 0x2  /* .pkt_access: may take packet pointers as memory arguments */
+#define HF_NAME_ONLY 0x4   /* no prototype modelled: the name is for the log only */
+
+/* classes of program types without a measured helper set (prog_types.c) */
+#define HC_TRACE 0x1          /* kprobe, tracepoint, raw tracepoint, perf_event, tracing */
+#define HC_XDP 0x4            /* xdp */
+#define HC_TC 0x8             /* sched_cls, sched_act */
+#define HC_CGROUP_SKB 0x10    /* cgroup_skb: the socket-related subset of tc's helpers */
+#define HC_SOCKET_FILTER 0x20 /* socket_filter: the same without socket lookups */
+#define HC_ALL 0x3f
+
+/* the map argument must be of this map type (0: any map without special helpers) */
+#define MAP_DEVMAPS 0xff        /* redirect_map: only devmap, devmap_hash, cpumap, xskmap */
+#define MAP_CGROUP_STORAGE 0xfe /* get_local_storage: only the cgroup storages */
+
+struct rb_helper {
+	int32_t id;
+	const char *name; /* without the bpf_ prefix */
+	uint8_t ret;      /* enum rb_helper_ret */
+	uint8_t args[5];  /* enum rb_helper_arg, A_NONE after the last */
+	uint8_t classes;  /* HC_* */
+	uint8_t flags;    /* HF_* */
+	uint8_t map_type; /* MAP_* or a BPF_MAP_TYPE_* the map argument must have, 0: any data map */
+};
+
+/* the prototype of helper id, NULL when it is not modelled */
+const struct rb_helper *rb_helper_proto(int32_t id);
+/* the name of helper id (modelled or not), NULL when unknown */
+const char *rb_helper_name(int32_t id);
+/* the argument count of a modelled helper, -1 when not modelled */
+int rb_helper_nargs(int32_t id);
+bool rb_helper_changes_pkt(int32_t id);
+/* the table's prototype of id is not the one this program type gets (a socket
+ * argument instead of the ctx, no ctx argument): not modelled */
+bool rb_helper_proto_differs(int32_t id, uint32_t prog_type);
+
+#endif

@@ -1,0 +1,169 @@
+/* prog_types.c — the program type table (Linux 6.18 bpf_types.h and each
+ * type's bpf_verifier_ops / get_func_proto / check_return_code rules).
+ * Types missing from it end verification as "unsupported". */
+#include <linux/bpf.h>
+#include <stddef.h>
+
+#include "engine/helper_table.h"
+#include "engine/prog_types.h"
+
+/* Measured helper sets of the socket, cgroup and flow dissector program
+ * types: bit i set when helper i may be called, measured on the running
+ * 6.18.44 kernel (a call-only probe program per program and attach type;
+ * "cannot use helper" or "unknown func" means unavailable; docs/kernel-facts.md). */
+static const uint64_t hs_sock_addr_bind_sendmsg[4] = {0x028244280243d1eeull, 0x2d6f3e0863f30000ull,
+						      0x8c779e3176303f7cull, 0x00000000000f0ffcull};
+static const uint64_t hs_sock_addr_connect[4] = {0x028244280243d1eeull, 0x2d6f3e0863f30001ull, 0x8c779e3176303f7cull,
+						 0x00000000000f0ffcull};
+/* recvmsg, getpeername, getsockname */
+static const uint64_t hs_sock_addr_recv_names[4] = {0x028244280243d1eeull, 0x2d6f3e0863f30000ull,
+						    0x80779e3176303f7cull, 0x00000000000f0ffcull};
+static const uint64_t hs_cgroup_sock[4] = {0x008044280243d1eeull, 0x2d6f2e0063830000ull, 0x8c739e317630207cull,
+					   0x00000000000f0fecull};
+static const uint64_t hs_sock_ops[4] = {0x0aa244280243d1eeull, 0x2d6f3e0163830040ull, 0x80779e317631ff7cull,
+					0x00000000000f0ffcull};
+static const uint64_t hs_sk_lookup[4] = {0x008004280243d1eeull, 0x396f260063c10000ull, 0x80779e3176303f7cull,
+					 0x00000000000f0ffcull};
+static const uint64_t hs_sk_reuseport[4] = {0x008044280443d1eeull, 0x296f260063850010ull, 0x80739e317630207cull,
+					    0x00000000000f0fecull};
+static const uint64_t hs_sk_msg[4] = {0xf08004280243d1eeull, 0x2d6f3e006f810080ull, 0x80779e3176303f7cull,
+				      0x00000000000f0ffcull};
+static const uint64_t hs_sk_skb[4] = {0x0094cce80643d3eeull, 0x296f260863f10100ull, 0x80779e3176303f7cull,
+				      0x00000000000f0ffcull};
+static const uint64_t hs_getsockopt[4] = {0x008004280243d1eeull, 0x2d6f3e0163830000ull, 0x8c739e307630207cull,
+					  0x00000000000f0fecull};
+static const uint64_t hs_setsockopt[4] = {0x028204280243d1eeull, 0x2d6f3e0163830000ull, 0x8c739e307630207cull,
+					  0x00000000000f0fecull};
+static const uint64_t hs_cgroup_sysctl[4] = {0x008004280243d1eeull, 0x296f27e063830000ull, 0x8c739e317630207cull,
+					     0x00000000000f0fecull};
+static const uint64_t hs_cgroup_device[4] = {0x008004280243d1eeull, 0x296f260063830000ull, 0x8c739e307630207cull,
+					     0x00000000000f0fecull};
+static const uint64_t hs_flow_dissector[4] = {0x008004280443d1eeull, 0x296f260063810000ull, 0x80779e3176303f7cull,
+					      0x00000000000f0ffcull};
+
+#define UNCHECKED {false, 0, 0}
+#define RANGE(lo, hi) {true, lo, hi}
+#define RULES(a) a, (int)(sizeof(a) / sizeof(a[0]))
+
+static const struct rb_attach_rule cgroup_skb_attach[] = {
+	{BPF_CGROUP_INET_EGRESS, RANGE(0, 3), NULL}, /* bit 1: congestion notification */
+};
+
+/* 6.7+ also has the AF_UNIX hooks; they are not modelled */
+static const struct rb_attach_rule sock_addr_attach[] = {
+	{BPF_CGROUP_INET4_BIND, RANGE(0, 3), hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_INET6_BIND, RANGE(0, 3), hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_INET4_CONNECT, UNCHECKED, hs_sock_addr_connect},
+	{BPF_CGROUP_INET6_CONNECT, UNCHECKED, hs_sock_addr_connect},
+	{BPF_CGROUP_UDP4_SENDMSG, UNCHECKED, hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_UDP6_SENDMSG, UNCHECKED, hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_UDP4_RECVMSG, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_UDP6_RECVMSG, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET4_GETPEERNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET6_GETPEERNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET4_GETSOCKNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET6_GETSOCKNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+};
+
+static const struct rb_attach_rule cgroup_sock_attach[] = {
+	{BPF_CGROUP_INET_SOCK_CREATE, UNCHECKED, NULL},
+	{BPF_CGROUP_INET_SOCK_RELEASE, UNCHECKED, NULL},
+	{BPF_CGROUP_INET4_POST_BIND, UNCHECKED, NULL},
+	{BPF_CGROUP_INET6_POST_BIND, UNCHECKED, NULL},
+};
+
+static const struct rb_attach_rule sockopt_attach[] = {
+	{BPF_CGROUP_GETSOCKOPT, UNCHECKED, hs_getsockopt},
+	{BPF_CGROUP_SETSOCKOPT, UNCHECKED, hs_setsockopt},
+};
+
+/* fentry/fexit return 0; iterators 0 or 1; fmod_ret, tp_btf and the rest anything */
+static const struct rb_attach_rule tracing_attach[] = {
+	{BPF_TRACE_ITER, RANGE(0, 1), NULL},
+	{BPF_TRACE_FENTRY, RANGE(0, 0), NULL},
+	{BPF_TRACE_FEXIT, RANGE(0, 0), NULL},
+};
+
+#define SKB_PKT (PT_LD_ABS | PT_PKT_WRITE | PT_PKT_HELPER)
+
+static const struct rb_prog_type types[] = {
+	{BPF_PROG_TYPE_SOCKET_FILTER, "socket_filter", "__sk_buff", rb_ctx_skb, PT_LD_ABS, HC_SOCKET_FILTER,
+	 UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_SCHED_CLS, "sched_cls", "__sk_buff", rb_ctx_skb, SKB_PKT, HC_TC, UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_SCHED_ACT, "sched_act", "__sk_buff", rb_ctx_skb, SKB_PKT, HC_TC, UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_XDP, "xdp", "xdp_md", rb_ctx_xdp, PT_PKT_WRITE | PT_PKT_HELPER, HC_XDP, UNCHECKED, NULL, NULL,
+	 0},
+	{BPF_PROG_TYPE_KPROBE, "kprobe", "pt_regs", rb_ctx_kprobe, 0, HC_TRACE, UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_TRACEPOINT, "tracepoint", NULL, rb_ctx_tracepoint, 0, HC_TRACE, UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_RAW_TRACEPOINT, "raw_tracepoint", "bpf_raw_tracepoint_args", rb_ctx_raw_tracepoint, 0,
+	 HC_TRACE, UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_PERF_EVENT, "perf_event", "bpf_perf_event_data", rb_ctx_perf_event, 0, HC_TRACE, UNCHECKED,
+	 NULL, NULL, 0},
+	{BPF_PROG_TYPE_CGROUP_SKB, "cgroup_skb", "__sk_buff", rb_ctx_skb, PT_LD_ABS | PT_PKT_HELPER, HC_CGROUP_SKB,
+	 RANGE(0, 1), NULL, RULES(cgroup_skb_attach)},
+	/* tp_btf, fentry, fexit, fmod_ret, iter: the context through vmlinux BTF (btf.c) */
+	{BPF_PROG_TYPE_TRACING, "tracing", NULL, NULL, PT_BTF_CTX, HC_TRACE, UNCHECKED, NULL, RULES(tracing_attach)},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "cgroup_sock_addr", NULL, rb_ctx_sock_addr, PT_ATTACH_LISTED, 0, RANGE(0, 1),
+	 NULL, RULES(sock_addr_attach)},
+	{BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock", NULL, rb_ctx_sock, PT_ATTACH_LISTED, 0, RANGE(0, 1), hs_cgroup_sock,
+	 RULES(cgroup_sock_attach)},
+	{BPF_PROG_TYPE_SOCK_OPS, "sock_ops", NULL, rb_ctx_sock_ops, 0, 0, RANGE(0, 1), hs_sock_ops, NULL, 0},
+	{BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", NULL, rb_ctx_sk_lookup, 0, 0, RANGE(0, 1), hs_sk_lookup, NULL, 0},
+	{BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", NULL, rb_ctx_sk_reuseport, PT_PKT_HELPER, 0, UNCHECKED,
+	 hs_sk_reuseport, NULL, 0},
+	{BPF_PROG_TYPE_SK_MSG, "sk_msg", NULL, rb_ctx_sk_msg, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_msg,
+	 NULL, 0},
+	{BPF_PROG_TYPE_SK_SKB, "sk_skb", NULL, rb_ctx_sk_skb, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_skb,
+	 NULL, 0},
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, "cgroup_sockopt", NULL, rb_ctx_sockopt,
+	 PT_ATTACH_LISTED | PT_PKT_WRITE | PT_PKT_HELPER_ANY, 0, RANGE(0, 1), NULL, RULES(sockopt_attach)},
+	{BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl", NULL, rb_ctx_sysctl, 0, 0, RANGE(0, 1), hs_cgroup_sysctl, NULL,
+	 0},
+	{BPF_PROG_TYPE_CGROUP_DEVICE, "cgroup_device", NULL, rb_ctx_cgroup_dev, 0, 0, RANGE(0, 1), hs_cgroup_device,
+	 NULL, 0},
+	{BPF_PROG_TYPE_FLOW_DISSECTOR, "flow_dissector", NULL, rb_ctx_flow_dissector, PT_PKT_HELPER, 0, UNCHECKED,
+	 hs_flow_dissector, NULL, 0},
+};
+
+const struct rb_prog_type *rb_prog_type(uint32_t type)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].type == type)
+			return &types[i];
+	return NULL;
+}
+
+static const struct rb_attach_rule *attach_rule(const struct rb_prog_type *pt, uint32_t at)
+{
+	for (int i = 0; i < pt->nattach; i++)
+		if (pt->attach[i].attach == at)
+			return &pt->attach[i];
+	return NULL;
+}
+
+bool rb_attach_type_supported(const struct rb_prog_type *pt, uint32_t at)
+{
+	return !(pt->flags & PT_ATTACH_LISTED) || attach_rule(pt, at);
+}
+
+struct rb_ret_range rb_prog_ret_range(const struct rb_prog_type *pt, uint32_t at)
+{
+	const struct rb_attach_rule *r = attach_rule(pt, at);
+	return r && r->ret.checked ? r->ret : pt->ret;
+}
+
+const uint64_t *rb_prog_helper_set(const struct rb_prog_type *pt, uint32_t at)
+{
+	const struct rb_attach_rule *r = attach_rule(pt, at);
+	return r && r->helpers ? r->helpers : pt->helpers;
+}
+
+bool rb_prog_has_helper_sets(const struct rb_prog_type *pt)
+{
+	if (pt->helpers)
+		return true;
+	for (int i = 0; i < pt->nattach; i++)
+		if (pt->attach[i].helpers)
+			return true;
+	return false;
+}
