@@ -14,6 +14,7 @@
 #include "engine/liveness.h"
 #include "engine/scc.h"
 #include "engine/states.h"
+#include "loader/prog_type.h"
 
 static void init_state(struct rb_env *env)
 {
@@ -141,6 +142,12 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		res->verdict = RB_LOAD_ERROR;
 		snprintf(res->msg, sizeof(res->msg), "program has no instructions");
 		env.done = true;
+		goto out;
+	}
+	if (!env.prog->type_known && env.prog->prog_type == BPF_PROG_TYPE_UNSPEC) {
+		char why[256];
+		rb_prog_type_unknown_msg(env.prog, why, sizeof(why));
+		rb_unsupported(&env, "%s", why);
 		goto out;
 	}
 	env.ptype = rb_prog_type(env.prog->prog_type);
