@@ -21,7 +21,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
-SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "own"]
+SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "iproute2", "cilium-ebpf",
+           "suricata", "katran", "own"]
 
 
 def readelf(paths):

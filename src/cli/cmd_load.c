@@ -67,8 +67,9 @@ static void json_str(const char *s)
 
 static void fixups_text(uint32_t f, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s%s%s", f & RB_MAP_FIX_MAX_ENTRIES ? " max_entries" : "",
-		 f & RB_MAP_FIX_KEY_SIZE ? " key_size" : "", f & RB_MAP_FIX_VALUE_SIZE ? " value_size" : "");
+	snprintf(buf, sz, "%s%s%s%s", f & RB_MAP_FIX_MAX_ENTRIES ? " max_entries" : "",
+		 f & RB_MAP_FIX_KEY_SIZE ? " key_size" : "", f & RB_MAP_FIX_VALUE_SIZE ? " value_size" : "",
+		 f & RB_MAP_FIX_INNER ? " inner_map" : "");
 }
 
 static void print_text(const struct rb_object *o)

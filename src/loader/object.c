@@ -133,6 +133,8 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 	if (ret == 0) {
 		ret = open_either(&elf, opts, obj, err);
 		if (ret == 0)
+			ret = rb_map_fix_object(obj, err);
+		if (ret == 0)
 			ret = rb_resolve_prog_types(obj, opts, err);
 		if (ret == 0 && obj->prog_cnt == 0)
 			ret = rb_errf(err, "%s: no programs: %s", path, no_program_reason(&elf));

@@ -41,6 +41,7 @@ struct rb_map {
 #define RB_MAP_FIX_MAX_ENTRIES 1u
 #define RB_MAP_FIX_KEY_SIZE 2u
 #define RB_MAP_FIX_VALUE_SIZE 4u
+#define RB_MAP_FIX_INNER 8u /* inner map made up by the loader (map_fixup.c) */
 
 struct rb_prog {
 	char name[128];

@@ -29,6 +29,7 @@
  *     to reject.
  */
 #include <bpf/libbpf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,7 @@ struct lctx {
 	uint32_t gen;
 	uint64_t total;         /* instructions produced over all programs */
 	bool *has_func;         /* per section: holds an STT_FUNC symbol */
+	bool fatal;             /* the last error fails the whole object */
 };
 
 struct rel_ent {
@@ -73,6 +75,17 @@ struct frange {
 };
 
 #define LEGACY_TOTAL_INSNS (16u * RB_MAX_INSNS)
+
+/* an error that fails the whole object (see prog_or_error) */
+__attribute__((format(printf, 2, 3))) static int fatalf(struct lctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
+	va_end(ap);
+	c->fatal = true;
+	return -1;
+}
 
 static int sym_off_cmp(const void *a, const void *b)
 {
@@ -168,9 +181,7 @@ static int parse_maps(struct lctx *c)
 		for (size_t j = 0; j < n; j++)
 			if (j != i && ids[j] == inner[i])
 				c->obj->maps[i].inner_map_idx = (int32_t)j;
-		if (c->obj->maps[i].inner_map_idx < 0)
-			ret = rb_errf(c->err, "%s: map '%s' names missing inner map id %u", e->path,
-				      c->obj->maps[i].name, inner[i]);
+		/* an inner_id no map has: as if none (map_fixup.c stands one in) */
 	}
 	free(syms);
 	free(ids);
@@ -387,6 +398,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 	p->insns = malloc(cap * sizeof(struct bpf_insn));
 	if (!u || !p->insns) {
 		free(u);
+		c->fatal = true;
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	}
 	memcpy(p->insns, e->secs[sec].data + start * 8, len * 8);
@@ -411,6 +423,11 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 		Elf64_Sym sym = has ? rb_elf_sym(e, ELF64_R_SYM(r.r_info)) : (Elf64_Sym){0};
 		bool is_ld64 = in->code == (BPF_LD | BPF_IMM | BPF_DW);
 		bool is_call = in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL;
+		/* an ld_imm64 relocated against code is a function's address
+		 * (a callback), as libbpf reads it (RELO_SUBPROG_ADDR) */
+		if (has && is_ld64 && ELF64_R_TYPE(r.r_info) == R_BPF_64_64 && sym.st_shndx &&
+		    sym.st_shndx < e->nsec && (e->secs[sym.st_shndx].sh.sh_flags & SHF_EXECINSTR))
+			in->src_reg = BPF_PSEUDO_FUNC;
 		bool is_func = is_ld64 && in->src_reg == BPF_PSEUDO_FUNC;
 		if (is_ld64 && i + 1 >= u[cu].out + u[cu].len) {
 			ret = rb_errf(c->err, "%s: program %s: ld_imm64 cut at insn %zu", e->path, p->name, i);
@@ -466,7 +483,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 			if (nu == ucap) {
 				struct unit *nuu = realloc(u, (ucap *= 2) * sizeof(*u));
 				if (!nuu) {
-					ret = rb_errf(c->err, "%s: out of memory", e->path);
+					ret = fatalf(c, "%s: out of memory", e->path);
 					break;
 				}
 				u = nuu;
@@ -475,7 +492,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 				cap = (n + fl) * 2;
 				struct bpf_insn *ni = realloc(p->insns, cap * sizeof(*ni));
 				if (!ni) {
-					ret = rb_errf(c->err, "%s: out of memory", e->path);
+					ret = fatalf(c, "%s: out of memory", e->path);
 					break;
 				}
 				p->insns = ni;
@@ -499,8 +516,28 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 	p->insn_cnt = n;
 	c->total += n;
 	if (!ret && c->total > LEGACY_TOTAL_INSNS)
-		ret = rb_errf(c->err, "%s: more than %u instructions over all programs", e->path, LEGACY_TOTAL_INSNS);
+		ret = fatalf(c, "%s: more than %u instructions over all programs", e->path, LEGACY_TOTAL_INSNS);
 	return ret;
+}
+
+/* A program that cannot be built (a relocation against a symbol the
+ * object does not define, say) gets rb_prog.error and no instructions;
+ * the object and its other programs stay. Running out of memory or over
+ * the instruction budget fails the object. */
+static int prog_or_error(struct lctx *c, struct rb_prog *p, int ret)
+{
+	if (ret == 0 || c->fatal)
+		return ret;
+	const char *m = c->err->msg;
+	size_t pl = strlen(c->e->path);
+	if (!strncmp(m, c->e->path, pl) && !strncmp(m + pl, ": ", 2))
+		m += pl + 2;
+	snprintf(p->error, sizeof(p->error), "%.250s", m);
+	c->err->msg[0] = 0;
+	free(p->insns);
+	p->insns = NULL;
+	p->insn_cnt = 0;
+	return 0;
 }
 
 int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err *err)
@@ -562,7 +599,7 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 				struct rb_prog *p = &obj->progs[np++];
 				snprintf(p->name, sizeof(p->name), "%s", rb_elf_sym_name(e, &sym));
 				snprintf(p->section, sizeof(p->section), "%s", s->name);
-				ret = build_prog(&c, p, i, c.fr[k].start, c.fr[k].len);
+				ret = prog_or_error(&c, p, build_prog(&c, p, i, c.fr[k].start, c.fr[k].len));
 			}
 			if (nf == 0) {
 				if (pass == 0) {
@@ -572,7 +609,7 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 				struct rb_prog *p = &obj->progs[np++];
 				snprintf(p->name, sizeof(p->name), "%s", s->name);
 				snprintf(p->section, sizeof(p->section), "%s", s->name);
-				ret = build_prog(&c, p, i, 0, s->sh.sh_size / 8);
+				ret = prog_or_error(&c, p, build_prog(&c, p, i, 0, s->sh.sh_size / 8));
 			}
 		}
 	}

@@ -39,13 +39,14 @@ static bool starts_with(const char *s, const char *p)
 
 bool rb_section_tail_call(const char *sec, uint32_t *map_id, uint32_t *slot)
 {
+	/* iproute2 reads "%i/%i": decimal, 0x hex or 0 octal */
 	char *end;
 	if (sec[0] < '0' || sec[0] > '9')
 		return false;
-	unsigned long n = strtoul(sec, &end, 10);
+	unsigned long n = strtoul(sec, &end, 0);
 	if (*end != '/' || end[1] < '0' || end[1] > '9')
 		return false;
-	unsigned long m = strtoul(end + 1, &end, 10);
+	unsigned long m = strtoul(end + 1, &end, 0);
 	if (*end || n > UINT32_MAX || m > UINT32_MAX)
 		return false;
 	*map_id = (uint32_t)n;
@@ -195,11 +196,18 @@ int rb_resolve_prog_types(struct rb_object *obj, const struct rb_load_opts *opts
 			p->libbpf_type_name[0] = 0;
 		}
 	}
-	/* step 4: tail-call sections, and every section of an iproute2 object */
+	/* step 4: tail-call sections, and every section of a tc/ip object:
+	 * bpf_elf_map maps, or a section with iproute2's default names */
+	bool tc_object = obj->iproute2;
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		const char *sec = obj->progs[i].section;
+		tc_object |= obj->progs[i].tail_call || !strcmp(sec, "classifier") || !strcmp(sec, "action") ||
+			     !strcmp(sec, "prog");
+	}
 	uint32_t oe, ot = object_type(obj, &oe);
 	for (size_t i = 0; i < obj->prog_cnt; i++) {
 		struct rb_prog *p = &obj->progs[i];
-		if (!p->type_known && (p->tail_call || obj->iproute2))
+		if (!p->type_known && (p->tail_call || tc_object) && strcmp(p->section, ".text"))
 			set_type(p, ot, oe, "object");
 	}
 	return 0;

@@ -14,11 +14,12 @@
  *      the prog array with id N), Cilium's tc sections ("from-container",
  *      "to-netdev", ...), and the prefix matching of libbpf before 1.0 and
  *      of the kernel's samples/bpf/bpf_load.c ("xdp_prog", "socket1");
- *   4. the object: a tail-call section "N/M", or any section of an
- *      iproute2 object (struct bpf_elf_map maps), gets the type every
- *      other typed program of the object has (tc and ip load the whole
- *      object as one type); SCHED_CLS when they disagree or there are
- *      none.
+ *   4. the object: a tail-call section "N/M", or any section other than
+ *      .text of a tc/ip object (struct bpf_elf_map maps, or a section with
+ *      one of iproute2's default names "classifier", "action", "prog", or
+ *      an "N/M" section), gets the type every other typed program of the
+ *      object has (tc and ip load the whole object as one type);
+ *      SCHED_CLS when they disagree or there are none.
  * What none of them decides stays unknown, and says so in one line naming
  * the section and how to set the type (rb_prog_type_unknown_msg). */
 #ifndef RB_LOADER_PROG_TYPE_H
@@ -36,7 +37,8 @@
  * ("libbpf", "iproute2", "cilium", "libbpf<1.0"). */
 bool rb_section_prog_type(const char *sec, uint32_t *type, uint32_t *eat, const char **from);
 
-/* "N/M" with N and M decimal: iproute2's tail-call target naming. */
+/* "N/M" with N and M numbers as C writes them (decimal, 0x hex): iproute2's
+ * tail-call target naming. */
 bool rb_section_tail_call(const char *sec, uint32_t *map_id, uint32_t *slot);
 
 /* Parse a --prog-type argument: a program type as libbpf names it

@@ -182,6 +182,8 @@ static void test_section_conventions(void **state)
 	assert_false(rb_section_tail_call("2/", &id, &slot));
 	assert_false(rb_section_tail_call("2/7x", &id, &slot));
 	assert_false(rb_section_tail_call("kprobe/7", &id, &slot));
+	assert_true(rb_section_tail_call("0xabccba/0", &id, &slot));
+	assert_int_equal(id, 0xabccba);
 }
 
 static void test_type_options(void **state)
