@@ -55,6 +55,11 @@ if "$RB" verify --tracker kernel "$OBJ/iproute2_tc.bpf.o" >"$tmp/k" 2>&1 && ! gr
 	"$RB" verify --tracker kernel "$OBJ/em_none.bpf.o" >"$tmp/k" 2>&1
 	check "kernel rejects the memset call with the same message" \
 	  'grep -Eq "sock_memset +failure .*last insn is not an exit or jmp" "$tmp/k"' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/map_fixups.bpf.o" >"$tmp/k" 2>&1
+	"$RB" verify --tracker old "$OBJ/map_fixups.bpf.o" >"$tmp/o" 2>&1
+	check "kernel creates the fixed-up maps and verifies like the engine" \
+	  'grep -Eq "use_fixed_maps +success +[0-9]+ +([0-9]+)" "$tmp/k" &&
+	   [ "$(awk "/use_fixed_maps/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_fixed_maps/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
 else
 	echo "# bpf() unavailable: kernel rows skipped"
 fi

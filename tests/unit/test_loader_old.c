@@ -7,7 +7,9 @@
  *                  prefix-matched section names, an unresolved memset call;
  *   em_none        the same with e_machine 0;
  *   static_prog    a static program function;
- *   no_program     data only: an error, not an empty object. */
+ *   no_program     data only: an error, not an empty object;
+ *   map_fixups     map sizes the kernel refuses as written, a map-in-map
+ *                  without an inner map. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -234,6 +236,39 @@ static void test_type_options(void **state)
 	assert_null(n);
 }
 
+static const struct rb_map *map(const struct rb_object *o, const char *name)
+{
+	for (size_t i = 0; i < o->map_cnt; i++)
+		if (!strcmp(o->maps[i].name, name))
+			return &o->maps[i];
+	fail_msg("no map %s", name);
+	return NULL;
+}
+
+static void test_map_fixups(void **state)
+{
+	(void)state;
+	struct rb_object *o = open_opts("map_fixups", NULL);
+	const struct rb_map *rb = map(o, "events"), *pe = map(o, "perf_out"), *out = map(o, "outer");
+	assert_int_equal(rb->key_size, 0);
+	assert_int_equal(rb->value_size, 0);
+	assert_int_equal(rb->max_entries, 8192);
+	assert_int_equal(rb->fixups, RB_MAP_FIX_KEY_SIZE | RB_MAP_FIX_VALUE_SIZE | RB_MAP_FIX_MAX_ENTRIES);
+	assert_int_equal(pe->key_size, 4);
+	assert_int_equal(pe->value_size, 4);
+	assert_true(pe->max_entries > 0);
+	assert_true(out->fixups & RB_MAP_FIX_INNER);
+	assert_in_range(out->inner_map_idx, 0, (long)o->map_cnt - 1);
+	const struct rb_map *in = &o->maps[out->inner_map_idx];
+	assert_string_equal(in->name, "outer.inner");
+	assert_true(in->inner_template);
+	assert_int_equal(in->type, BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(in->value_size, 4);
+	/* the engine verifies it with these maps */
+	assert_int_equal(o->prog_cnt, 1);
+	rb_object_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_no_program_is_an_error),
 		cmocka_unit_test(test_section_conventions),
 		cmocka_unit_test(test_type_options),
+		cmocka_unit_test(test_map_fixups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
