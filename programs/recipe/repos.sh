@@ -5,7 +5,9 @@
 # without one a source is skipped with one line, and nothing else in the
 # corpus (in particular the default corpus) depends on them.
 #   suricata  OISF/suricata ebpf/*.c: the IDS's XDP and socket filters
-#             (its Makefile.am flags)
+#             (its Makefile.am flags); suricata loads every section but
+#             "xdp" as a socket filter (util-ebpf.c), so its manifest rows
+#             say prog_type socket_filter
 #   katran    facebookincubator/katran: the XDP load balancer, its
 #             healthchecking tc programs, the tc decap programs and the TCP
 #             packet router (katran/lib/Makefile-bpf flags)
@@ -27,14 +29,16 @@ checkout() {
 	git -C "$git" rev-parse --short=12 HEAD
 }
 
-# build SOURCE OUTDIR ORIGIN_PREFIX CFLAGS... : compile "src<TAB>out" lines
-# from stdin into OUTDIR, recording provenance and failures
+# build SOURCE OUTDIR VERSION ORIGIN_PREFIX PROG_TYPE CFLAGS... : compile
+# "src<TAB>out" lines from stdin into OUTDIR, recording provenance (with
+# PROG_TYPE, the type the project's own loader gives sections libbpf does
+# not know, "-" for none) and failures
 build() {
-	local src=$1 out=$2 ver=$3 pre=$4; shift 4
+	local src=$1 out=$2 ver=$3 pre=$4 ptype=$5; shift 5
 	local f o
 	while IFS=$'\t' read -r f o; do
 		if $CLANG "$@" -target bpf -c "$f" -o "$out/$o" 2>"$WORK/$src.$o.err"; then
-			printf '%s\t%s\t%s\t%s\n' "$o" "$src" "$ver" "${f#"$pre"/}" >>"$out/.provenance.tsv"
+			printf '%s\t%s\t%s\t%s\t%s\n' "$o" "$src" "$ver" "${f#"$pre"/}" "$ptype" >>"$out/.provenance.tsv"
 		else
 			rm -f "$out/$o"
 			printf '%s\t%s\n' "${f#"$pre"/}" "$(grep -m1 'error:' "$WORK/$src.$o.err" | sed "s|$pre/||")" \
@@ -52,7 +56,7 @@ rm -rf "$out"
 if ver=$(checkout suricata OISF+suricata "$t"); then
 	fresh "$out"
 	for f in "$t"/ebpf/*.c; do printf '%s\t%s.bpf.o\n' "$f" "$(basename "$f" .c)"; done |
-		build suricata "$out" "$ver" "$t" -Wall -I"$t/ebpf/include" -O2 -g -I/usr/include/x86_64-linux-gnu \
+		build suricata "$out" "$ver" "$t" socket_filter -Wall -I"$t/ebpf/include" -O2 -g -I/usr/include/x86_64-linux-gnu \
 			-D__KERNEL__ -D__ASM_SYSREG_H
 	report suricata "$ver" "$out"
 fi
@@ -67,7 +71,7 @@ if ver=$(checkout katran facebookincubator+katran "$t"); then
 			"$t"/katran/decap/bpf/*.bpf.c "$t"/katran/decap/tc_bpf/*.bpf.c "$t"/katran/tpr/bpf/*.bpf.c; do
 			[ -e "$f" ] && printf '%s\t%s.o\n' "$f" "$(basename "$(dirname "$f")").$(basename "$f" .c)"
 		done
-	} | build katran "$out" "$ver" "$t" -I"$t" -I/usr/include/x86_64-linux-gnu -DDEBUG -D__KERNEL__ \
+	} | build katran "$out" "$ver" "$t" - -I"$t" -I/usr/include/x86_64-linux-gnu -DDEBUG -D__KERNEL__ \
 		-Wno-unused-value -Wno-pointer-sign -Wno-compare-distinct-pointer-types -O2 -g
 	report katran "$ver" "$out"
 fi

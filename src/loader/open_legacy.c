@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/legacy_btf_maps.h"
 #include "loader/open_paths.h"
 
 #define R_BPF_64_64 1
@@ -47,6 +48,8 @@ struct lctx {
 	const struct rb_elf *e;
 	struct rb_object *obj;
 	size_t *map_sym;     /* per legacy map: its symbol's offset in "maps" */
+	size_t btf_maps_sec; /* section index of ".maps", 0 if none */
+	uint64_t *btf_off;   /* per map: its offset in ".maps", UINT64_MAX if not a BTF map */
 	size_t nlegacy;
 	size_t def_size;
 	long *sec_map;       /* per section: global-data map index, or -1 */
@@ -120,12 +123,17 @@ static int parse_maps(struct lctx *c)
 	c->obj->iproute2 = c->def_size >= 36;
 	Elf64_Sym *syms = calloc(n + 1, sizeof(*syms));
 	size_t ndata = 0;
-	for (size_t i = 1; i < e->nsec; i++)
+	for (size_t i = 1; i < e->nsec; i++) {
 		ndata += is_data_sec(&e->secs[i]);
-	c->obj->maps = calloc(n + ndata + 1, sizeof(struct rb_map));
+		if (!strcmp(e->secs[i].name, ".maps"))
+			c->btf_maps_sec = i;
+	}
+	size_t nbtf = c->btf_maps_sec ? rb_btf_maps_count(e) : 0, cap = n + 2 * nbtf + ndata + 1;
+	c->btf_off = calloc(cap, sizeof(uint64_t));
+	c->obj->maps = calloc(cap, sizeof(struct rb_map));
 	c->map_sym = calloc(n + 1, sizeof(size_t));
 	c->sec_map = calloc(e->nsec, sizeof(long));
-	if (!syms || !c->obj->maps || !c->map_sym || !c->sec_map) {
+	if (!syms || !c->obj->maps || !c->map_sym || !c->sec_map || !c->btf_off) {
 		free(syms);
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	}
@@ -190,6 +198,16 @@ static int parse_maps(struct lctx *c)
 		return ret;
 	c->nlegacy = n;
 	c->obj->map_cnt = n;
+	/* BTF-defined maps next to the legacy ones */
+	for (size_t i = 0; i < cap; i++)
+		c->btf_off[i] = UINT64_MAX;
+	size_t nb = 0;
+	if (nbtf && rb_btf_maps_parse(e, c->obj, n + 2 * nbtf, c->btf_off, &nb, c->err))
+		return -1;
+	for (size_t i = n; i < c->obj->map_cnt; i++) {
+		struct rb_map *m = &c->obj->maps[i];
+		m->fixups = rb_map_fix_sizes(m->type, &m->key_size, &m->value_size, &m->max_entries, ncpus);
+	}
 	/* global data, as libbpf would make it */
 	for (size_t i = 0; i < e->nsec; i++) {
 		c->sec_map[i] = -1;
@@ -374,6 +392,17 @@ static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sy
 				return 0;
 			}
 		return rb_errf(c->err, "%s: program %s insn %zu refers to no map (maps+%llu)", e->path, p->name, i,
+			       (unsigned long long)off);
+	}
+	if (c->btf_maps_sec && sym->st_shndx == c->btf_maps_sec) {
+		uint64_t off = sym->st_value + (ELF64_ST_TYPE(sym->st_info) == STT_SECTION ? (uint32_t)in->imm : 0);
+		for (size_t m = c->nlegacy; m < c->obj->map_cnt; m++)
+			if (c->btf_off[m] == off) {
+				in->src_reg = BPF_PSEUDO_MAP_IDX;
+				in->imm = (int32_t)m;
+				return 0;
+			}
+		return rb_errf(c->err, "%s: program %s insn %zu refers to no map (.maps+%llu)", e->path, p->name, i,
 			       (unsigned long long)off);
 	}
 	if (sym->st_shndx > 0 && sym->st_shndx < e->nsec && c->sec_map[sym->st_shndx] >= 0) {
@@ -622,6 +651,7 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 		p->kern_version = kver;
 	}
 	free(c.map_sym);
+	free(c.btf_off);
 	free(c.sec_map);
 	free(c.rels);
 	free(c.fr);

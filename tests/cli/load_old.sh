@@ -60,6 +60,11 @@ if "$RB" verify --tracker kernel "$OBJ/iproute2_tc.bpf.o" >"$tmp/k" 2>&1 && ! gr
 	check "kernel creates the fixed-up maps and verifies like the engine" \
 	  'grep -Eq "use_fixed_maps +success +[0-9]+ +([0-9]+)" "$tmp/k" &&
 	   [ "$(awk "/use_fixed_maps/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_fixed_maps/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/mixed_maps.bpf.o" >"$tmp/k" 2>&1
+	"$RB" verify --tracker old "$OBJ/mixed_maps.bpf.o" >"$tmp/o" 2>&1
+	check "legacy + BTF maps object: kernel and engine agree" \
+	  'grep -Eq "use_both +success" "$tmp/k" &&
+	   [ "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
 else
 	echo "# bpf() unavailable: kernel rows skipped"
 fi

@@ -9,7 +9,8 @@
  *   static_prog    a static program function;
  *   no_program     data only: an error, not an empty object;
  *   map_fixups     map sizes the kernel refuses as written, a map-in-map
- *                  without an inner map. */
+ *                  without an inner map;
+ *   mixed_maps     legacy and BTF-defined maps in one object. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -269,6 +270,40 @@ static void test_map_fixups(void **state)
 	rb_object_free(o);
 }
 
+static void test_mixed_legacy_and_btf_maps(void **state)
+{
+	(void)state;
+	struct rb_object *o = open_opts("mixed_maps", NULL);
+	assert_true(o->legacy_maps);
+	const struct rb_map *lh = map(o, "legacy_hash"), *bh = map(o, "btf_hash"), *out = map(o, "btf_outer");
+	assert_int_equal(lh->value_size, 8);
+	assert_int_equal(bh->type, BPF_MAP_TYPE_HASH);
+	assert_int_equal(bh->key_size, 4);
+	assert_int_equal(bh->value_size, 4);
+	assert_int_equal(bh->max_entries, 8);
+	assert_int_equal(out->type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	assert_in_range(out->inner_map_idx, 0, (long)o->map_cnt - 1);
+	const struct rb_map *in = &o->maps[out->inner_map_idx];
+	assert_true(in->inner_template);
+	assert_int_equal(in->type, BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(in->value_size, 8);
+	assert_int_equal(in->max_entries, 2);
+	assert_false(out->fixups & RB_MAP_FIX_INNER);
+	/* the program refers to all three maps, in index form */
+	const struct rb_prog *p = prog(o, "use_both");
+	assert_string_equal(p->error, "");
+	unsigned seen = 0;
+	for (size_t i = 0; i + 1 < p->insn_cnt; i++)
+		if (p->insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) && p->insns[i].src_reg == BPF_PSEUDO_MAP_IDX) {
+			const char *n = o->maps[p->insns[i].imm].name;
+			seen |= (strcmp(n, "legacy_hash") ? 0u : 1u) | (strcmp(n, "btf_hash") ? 0u : 2u) |
+				(strcmp(n, "btf_outer") ? 0u : 4u);
+			i++;
+		}
+	assert_int_equal(seen, 7);
+	rb_object_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_section_conventions),
 		cmocka_unit_test(test_type_options),
 		cmocka_unit_test(test_map_fixups),
+		cmocka_unit_test(test_mixed_legacy_and_btf_maps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
