@@ -9,8 +9,8 @@
 #             "xdp" as a socket filter (util-ebpf.c), so its manifest rows
 #             say prog_type socket_filter
 #   katran    facebookincubator/katran: the XDP load balancer, its
-#             healthchecking tc programs, the tc decap programs and the TCP
-#             packet router (katran/lib/Makefile-bpf flags)
+#             healthchecking tc programs and the decap programs, built the
+#             way katran/lib/Makefile-bpf builds them
 # Each writes corpus/<source>/ with .provenance.tsv (commit as version)
 # and FAILURES.tsv.
 . "$(dirname "$0")/lib.sh"
@@ -61,17 +61,24 @@ if ver=$(checkout suricata OISF+suricata "$t"); then
 	report suricata "$ver" "$out"
 fi
 
-# --- katran
+# --- katran: as katran/lib/Makefile-bpf builds, clang to LLVM IR for the
+# host, then llc -march=bpf (glibc's headers want a host target)
 out=$CORPUS/katran; t=$WORK/katran
 rm -rf "$out"
 if ver=$(checkout katran facebookincubator+katran "$t"); then
 	fresh "$out"
-	{
-		for f in "$t"/katran/lib/bpf/{balancer.bpf,healthchecking_ipip,healthchecking.bpf,xdp_pktcntr,xdp_root}.c \
-			"$t"/katran/decap/bpf/*.bpf.c "$t"/katran/decap/tc_bpf/*.bpf.c "$t"/katran/tpr/bpf/*.bpf.c; do
-			[ -e "$f" ] && printf '%s\t%s.o\n' "$f" "$(basename "$(dirname "$f")").$(basename "$f" .c)"
-		done
-	} | build katran "$out" "$ver" "$t" - -I"$t" -I/usr/include/x86_64-linux-gnu -DDEBUG -D__KERNEL__ \
-		-Wno-unused-value -Wno-pointer-sign -Wno-compare-distinct-pointer-types -O2 -g
+	for f in "$t"/katran/lib/bpf/{balancer.bpf,healthchecking_ipip,healthchecking.bpf,xdp_pktcntr,xdp_root}.c \
+		"$t"/katran/decap/bpf/*.bpf.c "$t"/katran/decap/tc_bpf/*.bpf.c; do
+		[ -e "$f" ] || continue
+		o=$(basename "$(dirname "$f")").$(basename "$f" .c).o
+		if { $CLANG -I"$t/katran/lib/linux_includes" -I"$t" -DDEBUG -D__KERNEL__ -Wno-unused-value \
+			-Wno-pointer-sign -Wno-compare-distinct-pointer-types -O2 -emit-llvm -c -g "$f" -o - |
+			${LLC:-llc} -march=bpf -filetype=obj -o "$out/$o"; } 2>"$WORK/katran.$o.err"; then
+			printf '%s\tkatran\t%s\t%s\t-\n' "$o" "$ver" "${f#"$t"/}" >>"$out/.provenance.tsv"
+		else
+			rm -f "$out/$o"
+			printf '%s\t%s\n' "${f#"$t"/}" "$(grep -m1 'error' "$WORK/katran.$o.err" | sed "s|$t/||")" >>"$out/FAILURES.tsv"
+		fi
+	done
 	report katran "$ver" "$out"
 fi
