@@ -21,5 +21,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_kdiff(int argc, char **argv);
+int cmd_execcheck(int argc, char **argv);
 
 #endif

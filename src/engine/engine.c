@@ -205,6 +205,8 @@ out:
 	res->mark_read = 0; /* 6.18 no longer propagates read marks */
 	res->peak_state_mem = env.peak_state_mem;
 	res->verify_us = (rb_now_s() - env.t_start) * 1e6;
+	if (opts && opts->rec && opts->rec->done)
+		opts->rec->done(opts->rec->ctx);
 	if (env.log) {
 		if (res->verdict == RB_ACCEPT || res->verdict == RB_REJECT)
 			rb_log(&env,
