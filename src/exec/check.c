@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/log.h"
 #include "engine/state.h"
 #include "exec/exec.h"
 #include "exec/machine.h"
