@@ -7,6 +7,10 @@
 #   xdp-tools     shipped .o files + objects embedded in the executables
 #   libbpf-tools  objects embedded in the tools
 #   pcp           objects embedded in the BPF PMDA modules (apt-get download, not installed)
+#   iproute2      iproute2-doc's example tc programs, compiled (apt-get download)
+#   cilium-ebpf   the BPF test objects of golang-github-cilium-ebpf-dev (apt-get download)
+#   repos         optional: suricata's and katran's BPF programs from git mirrors
+#                 under $RB_REPOS (skipped with one line each without them)
 #   kernel        6.1 selftests and kernel-tree programs, compiled with clang
 #   own           programs/src/*.bpf.c
 #   manifest      programs/corpus/manifest.tsv (one row per program; names from the loader)
@@ -25,7 +29,15 @@ vers() { local p; for p in "$@"; do printf '%s=%s ' "$p" "$(pkg_version "$p")"; 
 BTF_ID=$(sha256sum "$VMLINUX_BTF" | cut -c1-16)
 EXTRACTOR=$(hash_files "$ROOT"/src/corpus/*.[ch] "$ROOT/src/cli/cmd_extract.c")
 CLANG_V=$($CLANG --version | head -1)
+apt_candidate() { printf '%s=%s' "$1" "$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')"; }
 PCP_V=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}')
+# the commits of the optional repository mirrors (repos.sh), "none" without RB_REPOS
+repos_key() {
+	local r
+	for r in OISF+suricata facebookincubator+katran; do
+		printf '%s=%s ' "$r" "$(git -C "${RB_REPOS:-/nonexistent}/$r/repo" rev-parse -q --verify HEAD 2>/dev/null || echo none)"
+	done
+}
 
 # run_step NAME STAMPDIR KEY CMD... : run CMD unless STAMPDIR/.stamp-NAME holds KEY
 declare -A KEYS
@@ -56,6 +68,13 @@ run_step pcp "$CORPUS" "$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTO
 	"$RECIPE/pcp.sh" "$RB"
 run_step kernel "$CORPUS" "$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V" \
 	"$RECIPE/kernel.sh"
+run_step iproute2 "$CORPUS" "$(hash_files "$L" "$RECIPE/iproute2.sh" "$RECIPE"/include/iproute2/*) $(apt_candidate iproute2-doc) $CLANG_V" \
+	"$RECIPE/iproute2.sh"
+run_step cilium-ebpf "$CORPUS" "$(hash_files "$L" "$RECIPE/cilium-ebpf.sh") $(apt_candidate golang-github-cilium-ebpf-dev)" \
+	"$RECIPE/cilium-ebpf.sh"
+# optional: public repositories, only where a git mirror is given (RB_REPOS)
+run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key) $CLANG_V" \
+	"$RECIPE/repos.sh"
 run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.sh" "$ROOT"/programs/src/*) ${KEYS[headers]} $CLANG_V" \
 	"$RECIPE/own.sh"
 # program lists come from the loader (`rangebench load --json`) where it opens

@@ -49,3 +49,25 @@ keep_unique() {
 		fi
 	done
 }
+
+# deb_unpack PKG DIR: fetch PKG's .deb with `apt-get download` (cached in
+# $WORK/debs; the package is never installed) and unpack it into DIR.
+# Prints the version unpacked; fails if the apt lists have no candidate.
+deb_unpack() {
+	local pkg=$1 dir=$2 ver deb debs=$WORK/debs
+	mkdir -p "$debs" "$dir"
+	ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')
+	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+		apt-get update -qq >/dev/null 2>&1 || true
+		ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')
+	fi
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || { log "$pkg: no candidate version in the apt lists"; return 1; }
+	deb=$(ls "$debs/${pkg}_${ver/*:/}"_*.deb 2>/dev/null | head -1 || true)
+	if [ -z "$deb" ]; then
+		(cd "$debs" && apt-get download -q "$pkg=$ver") >"$WORK/$pkg-download.log" 2>&1 ||
+			{ log "$pkg: apt-get download failed, see $WORK/$pkg-download.log"; return 1; }
+		deb=$(ls "$debs/${pkg}_${ver/*:/}"_*.deb | head -1)
+	fi
+	dpkg-deb -x "$deb" "$dir"
+	echo "$ver"
+}

@@ -2,7 +2,10 @@
 """manifest.py CORPUS [RANGEBENCH] — write CORPUS/manifest.tsv: one row per program.
 
 Columns: source, package, version, object (path relative to CORPUS),
-program, section, sha256 (of the object file). A header row comes first.
+program, section, sha256 (of the object file), prog_type (the program type
+`rangebench run` gives the object's programs whose section libbpf does not
+know, "-" for none: an optional fifth column of .provenance.tsv). A header
+row comes first.
 
 Programs come from the project's loader when RANGEBENCH is given and its
 `load --json` opens the object: exactly the programs the engine will see
@@ -21,7 +24,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
-SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "own"]
+SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "iproute2", "cilium-ebpf",
+           "suricata", "katran", "own"]
 
 
 def readelf(paths):
@@ -90,8 +94,10 @@ def main():
         prov = {}
         with open(prov_path) as f:
             for line in f:
-                obj, pkg, ver, _origin = line.rstrip("\n").split("\t")
-                prov[obj] = (pkg, ver)
+                fields = line.rstrip("\n").split("\t")
+                obj, pkg, ver = fields[:3]
+                ptype = fields[4] if len(fields) > 4 and fields[4] else "-"
+                prov[obj] = (pkg, ver, ptype)
         objs = sorted(prov)
         paths = [os.path.join(corpus, src, o) for o in objs]
         from_loader = loader_programs(rb, paths)
@@ -102,7 +108,7 @@ def main():
         for o, p in zip(objs, paths):
             with open(p, "rb") as f:
                 digest = hashlib.sha256(f.read()).hexdigest()
-            pkg, ver = prov[o]
+            pkg, ver, ptype = prov[o]
             if p in from_loader:
                 progs = from_loader[p]
                 used_loader += 1
@@ -111,10 +117,10 @@ def main():
                 used_readelf += 1
             progs = progs or [("-", "-")]
             for name, sec in progs:
-                rows.append((src, pkg, ver, f"{src}/{o}", name, sec, digest))
+                rows.append((src, pkg, ver, f"{src}/{o}", name, sec, digest, ptype))
     tmp = os.path.join(corpus, "manifest.tsv.tmp")
     with open(tmp, "w") as f:
-        f.write("source\tpackage\tversion\tobject\tprogram\tsection\tsha256\n")
+        f.write("source\tpackage\tversion\tobject\tprogram\tsection\tsha256\tprog_type\n")
         for r in rows:
             f.write("\t".join(r) + "\n")
     os.replace(tmp, os.path.join(corpus, "manifest.tsv"))

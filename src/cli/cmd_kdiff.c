@@ -9,13 +9,14 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/type_opts.h"
 #include "oracle/kdiff.h"
 #include "loader/object.h"
 #include "verify/verify.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rangebench kdiff [--tracker old|cnum] [-C LINES] OBJ:PROG\n"
+	fprintf(f, "usage: rangebench kdiff [--tracker old|cnum] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ:PROG\n"
 		   "  Run the kernel and the engine (default tracker old) on one program with\n"
 		   "  level-2 logs; print the first differing log line with context, verdicts\n"
 		   "  and counts. Exit 1 when they differ.\n");
@@ -40,8 +41,11 @@ int cmd_kdiff(int argc, char **argv)
 {
 	const char *tracker = "old";
 	int ctx = 6;
+	struct rb_load_opts lopts = {0};
 	static const struct option lo[] = {{"tracker", required_argument, NULL, 't'},
 					   {"help", no_argument, NULL, 'h'},
+					   {"prog-type", required_argument, NULL, 'T'},
+					   {"attach-type", required_argument, NULL, 'A'},
 					   {NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
@@ -52,6 +56,12 @@ int cmd_kdiff(int argc, char **argv)
 			break;
 		case 'C':
 			ctx = atoi(optarg);
+			break;
+		case 'T':
+			lopts.prog_type = optarg;
+			break;
+		case 'A':
+			lopts.attach_type = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -76,7 +86,8 @@ int cmd_kdiff(int argc, char **argv)
 	const char *pname = colon + 1;
 	struct rb_object *obj = NULL;
 	struct rb_err err = {{0}};
-	struct rb_load_opts lopts = {0};
+	if (rb_cli_check_type_opts("kdiff", &lopts))
+		return 2;
 	if (rb_object_open(path, &lopts, &obj, &err) < 0) {
 		fprintf(stderr, "kdiff: %s\n", err.msg);
 		return 2;

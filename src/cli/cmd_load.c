@@ -8,15 +8,22 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/type_opts.h"
 #include "loader/object.h"
+#include "loader/prog_type.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rangebench load [--btf FILE] [--json] OBJ...\n"
+	fprintf(f, "usage: rangebench load [--btf FILE] [--json] [--prog-type TYPE [--attach-type TYPE]] OBJ...\n"
 		   "  Open BPF ELF objects as the kernel would receive them and list every\n"
 		   "  program (section, program and attach type, autoload flag, instructions\n"
 		   "  after relocation) and map. --btf: vmlinux BTF for CO-RE (default\n"
-		   "  /sys/kernel/btf/vmlinux). --json: one JSON object per file per line.\n");
+		   "  /sys/kernel/btf/vmlinux). --json: one JSON object per file per line.\n"
+		   "  --prog-type: the program type of programs whose section name libbpf does\n"
+		   "  not know (a libbpf type name such as sched_cls, xdp, or a section name such\n"
+		   "  as tc, kprobe/NAME); --attach-type: their expected attach type.\n"
+		   "  Sections libbpf does not know are typed by the conventions of iproute2,\n"
+		   "  Cilium and libbpf < 1.0 where those decide (shown as type-from).\n");
 }
 
 static const char *prog_type_name(const struct rb_prog *p)
@@ -60,14 +67,16 @@ static void json_str(const char *s)
 
 static void fixups_text(uint32_t f, char *buf, size_t sz)
 {
-	snprintf(buf, sz, "%s%s%s", f & RB_MAP_FIX_MAX_ENTRIES ? " max_entries" : "",
-		 f & RB_MAP_FIX_KEY_SIZE ? " key_size" : "", f & RB_MAP_FIX_VALUE_SIZE ? " value_size" : "");
+	snprintf(buf, sz, "%s%s%s%s", f & RB_MAP_FIX_MAX_ENTRIES ? " max_entries" : "",
+		 f & RB_MAP_FIX_KEY_SIZE ? " key_size" : "", f & RB_MAP_FIX_VALUE_SIZE ? " value_size" : "",
+		 f & RB_MAP_FIX_INNER ? " inner_map" : "");
 }
 
 static void print_text(const struct rb_object *o)
 {
-	printf("%s: %zu programs, %zu maps, BTF %s%s, sha256 %s\n", o->path, o->prog_cnt, o->map_cnt,
-	       o->btf ? "yes" : "no", o->legacy_maps ? ", legacy maps" : "", o->sha256);
+	printf("%s: %zu programs, %zu maps, BTF %s%s%s%s, sha256 %s\n", o->path, o->prog_cnt, o->map_cnt,
+	       o->btf ? "yes" : "no", o->legacy_maps ? ", legacy maps" : "", o->iproute2 ? " (iproute2)" : "",
+	       o->own_path && !o->legacy_maps ? ", opened without libbpf" : "", o->sha256);
 	for (size_t i = 0; i < o->prog_cnt; i++) {
 		const struct rb_prog *p = &o->progs[i];
 		printf("  prog %-24s section %-28s type %-16s attach %-22s autoload %-3s insns %zu",
@@ -75,9 +84,18 @@ static void print_text(const struct rb_object *o)
 		       p->autoload ? "yes" : "no", p->insn_cnt);
 		if (p->attach_btf_id)
 			printf(" target %s (btf id %u)", p->attach_name, p->attach_btf_id);
+		if (p->type_known && strcmp(p->type_from, "libbpf"))
+			printf(" type-from %s", p->type_from);
+		if (p->tail_call)
+			printf(" tail-call map-id %u slot %u", p->tail_map_id, p->tail_slot);
 		if (p->error[0])
 			printf(" error: %s", p->error);
 		putchar('\n');
+		if (!p->type_known) {
+			char why[256];
+			rb_prog_type_unknown_msg(p, why, sizeof(why));
+			fprintf(stderr, "%s: %s: %s\n", o->path, p->name, why);
+		}
 	}
 	for (size_t i = 0; i < o->map_cnt; i++) {
 		const struct rb_map *m = &o->maps[i];
@@ -111,6 +129,10 @@ static void print_json(const struct rb_object *o)
 		       attach_name(p), p->autoload ? "true" : "false", p->insn_cnt,
 		       p->attach_btf_id);
 		json_str(p->attach_name);
+		printf(",\"type_from\":");
+		json_str(p->type_from);
+		if (p->tail_call)
+			printf(",\"tail_call\":{\"map_id\":%u,\"slot\":%u}", p->tail_map_id, p->tail_slot);
 		printf(",\"error\":");
 		if (p->error[0])
 			json_str(p->error);
@@ -149,6 +171,15 @@ int cmd_load(int argc, char **argv)
 				return 2;
 			}
 			opts.btf_path = argv[i];
+		} else if (!strcmp(argv[i], "--prog-type") || !strcmp(argv[i], "--attach-type")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "rangebench load: %s needs a TYPE\n", argv[i]);
+				return 2;
+			}
+			if (argv[i][2] == 'p')
+				opts.prog_type = argv[++i];
+			else
+				opts.attach_type = argv[++i];
 		} else if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
@@ -164,6 +195,8 @@ int cmd_load(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (rb_cli_check_type_opts("load", &opts))
+		return 2;
 	size_t nfail = 0, nok = 0, nprogs = 0, nunknown = 0, nerr = 0;
 	for (; i < argc; i++) {
 		struct rb_object *o;

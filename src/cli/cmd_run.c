@@ -13,6 +13,7 @@
 
 #include "census/census.h"
 #include "cli/commands.h"
+#include "cli/type_opts.h"
 #include "driver/census_store.h"
 #include "driver/driver.h"
 #include "driver/fault.h"
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench run [--trackers old,cnum,kernel] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
-		"                      [--census | --no-census] [-q] [CORPUS_DIR|OBJ]...\n"
+		"                      [--census | --no-census] [--prog-type TYPE] [-q] [CORPUS_DIR|OBJ]...\n"
 		"\n"
 		"Verifies every program of the given corpus directories and objects with each\n"
 		"tracker and stores one row per (program, tracker) in the results database.\n"
@@ -58,6 +59,9 @@ static void usage(FILE *f)
 		"  --census         also run the operator census (width 8) into the database\n"
 		"  --census-pairs N input pairs per binary operation in that census (default\n"
 		"                   20000; 'rangebench ops' runs the full 100000)\n"
+		"  --prog-type TYPE the program type of programs whose section libbpf does not\n"
+		"                   know, in objects whose manifest row names none (a manifest's\n"
+		"                   optional prog_type column sets it per object)\n"
 		"  -q               no progress output\n");
 }
 
@@ -147,6 +151,7 @@ int cmd_run(int argc, char **argv)
 		{"time-limit", required_argument, NULL, 'T'}, {"census", no_argument, NULL, 'c'},
 		{"no-census", no_argument, NULL, 'C'},      {"help", no_argument, NULL, 'h'},
 		{"census-pairs", required_argument, NULL, 'P'},
+		{"prog-type", required_argument, NULL, 'Y'},
 		{NULL, 0, NULL, 0},
 	};
 	/* a child process of a run: one object (src/driver/child.c) */
@@ -210,6 +215,13 @@ int cmd_run(int argc, char **argv)
 				fprintf(stderr, "rangebench run: bad --time-limit '%s'\n", optarg);
 				return 2;
 			}
+			break;
+		}
+		case 'Y': {
+			struct rb_load_opts lo = {.prog_type = optarg};
+			if (rb_cli_check_type_opts("run", &lo))
+				return 2;
+			o.prog_type = optarg;
 			break;
 		}
 		case 'h': usage(stdout); return 0;

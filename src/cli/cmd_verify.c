@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/type_opts.h"
+#include "loader/prog_type.h"
 #include "loader/object.h"
 #include "report/table.h"
 #include "verify/verify.h"
@@ -19,11 +21,14 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench verify [--tracker old|cnum|kernel] [--log] [--csv] [--btf FILE] OBJ[:PROG]...\n"
+		"usage: rangebench verify [--tracker old|cnum|kernel] [--log] [--csv] [--btf FILE]\n"
+		"                         [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
 		"  kernel), and print veristat-style rows. --log: the per-instruction verifier\n"
-		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE.\n");
+		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE.\n"
+		"  --prog-type/--attach-type: the type of programs whose section libbpf does not\n"
+		"  know (see rangebench load --help). An object without programs is an error.\n");
 }
 
 struct row {
@@ -101,7 +106,8 @@ int cmd_verify(int argc, char **argv)
 	static const struct option lo[] = {
 		{"tracker", required_argument, NULL, 't'}, {"log", no_argument, NULL, 'l'},
 		{"csv", no_argument, NULL, 'c'},           {"btf", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+		{"help", no_argument, NULL, 'h'},          {"prog-type", required_argument, NULL, 'T'},
+		{"attach-type", required_argument, NULL, 'A'}, {NULL, 0, NULL, 0},
 	};
 	const char *tracker = "old";
 	bool want_log = false, csv = false;
@@ -120,6 +126,8 @@ int cmd_verify(int argc, char **argv)
 		case 'l': want_log = true; break;
 		case 'c': csv = true; break;
 		case 'b': lopts.btf_path = optarg; break;
+		case 'T': lopts.prog_type = optarg; break;
+		case 'A': lopts.attach_type = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -129,6 +137,8 @@ int cmd_verify(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (rb_cli_check_type_opts("verify", &lopts))
+		return 2;
 	struct row *rows = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;

@@ -12,6 +12,7 @@ static const struct rb_command commands[] = {
 	{"progdiff", cmd_progdiff, "random programs of every feature family: the engine (old) vs the running kernel, state by state"},
 	{"verify", cmd_verify, "verify programs with a tracker or the running kernel, veristat-style"},
 	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
+	{"execcheck", cmd_execcheck, "run accepted programs concretely and check every value against the explored states"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},
 	{"compare", cmd_compare, "compare two runs, or two trackers of one run, program by program"},
 	{"query", cmd_query, "run a ready-made SQL query (db/queries/) on the results database"},

@@ -139,7 +139,8 @@ static void run_in_process(struct rb_driver *d, size_t i)
 	const struct obj_state *os = &d->objs[d->order[i]];
 	struct rb_object *obj = NULL;
 	struct rb_err e = {{0}};
-	if (rb_object_open(os->job->path, NULL, &obj, &e) < 0) {
+	struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job)};
+	if (rb_object_open(os->job->path, &lo, &obj, &e) < 0) {
 		rb_drv_object_failed(d, os, &e, true);
 		return;
 	}
@@ -194,6 +195,8 @@ static int build_args(const struct rb_driver *d, const struct obj_state *os, siz
 		return -1;
 	a->buf[used++] = 0;
 	a->argv[n++] = a->buf + start;
+	const char *pt = rb_driver_job_prog_type(&d->opts, os->job);
+	ARG("%s", pt ? pt : "-");
 	a->argv[n] = NULL;
 #undef ARG
 	return 0;
@@ -354,13 +357,13 @@ static unsigned split_commas(char *s, char **out, unsigned max)
 
 int rb_driver_child_main(int argc, char **argv)
 {
-	/* run --child OBJ SOURCE ROT START RUN_ID REPEAT INSN_LIMIT TIME_LIMIT TRACKERS PROGS */
-	if (argc != 12 || strcmp(argv[1], "--child")) {
+	/* run --child OBJ SOURCE ROT START RUN_ID REPEAT INSN_LIMIT TIME_LIMIT TRACKERS PROGS PROG_TYPE */
+	if (argc != 13 || strcmp(argv[1], "--child")) {
 		fprintf(stderr, "rangebench run --child: internal use only\n");
 		return 2;
 	}
 	struct rb_driver *d = calloc(1, sizeof(*d));
-	struct rb_job_obj job = {.path = argv[2], .source = argv[3]};
+	struct rb_job_obj job = {.path = argv[2], .source = argv[3], .prog_type = strcmp(argv[12], "-") ? argv[12] : ""};
 	struct obj_state os = {.job = &job};
 	size_t rot = strtoull(argv[4], NULL, 10), q0 = strtoull(argv[5], NULL, 10);
 	if (!d)
@@ -393,7 +396,8 @@ int rb_driver_child_main(int argc, char **argv)
 	int rc = 0;
 	if (!m) {
 		rc = 2;
-	} else if (rb_object_open(job.path, NULL, &obj, &e) < 0) {
+	} else if (rb_object_open(job.path, &(struct rb_load_opts){.prog_type = job.prog_type[0] ? job.prog_type : NULL},
+				  &obj, &e) < 0) {
 		m->type = MSG_OPEN_FAILED;
 		snprintf(m->row.res.msg, sizeof(m->row.res.msg), "%.255s", e.msg);
 		write_all(out, m, sizeof(*m));

@@ -117,7 +117,8 @@ static void *scan_worker(void *arg)
 		struct obj_state *os = &d->objs[i];
 		struct rb_object *obj = NULL;
 		struct rb_err e = {{0}};
-		if (rb_object_open(os->job->path, NULL, &obj, &e) < 0) {
+		struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job)};
+		if (rb_object_open(os->job->path, &lo, &obj, &e) < 0) {
 			os->load_failed = true;
 			rb_drv_object_failed(d, os, &e, false);
 		} else {
@@ -431,4 +432,11 @@ bool rb_driver_tracker_available(const char *tracker, char *why, size_t len)
 	}
 	why[0] = 0;
 	return true;
+}
+
+const char *rb_driver_job_prog_type(const struct rb_driver_opts *o, const struct rb_job_obj *job)
+{
+	if (job->prog_type && job->prog_type[0])
+		return job->prog_type;
+	return o->prog_type && o->prog_type[0] ? o->prog_type : NULL;
 }

@@ -48,7 +48,14 @@ struct rb_driver_opts {
 	 * process "EXE run --child ..." (rb_driver_child_main); NULL: in the
 	 * worker threads, without that isolation */
 	const char *child_exe;
+	/* program type for programs whose section libbpf does not know, for
+	 * objects whose manifest row names none (loader/prog_type.h); NULL = none */
+	const char *prog_type;
 };
+
+/* The type option an object of the run is opened with: its manifest's
+ * prog_type, else the run's; NULL if neither. */
+const char *rb_driver_job_prog_type(const struct rb_driver_opts *o, const struct rb_job_obj *job);
 
 struct rb_progress {
 	bool scanning;           /* phase 1: opening objects */

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int add(struct rb_joblist *l, const char *path, const char *source, struct rb_err *err)
+static int add(struct rb_joblist *l, const char *path, const char *source, const char *prog_type,
+	       struct rb_err *err)
 {
 	if (RB_GROW(l->objs, l->n + 1, &l->cap, 64) < 0)
 		return rb_errf(err, "%s: out of memory", path);
@@ -26,9 +27,12 @@ static int add(struct rb_joblist *l, const char *path, const char *source, struc
 		rb_jobs_guess_source(path, src, sizeof(src));
 	l->objs[l->n].path = strdup(path);
 	l->objs[l->n].source = strdup(src);
-	if (!l->objs[l->n].path || !l->objs[l->n].source) {
+	/* "-" in a manifest column means none */
+	l->objs[l->n].prog_type = strdup(prog_type && strcmp(prog_type, "-") ? prog_type : "");
+	if (!l->objs[l->n].path || !l->objs[l->n].source || !l->objs[l->n].prog_type) {
 		free(l->objs[l->n].path);
 		free(l->objs[l->n].source);
+		free(l->objs[l->n].prog_type);
 		return rb_errf(err, "%s: out of memory", path);
 	}
 	l->n++;
@@ -93,7 +97,7 @@ static int walk(struct rb_joblist *l, const char *dir, int depth, struct rb_err 
 		if (S_ISDIR(sb.st_mode))
 			rc = walk(l, p, depth + 1, err);
 		else if (S_ISREG(sb.st_mode) && ends_with(e->d_name, ".o"))
-			rc = add(l, p, NULL, err);
+			rc = add(l, p, NULL, NULL, err);
 	}
 	closedir(d);
 	return rc;
@@ -122,7 +126,7 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 	if (!f)
 		return rb_errf(err, "%s: cannot open: %s", mpath, strerror(errno));
 	char line[8192];
-	int col_obj = -1, col_src = -1, lineno = 0, rc = 0;
+	int col_obj = -1, col_src = -1, col_type = -1, lineno = 0, rc = 0;
 	while (rc == 0 && fgets(line, sizeof(line), f)) {
 		lineno++;
 		char *fld[64];
@@ -140,6 +144,8 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 					col_obj = i;
 				else if (!strcmp(name, "source"))
 					col_src = i;
+				else if (!strcmp(name, "prog_type"))
+					col_type = i;
 			}
 			if (col_obj < 0) {
 				rc = rb_errf(err, "%s:%d: the header names no object/path/file column",
@@ -167,7 +173,8 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 			snprintf(p, sizeof(p), "%s", obj);
 		else
 			snprintf(p, sizeof(p), "%s/%s", dir, obj);
-		rc = add(l, p, col_src >= 0 && col_src < n ? fld[col_src] : NULL, err);
+		rc = add(l, p, col_src >= 0 && col_src < n ? fld[col_src] : NULL,
+			 col_type >= 0 && col_type < n ? fld[col_type] : NULL, err);
 	}
 	fclose(f);
 	return rc;
@@ -207,7 +214,7 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 			else
 				rc = walk(out, inputs[i], 0, err);
 		} else {
-			rc = add(out, inputs[i], NULL, err);
+			rc = add(out, inputs[i], NULL, NULL, err);
 		}
 		if (rc < 0)
 			goto fail;
@@ -232,6 +239,7 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 			struct rb_job_obj *o = &out->objs[keys[i].idx];
 			free(o->path);
 			free(o->source);
+			free(o->prog_type);
 			o->path = NULL;
 		}
 	for (size_t i = 0; i < out->n; i++)
@@ -254,6 +262,7 @@ void rb_jobs_free(struct rb_joblist *l)
 	for (size_t i = 0; i < l->n; i++) {
 		free(l->objs[i].path);
 		free(l->objs[i].source);
+		free(l->objs[i].prog_type);
 	}
 	free(l->objs);
 	memset(l, 0, sizeof(*l));

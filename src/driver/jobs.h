@@ -4,7 +4,9 @@
  * a header line naming the columns; the object path column is "object",
  * "path" or "file": absolute, or relative to the manifest's directory, to
  * its parent directory, or to the current directory, whichever exists; an
- * optional "source" column names the corpus source). A directory without
+ * optional "source" column names the corpus source, an optional
+ * "prog_type" column the type of programs whose section libbpf does not
+ * know, "-" for none). A directory without
  * one is walked recursively for *.o files. A file argument is one object.
  * Objects are deduplicated by real path and sorted by path. */
 #ifndef RB_DRIVER_JOBS_H
@@ -17,6 +19,8 @@
 struct rb_job_obj {
 	char *path;   /* as found (relative paths stay relative) */
 	char *source; /* corpus source, "" if unknown */
+	char *prog_type; /* the object's program type from the manifest's optional
+	                  * prog_type column (loader/prog_type.h), "" if none */
 };
 
 struct rb_joblist {

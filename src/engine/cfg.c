@@ -272,27 +272,26 @@ int rb_check_cfg(struct rb_env *env)
 		for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++)
 			env->aux[i].subprog = s;
 	}
-	/* jumps stay inside their subprogram; the last insn of each is an exit or a jump */
+	/* jumps stay inside their subprogram; the last insn of each is an exit
+	 * or a jump (6.18 check_subprogs: no fall-through into the next one;
+	 * a call to a function no loader resolved, e.g. memset, ends here) */
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		uint8_t cls = BPF_CLASS(in->code);
 		env->insn_idx = i;
-		if (is_ldimm64(in)) {
-			if (i + 1 >= n)
-				return rb_reject(env, "invalid BPF_LD_IMM insn");
-			i++;
-			continue;
-		}
-		if (cls != BPF_JMP && cls != BPF_JMP32)
-			continue;
+		if (is_ldimm64(in) && i + 1 >= n)
+			return rb_reject(env, "invalid BPF_LD_IMM insn");
 		uint8_t op = BPF_OP(in->code);
-		if (op == BPF_CALL || op == BPF_EXIT)
-			continue;
-		int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
-		int t = i + 1 + off;
-		int s = env->aux[i].subprog;
-		if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
-			return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+		if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT) {
+			int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
+			int t = i + 1 + off;
+			int s = env->aux[i].subprog;
+			if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
+				return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+		}
+		if (i == env->subprogs[env->aux[i].subprog].end - 1 && in->code != (BPF_JMP | BPF_EXIT) &&
+		    in->code != (BPF_JMP32 | BPF_JA) && in->code != (BPF_JMP | BPF_JA))
+			return rb_reject(env, "last insn is not an exit or jmp");
 	}
 	/* prune and jump points, as 6.18's visit_insn marks them */
 	for (int i = 0; i < n; i++) {

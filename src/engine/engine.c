@@ -14,6 +14,7 @@
 #include "engine/liveness.h"
 #include "engine/scc.h"
 #include "engine/states.h"
+#include "loader/prog_type.h"
 
 static void init_state(struct rb_env *env)
 {
@@ -143,6 +144,12 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		env.done = true;
 		goto out;
 	}
+	if (!env.prog->type_known && env.prog->prog_type == BPF_PROG_TYPE_UNSPEC) {
+		char why[256];
+		rb_prog_type_unknown_msg(env.prog, why, sizeof(why));
+		rb_unsupported(&env, "%s", why);
+		goto out;
+	}
 	env.ptype = rb_prog_type(env.prog->prog_type);
 	if (!env.ptype) {
 		rb_unsupported(&env, "program type %u", env.prog->prog_type);
@@ -198,6 +205,8 @@ out:
 	res->mark_read = 0; /* 6.18 no longer propagates read marks */
 	res->peak_state_mem = env.peak_state_mem;
 	res->verify_us = (rb_now_s() - env.t_start) * 1e6;
+	if (opts && opts->rec && opts->rec->done)
+		opts->rec->done(opts->rec->ctx);
 	if (env.log) {
 		if (res->verdict == RB_ACCEPT || res->verdict == RB_REJECT)
 			rb_log(&env,

@@ -11,10 +11,31 @@
 #include "util/err.h"
 #include "result/result.h"
 
+struct rb_vstate;
+
+/* An optional observer of the exploration (execcheck uses it to check
+ * concrete runs against the states explored). Every callback may be NULL;
+ * with no recorder the engine pays one pointer test per instruction.
+ * `st` is the current path's state (its rec_node field is the recorder's
+ * to use: copies made for pushed branches and checkpoints inherit it). */
+struct rb_engine_recorder {
+	void *ctx;
+	/* the current path reaches insn idx (after pruning, before the insn
+	 * runs); ckpt: the checkpoint just stored for this very state, or NULL.
+	 * A non-zero return stops verification (as out of memory). */
+	int (*insn)(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *ckpt);
+	/* the current path at idx is pruned: it is safe because the stored
+	 * state `old` is; live: registers of the current frame live at idx */
+	int (*prune)(void *ctx, int idx, struct rb_vstate *st, const struct rb_vstate *old, uint16_t live);
+	/* exploration is over: stored states still hold their final precision marks */
+	void (*done)(void *ctx);
+};
+
 struct rb_engine_opts {
 	uint64_t insn_limit;   /* 0 = 1,000,000 like the kernel */
 	double time_limit_s;   /* 0 = none */
 	FILE *log;             /* non-NULL: per-instruction log in the kernel's level-2 format */
+	const struct rb_engine_recorder *rec; /* NULL: none */
 };
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

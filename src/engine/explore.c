@@ -89,6 +89,7 @@ static int end_path(struct rb_env *env, int *prev_insn_idx)
 int rb_explore(struct rb_env *env, int start)
 {
 	bool print_state = false;
+	const struct rb_engine_recorder *rec = env->opts ? env->opts->rec : NULL;
 	int prev_insn_idx = -1;
 	env->insn_idx = start;
 	rb_scratch_all(env);
@@ -103,10 +104,18 @@ int rb_explore(struct rb_env *env, int start)
 			return err;
 		env->cur->last_insn_idx = env->prev_insn_idx;
 		env->cur->insn_idx = env->insn_idx;
+		struct rb_vstate *ckpt = NULL;
 		if (env->aux[env->insn_idx].prune_point) {
+			struct rb_vstate *parent = env->cur->parent;
 			err = rb_is_state_visited(env, env->insn_idx);
 			if (err < 0)
 				return err;
+			if (err == 0 && env->cur->parent != parent)
+				ckpt = env->cur->parent; /* a new checkpoint of this very state */
+			if (err == 1 && rec && rec->prune &&
+			    rec->prune(rec->ctx, env->insn_idx, env->cur, env->prune_hit,
+				       env->aux[env->insn_idx].live_regs))
+				return RB_E_NOMEM;
 			if (err == 1) {
 				if (env->log) {
 					if (print_state)
@@ -134,6 +143,8 @@ int rb_explore(struct rb_env *env, int start)
 				rb_log_insn(env, env->insn_idx);
 			}
 			env->aux[env->insn_idx].seen = true;
+			if (rec && rec->insn && rec->insn(rec->ctx, env->insn_idx, env->cur, ckpt))
+				return RB_E_NOMEM;
 			prev_insn_idx = env->insn_idx;
 			err = rb_do_insn(env, &exit_path);
 			if (err < 0)

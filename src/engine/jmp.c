@@ -150,6 +150,11 @@ static void sync_linked(struct rb_env *env, struct rb_vstate *st, const struct r
 		struct rb_reg *r = (v & 8) ? &f->regs[n] : &f->stack[n].spilled;
 		if (r->type != RT_SCALAR || (r->id & RB_ID_MASK) != base || r == known_in)
 			continue;
+		/* 6.18.44 skips mixed links, one made by a 64-bit and the other
+		 * by a 32-bit add: the delta does not hold across the widths */
+		bool r32 = r->id & RB_ADD_CONST32, k32 = known.id & RB_ADD_CONST32;
+		if ((r->id & RB_ADD_CONST) && (known.id & RB_ADD_CONST) && r32 != k32)
+			continue;
 		if ((!(r->id & RB_ADD_CONST) && !(known.id & RB_ADD_CONST)) || r->off == known.off) {
 			*r = known;
 		} else {

@@ -43,6 +43,7 @@ static int state_hit(struct rb_env *env, struct rb_vstate *sl, struct rb_vstate 
 		return err;
 	if (loop && (err = rb_scc_add_backedge(env, sl, cur, insn_idx)))
 		return err;
+	env->prune_hit = sl;
 	return 1;
 }
 

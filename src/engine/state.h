@@ -125,6 +125,7 @@ struct rb_vstate {
 	struct rb_vstate *equal_state; /* backedge copies: the state they matched */
 	uint32_t hit_cnt, miss_cnt;
 	struct rb_vstate *next; /* next in its insn's list */
+	uint32_t rec_node; /* the recorder's (engine.h), copied with the state */
 };
 
 /* a pushed branch (the kernel's bpf_verifier_stack_elem) */
@@ -228,6 +229,8 @@ struct rb_env {
 	uint64_t bt_stack[RB_MAX_FRAMES];
 	int bt_frame;
 	bool bt_changed;
+	/* the stored state the last successful prune matched (for the recorder) */
+	const struct rb_vstate *prune_hit;
 };
 
 /* errors inside the engine: negative returns, with res filled */

@@ -3,13 +3,16 @@
  * What is checked, and why: libbpf 1.1 reads section headers, symbols and
  * relocations with few bounds checks (later libbpf releases added many after
  * fuzzing), so everything it will dereference is checked here first:
- *   - ELF64, little-endian, ET_REL, EM_BPF, 64-byte section headers;
+ *   - ELF64, little-endian, ET_REL, EM_BPF (or EM_NONE, as old LLVM wrote),
+ *     64-byte section headers;
  *   - every section with contents lies inside the file; NOBITS sizes capped;
  *   - section and symbol names are NUL-terminated inside their string table;
  *   - at most one symbol table; symbol section indexes exist; functions and
  *     objects lie inside their section; functions are instruction-aligned;
  *   - relocation tables: entry size, symbol index, target section, offset
  *     inside the target (and a whole ld_imm64 for R_BPF_64_64 in code);
+ *     entries only for the targets a loader reads (code, .maps,
+ *     .struct_ops), not debug sections;
  *   - code sections: a multiple of 8 bytes, at most 1,000,000 instructions;
  *   - .BTF and .BTF.ext: see btf_check.c.
  */
@@ -115,6 +118,11 @@ static int check_relocs(struct rb_elf *e, size_t idx, struct rb_err *err)
 			       (unsigned)rs->sh.sh_info);
 	const struct rb_elf_sec *t = &e->secs[rs->sh.sh_info];
 	bool code = (t->sh.sh_flags & SHF_EXECINSTR) != 0;
+	/* Relocations of sections no loader reads (debug info: old
+	 * toolchains wrote some that point nowhere) are not looked into;
+	 * libbpf reads those of code, .maps and .struct_ops only. */
+	if (!code && strcmp(t->name, ".maps") && strncmp(t->name, ".struct_ops", 11))
+		return 0;
 	size_t n = rs->sh.sh_size / esz;
 	for (size_t i = 0; i < n; i++) {
 		Elf64_Rel r;
@@ -154,7 +162,9 @@ int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t siz
 		return rb_errf(err, "%s: not an ELF file (bad magic)", path);
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return rb_errf(err, "%s: not a 64-bit little-endian ELF file", path);
-	if (eh.e_type != ET_REL || eh.e_machine != EM_BPF)
+	/* e_machine 0 (EM_NONE): old LLVM wrote that for BPF; libbpf and
+	 * iproute2 accept it, so do we */
+	if (eh.e_type != ET_REL || (eh.e_machine != EM_BPF && eh.e_machine != EM_NONE))
 		return rb_errf(err, "%s: not a BPF object (e_type %u, e_machine %u)", path, eh.e_type, eh.e_machine);
 	if (eh.e_shentsize != sizeof(Elf64_Shdr))
 		return rb_errf(err, "%s: bad section header size %u", path, eh.e_shentsize);

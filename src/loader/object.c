@@ -1,7 +1,7 @@
 /* object.c — rb_object_open(): read the file, check its structure
  * (elf_view.c), then open it with libbpf (open_libbpf.c) or, for legacy
- * SEC("maps") objects that libbpf 1.x refuses, with our own ELF path
- * (open_legacy.c). */
+ * objects that libbpf 1.x refuses or sees no program in, with our own ELF
+ * path (open_legacy.c); then give every program a type (prog_type.c). */
 #include "loader/object.h"
 
 #include <errno.h>
@@ -16,8 +16,102 @@
 #include "loader/bpf_standin.h"
 #include "loader/elf_view.h"
 #include "loader/open_paths.h"
+#include "loader/prog_type.h"
 #include "loader/sha256.h"
 #include "util/file.h"
+
+/* code sections other than .text (program sections), and whether .text has code */
+static size_t program_sections(const struct rb_elf *e, bool *text)
+{
+	size_t n = 0;
+	*text = false;
+	for (size_t i = 1; i < e->nsec; i++) {
+		const struct rb_elf_sec *s = &e->secs[i];
+		if (s->sh.sh_type != SHT_PROGBITS || !(s->sh.sh_flags & SHF_EXECINSTR) || !s->sh.sh_size)
+			continue;
+		if (!strcmp(s->name, ".text"))
+			*text = true;
+		else
+			n++;
+	}
+	return n;
+}
+
+static const char *no_program_reason(const struct rb_elf *e)
+{
+	bool text;
+	if (program_sections(e, &text))
+		return "its code sections hold no program symbol";
+	return text ? "code only in .text, all of it sub-programs" : "no code section (data or maps only)";
+}
+
+/* CO-RE relocations in .BTF.ext (header field core_relo_len, from hdr_len 32) */
+static bool has_core_relos(const struct rb_elf *e)
+{
+	if (!e->btf_ext)
+		return false;
+	const struct rb_elf_sec *s = &e->secs[e->btf_ext];
+	if (s->sh.sh_size < 32 || rb_rd32(s->data + 4) < 32)
+		return false;
+	return rb_rd32(s->data + 28) != 0;
+}
+
+static void object_clear(struct rb_object *obj)
+{
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		free(obj->maps[i].init);
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		free(obj->progs[i].insns);
+		free(obj->progs[i].func_info);
+		free(obj->progs[i].line_info);
+	}
+	free(obj->maps);
+	free(obj->progs);
+	free(obj->btf);
+	obj->maps = NULL;
+	obj->progs = NULL;
+	obj->btf = NULL;
+	obj->map_cnt = obj->prog_cnt = 0;
+	obj->btf_size = 0;
+	obj->legacy_maps = obj->own_path = obj->iproute2 = false;
+}
+
+/* Legacy SEC("maps") objects go to our own path. Everything else goes to
+ * libbpf; when libbpf refuses the object or finds no program in it
+ * although it has program sections (static or STT_NOTYPE program
+ * symbols, iproute2-style sections, objects from old toolchains), our own
+ * path tries, unless the object needs what only libbpf does (CO-RE
+ * relocations, BTF-defined maps). libbpf's error stands if both fail. */
+static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
+		       struct rb_err *err)
+{
+	if (elf->legacy_maps) {
+		obj->legacy_maps = obj->own_path = true;
+		return rb_open_legacy(elf, obj, err);
+	}
+	int ret = rb_open_libbpf(elf, opts, obj, err);
+	bool text;
+	size_t nsec = program_sections(elf, &text);
+	bool only_libbpf = has_core_relos(elf);
+	for (size_t i = 1; i < elf->nsec; i++)
+		only_libbpf |= !strcmp(elf->secs[i].name, ".maps");
+	if (only_libbpf || !nsec || (ret == 0 && obj->prog_cnt > 0))
+		return ret;
+	struct rb_object alt = {0};
+	struct rb_err aerr = {{0}};
+	if (rb_open_legacy(elf, &alt, &aerr) == 0 && alt.prog_cnt > 0) {
+		object_clear(obj);
+		obj->maps = alt.maps;
+		obj->map_cnt = alt.map_cnt;
+		obj->progs = alt.progs;
+		obj->prog_cnt = alt.prog_cnt;
+		obj->own_path = true;
+		obj->iproute2 = alt.iproute2;
+		return 0;
+	}
+	object_clear(&alt);
+	return ret;
+}
 
 int rb_object_open_mem(const char *path, const void *buf, size_t size, const struct rb_load_opts *opts,
 		       struct rb_object **out, struct rb_err *err)
@@ -37,12 +131,13 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 	struct rb_elf elf;
 	int ret = rb_elf_parse(&elf, path, buf, size, err);
 	if (ret == 0) {
-		if (elf.legacy_maps) {
-			obj->legacy_maps = true;
-			ret = rb_open_legacy(&elf, obj, err);
-		} else {
-			ret = rb_open_libbpf(&elf, opts, obj, err);
-		}
+		ret = open_either(&elf, opts, obj, err);
+		if (ret == 0)
+			ret = rb_map_fix_object(obj, err);
+		if (ret == 0)
+			ret = rb_resolve_prog_types(obj, opts, err);
+		if (ret == 0 && obj->prog_cnt == 0)
+			ret = rb_errf(err, "%s: no programs: %s", path, no_program_reason(&elf));
 		rb_elf_free(&elf);
 	}
 	rb_standin_end(prev);
@@ -72,15 +167,6 @@ void rb_object_free(struct rb_object *obj)
 {
 	if (!obj)
 		return;
-	for (size_t i = 0; i < obj->map_cnt; i++)
-		free(obj->maps[i].init);
-	for (size_t i = 0; i < obj->prog_cnt; i++) {
-		free(obj->progs[i].insns);
-		free(obj->progs[i].func_info);
-		free(obj->progs[i].line_info);
-	}
-	free(obj->maps);
-	free(obj->progs);
-	free(obj->btf);
+	object_clear(obj);
 	free(obj);
 }

@@ -41,6 +41,7 @@ struct rb_map {
 #define RB_MAP_FIX_MAX_ENTRIES 1u
 #define RB_MAP_FIX_KEY_SIZE 2u
 #define RB_MAP_FIX_VALUE_SIZE 4u
+#define RB_MAP_FIX_INNER 8u /* inner map made up by the loader (map_fixup.c) */
 
 struct rb_prog {
 	char name[128];
@@ -65,6 +66,10 @@ struct rb_prog {
 	char error[256];               /* non-empty: this program could not be prepared
 				        * (e.g. attach target missing); insns is NULL */
 	char libbpf_type_name[32];     /* libbpf_bpf_prog_type_str(), "" if unknown */
+	char type_from[16];            /* who decided prog_type: "libbpf", "user", "iproute2",
+				        * "cilium", "libbpf<1.0", "object" (prog_type.h); "" if unknown */
+	bool tail_call;                /* section "N/M": iproute2 puts it in slot tail_slot */
+	uint32_t tail_map_id, tail_slot; /* of the prog array whose bpf_elf_map id is tail_map_id */
 };
 
 struct rb_object {
@@ -76,17 +81,24 @@ struct rb_object {
 	size_t prog_cnt;
 	void *btf;         /* the object's BTF blob as loaded (NULL if none) */
 	size_t btf_size;
-	bool legacy_maps;  /* opened through the legacy SEC("maps") path */
+	bool legacy_maps;  /* has legacy SEC("maps") definitions (opened by open_legacy.c) */
+	bool own_path;     /* opened by open_legacy.c, not libbpf */
+	bool iproute2;     /* maps are iproute2's struct bpf_elf_map (tc/ip load it as one type) */
 	/* added by the loader: */
 	size_t file_size;
 };
 
 struct rb_load_opts {
 	const char *btf_path; /* vmlinux BTF for CO-RE; NULL = /sys/kernel/btf/vmlinux */
+	/* program type for the programs libbpf's section table does not type
+	 * (prog_type.h): a libbpf type or section name, and an attach type;
+	 * NULL = none */
+	const char *prog_type, *attach_type;
 };
 
 /* Open one object file. On error returns < 0 with err naming the file and
- * the reason; never crashes on hostile input. */
+ * the reason; never crashes on hostile input. An object that yields no
+ * program is an error too ("no programs: why"). */
 int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_object **out,
 		   struct rb_err *err);
 /* Same for an object already in memory; name stands for the file in

@@ -1,30 +1,40 @@
-/* open_legacy.c — objects with legacy map definitions in SEC("maps").
- *
- * libbpf 1.x refuses these ("legacy map definitions in 'maps' section are
- * not supported"), but older real projects (iproute2's tc/xdp programs,
- * samples built against bpf_load.c) use them. This is our own small path
- * over the validated ELF view (elf_view.c):
- *   - maps: the "maps" section is an array of fixed-size definitions, one
- *     per symbol; the size is section size / symbol count. 20..32 bytes is
- *     struct bpf_map_def {type, key_size, value_size, max_entries,
- *     map_flags[, inner_map_idx, numa_node]}; 36 bytes or more is
- *     iproute2's struct bpf_elf_map {type, size_key, size_value, max_elem,
- *     flags, id, pinning, inner_id, inner_idx};
+/* open_legacy.c — objects libbpf 1.x refuses or sees no program in:
+ * legacy map definitions in SEC("maps") ("legacy map definitions in 'maps'
+ * section are not supported"), static or STT_NOTYPE program symbols,
+ * iproute2-style objects (tc/ip), objects from old toolchains. Older real
+ * projects (iproute2's tc/xdp programs, Cilium's datapath, samples built
+ * against bpf_load.c) are like that. This is our own small path over the
+ * validated ELF view (elf_view.c):
+ *   - maps: the "maps" section (if any) is an array of fixed-size
+ *     definitions, one per symbol; the size is section size / symbol
+ *     count. 20..32 bytes is struct bpf_map_def {type, key_size,
+ *     value_size, max_entries, map_flags[, inner_map_idx, numa_node]}; 36
+ *     bytes or more is iproute2's struct bpf_elf_map {type, size_key,
+ *     size_value, max_elem, flags, id, pinning, inner_id, inner_idx}
+ *     (pinning is tc's business: any value is taken; inner_id names the
+ *     map-in-map template by its id);
  *   - .data/.rodata/.bss sections become single-entry array maps like
  *     libbpf makes them (.rodata read-only to the program and frozen);
- *   - programs: every function symbol in a code section other than .text
- *     (or the whole section when it has no function symbol); the program
- *     type comes from the section name with libbpf's own table;
+ *   - programs: per code section other than .text, its global functions
+ *     (STT_FUNC; in a section without any, named global STT_NOTYPE
+ *     symbols, which old clang and assemblers emit), else its static
+ *     functions, else the whole section as one program (as tc loads a
+ *     section); program types come from prog_type.c, called by object.c;
  *   - R_BPF_64_64 relocations on ld_imm64 become map references (map index
  *     form, see object.h); calls (R_BPF_64_32, or pc-relative calls with no
  *     relocation) pull the called function in after the program, once,
- *     and the call offset is rewritten, as libbpf does for BTF objects.
+ *     and the call offset is rewritten, as libbpf does for BTF objects; a
+ *     call to a function the object does not define (memset, memcpy not
+ *     inlined by an old clang) stays as the file has it, for the verifier
+ *     to reject.
  */
 #include <bpf/libbpf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/legacy_btf_maps.h"
 #include "loader/open_paths.h"
 
 #define R_BPF_64_64 1
@@ -38,6 +48,8 @@ struct lctx {
 	const struct rb_elf *e;
 	struct rb_object *obj;
 	size_t *map_sym;     /* per legacy map: its symbol's offset in "maps" */
+	size_t btf_maps_sec; /* section index of ".maps", 0 if none */
+	uint64_t *btf_off;   /* per map: its offset in ".maps", UINT64_MAX if not a BTF map */
 	size_t nlegacy;
 	size_t def_size;
 	long *sec_map;       /* per section: global-data map index, or -1 */
@@ -51,6 +63,8 @@ struct lctx {
 	size_t *placed;         /* per unit id: its output offset in that program */
 	uint32_t gen;
 	uint64_t total;         /* instructions produced over all programs */
+	bool *has_func;         /* per section: holds an STT_FUNC symbol */
+	bool fatal;             /* the last error fails the whole object */
 };
 
 struct rel_ent {
@@ -60,9 +74,21 @@ struct rel_ent {
 
 struct frange {
 	uint64_t sec, start, len;
+	size_t sym; /* its symbol */
 };
 
 #define LEGACY_TOTAL_INSNS (16u * RB_MAX_INSNS)
+
+/* an error that fails the whole object (see prog_or_error) */
+__attribute__((format(printf, 2, 3))) static int fatalf(struct lctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
+	va_end(ap);
+	c->fatal = true;
+	return -1;
+}
 
 static int sym_off_cmp(const void *a, const void *b)
 {
@@ -82,25 +108,32 @@ static int parse_maps(struct lctx *c)
 	const struct rb_elf *e = c->e;
 	const struct rb_elf_sec *ms = &e->secs[e->legacy_maps];
 	size_t n = 0;
-	for (size_t i = 1; i < e->nsyms; i++) {
+	for (size_t i = 1; e->legacy_maps && i < e->nsyms; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
 		if (s.st_shndx == e->legacy_maps && ELF64_ST_TYPE(s.st_info) != STT_SECTION && s.st_name)
 			n++;
 	}
-	if (n == 0)
+	if (e->legacy_maps && n == 0)
 		return rb_errf(c->err, "%s: section maps has no map symbols", e->path);
-	if (ms->sh.sh_size % n || ms->sh.sh_size / n < 20)
+	if (n && (ms->sh.sh_size % n || ms->sh.sh_size / n < 20))
 		return rb_errf(c->err, "%s: section maps (%llu bytes) does not divide into %zu map definitions",
 			       e->path, (unsigned long long)ms->sh.sh_size, n);
-	c->def_size = ms->sh.sh_size / n;
-	Elf64_Sym *syms = calloc(n, sizeof(*syms));
+	c->def_size = n ? ms->sh.sh_size / n : 0;
+	/* iproute2's struct bpf_elf_map (36 bytes; newer tc loaders add fields) */
+	c->obj->iproute2 = c->def_size >= 36;
+	Elf64_Sym *syms = calloc(n + 1, sizeof(*syms));
 	size_t ndata = 0;
-	for (size_t i = 1; i < e->nsec; i++)
+	for (size_t i = 1; i < e->nsec; i++) {
 		ndata += is_data_sec(&e->secs[i]);
-	c->obj->maps = calloc(n + ndata + 1, sizeof(struct rb_map));
-	c->map_sym = calloc(n, sizeof(size_t));
+		if (!strcmp(e->secs[i].name, ".maps"))
+			c->btf_maps_sec = i;
+	}
+	size_t nbtf = c->btf_maps_sec ? rb_btf_maps_count(e) : 0, cap = n + 2 * nbtf + ndata + 1;
+	c->btf_off = calloc(cap, sizeof(uint64_t));
+	c->obj->maps = calloc(cap, sizeof(struct rb_map));
+	c->map_sym = calloc(n + 1, sizeof(size_t));
 	c->sec_map = calloc(e->nsec, sizeof(long));
-	if (!syms || !c->obj->maps || !c->map_sym || !c->sec_map) {
+	if (!syms || !c->obj->maps || !c->map_sym || !c->sec_map || !c->btf_off) {
 		free(syms);
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	}
@@ -112,7 +145,7 @@ static int parse_maps(struct lctx *c)
 	}
 	qsort(syms, n, sizeof(*syms), sym_off_cmp);
 	int ncpus = libbpf_num_possible_cpus();
-	uint32_t *ids = calloc(n, sizeof(uint32_t)), *inner = calloc(n, sizeof(uint32_t));
+	uint32_t *ids = calloc(n + 1, sizeof(uint32_t)), *inner = calloc(n + 1, sizeof(uint32_t));
 	if (!ids || !inner) {
 		free(syms);
 		free(ids);
@@ -156,9 +189,7 @@ static int parse_maps(struct lctx *c)
 		for (size_t j = 0; j < n; j++)
 			if (j != i && ids[j] == inner[i])
 				c->obj->maps[i].inner_map_idx = (int32_t)j;
-		if (c->obj->maps[i].inner_map_idx < 0)
-			ret = rb_errf(c->err, "%s: map '%s' names missing inner map id %u", e->path,
-				      c->obj->maps[i].name, inner[i]);
+		/* an inner_id no map has: as if none (map_fixup.c stands one in) */
 	}
 	free(syms);
 	free(ids);
@@ -167,6 +198,16 @@ static int parse_maps(struct lctx *c)
 		return ret;
 	c->nlegacy = n;
 	c->obj->map_cnt = n;
+	/* BTF-defined maps next to the legacy ones */
+	for (size_t i = 0; i < cap; i++)
+		c->btf_off[i] = UINT64_MAX;
+	size_t nb = 0;
+	if (nbtf && rb_btf_maps_parse(e, c->obj, n + 2 * nbtf, c->btf_off, &nb, c->err))
+		return -1;
+	for (size_t i = n; i < c->obj->map_cnt; i++) {
+		struct rb_map *m = &c->obj->maps[i];
+		m->fixups = rb_map_fix_sizes(m->type, &m->key_size, &m->value_size, &m->max_entries, ncpus);
+	}
 	/* global data, as libbpf would make it */
 	for (size_t i = 0; i < e->nsec; i++) {
 		c->sec_map[i] = -1;
@@ -213,18 +254,41 @@ static int fr_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Is sym a function of a code section? STT_FUNC symbols are; in a code
+ * section without any (old clang, hand-written assembly), so are named
+ * global STT_NOTYPE symbols. has_func == NULL: count generously (an upper
+ * bound). */
+static bool func_sym(const struct rb_elf *e, const Elf64_Sym *s, const bool *has_func)
+{
+	if (!s->st_shndx || s->st_shndx >= e->nsec || !(e->secs[s->st_shndx].sh.sh_flags & SHF_EXECINSTR) ||
+	    s->st_value % 8 || s->st_value >= e->secs[s->st_shndx].sh.sh_size)
+		return false;
+	int t = ELF64_ST_TYPE(s->st_info);
+	if (t == STT_FUNC)
+		return true;
+	if (t != STT_NOTYPE || ELF64_ST_BIND(s->st_info) == STB_LOCAL || !s->st_name)
+		return false;
+	return !has_func || !has_func[s->st_shndx];
+}
+
 static int build_index(struct lctx *c)
 {
 	const struct rb_elf *e = c->e;
 	size_t nr = 0, nf = 0;
+	c->has_func = calloc(e->nsec, sizeof(bool));
+	if (!c->has_func)
+		return rb_errf(c->err, "%s: out of memory", e->path);
+	for (size_t i = 1; i < e->nsyms; i++) {
+		Elf64_Sym s = rb_elf_sym(e, i);
+		if (ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_shndx && s.st_shndx < e->nsec)
+			c->has_func[s.st_shndx] = true;
+	}
 	for (size_t i = 1; i < e->nsec; i++)
 		if (e->secs[i].sh.sh_type == SHT_REL && (e->secs[e->secs[i].sh.sh_info].sh.sh_flags & SHF_EXECINSTR))
 			nr += e->secs[i].sh.sh_size / sizeof(Elf64_Rel);
 	for (size_t i = 1; i < e->nsyms; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
-		if (ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_size && s.st_shndx && s.st_shndx < e->nsec &&
-		    (e->secs[s.st_shndx].sh.sh_flags & SHF_EXECINSTR))
-			nf++;
+		nf += func_sym(e, &s, NULL) != 0;
 	}
 	c->rels = calloc(nr + 1, sizeof(*c->rels));
 	c->fr = calloc(nf + 1, sizeof(*c->fr));
@@ -246,11 +310,27 @@ static int build_index(struct lctx *c)
 	qsort(c->rels, c->nrels, sizeof(*c->rels), rel_cmp);
 	for (size_t i = 1; i < e->nsyms; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
-		if (ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_size && s.st_shndx && s.st_shndx < e->nsec &&
-		    (e->secs[s.st_shndx].sh.sh_flags & SHF_EXECINSTR))
-			c->fr[c->nfr++] = (struct frange){s.st_shndx, s.st_value / 8, s.st_size / 8};
+		if (func_sym(e, &s, c->has_func))
+			c->fr[c->nfr++] = (struct frange){s.st_shndx, s.st_value / 8, s.st_size / 8, i};
 	}
 	qsort(c->fr, c->nfr, sizeof(*c->fr), fr_cmp);
+	/* drop a second symbol at the same place; a function without a size
+	 * (STT_NOTYPE, or old assemblers) runs to the next one or the end */
+	size_t k = 0;
+	for (size_t i = 0; i < c->nfr; i++) {
+		if (k && c->fr[k - 1].sec == c->fr[i].sec && c->fr[k - 1].start == c->fr[i].start)
+			continue;
+		c->fr[k++] = c->fr[i];
+	}
+	c->nfr = k;
+	for (size_t i = 0; i < c->nfr; i++) {
+		struct frange *f = &c->fr[i];
+		uint64_t end = e->secs[f->sec].sh.sh_size / 8;
+		if (i + 1 < c->nfr && c->fr[i + 1].sec == f->sec)
+			end = c->fr[i + 1].start;
+		if (!f->len || f->start + f->len > end)
+			f->len = end - f->start;
+	}
 	return 0;
 }
 
@@ -314,6 +394,17 @@ static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sy
 		return rb_errf(c->err, "%s: program %s insn %zu refers to no map (maps+%llu)", e->path, p->name, i,
 			       (unsigned long long)off);
 	}
+	if (c->btf_maps_sec && sym->st_shndx == c->btf_maps_sec) {
+		uint64_t off = sym->st_value + (ELF64_ST_TYPE(sym->st_info) == STT_SECTION ? (uint32_t)in->imm : 0);
+		for (size_t m = c->nlegacy; m < c->obj->map_cnt; m++)
+			if (c->btf_off[m] == off) {
+				in->src_reg = BPF_PSEUDO_MAP_IDX;
+				in->imm = (int32_t)m;
+				return 0;
+			}
+		return rb_errf(c->err, "%s: program %s insn %zu refers to no map (.maps+%llu)", e->path, p->name, i,
+			       (unsigned long long)off);
+	}
 	if (sym->st_shndx > 0 && sym->st_shndx < e->nsec && c->sec_map[sym->st_shndx] >= 0) {
 		uint64_t off = sym->st_value + (uint32_t)in->imm;
 		if (off >= e->secs[sym->st_shndx].sh.sh_size)
@@ -336,6 +427,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 	p->insns = malloc(cap * sizeof(struct bpf_insn));
 	if (!u || !p->insns) {
 		free(u);
+		c->fatal = true;
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	}
 	memcpy(p->insns, e->secs[sec].data + start * 8, len * 8);
@@ -360,6 +452,11 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 		Elf64_Sym sym = has ? rb_elf_sym(e, ELF64_R_SYM(r.r_info)) : (Elf64_Sym){0};
 		bool is_ld64 = in->code == (BPF_LD | BPF_IMM | BPF_DW);
 		bool is_call = in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL;
+		/* an ld_imm64 relocated against code is a function's address
+		 * (a callback), as libbpf reads it (RELO_SUBPROG_ADDR) */
+		if (has && is_ld64 && ELF64_R_TYPE(r.r_info) == R_BPF_64_64 && sym.st_shndx &&
+		    sym.st_shndx < e->nsec && (e->secs[sym.st_shndx].sh.sh_flags & SHF_EXECINSTR))
+			in->src_reg = BPF_PSEUDO_FUNC;
 		bool is_func = is_ld64 && in->src_reg == BPF_PSEUDO_FUNC;
 		if (is_ld64 && i + 1 >= u[cu].out + u[cu].len) {
 			ret = rb_errf(c->err, "%s: program %s: ld_imm64 cut at insn %zu", e->path, p->name, i);
@@ -378,6 +475,13 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 		/* target instruction of the call / function reference */
 		size_t tsec = usec;
 		int64_t t;
+		if (has && is_call && sym.st_shndx == SHN_UNDEF) {
+			/* a call to a function that is not in the object (memset or
+			 * memcpy that an old clang did not inline): no loader can
+			 * resolve it; the instruction goes to the verifier as the
+			 * file has it, and the verifier's verdict is the answer */
+			continue;
+		}
 		if (has) {
 			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= e->nsec ||
 			    !(e->secs[sym.st_shndx].sh.sh_flags & SHF_EXECINSTR)) {
@@ -408,7 +512,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 			if (nu == ucap) {
 				struct unit *nuu = realloc(u, (ucap *= 2) * sizeof(*u));
 				if (!nuu) {
-					ret = rb_errf(c->err, "%s: out of memory", e->path);
+					ret = fatalf(c, "%s: out of memory", e->path);
 					break;
 				}
 				u = nuu;
@@ -417,7 +521,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 				cap = (n + fl) * 2;
 				struct bpf_insn *ni = realloc(p->insns, cap * sizeof(*ni));
 				if (!ni) {
-					ret = rb_errf(c->err, "%s: out of memory", e->path);
+					ret = fatalf(c, "%s: out of memory", e->path);
 					break;
 				}
 				p->insns = ni;
@@ -441,8 +545,28 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 	p->insn_cnt = n;
 	c->total += n;
 	if (!ret && c->total > LEGACY_TOTAL_INSNS)
-		ret = rb_errf(c->err, "%s: more than %u instructions over all programs", e->path, LEGACY_TOTAL_INSNS);
+		ret = fatalf(c, "%s: more than %u instructions over all programs", e->path, LEGACY_TOTAL_INSNS);
 	return ret;
+}
+
+/* A program that cannot be built (a relocation against a symbol the
+ * object does not define, say) gets rb_prog.error and no instructions;
+ * the object and its other programs stay. Running out of memory or over
+ * the instruction budget fails the object. */
+static int prog_or_error(struct lctx *c, struct rb_prog *p, int ret)
+{
+	if (ret == 0 || c->fatal)
+		return ret;
+	const char *m = c->err->msg;
+	size_t pl = strlen(c->e->path);
+	if (!strncmp(m, c->e->path, pl) && !strncmp(m + pl, ": ", 2))
+		m += pl + 2;
+	snprintf(p->error, sizeof(p->error), "%.250s", m);
+	c->err->msg[0] = 0;
+	free(p->insns);
+	p->insns = NULL;
+	p->insn_cnt = 0;
+	return 0;
 }
 
 int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err *err)
@@ -466,7 +590,10 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 				kver = rb_rd32(s->data);
 		}
 	}
-	/* count programs */
+	/* programs: per code section other than .text, its global functions
+	 * (STT_FUNC, else named global STT_NOTYPE); if none, its static
+	 * functions (libbpf < 1.0 took those as programs); if none, the whole
+	 * section (iproute2 loads a section as one program). */
 	size_t np = 0;
 	for (int pass = 0; pass < 2 && !ret; pass++) {
 		if (pass == 1) {
@@ -477,17 +604,23 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 			}
 			np = 0;
 		}
+		size_t f = 0;
 		for (size_t i = 1; i < e->nsec && !ret; i++) {
 			const struct rb_elf_sec *s = &e->secs[i];
+			while (f < c.nfr && c.fr[f].sec < i)
+				f++;
 			if (s->sh.sh_type != SHT_PROGBITS || !(s->sh.sh_flags & SHF_EXECINSTR) || s->sh.sh_size == 0 ||
 			    !strcmp(s->name, ".text"))
 				continue;
-			size_t nf = 0;
-			for (size_t k = 1; k < e->nsyms && !ret; k++) {
-				Elf64_Sym sym = rb_elf_sym(e, k);
-				if (sym.st_shndx != i || ELF64_ST_TYPE(sym.st_info) != STT_FUNC)
+			size_t nglobal = 0, nf = 0;
+			for (size_t k = f; k < c.nfr && c.fr[k].sec == i; k++, nf++) {
+				Elf64_Sym sym = rb_elf_sym(e, c.fr[k].sym);
+				nglobal += ELF64_ST_BIND(sym.st_info) != STB_LOCAL;
+			}
+			for (size_t k = f; k < f + nf && !ret; k++) {
+				Elf64_Sym sym = rb_elf_sym(e, c.fr[k].sym);
+				if (nglobal && ELF64_ST_BIND(sym.st_info) == STB_LOCAL)
 					continue;
-				nf++;
 				if (pass == 0) {
 					np++;
 					continue;
@@ -495,8 +628,7 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 				struct rb_prog *p = &obj->progs[np++];
 				snprintf(p->name, sizeof(p->name), "%s", rb_elf_sym_name(e, &sym));
 				snprintf(p->section, sizeof(p->section), "%s", s->name);
-				size_t len = sym.st_size ? sym.st_size / 8 : (s->sh.sh_size - sym.st_value) / 8;
-				ret = build_prog(&c, p, i, sym.st_value / 8, len);
+				ret = prog_or_error(&c, p, build_prog(&c, p, i, c.fr[k].start, c.fr[k].len));
 			}
 			if (nf == 0) {
 				if (pass == 0) {
@@ -506,31 +638,25 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 				struct rb_prog *p = &obj->progs[np++];
 				snprintf(p->name, sizeof(p->name), "%s", s->name);
 				snprintf(p->section, sizeof(p->section), "%s", s->name);
-				ret = build_prog(&c, p, i, 0, s->sh.sh_size / 8);
+				ret = prog_or_error(&c, p, build_prog(&c, p, i, 0, s->sh.sh_size / 8));
 			}
 		}
 	}
 	obj->prog_cnt = np;
+	/* program types: rb_resolve_prog_types() (prog_type.h), by the caller */
 	for (size_t i = 0; !ret && i < np; i++) {
 		struct rb_prog *p = &obj->progs[i];
-		enum bpf_prog_type t;
-		enum bpf_attach_type eat;
 		p->autoload = p->section[0] != '?';
-		p->type_known = libbpf_prog_type_by_name(p->section, &t, &eat) == 0;
-		if (p->type_known) {
-			p->prog_type = t;
-			p->expected_attach_type = eat;
-			const char *tn = libbpf_bpf_prog_type_str(t);
-			snprintf(p->libbpf_type_name, sizeof(p->libbpf_type_name), "%s", tn ? tn : "");
-		}
 		memcpy(p->license, license, sizeof(license));
 		p->kern_version = kver;
 	}
 	free(c.map_sym);
+	free(c.btf_off);
 	free(c.sec_map);
 	free(c.rels);
 	free(c.fr);
 	free(c.stamp);
 	free(c.placed);
+	free(c.has_func);
 	return ret;
 }

@@ -5,9 +5,9 @@
  * instructions with map fds replaced by map indexes.
  *
  * Program types come from libbpf's section-name table. A program whose
- * section libbpf does not know still gets its instructions (we load it as
- * a socket filter only to get libbpf past its type check) and is reported
- * with type_known = false and prog_type BPF_PROG_TYPE_UNSPEC. A program
+ * section libbpf does not know is prepared as the type the resolver
+ * (prog_type.h) gives it, or as a socket filter only to get libbpf past
+ * its type check; rb_resolve_prog_types() sets its final type. A program
  * libbpf cannot prepare (typically an fentry/tp_btf whose attach target is
  * missing from the vmlinux BTF) gets rb_prog.error and the object is
  * reloaded without it, so one bad program does not lose the others. */
@@ -21,6 +21,7 @@
 
 #include "loader/bpf_standin.h"
 #include "loader/open_paths.h"
+#include "loader/prog_type.h"
 
 /* reloads after leaving out a program libbpf cannot prepare (each is a full
  * open + load, so bounded) */
@@ -103,8 +104,20 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8
 	bpf_object__for_each_program(p, a->bo) {
 		/* SEC("?...") programs load too: we want every program */
 		bpf_program__set_autoload(p, !(disabled && disabled[i]));
-		if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC)
-			bpf_program__set_type(p, BPF_PROG_TYPE_SOCKET_FILTER);
+		if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC) {
+			/* the type the resolver will give it (prog_type.h), so that
+			 * libbpf prepares it as that type; a socket filter if none */
+			struct rb_prog tmp = {0};
+			struct rb_object one = {.progs = &tmp, .prog_cnt = 1};
+			snprintf(tmp.section, sizeof(tmp.section), "%s", bpf_program__section_name(p));
+			struct rb_err ignored;
+			if (rb_resolve_prog_types(&one, opts, &ignored) || !tmp.type_known) {
+				bpf_program__set_type(p, BPF_PROG_TYPE_SOCKET_FILTER);
+			} else {
+				bpf_program__set_type(p, tmp.prog_type);
+				bpf_program__set_expected_attach_type(p, tmp.expected_attach_type);
+			}
+		}
 		i++;
 	}
 	struct bpf_map *m;
@@ -259,6 +272,7 @@ static int collect_progs(struct attempt *a, struct rb_object *obj, const long *r
 		rp->type_known = libbpf_prog_type_by_name(rp->section, &t, &eat) == 0;
 		const char *tn = rp->type_known ? libbpf_bpf_prog_type_str(bpf_program__type(p)) : NULL;
 		snprintf(rp->libbpf_type_name, sizeof(rp->libbpf_type_name), "%s", tn ? tn : "");
+		snprintf(rp->type_from, sizeof(rp->type_from), "%s", rp->type_known ? "libbpf" : "");
 		rp->prog_type = rp->type_known ? bpf_program__type(p) : BPF_PROG_TYPE_UNSPEC;
 		rp->expected_attach_type = bpf_program__expected_attach_type(p);
 		if (rp->error[0])

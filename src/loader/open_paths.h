@@ -18,6 +18,10 @@ int rb_open_legacy(const struct rb_elf *elf, struct rb_object *obj, struct rb_er
 uint32_t rb_map_fix_sizes(uint32_t type, uint32_t *key_size, uint32_t *value_size, uint32_t *max_entries,
 			  int ncpus);
 
+/* The kernel's per-type size rules and a stand-in inner map for a
+ * map-in-map without one, over the opened object's maps (map_fixup.c). */
+int rb_map_fix_object(struct rb_object *obj, struct rb_err *err);
+
 /* Text after the first '/' of a section name ("" if none). */
 const char *rb_section_suffix(const char *sec);
 

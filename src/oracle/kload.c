@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loader/prog_type.h"
 #include "oracle/bpf_sys.h"
 #include "oracle/vlog.h"
 
@@ -309,7 +310,7 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 	}
 	if (!p->type_known) {
 		res->verdict = RB_LOAD_ERROR;
-		snprintf(res->msg, sizeof(res->msg), "unknown program type (section '%s')", p->section);
+		rb_prog_type_unknown_msg(p, res->msg, sizeof(res->msg));
 		return 0;
 	}
 	const char *why = NULL;

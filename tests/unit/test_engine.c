@@ -291,6 +291,54 @@ struct kcase {
 };
 
 /* a bounded loop, branches on a helper result, spills and a map lookup */
+/* found by execcheck: 6.18.44's sync_linked_regs skips a register linked by
+ * a 64-bit add when the known register was linked by a 32-bit one (and the
+ * reverse), and zero-extends when either link is 32-bit. The engine synced
+ * mixed links through a 32-bit add: old and cnum accepted both programs,
+ * whose reads are really out of bounds; the kernel rejects both with these
+ * messages (kdiff: logs agree line for line). */
+static void test_mixed_width_links(void **state)
+{
+	(void)state;
+	static const struct bpf_insn zext_target[] = {
+		I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32),
+		I(BPF_ALU64 | BPF_MOV | BPF_X, 5, 0, 0, 0),
+		I(BPF_ALU64 | BPF_AND | BPF_K, 5, 0, 0, 7),
+		I(BPF_ALU64 | BPF_MOV | BPF_X, 4, 5, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -7), /* 64-bit link: r4 = r5 - 7 < 0 */
+		I(BPF_ALU | BPF_ADD | BPF_K, 5, 0, 0, 0),    /* 32-bit link */
+		I(BPF_JMP32 | BPF_JEQ | BPF_K, 5, 0, 5, 0),
+		I(BPF_ALU64 | BPF_RSH | BPF_K, 4, 0, 0, 32), /* really 0xffffffff */
+		I(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 1, 4, 0, 0),
+		I(BPF_LDX | BPF_MEM | BPF_B, 0, 1, 0, 0),
+		I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	static const struct bpf_insn wrap_link[] = {
+		I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32),
+		I(BPF_ALU | BPF_MOV | BPF_X, 3, 0, 0, 0),
+		I(BPF_ALU64 | BPF_MOV | BPF_X, 4, 3, 0, 0),
+		I(BPF_ALU | BPF_ADD | BPF_K, 4, 0, 0, -4),   /* r4 = (u32)(r3 - 4) */
+		I(BPF_JMP32 | BPF_JLT | BPF_K, 4, 0, 8, -4), /* falls through: r3 in [0, 3] */
+		I(BPF_ALU64 | BPF_RSH | BPF_K, 3, 0, 0, 32), /* really 0 */
+		I(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, 1),
+		I(BPF_ALU64 | BPF_SUB | BPF_X, 2, 3, 0, 0),
+		I(BPF_ALU64 | BPF_LSH | BPF_K, 2, 0, 0, 4),  /* really 16 */
+		I(BPF_ALU64 | BPF_MOV | BPF_X, 1, 10, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, 1, 0, 0, -8),
+		I(BPF_ALU64 | BPF_ADD | BPF_X, 1, 2, 0, 0),
+		I(BPF_LDX | BPF_MEM | BPF_DW, 0, 1, 0, 0),
+		I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, zext_target, sizeof(zext_target) / sizeof(zext_target[0]), 11,
+		      "invalid unbounded variable-offset read from stack R1");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, wrap_link, sizeof(wrap_link) / sizeof(wrap_link[0]), 12,
+		      "invalid read from stack R1 off=8 size=8");
+}
+
 static const struct bpf_insn loop_prog[] = {
 	MOV_K(1, 0), MOV_K(0, 0), ALU_X(BPF_ADD, 0, 1), ALU_K(BPF_ADD, 1, 1), JMP_K(BPF_JLT, 1, 10, -3), EXIT()};
 static const struct bpf_insn branchy[] = {
@@ -399,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_null_check),     cmocka_unit_test(test_division),
 		cmocka_unit_test(test_pointer_leak_and_uninit), cmocka_unit_test(test_unsupported_feature),
 		cmocka_unit_test(test_kernel_agreement), cmocka_unit_test(test_log_format),
+		cmocka_unit_test(test_mixed_width_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

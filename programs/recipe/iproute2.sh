@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# iproute2.sh — iproute2's example tc programs (package iproute2-doc,
+# /usr/share/doc/iproute2/examples/bpf/, C sources), compiled with clang:
+# examples/bpf/*.c with BTF (BTF-defined maps, as iproute2 >= 5.x reads
+# them), examples/bpf/legacy/*.c without BTF (struct bpf_elf_map maps in
+# SEC("maps"), "N/M" tail-call sections, as tc's own loader reads them).
+# The header they include (iproute2's include/bpf_api.h) is not packaged:
+# recipe/include/iproute2/bpf_api.h stands in for it. iproute2-doc is not
+# installed: its .deb is unpacked (deb_unpack).
+. "$(dirname "$0")/lib.sh"
+out=$CORPUS/iproute2; tmp=$WORK/iproute2
+rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp/src"
+ver=$(deb_unpack iproute2-doc "$tmp/root") || die "iproute2-doc: cannot fetch the package"
+ex=$tmp/root/usr/share/doc/iproute2/examples/bpf
+prov=$out/.provenance.tsv; : >"$prov"
+printf 'file\terror\n' >"$out/FAILURES.tsv"
+for f in "$ex"/*.c "$ex"/legacy/*.c; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f" .c); g=-g
+	case $f in */legacy/*) b=legacy.$b; g=-g0 ;; esac
+	sed 's|#include "[./]*include/bpf_api.h"|#include <bpf_api.h>|' "$f" >"$tmp/src/$b.c"
+	if $CLANG -O2 $g -target bpf -I"$RECIPE/include/iproute2" -I/usr/include/x86_64-linux-gnu \
+		-c "$tmp/src/$b.c" -o "$out/$b.bpf.o" 2>"$tmp/$b.err"; then
+		printf '%s\tiproute2-doc\t%s\t%s\n' "$b.bpf.o" "$ver" "${f#"$tmp"/root}" >>"$prov"
+	else
+		printf '%s\t%s\n' "${f#"$tmp"/root}" "$(grep -m1 'error:' "$tmp/$b.err" | sed "s|$tmp/||")" >>"$out/FAILURES.tsv"
+	fi
+done
+log "iproute2-doc $ver: $(wc -l <"$prov") objects, $(($(wc -l <"$out/FAILURES.tsv") - 1)) failures"

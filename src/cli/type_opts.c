@@ -1,0 +1,23 @@
+/* type_opts.c — checking --prog-type / --attach-type (see type_opts.h). */
+#include "cli/type_opts.h"
+
+#include <stdio.h>
+
+#include "loader/prog_type.h"
+
+int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts)
+{
+	struct rb_err err = {{0}};
+	uint32_t t, e;
+	bool has;
+	if (opts->attach_type && !opts->prog_type) {
+		fprintf(stderr, "rangebench %s: --attach-type needs --prog-type\n", cmd);
+		return -1;
+	}
+	if ((opts->prog_type && rb_prog_type_parse(opts->prog_type, &t, &e, &has, &err)) ||
+	    (opts->attach_type && rb_attach_type_parse(opts->attach_type, &e, &err))) {
+		fprintf(stderr, "rangebench %s: %s\n", cmd, err.msg);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# execcheck: generated programs run concretely against the explored states
+# (a table per tracker, no violation, exit 0); objects from the test set;
+# bad usage and bad input.
+set -u
+RB=${RB:-build/test/rangebench}
+OBJS=${RB_TEST_OBJECTS:-build/test/objects}
+. "$(dirname "$0")/lib/tap.sh"
+
+"$RB" execcheck --gen 10 --runs 3 >"$tmp/gen.out" 2>&1; rc=$?
+check "generated programs: exit 0" '[ $rc -eq 0 ]' "$tmp/gen.out"
+check "header names the columns" 'grep -Eq "^tracker +programs +skipped +executions +insns_checked +regs_checked +violations" "$tmp/gen.out"' "$tmp/gen.out"
+check "old and cnum rows with executions and no violation" \
+	'grep -Eq "^old +[1-9][0-9]* +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +0 " "$tmp/gen.out" &&
+	 grep -Eq "^cnum +[1-9][0-9]* +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +0 " "$tmp/gen.out"' "$tmp/gen.out"
+
+"$RB" execcheck --trackers cnum --runs 3 "$OBJS" >"$tmp/obj.out" 2>&1; rc=$?
+check "test objects: exit 0, cnum only, programs run" \
+	'[ $rc -eq 0 ] && ! grep -q "^old " "$tmp/obj.out" && grep -Eq "^cnum +[1-9]" "$tmp/obj.out"' "$tmp/obj.out"
+
+"$RB" execcheck --gen 1 --family nosuch >"$tmp/fam.out" 2>&1; rc=$?
+check "unknown family: exit 2 with a message" '[ $rc -eq 2 ] && grep -q "unknown family" "$tmp/fam.out"' "$tmp/fam.out"
+"$RB" execcheck --trackers nosuch --gen 1 >"$tmp/tr.out" 2>&1; rc=$?
+check "unknown tracker: exit 2" '[ $rc -eq 2 ] && grep -q "unknown tracker" "$tmp/tr.out"' "$tmp/tr.out"
+"$RB" execcheck "$tmp/missing.o" >"$tmp/miss.out" 2>&1; rc=$?
+check "missing object: exit 2 naming the file" '[ $rc -eq 2 ] && grep -q "missing.o" "$tmp/miss.out"' "$tmp/miss.out"
+"$RB" execcheck >"$tmp/none.out" 2>&1; rc=$?
+check "no input: usage, exit 2" '[ $rc -eq 2 ] && grep -q "usage" "$tmp/none.out"' "$tmp/none.out"

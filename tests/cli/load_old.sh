@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# load_old.sh — `load` and `verify` on the objects of the loader's
+# non-libbpf paths (tests/objects/): an object with no program is an error
+# naming the file and the reason (exit 2), an EM_NONE object and an
+# iproute2 object open and verify, an unknown section says how to set its
+# type, and --prog-type sets it. Kernel rows only where bpf() works.
+set -u
+RB=${RB:-build/test/rangebench}
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}
+. "$(dirname "$0")/lib/tap.sh"
+
+"$RB" load "$OBJ/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "load: no program is exit 2" '[ $rc -eq 2 ]'
+check "load: no program names file and reason" \
+  'grep -q "^$OBJ/no_program.bpf.o: error: no programs: no code section (data or maps only)$" "$tmp/err"'
+"$RB" verify "$OBJ/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify: no program is exit 2 with the reason" \
+  '[ $rc -eq 2 ] && grep -q "no_program.bpf.o: no programs: no code section" "$tmp/err"'
+
+"$RB" load "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "load: EM_NONE object opens (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
+check "load: EM_NONE object lists its three programs" \
+  'grep -q "em_none.bpf.o: 3 programs" "$tmp/out" && grep -Eq "prog xdp_pass +section xdp_prog +type xdp .* type-from libbpf<1.0" "$tmp/out"'
+"$RB" verify "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify: EM_NONE object verifies (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
+check "verify: the unresolved memset call is rejected as 6.18 rejects it" \
+  'grep -Eq "sock_memset +failure .*last insn is not an exit or jmp" "$tmp/out" && grep -Eq "xdp_pass +success" "$tmp/out"' "$tmp/out"
+
+"$RB" load "$OBJ/iproute2_tc.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "load: iproute2 object opens (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
+check "load: iproute2 maps and tail-call section" \
+  'grep -q "2 programs, 2 maps, BTF no, legacy maps (iproute2)" "$tmp/out" &&
+   grep -Eq "prog tail_slot0 +section 1/0 +type sched_cls .*type-from object tail-call map-id 1 slot 0" "$tmp/out"'
+"$RB" verify "$OBJ/iproute2_tc.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify: iproute2 programs accepted" \
+  '[ $rc -eq 0 ] && grep -Eq "from_container +success" "$tmp/out" && grep -Eq "tail_slot0 +success" "$tmp/out"' "$tmp/out"
+
+"$RB" load "$OBJ/btf_maps.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "load: unknown section exits 0 and says how to set the type" \
+  '[ $rc -eq 0 ] && grep -q "btf_maps.bpf.o: unknown_type: section .weird_section_name. names no program type: set one with --prog-type TYPE" "$tmp/err"'
+"$RB" verify "$OBJ/btf_maps.bpf.o:unknown_type" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify: unknown section is unsupported with that line" \
+  'grep -Eq "unknown_type +unsupported .*names no program type: set one with --prog-type" "$tmp/out"' "$tmp/out"
+"$RB" verify --prog-type socket_filter "$OBJ/btf_maps.bpf.o:unknown_type" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify --prog-type types it" '[ $rc -eq 0 ] && grep -Eq "unknown_type +success" "$tmp/out"' "$tmp/out"
+"$RB" verify --prog-type bogus "$OBJ/btf_maps.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "verify --prog-type bogus is a usage error" \
+  '[ $rc -eq 2 ] && grep -q "unknown program type .bogus." "$tmp/err"'
+"$RB" load --attach-type xdp "$OBJ/btf_maps.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+check "load --attach-type alone is a usage error" '[ $rc -eq 2 ] && grep -q "needs --prog-type" "$tmp/err"'
+
+if "$RB" verify --tracker kernel "$OBJ/iproute2_tc.bpf.o" >"$tmp/k" 2>&1 && ! grep -q unavailable "$tmp/k"; then
+	check "kernel accepts both iproute2 programs" \
+	  'grep -Eq "from_container +success" "$tmp/k" && grep -Eq "tail_slot0 +success" "$tmp/k"' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/em_none.bpf.o" >"$tmp/k" 2>&1
+	check "kernel rejects the memset call with the same message" \
+	  'grep -Eq "sock_memset +failure .*last insn is not an exit or jmp" "$tmp/k"' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/map_fixups.bpf.o" >"$tmp/k" 2>&1
+	"$RB" verify --tracker old "$OBJ/map_fixups.bpf.o" >"$tmp/o" 2>&1
+	check "kernel creates the fixed-up maps and verifies like the engine" \
+	  'grep -Eq "use_fixed_maps +success +[0-9]+ +([0-9]+)" "$tmp/k" &&
+	   [ "$(awk "/use_fixed_maps/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_fixed_maps/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/mixed_maps.bpf.o" >"$tmp/k" 2>&1
+	"$RB" verify --tracker old "$OBJ/mixed_maps.bpf.o" >"$tmp/o" 2>&1
+	check "legacy + BTF maps object: kernel and engine agree" \
+	  'grep -Eq "use_both +success" "$tmp/k" &&
+	   [ "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
+else
+	echo "# bpf() unavailable: kernel rows skipped"
+fi
+
+# run: a manifest's prog_type column types an object's unknown sections
+mkdir -p "$tmp/c"
+cp "$OBJ/btf_maps.bpf.o" "$tmp/c/"
+printf 'object\tprog_type\nbtf_maps.bpf.o\tsocket_filter\n' >"$tmp/c/manifest.tsv"
+"$RB" run --trackers old --db "$tmp/db.sqlite" --no-census -q --filter unknown_type "$tmp/c" >"$tmp/out" 2>&1; rc=$?
+check "run with a manifest prog_type column exits 0" '[ $rc -eq 0 ]' "$tmp/out"
+sqlite3 "$tmp/db.sqlite" "SELECT verdict FROM results r JOIN programs p ON p.id = r.program_id WHERE p.name = 'unknown_type'" >"$tmp/v" 2>&1
+check "the manifest's type is used (accepted, not unsupported)" 'grep -Eqx "accept|success" "$tmp/v"' "$tmp/v"
