@@ -201,7 +201,16 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 			taint_after_branch(&m, tr, n, in);
 		/* the tree's next node on this run's path */
 		int32_t first = -1, pick = -1;
-		for (int32_t k = n->first_child; k >= 0; k = tr->nodes[k].next_sibling) {
+		/* candidates: the children at the run's next insn, and those of a
+		 * child re-executing this very insn (6.18's maybe_fork_scalars
+		 * pushes a state that runs the AND/OR again: "from N to N") */
+		int32_t fork = -1;
+		for (int32_t k = n->first_child; k >= 0; k = tr->nodes[k].next_sibling)
+			if (tr->nodes[k].kind == RB_XNODE_INSN && tr->nodes[k].insn == n->insn && tr->nodes[k].first_child >= 0)
+				fork = k;
+		for (int32_t k = n->first_child; k >= 0;
+		     k = tr->nodes[k].next_sibling >= 0 ? tr->nodes[k].next_sibling
+			 : (fork >= 0 && tr->nodes[k].parent != fork) ? tr->nodes[fork].first_child : -1) {
 			const struct rb_xnode *ch = &tr->nodes[k];
 			if (ch->insn != m.pc)
 				continue;
