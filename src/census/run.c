@@ -95,6 +95,60 @@ static unsigned online_cores(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
+/* work items: fixed-size chunks of each selected op's cases, so the
+ * random stream of every case is independent of the thread count */
+static int build_items(const struct census_run *run, const bool *selected, struct census_item **itemsp,
+		       size_t *nitems, struct rb_err *err)
+{
+	size_t cap = 0;
+	for (unsigned i = 0; i < run->nops; i++) {
+		if (!selected[i])
+			continue;
+		const struct census_op *op = &run->ops[i];
+		bool unary = !run->sampled && op->kind != CK_ALU2 && op->kind != CK_JMP;
+		uint64_t total = unary ? census_unary_cases8(run, op) : run->pairs;
+		uint64_t chunk = unary ? CENSUS_CHUNK_SETS : CENSUS_CHUNK_PAIRS;
+		for (uint64_t lo = 0, c = 0; lo < total; lo += chunk, c++) {
+			if (RB_GROW(*itemsp, *nitems + 1, &cap, 1024) < 0)
+				return rb_errf(err, "census: out of memory");
+			struct census_item *it = &(*itemsp)[(*nitems)++];
+			memset(it, 0, sizeof(*it));
+			it->op = i;
+			it->lo = lo;
+			it->hi = lo + chunk < total ? lo + chunk : total;
+			it->chunk = (unsigned)c;
+		}
+	}
+	return 0;
+}
+
+/* one op and tracker: the statistics of all its work items */
+static struct census_stats merge_stats(const struct census_item *items, size_t nitems, unsigned op, unsigned t)
+{
+	struct census_stats m = {0};
+	for (size_t k = 0; k < nitems; k++) {
+		if (items[k].op != op)
+			continue;
+		const struct census_stats *s = &items[k].st[t];
+		m.cases += s->cases;
+		m.unsound += s->unsound;
+		m.optimal += s->optimal;
+		m.extra += s->extra;
+		for (int c = 0; c < 4; c++) {
+			m.cmp[c] += s->cmp[c];
+			m.same[c] += s->same[c];
+		}
+		m.same_domain += s->same_domain;
+		if (!m.cex && s->cex)
+			m.cex = s->cex;
+		if (s->loose && (!m.loose || (s->loose_same && !m.loose_same))) {
+			m.loose = s->loose;
+			m.loose_same = s->loose_same;
+		}
+	}
+	return m;
+}
+
 int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, struct rb_census_summary *sum,
 		  struct rb_err *err)
 {
@@ -102,7 +156,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		return -1;
 	struct census_run *run = calloc(1, sizeof(*run));
 	struct census_item *items = NULL;
-	size_t nitems = 0, cap = 0;
+	size_t nitems = 0;
 	bool selected[CENSUS_MAX_OPS] = {0};
 	int ret = -1;
 	if (!run)
@@ -146,28 +200,8 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 			goto out;
 	}
 
-	/* work items: fixed-size chunks of each selected op's cases, so the
-	 * random stream of every case is independent of the thread count */
-	for (unsigned i = 0; i < run->nops; i++) {
-		if (!selected[i])
-			continue;
-		const struct census_op *op = &run->ops[i];
-		bool unary = !run->sampled && op->kind != CK_ALU2 && op->kind != CK_JMP;
-		uint64_t total = unary ? census_unary_cases8(run, op) : run->pairs;
-		uint64_t chunk = unary ? CENSUS_CHUNK_SETS : CENSUS_CHUNK_PAIRS;
-		for (uint64_t lo = 0, c = 0; lo < total; lo += chunk, c++) {
-			if (RB_GROW(items, nitems + 1, &cap, 1024) < 0) {
-				rb_errf(err, "census: out of memory");
-				goto out;
-			}
-			struct census_item *it = &items[nitems++];
-			memset(it, 0, sizeof(*it));
-			it->op = i;
-			it->lo = lo;
-			it->hi = lo + chunk < total ? lo + chunk : total;
-			it->chunk = (unsigned)c;
-		}
-	}
+	if (build_items(run, selected, &items, &nitems, err) < 0)
+		goto out;
 
 	unsigned nth = o->threads ? o->threads : online_cores();
 	struct shared sh = {.run = run, .items = items, .nitems = nitems};
@@ -206,27 +240,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		if (!selected[i])
 			continue;
 		for (unsigned t = 0; t < run->ntr && ret == 0; t++) {
-			struct census_stats m = {0};
-			for (size_t k = 0; k < nitems; k++) {
-				if (items[k].op != i)
-					continue;
-				struct census_stats *s = &items[k].st[t];
-				m.cases += s->cases;
-				m.unsound += s->unsound;
-				m.optimal += s->optimal;
-				m.extra += s->extra;
-				for (int c = 0; c < 4; c++) {
-					m.cmp[c] += s->cmp[c];
-					m.same[c] += s->same[c];
-				}
-				m.same_domain += s->same_domain;
-				if (!m.cex && s->cex)
-					m.cex = s->cex;
-				if (s->loose && (!m.loose || (s->loose_same && !m.loose_same))) {
-					m.loose = s->loose;
-					m.loose_same = s->loose_same;
-				}
-			}
+			struct census_stats m = merge_stats(items, nitems, i, t);
 			struct rb_census_row row = {
 				.op = run->ops[i].name,
 				.kind = census_kind_name(run->ops[i].kind),
