@@ -65,6 +65,11 @@ if "$RB" verify --tracker kernel "$OBJ/iproute2_tc.bpf.o" >"$tmp/k" 2>&1 && ! gr
 	check "legacy + BTF maps object: kernel and engine agree" \
 	  'grep -Eq "use_both +success" "$tmp/k" &&
 	   [ "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/btf_pinning.bpf.o" >"$tmp/k" 2>&1
+	"$RB" verify --tracker old "$OBJ/btf_pinning.bpf.o" >"$tmp/o" 2>&1
+	check "BTF maps with tc pinning values: kernel and engine agree" \
+	  'grep -Eq "pinned_maps +success" "$tmp/k" &&
+	   [ "$(awk "/pinned_maps/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/pinned_maps/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
 else
 	echo "# bpf() unavailable: kernel rows skipped"
 fi

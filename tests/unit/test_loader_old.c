@@ -10,7 +10,8 @@
  *   no_program     data only: an error, not an empty object;
  *   map_fixups     map sizes the kernel refuses as written, a map-in-map
  *                  without an inner map;
- *   mixed_maps     legacy and BTF-defined maps in one object. */
+ *   mixed_maps     legacy and BTF-defined maps in one object;
+ *   btf_pinning    BTF maps with tc's pinning values (libbpf refuses them). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -304,6 +305,24 @@ static void test_mixed_legacy_and_btf_maps(void **state)
 	rb_object_free(o);
 }
 
+static void test_tc_pinning_values(void **state)
+{
+	(void)state;
+	struct rb_object *o = open_opts("btf_pinning", NULL);
+	assert_true(o->own_path);
+	assert_int_equal(o->map_cnt, 2);
+	const struct rb_map *g = map(o, "global_ns"), *c = map(o, "custom_pin");
+	assert_int_equal(g->type, BPF_MAP_TYPE_HASH);
+	assert_int_equal(g->value_size, 8);
+	assert_int_equal(c->type, BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(c->max_entries, 4);
+	const struct rb_prog *p = prog(o, "pinned_maps");
+	assert_int_equal(p->prog_type, BPF_PROG_TYPE_SCHED_CLS);
+	assert_string_equal(p->type_from, "libbpf");
+	assert_string_equal(p->error, "");
+	rb_object_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_type_options),
 		cmocka_unit_test(test_map_fixups),
 		cmocka_unit_test(test_mixed_legacy_and_btf_maps),
+		cmocka_unit_test(test_tc_pinning_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
