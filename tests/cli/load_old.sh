@@ -19,8 +19,8 @@ check "verify: no program is exit 2 with the reason" \
 
 "$RB" load "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "load: EM_NONE object opens (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
-check "load: EM_NONE object lists its three programs" \
-  'grep -q "em_none.bpf.o: 3 programs" "$tmp/out" && grep -Eq "prog xdp_pass +section xdp_prog +type xdp .* type-from libbpf<1.0" "$tmp/out"'
+check "load: EM_NONE object lists its four programs" \
+  'grep -q "em_none.bpf.o: 4 programs" "$tmp/out" && grep -Eq "prog xdp_pass +section xdp_prog +type xdp .* type-from libbpf<1.0" "$tmp/out"'
 "$RB" verify "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "verify: EM_NONE object verifies (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
 check "verify: the unresolved memset call is rejected as 6.18 rejects it" \

@@ -86,8 +86,9 @@ static void check_old_toolchain(const char *name)
 	struct rb_object *o = open_opts(name, NULL);
 	assert_true(o->own_path);
 	assert_false(o->legacy_maps);
-	assert_int_equal(o->prog_cnt, 3);
+	assert_int_equal(o->prog_cnt, 4);
 	const struct rb_prog *a = prog(o, "xdp_pass"), *b = prog(o, "xdp_drop"), *s = prog(o, "sock_memset");
+	assert_int_equal(prog(o, "sock_memcpy")->insn_cnt, 8);
 	/* two NOTYPE symbols in one section: each runs to the next */
 	assert_int_equal(a->insn_cnt, 2);
 	assert_int_equal(b->insn_cnt, 2);
