@@ -182,8 +182,9 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		if (!rc) {
 			int d = call_depth(&env, 0, 1);
 			if (d > RB_MAX_FRAMES) {
+				/* a rejection (6.18 answers E2BIG, which the oracle
+				 * counts as a limit only for the instruction budget) */
 				rb_reject(&env, "the call stack of %d frames is too deep !", d - 1);
-				res->verdict = RB_LIMIT;
 				rc = RB_E_LIMIT;
 			}
 		}
