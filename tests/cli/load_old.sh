@@ -9,11 +9,12 @@ RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
 . "$(dirname "$0")/lib/tap.sh"
 
-"$RB" load "$OBJ/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+BAD=$OBJ/../objects-bad
+"$RB" load "$BAD/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "load: no program is exit 2" '[ $rc -eq 2 ]'
 check "load: no program names file and reason" \
-  'grep -q "^$OBJ/no_program.bpf.o: error: no programs: no code section (data or maps only)$" "$tmp/err"'
-"$RB" verify "$OBJ/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  'grep -q "^$BAD/no_program.bpf.o: error: no programs: no code section (data or maps only)$" "$tmp/err"'
+"$RB" verify "$BAD/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "verify: no program is exit 2 with the reason" \
   '[ $rc -eq 2 ] && grep -q "no_program.bpf.o: no programs: no code section" "$tmp/err"'
 
