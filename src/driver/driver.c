@@ -169,6 +169,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.tracker = d->opts.trackers[t],
 		.insn_limit = d->opts.insn_limit,
 		.time_limit_s = d->opts.time_limit_s,
+		.vmlinux = d->vmlinux,
 	};
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
 	double times[64];
@@ -317,7 +318,10 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 		}
 	}
 	d->objs = calloc(jobs->n ? jobs->n : 1, sizeof(*d->objs));
-	if (!d->objs) {
+	d->vmlinux = rb_vmlinux_new();
+	if (!d->objs || !d->vmlinux) {
+		free(d->objs);
+		rb_vmlinux_free(d->vmlinux);
 		free(d);
 		return rb_errf(err, "run: out of memory");
 	}
@@ -340,6 +344,7 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
 		pthread_mutex_destroy(&d->lock);
+		rb_vmlinux_free(d->vmlinux);
 		free(d->objs);
 		free(d);
 		return -1;
@@ -385,6 +390,7 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 		free(d->objs[i].progs);
 	free(d->objs);
 	free(d->order);
+	rb_vmlinux_free(d->vmlinux);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 	return rc;
