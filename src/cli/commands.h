@@ -22,5 +22,6 @@ int cmd_query(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_kdiff(int argc, char **argv);
 int cmd_execcheck(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif
