@@ -23,6 +23,8 @@ static void describe(const struct rb_xtree *tr, const struct rb_xreg *a, char *b
 		snprintf(buf, len, "%.40s(off=%d,%.180s)", tn, a->off, v);
 }
 
+static void count_abort(struct rb_exec_stats *st, const char *why);
+
 struct ctx {
 	const struct rb_object *obj;
 	const struct rb_prog *prog;
@@ -49,6 +51,22 @@ static void report(struct ctx *c, int insn, int reg, uint64_t value, const char 
 		c->opts->report(c->opts->report_ctx, &v);
 }
 
+/* pointer types the machine has regions for */
+static bool modelled(uint8_t type)
+{
+	switch (type) {
+	case RT_STACK:
+	case RT_CTX:
+	case RT_PKT:
+	case RT_PKT_META:
+	case RT_PKT_END:
+	case RT_MAP_VALUE:
+	case RT_MAP_PTR:
+	case RT_MEM: return true;
+	default: return false;
+	}
+}
+
 /* does concrete register c lie in abstract register a? (why: the reason if not) */
 static bool reg_ok(struct ctx *c, const struct rb_xreg *a, const struct cval *v, uint64_t *shown, const char **why)
 {
@@ -59,6 +77,8 @@ static bool reg_ok(struct ctx *c, const struct rb_xreg *a, const struct cval *v,
 		*why = "value outside the abstract scalar";
 		return t->contains(&a->val, v->v);
 	}
+	if (!modelled(a->type))
+		return true; /* sockets, BTF pointers...: no region, nothing claimed */
 	if (v->rg < 0) {
 		*why = "a scalar where the engine has a pointer";
 		return (a->flags & RF_MAYBE_NULL) && v->v == 0;
@@ -180,6 +200,13 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 			break;
 		int at = m.pc;
 		const struct bpf_insn *in = &m.insns[at];
+		m.base_unmodelled = false;
+		uint8_t cls = BPF_CLASS(in->code);
+		if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST) {
+			int base = cls == BPF_LDX ? in->src_reg : in->dst_reg;
+			uint8_t ty = tr->regs[n->regs + (size_t)base].type;
+			m.base_unmodelled = ty != RT_NOT_INIT && ty != RT_SCALAR && !modelled(ty);
+		}
 		int rc = xm_step(&m);
 		if (rc == XS_EXIT) {
 			stats->executions++;
@@ -191,9 +218,7 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 			break;
 		}
 		if (rc == XS_ABORT || steps >= max_steps) {
-			stats->aborted++;
-			snprintf(stats->last_abort, sizeof(stats->last_abort), "%s",
-				 rc == XS_ABORT ? m.why : "step budget");
+			count_abort(stats, rc == XS_ABORT ? m.why : "step budget");
 			break;
 		}
 		bool branch_on_taint = m.jmp_tainted;
@@ -220,8 +245,7 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 				stats->diverged++;
 				stats->executions++;
 			} else if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) {
-				stats->aborted++;
-				snprintf(stats->last_abort, sizeof(stats->last_abort), "call to a global function");
+				count_abort(stats, "call to a global function");
 			} else {
 				stats->executions++;
 				report(&c, at, -1, (uint64_t)m.pc, "the run goes to an insn the engine never reached from here",
@@ -240,8 +264,7 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 		const struct rb_xnode *ch = &tr->nodes[pick];
 		if (ch->kind == RB_XNODE_PRUNE) {
 			if (ch->link < 0) {
-				stats->aborted++;
-				snprintf(stats->last_abort, sizeof(stats->last_abort), "prune without a recorded state");
+				count_abort(stats, "prune without a recorded state");
 				break;
 			}
 			stats->insns_checked++; /* the arriving state at the prune point */
@@ -253,6 +276,22 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 	}
 	xm_free(&m);
 	return 0;
+}
+
+static void count_abort(struct rb_exec_stats *st, const char *why)
+{
+	st->aborted++;
+	/* helper numbers and map types name the kind; offsets do not */
+	for (int i = 0; i < st->naborts; i++) {
+		if (!strcmp(st->aborts[i].why, why)) {
+			st->aborts[i].n++;
+			return;
+		}
+	}
+	if (st->naborts == RB_EXEC_ABORT_KINDS)
+		return;
+	snprintf(st->aborts[st->naborts].why, sizeof(st->aborts[0].why), "%s", why);
+	st->aborts[st->naborts++].n = 1;
 }
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -271,6 +310,7 @@ int rb_exec_check_prog(const struct rb_object *obj, size_t prog_idx, const struc
 	const struct rb_prog *p = &obj->progs[prog_idx];
 	if (!p->insns || !rb_exec_prog_type_ok(p->prog_type)) {
 		stats->skipped++;
+		stats->skipped_type++;
 		return 0;
 	}
 	struct rb_xtree tr;
@@ -284,6 +324,10 @@ int rb_exec_check_prog(const struct rb_object *obj, size_t prog_idx, const struc
 	}
 	if (res.verdict != RB_ACCEPT || tr.overflow || tr.nomem) {
 		stats->skipped++;
+		if (res.verdict != RB_ACCEPT)
+			stats->skipped_verdict++;
+		else
+			stats->skipped_tree++;
 		rb_xtree_free(&tr);
 		return 0;
 	}
