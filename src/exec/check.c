@@ -33,6 +33,7 @@ struct ctx {
 	struct rb_exec_stats *stats;
 	struct xm *m;
 	uint64_t seed;
+	int frame_base; /* inside a global function: the run's frame of the callee's frame 0 */
 };
 
 static void report(struct ctx *c, int insn, int reg, uint64_t value, const char *what, const char *state)
@@ -95,13 +96,18 @@ static bool reg_ok(struct ctx *c, const struct rb_xreg *a, const struct cval *v,
 	case RT_PKT_END: want = XR_PKT; break;
 	case RT_MAP_VALUE: want = XR_MAPVAL; break;
 	case RT_MAP_PTR: want = XR_MAPPTR; break;
-	case RT_MEM: want = XR_MEM; break;
+	case RT_MEM:
+		/* a global function's memory argument may point anywhere */
+		if (r->kind != XR_MEM)
+			return true;
+		want = XR_MEM;
+		break;
 	default: return true; /* sockets, BTF pointers...: not modelled, nothing claimed */
 	}
 	*why = "a pointer into another region than the engine's";
 	if (r->kind != want)
 		return false;
-	if ((want == XR_STACK && r->idx != a->frameno) ||
+	if ((want == XR_STACK && r->idx != a->frameno + c->frame_base) ||
 	    ((want == XR_MAPVAL || want == XR_MAPPTR) && r->idx != a->map_idx))
 		return false;
 	if (a->type == RT_MAP_PTR)
@@ -121,7 +127,7 @@ static int check_node(struct ctx *c, int32_t id, bool count, bool do_report, uin
 	const struct rb_xtree *tr = c->tr;
 	const struct rb_xnode *n = &tr->nodes[id];
 	struct xm *m = c->m;
-	if (n->frame != m->cur) {
+	if (n->frame + c->frame_base != m->cur) {
 		if (do_report)
 			report(c, n->insn, -1, (uint64_t)m->cur, "call depth differs from the engine's", "");
 		return 1;
@@ -176,11 +182,42 @@ static void taint_after_branch(struct xm *m, const struct rb_xtree *tr, const st
 			regs[r].taint = 1;
 }
 
+/* the child of `from` at insn pc the run fits (prunes: with the stored
+ * state's kept registers too); -1 if none fits, *first the first child at pc */
+static int32_t find_child(struct ctx *c, int32_t from, int pc, int32_t *first)
+{
+	const struct rb_xtree *tr = c->tr;
+	*first = -1;
+	for (int32_t k = tr->nodes[from].first_child; k >= 0; k = tr->nodes[k].next_sibling) {
+		const struct rb_xnode *ch = &tr->nodes[k];
+		if (ch->insn != pc)
+			continue;
+		if (*first < 0)
+			*first = k;
+		bool ok = !check_node(c, k, false, false, 0xffff);
+		if (ok && ch->kind == RB_XNODE_PRUNE && ch->link >= 0)
+			ok = !check_node(c, ch->link, false, false, ch->keep);
+		if (ok)
+			return k;
+	}
+	return -1;
+}
+
+/* a global function is verified on its own: its exploration starts at a
+ * root of its own */
+static int32_t root_at(const struct rb_xtree *tr, int insn)
+{
+	for (size_t i = 0; i < tr->n; i++)
+		if (tr->nodes[i].parent < 0 && tr->nodes[i].insn == insn && tr->nodes[i].kind == RB_XNODE_INSN)
+			return (int32_t)i;
+	return -1;
+}
+
 int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xtree *tr, uint64_t seed,
 		const struct rb_exec_opts *opts, struct rb_exec_stats *stats)
 {
 	struct xm m;
-	struct ctx c = {obj, &obj->progs[prog_idx], tr, opts, stats, &m, seed};
+	struct ctx c = {obj, &obj->progs[prog_idx], tr, opts, stats, &m, seed, 0};
 	int32_t node = rb_xtree_root(tr);
 	if (node < 0)
 		return 0;
@@ -189,6 +226,12 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 		return -1;
 	}
 	uint64_t max_steps = opts->max_steps ? opts->max_steps : 1000000;
+	/* global functions being run: the caller's call node and frame base */
+	struct {
+		int32_t call;
+		int base;
+	} globals[XM_FRAMES];
+	int nglobals = 0;
 	for (uint64_t steps = 0;; steps++) {
 		const struct rb_xnode *n = &tr->nodes[node];
 		if (n->insn != m.pc) {
@@ -225,20 +268,23 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 		if (branch_on_taint)
 			taint_after_branch(&m, tr, n, in);
 		/* the tree's next node on this run's path */
-		int32_t first = -1, pick = -1;
-		for (int32_t k = n->first_child; k >= 0; k = tr->nodes[k].next_sibling) {
-			const struct rb_xnode *ch = &tr->nodes[k];
-			if (ch->insn != m.pc)
+		int32_t first, pick = find_child(&c, node, m.pc, &first);
+		if (first < 0 && in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) {
+			/* the engine did not follow this call: a global function */
+			int32_t root = root_at(tr, m.pc);
+			if (root >= 0 && nglobals < XM_FRAMES) {
+				globals[nglobals].call = node;
+				globals[nglobals++].base = c.frame_base;
+				c.frame_base = m.cur;
+				node = root;
 				continue;
-			if (first < 0)
-				first = k;
-			bool ok = !check_node(&c, k, false, false, 0xffff);
-			if (ok && ch->kind == RB_XNODE_PRUNE && ch->link >= 0)
-				ok = !check_node(&c, ch->link, false, false, ch->keep);
-			if (ok) {
-				pick = k;
-				break;
 			}
+		}
+		if (first < 0 && in->code == (BPF_JMP | BPF_EXIT) && nglobals > 0 && m.cur < c.frame_base) {
+			/* back from a global function: on in the caller's tree after the call */
+			nglobals--;
+			c.frame_base = globals[nglobals].base;
+			pick = find_child(&c, globals[nglobals].call, m.pc, &first);
 		}
 		if (first < 0) {
 			if (branch_on_taint) {
