@@ -27,7 +27,7 @@ LDFLAGS_TEST := -fsanitize=address,undefined
 # Debian packages the project needs (installed by `make` when missing)
 DEB_PKGS := gcc g++ make libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
             libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm linux-source-6.1 \
-            bpftool python3
+            bpftool python3 parallel
 
 SRC_ALL   := $(shell find src -name '*.c' | sort)
 GENERIC   := $(filter-out src/tracker/registry.c,$(filter src/tracker/%,$(SRC_ALL)))
@@ -92,10 +92,16 @@ build/test/rangebench: $(TST)/cli/main.o build/test/librangebench.a
 # Written in C (*.bpf.c) or, for what only old toolchains produce, in BPF
 # assembly (*.bpf.s); em_none.bpf.o is old_toolchain.bpf.o with e_machine 0.
 TEST_BPF_SRCS := $(sort $(wildcard tests/objects/*.bpf.c tests/objects/*.bpf.s))
+# tests/objects/bad/: objects that must not open (an object without
+# programs), kept out of build/test/objects, which tools run whole.
 TEST_BPF_OBJS := $(patsubst tests/objects/%,build/test/objects/%.o,$(basename $(TEST_BPF_SRCS))) \
-	build/test/objects/em_none.bpf.o
+	build/test/objects/em_none.bpf.o \
+	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c))
 BPF_CFLAGS := -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu
 build/test/objects/%.bpf.o: tests/objects/%.bpf.c | build/.deps
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c $< -o $@
+build/test/objects-bad/%.bpf.o: tests/objects/bad/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@
 build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps

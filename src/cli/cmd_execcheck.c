@@ -240,8 +240,14 @@ int cmd_execcheck(int argc, char **argv)
 		       (unsigned long long)s->programs, (unsigned long long)s->skipped, (unsigned long long)s->executions,
 		       (unsigned long long)s->insns_checked, (unsigned long long)s->regs_checked,
 		       (unsigned long long)s->violations, (unsigned long long)s->diverged, (unsigned long long)s->aborted);
-		if (s->aborted)
-			printf("  %s: last aborted run: %s\n", r.tr[k].t->name, s->last_abort);
+		if (s->skipped)
+			printf("  %s: skipped %llu: %llu of a program type without a model, %llu not accepted, "
+			       "%llu with too large a tree\n",
+			       r.tr[k].t->name, (unsigned long long)s->skipped, (unsigned long long)s->skipped_type,
+			       (unsigned long long)s->skipped_verdict, (unsigned long long)s->skipped_tree);
+		for (int a = 0; a < s->naborts; a++)
+			printf("  %s: aborted %llu: %s\n", r.tr[k].t->name, (unsigned long long)s->aborts[a].n,
+			       s->aborts[a].why);
 		viol += s->violations;
 	}
 	if (viol)

@@ -34,7 +34,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench run [--trackers old,cnum,kernel] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
-		"                      [--census | --no-census] [--prog-type TYPE] [-q] [CORPUS_DIR|OBJ]...\n"
+		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
+		"                      [-q] [CORPUS_DIR|OBJ]...\n"
 		"\n"
 		"Verifies every program of the given corpus directories and objects with each\n"
 		"tracker and stores one row per (program, tracker) in the results database.\n"
@@ -62,6 +63,10 @@ static void usage(FILE *f)
 		"  --prog-type TYPE the program type of programs whose section libbpf does not\n"
 		"                   know, in objects whose manifest row names none (a manifest's\n"
 		"                   optional prog_type column sets it per object)\n"
+		"  --shard K/N      only shard K of N: a deterministic 1/N of the programs (by a\n"
+		"                   hash of object content, section and name), the same on every\n"
+		"                   machine; the census runs in shard 1 only. Combine the shards'\n"
+		"                   databases with 'rangebench merge' (one run per label)\n"
 		"  -q               no progress output\n");
 }
 
@@ -152,6 +157,7 @@ int cmd_run(int argc, char **argv)
 		{"no-census", no_argument, NULL, 'C'},      {"help", no_argument, NULL, 'h'},
 		{"census-pairs", required_argument, NULL, 'P'},
 		{"prog-type", required_argument, NULL, 'Y'},
+		{"shard", required_argument, NULL, 'S'},
 		{NULL, 0, NULL, 0},
 	};
 	/* a child process of a run: one object (src/driver/child.c) */
@@ -201,6 +207,19 @@ int cmd_run(int argc, char **argv)
 			}
 			o.insn_limit = v;
 			break;
+		case 'S': {
+			unsigned k = 0, n = 0;
+			char tail;
+			if (sscanf(optarg, "%u/%u%c", &k, &n, &tail) != 2 || n == 0 || n > 100000 || k == 0 ||
+			    k > n) {
+				fprintf(stderr, "rangebench run: --shard wants K/N with 1 <= K <= N, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.shard_k = k;
+			o.shard_n = n;
+			break;
+		}
 		case 'P':
 			if (parse_u(optarg, 1000000000ULL, &v) < 0 || v == 0) {
 				fprintf(stderr, "rangebench run: bad --census-pairs '%s'\n", optarg);
@@ -371,7 +390,7 @@ int cmd_run(int argc, char **argv)
 		complete = false;
 		rc = 2;
 	}
-	if (complete && census == 1 && !run_stop) {
+	if (complete && census == 1 && !run_stop && o.shard_k <= 1) {
 		struct rb_census_opts co = {.bits = 8, .threads = o.jobs, .pairs = census_pairs};
 		struct rb_census_summary sum;
 		int64_t cid;

@@ -143,6 +143,12 @@ int cmd_verify(int argc, char **argv)
 	size_t n = 0, cap = 0;
 	int rc = 0;
 	FILE *logf = csv ? stderr : stdout;
+	/* vmlinux BTF parsed once for every program verified here */
+	struct rb_vmlinux *vmlinux = rb_vmlinux_new();
+	if (!vmlinux) {
+		fprintf(stderr, "rangebench verify: out of memory\n");
+		return 2;
+	}
 	for (int a = optind; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
@@ -172,6 +178,7 @@ int cmd_verify(int argc, char **argv)
 				fprintf(stderr, "rangebench verify: out of memory\n");
 				rb_object_free(obj);
 				free(rows);
+				rb_vmlinux_free(vmlinux);
 				return 2;
 			}
 			struct row *r = &rows[n - 1];
@@ -179,7 +186,7 @@ int cmd_verify(int argc, char **argv)
 			snprintf(r->prog, sizeof(r->prog), "%s", obj->progs[p].name);
 			if (want_log)
 				fprintf(logf, "=== %s:%s (%s) ===\n", file, obj->progs[p].name, tracker);
-			struct rb_verify_opts vo = {.tracker = tracker, .log = want_log ? logf : NULL};
+			struct rb_verify_opts vo = {.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux};
 			if (rb_verify(obj, p, &vo, &r->res, &err) < 0) {
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;
@@ -197,5 +204,6 @@ int cmd_verify(int argc, char **argv)
 		rc = 2;
 	}
 	free(rows);
+	rb_vmlinux_free(vmlinux);
 	return rc;
 }

@@ -23,5 +23,6 @@ int cmd_plot(int argc, char **argv);
 int cmd_kdiff(int argc, char **argv);
 int cmd_progdiff(int argc, char **argv);
 int cmd_execcheck(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct rb_command commands[] = {
 	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
 	{"execcheck", cmd_execcheck, "run accepted programs concretely and check every value against the explored states"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},
+	{"merge", cmd_merge, "merge results databases (shards of a run from several machines) into one"},
 	{"compare", cmd_compare, "compare two runs, or two trackers of one run, program by program"},
 	{"query", cmd_query, "run a ready-made SQL query (db/queries/) on the results database"},
 	{"plot", cmd_plot, "render the charts (plots/*.gp) from the results database"},

@@ -363,6 +363,10 @@ int rb_driver_child_main(int argc, char **argv)
 		return 2;
 	}
 	struct rb_driver *d = calloc(1, sizeof(*d));
+	if (d && !(d->vmlinux = rb_vmlinux_new())) {
+		free(d);
+		d = NULL;
+	}
 	struct rb_job_obj job = {.path = argv[2], .source = argv[3], .prog_type = strcmp(argv[12], "-") ? argv[12] : ""};
 	struct obj_state os = {.job = &job};
 	size_t rot = strtoull(argv[4], NULL, 10), q0 = strtoull(argv[5], NULL, 10);
@@ -387,6 +391,7 @@ int rb_driver_child_main(int argc, char **argv)
 	 * printed to stdout (a library's message) goes to stderr instead */
 	int out = dup(STDOUT_FILENO);
 	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		rb_vmlinux_free(d->vmlinux);
 		free(d);
 		return 2;
 	}
@@ -421,6 +426,7 @@ int rb_driver_child_main(int argc, char **argv)
 		rb_object_free(obj);
 	}
 	free(m);
+	rb_vmlinux_free(d->vmlinux);
 	free(d);
 	close(out);
 	return rc;

@@ -51,6 +51,25 @@ void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row)
 		__atomic_add_fetch(&d->not_accepted, 1, __ATOMIC_RELAXED);
 }
 
+unsigned rb_driver_shard_of(const char *sha256, const char *section, const char *name, unsigned n)
+{
+	if (n <= 1)
+		return 1;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	const char *parts[3] = {sha256, section, name};
+	for (int i = 0; i < 3; i++) {
+		for (const unsigned char *c = (const unsigned char *)parts[i]; *c; c++)
+			h = (h ^ *c) * 0x100000001b3ULL;
+		h = (h ^ 0) * 0x100000001b3ULL; /* the separator */
+	}
+	return (unsigned)(h % n) + 1;
+}
+
+static bool in_shard(const struct rb_driver *d, const char *sha256, const char *section, const char *name)
+{
+	return d->opts.shard_n <= 1 || rb_driver_shard_of(sha256, section, name, d->opts.shard_n) == d->opts.shard_k;
+}
+
 void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k)
 {
 	memset(id, 0, sizeof(*id));
@@ -71,10 +90,8 @@ void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const
 			  bool was_counted)
 {
 	const struct rb_job_obj *job = os->job;
-	__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
 	if (was_counted)
 		__atomic_sub_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
 	struct rb_result_row row;
 	memset(&row, 0, sizeof(row));
 	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", job->path);
@@ -96,6 +113,10 @@ void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const
 		snprintf(row.prog.obj_sha256, sizeof(row.prog.obj_sha256), "path:%.58s", job->path);
 	free(buf);
 	snprintf(row.prog.name, sizeof(row.prog.name), "(object)");
+	if (!in_shard(d, row.prog.obj_sha256, row.prog.section, row.prog.name))
+		return; /* another shard's row */
+	__atomic_add_fetch(&d->load_errors, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&d->total, d->opts.ntrackers, __ATOMIC_RELAXED);
 	row.run_id = d->opts.run_id;
 	row.repeats = 1;
 	row.res.verdict = RB_LOAD_ERROR;
@@ -126,7 +147,8 @@ static void *scan_worker(void *arg)
 			os->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*os->progs));
 			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++) {
 				const struct rb_prog *pr = &obj->progs[p];
-				if (!rb_filter_match(d->opts.filter, os->job->path, pr->name))
+				if (!rb_filter_match(d->opts.filter, os->job->path, pr->name) ||
+				    !in_shard(d, obj->sha256, pr->section, pr->name))
 					continue;
 				struct prog_ref *ref = &os->progs[os->nprogs++];
 				ref->idx = p;
@@ -169,6 +191,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.tracker = d->opts.trackers[t],
 		.insn_limit = d->opts.insn_limit,
 		.time_limit_s = d->opts.time_limit_s,
+		.vmlinux = d->vmlinux,
 	};
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
 	double times[64];
@@ -317,7 +340,10 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 		}
 	}
 	d->objs = calloc(jobs->n ? jobs->n : 1, sizeof(*d->objs));
-	if (!d->objs) {
+	d->vmlinux = rb_vmlinux_new();
+	if (!d->objs || !d->vmlinux) {
+		free(d->objs);
+		rb_vmlinux_free(d->vmlinux);
 		free(d);
 		return rb_errf(err, "run: out of memory");
 	}
@@ -340,6 +366,7 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
 		pthread_mutex_destroy(&d->lock);
+		rb_vmlinux_free(d->vmlinux);
 		free(d->objs);
 		free(d);
 		return -1;
@@ -385,6 +412,7 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 		free(d->objs[i].progs);
 	free(d->objs);
 	free(d->order);
+	rb_vmlinux_free(d->vmlinux);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 	return rc;

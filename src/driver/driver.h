@@ -38,6 +38,9 @@ struct rb_driver_opts {
 	unsigned repeat;      /* verifications per (program, tracker); median time kept
 	                       * (accepted and rejected programs only) */
 	const char *filter;   /* glob on "program" or "object-basename/program"; NULL = all */
+	unsigned shard_k, shard_n; /* shard_n > 1: only the programs of shard shard_k (1..n),
+	                       * chosen by a hash of (object sha256, section, name):
+	                       * the same on every machine, whatever the paths */
 	uint64_t insn_limit;  /* per program; 0 = the kernel's 1,000,000 */
 	double time_limit_s;  /* per program (passed to the verifier; the child
 	                       * is killed at repeat * limit + slack); 0 = none */
@@ -82,6 +85,10 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
  * it) verifies the programs it names and writes the rows to stdout.
  * Returns the process exit code. */
 int rb_driver_child_main(int argc, char **argv);
+
+/* Shard (1..n) of a program identity: FNV-1a of "sha256\0section\0name"
+ * modulo n, plus one. */
+unsigned rb_driver_shard_of(const char *sha256, const char *section, const char *name, unsigned n);
 
 /* Is this verifier usable here? Verifies a two-instruction program
  * (r0 = 0; exit) and requires "accept"; otherwise why not in `why`. */

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "driver/driver.h"
+#include "engine/vmlinux.h"
 #include "loader/object.h"
 #include "store/writer.h"
 
@@ -35,6 +36,7 @@ struct rb_driver {
 	const struct rb_joblist *jobs;
 	struct rb_store *st;
 	struct rb_writer *w;
+	struct rb_vmlinux *vmlinux; /* vmlinux BTF parsed once per process, shared by every program */
 	int fault[RB_DRIVER_MAX_TRACKERS];
 	struct obj_state *objs;
 	size_t *order; /* phase 2: objects by descending program count */

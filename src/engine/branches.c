@@ -26,7 +26,7 @@ struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
 	/* the parent checkpoint now has one more path to finish */
 	if (st->parent)
 		st->parent->branches++;
-	env->stack[env->nstack++] = (struct rb_branch){st, insn_idx, prev_idx};
+	env->stack[env->nstack++] = (struct rb_branch){st, insn_idx, prev_idx, env->peak_state_mem};
 	rb_states_mem_add(env, st);
 	return st;
 }
@@ -35,10 +35,13 @@ void rb_drop_last_branch(struct rb_env *env, struct rb_vstate *st)
 {
 	if (!env->nstack || env->stack[env->nstack - 1].st != st)
 		return;
-	env->nstack--;
+	uint64_t peak_before = env->stack[--env->nstack].peak_before;
 	if (st->parent)
 		st->parent->branches--;
-	/* as before the split: its bytes stay counted in cur_state_mem */
+	/* undone entirely, memory accounting included: the run counts as if
+	 * the branch had never been pushed */
+	rb_states_mem_sub(env, st);
+	env->peak_state_mem = peak_before > env->cur_state_mem ? peak_before : env->cur_state_mem;
 	rb_state_free(st);
 }
 

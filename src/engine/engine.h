@@ -8,6 +8,7 @@
 
 #include "loader/object.h"
 #include "tracker/tracker.h"
+#include "engine/vmlinux.h"
 #include "util/err.h"
 #include "result/result.h"
 
@@ -36,6 +37,7 @@ struct rb_engine_opts {
 	double time_limit_s;   /* 0 = none */
 	FILE *log;             /* non-NULL: per-instruction log in the kernel's level-2 format */
 	const struct rb_engine_recorder *rec; /* NULL: none */
+	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF (engine/vmlinux.h); NULL: parsed per program */
 };
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

@@ -132,6 +132,7 @@ struct rb_vstate {
 struct rb_branch {
 	struct rb_vstate *st;
 	int insn_idx, prev_insn_idx;
+	uint64_t peak_before; /* peak_state_mem before the push (undone by a drop) */
 };
 
 enum { GARG_SCALAR = 1, GARG_CTX, GARG_MEM }; /* global subprogram argument kinds */
@@ -220,7 +221,9 @@ struct rb_env {
 	int nvisits, cap_visits;
 	uint64_t free_list_size, num_backedges;
 	/* tracing programs: vmlinux BTF and the attach target's arguments */
-	struct btf *vmlinux;
+	const struct btf *vmlinux;        /* NULL until first needed */
+	struct rb_vmlinux *vmlinux_src;   /* the caller's shared handle, or own_vmlinux */
+	struct rb_vmlinux *own_vmlinux;   /* created when the caller gave none */
 	uint32_t arg_type[13];
 	char func_name[128];
 	int nargs; /* arguments readable through ctx (fexit: plus the return value) */

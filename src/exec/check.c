@@ -23,6 +23,8 @@ static void describe(const struct rb_xtree *tr, const struct rb_xreg *a, char *b
 		snprintf(buf, len, "%.40s(off=%d,%.180s)", tn, a->off, v);
 }
 
+static void count_abort(struct rb_exec_stats *st, const char *why);
+
 struct ctx {
 	const struct rb_object *obj;
 	const struct rb_prog *prog;
@@ -31,6 +33,7 @@ struct ctx {
 	struct rb_exec_stats *stats;
 	struct xm *m;
 	uint64_t seed;
+	int frame_base; /* inside a global function: the run's frame of the callee's frame 0 */
 };
 
 static void report(struct ctx *c, int insn, int reg, uint64_t value, const char *what, const char *state)
@@ -49,6 +52,22 @@ static void report(struct ctx *c, int insn, int reg, uint64_t value, const char 
 		c->opts->report(c->opts->report_ctx, &v);
 }
 
+/* pointer types the machine has regions for */
+static bool modelled(uint8_t type)
+{
+	switch (type) {
+	case RT_STACK:
+	case RT_CTX:
+	case RT_PKT:
+	case RT_PKT_META:
+	case RT_PKT_END:
+	case RT_MAP_VALUE:
+	case RT_MAP_PTR:
+	case RT_MEM: return true;
+	default: return false;
+	}
+}
+
 /* does concrete register c lie in abstract register a? (why: the reason if not) */
 static bool reg_ok(struct ctx *c, const struct rb_xreg *a, const struct cval *v, uint64_t *shown, const char **why)
 {
@@ -59,6 +78,8 @@ static bool reg_ok(struct ctx *c, const struct rb_xreg *a, const struct cval *v,
 		*why = "value outside the abstract scalar";
 		return t->contains(&a->val, v->v);
 	}
+	if (!modelled(a->type))
+		return true; /* sockets, BTF pointers...: no region, nothing claimed */
 	if (v->rg < 0) {
 		*why = "a scalar where the engine has a pointer";
 		return (a->flags & RF_MAYBE_NULL) && v->v == 0;
@@ -75,13 +96,18 @@ static bool reg_ok(struct ctx *c, const struct rb_xreg *a, const struct cval *v,
 	case RT_PKT_END: want = XR_PKT; break;
 	case RT_MAP_VALUE: want = XR_MAPVAL; break;
 	case RT_MAP_PTR: want = XR_MAPPTR; break;
-	case RT_MEM: want = XR_MEM; break;
+	case RT_MEM:
+		/* a global function's memory argument may point anywhere */
+		if (r->kind != XR_MEM)
+			return true;
+		want = XR_MEM;
+		break;
 	default: return true; /* sockets, BTF pointers...: not modelled, nothing claimed */
 	}
 	*why = "a pointer into another region than the engine's";
 	if (r->kind != want)
 		return false;
-	if ((want == XR_STACK && r->idx != a->frameno) ||
+	if ((want == XR_STACK && r->idx != a->frameno + c->frame_base) ||
 	    ((want == XR_MAPVAL || want == XR_MAPPTR) && r->idx != a->map_idx))
 		return false;
 	if (a->type == RT_MAP_PTR)
@@ -101,7 +127,7 @@ static int check_node(struct ctx *c, int32_t id, bool count, bool do_report, uin
 	const struct rb_xtree *tr = c->tr;
 	const struct rb_xnode *n = &tr->nodes[id];
 	struct xm *m = c->m;
-	if (n->frame != m->cur) {
+	if (n->frame + c->frame_base != m->cur) {
 		if (do_report)
 			report(c, n->insn, -1, (uint64_t)m->cur, "call depth differs from the engine's", "");
 		return 1;
@@ -156,11 +182,52 @@ static void taint_after_branch(struct xm *m, const struct rb_xtree *tr, const st
 			regs[r].taint = 1;
 }
 
+/* the child of `from` at insn pc the run fits (prunes: with the stored
+ * state's kept registers too); -1 if none fits, *first the first child at pc */
+static int32_t find_child(struct ctx *c, int32_t from, int pc, int32_t *first)
+{
+	const struct rb_xtree *tr = c->tr;
+	*first = -1;
+	/* the children of a child re-executing this very insn count too: 6.18's
+	 * maybe_fork_scalars pushes a state that runs the AND/OR again
+	 * ("from N to N") */
+	int32_t fork = -1;
+	for (int32_t k = tr->nodes[from].first_child; k >= 0; k = tr->nodes[k].next_sibling)
+		if (tr->nodes[k].kind == RB_XNODE_INSN && tr->nodes[k].insn == tr->nodes[from].insn &&
+		    tr->nodes[k].first_child >= 0)
+			fork = k;
+	for (int32_t k = tr->nodes[from].first_child; k >= 0;
+	     k = tr->nodes[k].next_sibling >= 0 ? tr->nodes[k].next_sibling
+		 : (fork >= 0 && tr->nodes[k].parent != fork) ? tr->nodes[fork].first_child : -1) {
+		const struct rb_xnode *ch = &tr->nodes[k];
+		if (ch->insn != pc)
+			continue;
+		if (*first < 0)
+			*first = k;
+		bool ok = !check_node(c, k, false, false, 0xffff);
+		if (ok && ch->kind == RB_XNODE_PRUNE && ch->link >= 0)
+			ok = !check_node(c, ch->link, false, false, ch->keep);
+		if (ok)
+			return k;
+	}
+	return -1;
+}
+
+/* a global function is verified on its own: its exploration starts at a
+ * root of its own */
+static int32_t root_at(const struct rb_xtree *tr, int insn)
+{
+	for (size_t i = 0; i < tr->n; i++)
+		if (tr->nodes[i].parent < 0 && tr->nodes[i].insn == insn && tr->nodes[i].kind == RB_XNODE_INSN)
+			return (int32_t)i;
+	return -1;
+}
+
 int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xtree *tr, uint64_t seed,
 		const struct rb_exec_opts *opts, struct rb_exec_stats *stats)
 {
 	struct xm m;
-	struct ctx c = {obj, &obj->progs[prog_idx], tr, opts, stats, &m, seed};
+	struct ctx c = {obj, &obj->progs[prog_idx], tr, opts, stats, &m, seed, 0};
 	int32_t node = rb_xtree_root(tr);
 	if (node < 0)
 		return 0;
@@ -169,6 +236,12 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 		return -1;
 	}
 	uint64_t max_steps = opts->max_steps ? opts->max_steps : 1000000;
+	/* global functions being run: the caller's call node and frame base */
+	struct {
+		int32_t call;
+		int base;
+	} globals[XM_FRAMES];
+	int nglobals = 0;
 	for (uint64_t steps = 0;; steps++) {
 		const struct rb_xnode *n = &tr->nodes[node];
 		if (n->insn != m.pc) {
@@ -180,6 +253,13 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 			break;
 		int at = m.pc;
 		const struct bpf_insn *in = &m.insns[at];
+		m.base_unmodelled = false;
+		uint8_t cls = BPF_CLASS(in->code);
+		if (cls == BPF_LDX || cls == BPF_STX || cls == BPF_ST) {
+			int base = cls == BPF_LDX ? in->src_reg : in->dst_reg;
+			uint8_t ty = tr->regs[n->regs + (size_t)base].type;
+			m.base_unmodelled = ty != RT_NOT_INIT && ty != RT_SCALAR && !modelled(ty);
+		}
 		int rc = xm_step(&m);
 		if (rc == XS_EXIT) {
 			stats->executions++;
@@ -191,46 +271,37 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 			break;
 		}
 		if (rc == XS_ABORT || steps >= max_steps) {
-			stats->aborted++;
-			snprintf(stats->last_abort, sizeof(stats->last_abort), "%s",
-				 rc == XS_ABORT ? m.why : "step budget");
+			count_abort(stats, rc == XS_ABORT ? m.why : "step budget");
 			break;
 		}
 		bool branch_on_taint = m.jmp_tainted;
 		if (branch_on_taint)
 			taint_after_branch(&m, tr, n, in);
 		/* the tree's next node on this run's path */
-		int32_t first = -1, pick = -1;
-		/* candidates: the children at the run's next insn, and those of a
-		 * child re-executing this very insn (6.18's maybe_fork_scalars
-		 * pushes a state that runs the AND/OR again: "from N to N") */
-		int32_t fork = -1;
-		for (int32_t k = n->first_child; k >= 0; k = tr->nodes[k].next_sibling)
-			if (tr->nodes[k].kind == RB_XNODE_INSN && tr->nodes[k].insn == n->insn && tr->nodes[k].first_child >= 0)
-				fork = k;
-		for (int32_t k = n->first_child; k >= 0;
-		     k = tr->nodes[k].next_sibling >= 0 ? tr->nodes[k].next_sibling
-			 : (fork >= 0 && tr->nodes[k].parent != fork) ? tr->nodes[fork].first_child : -1) {
-			const struct rb_xnode *ch = &tr->nodes[k];
-			if (ch->insn != m.pc)
+		int32_t first, pick = find_child(&c, node, m.pc, &first);
+		if (first < 0 && in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) {
+			/* the engine did not follow this call: a global function */
+			int32_t root = root_at(tr, m.pc);
+			if (root >= 0 && nglobals < XM_FRAMES) {
+				globals[nglobals].call = node;
+				globals[nglobals++].base = c.frame_base;
+				c.frame_base = m.cur;
+				node = root;
 				continue;
-			if (first < 0)
-				first = k;
-			bool ok = !check_node(&c, k, false, false, 0xffff);
-			if (ok && ch->kind == RB_XNODE_PRUNE && ch->link >= 0)
-				ok = !check_node(&c, ch->link, false, false, ch->keep);
-			if (ok) {
-				pick = k;
-				break;
 			}
+		}
+		if (first < 0 && in->code == (BPF_JMP | BPF_EXIT) && nglobals > 0 && m.cur < c.frame_base) {
+			/* back from a global function: on in the caller's tree after the call */
+			nglobals--;
+			c.frame_base = globals[nglobals].base;
+			pick = find_child(&c, globals[nglobals].call, m.pc, &first);
 		}
 		if (first < 0) {
 			if (branch_on_taint) {
 				stats->diverged++;
 				stats->executions++;
 			} else if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) {
-				stats->aborted++;
-				snprintf(stats->last_abort, sizeof(stats->last_abort), "call to a global function");
+				count_abort(stats, "call to a global function");
 			} else {
 				stats->executions++;
 				report(&c, at, -1, (uint64_t)m.pc, "the run goes to an insn the engine never reached from here",
@@ -249,8 +320,7 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 		const struct rb_xnode *ch = &tr->nodes[pick];
 		if (ch->kind == RB_XNODE_PRUNE) {
 			if (ch->link < 0) {
-				stats->aborted++;
-				snprintf(stats->last_abort, sizeof(stats->last_abort), "prune without a recorded state");
+				count_abort(stats, "prune without a recorded state");
 				break;
 			}
 			stats->insns_checked++; /* the arriving state at the prune point */
@@ -262,6 +332,22 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 	}
 	xm_free(&m);
 	return 0;
+}
+
+static void count_abort(struct rb_exec_stats *st, const char *why)
+{
+	st->aborted++;
+	/* helper numbers and map types name the kind; offsets do not */
+	for (int i = 0; i < st->naborts; i++) {
+		if (!strcmp(st->aborts[i].why, why)) {
+			st->aborts[i].n++;
+			return;
+		}
+	}
+	if (st->naborts == RB_EXEC_ABORT_KINDS)
+		return;
+	snprintf(st->aborts[st->naborts].why, sizeof(st->aborts[0].why), "%s", why);
+	st->aborts[st->naborts++].n = 1;
 }
 
 static uint64_t mix(uint64_t a, uint64_t b)
@@ -280,6 +366,7 @@ int rb_exec_check_prog(const struct rb_object *obj, size_t prog_idx, const struc
 	const struct rb_prog *p = &obj->progs[prog_idx];
 	if (!p->insns || !rb_exec_prog_type_ok(p->prog_type)) {
 		stats->skipped++;
+		stats->skipped_type++;
 		return 0;
 	}
 	struct rb_xtree tr;
@@ -293,6 +380,10 @@ int rb_exec_check_prog(const struct rb_object *obj, size_t prog_idx, const struc
 	}
 	if (res.verdict != RB_ACCEPT || tr.overflow || tr.nomem) {
 		stats->skipped++;
+		if (res.verdict != RB_ACCEPT)
+			stats->skipped_verdict++;
+		else
+			stats->skipped_tree++;
 		rb_xtree_free(&tr);
 		return 0;
 	}

@@ -47,9 +47,18 @@ struct rb_exec_stats {
 	uint64_t regs_checked;  /* register comparisons */
 	uint64_t violations;
 	uint64_t diverged;      /* runs that left the explored tree on an exempt value */
-	uint64_t aborted;       /* runs stopped at something not modelled (named by last_abort) */
-	uint64_t skipped;       /* programs not accepted, not supported or with too large a tree */
-	char last_abort[128];
+	uint64_t aborted;       /* runs stopped at something not modelled (see aborts) */
+	uint64_t skipped;       /* programs not run: skipped_type + skipped_verdict + skipped_tree */
+	uint64_t skipped_type;    /* program type without a concrete model */
+	uint64_t skipped_verdict; /* not accepted by the engine */
+	uint64_t skipped_tree;    /* exploration tree over the node budget */
+	/* why runs were aborted: the first RB_EXEC_ABORT_KINDS distinct reasons, counted */
+#define RB_EXEC_ABORT_KINDS 12
+	struct {
+		char why[96];
+		uint64_t n;
+	} aborts[RB_EXEC_ABORT_KINDS];
+	int naborts;
 };
 
 typedef void (*rb_exec_report_fn)(void *ctx, const struct rb_exec_violation *v);

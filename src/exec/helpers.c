@@ -63,6 +63,7 @@ static const struct hmodel models[] = {
 	{BPF_FUNC_get_current_cgroup_id, H_ANY, 0, 0},
 	{BPF_FUNC_get_current_ancestor_cgroup_id, H_ANY, 0, 0},
 	{BPF_FUNC_get_current_task, H_ANY, 0, 0},
+	{BPF_FUNC_get_current_task_btf, H_ANY, 0, 0}, /* a BTF pointer: no region (see base_unmodelled) */
 	{BPF_FUNC_get_numa_node_id, H_ANY, 0, 0},
 	{BPF_FUNC_get_socket_cookie, H_ANY, 0, 0},
 	{BPF_FUNC_get_socket_uid, H_ANY, 0, 0},

@@ -119,9 +119,11 @@ static bool is_skb_type(uint32_t pt)
 bool rb_exec_prog_type_ok(uint32_t pt);
 bool rb_exec_prog_type_ok(uint32_t pt)
 {
+	/* ctx as bytes (scalars), except the packet pointers of skb and xdp;
+	 * tracing's u64 arguments may be BTF pointers (see base_unmodelled) */
 	return is_skb_type(pt) || pt == BPF_PROG_TYPE_XDP || pt == BPF_PROG_TYPE_KPROBE ||
 	       pt == BPF_PROG_TYPE_TRACEPOINT || pt == BPF_PROG_TYPE_RAW_TRACEPOINT ||
-	       pt == BPF_PROG_TYPE_PERF_EVENT;
+	       pt == BPF_PROG_TYPE_PERF_EVENT || pt == BPF_PROG_TYPE_TRACING;
 }
 
 /* a random packet: half of them plausible Ethernet/IPv4/TCP-or-UDP frames
@@ -295,6 +297,15 @@ static bool ctx_pointer_load(struct xm *m, int64_t o, struct cval *out)
 
 static int load(struct xm *m, const struct cval *p, int64_t off, int size, bool sext, struct cval *out)
 {
+	if (m->base_unmodelled && p->rg < 0) {
+		uint64_t v = xm_rand(m) & (size == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * size)) - 1);
+		if (sext && size < 8) {
+			unsigned sh = 64 - 8 * (unsigned)size;
+			v = (uint64_t)((int64_t)(v << sh) >> sh);
+		}
+		*out = (struct cval){v, -1, 0};
+		return XS_NEXT;
+	}
 	int rc = xm_mem_check(m, p, off, size, false);
 	if (rc)
 		return rc;
@@ -321,6 +332,8 @@ static int load(struct xm *m, const struct cval *p, int64_t off, int size, bool 
 
 static int store(struct xm *m, const struct cval *p, int64_t off, int size, const struct cval *val)
 {
+	if (m->base_unmodelled && p->rg < 0)
+		return XS_NEXT;
 	int rc = xm_mem_check(m, p, off, size, true);
 	if (rc)
 		return rc;

@@ -62,6 +62,12 @@ struct xm {
 	int64_t pkt_len;
 	/* the last step: a conditional jump reading a tainted value */
 	bool jmp_tainted;
+	/* set by the checker before a step: the engine's type of the insn's
+	 * memory base register is one the machine has no region for (BTF
+	 * pointers, sockets...): loads through it give random values (the
+	 * kernel's PROBE_MEM loads may read anything, faults read 0) and
+	 * stores are dropped */
+	bool base_unmodelled;
 	char why[128]; /* XS_ABORT / XS_FAULT: what happened */
 };
 

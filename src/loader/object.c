@@ -79,9 +79,10 @@ static void object_clear(struct rb_object *obj)
 /* Legacy SEC("maps") objects go to our own path. Everything else goes to
  * libbpf; when libbpf refuses the object or finds no program in it
  * although it has program sections (static or STT_NOTYPE program
- * symbols, iproute2-style sections, objects from old toolchains), our own
- * path tries, unless the object needs what only libbpf does (CO-RE
- * relocations, BTF-defined maps). libbpf's error stands if both fail. */
+ * symbols, iproute2-style sections, BTF maps with tc's pinning values,
+ * objects from old toolchains), our own path tries, unless the object
+ * needs what only libbpf does (CO-RE relocations). libbpf's error stands
+ * if both fail. */
 static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
 		       struct rb_err *err)
 {
@@ -92,10 +93,7 @@ static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts
 	int ret = rb_open_libbpf(elf, opts, obj, err);
 	bool text;
 	size_t nsec = program_sections(elf, &text);
-	bool only_libbpf = has_core_relos(elf);
-	for (size_t i = 1; i < elf->nsec; i++)
-		only_libbpf |= !strcmp(elf->secs[i].name, ".maps");
-	if (only_libbpf || !nsec || (ret == 0 && obj->prog_cnt > 0))
+	if (has_core_relos(elf) || !nsec || (ret == 0 && obj->prog_cnt > 0))
 		return ret;
 	struct rb_object alt = {0};
 	struct rb_err aerr = {{0}};

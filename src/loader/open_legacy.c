@@ -138,7 +138,7 @@ static int parse_maps(struct lctx *c)
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	}
 	size_t k = 0;
-	for (size_t i = 1; i < e->nsyms; i++) {
+	for (size_t i = 1; e->legacy_maps && i < e->nsyms && k < n; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
 		if (s.st_shndx == e->legacy_maps && ELF64_ST_TYPE(s.st_info) != STT_SECTION && s.st_name)
 			syms[k++] = s;

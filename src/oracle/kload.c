@@ -146,7 +146,11 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 	if (have) {
 		/* the verifier ran: a verifier verdict */
 		res->verdict = RB_REJECT;
-		if (sys_errno == E2BIG || strstr(res->msg, "too large") || strstr(res->msg, "BPF program is too large"))
+		/* a limit is the instruction budget ("BPF program is too large.
+		 * Processed 1000001 insn"); 6.18 answers E2BIG for other
+		 * rejections too (the call stack too deep, the sequence of jumps
+		 * too complex), which the engine reports as rejections */
+		if (strstr(res->msg, "too large"))
 			res->verdict = RB_LIMIT;
 		if (!res->msg[0])
 			snprintf(res->msg, sizeof(res->msg), "rejected (%s)", strerror(sys_errno));

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "engine/vmlinux.h"
 #include "loader/object.h"
 #include "util/err.h"
 #include "result/result.h"
@@ -18,6 +19,7 @@ struct rb_verify_opts {
 	uint64_t insn_limit;    /* 0 = the kernel's 1,000,000 */
 	double time_limit_s;    /* 0 = none */
 	FILE *log;              /* non-NULL: write a level-2 style per-instruction log here */
+	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF for the engine (engine/vmlinux.h); NULL: per program */
 };
 
 /* Returns 0 and fills res (whatever the verdict); < 0 only when the call

@@ -9,18 +9,19 @@ RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
 . "$(dirname "$0")/lib/tap.sh"
 
-"$RB" load "$OBJ/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+BAD=$OBJ/../objects-bad
+"$RB" load "$BAD/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "load: no program is exit 2" '[ $rc -eq 2 ]'
 check "load: no program names file and reason" \
-  'grep -q "^$OBJ/no_program.bpf.o: error: no programs: no code section (data or maps only)$" "$tmp/err"'
-"$RB" verify "$OBJ/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  'grep -q "^$BAD/no_program.bpf.o: error: no programs: no code section (data or maps only)$" "$tmp/err"'
+"$RB" verify "$BAD/no_program.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "verify: no program is exit 2 with the reason" \
   '[ $rc -eq 2 ] && grep -q "no_program.bpf.o: no programs: no code section" "$tmp/err"'
 
 "$RB" load "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "load: EM_NONE object opens (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
-check "load: EM_NONE object lists its three programs" \
-  'grep -q "em_none.bpf.o: 3 programs" "$tmp/out" && grep -Eq "prog xdp_pass +section xdp_prog +type xdp .* type-from libbpf<1.0" "$tmp/out"'
+check "load: EM_NONE object lists its four programs" \
+  'grep -q "em_none.bpf.o: 4 programs" "$tmp/out" && grep -Eq "prog xdp_pass +section xdp_prog +type xdp .* type-from libbpf<1.0" "$tmp/out"'
 "$RB" verify "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "verify: EM_NONE object verifies (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
 check "verify: the unresolved memset call is rejected as 6.18 rejects it" \
@@ -65,6 +66,11 @@ if "$RB" verify --tracker kernel "$OBJ/iproute2_tc.bpf.o" >"$tmp/k" 2>&1 && ! gr
 	check "legacy + BTF maps object: kernel and engine agree" \
 	  'grep -Eq "use_both +success" "$tmp/k" &&
 	   [ "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/use_both/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
+	"$RB" verify --tracker kernel "$OBJ/btf_pinning.bpf.o" >"$tmp/k" 2>&1
+	"$RB" verify --tracker old "$OBJ/btf_pinning.bpf.o" >"$tmp/o" 2>&1
+	check "BTF maps with tc pinning values: kernel and engine agree" \
+	  'grep -Eq "pinned_maps +success" "$tmp/k" &&
+	   [ "$(awk "/pinned_maps/ {print \$3, \$5, \$6}" "$tmp/k")" = "$(awk "/pinned_maps/ {print \$3, \$5, \$6}" "$tmp/o")" ]' "$tmp/k"
 else
 	echo "# bpf() unavailable: kernel rows skipped"
 fi

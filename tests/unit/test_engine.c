@@ -406,6 +406,46 @@ static void test_kernel_agreement(void **state)
 	close(fds[1]);
 }
 
+/* A jump cnum proves impossible (w6 != K already known: a wrapped range
+ * excludes one value) is dropped after being pushed; the memory accounting
+ * must then be as if it had never been pushed: same peak and total states
+ * as the program with that jump replaced by a no-op. Old cannot prove it,
+ * so both of its versions push a branch. */
+static void test_impossible_branch_mem(void **state)
+{
+	(void)state;
+	const uint32_t K = 0xfecaefbe;
+	const struct bpf_insn jump[] = {
+		LDX(BPF_W, 6, 1, 0),
+		MOV_K(0, 1),
+		I(BPF_JMP32 | BPF_JEQ | BPF_K, 6, 0, 1, (int32_t)K),
+		MOV_K(0, 0),
+		I(BPF_JMP32 | BPF_JEQ | BPF_K, 6, 0, 1, (int32_t)K), /* impossible on the fall-through path of 2 */
+		MOV_K(0, 0),
+		EXIT(),
+	};
+	struct bpf_insn nojump[7];
+	memcpy(nojump, jump, sizeof(jump));
+	nojump[4] = MOV_K(0, 0);
+	struct fixture f;
+	struct rb_result a, b;
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, jump, 7);
+	run(&f, "cnum", &a, NULL);
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, nojump, 7);
+	run(&f, "cnum", &b, NULL);
+	assert_int_equal(a.verdict, RB_ACCEPT);
+	assert_int_equal(b.verdict, RB_ACCEPT);
+	assert_true(a.peak_state_mem > 0);
+	assert_int_equal(a.peak_state_mem, b.peak_state_mem);
+	assert_int_equal(a.total_states, b.total_states);
+	/* old keeps the branch: one more path, more memory at the peak */
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, jump, 7);
+	run(&f, "old", &a, NULL);
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, nojump, 7);
+	run(&f, "old", &b, NULL);
+	assert_true(a.peak_state_mem > b.peak_state_mem);
+}
+
 static void test_log_format(void **state)
 {
 	(void)state;
@@ -448,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_pointer_leak_and_uninit), cmocka_unit_test(test_unsupported_feature),
 		cmocka_unit_test(test_kernel_agreement), cmocka_unit_test(test_log_format),
 		cmocka_unit_test(test_mixed_width_links),
+		cmocka_unit_test(test_impossible_branch_mem),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,10 +7,12 @@
  *                  prefix-matched section names, an unresolved memset call;
  *   em_none        the same with e_machine 0;
  *   static_prog    a static program function;
- *   no_program     data only: an error, not an empty object;
+ *   bad/no_program data only: an error, not an empty object (built into
+ *                  build/test/objects-bad/, as tools run objects/ whole);
  *   map_fixups     map sizes the kernel refuses as written, a map-in-map
  *                  without an inner map;
- *   mixed_maps     legacy and BTF-defined maps in one object. */
+ *   mixed_maps     legacy and BTF-defined maps in one object;
+ *   btf_pinning    BTF maps with tc's pinning values (libbpf refuses them). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -85,8 +87,9 @@ static void check_old_toolchain(const char *name)
 	struct rb_object *o = open_opts(name, NULL);
 	assert_true(o->own_path);
 	assert_false(o->legacy_maps);
-	assert_int_equal(o->prog_cnt, 3);
+	assert_int_equal(o->prog_cnt, 4);
 	const struct rb_prog *a = prog(o, "xdp_pass"), *b = prog(o, "xdp_drop"), *s = prog(o, "sock_memset");
+	assert_int_equal(prog(o, "sock_memcpy")->insn_cnt, 8);
 	/* two NOTYPE symbols in one section: each runs to the next */
 	assert_int_equal(a->insn_cnt, 2);
 	assert_int_equal(b->insn_cnt, 2);
@@ -134,7 +137,9 @@ static void test_no_program_is_an_error(void **state)
 	char p[512];
 	struct rb_err err = {{0}};
 	struct rb_object *o = (struct rb_object *)1;
-	assert_int_equal(rb_object_open(lf_obj_path("no_program", p, sizeof(p)), NULL, &o, &err), -1);
+	const char *dir = getenv("RB_TEST_OBJECTS");
+	snprintf(p, sizeof(p), "%s/../objects-bad/no_program.bpf.o", dir ? dir : "build/test/objects");
+	assert_int_equal(rb_object_open(p, NULL, &o, &err), -1);
 	assert_null(o);
 	char want[600];
 	snprintf(want, sizeof(want), "%s: no programs: no code section (data or maps only)", p);
@@ -304,6 +309,24 @@ static void test_mixed_legacy_and_btf_maps(void **state)
 	rb_object_free(o);
 }
 
+static void test_tc_pinning_values(void **state)
+{
+	(void)state;
+	struct rb_object *o = open_opts("btf_pinning", NULL);
+	assert_true(o->own_path);
+	assert_int_equal(o->map_cnt, 2);
+	const struct rb_map *g = map(o, "global_ns"), *c = map(o, "custom_pin");
+	assert_int_equal(g->type, BPF_MAP_TYPE_HASH);
+	assert_int_equal(g->value_size, 8);
+	assert_int_equal(c->type, BPF_MAP_TYPE_ARRAY);
+	assert_int_equal(c->max_entries, 4);
+	const struct rb_prog *p = prog(o, "pinned_maps");
+	assert_int_equal(p->prog_type, BPF_PROG_TYPE_SCHED_CLS);
+	assert_string_equal(p->type_from, "libbpf");
+	assert_string_equal(p->error, "");
+	rb_object_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_type_options),
 		cmocka_unit_test(test_map_fixups),
 		cmocka_unit_test(test_mixed_legacy_and_btf_maps),
+		cmocka_unit_test(test_tc_pinning_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

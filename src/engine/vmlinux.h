@@ -1,0 +1,26 @@
+/* vmlinux.h — the running kernel's BTF (/sys/kernel/btf/vmlinux), parsed
+ * at most once and shared by every program a caller verifies. Parsing it
+ * takes 15-40 ms, far more than verifying a small tracing program, so a
+ * caller that verifies many programs (the driver, `verify` with several
+ * objects) creates one handle and passes it in rb_engine_opts/
+ * rb_verify_opts. The BTF is loaded on first use (programs that never
+ * need it never pay for it); the handle is safe to share between threads
+ * (the first load is under a lock, the parsed BTF is only read). */
+#ifndef RB_ENGINE_VMLINUX_H
+#define RB_ENGINE_VMLINUX_H
+
+#include <stdbool.h>
+
+struct btf;
+struct rb_vmlinux;
+
+/* NULL when out of memory */
+struct rb_vmlinux *rb_vmlinux_new(void);
+/* the parsed BTF, loading it on the first call; NULL when unreadable (the
+ * failure is remembered: no retry) */
+const struct btf *rb_vmlinux_get(struct rb_vmlinux *v);
+/* how many times this handle parsed the file (0 or 1; for tests) */
+unsigned rb_vmlinux_loads(const struct rb_vmlinux *v);
+void rb_vmlinux_free(struct rb_vmlinux *v);
+
+#endif

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# shard_merge.sh — `run --shard K/N` and `merge`: the test objects run as
+# three shards in parallel (GNU parallel, as on several machines), merged,
+# equal the same objects run at once: every (program, tracker) once, the
+# same verdicts and counts (compare: 0 changes). Merging twice adds
+# nothing; an input with another schema version is refused by name.
+set -u
+RB=${RB:-build/test/rangebench}
+. "$(dirname "$0")/lib/tap.sh"
+
+objs=${RB_TEST_BIN:-build/test}/objects
+if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
+	notok "compile the BPF fixture with clang" "$tmp/clang.err"
+	exit 1
+fi
+mkdir -p "$tmp/corpus"
+cp "$tmp/tiny.o" "$objs"/*.bpf.o "$tmp/corpus/"
+
+$RB run -q --no-census --db "$tmp/single.sqlite" --label whole -j 2 "$tmp/corpus" >"$tmp/single.out" 2>&1
+check "single run exits 0" "[ $? -eq 0 ]" "$tmp/single.out"
+total=$(sqlite3 "$tmp/single.sqlite" "SELECT count(*) FROM results")
+
+# three shards at once, each its own database
+if command -v parallel >/dev/null; then
+	parallel --will-cite -j 3 "$RB run -q --no-census --db $tmp/shard{}.sqlite --label sharded -j 1 --shard {}/3 $tmp/corpus >$tmp/shard{}.out 2>&1" ::: 1 2 3
+	check "GNU parallel ran the 3 shards (exit 0)" "[ $? -eq 0 ]" "$tmp/shard1.out"
+else
+	echo "# GNU parallel not installed (make installs it): shards as background jobs"
+	for k in 1 2 3; do
+		$RB run -q --no-census --db "$tmp/shard$k.sqlite" --label sharded -j 1 --shard $k/3 "$tmp/corpus" >"$tmp/shard$k.out" 2>&1 &
+	done
+	wait
+	ok "3 shards ran as background jobs"
+fi
+s1=$(sqlite3 "$tmp/shard1.sqlite" "SELECT count(*) FROM results")
+s2=$(sqlite3 "$tmp/shard2.sqlite" "SELECT count(*) FROM results")
+s3=$(sqlite3 "$tmp/shard3.sqlite" "SELECT count(*) FROM results")
+check "the shards split the rows ($s1 + $s2 + $s3 = $total), none empty-handed overall" \
+	"[ $((s1 + s2 + s3)) -eq $total ] && [ $s1 -lt $total ] && [ $s2 -lt $total ] && [ $s3 -lt $total ]"
+
+$RB merge "$tmp/all.sqlite" "$tmp/single.sqlite" "$tmp/shard1.sqlite" "$tmp/shard2.sqlite" "$tmp/shard3.sqlite" \
+	>"$tmp/merge.out" 2>&1
+check "merge exits 0" "[ $? -eq 0 ]" "$tmp/merge.out"
+check "the shards became one complete run" \
+	"[ \"\$(sqlite3 $tmp/all.sqlite \"SELECT count(*) || ':' || min(status) FROM runs WHERE label = 'sharded'\")\" = 1:complete ]" \
+	"$tmp/merge.out"
+check "merged run has every (program, tracker) once ($total)" \
+	"[ \"\$(sqlite3 $tmp/all.sqlite \"SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'sharded'\")\" = $total ]"
+$RB compare --db "$tmp/all.sqlite" --summary whole sharded >"$tmp/cmp.out" 2>&1
+check "compare whole vs merged shards exits 0" "[ $? -eq 0 ]" "$tmp/cmp.out"
+check "0 verdict changes, 0 count changes, nothing only on one side" \
+	"grep -Eq '^verdict changes +0$' $tmp/cmp.out && grep -Eq '^changed \(verdict or counts\) +0$' $tmp/cmp.out && grep -Eq '^only in A +0$' $tmp/cmp.out && grep -Eq '^only in B +0$' $tmp/cmp.out" \
+	"$tmp/cmp.out"
+
+before=$(sqlite3 "$tmp/all.sqlite" "SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM programs) || '/' || (SELECT count(*) FROM results)")
+$RB merge "$tmp/all.sqlite" "$tmp/shard2.sqlite" "$tmp/single.sqlite" >"$tmp/merge2.out" 2>&1
+after=$(sqlite3 "$tmp/all.sqlite" "SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM programs) || '/' || (SELECT count(*) FROM results)")
+check "merging the same inputs again adds nothing ($before -> $after)" "[ \"$before\" = \"$after\" ]" "$tmp/merge2.out"
+
+cp "$tmp/shard1.sqlite" "$tmp/old.sqlite"
+sqlite3 "$tmp/old.sqlite" "PRAGMA user_version = 1"
+$RB merge "$tmp/all.sqlite" "$tmp/old.sqlite" >"$tmp/merge3.out" 2>&1
+rc=$?
+check "another schema version: refused (exit 2) naming the file and versions" \
+	"[ $rc -eq 2 ] && grep -q 'old.sqlite: schema version 1' $tmp/merge3.out" "$tmp/merge3.out"
+printf 'not a database at all, just text, long enough\n' >"$tmp/junk.sqlite"
+$RB merge "$tmp/all.sqlite" "$tmp/junk.sqlite" >"$tmp/merge4.out" 2>&1
+check "a file that is not a database: refused" \
+	"[ $? -eq 2 ] && grep -q 'junk.sqlite: not an SQLite database' $tmp/merge4.out" "$tmp/merge4.out"
+check "a refused input leaves the output unchanged" \
+	"[ \"\$(sqlite3 $tmp/all.sqlite \"SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM programs) || '/' || (SELECT count(*) FROM results)\")\" = \"$after\" ]"
+$RB run -q --db "$tmp/x.sqlite" --shard 4/3 "$tmp/corpus" >"$tmp/bad.out" 2>&1
+check "--shard 4/3 is refused" "[ $? -eq 2 ] && grep -q 'shard wants K/N' $tmp/bad.out" "$tmp/bad.out"
+
+# census and bench runs travel too (rows made here by hand, as those commands write them)
+cp "$tmp/single.sqlite" "$tmp/cb.sqlite"
+sqlite3 "$tmp/cb.sqlite" "INSERT INTO runs (id, kind, label, started_at, status) VALUES (50, 'bench', 'b', '2026-01-01T00:00:00Z', 'complete'), (51, 'census', 'c', '2026-01-01T00:00:01Z', 'complete');
+INSERT INTO bench (run_id, op, tracker, ns_per_op, iterations) VALUES (50, 'alu64_add', 'old', 3.5, 1000), (50, 'alu64_add', 'cnum', 2.5, 1000);
+INSERT INTO census (run_id, tracker, width, op, cases, unsound) VALUES (51, 'cnum', 8, 'add8', 65536, 0)"
+$RB merge "$tmp/all.sqlite" "$tmp/cb.sqlite" >"$tmp/merge5.out" 2>&1
+check "bench and census rows merged with their runs" \
+	"[ \"\$(sqlite3 $tmp/all.sqlite \"SELECT (SELECT count(*) FROM bench b JOIN runs r ON r.id = b.run_id WHERE r.kind = 'bench') || '/' || (SELECT count(*) FROM census c JOIN runs r ON r.id = c.run_id WHERE r.kind = 'census')\")\" = 2/1 ]" \
+	"$tmp/merge5.out"
