@@ -272,26 +272,51 @@ int rb_check_cfg(struct rb_env *env)
 		for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++)
 			env->aux[i].subprog = s;
 	}
-	/* jumps stay inside their subprogram; the last insn of each is an exit
-	 * or a jump (6.18 check_subprogs: no fall-through into the next one;
-	 * a call to a function no loader resolved, e.g. memset, ends here) */
+	/* 6.18 check_subprogs(): jumps stay inside their subprogram; the last
+	 * insn of each is an exit or an unconditional jump (every insn is
+	 * visited, the second half of an ld_imm64 too) */
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		uint8_t cls = BPF_CLASS(in->code);
+		int s = env->aux[i].subprog;
 		env->insn_idx = i;
-		if (is_ldimm64(in) && i + 1 >= n)
-			return rb_reject(env, "invalid BPF_LD_IMM insn");
-		uint8_t op = BPF_OP(in->code);
-		if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT) {
-			int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
-			int t = i + 1 + off;
-			int s = env->aux[i].subprog;
-			if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
-				return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+		if (cls == BPF_JMP || cls == BPF_JMP32) {
+			uint8_t op = BPF_OP(in->code);
+			if (op != BPF_CALL && op != BPF_EXIT) {
+				int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
+				int t = i + 1 + off;
+				if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
+					return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+			}
 		}
-		if (i == env->subprogs[env->aux[i].subprog].end - 1 && in->code != (BPF_JMP | BPF_EXIT) &&
+		if (i == env->subprogs[s].end - 1 && in->code != (BPF_JMP | BPF_EXIT) &&
 		    in->code != (BPF_JMP32 | BPF_JA) && in->code != (BPF_JMP | BPF_JA))
 			return rb_reject(env, "last insn is not an exit or jmp");
+	}
+	/* 6.18 resolve_pseudo_ldimm64(): the static form of every ld_imm64 */
+	for (int i = 0; i < n; i++) {
+		const struct bpf_insn *in = &insns[i];
+		if (!is_ldimm64(in))
+			continue;
+		env->insn_idx = i;
+		if (i == n - 1 || in[1].code || in[1].dst_reg || in[1].src_reg || in[1].off)
+			return rb_reject(env, "invalid bpf_ld_imm64 insn");
+		switch (in->src_reg) {
+		case 0:
+		case BPF_PSEUDO_BTF_ID:
+		case BPF_PSEUDO_FUNC:
+		case BPF_PSEUDO_MAP_VALUE:
+		case BPF_PSEUDO_MAP_IDX_VALUE:
+			break;
+		case BPF_PSEUDO_MAP_FD:
+		case BPF_PSEUDO_MAP_IDX:
+			if (in[1].imm == 0)
+				break;
+			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
+		default:
+			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
+		}
+		i++;
 	}
 	/* prune and jump points, as 6.18's visit_insn marks them */
 	for (int i = 0; i < n; i++) {
