@@ -245,6 +245,44 @@ static void mark_jmp(struct rb_env *env, int i)
 		env->aux[i].jmp_point = true;
 }
 
+/* 6.18 bpf_opcode_in_insntable() (kernel/bpf/core.c): the opcodes the
+ * verifier accepts at all (ld_imm64 is checked apart) */
+static bool opcode_in_insntable(uint8_t code)
+{
+	uint8_t cls = BPF_CLASS(code), op = BPF_OP(code), src = BPF_SRC(code);
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_NEG)
+			return src == BPF_K;
+		if (op == BPF_END)
+			return cls == BPF_ALU || src == BPF_K;
+		return op <= BPF_ARSH;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_JA)
+			return src == BPF_K;
+		if (op == BPF_CALL || op == BPF_EXIT)
+			return cls == BPF_JMP && src == BPF_K;
+		if (op == 0xe0) /* BPF_JCOND: may_goto */
+			return cls == BPF_JMP && src == BPF_K;
+		return op == BPF_JEQ || op == BPF_JGT || op == BPF_JGE || op == BPF_JSET || op == BPF_JNE ||
+		       op == BPF_JSGT || op == BPF_JSGE || op == BPF_JLT || op == BPF_JLE || op == BPF_JSLT ||
+		       op == BPF_JSLE;
+	case BPF_STX:
+		if (BPF_MODE(code) == BPF_ATOMIC)
+			return true; /* every size (6.18 has 8- and 16-bit load-acquire/store-release) */
+		return BPF_MODE(code) == BPF_MEM;
+	case BPF_ST:
+		return BPF_MODE(code) == BPF_MEM;
+	case BPF_LDX:
+		return BPF_MODE(code) == BPF_MEM || (BPF_MODE(code) == BPF_MEMSX && BPF_SIZE(code) != BPF_DW);
+	case BPF_LD:
+		return (BPF_MODE(code) == BPF_ABS || BPF_MODE(code) == BPF_IND) && BPF_SIZE(code) != BPF_DW;
+	}
+	return false;
+}
+
 int rb_check_cfg(struct rb_env *env)
 {
 	int n = env->insn_cnt, cap = 0;
@@ -293,12 +331,19 @@ int rb_check_cfg(struct rb_env *env)
 		    in->code != (BPF_JMP32 | BPF_JA) && in->code != (BPF_JMP | BPF_JA))
 			return rb_reject(env, "last insn is not an exit or jmp");
 	}
-	/* 6.18 resolve_pseudo_ldimm64(): the static form of every ld_imm64 */
+	/* 6.18 resolve_pseudo_ldimm64(): LDX reserved fields, the static form
+	 * of every ld_imm64 (direct map value offsets too), known opcodes */
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
-		if (!is_ldimm64(in))
-			continue;
 		env->insn_idx = i;
+		if (BPF_CLASS(in->code) == BPF_LDX &&
+		    ((BPF_MODE(in->code) != BPF_MEM && BPF_MODE(in->code) != BPF_MEMSX) || in->imm))
+			return rb_reject(env, "BPF_LDX uses reserved fields");
+		if (!is_ldimm64(in)) {
+			if (!opcode_in_insntable(in->code))
+				return rb_reject(env, "unknown opcode %02x", in->code);
+			continue;
+		}
 		if (i == n - 1 || in[1].code || in[1].dst_reg || in[1].src_reg || in[1].off)
 			return rb_reject(env, "invalid bpf_ld_imm64 insn");
 		switch (in->src_reg) {
@@ -315,6 +360,15 @@ int rb_check_cfg(struct rb_env *env)
 			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
 		default:
 			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
+		}
+		/* map_direct_value_addr(): single-entry arrays, offset inside the value */
+		if (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE && in->imm >= 0 && (size_t)in->imm < env->obj->map_cnt) {
+			const struct rb_map *m = &env->obj->maps[in->imm];
+			if (m->type != BPF_MAP_TYPE_ARRAY && !m->global_data)
+				return rb_reject(env, "no direct value access support for this map type");
+			if (m->max_entries != 1 || (uint32_t)in[1].imm >= m->value_size)
+				return rb_reject(env, "invalid access to map value pointer, value_size=%u off=%u",
+						 m->value_size, (uint32_t)in[1].imm);
 		}
 		i++;
 	}
@@ -407,8 +461,15 @@ int rb_check_cfg(struct rb_env *env)
 				env->insn_idx = i;
 				return rb_reject(env, "unreachable insn %d", i);
 			}
-			if (is_ldimm64(&insns[i]))
+			if (is_ldimm64(&insns[i])) {
+				if (i + 1 < n && seen[i + 1]) {
+					free(seen);
+					free(work);
+					env->insn_idx = i;
+					return rb_reject(env, "jump into the middle of ldimm64 insn %d", i);
+				}
 				i++;
+			}
 		}
 		free(seen);
 		free(work);
