@@ -13,6 +13,7 @@
 #                 under $RB_REPOS (skipped with one line each without them)
 #   kernel        6.1 selftests and kernel-tree programs, compiled with clang
 #   own           programs/src/*.bpf.c
+#   verifier-tests the kernel's test_verifier tables, one raw program per test
 #   manifest      programs/corpus/manifest.tsv (one row per program; names from the loader)
 #   default       programs/corpus/default/ (symlinks, from programs/default.list): always
 # FORCE=1 rebuilds every step.
@@ -77,6 +78,8 @@ run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key) $CL
 	"$RECIPE/repos.sh"
 run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.sh" "$ROOT"/programs/src/*) ${KEYS[headers]} $CLANG_V" \
 	"$RECIPE/own.sh"
+run_step verifier-tests "$CORPUS" "$(hash_files "$L" "$RECIPE/verifier-tests.sh" "$RECIPE/verifier-tests-gen.c") ${KEYS[headers]} $BTF_ID $(vers libbpf-dev)" \
+	"$RECIPE/verifier-tests.sh"
 # program lists come from the loader (`rangebench load --json`) where it opens
 # the object, so the manifest is redone whenever the binary changes
 run_step manifest "$CORPUS" "$(hash_files "$RECIPE/manifest.py" "$RB") ${KEYS[*]}" \

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
 SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "iproute2", "cilium-ebpf",
-           "suricata", "katran", "own"]
+           "suricata", "katran", "own", "verifier-tests"]
 
 
 def readelf(paths):
@@ -101,7 +101,8 @@ def main():
         objs = sorted(prov)
         paths = [os.path.join(corpus, src, o) for o in objs]
         from_loader = loader_programs(rb, paths)
-        rest = [p for p in paths if p not in from_loader]
+        # llvm-readelf only for ELF objects (.rbvt files are the loader's own format)
+        rest = [p for p in paths if p not in from_loader and p.endswith(".o")]
         info = {}
         for i in range(0, len(rest), 200):
             info.update(readelf(rest[i:i + 200]))
@@ -112,9 +113,11 @@ def main():
             if p in from_loader:
                 progs = from_loader[p]
                 used_loader += 1
-            else:
+            elif p in info:
                 progs = programs(info[p])
                 used_readelf += 1
+            else:
+                progs = []
             progs = progs or [("-", "-")]
             for name, sec in progs:
                 rows.append((src, pkg, ver, f"{src}/{o}", name, sec, digest, ptype))

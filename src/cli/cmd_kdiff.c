@@ -1,4 +1,4 @@
-/* cmd_kdiff.c — `rangebench kdiff [--tracker old|cnum] [-C N] OBJ:PROG`:
+/* cmd_kdiff.c — `rangebench kdiff [--tracker old|cnum] [-C N] OBJ[:PROG]`
  * verify one program with the running kernel and with the engine, both
  * with a level-2 log, and show where they first differ: the first log
  * line (with context), then verdicts and counts. Exit 0 when logs,
@@ -16,7 +16,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rangebench kdiff [--tracker old|cnum] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ:PROG\n"
+	fprintf(f, "usage: rangebench kdiff [--tracker old|cnum] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]\n"
 		   "  Run the kernel and the engine (default tracker old) on one program with\n"
 		   "  level-2 logs; print the first differing log line with context, verdicts\n"
 		   "  and counts. Exit 1 when they differ.\n");
@@ -77,13 +77,13 @@ int cmd_kdiff(int argc, char **argv)
 	}
 	char path[4096];
 	snprintf(path, sizeof(path), "%s", argv[optind]);
+	/* OBJ:PROG, or OBJ alone when the object holds one program */
 	char *colon = strrchr(path, ':');
-	if (!colon) {
-		fprintf(stderr, "kdiff: give OBJ:PROG\n");
-		return 2;
+	const char *pname = NULL;
+	if (colon && colon[1] && !strchr(colon, '/')) {
+		*colon = 0;
+		pname = colon + 1;
 	}
-	*colon = 0;
-	const char *pname = colon + 1;
 	struct rb_object *obj = NULL;
 	struct rb_err err = {{0}};
 	if (rb_cli_check_type_opts("kdiff", &lopts))
@@ -93,11 +93,16 @@ int cmd_kdiff(int argc, char **argv)
 		return 2;
 	}
 	size_t idx = obj->prog_cnt;
-	for (size_t i = 0; i < obj->prog_cnt; i++)
+	if (!pname && obj->prog_cnt == 1)
+		idx = 0;
+	for (size_t i = 0; pname && i < obj->prog_cnt; i++)
 		if (!strcmp(obj->progs[i].name, pname))
 			idx = i;
 	if (idx == obj->prog_cnt) {
-		fprintf(stderr, "kdiff: %s: no program '%s'\n", path, pname);
+		if (pname)
+			fprintf(stderr, "kdiff: %s: no program '%s'\n", path, pname);
+		else
+			fprintf(stderr, "kdiff: %s holds %zu programs: give OBJ:PROG\n", path, obj->prog_cnt);
 		rb_object_free(obj);
 		return 2;
 	}

@@ -96,7 +96,7 @@ static int walk(struct rb_joblist *l, const char *dir, int depth, struct rb_err 
 			continue; /* dangling link */
 		if (S_ISDIR(sb.st_mode))
 			rc = walk(l, p, depth + 1, err);
-		else if (S_ISREG(sb.st_mode) && ends_with(e->d_name, ".o"))
+		else if (S_ISREG(sb.st_mode) && (ends_with(e->d_name, ".o") || ends_with(e->d_name, ".rbvt")))
 			rc = add(l, p, NULL, NULL, err);
 	}
 	closedir(d);

@@ -245,6 +245,44 @@ static void mark_jmp(struct rb_env *env, int i)
 		env->aux[i].jmp_point = true;
 }
 
+/* 6.18 bpf_opcode_in_insntable() (kernel/bpf/core.c): the opcodes the
+ * verifier accepts at all (ld_imm64 is checked apart) */
+static bool opcode_in_insntable(uint8_t code)
+{
+	uint8_t cls = BPF_CLASS(code), op = BPF_OP(code), src = BPF_SRC(code);
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_NEG)
+			return src == BPF_K;
+		if (op == BPF_END)
+			return cls == BPF_ALU || src == BPF_K;
+		return op <= BPF_ARSH;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_JA)
+			return src == BPF_K;
+		if (op == BPF_CALL || op == BPF_EXIT)
+			return cls == BPF_JMP && src == BPF_K;
+		if (op == 0xe0) /* BPF_JCOND: may_goto */
+			return cls == BPF_JMP && src == BPF_K;
+		return op == BPF_JEQ || op == BPF_JGT || op == BPF_JGE || op == BPF_JSET || op == BPF_JNE ||
+		       op == BPF_JSGT || op == BPF_JSGE || op == BPF_JLT || op == BPF_JLE || op == BPF_JSLT ||
+		       op == BPF_JSLE;
+	case BPF_STX:
+		if (BPF_MODE(code) == BPF_ATOMIC)
+			return true; /* every size (6.18 has 8- and 16-bit load-acquire/store-release) */
+		return BPF_MODE(code) == BPF_MEM;
+	case BPF_ST:
+		return BPF_MODE(code) == BPF_MEM;
+	case BPF_LDX:
+		return BPF_MODE(code) == BPF_MEM || (BPF_MODE(code) == BPF_MEMSX && BPF_SIZE(code) != BPF_DW);
+	case BPF_LD:
+		return (BPF_MODE(code) == BPF_ABS || BPF_MODE(code) == BPF_IND) && BPF_SIZE(code) != BPF_DW;
+	}
+	return false;
+}
+
 int rb_check_cfg(struct rb_env *env)
 {
 	int n = env->insn_cnt, cap = 0;
@@ -272,26 +310,67 @@ int rb_check_cfg(struct rb_env *env)
 		for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++)
 			env->aux[i].subprog = s;
 	}
-	/* jumps stay inside their subprogram; the last insn of each is an exit
-	 * or a jump (6.18 check_subprogs: no fall-through into the next one;
-	 * a call to a function no loader resolved, e.g. memset, ends here) */
+	/* 6.18 check_subprogs(): jumps stay inside their subprogram; the last
+	 * insn of each is an exit or an unconditional jump (every insn is
+	 * visited, the second half of an ld_imm64 too) */
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		uint8_t cls = BPF_CLASS(in->code);
+		int s = env->aux[i].subprog;
 		env->insn_idx = i;
-		if (is_ldimm64(in) && i + 1 >= n)
-			return rb_reject(env, "invalid BPF_LD_IMM insn");
-		uint8_t op = BPF_OP(in->code);
-		if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_CALL && op != BPF_EXIT) {
-			int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
-			int t = i + 1 + off;
-			int s = env->aux[i].subprog;
-			if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
-				return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+		if (cls == BPF_JMP || cls == BPF_JMP32) {
+			uint8_t op = BPF_OP(in->code);
+			if (op != BPF_CALL && op != BPF_EXIT) {
+				int off = (op == BPF_JA && cls == BPF_JMP32) ? in->imm : in->off;
+				int t = i + 1 + off;
+				if (t < env->subprogs[s].start || t >= env->subprogs[s].end)
+					return rb_reject(env, "jump out of range from insn %d to %d", i, t);
+			}
 		}
-		if (i == env->subprogs[env->aux[i].subprog].end - 1 && in->code != (BPF_JMP | BPF_EXIT) &&
+		if (i == env->subprogs[s].end - 1 && in->code != (BPF_JMP | BPF_EXIT) &&
 		    in->code != (BPF_JMP32 | BPF_JA) && in->code != (BPF_JMP | BPF_JA))
 			return rb_reject(env, "last insn is not an exit or jmp");
+	}
+	/* 6.18 resolve_pseudo_ldimm64(): LDX reserved fields, the static form
+	 * of every ld_imm64 (direct map value offsets too), known opcodes */
+	for (int i = 0; i < n; i++) {
+		const struct bpf_insn *in = &insns[i];
+		env->insn_idx = i;
+		if (BPF_CLASS(in->code) == BPF_LDX &&
+		    ((BPF_MODE(in->code) != BPF_MEM && BPF_MODE(in->code) != BPF_MEMSX) || in->imm))
+			return rb_reject(env, "BPF_LDX uses reserved fields");
+		if (!is_ldimm64(in)) {
+			if (!opcode_in_insntable(in->code))
+				return rb_reject(env, "unknown opcode %02x", in->code);
+			continue;
+		}
+		if (i == n - 1 || in[1].code || in[1].dst_reg || in[1].src_reg || in[1].off)
+			return rb_reject(env, "invalid bpf_ld_imm64 insn");
+		switch (in->src_reg) {
+		case 0:
+		case BPF_PSEUDO_BTF_ID:
+		case BPF_PSEUDO_FUNC:
+		case BPF_PSEUDO_MAP_VALUE:
+		case BPF_PSEUDO_MAP_IDX_VALUE:
+			break;
+		case BPF_PSEUDO_MAP_FD:
+		case BPF_PSEUDO_MAP_IDX:
+			if (in[1].imm == 0)
+				break;
+			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
+		default:
+			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
+		}
+		/* map_direct_value_addr(): single-entry arrays, offset inside the value */
+		if (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE && in->imm >= 0 && (size_t)in->imm < env->obj->map_cnt) {
+			const struct rb_map *m = &env->obj->maps[in->imm];
+			if (m->type != BPF_MAP_TYPE_ARRAY && !m->global_data)
+				return rb_reject(env, "no direct value access support for this map type");
+			if (m->max_entries != 1 || (uint32_t)in[1].imm >= m->value_size)
+				return rb_reject(env, "invalid access to map value pointer, value_size=%u off=%u",
+						 m->value_size, (uint32_t)in[1].imm);
+		}
+		i++;
 	}
 	/* prune and jump points, as 6.18's visit_insn marks them */
 	for (int i = 0; i < n; i++) {
@@ -382,8 +461,15 @@ int rb_check_cfg(struct rb_env *env)
 				env->insn_idx = i;
 				return rb_reject(env, "unreachable insn %d", i);
 			}
-			if (is_ldimm64(&insns[i]))
+			if (is_ldimm64(&insns[i])) {
+				if (i + 1 < n && seen[i + 1]) {
+					free(seen);
+					free(work);
+					env->insn_idx = i;
+					return rb_reject(env, "jump into the middle of ldimm64 insn %d", i);
+				}
 				i++;
+			}
 		}
 		free(seen);
 		free(work);

@@ -34,11 +34,26 @@ int rb_ctx_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_
 		if (tc && (off == (int)SKB(mark) || off == (int)SKB(tc_index) || off == (int)SKB(priority) ||
 			   off == (int)SKB(tc_classid) || off == (int)SKB(queue_mapping) || off == (int)SKB(tstamp)))
 			ok = true;
-		if (pt == BPF_PROG_TYPE_CGROUP_SKB && (off == (int)SKB(mark) || off == (int)SKB(priority)))
+		/* cg_skb_is_valid_access: mark, priority, and tstamp for CAP_SYS_ADMIN */
+		if (pt == BPF_PROG_TYPE_CGROUP_SKB &&
+		    (off == (int)SKB(mark) || off == (int)SKB(priority) || off == (int)SKB(tstamp)))
 			ok = true;
 		if (!ok)
 			return reject(env, off, size);
 	} else {
+		/* 6.18 sk_filter_is_valid_access: no socket fields, timestamps or
+		 * wire_len for socket filters; tc_cls_act_is_valid_access: no
+		 * socket fields; cg_skb_is_valid_access: no wire_len */
+		bool sock_fields = off >= (int)SKB(family) && off < (int)SKB_END(local_port);
+		bool wire_len = off >= (int)SKB(wire_len) && off < (int)SKB_END(wire_len);
+		bool stamps = (off >= (int)SKB(tstamp) && off < (int)SKB_END(tstamp)) ||
+			      (off >= (int)SKB(hwtstamp) && off < (int)SKB_END(hwtstamp));
+		if (pt == BPF_PROG_TYPE_SOCKET_FILTER && (sock_fields || wire_len || stamps))
+			return reject(env, off, size);
+		if (tc && sock_fields)
+			return reject(env, off, size);
+		if (pt == BPF_PROG_TYPE_CGROUP_SKB && wire_len)
+			return reject(env, off, size);
 		switch (off) {
 		case SKB(tc_classid):
 			if (!tc)
@@ -157,13 +172,15 @@ int rb_ctx_kprobe(struct rb_env *env, int off, int size, bool write, struct rb_c
 	return 0;
 }
 
-/* struct bpf_perf_event_data: pt_regs, u64 sample_period, u64 addr */
+/* struct bpf_perf_event_data: pt_regs (u64 loads only), then u64
+ * sample_period and addr, which allow narrow loads (6.18
+ * pe_prog_is_valid_access) */
 int rb_ctx_perf_event(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	(void)out;
 	if (off < 0 || off + size > 184 || off % size || write)
 		return reject(env, off, size);
-	if (off >= 168 && size != 8)
+	if (off < 168 && size != 8)
 		return reject(env, off, size);
 	return 0;
 }

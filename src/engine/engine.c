@@ -12,6 +12,7 @@
 #include "engine/explore.h"
 #include "engine/liveness.h"
 #include "engine/scc.h"
+#include "engine/stack_depth.h"
 #include "engine/states.h"
 #include "loader/prog_type.h"
 
@@ -190,6 +191,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 				 * counts as a limit only for the instruction budget) */
 				rb_reject(&env, "the call stack of %d frames is too deep !", d - 1);
 				rc = RB_E_LIMIT;
+			} else {
+				rc = rb_check_max_stack_depth(&env);
 			}
 		}
 	}

@@ -12,6 +12,7 @@
 #include "engine/helpers.h"
 #include "engine/log.h"
 #include "engine/mem.h"
+#include "engine/names.h"
 #include "engine/prog_types.h"
 #include "engine/refs.h"
 
@@ -71,6 +72,12 @@ static int check_available(struct rb_env *env, const struct rb_helper *h)
 	uint32_t at = env->prog->expected_attach_type;
 	bool retval = h->id == BPF_FUNC_get_retval || h->id == BPF_FUNC_set_retval;
 	if (retval && retval_refused(pt, at))
+		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", h->name, h->id);
+	/* measured on 6.18.44: refused to kprobe, tracepoint, perf_event and
+	 * raw_tracepoint programs (test_verifier's helper_restricted) */
+	if (h->id == BPF_FUNC_ktime_get_coarse_ns &&
+	    (pt->type == BPF_PROG_TYPE_KPROBE || pt->type == BPF_PROG_TYPE_TRACEPOINT ||
+	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
 		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", h->name, h->id);
 	const uint64_t *set = rb_prog_helper_set(pt, at);
 	if (set) {
@@ -559,7 +566,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	if (!p) {
 		if (insn->imm <= 0 || insn->imm >= __BPF_FUNC_MAX_ID)
 			return rb_reject(env, "invalid func unknown#%d", insn->imm);
-		return rb_unsupported(env, "helper #%d", insn->imm);
+		const char *nm = rb_uapi_helper_name(insn->imm);
+		return rb_unsupported(env, "helper %s#%d", nm ? nm : "", insn->imm);
 	}
 	if ((err = check_available(env, p)))
 		return err;
@@ -577,6 +585,10 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		rb_release_ref(env, ca.release_id);
 	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
 		return rb_reject(env, "tail_call would lead to reference leak");
+	/* 6.18 check_helper_call: get_local_storage() cannot fail, so its flags must be 0 */
+	if (p->id == BPF_FUNC_get_local_storage &&
+	    !(regs[2].type == RT_SCALAR && rb_reg_is_const(env, &regs[2]) && !rb_reg_const_val(env, &regs[2])))
+		return rb_reject(env, "get_local_storage() doesn't support non-zero flags");
 	if ((err = set_return(env, p, &ca)))
 		return err;
 	if (p->flags & HF_PKT_CHANGES)

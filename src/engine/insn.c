@@ -1,5 +1,6 @@
 /* insn.c — decode one instruction and dispatch to its checker (Linux
  * 6.18 do_check_insn). */
+#include <bpf/btf.h>
 #include <string.h>
 
 #include "engine/alu.h"
@@ -8,6 +9,7 @@
 #include "engine/insn.h"
 #include "engine/jmp.h"
 #include "engine/mem.h"
+#include "engine/names.h"
 #include "engine/prog_types.h"
 
 static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
@@ -124,13 +126,20 @@ int rb_do_insn(struct rb_env *env, bool *exit_path)
 		uint8_t op = BPF_OP(insn->code);
 		env->jmps_processed++;
 		if (op == BPF_CALL) {
-			if (BPF_SRC(insn->code) != BPF_K || (insn->src_reg != BPF_PSEUDO_CALL && insn->off != 0) ||
+			/* 6.18: a non-zero off (module BTF fd index) only for kfunc calls */
+			if (BPF_SRC(insn->code) != BPF_K || (insn->src_reg != BPF_PSEUDO_KFUNC_CALL && insn->off != 0) ||
 			    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL &&
 			     insn->src_reg != BPF_PSEUDO_KFUNC_CALL) ||
 			    insn->dst_reg != 0 || cls == BPF_JMP32)
 				return rb_reject(env, "BPF_CALL uses reserved fields");
-			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
-				return rb_unsupported(env, "kfunc call");
+			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+				if (insn->off)
+					return rb_unsupported(env, "kfunc #%d of module BTF %d", insn->imm, insn->off);
+				if (!env->vmlinux)
+					env->vmlinux = btf__load_vmlinux_btf();
+				const char *nm = rb_kfunc_name(env->vmlinux, insn->imm);
+				return rb_unsupported(env, "kfunc %s#%d", nm ? nm : "(not in vmlinux BTF)", insn->imm);
+			}
 			if (insn->src_reg == BPF_PSEUDO_CALL)
 				return rb_check_func_call(env, insn, &env->insn_idx);
 			err = rb_check_helper_call(env, insn, env->insn_idx);

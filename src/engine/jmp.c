@@ -225,9 +225,11 @@ static void find_good_pkt(struct rb_env *env, struct rb_vstate *st, const struct
 	rb_reg_bounds(env, dst, &b);
 	if (b.umax > RB_MAX_PACKET_OFF || b.umax + (uint64_t)dst->off > RB_MAX_PACKET_OFF)
 		return;
+	/* 6.18 (since 5.16's off-by-two fix): pkt' < pkt_end proves
+	 * pkt' + 1 <= pkt_end, so a right-open comparison gives off + 1 */
 	int new_range = dst->off;
 	if (right_open)
-		new_range--;
+		new_range++;
 	uint8_t type = dst->type;
 	uint32_t id = dst->id;
 	FOR_EACH_REG(st, f, r, {

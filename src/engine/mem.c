@@ -66,16 +66,57 @@ static int check_packet(struct rb_env *env, int regno, const struct rb_reg *reg,
 	return 0;
 }
 
-int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
-			int value_regno, bool sext, bool unused)
+/* 6.18 check_ptr_alignment(): with BPF_F_STRICT_ALIGNMENT (x86-64 has
+ * efficient unaligned access, so only then) or for atomics, accesses wider
+ * than a byte must be aligned; packet pointers as if NET_IP_ALIGN were 2.
+ * Stack accesses are always strict (check_stack_access). */
+static int check_ptr_alignment(struct rb_env *env, const struct rb_reg *reg, int off, int size, bool strict_once)
 {
-	(void)unused;
+	bool strict = ((env->prog->prog_flags & BPF_F_STRICT_ALIGNMENT) &&
+		       !(env->prog->prog_flags & BPF_F_ANY_ALIGNMENT)) ||
+		      strict_once;
+	if (!strict || size == 1 || reg->type == RT_STACK)
+		return 0;
+	const char *desc = "";
+	bool pkt = reg->type == RT_PKT || reg->type == RT_PKT_META;
+	switch (reg->type) {
+	case RT_FLOW_KEYS: desc = "flow keys "; break;
+	case RT_MAP_KEY: desc = "key "; break;
+	case RT_MAP_VALUE: desc = "value "; break;
+	case RT_CTX: desc = "context "; break;
+	case RT_SOCKET: desc = "sock "; break;
+	case RT_SOCK_COMMON: desc = "sock_common "; break;
+	case RT_TCP_SOCK: desc = "tcp_sock "; break;
+	case RT_XDP_SOCK: desc = "xdp_sock "; break;
+	default: break;
+	}
+	struct rb_bounds b;
+	rb_reg_bounds(env, reg, &b);
+	uint64_t lowmask = (uint64_t)size - 1;
+	uint64_t add = (uint64_t)(int64_t)((pkt ? 2 : 0) + reg->off + off);
+	/* tnum_add(var_off, const) is aligned when no unknown bit and no
+	 * known bit of the sum falls below the size */
+	if (!(b.var_off.mask & lowmask) && !((b.var_off.value + add) & lowmask))
+		return 0;
+	char tn[48];
+	snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
+		 (unsigned long long)b.var_off.mask);
+	if (pkt)
+		return rb_reject(env, "misaligned packet access off %d+%s+%d+%d size %d", 2, tn, reg->off, off, size);
+	return rb_reject(env, "misaligned %saccess off %s+%d+%d size %d", desc, tn, reg->off, off, size);
+}
+
+int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
+			int value_regno, bool sext, bool strict_once)
+{
 	(void)insn_idx;
 	struct rb_reg *regs = rb_cur_regs(env);
 	struct rb_reg reg = regs[regno];
 	const struct bpf_insn *insn = &env->insns[env->insn_idx];
 	char tn[48];
-	int err = 0;
+	int err = check_ptr_alignment(env, &reg, off, size, strict_once);
+	if (err)
+		return err;
 	off += reg.off;
 	rb_rtype_str(&reg, tn, sizeof(tn));
 
@@ -88,6 +129,9 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		bool rdonly = (m->map_flags & BPF_F_RDONLY_PROG) != 0;
 		if (write && rdonly)
 			return rb_reject(env, "write into map forbidden, value_size=%u off=%d size=%d", m->value_size,
+					 off, size);
+		if (!write && (m->map_flags & BPF_F_WRONLY_PROG))
+			return rb_reject(env, "read from map forbidden, value_size=%u off=%d size=%d", m->value_size,
 					 off, size);
 		if ((err = check_mem_region(env, regno, &reg, off, size, m->value_size, false, "map")))
 			return err;
@@ -245,8 +289,9 @@ static int check_atomic(struct rb_env *env, const struct bpf_insn *insn)
 	struct rb_reg *regs = rb_cur_regs(env);
 	if (insn->imm == BPF_CMPXCHG && (err = rb_check_reg_read(env, 0)))
 		return err;
-	if (rb_is_pointer(&regs[insn->src_reg]))
-		return rb_reject(env, "R%d leaks addr into mem", insn->src_reg);
+	/* "R%d leaks addr into mem" (a pointer in R0 of a cmpxchg or in the
+	 * source) is an unprivileged check: 6.18's is_pointer_value() is false
+	 * when pointer leaks are allowed, as they are for root */
 	uint8_t t = regs[insn->dst_reg].type;
 	if (t == RT_CTX || t == RT_PKT || t == RT_PKT_META || t == RT_FLOW_KEYS)
 		return rb_reject(env, "BPF_ATOMIC stores into R%d %s is not allowed", insn->dst_reg, "ctx");
@@ -259,9 +304,37 @@ static int check_atomic(struct rb_env *env, const struct bpf_insn *insn)
 	if ((err = rb_check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off, size, false, load_reg, false,
 				       true)))
 		return err;
-	if (load_reg >= 0 && rb_is_pointer(&regs[load_reg]))
-		rb_reg_unknown(env, &regs[load_reg]);
 	return rb_check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off, size, true, -1, false, true);
+}
+
+/* 6.18 save_aux_ptr_type(): one load or store instruction may not be used
+ * with pointer types that are converted differently (ctx, sockets, BTF
+ * pointers) on different paths; two memory/BTF pointers merge */
+static bool mismatch_ok(uint8_t t)
+{
+	return t != RT_CTX && t != RT_SOCKET && t != RT_SOCK_COMMON && t != RT_TCP_SOCK && t != RT_XDP_SOCK &&
+	       t != RT_BTF_ID;
+}
+
+static int save_aux_ptr_type(struct rb_env *env, uint8_t type, uint8_t flags, bool allow_trust_mismatch)
+{
+	struct rb_aux *a = &env->aux[env->insn_idx];
+	if (!a->ptr_seen) {
+		a->ptr_seen = true;
+		a->ptr_type = type;
+		a->ptr_flags = flags;
+		return 0;
+	}
+	bool same = a->ptr_type == type && a->ptr_flags == flags;
+	if (same || (mismatch_ok(type) && mismatch_ok(a->ptr_type)))
+		return 0;
+	bool mem_or_btf = (type == RT_MEM || type == RT_BTF_ID) && (a->ptr_type == RT_MEM || a->ptr_type == RT_BTF_ID);
+	if (allow_trust_mismatch && mem_or_btf) {
+		a->ptr_type = RT_BTF_ID;
+		a->ptr_flags = RF_UNTRUSTED;
+		return 0;
+	}
+	return rb_reject(env, "same insn cannot be used with different pointers");
 }
 
 int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn)
@@ -275,8 +348,11 @@ int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn)
 			return rb_reject(env, "BPF_LDX uses reserved fields");
 		if ((err = rb_check_reg_read(env, insn->src_reg)) || (err = rb_check_reg_write(env, insn->dst_reg)))
 			return err;
-		return rb_check_mem_access(env, env->insn_idx, insn->src_reg, insn->off, size, false, insn->dst_reg,
-					   mode == BPF_MEMSX, true);
+		struct rb_reg src = rb_cur_regs(env)[insn->src_reg];
+		if ((err = rb_check_mem_access(env, env->insn_idx, insn->src_reg, insn->off, size, false, insn->dst_reg,
+					       mode == BPF_MEMSX, false)))
+			return err;
+		return save_aux_ptr_type(env, src.type, src.flags, true);
 	}
 	if (cls == BPF_STX) {
 		if (mode == BPF_ATOMIC)
@@ -285,15 +361,21 @@ int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn)
 			return rb_reject(env, "BPF_STX uses reserved fields");
 		if ((err = rb_check_reg_read(env, insn->src_reg)) || (err = rb_check_reg_read(env, insn->dst_reg)))
 			return err;
-		return rb_check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off, size, true, insn->src_reg,
-					   false, true);
+		struct rb_reg dst = rb_cur_regs(env)[insn->dst_reg];
+		if ((err = rb_check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off, size, true, insn->src_reg,
+					       false, false)))
+			return err;
+		return save_aux_ptr_type(env, dst.type, dst.flags, false);
 	}
 	/* BPF_ST */
 	if (mode != BPF_MEM || insn->src_reg != 0)
 		return rb_reject(env, "BPF_ST uses reserved fields");
 	if ((err = rb_check_reg_read(env, insn->dst_reg)))
 		return err;
-	return rb_check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off, size, true, -1, false, true);
+	struct rb_reg dst = rb_cur_regs(env)[insn->dst_reg];
+	if ((err = rb_check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off, size, true, -1, false, false)))
+		return err;
+	return save_aux_ptr_type(env, dst.type, dst.flags, false);
 }
 
 /* check_helper_mem_access: [reg, reg + size) is readable (or, when
@@ -319,6 +401,9 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 		const struct rb_map *m = &env->obj->maps[reg.map_idx];
 		if (write_uninit && (m->map_flags & BPF_F_RDONLY_PROG))
 			return rb_reject(env, "write into map forbidden, value_size=%u off=%d size=%d", m->value_size,
+					 off, sz);
+		if (!write_uninit && (m->map_flags & BPF_F_WRONLY_PROG))
+			return rb_reject(env, "read from map forbidden, value_size=%u off=%d size=%d", m->value_size,
 					 off, sz);
 		return check_mem_region(env, regno, &reg, off, sz, m->value_size, zero_ok, "map");
 	}

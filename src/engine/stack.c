@@ -8,14 +8,16 @@
 #include "engine/backtrack.h"
 #include "engine/liveness.h"
 #include "engine/stack.h"
+#include "engine/stack_depth.h"
 
 /* stack helpers: slot index and byte position of "fp + off" */
 static int grow_for(struct rb_env *env, struct rb_func *f, int min_off)
 {
 	int need = (-min_off + 7) / 8;
+	if (need > f->nslots)
+		rb_note_stack_depth(env, f, need * 8);
 	if (rb_stack_grow(f, need))
 		return RB_E_NOMEM;
-	(void)env;
 	return 0;
 }
 

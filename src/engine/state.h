@@ -153,6 +153,9 @@ struct rb_aux {
 	uint16_t live_regs; /* registers live before the insn */
 	int subprog;
 	int scc; /* strongly connected component of the CFG (0: none) */
+	/* save_aux_ptr_type: the pointer type a load/store first used (mem.c) */
+	bool ptr_seen;
+	uint8_t ptr_type, ptr_flags;
 };
 
 /* stack slot liveness of one call chain (explore.c) */

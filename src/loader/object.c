@@ -1,7 +1,9 @@
 /* object.c — rb_object_open(): read the file, check its structure
  * (elf_view.c), then open it with libbpf (open_libbpf.c) or, for legacy
  * objects that libbpf 1.x refuses or sees no program in, with our own ELF
- * path (open_legacy.c); then give every program a type (prog_type.c). */
+ * path (open_legacy.c); then give every program a type (prog_type.c).
+ * Files of the verifier-tests corpus (the kernel's test_verifier tables,
+ * one raw program per file, types given) go to open_rbvt.c. */
 #include "loader/object.h"
 
 #include <errno.h>
@@ -127,8 +129,10 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 	libbpf_set_print(rb_standin_libbpf_print);
 	struct rb_standin *prev = rb_standin_begin(&scratch);
 	struct rb_elf elf;
-	int ret = rb_elf_parse(&elf, path, buf, size, err);
-	if (ret == 0) {
+	int ret;
+	if (rb_is_rbvt(buf, size)) {
+		ret = rb_open_rbvt(path, buf, size, obj, err);
+	} else if ((ret = rb_elf_parse(&elf, path, buf, size, err)) == 0) {
 		ret = open_either(&elf, opts, obj, err);
 		if (ret == 0)
 			ret = rb_map_fix_object(obj, err);

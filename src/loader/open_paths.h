@@ -1,6 +1,7 @@
 /* open_paths.h — the two ways an object is opened (internal to the loader):
  * libbpf against the bpf() stand-in, or our own path for legacy
- * SEC("maps") objects that libbpf 1.x refuses. Both fill obj->maps and
+ * SEC("maps") objects that libbpf 1.x refuses; plus the verifier-tests raw
+ * format. All fill obj->maps and
  * obj->progs; the caller fills path, sha256 and file_size. */
 #ifndef RB_LOADER_OPEN_PATHS_H
 #define RB_LOADER_OPEN_PATHS_H
@@ -11,6 +12,12 @@
 int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
 		   struct rb_err *err);
 int rb_open_legacy(const struct rb_elf *elf, struct rb_object *obj, struct rb_err *err);
+
+/* The verifier-tests raw-program format (open_rbvt.c): one test of the
+ * kernel's test_verifier tables per file, recognised by its magic. */
+#define RB_RBVT_MAGIC "RBVTEST1"
+bool rb_is_rbvt(const void *buf, size_t size);
+int rb_open_rbvt(const char *path, const void *buf, size_t size, struct rb_object *obj, struct rb_err *err);
 
 /* Sizes user space normally sets before loading (max_entries 0, stack-trace
  * key/value sizes, ring buffer size): the values the loader picks instead.

@@ -378,6 +378,89 @@ static void test_missing_and_bad_files(void **state)
 	assert_string_equal(err.msg, "text.o: not an ELF file (only 11 bytes)");
 }
 
+/* ---- the verifier-tests raw format (open_rbvt.c) ---- */
+
+struct rbvt_buf {
+	uint8_t b[1024];
+	size_t n;
+};
+
+static void rbvt_put(struct rbvt_buf *w, const void *p, size_t n)
+{
+	assert_true(w->n + n <= sizeof(w->b));
+	memcpy(w->b + w->n, p, n);
+	w->n += n;
+}
+
+static void rbvt_u32(struct rbvt_buf *w, uint32_t v) { rbvt_put(w, &v, 4); }
+
+static void rbvt_str(struct rbvt_buf *w, const char *s, size_t n)
+{
+	char f[128] = {0};
+	assert_true(n <= sizeof(f));
+	snprintf(f, n, "%s", s);
+	rbvt_put(w, f, n);
+}
+
+/* one test: r1 = map[0] (hash); r0 = 0; exit; with map_cnt maps */
+static void rbvt_make(struct rbvt_buf *w, uint32_t map_cnt, int32_t map_ref)
+{
+	w->n = 0;
+	rbvt_put(w, "RBVTEST1", 8);
+	uint32_t h[8] = {BPF_PROG_TYPE_SCHED_CLS, 0, BPF_F_TEST_RND_HI32, 0, 4, map_cnt, 0, 0};
+	for (int i = 0; i < 8; i++)
+		rbvt_u32(w, h[i]);
+	rbvt_str(w, "map_access_test", 128);
+	rbvt_str(w, "verifier/value.c", 64);
+	rbvt_str(w, "", 64);
+	for (uint32_t i = 0; i < map_cnt; i++) {
+		rbvt_str(w, "hash_8b", 16);
+		uint32_t f[8] = {BPF_MAP_TYPE_HASH, 8, 8, 1, 0, 0, 0, (uint32_t)-1};
+		for (int k = 0; k < 8; k++)
+			rbvt_u32(w, f[k]);
+	}
+	struct bpf_insn in[4] = {
+		{.code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = 1, .src_reg = BPF_PSEUDO_MAP_IDX, .imm = map_ref},
+		{0},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	rbvt_put(w, in, sizeof(in));
+}
+
+static void test_rbvt_format(void **state)
+{
+	(void)state;
+	struct rbvt_buf w;
+	struct rb_object *o = NULL;
+	struct rb_err err = {{0}};
+	rbvt_make(&w, 1, 0);
+	assert_int_equal(rb_object_open_mem("t.rbvt", w.b, w.n, NULL, &o, &err), 0);
+	assert_int_equal(o->prog_cnt, 1);
+	assert_string_equal(o->progs[0].name, "map_access_test");
+	assert_string_equal(o->progs[0].section, "verifier/value.c");
+	assert_int_equal(o->progs[0].prog_type, BPF_PROG_TYPE_SCHED_CLS);
+	assert_int_equal(o->progs[0].prog_flags, BPF_F_TEST_RND_HI32);
+	assert_int_equal(o->progs[0].insn_cnt, 4);
+	assert_true(o->progs[0].type_known && o->progs[0].autoload);
+	assert_int_equal(o->map_cnt, 1);
+	assert_int_equal(o->maps[0].type, BPF_MAP_TYPE_HASH);
+	assert_int_equal(o->maps[0].inner_map_idx, -1);
+	rb_object_free(o);
+	/* a map reference past the map table */
+	rbvt_make(&w, 1, 1);
+	assert_int_equal(rb_object_open_mem("t.rbvt", w.b, w.n, NULL, &o, &err), -1);
+	assert_null(o);
+	assert_string_equal(err.msg, "t.rbvt: insn 0 refers to map 1 of 1");
+	/* every truncation is an error naming the file, never a crash */
+	rbvt_make(&w, 1, 0);
+	for (size_t n = 8; n < w.n; n++) {
+		assert_int_equal(rb_object_open_mem("t.rbvt", w.b, n, NULL, &o, &err), -1);
+		assert_null(o);
+		assert_memory_equal(err.msg, "t.rbvt: ", 8);
+	}
+}
+
 /* ---- against the running kernel (skipped where bpf() is refused) ---- */
 
 static long sys_bpf(int cmd, union bpf_attr *a) { return syscall(__NR_bpf, cmd, a, sizeof(*a)); }
@@ -561,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_legacy_elf_map),
 		cmocka_unit_test(test_missing_kernel_symbol),
 		cmocka_unit_test(test_missing_and_bad_files),
+		cmocka_unit_test(test_rbvt_format),
 		cmocka_unit_test(test_kernel_accepts),
 		cmocka_unit_test(test_same_insns_as_libbpf),
 	};
