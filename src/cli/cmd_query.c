@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "driver/runinfo.h"
+#include "util/root.h"
 #include "report/table.h"
 #include "store/store.h"
 
@@ -137,7 +137,7 @@ int cmd_query(int argc, char **argv)
 	}
 	struct rb_store *st;
 	struct rb_err err = {{0}};
-	if (rb_store_open(db, &st, &err) < 0) {
+	if (rb_store_open_read(db, &st, &err) < 0) {
 		fprintf(stderr, "rangebench query: %s\n", err.msg);
 		free(sql);
 		return 2;
