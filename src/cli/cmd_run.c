@@ -426,6 +426,9 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "rangebench run: %s (the run stays 'running' in the database; readers "
 				"show it as incomplete once this process has exited)\n",
 			err.msg);
+		if (complete)
+			snprintf(why, sizeof(why), " (could not be marked complete: %.300s)", err.msg);
+		complete = false;
 		rc = 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);

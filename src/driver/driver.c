@@ -387,7 +387,9 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 	pthread_join(d->manager, NULL);
 	struct rb_err werr = {{0}};
 	int64_t stored = rb_writer_finish(d->w, &werr);
-	if (stored < 0 && !d->failed) {
+	if (stored < 0) {
+		/* the writer's own reason (disk full, ...) rather than the
+		 * "writer failed" its producers saw */
 		d->failed = true;
 		d->err = werr;
 	}

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "report/table.h"
-#include "verify/result.h"
+#include "result/result.h"
 #include "util/err.h"
 
 /* Statistics that can be compared. */

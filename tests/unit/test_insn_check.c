@@ -1,9 +1,10 @@
 /* test_insn_check.c — the instruction-encoding checks the kernel makes on
- * every instruction before exploring (engine/insn_check.c): malformed
+ * every instruction before exploring (engine/cfg.c): malformed
  * instructions in code no path reaches are rejected with the kernel's
  * words, and the opcode table matches the running kernel's (where bpf()
  * is permitted). */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,9 +18,9 @@
 #include "oracle/bpf_sys.h"
 #include "oracle/kload.h"
 
-#define I(c, d, s, o, i) ((struct bpf_insn){.code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i)})
-#define MOV0() I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0)
-#define EXIT() I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+#include "insn_macros.h"
+
+#define MOV0() MOV_K(0, 0)
 
 static void engine(const char *tracker, const struct bpf_insn *insns, size_t n, struct rb_result *res)
 {
@@ -102,6 +103,14 @@ static void dead_code(void **state)
 	assert_string_equal(res.msg, "unknown opcode f7");
 }
 
+/* a message of the encoding checks */
+static bool static_msg(const struct rb_result *r)
+{
+	return r->verdict == RB_REJECT && (!strncmp(r->msg, "unknown opcode", 14) ||
+					   strstr(r->msg, "BPF_LDX uses reserved fields") ||
+					   strstr(r->msg, "bpf_ld_imm64 insn"));
+}
+
 /* every one of the 256 opcodes as { code, exit }: rejected for its
  * encoding by the engine exactly when by the kernel */
 static void opcode_table_matches_kernel(void **state)
@@ -113,15 +122,11 @@ static void opcode_table_matches_kernel(void **state)
 		struct bpf_insn p[2] = {I((uint8_t)c, 0, 0, 0, 0), EXIT()};
 		struct rb_result res, kr;
 		engine("old", p, 2, &res);
-		bool e_static = res.verdict == RB_REJECT &&
-				(!strncmp(res.msg, "unknown opcode", 14) || strstr(res.msg, "uses reserved fields") ||
-				 strstr(res.msg, "bpf_ld_imm64"));
+		bool e_static = static_msg(&res);
 		known += !e_static;
 		if (!have_kernel || !(have_kernel = kernel(p, 2, &kr)))
 			continue;
-		bool k_static = kr.verdict == RB_REJECT &&
-				(!strncmp(kr.msg, "unknown opcode", 14) || strstr(kr.msg, "BPF_LDX uses reserved") ||
-				 strstr(kr.msg, "bpf_ld_imm64"));
+		bool k_static = static_msg(&kr);
 		if (e_static != k_static) {
 			differ++;
 			print_message("opcode %02x: engine %s '%s', kernel %s '%s'\n", c, rb_verdict_name(res.verdict),
