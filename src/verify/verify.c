@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "loader/prog_type.h"
 #include "oracle/kload.h"
 #include "tracker/tracker.h"
 
@@ -28,7 +29,7 @@ static bool prepare_outcome(const struct rb_prog *p, struct rb_result *res)
 	}
 	if (!p->type_known) {
 		res->verdict = RB_LOAD_ERROR;
-		snprintf(res->msg, sizeof(res->msg), "unknown program type (section '%s')", p->section);
+		rb_prog_type_unknown_msg(p, res->msg, sizeof(res->msg));
 		return true;
 	}
 	return false;
