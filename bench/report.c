@@ -7,7 +7,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "driver/runinfo.h"
+#include "store/runinfo.h"
+#include "util/root.h"
 #include "store/store.h"
 
 static const struct rb_bench_result *find(const struct rb_bench_result *r, size_t n, const char *op,

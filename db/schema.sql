@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 2).
+-- schema.sql — the rangebench results database, current schema (version 3).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -47,7 +47,7 @@ CREATE TABLE results (
 	run_id              INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	program_id          INTEGER NOT NULL REFERENCES programs (id),
 	tracker             TEXT NOT NULL,   -- old | cnum | kernel
-	verdict             TEXT NOT NULL,   -- accept | reject | unsupported | refused | unavailable | limit | load_error
+	verdict             TEXT NOT NULL,   -- success | failure | unsupported | refused | unavailable | limit | load_error
 	err_insn            INTEGER,         -- instruction index of the error, NULL if none
 	sys_errno           INTEGER,
 	msg                 TEXT,

@@ -40,11 +40,11 @@ JOIN programs p ON p.id = o.program_id
 WHERE o.tracker = 'old';
 
 -- Each userspace tracker against the running kernel, per run and program.
--- agree is NULL unless both gave a verification verdict (accept/reject).
+-- agree is NULL unless both gave a verification verdict (success/failure).
 CREATE VIEW tracker_vs_kernel AS
 SELECT t.run_id, t.tracker, p.id AS program_id, p.source, p.obj_path AS object,
        p.name AS program, t.verdict, k.verdict AS kernel_verdict,
-       CASE WHEN t.verdict IN ('accept', 'reject') AND k.verdict IN ('accept', 'reject')
+       CASE WHEN t.verdict IN ('success', 'failure') AND k.verdict IN ('success', 'failure')
             THEN t.verdict = k.verdict END AS agree,
        t.insns_processed, k.insns_processed AS kernel_insns,
        t.total_states, k.total_states AS kernel_states,
@@ -54,14 +54,14 @@ JOIN results k ON k.run_id = t.run_id AND k.program_id = t.program_id AND k.trac
 JOIN programs p ON p.id = t.program_id
 WHERE t.tracker <> 'kernel';
 
--- Programs on which the trackers of one run disagree (accept vs reject).
+-- Programs on which the trackers of one run disagree (success vs failure).
 CREATE VIEW verdict_differs_trackers AS
 SELECT r.run_id, p.id AS program_id, p.source, p.obj_path AS object, p.name AS program,
        group_concat(r.tracker || '=' || r.verdict, ' ') AS verdicts
 FROM results r
 JOIN programs p ON p.id = r.program_id
 GROUP BY r.run_id, r.program_id
-HAVING count(DISTINCT CASE WHEN r.verdict IN ('accept', 'reject') THEN r.verdict END) > 1;
+HAVING count(DISTINCT CASE WHEN r.verdict IN ('success', 'failure') THEN r.verdict END) > 1;
 
 -- (program, tracker) pairs whose verdict changed between runs.
 CREATE VIEW verdict_differs_runs AS
@@ -70,4 +70,4 @@ SELECT p.id AS program_id, p.source, p.obj_path AS object, p.name AS program, r.
 FROM results r
 JOIN programs p ON p.id = r.program_id
 GROUP BY r.program_id, r.tracker
-HAVING count(DISTINCT CASE WHEN r.verdict IN ('accept', 'reject') THEN r.verdict END) > 1;
+HAVING count(DISTINCT CASE WHEN r.verdict IN ('success', 'failure') THEN r.verdict END) > 1;

@@ -28,9 +28,21 @@ set multiplot layout 1,2 title sprintf("Before / after: %s (%d verdict changes)"
 do for [i = 0:1] {
     ca = (i == 0 ? 3 : 5)
     cb = ca + 1
-    stats f using ca:cb nooutput
-    lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y)
-    hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y)
+    # the range of this panel's drawable points (both sides > 0), found
+    # with the previous panel's ranges and log scale undone
+    unset logscale
+    set autoscale xy
+    stats f using (column(ca) > 0 && column(cb) > 0 ? 1 : 0) nooutput
+    npts = STATS_sum
+    if (npts > 0) {
+        stats f using (column(ca) > 0 && column(cb) > 0 ? column(ca) : 1/0):(column(ca) > 0 && column(cb) > 0 ? column(cb) : 1/0) nooutput
+        lo = (STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y)
+        hi = (STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y)
+    } else {
+        lo = 1
+        hi = 10
+    }
+    set logscale xy
     lo = (lo < 1 ? 1 : lo) / 2.0
     hi = hi * 2.0
     set xrange [lo:hi]
@@ -44,6 +56,12 @@ do for [i = 0:1] {
         set title "total states"
         set xlabel "run A: states (log)"
         set ylabel "run B: states (log)"
+    }
+    if (npts == 0) {
+        set label 1 "nothing to draw: every value is 0" at graph 0.5, graph 0.5 center font ",18"
+        plot x with lines lc rgb c_grey dt 2 lw 2 title "unchanged"
+        unset label 1
+        continue
     }
     plot x with lines lc rgb c_grey dt 2 lw 2 title "unchanged", \
          f using (sel("old", column(ca))):cb with points pt 7 ps 1.1 lc rgb c_old title "old", \

@@ -1,19 +1,19 @@
 -- coverage of the kernel-verified programs and old = kernel agreement, per
 -- corpus source (--run; the run must include the old and kernel trackers).
--- kernel_verified: the kernel's verifier gave a verdict (accept, reject,
+-- kernel_verified: the kernel's verifier gave a verdict (success, failure,
 -- limit); covered: of those, the engine's old tracker gave one too (not
 -- unsupported, not a load error); then, of the covered, how many have the
 -- kernel's verdict, and of those its processed instructions and states.
 SELECT coalesce(p.source, '?') AS source,
        count(*) AS programs,
-       sum(k.verdict IN ('accept', 'reject', 'limit')) AS kernel_verified,
-       sum(k.verdict IN ('accept', 'reject', 'limit') AND o.verdict IN ('accept', 'reject', 'limit')) AS covered,
-       printf('%.1f%%', 100.0 * sum(k.verdict IN ('accept', 'reject', 'limit') AND o.verdict IN ('accept', 'reject', 'limit'))
-              / max(sum(k.verdict IN ('accept', 'reject', 'limit')), 1)) AS coverage,
-       sum(k.verdict IN ('accept', 'reject', 'limit') AND o.verdict = k.verdict) AS same_verdict,
-       sum(k.verdict IN ('accept', 'reject', 'limit') AND o.verdict = k.verdict
+       sum(k.verdict IN ('success', 'failure', 'limit')) AS kernel_verified,
+       sum(k.verdict IN ('success', 'failure', 'limit') AND o.verdict IN ('success', 'failure', 'limit')) AS covered,
+       printf('%.1f%%', 100.0 * sum(k.verdict IN ('success', 'failure', 'limit') AND o.verdict IN ('success', 'failure', 'limit'))
+              / max(sum(k.verdict IN ('success', 'failure', 'limit')), 1)) AS coverage,
+       sum(k.verdict IN ('success', 'failure', 'limit') AND o.verdict = k.verdict) AS same_verdict,
+       sum(k.verdict IN ('success', 'failure', 'limit') AND o.verdict = k.verdict
            AND o.insns_processed = k.insns_processed) AS same_insns,
-       sum(k.verdict IN ('accept', 'reject', 'limit') AND o.verdict = k.verdict
+       sum(k.verdict IN ('success', 'failure', 'limit') AND o.verdict = k.verdict
            AND o.total_states = k.total_states) AS same_states
 FROM results o
 JOIN results k ON k.run_id = o.run_id AND k.program_id = o.program_id AND k.tracker = 'kernel'

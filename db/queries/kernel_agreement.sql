@@ -1,10 +1,11 @@
--- agreement of each tracker with the running kernel, per corpus source (--run)
+-- agreement of each tracker with the running kernel, per corpus source (--run); '–' where nothing was compared
 SELECT coalesce(source, '?') AS source, tracker,
        count(agree) AS compared,
        sum(agree) AS agree,
-       sum(verdict = 'reject' AND kernel_verdict = 'accept') AS stricter,
-       sum(verdict = 'accept' AND kernel_verdict = 'reject') AS looser,
-       printf('%.1f%%', 100.0 * sum(agree) / max(count(agree), 1)) AS agree_pct,
+       sum(verdict = 'failure' AND kernel_verdict = 'success') AS stricter,
+       sum(verdict = 'success' AND kernel_verdict = 'failure') AS looser,
+       CASE WHEN count(agree) > 0 THEN printf('%.1f%%', 100.0 * sum(agree) / count(agree))
+            ELSE '–' END AS agree_pct,
        count(*) - count(agree) AS not_compared
 FROM tracker_vs_kernel
 WHERE run_id = :run

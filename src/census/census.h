@@ -27,6 +27,7 @@
 #define RB_CENSUS_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,6 +47,9 @@ struct rb_census_opts {
 	/* tests: run these tracker vtables (NULL-terminated, all at `bits`)
 	 * instead of looking `trackers` up by name */
 	const struct rb_tracker *const *custom;
+	/* set non-zero (a signal handler, say) to stop: the workers stop
+	 * after their current chunk and rb_census_run returns 2, no rows */
+	volatile sig_atomic_t *stop;
 };
 
 #define RB_CENSUS_DEFAULT_PAIRS_8 100000u

@@ -60,6 +60,7 @@ struct shared {
 	struct census_item *items;
 	size_t nitems;
 	atomic_size_t next;
+	volatile sig_atomic_t *stop; /* rb_census_opts.stop */
 	int fail; /* set by a worker on allocation failure (read after join) */
 };
 
@@ -76,6 +77,8 @@ static void *worker(void *arg)
 				return (void *)1;
 			}
 	for (;;) {
+		if (sh->stop && *sh->stop)
+			break;
 		size_t i = atomic_fetch_add(&sh->next, 1);
 		if (i >= sh->nitems)
 			break;
@@ -204,7 +207,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		goto out;
 
 	unsigned nth = o->threads ? o->threads : online_cores();
-	struct shared sh = {.run = run, .items = items, .nitems = nitems};
+	struct shared sh = {.run = run, .items = items, .nitems = nitems, .stop = o->stop};
 	atomic_init(&sh.next, 0);
 	pthread_t th[1024];
 	unsigned started = 0;
@@ -220,6 +223,10 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		pthread_join(th[i], &rv);
 		if (rv)
 			sh.fail = 1;
+	}
+	if (!sh.fail && o->stop && *o->stop) {
+		ret = 2; /* stopped: no rows */
+		goto out;
 	}
 	if (sh.fail || atomic_load(&sh.next) < nitems) {
 		rb_errf(err, "census: out of memory in a worker");

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "driver/runinfo.h"
+#include "util/root.h"
 #include "report/compare.h"
 #include "store/store.h"
 
@@ -19,6 +19,11 @@ static void usage(FILE *f)
 		"\n"
 		"Per program: each statistic's value in A and B and the difference, then a\n"
 		"summary (programs compared, verdict changes, geometric-mean ratios B/A).\n"
+		"Only programs both sides verified (success or failure) are compared; the\n"
+		"summary counts the others by reason (only in A or B, unsupported, refused,\n"
+		"limit, load_error, object not opened). Objects are shown by the shortest\n"
+		"path suffix that tells them apart. A run id or label may be written id:N or\n"
+		"label:TEXT.\n"
 		"A label means the latest run with that label; RUN defaults to the latest run.\n"
 		"Exits 1 when a verdict differs between A and B.\n"
 		"\n"
@@ -34,6 +39,20 @@ static void usage(FILE *f)
 		"                   states) changed; time and memory are not counted\n"
 		"  --csv            CSV instead of an aligned table\n"
 		"  --summary        only the summary table\n");
+}
+
+/* is name one of the comma-separated list? */
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p && *p;) {
+		const char *c = strchr(p, ',');
+		size_t k = c ? (size_t)(c - p) : strlen(p);
+		if (k == n && !strncmp(p, name, n))
+			return true;
+		p = c ? c + 1 : NULL;
+	}
+	return false;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -115,7 +134,7 @@ int cmd_compare(int argc, char **argv)
 
 	struct rb_store *st;
 	struct rb_err err = {{0}};
-	if (rb_store_open(db, &st, &err) < 0) {
+	if (rb_store_open_read(db, &st, &err) < 0) {
 		fprintf(stderr, "rangebench compare: %s\n", err.msg);
 		return 2;
 	}
@@ -132,6 +151,27 @@ int cmd_compare(int argc, char **argv)
 		   rb_store_find_run(st, argv[optind + 1], "verify", &spec.run_b, &err) < 0) {
 		goto out_err;
 	}
+	/* each side's label, status and trackers: unknown trackers are an
+	 * error, an unfinished run a warning */
+	char lab[2][128], stat[2][32], trk[2][256];
+	int64_t ids[2] = {spec.run_a, spec.run_b};
+	for (int i = 0; i < 2; i++)
+		if (rb_store_run_describe(st, ids[i], lab[i], sizeof(lab[i]), stat[i], sizeof(stat[i]), trk[i],
+					  sizeof(trk[i]), &err) < 0)
+			goto out_err;
+	const char *want[2] = {trackers ? ta : spec.tracker, trackers ? tb : spec.tracker};
+	for (int i = 0; i < 2; i++) {
+		if (!want[i] || list_has(trk[i], want[i]) || (!trackers && list_has(trk[1 - i], want[i])))
+			continue;
+		fprintf(stderr, "rangebench compare: run %lld (%s) has no results of tracker '%s' (it has: %s)\n",
+			(long long)ids[i], lab[i], want[i], *trk[i] ? trk[i] : "none");
+		goto out;
+	}
+	for (int i = 0; i < 2 && !(i == 1 && ids[1] == ids[0]); i++)
+		if (strcmp(stat[i], "complete"))
+			fprintf(stderr, "rangebench compare: warning: run %lld (%s) is %s: what it lacks is "
+					"counted as 'only in %c', not compared\n",
+				(long long)ids[i], lab[i], stat[i], i ? 'A' : 'B');
 	if (rb_compare_load(rb_store_db(st), &spec, &cmp, &err) < 0)
 		goto out_err;
 	if (rb_compare_sort(&cmp, sort) < 0) {
@@ -149,11 +189,12 @@ int cmd_compare(int argc, char **argv)
 	if (!summary_only) {
 		if (!csv) {
 			if (trackers)
-				printf("A = run %lld tracker %s, B = run %lld tracker %s\n\n", (long long)spec.run_a,
-				       ta, (long long)spec.run_b, tb);
+				printf("A = run %lld (%s, %s) tracker %s, B = run %lld (%s, %s) tracker %s\n\n",
+				       (long long)spec.run_a, lab[0], stat[0], ta, (long long)spec.run_b, lab[1],
+				       stat[1], tb);
 			else
-				printf("A = run %lld, B = run %lld\n\n", (long long)spec.run_a,
-				       (long long)spec.run_b);
+				printf("A = run %lld (%s, %s), B = run %lld (%s, %s)\n\n", (long long)spec.run_a,
+				       lab[0], stat[0], (long long)spec.run_b, lab[1], stat[1]);
 		}
 		if (rb_compare_table(&cmp, stats, nstats, csv, keep, (size_t)top, &t) == 0) {
 			rb_table_print(&t, stdout, csv);

@@ -1,10 +1,12 @@
 /* cmd_extract.c — `rangebench extract [-o DIR] [--list] FILE...`: write each
  * BPF ELF object embedded in FILE (a libbpf skeleton in an executable or
  * shared object, or a plain .o) as DIR/<basename of FILE>.<n>.o, n = 0, 1, ...
- * in file order. Sizes come from the embedded ELF headers and are checked
+ * in file order (<basename>~2.<n>.o, ~3, ... when an earlier FILE of the
+ * same invocation has the same base name). Sizes come from the embedded ELF headers and are checked
  * against the bytes present (src/corpus/embedded.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench extract [-o DIR] [--list] FILE...\n"
 		   "  Writes every BPF ELF object embedded in FILE as DIR/<FILE basename>.<n>.o\n"
-		   "  (DIR defaults to '.'). --list only prints what would be written.\n"
+		   "  (DIR defaults to '.'); FILEs sharing a base name get <basename>~2.<n>.o, ~3, ...\n"
+		   "  --list only prints what would be written.\n"
 		   "  Prints one line per object: FILE, index, offset, size, output path.\n"
 		   "  Exit 0 ok, 2 bad usage, unreadable input or malformed embedded object.\n");
 }
@@ -37,8 +40,39 @@ static int write_file(const char *path, const uint8_t *p, size_t n, struct rb_er
 	return 0;
 }
 
+/* the output names of this invocation, so that two inputs with the same
+ * base name never write the same file */
+struct used_names {
+	char **v;
+	size_t n, cap;
+};
+
+static bool name_used(const struct used_names *u, const char *name)
+{
+	for (size_t i = 0; i < u->n; i++)
+		if (!strcmp(u->v[i], name))
+			return true;
+	return false;
+}
+
+static int name_add(struct used_names *u, const char *name)
+{
+	if (u->n == u->cap) {
+		size_t nc = u->cap ? 2 * u->cap : 16;
+		char **n = realloc(u->v, nc * sizeof(*n));
+		if (!n)
+			return -1;
+		u->v = n;
+		u->cap = nc;
+	}
+	if (!(u->v[u->n] = strdup(name)))
+		return -1;
+	u->n++;
+	return 0;
+}
+
 /* Returns 0 ok, 2 on any error with this file. */
-static int extract_one(const char *path, const char *dir, int list_only)
+static int extract_one(const char *path, const char *dir, int list_only, struct used_names *used)
 {
 	struct rb_err err = {{0}};
 	uint8_t *buf = NULL;
@@ -61,11 +95,31 @@ static int extract_one(const char *path, const char *dir, int list_only)
 			l.bad[i].offset, l.bad[i].reason);
 		rc = 2;
 	}
+	/* another input of this invocation with the same base name already
+	 * wrote <base>.<n>.o: this one becomes <base>~2.<n>.o (~3, ...) */
+	char stem[1024];
+	snprintf(stem, sizeof(stem), "%s", base);
+	for (unsigned k = 2; l.cnt; k++) {
+		char probe[4200];
+		snprintf(probe, sizeof(probe), "%s/%s.0.o", dir, stem);
+		if (!name_used(used, probe))
+			break;
+		snprintf(stem, sizeof(stem), "%.1000s~%u", base, k);
+	}
+	if (strcmp(stem, base))
+		fprintf(stderr, "rangebench extract: note: %s: an earlier input has the base name '%s'; "
+				"writing %s.<n>.o instead\n",
+			path, base, stem);
 	for (size_t i = 0; i < l.cnt; i++) {
 		char out[4096];
-		int n = snprintf(out, sizeof(out), "%s/%s.%zu.o", dir, base, i);
+		int n = snprintf(out, sizeof(out), "%s/%s.%zu.o", dir, stem, i);
 		if (n < 0 || (size_t)n >= sizeof(out)) {
 			fprintf(stderr, "rangebench extract: %s: output path too long\n", path);
+			rc = 2;
+			break;
+		}
+		if (name_add(used, out) < 0) {
+			fprintf(stderr, "rangebench extract: out of memory\n");
 			rc = 2;
 			break;
 		}
@@ -117,8 +171,12 @@ int cmd_extract(int argc, char **argv)
 		return 2;
 	}
 	int rc = 0;
+	struct used_names used = {0};
 	for (; i < argc; i++)
-		if (extract_one(argv[i], dir, list_only))
+		if (extract_one(argv[i], dir, list_only, &used))
 			rc = 2;
+	for (size_t k = 0; k < used.n; k++)
+		free(used.v[k]);
+	free(used.v);
 	return rc;
 }

@@ -1,6 +1,6 @@
-/* cmd_plot.c — `rangebench plot`: export chart data from the results
- * database (src/report/plotdata.c) and render every chart script in plots/ with
- * gnuplot into PNG and SVG. */
+/* cmd_plot.c — `rangebench plot`: for each chart row of src/report/charts.c,
+ * export its data from the results database and render its script
+ * plots/NAME.gp with gnuplot into PNG and SVG. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -15,26 +15,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "driver/runinfo.h"
-#include "report/plotdata.h"
+#include "util/root.h"
+#include "report/charts.h"
 #include "store/store.h"
 
-
-/* chart script (plots/NAME.gp) and the data file it reads */
-static const struct {
-	const char *name;
-	const char *data;
-	const char *what;
-} charts[] = {
-	{"scatter_insns", "old_vs_cnum.tsv", "instructions per program, cnum vs old"},
-	{"scatter_states", "old_vs_cnum.tsv", "states per program, cnum vs old"},
-	{"cdf_time_ratio", "time_ratio_cdf.tsv", "CDF of the cnum/old verification-time ratio"},
-	{"state_bytes", "state_bytes.tsv", "bytes per register state and per stored state"},
-	{"agreement", "agreement.tsv", "verdict agreement with the kernel per corpus source"},
-	{"census", "census.tsv", "operator precision census"},
-	{"before_after", "before_after.tsv", "before/after for two runs"},
-	{"bench_ratio", "bench.tsv", "micro-benchmark ratios cnum/old"},
-};
 
 static void usage(FILE *f)
 {
@@ -45,8 +29,9 @@ static void usage(FILE *f)
 		"each plots/NAME.gp with gnuplot into DIR/NAME.png and DIR/NAME.svg (1600x900).\n"
 		"RUN (id or label; default: the latest run) feeds the per-run charts. The\n"
 		"before/after chart compares RUN_B with RUN, or RUN with the run before it.\n"
-		"Charts without data (no cnum results yet, no census, no bench run) are skipped\n"
-		"with a note.\n"
+		"Charts with nothing to draw (no cnum results yet, no census, no bench run, no\n"
+		"point a log scale can show) are skipped with a note. The charts are the rows of\n"
+		"src/report/charts.c, each with its script plots/NAME.gp.\n"
 		"\n"
 		"  -o DIR        output directory (default: plots/out)\n"
 		"  --format LIST png, svg or both (default: png,svg)\n"
@@ -104,20 +89,16 @@ static void print_log(const char *logpath)
 static void label_of(struct rb_store *st, int64_t run, char *out, size_t len)
 {
 	out[0] = 0;
-	sqlite3_stmt *s;
-	if (run < 0 || sqlite3_prepare_v2(rb_store_db(st), "SELECT label FROM runs WHERE id = ?1", -1, &s,
-					  NULL) != SQLITE_OK)
+	char label[128], status[32], trackers[256];
+	struct rb_err err;
+	if (run < 0 || rb_store_run_describe(st, run, label, sizeof(label), status, sizeof(status), trackers,
+					     sizeof(trackers), &err) < 0)
 		return;
-	sqlite3_bind_int64(s, 1, run);
-	if (sqlite3_step(s) == SQLITE_ROW) {
-		const char *l = (const char *)sqlite3_column_text(s, 0);
-		size_t k = 0;
-		for (; l && *l && k + 1 < len; l++)
-			if (*l != '\'' && *l != '"' && *l != '\\')
-				out[k++] = *l;
-		out[k] = 0;
-	}
-	sqlite3_finalize(s);
+	size_t k = 0;
+	for (const char *l = label; *l && k + 1 < len; l++)
+		if (*l != '\'' && *l != '"' && *l != '\\')
+			out[k++] = *l;
+	out[k] = 0;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -154,8 +135,8 @@ int cmd_plot(int argc, char **argv)
 		return 2;
 	}
 	bool known = !only;
-	for (size_t i = 0; only && i < sizeof(charts) / sizeof(charts[0]); i++)
-		known |= !strcmp(only, charts[i].name);
+	for (const struct rb_chart *c = rb_charts; only && c->name; c++)
+		known |= !strcmp(only, c->name);
 	if (!known) {
 		fprintf(stderr, "rangebench plot: no chart '%s'\n", only);
 		return 2;
@@ -167,12 +148,12 @@ int cmd_plot(int argc, char **argv)
 
 	struct rb_store *st;
 	struct rb_err err = {{0}};
-	if (rb_store_open(db, &st, &err) < 0) {
+	if (rb_store_open_read(db, &st, &err) < 0) {
 		fprintf(stderr, "rangebench plot: %s\n", err.msg);
 		return 2;
 	}
 	int rc = 2;
-	struct rb_plot_runs runs = {.run = -1, .before = -1, .after = -1, .census = -1, .bench = -1};
+	struct rb_chart_runs_ids runs = {.run = -1, .before = -1, .after = -1, .census = -1, .bench = -1};
 	int nruns = argc - optind;
 	if (nruns >= 1 && rb_store_find_run(st, argv[optind], "verify", &runs.run, &err) < 0)
 		goto out_err;
@@ -184,17 +165,10 @@ int cmd_plot(int argc, char **argv)
 			goto out_err;
 	} else if (runs.run >= 0) {
 		/* the run before this one */
-		sqlite3_stmt *s;
-		if (sqlite3_prepare_v2(rb_store_db(st),
-				       "SELECT max(id) FROM runs WHERE kind = 'verify' AND id < ?1", -1, &s,
-				       NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(s, 1, runs.run);
-			if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
-				runs.before = sqlite3_column_int64(s, 0);
-				runs.after = runs.run;
-			}
-			sqlite3_finalize(s);
-		}
+		if (rb_store_previous_run(st, runs.run, &runs.before, &err) < 0)
+			goto out_err;
+		if (runs.before >= 0)
+			runs.after = runs.run;
 	}
 	if (rb_store_latest_run(st, "census", &runs.census, &err) < 0)
 		runs.census = -1;
@@ -207,9 +181,6 @@ int cmd_plot(int argc, char **argv)
 		fprintf(stderr, "rangebench plot: cannot create %s: %s\n", datadir, strerror(errno));
 		goto out;
 	}
-	uint64_t rows[16] = {0};
-	if (rb_plot_export(rb_store_db(st), &runs, datadir, rows, &err) < 0)
-		goto out_err;
 
 	/* "run 3 (before) -> run 5 (after)" for the before/after chart */
 	char title_ab[256] = "";
@@ -222,24 +193,22 @@ int cmd_plot(int argc, char **argv)
 
 	rc = 0;
 	int rendered = 0, skipped = 0, failed = 0;
-	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
-		if (only && strcmp(only, charts[i].name))
+	for (const struct rb_chart *ch = rb_charts; ch->name; ch++) {
+		if (only && strcmp(only, ch->name))
 			continue;
-		uint64_t n = 0;
-		const char *needs = "";
-		for (size_t k = 0; rb_plot_files[k].name; k++)
-			if (!strcmp(rb_plot_files[k].name, charts[i].data)) {
-				n = rows[k];
-				needs = rb_plot_files[k].needs;
-			}
+		int64_t n = 0;
+		if (rb_chart_export(rb_store_db(st), ch, &runs, datadir, &n, &err) < 0) {
+			rc = 2;
+			goto out_err;
+		}
 		if (n == 0) {
-			printf("skipped  %-15s no data (needs %s)\n", charts[i].name, needs);
+			printf("skipped  %-15s nothing to draw (needs %s)\n", ch->name, ch->needs);
 			skipped++;
 			continue;
 		}
 		char script[PATH_MAX + 64], vars[3 * PATH_MAX + 256], logpath[PATH_MAX + 64];
-		snprintf(script, sizeof(script), "%s/plots/%s.gp", root, charts[i].name);
-		snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, charts[i].name);
+		snprintf(script, sizeof(script), "%s/plots/%s.gp", root, ch->name);
+		snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, ch->name);
 		bool ok = true;
 		for (int fmt = 0; fmt < 2; fmt++) {
 			if ((fmt == 0 && !want_png) || (fmt == 1 && !want_svg))
@@ -247,7 +216,7 @@ int cmd_plot(int argc, char **argv)
 			const char *ext = fmt == 0 ? "png" : "svg";
 			if (snprintf(vars, sizeof(vars),
 				     "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
-				     datadir, outdir, charts[i].name, ext, root, title_ab) >= (int)sizeof(vars)) {
+				     datadir, outdir, ch->name, ext, root, title_ab) >= (int)sizeof(vars)) {
 				fprintf(stderr, "rangebench plot: paths too long\n");
 				rc = 2;
 				goto out;
@@ -266,7 +235,7 @@ int cmd_plot(int argc, char **argv)
 				ok = false;
 				continue;
 			}
-			printf("%-8s %s/%s.%s  (%s)\n", "wrote", outdir, charts[i].name, ext, charts[i].what);
+			printf("%-8s %s/%s.%s  (%s)\n", "wrote", outdir, ch->name, ext, ch->title);
 		}
 		rendered += ok;
 		failed += !ok;

@@ -3,14 +3,24 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "driver/runinfo.h"
+#include "util/root.h"
+#include "report/query.h"
 #include "report/table.h"
 #include "store/store.h"
+
+static void print_table(const struct rb_table *t, void *ctx)
+{
+	bool csv = *(const bool *)ctx;
+	rb_table_print(t, stdout, csv);
+	if (!csv)
+		printf("(%zu row%s)\n", t->nrows, t->nrows == 1 ? "" : "s");
+}
 
 static void usage(FILE *f)
 {
@@ -137,7 +147,7 @@ int cmd_query(int argc, char **argv)
 	}
 	struct rb_store *st;
 	struct rb_err err = {{0}};
-	if (rb_store_open(db, &st, &err) < 0) {
+	if (rb_store_open_read(db, &st, &err) < 0) {
 		fprintf(stderr, "rangebench query: %s\n", err.msg);
 		free(sql);
 		return 2;
@@ -146,7 +156,6 @@ int cmd_query(int argc, char **argv)
 	/* :run is a verify run; :census_run and :bench_run the census and
 	 * benchmark runs of the same label (or id), else the latest ones */
 	static const char *const kinds[] = {"verify", "census", "bench"};
-	static const char *const params[] = {":run", ":census_run", ":bench_run"};
 	int64_t ids[3] = {-1, -1, -1};
 	for (int k = 0; k < 3; k++) {
 		struct rb_err e2;
@@ -160,54 +169,10 @@ int cmd_query(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	sqlite3 *dbh = rb_store_db(st);
-	const char *tail = sql;
-	while (tail && *tail) {
-		sqlite3_stmt *s = NULL;
-		if (sqlite3_prepare_v2(dbh, tail, -1, &s, &tail) != SQLITE_OK) {
-			fprintf(stderr, "rangebench query: %s: %s\n", path, sqlite3_errmsg(dbh));
-			rc = 2;
-			break;
-		}
-		if (!s)
-			break; /* only whitespace or comments left */
-		for (int k = 0; k < 3; k++) {
-			int pi = sqlite3_bind_parameter_index(s, params[k]);
-			if (pi > 0 && ids[k] >= 0)
-				sqlite3_bind_int64(s, pi, ids[k]);
-		}
-		int ncol = sqlite3_column_count(s);
-		struct rb_table t;
-		const char *hdr[64];
-		for (int i = 0; i < ncol && i < 64; i++)
-			hdr[i] = sqlite3_column_name(s, i);
-		if (ncol > 64)
-			ncol = 64;
-		if (ncol > 0 && rb_table_init(&t, (size_t)ncol, hdr) < 0) {
-			sqlite3_finalize(s);
-			rc = 2;
-			break;
-		}
-		int step;
-		while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-			const char *cells[64];
-			for (int i = 0; i < ncol; i++)
-				cells[i] = (const char *)sqlite3_column_text(s, i);
-			rb_table_add(&t, cells);
-		}
-		if (step != SQLITE_DONE) {
-			fprintf(stderr, "rangebench query: %s: %s\n", path, sqlite3_errmsg(dbh));
-			rc = 2;
-		}
-		if (ncol > 0) {
-			rb_table_print(&t, stdout, csv);
-			if (!csv)
-				printf("(%zu row%s)\n", t.nrows, t.nrows == 1 ? "" : "s");
-			rb_table_free(&t);
-		}
-		sqlite3_finalize(s);
-		if (rc)
-			break;
+	struct rb_query_params qp = {ids[0], ids[1], ids[2]};
+	if (rb_query_run(rb_store_db(st), sql, path, &qp, print_table, &csv, &err) < 0) {
+		fprintf(stderr, "rangebench query: %s\n", err.msg);
+		rc = 2;
 	}
 out:
 	free(sql);

@@ -17,7 +17,9 @@
 #include "driver/census_store.h"
 #include "driver/driver.h"
 #include "driver/fault.h"
-#include "driver/runinfo.h"
+#include "store/runinfo.h"
+#include "util/root.h"
+#include "report/run_summary.h"
 #include "store/store.h"
 
 /* Set by SIGINT/SIGTERM; the only thing the handler touches. */
@@ -34,6 +36,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench run [--trackers old,cnum,kernel] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
+		"                      [--mem-limit MIB]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
 		"                      [-q] [CORPUS_DIR|OBJ]...\n"
 		"\n"
@@ -53,10 +56,14 @@ static void usage(FILE *f)
 		"  --label TEXT     the run's label, used by compare (default: run)\n"
 		"  --filter GLOB    only programs whose name or OBJECT.o/NAME matches\n"
 		"  --repeat N       verify each program N times, keep the median time (default 1)\n"
-		"  --insn-limit N   instruction budget per program (default: the kernel's 1000000)\n"
+		"  --insn-limit N   instruction budget per program for old and cnum (default: the\n"
+		"                   kernel's 1000000, which the kernel tracker cannot change)\n"
 		"  --time-limit S   time budget per program and tracker in seconds (default 60;\n"
 		"                   0 = none); a verification still running is stopped and\n"
 		"                   recorded as 'limit'\n"
+		"  --mem-limit MIB  resident memory of one verifier process (default 4096; 0 =\n"
+		"                   none); past it the verification is stopped and recorded as\n"
+		"                   'limit', naming the limit\n"
 		"  --census         also run the operator census (width 8) into the database\n"
 		"  --census-pairs N input pairs per binary operation in that census (default\n"
 		"                   20000; 'rangebench ops' runs the full 100000)\n"
@@ -126,25 +133,18 @@ static int parse_u(const char *s, unsigned long long max, unsigned long long *ou
 	return 0;
 }
 
-/* per-tracker verdict counts of the run, from the database */
-static void print_summary(struct rb_store *st, int64_t run_id)
+/* a decimal number of seconds, 0 <= v <= 1e6: no "nan", "inf", "", hex */
+static int parse_seconds(const char *s, double *out)
 {
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(rb_store_db(st),
-			       "SELECT tracker, count(*), sum(verdict = 'accept'), sum(verdict = 'reject'), "
-			       "sum(verdict NOT IN ('accept', 'reject')), sum(insns_processed), "
-			       "sum(total_states) FROM results WHERE run_id = ?1 GROUP BY tracker "
-			       "ORDER BY tracker",
-			       -1, &s, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(s, 1, run_id);
-	printf("%-8s %9s %9s %9s %9s %14s %12s\n", "tracker", "programs", "accepted", "rejected", "other",
-	       "insns", "states");
-	while (sqlite3_step(s) == SQLITE_ROW)
-		printf("%-8s %9lld %9lld %9lld %9lld %14lld %12lld\n", sqlite3_column_text(s, 0),
-		       sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3),
-		       sqlite3_column_int64(s, 4), sqlite3_column_int64(s, 5), sqlite3_column_int64(s, 6));
-	sqlite3_finalize(s);
+	if (!*s || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.'))
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !(v >= 0 && v <= 1e6))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -158,6 +158,7 @@ int cmd_run(int argc, char **argv)
 		{"census-pairs", required_argument, NULL, 'P'},
 		{"prog-type", required_argument, NULL, 'Y'},
 		{"shard", required_argument, NULL, 'S'},
+		{"mem-limit", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	/* a child process of a run: one object (src/driver/child.c) */
@@ -170,7 +171,7 @@ int cmd_run(int argc, char **argv)
 	snprintf(corpus_default, sizeof(corpus_default), "%s/programs/corpus/default", root);
 
 	const char *trackers_arg = NULL, *db = db_default, *label = "run";
-	struct rb_driver_opts o = {.repeat = 1, .time_limit_s = 60};
+	struct rb_driver_opts o = {.repeat = 1, .time_limit_s = 60, .mem_limit_mib = RB_DRIVER_MEM_LIMIT_MIB};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;
 	int census = -1, quiet = 0, c;
@@ -227,15 +228,21 @@ int cmd_run(int argc, char **argv)
 			}
 			census_pairs = v;
 			break;
-		case 'T': {
-			char *end;
-			o.time_limit_s = strtod(optarg, &end);
-			if (*end || o.time_limit_s < 0) {
-				fprintf(stderr, "rangebench run: bad --time-limit '%s'\n", optarg);
+		case 'T':
+			if (parse_seconds(optarg, &o.time_limit_s) < 0) {
+				fprintf(stderr, "rangebench run: --time-limit wants seconds from 0 to 1000000 "
+						"(0 = none), not '%s'\n", optarg);
 				return 2;
 			}
 			break;
-		}
+		case 'M':
+			if (parse_u(optarg, 1ULL << 40, &v) < 0) {
+				fprintf(stderr, "rangebench run: --mem-limit wants MiB (0 = none), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			o.mem_limit_mib = v;
+			break;
 		case 'Y': {
 			struct rb_load_opts lo = {.prog_type = optarg};
 			if (rb_cli_check_type_opts("run", &lo))
@@ -264,13 +271,17 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* trackers: requested (or all), minus those that cannot run here */
-	char tbuf[256];
-	snprintf(tbuf, sizeof(tbuf), "%s", trackers_arg ? trackers_arg : "old,cnum,kernel");
+	char *tbuf = strdup(trackers_arg ? trackers_arg : "old,cnum,kernel");
+	if (!tbuf) {
+		fprintf(stderr, "rangebench run: out of memory\n");
+		return 2;
+	}
 	char *save = NULL;
-	char ran[256] = "";
+	char ran[256] = "", tnames[RB_DRIVER_MAX_TRACKERS][32];
 	for (char *t = strtok_r(tbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (strcmp(t, "old") && strcmp(t, "cnum") && strcmp(t, "kernel")) {
 			fprintf(stderr, "rangebench run: unknown tracker '%s' (old, cnum, kernel)\n", t);
+			free(tbuf);
 			return 2;
 		}
 		bool dup = false;
@@ -283,11 +294,28 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "note: tracker '%s' skipped: not available here (%s)\n", t, why);
 			continue;
 		}
-		o.trackers[o.ntrackers++] = t;
+		if (!strcmp(t, "kernel") && o.insn_limit) {
+			fprintf(stderr, "rangebench run: --insn-limit applies to old and cnum only: the "
+					"kernel's budget is fixed at 1000000 (drop 'kernel' from --trackers)\n");
+			free(tbuf);
+			return 2;
+		}
+		if (o.ntrackers == RB_DRIVER_MAX_TRACKERS) {
+			fprintf(stderr, "rangebench run: at most %d trackers\n", RB_DRIVER_MAX_TRACKERS);
+			free(tbuf);
+			return 2;
+		}
+		snprintf(tnames[o.ntrackers], sizeof(tnames[0]), "%s", t);
+		o.trackers[o.ntrackers] = tnames[o.ntrackers];
+		o.ntrackers++;
 		snprintf(ran + strlen(ran), sizeof(ran) - strlen(ran), "%s%s", *ran ? "," : "", t);
 	}
+	free(tbuf);
 	if (o.ntrackers == 0) {
-		fprintf(stderr, "rangebench run: none of the trackers can run here\n");
+		fprintf(stderr, "rangebench run: %s\n",
+			trackers_arg && strspn(trackers_arg, ",") == strlen(trackers_arg)
+				? "--trackers names no tracker"
+				: "none of the trackers can run here");
 		return 2;
 	}
 	o.fault = rb_fault_env();
@@ -384,45 +412,68 @@ int cmd_run(int argc, char **argv)
 	if (!quiet)
 		show_progress(&p, tty, true);
 	bool complete;
-	int64_t stored = rb_driver_finish(d, &complete, &err);
-	if (stored < 0) {
+	char why[400] = "";
+	if (rb_driver_finish(d, &complete, &err) < 0) {
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		snprintf(why, sizeof(why), " (database write failed: %.300s)", err.msg);
+		complete = false;
+		rc = 2;
+	} else if (!complete) {
+		snprintf(why, sizeof(why), "%s", run_stop ? " (interrupted)" : " (not every verification ran)");
+	}
+	/* the verify run ends here, whatever the census does next */
+	if (rb_store_run_end(st, run_id, complete ? "complete" : "incomplete", &err) < 0) {
+		fprintf(stderr, "rangebench run: %s (the run stays 'running' in the database; readers "
+				"show it as incomplete once this process has exited)\n",
+			err.msg);
+		if (complete)
+			snprintf(why, sizeof(why), " (could not be marked complete: %.300s)", err.msg);
 		complete = false;
 		rc = 2;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	/* what the database holds now, read back */
+	struct rb_table t;
+	int64_t rows = 0;
+	char rowtxt[64];
+	if (rb_run_summary_table(rb_store_db(st), run_id, &t, &rows, &err) == 0) {
+		rb_table_print(&t, stdout, false);
+		rb_table_free(&t);
+		snprintf(rowtxt, sizeof(rowtxt), "%lld rows stored", (long long)rows);
+	} else {
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		snprintf(rowtxt, sizeof(rowtxt), "rows stored unknown (cannot read them back)");
+		rc = 2;
+	}
+	fflush(stdout);
+	if (rb_run_failed_objects(rb_store_db(st), run_id, stderr, "rangebench run", 10, &err) < 0)
+		fprintf(stderr, "rangebench run: %s\n", err.msg);
+	printf("run %lld (%s) %s%s: %s in %.1f s, %llu objects failed to open, %llu duplicate "
+	       "objects skipped; db %s\n",
+	       (long long)run_id, label, complete ? "complete" : "INCOMPLETE", why, rowtxt, secs,
+	       (unsigned long long)p.load_errors, (unsigned long long)p.duplicates, db);
+	fflush(stdout);
+	if (!complete && rc == 0)
+		rc = run_stop ? 130 : 2;
 	if (complete && census == 1 && !run_stop && o.shard_k <= 1) {
 		struct rb_census_opts co = {.bits = 8, .threads = o.jobs, .pairs = census_pairs};
 		struct rb_census_summary sum;
-		int64_t cid;
+		int64_t cid = -1;
 		if (!quiet)
 			fprintf(stderr, "operator census (width 8, %llu pairs per binary op)...\n",
 				(unsigned long long)census_pairs);
 		if (rb_census_store(st, &co, &info, &run_stop, &cid, &sum, &err) < 0) {
-			fprintf(stderr, "rangebench run: census: %s\n", err.msg);
-			if (run_stop)
-				complete = false;
-			else
-				rc = rc ? rc : 2;
+			fprintf(stderr, "rangebench run: census run %lld INCOMPLETE: %s (verify run %lld is "
+					"complete)\n",
+				(long long)cid, err.msg, (long long)run_id);
+			rc = run_stop ? 130 : 2;
 		} else if (!quiet) {
 			fprintf(stderr, "census run %lld: %llu rows, %llu cases, %llu unsound\n", (long long)cid,
 				(unsigned long long)sum.rows, (unsigned long long)sum.cases,
 				(unsigned long long)sum.unsound);
 		}
 	}
-	if (rb_store_run_end(st, run_id, complete ? "complete" : "incomplete", &err) < 0) {
-		fprintf(stderr, "rangebench run: %s\n", err.msg);
-		rc = 2;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	print_summary(st, run_id);
-	printf("run %lld (%s) %s: %lld rows in %.1f s, %llu objects failed to open, %llu duplicate "
-	       "objects skipped; db %s\n",
-	       (long long)run_id, label, complete ? "complete" : "INCOMPLETE (interrupted)",
-	       (long long)(stored < 0 ? 0 : stored), secs, (unsigned long long)p.load_errors,
-	       (unsigned long long)p.duplicates, db);
-	if (!complete && rc == 0)
-		rc = run_stop ? 130 : 2;
 out:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

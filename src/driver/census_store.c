@@ -67,7 +67,10 @@ int rb_census_store(struct rb_store *st, const struct rb_census_opts *opts,
 		return -1;
 	struct ctx c = {st, *run_id, stop, err, 0};
 	memset(sum, 0, sizeof(*sum));
-	int rc = rb_census_run(opts, on_row, &c, sum, err);
+	struct rb_census_opts o = *opts;
+	if (!o.stop)
+		o.stop = stop;
+	int rc = rb_census_run(&o, on_row, &c, sum, err);
 	struct rb_err e2;
 	if (rb_store_run_end(st, *run_id, rc == 0 ? "complete" : "incomplete", &e2) < 0 && rc == 0) {
 		*err = e2;

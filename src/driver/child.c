@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,6 +106,21 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 			break;
 	}
 	free(m);
+}
+
+/* resident bytes of a process (0 if unknown) */
+static uint64_t rss_of(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	unsigned long long size = 0, res = 0;
+	int n = fscanf(f, "%llu %llu", &size, &res);
+	fclose(f);
+	long page = sysconf(_SC_PAGESIZE);
+	return n == 2 && page > 0 ? (uint64_t)res * (uint64_t)page : 0;
 }
 
 static double now_s(void)
@@ -267,7 +283,8 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 			rb_drv_fail(d, &e);
 			break;
 		}
-		enum { EXITED, STOPPED, OVER_BUDGET } how = EXITED;
+		enum { EXITED, STOPPED, OVER_BUDGET, OVER_MEMORY } how = EXITED;
+		uint64_t rss_mib = 0;
 		bool inflight = false;
 		size_t cur = q;
 		double started = 0;
@@ -280,6 +297,10 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 			}
 			if (inflight && budget > 0 && now_s() - started > budget) {
 				how = OVER_BUDGET;
+				break;
+			}
+			if (d->opts.mem_limit_mib && (rss_mib = rss_of(pid) >> 20) > d->opts.mem_limit_mib) {
+				how = OVER_MEMORY;
 				break;
 			}
 			if (r < 0 && errno == EINTR)
@@ -328,6 +349,16 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 			q = cur + 1;
 			continue;
 		}
+		if (how == OVER_MEMORY) {
+			snprintf(why, sizeof(why),
+				 "memory limit of %llu MiB exceeded (resident %llu MiB): verification stopped",
+				 (unsigned long long)d->opts.mem_limit_mib, (unsigned long long)rss_mib);
+			/* before any START the child was still loading: the next pair */
+			size_t bad = inflight ? cur : q;
+			lost_row(d, os, i, bad, RB_LIMIT, why);
+			q = bad + 1;
+			continue;
+		}
 		if (q >= npairs)
 			break;
 		/* the child ended early: the pair in flight (or, if it died
@@ -362,6 +393,11 @@ int rb_driver_child_main(int argc, char **argv)
 		fprintf(stderr, "rangebench run --child: internal use only\n");
 		return 2;
 	}
+	/* a driver that dies (kill -9) takes its verifier with it */
+	pid_t parent = getppid();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		return 2;
 	struct rb_driver *d = calloc(1, sizeof(*d));
 	if (d && !(d->vmlinux = rb_vmlinux_new())) {
 		free(d);

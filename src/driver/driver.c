@@ -84,7 +84,7 @@ void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k
 }
 
 /* An object that cannot be opened: one "(object)" row per tracker,
- * identified by the file's hash (or its path when unreadable). When the
+ * identified by a hash of its path. When the
  * scan had counted its programs (was_counted), the total is corrected. */
 void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const struct rb_err *e,
 			  bool was_counted)
@@ -96,22 +96,12 @@ void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const
 	memset(&row, 0, sizeof(row));
 	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", job->path);
 	snprintf(row.prog.source, sizeof(row.prog.source), "%s", job->source);
-	FILE *f = fopen(job->path, "rb");
-	char *buf = NULL;
-	size_t len = 0;
-	if (f) {
-		fseek(f, 0, SEEK_END);
-		long n = ftell(f);
-		rewind(f);
-		if (n >= 0 && (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-			len = (size_t)n;
-		fclose(f);
-	}
-	if (buf && len)
-		rb_sha256_hex(buf, len, row.prog.obj_sha256);
-	else
-		snprintf(row.prog.obj_sha256, sizeof(row.prog.obj_sha256), "path:%.58s", job->path);
-	free(buf);
+	/* keyed by the path, never by reading the file again (it may be huge,
+	 * a FIFO, or gone): two failed objects never share a row, and the
+	 * same failed path is the same row in every run */
+	char h[65];
+	rb_sha256_hex(job->path, strlen(job->path), h);
+	snprintf(row.prog.obj_sha256, sizeof(row.prog.obj_sha256), "path:%.59s", h);
 	snprintf(row.prog.name, sizeof(row.prog.name), "(object)");
 	if (!in_shard(d, row.prog.obj_sha256, row.prog.section, row.prog.name))
 		return; /* another shard's row */
@@ -397,7 +387,9 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 	pthread_join(d->manager, NULL);
 	struct rb_err werr = {{0}};
 	int64_t stored = rb_writer_finish(d->w, &werr);
-	if (stored < 0 && !d->failed) {
+	if (stored < 0) {
+		/* the writer's own reason (disk full, ...) rather than the
+		 * "writer failed" its producers saw */
 		d->failed = true;
 		d->err = werr;
 	}
@@ -454,7 +446,7 @@ bool rb_driver_tracker_available(const char *tracker, char *why, size_t len)
 		return false;
 	}
 	if (res.verdict != RB_ACCEPT) {
-		snprintf(why, len, "%s on a trivial program%s%s", rb_store_verdict_name(res.verdict),
+		snprintf(why, len, "%s on a trivial program%s%s", rb_verdict_name(res.verdict),
 			 res.msg[0] ? ": " : "", res.msg);
 		return false;
 	}

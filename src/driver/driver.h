@@ -30,6 +30,8 @@
 #include "util/err.h"
 
 #define RB_DRIVER_MAX_TRACKERS 8
+/* default resident-memory cap of one verifier child (MiB) */
+#define RB_DRIVER_MEM_LIMIT_MIB 4096
 
 struct rb_driver_opts {
 	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* "old", "cnum", "kernel" */
@@ -44,6 +46,10 @@ struct rb_driver_opts {
 	uint64_t insn_limit;  /* per program; 0 = the kernel's 1,000,000 */
 	double time_limit_s;  /* per program (passed to the verifier; the child
 	                       * is killed at repeat * limit + slack); 0 = none */
+	uint64_t mem_limit_mib; /* resident memory of one verifier child: past
+	                       * it the child is killed and the verification
+	                       * recorded as 'limit'; 0 = none (in-process runs
+	                       * are not limited) */
 	int64_t run_id;       /* the run the rows belong to */
 	volatile sig_atomic_t *stop; /* set non-zero to stop; may be NULL */
 	const char *fault;    /* test builds only: see fault.h; NULL = none */
@@ -91,7 +97,7 @@ int rb_driver_child_main(int argc, char **argv);
 unsigned rb_driver_shard_of(const char *sha256, const char *section, const char *name, unsigned n);
 
 /* Is this verifier usable here? Verifies a two-instruction program
- * (r0 = 0; exit) and requires "accept"; otherwise why not in `why`. */
+ * (r0 = 0; exit) and requires "success"; otherwise why not in `why`. */
 bool rb_driver_tracker_available(const char *tracker, char *why, size_t len);
 
 #endif

@@ -31,6 +31,7 @@ int rb_fault_parse(const char *spec, const char *tracker)
 			: !strcmp(kind, "slow")    ? RB_FAULT_SLOW
 			: !strcmp(kind, "crash")   ? RB_FAULT_CRASH
 			: !strcmp(kind, "hang")    ? RB_FAULT_HANG
+			: !strcmp(kind, "hog")     ? RB_FAULT_HOG
 						   : -1;
 		if (k < 0)
 			return -1;
@@ -51,6 +52,14 @@ void rb_fault_during(int kinds)
 		abort();
 	while (kinds & RB_FAULT_HANG)
 		pause();
+	while (kinds & RB_FAULT_HOG) {
+		/* never freed: the process is killed */
+		char *p = malloc((size_t)64 << 20);
+		if (p)
+			memset(p, 1, (size_t)64 << 20);
+		__asm__ volatile("" : : "r"(p) : "memory"); /* keep the allocation */
+		usleep(50000);
+	}
 }
 
 void rb_fault_apply(int kinds, struct rb_result *res)

@@ -10,6 +10,8 @@
  *   slow     each verification sleeps 200 ms (to interrupt a run)
  *   crash    each verification's process dies (abort) after verifying
  *   hang     each verification hangs after verifying (until killed)
+ *   hog      each verification then grows its memory by 64 MiB every
+ *            50 ms (touched, so resident) until killed
  * The perturbation lives in the driver, not in a tracker: the recorded
  * rows change, the verifier does not. Release builds ignore the variable. */
 #ifndef RB_DRIVER_FAULT_H
@@ -24,6 +26,7 @@ enum {
 	RB_FAULT_SLOW = 8,
 	RB_FAULT_CRASH = 16,
 	RB_FAULT_HANG = 32,
+	RB_FAULT_HOG = 64,
 };
 
 /* The fault kinds spec sets for tracker (0: none; -1: bad spec). */

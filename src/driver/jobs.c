@@ -76,9 +76,47 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-static int walk(struct rb_joblist *l, const char *dir, int depth, struct rb_err *err)
+/* directories already walked, by device and inode: a symlink to an
+ * ancestor (or any directory reached twice) is walked once */
+struct visited {
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} *v;
+	size_t n, cap;
+};
+
+static int visit(struct visited *vs, const struct stat *sb)
+{
+	for (size_t i = 0; i < vs->n; i++)
+		if (vs->v[i].dev == sb->st_dev && vs->v[i].ino == sb->st_ino)
+			return 0;
+	if (vs->n == vs->cap) {
+		size_t nc = vs->cap ? 2 * vs->cap : 32;
+		void *n = realloc(vs->v, nc * sizeof(*vs->v));
+		if (!n)
+			return -1;
+		vs->v = n;
+		vs->cap = nc;
+	}
+	vs->v[vs->n].dev = sb->st_dev;
+	vs->v[vs->n].ino = sb->st_ino;
+	vs->n++;
+	return 1;
+}
+
+static int walk(struct rb_joblist *l, const char *dir, int depth, struct visited *vs,
+		struct rb_err *err)
 {
 	if (depth > 16)
+		return 0;
+	struct stat ds;
+	if (stat(dir, &ds) < 0)
+		return rb_errf(err, "%s: cannot read directory: %s", dir, strerror(errno));
+	int fresh = visit(vs, &ds);
+	if (fresh < 0)
+		return rb_errf(err, "%s: out of memory", dir);
+	if (!fresh)
 		return 0;
 	DIR *d = opendir(dir);
 	if (!d)
@@ -89,13 +127,20 @@ static int walk(struct rb_joblist *l, const char *dir, int depth, struct rb_err 
 		if (e->d_name[0] == '.')
 			continue;
 		char p[PATH_MAX];
-		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >= (int)sizeof(p))
-			continue;
+		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >= (int)sizeof(p)) {
+			rc = rb_errf(err, "%s/%.40s...: path longer than %d bytes", dir, e->d_name,
+				     PATH_MAX - 1);
+			break;
+		}
 		struct stat sb;
-		if (stat(p, &sb) < 0)
-			continue; /* dangling link */
+		if (stat(p, &sb) < 0) {
+			if (errno == ENOENT)
+				continue; /* dangling link */
+			rc = rb_errf(err, "%s: %s", p, strerror(errno));
+			break;
+		}
 		if (S_ISDIR(sb.st_mode))
-			rc = walk(l, p, depth + 1, err);
+			rc = walk(l, p, depth + 1, vs, err);
 		else if (S_ISREG(sb.st_mode) && (ends_with(e->d_name, ".o") || ends_with(e->d_name, ".rbvt")))
 			rc = add(l, p, NULL, NULL, err);
 	}
@@ -125,9 +170,10 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 	FILE *f = fopen(mpath, "r");
 	if (!f)
 		return rb_errf(err, "%s: cannot open: %s", mpath, strerror(errno));
-	char line[8192];
+	char *line = NULL;
+	size_t linecap = 0;
 	int col_obj = -1, col_src = -1, col_type = -1, lineno = 0, rc = 0;
-	while (rc == 0 && fgets(line, sizeof(line), f)) {
+	while (rc == 0 && getline(&line, &linecap, f) >= 0) {
 		lineno++;
 		char *fld[64];
 		char *start = line;
@@ -173,9 +219,15 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 			snprintf(p, sizeof(p), "%s", obj);
 		else
 			snprintf(p, sizeof(p), "%s/%s", dir, obj);
+		if (strlen(obj) >= sizeof(p) - strlen(dir) - 4) {
+			rc = rb_errf(err, "%s:%d: object path longer than %d bytes", mpath, lineno,
+				     PATH_MAX - 1);
+			break;
+		}
 		rc = add(l, p, col_src >= 0 && col_src < n ? fld[col_src] : NULL,
 			 col_type >= 0 && col_type < n ? fld[col_type] : NULL, err);
 	}
+	free(line);
 	fclose(f);
 	return rc;
 }
@@ -211,8 +263,11 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 			snprintf(m, sizeof(m), "%s/manifest.tsv", inputs[i]);
 			if (stat(m, &sb) == 0)
 				rc = read_manifest(out, inputs[i], m, err);
-			else
-				rc = walk(out, inputs[i], 0, err);
+			else {
+				struct visited vs = {0};
+				rc = walk(out, inputs[i], 0, &vs, err);
+				free(vs.v);
+			}
 		} else {
 			rc = add(out, inputs[i], NULL, NULL, err);
 		}

@@ -41,6 +41,69 @@ static void read_side(sqlite3_stmt *s, int col, struct rb_cmp_side *side)
 		side->v[i] = sqlite3_column_double(s, col + i);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* does `path` end with the path-component suffix `suf`? */
+static bool ends_at_component(const char *path, const char *suf)
+{
+	size_t a = strlen(path), b = strlen(suf);
+	return a >= b && !strcmp(path + a - b, suf) && (a == b || path[a - b - 1] == '/');
+}
+
+/* the suffix of path made of its last k components */
+static const char *last_components(const char *path, int k)
+{
+	const char *p = path + strlen(path);
+	while (p > path) {
+		p--;
+		if (*p == '/' && --k == 0)
+			return p + 1;
+	}
+	return path;
+}
+
+/* Each row's object shown by the shortest path suffix (whole components)
+ * that no other object of the comparison ends with. */
+static int shortest_names(struct rb_compare *c)
+{
+	/* the distinct paths (rows come ordered by path, but a sort may
+	 * have moved them: collect and sort them) */
+	const char **paths = malloc((c->n ? c->n : 1) * sizeof(*paths));
+	if (!paths)
+		return -1;
+	size_t np = 0;
+	for (size_t i = 0; i < c->n; i++)
+		paths[np++] = c->rows[i].object;
+	qsort(paths, np, sizeof(*paths), cmp_str);
+	size_t d = 0;
+	for (size_t i = 0; i < np; i++)
+		if (!d || strcmp(paths[d - 1], paths[i]))
+			paths[d++] = paths[i];
+	for (size_t i = 0; i < c->n; i++) {
+		struct rb_cmp_row *r = &c->rows[i];
+		if (i && !strcmp(r->object, c->rows[i - 1].object)) {
+			memcpy(r->shown, c->rows[i - 1].shown, sizeof(r->shown));
+			continue;
+		}
+		const char *suf = r->object;
+		for (int k = 1;; k++) {
+			suf = last_components(r->object, k);
+			bool unique = true;
+			for (size_t j = 0; j < d && unique; j++)
+				if (strcmp(paths[j], r->object) && ends_at_component(paths[j], suf))
+					unique = false;
+			if (unique || suf == r->object)
+				break;
+		}
+		snprintf(r->shown, sizeof(r->shown), "%s", suf);
+	}
+	free(paths);
+	return 0;
+}
+
 int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
 		    struct rb_err *err)
 {
@@ -104,6 +167,10 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 	if (rc != SQLITE_DONE) {
 		rb_compare_free(out);
 		return rb_errf(err, "compare: %s", sqlite3_errmsg(db));
+	}
+	if (shortest_names(out) < 0) {
+		rb_compare_free(out);
+		return rb_errf(err, "compare: out of memory");
 	}
 	return 0;
 }
@@ -209,6 +276,12 @@ int rb_compare_sort(struct rb_compare *c, const char *key)
 	return 0;
 }
 
+static bool verified(const struct rb_cmp_side *s)
+{
+	int v = rb_verdict_parse(s->verdict);
+	return v == RB_ACCEPT || v == RB_REJECT;
+}
+
 void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -216,17 +289,30 @@ void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary 
 	double logsum[RB_STAT_COUNT] = {0};
 	for (size_t i = 0; i < c->n; i++) {
 		const struct rb_cmp_row *r = &c->rows[i];
-		s->programs++;
-		if (!r->b.present)
+		s->rows++;
+		if (!strcmp(r->program, "(object)")) {
+			s->failed_open++;
+			continue;
+		}
+		if (!r->b.present) {
 			s->only_a++;
-		else if (!r->a.present)
+			continue;
+		}
+		if (!r->a.present) {
 			s->only_b++;
-		else if (strcmp(r->a.verdict, r->b.verdict))
+			continue;
+		}
+		if (!verified(&r->a) || !verified(&r->b)) {
+			int side = verified(&r->a) ? 1 : 0;
+			int v = rb_verdict_parse(side ? r->b.verdict : r->a.verdict);
+			s->unverified[side][v < 0 ? RB_LOAD_ERROR : v]++;
+			continue;
+		}
+		s->programs++;
+		if (strcmp(r->a.verdict, r->b.verdict))
 			s->verdict_changes++;
 		if (rb_cmp_row_changed(r))
 			s->changed++;
-		if (!r->a.present || !r->b.present)
-			continue;
 		for (int k = 1; k < RB_STAT_COUNT; k++)
 			if (r->a.v[k] > 0 && r->b.v[k] > 0) {
 				logsum[k] += log(r->b.v[k] / r->a.v[k]);
@@ -298,8 +384,7 @@ int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, 
 		char cell[64][64];
 		const char *cells[64];
 		size_t k = 0;
-		const char *base = strrchr(r->object, '/');
-		cells[k++] = base ? base + 1 : r->object;
+		cells[k++] = csv ? r->object : r->shown;
 		cells[k++] = r->program;
 		if (by_run)
 			cells[k++] = r->tracker;
@@ -355,32 +440,56 @@ int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table
 	static const char *const hdr[] = {"statistic", "value"};
 	if (rb_table_init(out, 2, hdr) < 0)
 		return -1;
-	char v[64];
+	char v[64], name[96];
+	const char *what = s->by_run ? "(program, tracker) pairs" : "programs";
+	snprintf(name, sizeof(name), "%s", what);
+	snprintf(v, sizeof(v), "%zu", s->rows);
+	rb_table_add(out, (const char *const[]){name, v});
+	snprintf(name, sizeof(name), "%s compared (both sides verified)", what);
+	snprintf(v, sizeof(v), "%zu", s->programs);
+	rb_table_add(out, (const char *const[]){name, v});
+	struct {
+		const char *name;
+		size_t val;
+	} excl[] = {
+		{"excluded: only in A", s->only_a},
+		{"excluded: only in B", s->only_b},
+		{"excluded: object could not be opened", s->failed_open},
+	};
+	for (size_t i = 0; i < sizeof(excl) / sizeof(excl[0]); i++) {
+		if (!excl[i].val)
+			continue;
+		snprintf(v, sizeof(v), "%zu", excl[i].val);
+		rb_table_add(out, (const char *const[]){excl[i].name, v});
+	}
+	for (int side = 0; side < 2; side++)
+		for (int vd = 0; vd <= RB_LOAD_ERROR; vd++) {
+			if (!s->unverified[side][vd])
+				continue;
+			snprintf(name, sizeof(name), "excluded: %s %s", side ? "B" : "A",
+				 rb_verdict_name((enum rb_verdict)vd));
+			snprintf(v, sizeof(v), "%zu", s->unverified[side][vd]);
+			rb_table_add(out, (const char *const[]){name, v});
+		}
 	struct {
 		const char *name;
 		size_t val;
 	} counts[] = {
-		{s->by_run ? "(program, tracker) pairs compared" : "programs compared", s->programs},
-		{"only in A", s->only_a},
-		{"only in B", s->only_b},
 		{"verdict changes", s->verdict_changes},
 		{"changed (verdict or counts)", s->changed},
 	};
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		snprintf(v, sizeof(v), "%zu", counts[i].val);
-		const char *row[] = {counts[i].name, v};
-		rb_table_add(out, row);
+		rb_table_add(out, (const char *const[]){counts[i].name, v});
 	}
 	static const int gm[] = {RB_STAT_INSNS, RB_STAT_STATES, RB_STAT_PEAK_STATES, RB_STAT_TIME};
 	for (size_t i = 0; i < sizeof(gm) / sizeof(gm[0]); i++) {
-		char name[64];
 		snprintf(name, sizeof(name), "geomean B/A %s", stat_names[gm[i]]);
 		if (s->gmean_n[gm[i]])
 			snprintf(v, sizeof(v), "%.4f", s->gmean[gm[i]]);
 		else
 			snprintf(v, sizeof(v), "n/a");
-		const char *row[] = {name, v};
-		rb_table_add(out, row);
+		rb_table_add(out, (const char *const[]){name, v});
 	}
 	return 0;
 }

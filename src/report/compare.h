@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "report/table.h"
+#include "result/result.h"
 #include "util/err.h"
 
 /* Statistics that can be compared. */
@@ -40,6 +41,7 @@ struct rb_cmp_side {
 
 struct rb_cmp_row {
 	char object[512];
+	char shown[512];  /* the shortest path suffix that tells the object apart */
 	char program[128];
 	char source[64];
 	char tracker[16]; /* run-vs-run: the tracker; tracker-vs-tracker: "" */
@@ -69,13 +71,21 @@ bool rb_cmp_row_changed(const struct rb_cmp_row *r);
  * Returns -1 for an unknown key. */
 int rb_compare_sort(struct rb_compare *c, const char *key);
 
+/* Only rows that both sides verified (success or failure on each side)
+ * are compared; every other row is excluded and counted by reason. */
 struct rb_compare_summary {
 	bool by_run;            /* rows are (program, tracker) pairs */
-	size_t programs;        /* rows compared */
-	size_t only_a, only_b;  /* present on one side only */
-	size_t verdict_changes; /* both present, verdicts differ */
-	size_t changed;         /* rb_cmp_row_changed */
-	/* geometric mean of B/A over rows where both sides are > 0 */
+	size_t rows;            /* every row */
+	size_t programs;        /* rows compared: both sides verified */
+	size_t only_a, only_b;  /* excluded: present on one side only */
+	size_t failed_open;     /* excluded: objects that could not be opened */
+	/* excluded: present on both sides, not verified on side s (0 A, 1 B)
+	 * with verdict v (enum rb_verdict; a row unverified on both sides
+	 * counts on side A) */
+	size_t unverified[2][RB_LOAD_ERROR + 1];
+	size_t verdict_changes; /* compared rows whose verdicts differ */
+	size_t changed;         /* compared rows with rb_cmp_row_changed */
+	/* geometric mean of B/A over compared rows where both sides are > 0 */
 	double gmean[RB_STAT_COUNT];
 	size_t gmean_n[RB_STAT_COUNT];
 };
@@ -86,7 +96,8 @@ void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary 
  * columns). Rows where keep[i] is false are left out (keep may be NULL). */
 int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, size_t nstats,
 		     bool csv, const bool *keep, size_t limit, struct rb_table *out);
-/* The summary as a two-column table (statistic, value). */
+/* The summary as a two-column table (statistic, value); excluded rows
+ * one line per reason. */
 int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table *out);
 
 #endif

@@ -1,6 +1,9 @@
-/* result.c — names of verdicts, as printed in the Verdict column and
- * stored by the driver. */
+/* result.c — names of verdicts: veristat's words (success, failure) and
+ * ours for the rest; printed by verify, stored by the driver, used in
+ * every SQL view and query. */
 #include "result/result.h"
+
+#include <string.h>
 
 const char *rb_verdict_name(enum rb_verdict v)
 {
@@ -14,4 +17,12 @@ const char *rb_verdict_name(enum rb_verdict v)
 	case RB_LOAD_ERROR: return "load_error";
 	}
 	return "?";
+}
+
+int rb_verdict_parse(const char *s)
+{
+	for (int v = RB_ACCEPT; v <= RB_LOAD_ERROR; v++)
+		if (!strcmp(rb_verdict_name((enum rb_verdict)v), s))
+			return v;
+	return -1;
 }

@@ -30,6 +30,10 @@ struct rb_result {
 	uint64_t peak_state_mem;   /* peak bytes of stored states */
 };
 
+/* "success", "failure", "unsupported", "refused", "unavailable", "limit",
+ * "load_error": one spelling on screen, in the database and in SQL */
 const char *rb_verdict_name(enum rb_verdict v);
+/* and back; -1 if unknown */
+int rb_verdict_parse(const char *s);
 
 #endif

@@ -86,7 +86,7 @@ int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size
 		sqlite3_bind_int64(s, 1, r->run_id);
 		sqlite3_bind_int64(s, 2, pid);
 		rb_bind_text(s, 3, r->tracker);
-		rb_bind_text(s, 4, rb_store_verdict_name(res->verdict));
+		rb_bind_text(s, 4, rb_verdict_name(res->verdict));
 		if (res->err_insn >= 0)
 			sqlite3_bind_int(s, 5, res->err_insn);
 		sqlite3_bind_int(s, 6, res->sys_errno);

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/schema_sql.h"
@@ -107,6 +109,62 @@ fail:
 	return -1;
 }
 
+/* a busy/locked error: another process holds the database for a moment
+ * (SQLite does not call the busy handler for every lock, e.g. switching
+ * a new file to WAL while another process creates it) */
+static bool is_busy(struct rb_store *st)
+{
+	int c = sqlite3_errcode(st->db) & 0xff;
+	return c == SQLITE_BUSY || c == SQLITE_LOCKED;
+}
+
+static void nap_ms(unsigned ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* "foreign": tables but no schema version, or a newer schema: refused
+ * before anything is written (not even the journal mode) */
+static int check_foreign(struct rb_store *st, struct rb_err *err)
+{
+	int64_t v = 0, tables = 0;
+	if (query_int(st, "PRAGMA user_version", &v, err) < 0 ||
+	    query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) < 0)
+		return -1;
+	if (v == 0 && tables > 0)
+		return rb_errf(err, "%s: not a rangebench database (tables but no schema version)",
+			       st->path);
+	if (v > RB_SCHEMA_VERSION)
+		return rb_errf(err, "%s: schema version %lld is newer than this rangebench (%d)", st->path,
+			       (long long)v, RB_SCHEMA_VERSION);
+	return 0;
+}
+
+static int setup_writer(struct rb_store *st, struct rb_err *err)
+{
+	if (check_foreign(st, err) < 0)
+		return -1;
+	/* WAL: readers never block the writer; NORMAL sync is durable across
+	 * process crashes (not power loss), which is what a benchmark needs */
+	if (rb_store_exec(st, "PRAGMA journal_mode = WAL", err) < 0 ||
+	    rb_store_exec(st, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err) < 0)
+		return -1;
+	if (upgrade(st, err) < 0)
+		return -1;
+	if (exec_tx(st, rb_sql_views, err) < 0)
+		return -1;
+	if (rb_store_reap_stale(st, err) < 0)
+		return -1;
+	return 0;
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? sb.st_size : -1;
+}
+
 int rb_store_open(const char *path, struct rb_store **out, struct rb_err *err)
 {
 	*out = NULL;
@@ -114,6 +172,7 @@ int rb_store_open(const char *path, struct rb_store **out, struct rb_err *err)
 	if (!st)
 		return rb_errf(err, "%s: out of memory", path);
 	snprintf(st->path, sizeof(st->path), "%s", path);
+	bool existed = file_size(path) >= 0;
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		rb_errf(err, "%s: cannot open database: %s", path,
@@ -122,16 +181,172 @@ int rb_store_open(const char *path, struct rb_store **out, struct rb_err *err)
 	}
 	sqlite3_busy_timeout(st->db, 30000);
 	sqlite3_extended_result_codes(st->db, 1);
-	/* WAL: readers never block the writer; NORMAL sync is durable across
-	 * process crashes (not power loss), which is what a benchmark needs */
-	if (rb_store_exec(st, "PRAGMA journal_mode = WAL", err) < 0 ||
-	    rb_store_exec(st, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err) < 0)
+	rb_store_test_fault(st);
+	/* retried for 30 s while another process holds a lock the busy
+	 * handler does not wait for */
+	for (unsigned waited = 0;; waited += 50) {
+		if (setup_writer(st, err) == 0)
+			break;
+		if (!is_busy(st) || waited >= 30000)
+			goto fail;
+		nap_ms(50);
+	}
+	*out = st;
+	return 0;
+fail:
+	rb_store_close(st);
+	/* a file this call created and could not even give a schema (disk
+	 * full, say) is not left behind as an empty "database" */
+	if (!existed && file_size(path) == 0) {
+		char side[sizeof(st->path) + 8];
+		off_t wal;
+		snprintf(side, sizeof(side), "%s-wal", path);
+		wal = file_size(side);
+		if (wal <= 0) {
+			unlink(path);
+			unlink(side);
+			snprintf(side, sizeof(side), "%s-shm", path);
+			unlink(side);
+		}
+	}
+	return -1;
+}
+
+/* rb_run_alive(host, pid): 0 when pid names a process of this host that
+ * no longer exists (its run was interrupted), 1 otherwise */
+static void fn_run_alive(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	const char *h = (const char *)sqlite3_value_text(argv[0]);
+	int alive = 1;
+	if (h && !strcmp(h, host) && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+		pid_t pid = (pid_t)sqlite3_value_int64(argv[1]);
+		if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
+			alive = 0;
+	}
+	sqlite3_result_int(ctx, alive);
+}
+
+/* The reader's views: the runs table as a TEMP view whose status says
+ * 'incomplete' for a run whose writer died (what a writer's open would
+ * store), and every view of db/views.sql re-created in TEMP, so a reader
+ * sees the views of this rangebench without writing anything. */
+static int reader_views(struct rb_store *st, struct rb_err *err)
+{
+	if (sqlite3_create_function(st->db, "rb_run_alive", 2, SQLITE_UTF8, NULL, fn_run_alive, NULL,
+				    NULL) != SQLITE_OK)
+		return db_err(st, err, "register function");
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM pragma_table_info('runs', 'main')", -1, &s,
+			       NULL) != SQLITE_OK)
+		return db_err(st, err, "runs columns");
+	size_t cap = 4096, len = 0;
+	char *sql = malloc(cap);
+	if (!sql) {
+		sqlite3_finalize(s);
+		return rb_errf(err, "%s: out of memory", st->path);
+	}
+	len = (size_t)snprintf(sql, cap, "CREATE TEMP VIEW runs AS SELECT ");
+	int cols = 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(s, 0);
+		char item[512];
+		if (!strcmp(c, "status"))
+			snprintf(item, sizeof(item),
+				 "%sCASE WHEN status = 'running' AND NOT rb_run_alive(host, pid) "
+				 "THEN 'incomplete' ELSE status END AS status",
+				 cols ? ", " : "");
+		else
+			snprintf(item, sizeof(item), "%s\"%s\"", cols ? ", " : "", c);
+		size_t k = strlen(item);
+		if (len + k + 64 > cap) {
+			char *n = realloc(sql, cap *= 2);
+			if (!n) {
+				free(sql);
+				sqlite3_finalize(s);
+				return rb_errf(err, "%s: out of memory", st->path);
+			}
+			sql = n;
+		}
+		memcpy(sql + len, item, k + 1);
+		len += k;
+		cols++;
+	}
+	sqlite3_finalize(s);
+	snprintf(sql + len, cap - len, " FROM main.runs");
+	int rc = cols ? rb_store_exec(st, sql, err) : rb_errf(err, "%s: no runs table", st->path);
+	free(sql);
+	if (rc < 0)
+		return -1;
+	/* db/views.sql with CREATE VIEW -> CREATE TEMP VIEW, DROPs left out */
+	size_t vn = strlen(rb_sql_views);
+	char *v = malloc(2 * vn + 1);
+	if (!v)
+		return rb_errf(err, "%s: out of memory", st->path);
+	size_t o = 0;
+	for (const char *p = rb_sql_views; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+		if (!strncmp(p, "DROP VIEW", 9)) {
+			p += n;
+			continue;
+		}
+		if (!strncmp(p, "CREATE VIEW", 11)) {
+			memcpy(v + o, "CREATE TEMP VIEW", 16);
+			o += 16;
+			memcpy(v + o, p + 11, n - 11);
+			o += n - 11;
+		} else {
+			memcpy(v + o, p, n);
+			o += n;
+		}
+		p += n;
+	}
+	v[o] = 0;
+	rc = rb_store_exec(st, v, err);
+	free(v);
+	return rc;
+}
+
+int rb_store_open_read(const char *path, struct rb_store **out, struct rb_err *err)
+{
+	*out = NULL;
+	struct stat sb;
+	if (stat(path, &sb) < 0)
+		return rb_errf(err, "%s: no such database: %s (a run creates it)", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return rb_errf(err, "%s: not a database file", path);
+	struct rb_store *st = calloc(1, sizeof(*st));
+	if (!st)
+		return rb_errf(err, "%s: out of memory", path);
+	snprintf(st->path, sizeof(st->path), "%s", path);
+	st->readonly = true;
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		rb_errf(err, "%s: cannot open database: %s", path,
+			st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		goto fail;
-	if (upgrade(st, err) < 0)
+	}
+	sqlite3_busy_timeout(st->db, 30000);
+	sqlite3_extended_result_codes(st->db, 1);
+	int64_t v = 0, tables = 0;
+	if (query_int(st, "PRAGMA user_version", &v, err) < 0 ||
+	    query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) < 0)
 		goto fail;
-	if (exec_tx(st, rb_sql_views, err) < 0)
+	if (v == 0 && tables == 0) {
+		rb_errf(err, "%s: an empty database (no runs yet)", path);
 		goto fail;
-	if (rb_store_reap_stale(st, err) < 0)
+	}
+	if (check_foreign(st, err) < 0)
+		goto fail;
+	if (v < RB_SCHEMA_VERSION) {
+		rb_errf(err, "%s: schema version %lld is older than this rangebench's (%d): a 'rangebench "
+			     "run' on it migrates it",
+			path, (long long)v, RB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (reader_views(st, err) < 0)
 		goto fail;
 	*out = st;
 	return 0;
@@ -259,20 +474,19 @@ int rb_store_reap_stale(struct rb_store *st, struct rb_err *err)
 	return n;
 }
 
-int rb_store_find_run(struct rb_store *st, const char *spec, const char *kind, int64_t *run_id,
-		      struct rb_err *err)
+/* the run with id `id` (by_id) or the latest with label `spec`; 1 found,
+ * 0 not, -1 error */
+static int find_one(struct rb_store *st, const char *spec, bool by_id, const char *kind,
+		    int64_t *run_id, struct rb_err *err)
 {
-	char *end;
-	long long id = strtoll(spec, &end, 10);
+	const char *sql = by_id ? "SELECT id FROM runs WHERE id = ?1 AND (?2 IS NULL OR kind = ?2)"
+				: "SELECT max(id) FROM runs WHERE label = ?1 AND (?2 IS NULL OR kind = ?2) "
+				  "HAVING max(id) IS NOT NULL";
 	sqlite3_stmt *s;
-	bool numeric = *spec && !*end;
-	const char *sql = numeric ? "SELECT id FROM runs WHERE id = ?1 AND (?2 IS NULL OR kind = ?2)"
-				  : "SELECT max(id) FROM runs WHERE label = ?1 AND (?2 IS NULL OR kind = ?2) "
-				    "HAVING max(id) IS NOT NULL";
 	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return db_err(st, err, "find run");
-	if (numeric)
-		sqlite3_bind_int64(s, 1, id);
+	if (by_id)
+		sqlite3_bind_int64(s, 1, strtoll(spec, NULL, 10));
 	else
 		sqlite3_bind_text(s, 1, spec, -1, SQLITE_STATIC);
 	rb_bind_text(s, 2, kind);
@@ -280,9 +494,85 @@ int rb_store_find_run(struct rb_store *st, const char *spec, const char *kind, i
 	if (rc == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_err(st, err, "find run");
+	return rc == SQLITE_ROW;
+}
+
+int rb_store_find_run(struct rb_store *st, const char *spec, const char *kind, int64_t *run_id,
+		      struct rb_err *err)
+{
+	const char *what = spec;
+	int mode = 0; /* 0 either, 1 id, 2 label */
+	if (!strncmp(spec, "id:", 3)) {
+		mode = 1;
+		spec += 3;
+	} else if (!strncmp(spec, "label:", 6)) {
+		mode = 2;
+		spec += 6;
+	}
+	char *end;
+	strtoll(spec, &end, 10);
+	bool numeric = *spec && !*end;
+	if (mode == 1 && !numeric)
+		return rb_errf(err, "%s: '%s' is not a run id", st->path, what);
+	int64_t by_id = -1, by_label = -1;
+	int fi = 0, fl = 0;
+	if (mode != 2 && numeric && (fi = find_one(st, spec, true, kind, &by_id, err)) < 0)
+		return -1;
+	if (mode != 1 && (fl = find_one(st, spec, false, kind, &by_label, err)) < 0)
+		return -1;
+	if (fi && fl && by_id != by_label)
+		return rb_errf(err, "%s: '%s' is both run id %lld and the label of run %lld: say id:%s or label:%s",
+			       st->path, spec, (long long)by_id, (long long)by_label, spec, spec);
+	if (fi || fl) {
+		*run_id = fi ? by_id : by_label;
+		return 0;
+	}
+	return rb_errf(err, "%s: no %s%srun '%s'", st->path, kind ? kind : "", kind ? " " : "", what);
+}
+
+int rb_store_run_describe(struct rb_store *st, int64_t run_id, char *label, size_t label_len,
+			  char *status, size_t status_len, char *trackers, size_t trackers_len,
+			  struct rb_err *err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db,
+			       "SELECT label, status, (SELECT group_concat(tracker, ',') FROM (SELECT DISTINCT "
+			       "tracker FROM results WHERE run_id = ?1 ORDER BY tracker)) FROM runs WHERE id = ?1",
+			       -1, &s, NULL) != SQLITE_OK)
+		return db_err(st, err, "describe run");
+	sqlite3_bind_int64(s, 1, run_id);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		const char *l = (const char *)sqlite3_column_text(s, 0);
+		const char *t = (const char *)sqlite3_column_text(s, 1);
+		const char *tr = (const char *)sqlite3_column_text(s, 2);
+		snprintf(label, label_len, "%s", l ? l : "");
+		snprintf(status, status_len, "%s", t ? t : "");
+		snprintf(trackers, trackers_len, "%s", tr ? tr : "");
+	}
+	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW)
-		return rb_errf(err, "%s: no %s%srun '%s'", st->path, kind ? kind : "", kind ? " " : "",
-			       spec);
+		return rc == SQLITE_DONE ? rb_errf(err, "%s: no run %lld", st->path, (long long)run_id)
+					 : db_err(st, err, "describe run");
+	return 0;
+}
+
+int rb_store_previous_run(struct rb_store *st, int64_t run_id, int64_t *prev, struct rb_err *err)
+{
+	*prev = -1;
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, "SELECT max(id) FROM runs WHERE kind = 'verify' AND id < ?1", -1,
+			       &s, NULL) != SQLITE_OK)
+		return db_err(st, err, "previous run");
+	sqlite3_bind_int64(s, 1, run_id);
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL)
+		*prev = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return db_err(st, err, "previous run");
 	return 0;
 }
 
@@ -304,23 +594,24 @@ int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, 
 	return 0;
 }
 
-static const char *const verdict_names[] = {
-	[RB_ACCEPT] = "accept",           [RB_REJECT] = "reject",   [RB_UNSUPPORTED] = "unsupported",
-	[RB_REFUSED] = "refused",         [RB_UNAVAILABLE] = "unavailable", [RB_LIMIT] = "limit",
-	[RB_LOAD_ERROR] = "load_error",
-};
-
-const char *rb_store_verdict_name(enum rb_verdict v)
+#ifdef RB_TEST_BUILD
+static int fault_progress(void *arg)
 {
-	if ((unsigned)v < sizeof(verdict_names) / sizeof(verdict_names[0]) && verdict_names[v])
-		return verdict_names[v];
-	return "unknown";
+	struct rb_store *st = arg;
+	return ++st->fault_ops >= st->fault_at;
 }
+#endif
 
-int rb_store_verdict_parse(const char *s)
+void rb_store_test_fault(struct rb_store *st)
 {
-	for (unsigned i = 0; i < sizeof(verdict_names) / sizeof(verdict_names[0]); i++)
-		if (verdict_names[i] && !strcmp(verdict_names[i], s))
-			return (int)i;
-	return -1;
+#ifdef RB_TEST_BUILD
+	const char *e = getenv("RB_TEST_STORE_FAULT");
+	if (!e || !*e)
+		return;
+	st->fault_at = strtoull(e, NULL, 10);
+	if (st->fault_at)
+		sqlite3_progress_handler(st->db, 1, fault_progress, st);
+#else
+	(void)st;
+#endif
 }

@@ -20,11 +20,21 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 2
+#define RB_SCHEMA_VERSION 3
 
 struct rb_store;
 
+/* For writers: creates the file if needed; refuses a foreign database
+ * before writing anything; a new file that could not be given a schema
+ * is removed again. */
 int rb_store_open(const char *path, struct rb_store **out, struct rb_err *err);
+/* For readers (query, compare, plot): opens read-only, never creates or
+ * writes the file (so a read-only, immutable or other user's database
+ * can be read); a missing file is an error. The views are TEMP views of
+ * this connection, and `runs` is a TEMP view whose status is
+ * 'incomplete' for a run whose writer process is gone. An older schema
+ * is refused (a writer migrates it). */
+int rb_store_open_read(const char *path, struct rb_store **out, struct rb_err *err);
 void rb_store_close(struct rb_store *st);
 sqlite3 *rb_store_db(struct rb_store *st);
 const char *rb_store_path(const struct rb_store *st);
@@ -56,6 +66,14 @@ int rb_store_reap_stale(struct rb_store *st, struct rb_err *err);
  * run id; kind NULL = any kind. */
 int rb_store_find_run(struct rb_store *st, const char *spec, const char *kind, int64_t *run_id,
 		      struct rb_err *err);
+/* A run's label and status ("running", "complete", "incomplete"; a
+ * reader sees "incomplete" for a run whose writer died) and the trackers
+ * that have results in it, comma-separated. */
+int rb_store_run_describe(struct rb_store *st, int64_t run_id, char *label, size_t label_len,
+			  char *status, size_t status_len, char *trackers, size_t trackers_len,
+			  struct rb_err *err);
+/* the newest verify run before run_id (*prev = -1 if none) */
+int rb_store_previous_run(struct rb_store *st, int64_t run_id, int64_t *prev, struct rb_err *err);
 /* the newest run of a kind (any status) */
 int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, struct rb_err *err);
 
@@ -111,11 +129,6 @@ struct rb_bench_row {
 };
 int rb_store_bench(struct rb_store *st, int64_t run_id, const struct rb_bench_row *rows, size_t n,
 		   struct rb_err *err);
-
-/* The stored spelling of a verdict ("accept", "reject", ...). */
-const char *rb_store_verdict_name(enum rb_verdict v);
-/* and back; -1 if unknown */
-int rb_store_verdict_parse(const char *s);
 
 /* Run SQL text (several statements) inside one transaction. */
 int rb_store_exec(struct rb_store *st, const char *sql, struct rb_err *err);

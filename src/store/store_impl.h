@@ -3,6 +3,8 @@
 #define RB_STORE_IMPL_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
@@ -21,7 +23,16 @@ struct rb_store {
 	sqlite3 *db;
 	char path[4096];
 	sqlite3_stmt *stmt[STMT_COUNT]; /* prepared on first use */
+	bool readonly;
+	/* test builds: RB_TEST_STORE_FAULT (see rb_store_test_fault) */
+	uint64_t fault_at, fault_ops;
 };
+
+/* Test builds only: with RB_TEST_STORE_FAULT=N in the environment, every
+ * SQLite statement of this connection fails (SQLITE_INTERRUPT, through
+ * the progress handler) once N virtual-machine steps have run in total:
+ * a writer that fails at an arbitrary statement, as on a full disk. */
+void rb_store_test_fault(struct rb_store *st);
 
 /* the cached statement `id` (prepared from sql on first use), reset */
 int rb_store_prepare(struct rb_store *st, enum rb_stmt_id id, const char *sql, sqlite3_stmt **out,

@@ -8,9 +8,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int rb_read_file(const char *path, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err)
+/* a path for an error message: a very long one keeps its last 200
+ * bytes, so that the reason after it still fits the message */
+static const char *shown(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = strlen(path);
+	if (n <= 240)
+		return path;
+	snprintf(buf, len, "...%s", path + n - 200);
+	return buf;
+}
+
+int rb_read_file(const char *path_in, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err)
+{
+	char sbuf[256];
+	const char *path = shown(path_in, sbuf, sizeof(sbuf));
+	/* O_NONBLOCK: a FIFO or a terminal must not block the open; only a
+	 * regular file is read (and reads of those never block) */
+	int fd = open(path_in, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return rb_errf(err, "%s: cannot open: %s", path, strerror(errno));
 	struct stat st;
@@ -21,7 +36,13 @@ int rb_read_file(const char *path, size_t max_size, uint8_t **buf, size_t *len, 
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return rb_errf(err, "%s: not a regular file", path);
+		return rb_errf(err, "%s: not a regular file (%s)", path,
+			       S_ISDIR(st.st_mode)    ? "a directory"
+			       : S_ISFIFO(st.st_mode) ? "a FIFO"
+			       : S_ISCHR(st.st_mode)  ? "a character device"
+			       : S_ISBLK(st.st_mode)  ? "a block device"
+			       : S_ISSOCK(st.st_mode) ? "a socket"
+						      : "not a file");
 	}
 	if ((uint64_t)st.st_size > max_size) {
 		close(fd);

@@ -40,8 +40,8 @@ check "verify: iproute2 programs accepted" \
 check "load: unknown section exits 0 and says how to set the type" \
   '[ $rc -eq 0 ] && grep -q "btf_maps.bpf.o: unknown_type: section .weird_section_name. names no program type: set one with --prog-type TYPE" "$tmp/err"'
 "$RB" verify "$OBJ/btf_maps.bpf.o:unknown_type" >"$tmp/out" 2>"$tmp/err"; rc=$?
-check "verify: unknown section is unsupported with that line" \
-  'grep -Eq "unknown_type +unsupported .*names no program type: set one with --prog-type" "$tmp/out"' "$tmp/out"
+check "verify: unknown section is a load_error (as for the kernel) with that line" \
+  'grep -Eq "unknown_type +load_error .*names no program type: set one with --prog-type" "$tmp/out"' "$tmp/out"
 "$RB" verify --prog-type socket_filter "$OBJ/btf_maps.bpf.o:unknown_type" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "verify --prog-type types it" '[ $rc -eq 0 ] && grep -Eq "unknown_type +success" "$tmp/out"' "$tmp/out"
 "$RB" verify --prog-type bogus "$OBJ/btf_maps.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?

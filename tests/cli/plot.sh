@@ -7,7 +7,7 @@ RB=${RB:-build/test/rangebench}
 . "$(dirname "$0")/lib/tap.sh"
 
 db=$tmp/fx.sqlite
-$RB query --db "$db" runs >/dev/null 2>&1 # creates the schema
+sqlite3 "$db" <db/schema.sql # readers never create a database
 sqlite3 "$db" <tests/cli/fixtures/plot_fixture.sql
 check "fixture database loaded" "[ \"\$(sqlite3 $db 'SELECT count(*) FROM results')\" = 360 ]"
 
@@ -44,6 +44,7 @@ gnuplot -e "data='$tmp/out/data'; out='$tmp/hand'; fmt='png'" plots/census.gp >"
 check "a script renders by hand with gnuplot" "[ $? -eq 0 ] && [ -s $tmp/hand.png ]" "$tmp/hand.out"
 
 # an empty database: nothing to draw but the state sizes
+sqlite3 "$tmp/empty.sqlite" <db/schema.sql
 $RB plot --db "$tmp/empty.sqlite" -o "$tmp/empty" >"$tmp/empty.out" 2>&1
 check "empty database: exit 0, charts without data skipped with a note" \
 	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 7 ] && grep -q 'needs a run with both the old and the cnum tracker' $tmp/empty.out" "$tmp/empty.out"

@@ -97,11 +97,12 @@ static void runs_pairing_and_summary(void **state)
 
 	struct rb_compare_summary s;
 	rb_compare_summarize(&c, &s);
-	assert_int_equal(s.programs, 10);
+	assert_int_equal(s.rows, 10);
+	assert_int_equal(s.programs, 6); /* the one-sided rows are not compared */
 	assert_int_equal(s.only_a, 2);
 	assert_int_equal(s.only_b, 2);
 	assert_int_equal(s.verdict_changes, 1);
-	assert_int_equal(s.changed, 6); /* 4 one-sided + p2/old states + p3/cnum verdict */
+	assert_int_equal(s.changed, 2); /* p2/old states + p3/cnum verdict */
 	/* states: 6 pairs, one of ratio 4: geomean = 4^(1/6) */
 	assert_int_equal(s.gmean_n[RB_STAT_STATES], 6);
 	assert_true(fabs(s.gmean[RB_STAT_STATES] - pow(4.0, 1.0 / 6)) < 1e-9);
@@ -166,6 +167,58 @@ static void sorting(void **state)
 	rb_compare_free(&c);
 }
 
+/* one run, old vs kernel: only rows both verified are compared; the rest
+ * are counted by reason; objects are named by their shortest unique path */
+static void exclusions_and_names(void **state)
+{
+	(void)state;
+	char path[256];
+	fx_tmp_db(path, sizeof(path));
+	struct rb_store *st;
+	struct rb_err err;
+	assert_int_equal(rb_store_open(path, &st, &err), 0);
+	struct rb_run_info info = {.label = "x", .git_dirty = -1};
+	int64_t run;
+	assert_int_equal(rb_store_run_begin(st, &info, &run, &err), 0);
+	struct rb_result_row r[8];
+	fx_row(&r[0], run, "/a/x/obj.o", "s1", "q1", "old", RB_ACCEPT, 10, 1);
+	fx_row(&r[1], run, "/a/x/obj.o", "s1", "q1", "kernel", RB_ACCEPT, 12, 1);
+	fx_row(&r[2], run, "/b/x/obj.o", "s2", "q2", "old", RB_UNSUPPORTED, 0, 0);
+	fx_row(&r[3], run, "/b/x/obj.o", "s2", "q2", "kernel", RB_LOAD_ERROR, 0, 0);
+	fx_row(&r[4], run, "/c/y.o", "s3", "q3", "old", RB_REJECT, 5, 1);
+	fx_row(&r[5], run, "/c/y.o", "s3", "q3", "kernel", RB_REFUSED, 0, 0);
+	fx_row(&r[6], run, "/d/z.o", "path:z", "(object)", "old", RB_LOAD_ERROR, 0, 0);
+	fx_row(&r[7], run, "/d/z.o", "path:z", "(object)", "kernel", RB_LOAD_ERROR, 0, 0);
+	assert_int_equal(rb_store_results(st, r, 8, &err), 0);
+	struct rb_compare_spec spec = {.run_a = run, .run_b = run, .tracker_a = "old", .tracker_b = "kernel"};
+	struct rb_compare c;
+	assert_int_equal(rb_compare_load(rb_store_db(st), &spec, &c, &err), 0);
+	assert_int_equal(c.n, 4);
+	struct rb_compare_summary s;
+	rb_compare_summarize(&c, &s);
+	assert_int_equal(s.rows, 4);
+	assert_int_equal(s.programs, 1);
+	assert_int_equal(s.failed_open, 1);
+	assert_int_equal(s.unverified[0][RB_UNSUPPORTED], 1);
+	assert_int_equal(s.unverified[1][RB_REFUSED], 1);
+	assert_int_equal(s.verdict_changes, 0); /* unsupported vs load_error is no change */
+	assert_int_equal(s.gmean_n[RB_STAT_INSNS], 1);
+	assert_true(fabs(s.gmean[RB_STAT_INSNS] - 1.2) < 1e-9);
+	assert_string_equal(find(&c, "q1", "")->shown, "a/x/obj.o");
+	assert_string_equal(find(&c, "q2", "")->shown, "b/x/obj.o");
+	assert_string_equal(find(&c, "q3", "")->shown, "y.o");
+	struct rb_table t;
+	assert_int_equal(rb_compare_summary_table(&s, &t), 0);
+	bool seen = false;
+	for (size_t i = 0; i < t.nrows; i++)
+		seen |= !strcmp(t.cells[i * 2], "excluded: A unsupported") && !strcmp(t.cells[i * 2 + 1], "1");
+	assert_true(seen);
+	rb_table_free(&t);
+	rb_compare_free(&c);
+	rb_store_close(st);
+	fx_rm_db(path);
+}
+
 static char *render(const struct rb_table *t, bool csv)
 {
 	char *buf = NULL;
@@ -197,7 +250,7 @@ static void tables(void **state)
 	char *csv = render(&t, true);
 	assert_non_null(strstr(csv, "object,program,tracker,verdict_a,verdict_b,verdict_diff,states_a,"
 				    "states_b,states_diff,states_pct\n"));
-	assert_non_null(strstr(csv, "obj.o,p2,old,accept,accept,MATCH,10,40,+30,300.00\n"));
+	assert_non_null(strstr(csv, "obj.o,p2,old,success,success,MATCH,10,40,+30,300.00\n"));
 	free(csv);
 	rb_table_free(&t);
 	/* keep[] and the row limit */
@@ -233,6 +286,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sorting, setup, teardown),
 		cmocka_unit_test_setup_teardown(tables, setup, teardown),
 		cmocka_unit_test(csv_quoting),
+		cmocka_unit_test(exclusions_and_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

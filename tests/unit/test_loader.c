@@ -373,7 +373,7 @@ static void test_missing_and_bad_files(void **state)
 	assert_null(o);
 	assert_non_null(strstr(err.msg, "/nonexistent/x.o: cannot open"));
 	assert_int_equal(rb_object_open("/tmp", NULL, &o, &err), -1);
-	assert_string_equal(err.msg, "/tmp: not a regular file");
+	assert_string_equal(err.msg, "/tmp: not a regular file (a directory)");
 	assert_int_equal(rb_object_open_mem("text.o", "hello world", 11, NULL, &o, &err), -1);
 	assert_string_equal(err.msg, "text.o: not an ELF file (only 11 bytes)");
 }

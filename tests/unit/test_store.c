@@ -91,10 +91,14 @@ static void migrate_from_v1(void **state)
 	assert_int_equal(sqlite3_exec(db,
 				      "INSERT INTO runs (label, started_at, status) VALUES ('v1', "
 				      "'2026-01-01T00:00:00Z', 'complete');"
+				      "INSERT INTO runs (label, started_at, status) VALUES ('v1-cut', "
+				      "'2026-01-01T00:00:00Z', 'running');"
 				      "INSERT INTO programs (obj_sha256, section, name, obj_path) VALUES "
 				      "('ab', 'xdp', 'p1', '/x.o');"
 				      "INSERT INTO results (run_id, program_id, tracker, verdict, "
-				      "insns_processed) VALUES (1, 1, 'kernel', 'accept', 42);",
+				      "insns_processed) VALUES (1, 1, 'kernel', 'accept', 42);"
+				      "INSERT INTO results (run_id, program_id, tracker, verdict, "
+				      "insns_processed) VALUES (1, 1, 'old', 'reject', 7);",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	assert_int_equal(count(db, "PRAGMA user_version"), 1);
@@ -110,7 +114,14 @@ static void migrate_from_v1(void **state)
 	char kind[32];
 	text1(db, "SELECT kind FROM runs WHERE id = 1", kind, sizeof(kind));
 	assert_string_equal(kind, "verify");
-	assert_int_equal(count(db, "SELECT count(*) FROM result_rows WHERE program = 'p1'"), 1);
+	assert_int_equal(count(db, "SELECT count(*) FROM result_rows WHERE program = 'p1'"), 2);
+	/* 003: verdicts in veristat's words; a v1 run left 'running' (v1
+	 * kept no pid, so nothing could ever end it) is incomplete */
+	text1(db, "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM results ORDER BY tracker)",
+	      kind, sizeof(kind));
+	assert_string_equal(kind, "success,failure");
+	text1(db, "SELECT status FROM runs WHERE id = 2", kind, sizeof(kind));
+	assert_string_equal(kind, "incomplete");
 	/* and the same tables and columns as a database created fresh */
 	struct rb_store *st2;
 	assert_int_equal(rb_store_open(fresh, &st2, &err), 0);
@@ -123,7 +134,7 @@ static void migrate_from_v1(void **state)
 	int64_t run;
 	struct rb_run_info info = {.label = "after", .git_dirty = -1};
 	assert_int_equal(rb_store_run_begin(st, &info, &run, &err), 0);
-	assert_int_equal(run, 2);
+	assert_int_equal(run, 3);
 	rb_store_close(st);
 	fx_rm_db(path);
 	fx_rm_db(fresh);
@@ -176,11 +187,11 @@ static void results_round_trip_and_dedup(void **state)
 	assert_string_equal(buf, "/a/x.o"); /* first path seen */
 	text1(db, "SELECT verdict || ':' || err_insn || ':' || msg FROM results WHERE tracker = 'cnum'",
 	      buf, sizeof(buf));
-	assert_string_equal(buf, "reject:17:R1 invalid mem access");
+	assert_string_equal(buf, "failure:17:R1 invalid mem access");
 	assert_int_equal(count(db, "SELECT count(*) FROM results WHERE err_insn IS NULL"), 2);
 	text1(db, "SELECT old_verdict || '/' || cnum_verdict || '/' || cnum_insns FROM old_vs_cnum",
 	      buf, sizeof(buf));
-	assert_string_equal(buf, "accept/reject/120");
+	assert_string_equal(buf, "success/failure/120");
 	assert_int_equal(count(db, "SELECT count(*) FROM verdict_differs_trackers"), 1);
 	/* storing the same (run, program, tracker) again replaces the row */
 	rows[0].res.insns_processed = 101;

@@ -26,19 +26,20 @@
 
 #define H_SMIN_BITS cn_smin_bits(RH)
 
-/* mainline is_safe_to_compute_dst_reg_range */
+/* is the source a known constant at the operation's width? */
+static inline bool src_is_const(const struct creg *src, bool alu32)
+{
+	if (alu32)
+		return tnum_is_const(tnum_subreg(src->var_off)) && reg_s32_min(src) == reg_s32_max(src) &&
+		       reg_u32_min(src) == reg_u32_max(src);
+	return tnum_is_const(src->var_off) && reg_smin(src) == reg_smax(src) && reg_umin(src) == reg_umax(src);
+}
+
+/* mainline is_safe_to_compute_dst_reg_range (the source's constness is
+ * computed only for the operations that ask) */
 static bool safe_to_compute(const struct rb_alu *op, const struct creg *src, bool alu32)
 {
-	bool src_const;
 	unsigned bitness = alu32 ? H_BITS : W_BITS;
-
-	if (alu32)
-		src_const = tnum_is_const(tnum_subreg(src->var_off)) &&
-			    reg_s32_min(src) == reg_s32_max(src) &&
-			    reg_u32_min(src) == reg_u32_max(src);
-	else
-		src_const = tnum_is_const(src->var_off) && reg_smin(src) == reg_smax(src) &&
-			    reg_umin(src) == reg_umax(src);
 
 	switch (BPF_OP(op->code)) {
 	case BPF_ADD:
@@ -53,14 +54,14 @@ static bool safe_to_compute(const struct rb_alu *op, const struct creg *src, boo
 	case BPF_DIV:
 	case BPF_MOD:
 #ifdef RB_CNUM_MAINLINE_ALGOS
-		return src_const;
+		return src_is_const(src, alu32);
 #else
 		return false;
 #endif
 	case BPF_LSH:
 	case BPF_RSH:
 	case BPF_ARSH:
-		return src_const && reg_umax(src) < bitness;
+		return src_is_const(src, alu32) && reg_umax(src) < bitness;
 	default:
 		return false;
 	}

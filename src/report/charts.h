@@ -1,0 +1,50 @@
+/* charts.h — the charts, as data: one row per chart. Adding a chart is a
+ * row in charts.c plus its gnuplot script plots/NAME.gp.
+ *
+ * Each row names the chart, says in one line what it shows, which runs it
+ * reads, the SQL that exports its data (to data/FILE, tab-separated, a
+ * '#' header line; up to two files), and the SQL that counts the points
+ * it can draw: a chart with none is skipped with a note (what `needs`
+ * says), never handed to gnuplot. In every query ?1 is the run (for
+ * before/after: the run before), ?2 the run after, ?3 and ?4 the two
+ * trackers compared ("old" and "cnum"), ?5 and ?6 their value-tracking
+ * bytes (rb_tracker.val_size at 64 bits). */
+#ifndef RB_REPORT_CHARTS_H
+#define RB_REPORT_CHARTS_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+enum rb_chart_runs {
+	RB_CHART_RUN,          /* ?1 = the verify run shown */
+	RB_CHART_BEFORE_AFTER, /* ?1 = run before, ?2 = run after */
+	RB_CHART_CENSUS,       /* ?1 = the census run */
+	RB_CHART_BENCH,        /* ?1 = the bench run */
+};
+
+struct rb_chart {
+	const char *name;  /* plots/NAME.gp -> NAME.png, NAME.svg */
+	const char *title; /* what it shows, for plot's output */
+	enum rb_chart_runs runs;
+	const char *file[2];  /* data file names (file[1] may be NULL) */
+	const char *query[2]; /* their SQL */
+	const char *points;   /* SQL: plottable points (one integer) */
+	const char *needs;    /* what fills it */
+};
+
+/* the charts, NULL-terminated by name */
+extern const struct rb_chart rb_charts[];
+
+/* the runs the charts read (-1: none) */
+struct rb_chart_runs_ids {
+	int64_t run, before, after, census, bench;
+};
+
+/* Export chart c's data files into dir (which must exist) and count its
+ * plottable points into *points. */
+int rb_chart_export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_runs_ids *runs,
+		    const char *dir, int64_t *points, struct rb_err *err);
+
+#endif

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# reliability.sh — hostile input and faults (issue 15): a FIFO given as an
+# object, a database that cannot be written, objects that fail to open,
+# a symlink loop in a corpus, colliding extract outputs, a memory-hungry
+# verifier child, bad option values, foreign and missing databases, an
+# ambiguous run name, and the store's writer failing at a random point.
+set -u
+RB=${RB:-build/test/rangebench}
+. "$(dirname "$0")/lib/tap.sh"
+trap 'chattr -i "$tmp"/ro.sqlite 2>/dev/null; rm -rf "$tmp"' EXIT
+
+if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
+	notok "compile the BPF fixture with clang" "$tmp/clang.err"
+	exit 1
+fi
+
+# --- a FIFO as an object: an error naming it, never a hang
+mkfifo "$tmp/p.o"
+timeout 10 $RB load "$tmp/p.o" >"$tmp/fifo.out" 2>&1
+rc=$?
+check "load of a FIFO: exit 2 at once, 'not a regular file (a FIFO)'" \
+	"[ $rc -eq 2 ] && grep -q 'p.o: .*not a regular file (a FIFO)' $tmp/fifo.out" "$tmp/fifo.out"
+timeout 10 $RB extract --list "$tmp/p.o" >"$tmp/fifo2.out" 2>&1
+check "extract of a FIFO: exit 2 at once" "[ $? -eq 2 ]" "$tmp/fifo2.out"
+timeout 20 $RB run -q --db "$tmp/fifo.sqlite" --trackers old "$tmp/p.o" >"$tmp/fifo3.out" 2>&1
+rc=$?
+check "run on a FIFO: finishes, one load_error row naming the reason, run complete" \
+	"[ $rc -ne 124 ] && [ \"\$(sqlite3 $tmp/fifo.sqlite \"SELECT verdict || ':' || (msg LIKE '%a FIFO%') FROM results\")\" = load_error:1 ] && [ \"\$(sqlite3 $tmp/fifo.sqlite 'SELECT status FROM runs')\" = complete ] && grep -q 'rangebench run: .*p.o: .*a FIFO' $tmp/fifo3.out" "$tmp/fifo3.out"
+rm "$tmp/p.o"
+
+# --- objects that cannot be opened: one row each, never overwritten
+mkdir "$tmp/m"
+long=/nonexistent/a_rather_long_directory_name_for_the_corpus_objects_xyz_0123456789
+printf 'object\tsource\n%s/first.o\tx\n%s/second.o\tx\n%s/third.o\tx\n' $long $long $long >"$tmp/m/manifest.tsv"
+$RB run -q --db "$tmp/m.sqlite" --trackers old,cnum --label m "$tmp/m" >"$tmp/m.out" 2>&1
+check "three missing objects: 6 rows stored and reported, each under its own path" \
+	"[ \"\$(sqlite3 $tmp/m.sqlite 'SELECT count(*) || \":\" || count(DISTINCT program_id) || \":\" || count(DISTINCT obj_path) FROM results')\" = 6:3:3 ] && grep -q '6 rows stored' $tmp/m.out && [ \$(grep -c 'rangebench run: .*cannot open' $tmp/m.out) -eq 3 ]" "$tmp/m.out"
+
+# --- a symlink loop in a corpus directory: walked once
+mkdir "$tmp/loop"
+cp "$tmp/tiny.o" "$tmp/loop/"
+ln -s . "$tmp/loop/a"
+ln -s . "$tmp/loop/b"
+ln -s .. "$tmp/loop/c"
+timeout 30 $RB run -q --db "$tmp/loop.sqlite" --trackers old "$tmp/loop" >"$tmp/loop.out" 2>&1
+rc=$?
+check "three self-links in a corpus: the run finds the one object, quickly" \
+	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $tmp/loop.sqlite 'SELECT count(*) FROM results')\" = 6 ]" "$tmp/loop.out"
+
+# --- a database that cannot be written can be read
+$RB run -q --db "$tmp/ro.sqlite" --trackers old --label A "$tmp/tiny.o" >/dev/null 2>&1
+$RB run -q --db "$tmp/ro.sqlite" --trackers old --label B "$tmp/tiny.o" >/dev/null 2>&1
+sqlite3 "$tmp/ro.sqlite" 'SELECT 1' >/dev/null # a clean close (checkpoint)
+if chattr +i "$tmp/ro.sqlite" 2>/dev/null; then
+	$RB query --db "$tmp/ro.sqlite" runs >"$tmp/ro1.out" 2>&1
+	check "query on an immutable database: exit 0, both runs listed" \
+		"[ $? -eq 0 ] && grep -Eq '^ *2 +B ' $tmp/ro1.out" "$tmp/ro1.out"
+	$RB compare --db "$tmp/ro.sqlite" A B --summary >"$tmp/ro2.out" 2>&1
+	check "compare on an immutable database: exit 0" "[ $? -eq 0 ]" "$tmp/ro2.out"
+	$RB plot --db "$tmp/ro.sqlite" -o "$tmp/roplot" --format svg --only before_after A B >"$tmp/ro3.out" 2>&1
+	check "plot on an immutable database: exit 0" "[ $? -eq 0 ]" "$tmp/ro3.out"
+	chattr -i "$tmp/ro.sqlite"
+else
+	ok "# SKIP chattr +i not supported here (immutable database)"
+fi
+
+# --- readers never create or convert a database
+$RB query --db "$tmp/typo.sqlite" runs >"$tmp/typo.out" 2>&1
+check "a mistyped --db: exit 2, 'no such database', no file created" \
+	"[ $? -eq 2 ] && grep -q 'no such database' $tmp/typo.out && [ ! -e $tmp/typo.sqlite ]" "$tmp/typo.out"
+sqlite3 "$tmp/other.db" 'CREATE TABLE t (x)'
+$RB run -q --db "$tmp/other.db" --trackers old "$tmp/tiny.o" >"$tmp/other.out" 2>&1
+check "a foreign database: refused by a writer and left in its journal mode" \
+	"[ $? -eq 2 ] && grep -q 'not a rangebench database' $tmp/other.out && [ \"\$(sqlite3 $tmp/other.db 'PRAGMA journal_mode')\" = delete ]" "$tmp/other.out"
+
+# --- a label that looks like a run id
+$RB run -q --db "$tmp/ro.sqlite" --trackers old --label 1 "$tmp/tiny.o" >/dev/null 2>&1
+$RB compare --db "$tmp/ro.sqlite" A 1 >"$tmp/amb.out" 2>&1
+check "'1' as both a run id and a label: an error saying id:1 or label:1" \
+	"[ $? -eq 2 ] && grep -q 'say id:1 or label:1' $tmp/amb.out" "$tmp/amb.out"
+$RB compare --db "$tmp/ro.sqlite" A label:1 >"$tmp/amb2.out" 2>&1
+check "label:1 names the run labelled 1 (run 3)" "grep -q '^A = run 1 (A, complete), B = run 3 (1, complete)' $tmp/amb2.out" "$tmp/amb2.out"
+$RB compare --db "$tmp/ro.sqlite" --trackers old,bogus A >"$tmp/bogus.out" 2>&1
+check "compare with a tracker the run does not have: exit 2 naming it" \
+	"[ $? -eq 2 ] && grep -q \"no results of tracker 'bogus' (it has: old)\" $tmp/bogus.out" "$tmp/bogus.out"
+
+# --- option values
+for v in nan '' inf 0x10 1e400 -1; do
+	$RB run -q --db "$tmp/opt.sqlite" --trackers old --time-limit "$v" "$tmp/tiny.o" >"$tmp/tl.out" 2>&1
+	check "--time-limit '$v' refused (exit 2)" "[ $? -eq 2 ] && grep -q 'time-limit wants seconds' $tmp/tl.out" "$tmp/tl.out"
+done
+$RB run -q --db "$tmp/opt.sqlite" --trackers "$(printf 'old,%.0s' $(seq 70))cnum" "$tmp/tiny.o" >"$tmp/tr.out" 2>&1
+check "a 285-character --trackers list is read whole (old and cnum ran)" \
+	"[ \"\$(sqlite3 $tmp/opt.sqlite \"SELECT trackers FROM runs ORDER BY id DESC LIMIT 1\")\" = old,cnum ]" "$tmp/tr.out"
+$RB run -q --db "$tmp/opt.sqlite" --trackers old,kernel --insn-limit 1000 "$tmp/tiny.o" >"$tmp/il.out" 2>&1
+check "--insn-limit with the kernel tracker: refused, saying why" \
+	"[ $? -eq 2 ] && grep -q \"kernel's budget is fixed\" $tmp/il.out" "$tmp/il.out"
+
+# --- extract: inputs with the same base name never overwrite each other
+mkdir "$tmp/A" "$tmp/B" "$tmp/ex"
+cp "$tmp/tiny.o" "$tmp/A/prog"
+clang -O2 -target bpf -DTAG=7 -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/B/prog"
+$RB extract -o "$tmp/ex" "$tmp/A/prog" "$tmp/B/prog" >"$tmp/ex.out" 2>&1
+check "extract of two 'prog's: prog.0.o and prog~2.0.o, both kept" \
+	"[ $? -eq 0 ] && cmp -s $tmp/ex/prog.0.o $tmp/A/prog && cmp -s $tmp/ex/prog~2.0.o $tmp/B/prog" "$tmp/ex.out"
+
+# --- plot on tiny data: two runs of one program, a run where no program
+# has a state: rendered or skipped with a note, never a gnuplot error
+$RB run -q --db "$tmp/pl.sqlite" --trackers old,cnum --label A --filter prog_loop "$tmp/tiny.o" >/dev/null 2>&1
+$RB run -q --db "$tmp/pl.sqlite" --trackers old,cnum --label B --filter prog_loop "$tmp/tiny.o" >/dev/null 2>&1
+$RB plot --db "$tmp/pl.sqlite" -o "$tmp/pla" --format svg --only before_after A B >"$tmp/pla.out" 2>&1
+check "plot before_after of two runs of one program: rendered, exit 0" \
+	"[ $? -eq 0 ] && grep -q '^1 chart rendered, 0 skipped, 0 failed' $tmp/pla.out && [ -s $tmp/pla/before_after.svg ]" "$tmp/pla.out"
+$RB run -q --db "$tmp/pl0.sqlite" --trackers old,cnum --label Z --filter prog_zero "$tmp/tiny.o" >/dev/null 2>&1
+$RB plot --db "$tmp/pl0.sqlite" -o "$tmp/plb" --format svg --only scatter_states >"$tmp/plb.out" 2>&1
+check "plot scatter_states where every program has 0 states: skipped with a note, exit 0" \
+	"[ $? -eq 0 ] && grep -q '^skipped  scatter_states  nothing to draw' $tmp/plb.out && ! grep -qi gnuplot $tmp/plb.out" "$tmp/plb.out"
+
+# --- a verifier child past its memory limit: a 'limit' row naming it
+RB_TEST_FAULT='old:hog' timeout 60 $RB run -q --db "$tmp/mem.sqlite" --trackers old --mem-limit 400 \
+	--filter prog_zero "$tmp/tiny.o" >"$tmp/mem.out" 2>&1
+check "memory-hungry child: killed, verdict limit 'memory limit of 400 MiB exceeded'" \
+	"[ \"\$(sqlite3 $tmp/mem.sqlite \"SELECT verdict || ':' || (msg LIKE 'memory limit of 400 MiB exceeded%') FROM results\")\" = limit:1 ]" "$tmp/mem.out"
+
+# --- the store's writer failing at a random statement (SQLite progress
+# handler, test builds): the database stays readable, and the run's status
+# and the rows it reports are what the file holds
+fails=0
+for i in 1 2 3 4 5 6; do
+	n=$((RANDOM % 3000 + 1))
+	db=$tmp/fault$i.sqlite
+	RB_TEST_STORE_FAULT=$n $RB run -q --db "$db" --trackers old,cnum -j 2 --label f "$tmp/tiny.o" >"$tmp/f.out" 2>&1
+	rc=$?
+	echo "# fault at $n: exit $rc"
+	[ -e "$db" ] || continue # failed before the schema existed: nothing left behind
+	if [ "$(sqlite3 "$db" 'PRAGMA integrity_check')" != ok ]; then
+		fails=$((fails + 1)); echo "# fault at $n: integrity"; continue
+	fi
+	[ "$(sqlite3 "$db" 'SELECT count(*) FROM runs' 2>/dev/null)" = 1 ] || continue # failed before the run began
+	$RB query --db "$db" runs >"$tmp/fq.out" 2>&1 || { fails=$((fails + 1)); echo "# fault at $n: unreadable"; cat "$tmp/fq.out"; continue; }
+	rows=$(sqlite3 "$db" 'SELECT count(*) FROM results')
+	shown=$(awk '$1 == 1 {print $4}' "$tmp/fq.out")
+	said=$(sed -n 's/^run 1 (f) \([A-Za-z]*\).*/\1/p' "$tmp/f.out" | tr A-Z a-z)
+	claimed=$(sed -n 's/.*: \([0-9]*\) rows stored.*/\1/p' "$tmp/f.out")
+	# what the run said (if it got to say it) is what the file holds; a
+	# complete run has all 12 rows; exit 0 only for a complete run
+	if { [ -n "$said" ] && [ "$said" != "$shown" ]; } || { [ -n "$claimed" ] && [ "$claimed" != "$rows" ]; } ||
+		{ [ "$shown" = complete ] && [ "$rows" != 12 ]; } || { [ "$rc" -eq 0 ] && [ "$shown" != complete ]; }; then
+		fails=$((fails + 1))
+		echo "# fault at $n: exit $rc, said '$said' with '$claimed' rows; the file: $shown, $rows rows"
+		sed 's/^/#   /' "$tmp/f.out"
+	fi
+done
+check "writer failing at a random statement (6 runs): readable, status and row counts true" "[ $fails -eq 0 ]"
