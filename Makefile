@@ -34,7 +34,19 @@ GENERIC   := $(filter-out src/tracker/registry.c,$(filter src/tracker/%,$(SRC_AL
 PLAIN     := $(filter-out $(GENERIC) src/cli/main.c,$(SRC_ALL))
 HEADERS   := $(shell find src -name '*.h')
 
+# Tracker variants: a tracker folder compiled a second time, with extra
+# flags, into its own objects (its symbols renamed by the flags, see
+# src/tracker/cnum/variant.h), so both builds are registry rows of one
+# binary. One line per variant: name, folder, flags.
+TRACKER_VARIANTS := cnum_mainline
+VARIANT_cnum_mainline_DIR   := src/tracker/cnum
+VARIANT_cnum_mainline_FLAGS := -DRB_CNUM_MAINLINE_ALGOS
+
+variant_objs = $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS), \
+	$(patsubst $(VARIANT_$(v)_DIR)/%.c,$(1)/w$(w)/variant/$(v)/%.o,$(wildcard $(VARIANT_$(v)_DIR)/*.c))))
+
 objs = $(foreach w,$(WIDTHS),$(patsubst src/%.c,$(1)/w$(w)/%.o,$(GENERIC))) \
+       $(call variant_objs,$(1)) \
        $(patsubst src/%.c,$(1)/%.o,$(PLAIN))
 
 REL  := build/obj
@@ -70,6 +82,16 @@ $(TST)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
 	$$(CC) $$(CFLAGS_TEST) -DRB_BITS=$(1) -c $$< -o $$@
 endef
 $(foreach w,$(WIDTHS),$(eval $(call width_rules,$(w))))
+
+define variant_rules
+$(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $(HEADERS) | build/.deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_REL) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
+$(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $(HEADERS) | build/.deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_TEST) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
+endef
+$(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS),$(eval $(call variant_rules,$(v),$(w)))))
 
 $(REL)/%.o: src/%.c $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
@@ -142,7 +164,7 @@ corpus: deps build/rangebench
 $(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
 
 # Micro-benchmarks: C bodies in bench/*.c, registered with Google Benchmark
-# by the C++ shim bench/shim.cc. `make bench` prints ns/op and cnum/old per
+# by the C++ shim bench/shim.cc. `make bench` prints ns/op of every registry tracker and its ratio to old per
 # tracker operation; BENCH_ARGS='--db db/results.sqlite' also stores them.
 BENCH_ARGS ?= --benchmark_min_time=0.05
 BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
@@ -151,7 +173,7 @@ build/bench/%.o: bench/%.c bench/bench.h $(HEADERS) | build/.deps
 	$(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
 build/bench/shim.o: bench/shim.cc bench/bench.h | build/.deps
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Ibench -c $< -o $@
+	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
 build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 bench: deps build/bench/rangebench-bench

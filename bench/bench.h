@@ -3,7 +3,7 @@
  * Each benchmark is one operation (an ALU op at 64 or 32 bits, the bounds
  * sync, a branch refinement, branch_taken, the subset test, printing,
  * intersection, the value of an N-byte load) of
- * one tracker ("old" or "cnum", 64-bit build), applied to a fixed pool of
+ * one registry tracker (64-bit build), applied to a fixed pool of
  * realistic abstract values (constants, small and large ranges, ranges
  * crossing the signed and unsigned boundaries, tnum-shaped sets, 32-bit
  * ranges). Only src/tracker/tracker.h is used. bench/shim.cc registers
@@ -24,7 +24,7 @@ struct rb_bench_ctx;
 unsigned rb_bench_count(void);
 const char *rb_bench_op(unsigned i);
 
-/* inputs for operation i on tracker ("old"/"cnum"); NULL if unknown */
+/* inputs for operation i on a registry tracker (by name); NULL if unknown */
 struct rb_bench_ctx *rb_bench_setup(unsigned i, const char *tracker);
 /* perform the operation n times */
 void rb_bench_body(struct rb_bench_ctx *c, uint64_t n);

@@ -10,6 +10,7 @@
 #include "store/runinfo.h"
 #include "util/root.h"
 #include "store/store.h"
+#include "tracker/tracker.h"
 
 static const struct rb_bench_result *find(const struct rb_bench_result *r, size_t n, const char *op,
 					  const char *tracker)
@@ -20,25 +21,37 @@ static const struct rb_bench_result *find(const struct rb_bench_result *r, size_
 	return NULL;
 }
 
+/* ns/op of every registry tracker per operation, then each one's ratio to
+ * the baseline (geometric mean over the operations) */
 void rb_bench_print(const struct rb_bench_result *r, size_t n)
 {
-	printf("\n%-18s %10s %10s %9s\n", "operation", "old ns/op", "cnum ns/op", "cnum/old");
-	double logsum = 0;
-	int cnt = 0;
+	const struct rb_tracker *const *tl = rb_trackers(64);
+	printf("\n%-18s", "operation (ns/op)");
+	for (const struct rb_tracker *const *t = tl; *t; t++)
+		printf(" %14s", (*t)->name);
+	printf("\n");
+	double logsum[16] = {0};
+	int cnt[16] = {0};
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(r[i].tracker, "old"))
+		if (strcmp(r[i].tracker, RB_ROLE_BASELINE) || r[i].ns_per_op <= 0)
 			continue;
-		const struct rb_bench_result *c = find(r, n, r[i].op, "cnum");
-		if (!c || r[i].ns_per_op <= 0)
-			continue;
-		double ratio = c->ns_per_op / r[i].ns_per_op;
-		printf("%-18s %10.2f %10.2f %9.2f\n", r[i].op, r[i].ns_per_op, c->ns_per_op, ratio);
-		logsum += __builtin_log(ratio);
-		cnt++;
+		printf("%-18s", r[i].op);
+		for (unsigned k = 0; tl[k] && k < 16; k++) {
+			const struct rb_bench_result *c = find(r, n, r[i].op, tl[k]->name);
+			if (!c) {
+				printf(" %14s", "-");
+				continue;
+			}
+			printf(" %14.2f", c->ns_per_op);
+			logsum[k] += __builtin_log(c->ns_per_op / r[i].ns_per_op);
+			cnt[k]++;
+		}
+		printf("\n");
 	}
-	if (cnt)
-		printf("%-18s %10s %10s %9.2f  (geometric mean over %d operations)\n", "all", "", "",
-		       __builtin_exp(logsum / cnt), cnt);
+	printf("%-18s", "vs " RB_ROLE_BASELINE " (geomean)");
+	for (unsigned k = 0; tl[k] && k < 16; k++)
+		printf(" %13.2fx", cnt[k] ? __builtin_exp(logsum[k] / cnt[k]) : 0.0);
+	printf("\n");
 }
 
 struct rb_bench_db {
@@ -66,6 +79,8 @@ int rb_bench_db_begin(const char *path, const char *label, const char *options,
 	rb_project_root(root, sizeof(root));
 	struct rb_runinfo ri;
 	rb_runinfo_read(&ri, root);
+	char trackers[256];
+	rb_tracker_names(trackers, sizeof(trackers), ",", false);
 	struct rb_run_info info = {
 		.kind = "bench",
 		.label = label,
@@ -74,7 +89,7 @@ int rb_bench_db_begin(const char *path, const char *label, const char *options,
 		.kernel_release = ri.kernel_release,
 		.host = ri.host,
 		.options = options,
-		.trackers = "old,cnum",
+		.trackers = trackers,
 	};
 	if (rb_store_run_begin(b->st, &info, &b->run, &err) < 0) {
 		snprintf(msg, msglen, "%s", err.msg);

@@ -1,6 +1,6 @@
 // shim.cc — registers the C benchmark bodies (bench/ops.c) with Google
-// Benchmark, collects ns/op per (operation, tracker), prints the cnum/old
-// ratio table and, with --db FILE, stores the rows in the results
+// Benchmark for every registry tracker, collects ns/op per (operation,
+// tracker), prints ns/op and the ratio to the baseline (old) per tracker and, with --db FILE, stores the rows in the results
 // database. Everything measured is C; this file is only the glue.
 //
 //   build/bench/rangebench-bench [--db FILE] [--label TEXT] [google benchmark flags]
@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "bench.h"
+extern "C" {
+#include "tracker/tracker.h"
+}
 
 namespace {
-
-const char *const trackers[] = {"old", "cnum"};
 
 struct Case {
 	unsigned op;
@@ -87,9 +88,9 @@ int main(int argc, char **argv)
 	if (benchmark::ReportUnrecognizedArguments(n, rest.data()))
 		return 2;
 	for (unsigned op = 0; op < rb_bench_count(); op++)
-		for (const char *t : trackers) {
-			std::string name = std::string(t) + "/" + rb_bench_op(op);
-			benchmark::RegisterBenchmark(name.c_str(), run_case, Case{op, t});
+		for (const rb_tracker *const *t = rb_trackers(64); t && *t; t++) {
+			std::string name = std::string((*t)->name) + "/" + rb_bench_op(op);
+			benchmark::RegisterBenchmark(name.c_str(), run_case, Case{op, (*t)->name});
 		}
 	// the run is opened first, so its start time is the benchmarks' start
 	char msg[600];

@@ -37,6 +37,8 @@
 struct rb_census_opts {
 	unsigned bits;                /* 8, 16, 32 or 64 */
 	const char *const *trackers;  /* NULL-terminated names, NULL = every tracker */
+	const char *baseline;         /* every other tracker is compared with this
+	                               * one (NULL = RB_ROLE_BASELINE, "old") */
 	const char *const *ops;       /* NULL-terminated op names (or base names
 	                               * such as "add", matching every form); NULL = all */
 	uint64_t pairs;               /* cases per binary op; 0 = default */
@@ -59,22 +61,24 @@ struct rb_census_opts {
 struct rb_census_row {
 	const char *op;      /* e.g. "add64", "add32_imm", "jsgt32", "ldsx16" */
 	const char *kind;    /* "alu", "alu1", "mov", "load", "jmp" */
-	const char *tracker; /* "old", "cnum" */
+	const char *tracker; /* registry name */
+	const char *baseline; /* the tracker the comparison fields compare with */
 	unsigned bits;
 	bool sampled;        /* width > 8: concrete values sampled, no precision */
 	uint64_t cases, unsound;
 	uint64_t optimal;    /* results equal (in gamma) to the best of the domain */
 	double extra_log2;   /* mean of log2|gamma(result)| - log2|gamma(best)| */
-	bool has_cmp;        /* a cnum row compared with old over the same inputs */
+	bool has_cmp;        /* compared with the baseline over the same inputs */
 	uint64_t tighter, looser, equal, incomparable;
-	/* the same comparison restricted to cases where old and cnum
-	 * abstract the inputs to the same gamma (the op's own effect) */
+	/* the same comparison restricted to cases where the baseline and
+	 * this tracker abstract the inputs to the same gamma (the op's own
+	 * effect) */
 	uint64_t same_cases, same_tighter, same_looser, same_equal, same_incomparable;
-	/* of same_looser + same_incomparable: cases where cnum's result is
-	 * already the best its domain can express (the loss is the domain's,
-	 * not the transfer function's) */
+	/* of same_looser + same_incomparable: cases where this tracker's
+	 * result is already the best its domain can express (the loss is the
+	 * domain's, not the transfer function's) */
 	uint64_t same_domain;
-	const char *looser_example; /* a case where cnum is looser, or NULL */
+	const char *looser_example; /* a case where it is looser, or NULL */
 	const char *counterexample; /* first unsound case (multi-line) or NULL */
 };
 
@@ -104,17 +108,24 @@ void rb_census_ops_foreach(void (*cb)(const char *name, const char *kind, void *
 /* Table output (table.c): a row callback that prints one aligned row (or
  * one CSV line) per call to t->out, keeps every counterexample and the
  * cnum-vs-old totals for the footer. */
+#define RB_CENSUS_TABLE_TRACKERS 8
+struct rb_census_table_cmp {
+	const char *tracker, *baseline;
+	uint64_t cmp[4], same[4];
+	char *lossy;      /* "op(looser+incomparable) ..." (malloc'ed) */
+	char *lossy_same; /* the same over equal-gamma inputs (malloc'ed) */
+};
 struct rb_census_table {
 	FILE *out;
 	bool csv;
 	unsigned rows;
-	uint64_t cmp[4], cases, unsound;
+	uint64_t cases, unsound;
 	char **cex;   /* counterexamples (malloc'ed), printed by the footer */
 	unsigned ncex;
 	bool examples; /* keep every row's looser_example for the footer */
-	char *lossy;  /* "op(looser+incomparable) ..." for cnum rows (malloc'ed) */
-	char *lossy_same; /* the same over equal-gamma inputs (malloc'ed) */
-	uint64_t same[4];
+	/* per compared tracker: totals against the baseline */
+	struct rb_census_table_cmp by[RB_CENSUS_TABLE_TRACKERS];
+	unsigned nby;
 	char **ex;
 	unsigned nex;
 };

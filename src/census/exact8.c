@@ -76,44 +76,45 @@ struct alu_in {
 	bool dst_is_input, src_is_input;
 };
 
-/* cnum vs old over one case: tally, and keep an example when looser */
-static void compare(const struct census_run *run, struct census_item *it, const bm256 *cn, const bm256 *ol,
-		    unsigned n, bool same, bool cnum_optimal, const char *op, const rb_val *const *vals,
-		    const char *const *labels, unsigned nvals)
+/* tracker c vs the baseline over one case: tally, and keep an example
+ * when looser */
+static void compare(const struct census_run *run, struct census_item *it, int c_i, const bm256 *cn,
+		    const bm256 *ol, unsigned n, bool same, bool cnum_optimal, const char *op,
+		    const rb_val *const *vals, const char *const *labels, unsigned nvals)
 {
-	if (run->old_i < 0 || run->cnum_i < 0)
-		return;
-	struct census_stats *st = &it->st[run->cnum_i];
+	const int o_i = run->base_i;
+	struct census_stats *st = &it->st[c_i];
 	unsigned c = census_cmp(cn, ol, n);
 	st->cmp[c]++;
 	if (same)
 		st->same[c]++;
 	if (c != CMP_LOOSER && c != CMP_INCOMPARABLE)
 		return;
-	/* cnum already at its own best: the loss is the domain's (one arc) */
+	/* already at its own best: the loss is the domain's */
 	if (same && cnum_optimal)
 		st->same_domain++;
 	if (st->loose && (st->loose_same || !same))
 		return;
-	/* vals[2*i] = old's, vals[2*i+1] = cnum's value of label i */
+	/* vals[2*i] = the baseline's, vals[2*i+1] = tracker c's value of label i */
 	char buf[4096];
 	size_t len = 0;
-	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s: cnum %s old%s\n", op,
-				c == CMP_LOOSER ? "looser than" : "incomparable with",
+	const char *cname = run->tr[c_i]->name, *oname = run->tr[o_i]->name;
+	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s: %s %s %s%s\n", op, cname,
+				c == CMP_LOOSER ? "looser than" : "incomparable with", oname,
 				same ? " (inputs of equal gamma)" : "");
 	for (unsigned i = 0; i < nvals && len < sizeof(buf) - 1; i++) {
 		char so[400] = "(unreachable)", sn[400] = "(unreachable)";
 		bm256 go = {{0}}, gn = {{0}};
 		if (vals[2 * i]) {
-			census_sprint(run->tr[run->old_i], vals[2 * i], so, sizeof(so));
-			census_gamma8(run->tr[run->old_i], vals[2 * i], &go);
+			census_sprint(run->tr[o_i], vals[2 * i], so, sizeof(so));
+			census_gamma8(run->tr[o_i], vals[2 * i], &go);
 		}
 		if (vals[2 * i + 1]) {
-			census_sprint(run->tr[run->cnum_i], vals[2 * i + 1], sn, sizeof(sn));
-			census_gamma8(run->tr[run->cnum_i], vals[2 * i + 1], &gn);
+			census_sprint(run->tr[c_i], vals[2 * i + 1], sn, sizeof(sn));
+			census_gamma8(run->tr[c_i], vals[2 * i + 1], &gn);
 		}
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-10s old  %s |%u|\n  %-10s cnum %s |%u|\n",
-					labels[i], so, bm_count(&go), "", sn, bm_count(&gn));
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-10s %-13s %s |%u|\n  %-10s %-13s %s |%u|\n",
+					labels[i], oname, so, bm_count(&go), "", cname, sn, bm_count(&gn));
 	}
 	census_loose(st, same, "%s", buf);
 }
@@ -189,8 +190,10 @@ found:;
 		st->optimal += opt[ti];
 		st->extra += census_lg(&gr) - census_lg(gb);
 	}
-	if (run->old_i >= 0 && run->cnum_i >= 0) {
-		const int o = run->old_i, c = run->cnum_i;
+	for (int c = 0; run->base_i >= 0 && c < (int)run->ntr; c++) {
+		const int o = run->base_i;
+		if (c == o)
+			continue;
 		bool same = bm_eq(in[o].gd, in[c].gd) && (!in[o].gs || bm_eq(in[o].gs, in[c].gs));
 		bool unary = op->kind != CK_ALU2;
 		const rb_val *vals[6] = {in[o].dst, in[c].dst, in[o].src, in[c].src, &rv[o], &rv[c]};
@@ -202,7 +205,7 @@ found:;
 			if (op->kind != CK_MOV)
 				labels[0] = "input";
 		}
-		compare(run, it, &res_gamma[c], &res_gamma[o], 1, same, opt[c], op->name, vals, labels, unary ? 2 : 3);
+		compare(run, it, c, &res_gamma[c], &res_gamma[o], 1, same, opt[c], op->name, vals, labels, unary ? 2 : 3);
 	}
 }
 
@@ -360,8 +363,10 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 			}
 		}
 	}
-	if (run->old_i >= 0 && run->cnum_i >= 0) {
-		const int o = run->old_i, c = run->cnum_i;
+	for (int c = 0; run->base_i >= 0 && c < (int)run->ntr; c++) {
+		const int o = run->base_i;
+		if (c == o)
+			continue;
 		bool same = bm_eq(in[o].ga, in[c].ga) && bm_eq(in[o].gb, in[c].gb);
 #define L(t, oc, r) (kept[t][oc][r])
 		const rb_val *vals[12] = {in[o].a, in[c].a, in[o].b, in[c].b,
@@ -369,7 +374,7 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 					  L(o, 0, 0), L(c, 0, 0), L(o, 0, 1), L(c, 0, 1)};
 #undef L
 		const char *labels[6] = {"a", "b", "taken a", "taken b", "else a", "else b"};
-		compare(run, it, comp[c], comp[o], ncomp, same, opt[c], op->name, vals, labels, 6);
+		compare(run, it, c, comp[c], comp[o], ncomp, same, opt[c], op->name, vals, labels, 6);
 	}
 }
 

@@ -12,7 +12,7 @@
 #include "census/rng.h"
 #include "tracker/tracker.h"
 
-#define CENSUS_MAX_TRACKERS 4
+#define CENSUS_MAX_TRACKERS 8
 #define CENSUS_CHUNK_PAIRS 2000u  /* binary cases per work item */
 #define CENSUS_CHUNK_SETS 4096u   /* unary cases per work item (width 8) */
 #define CENSUS_SAMPLES 16u        /* concrete values per input when sampling */
@@ -23,11 +23,11 @@ enum { CMP_TIGHTER, CMP_LOOSER, CMP_EQUAL, CMP_INCOMPARABLE };
 struct census_stats {
 	uint64_t cases, unsound, optimal;
 	double extra;
-	uint64_t cmp[4];  /* cnum vs old, kept in the cnum tracker's tally */
+	uint64_t cmp[4];  /* this tracker vs the baseline (not for the baseline) */
 	uint64_t same[4]; /* the same over cases whose inputs have equal gamma */
-	uint64_t same_domain; /* ... looser/incomparable with cnum at its own best */
+	uint64_t same_domain; /* ... looser/incomparable at its own best */
 	char *cex;        /* first counterexample (malloc'ed) */
-	char *loose;      /* first case where cnum is looser than old (malloc'ed) */
+	char *loose;      /* first case where it is looser than the baseline (malloc'ed) */
 	bool loose_same;  /* ... and its inputs have equal gamma */
 };
 
@@ -59,7 +59,7 @@ struct census_run {
 	uint64_t seed, pairs, sets;
 	unsigned ntr;
 	const struct rb_tracker *tr[CENSUS_MAX_TRACKERS];
-	int old_i, cnum_i; /* indices of "old"/"cnum" for the comparison, or -1 */
+	int base_i; /* index of the baseline for the comparisons, or -1 */
 	const struct rb_concrete *conc;
 	struct census_op ops[CENSUS_MAX_OPS];
 	unsigned nops;
@@ -98,9 +98,9 @@ void census_item_sampled(const struct census_run *run, struct census_item *it);
 
 /* report.c: metrics and counterexamples */
 double census_lg(const bm256 *b);
-unsigned census_cmp(const bm256 *cnum, const bm256 *old, unsigned n);
+unsigned census_cmp(const bm256 *cand, const bm256 *base, unsigned n);
 void census_cex(struct census_stats *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* keep an example of cnum looser than old; prefers equal-gamma inputs */
+/* keep an example of a tracker looser than the baseline; prefers equal-gamma inputs */
 void census_loose(struct census_stats *st, bool same, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int census_sprint(const struct rb_tracker *t, const rb_val *v, char *buf, size_t len);
 

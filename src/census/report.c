@@ -12,14 +12,14 @@ double census_lg(const bm256 *b)
 	return n > 1 ? log2((double)n) : 0.0;
 }
 
-/* compare n gammas of cnum with the same n of old: strictly tighter if
+/* compare n gammas of cand with the same n of base: strictly tighter if
  * every one is a subset and one strictly, looser the other way round */
-unsigned census_cmp(const bm256 *cnum, const bm256 *old, unsigned n)
+unsigned census_cmp(const bm256 *cand, const bm256 *base, unsigned n)
 {
 	bool sub = true, sup = true;
 	for (unsigned i = 0; i < n; i++) {
-		sub = sub && bm_subset(&cnum[i], &old[i]);
-		sup = sup && bm_subset(&old[i], &cnum[i]);
+		sub = sub && bm_subset(&cand[i], &base[i]);
+		sup = sup && bm_subset(&base[i], &cand[i]);
 	}
 	if (sub && sup)
 		return CMP_EQUAL;

@@ -52,6 +52,8 @@ int rb_census_check_opts(const struct rb_census_opts *o, struct rb_err *err)
 		for (const char *const *p = o->trackers; *p; p++)
 			if (!rb_tracker_get(*p, o->bits))
 				return rb_errf(err, "census: unknown tracker '%s'", *p);
+	if (!o->custom && o->baseline && !rb_tracker_get(o->baseline, o->bits))
+		return rb_errf(err, "census: unknown baseline tracker '%s'", o->baseline);
 	return 0;
 }
 
@@ -170,7 +172,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 	run->sets = o->sets;
 	run->pairs = o->pairs ? o->pairs : run->sampled ? RB_CENSUS_DEFAULT_PAIRS_WIDE : RB_CENSUS_DEFAULT_PAIRS_8;
 	run->conc = rb_concrete_get(o->bits);
-	run->old_i = run->cnum_i = -1;
+	run->base_i = -1;
 	if (o->custom) {
 		for (const struct rb_tracker *const *p = o->custom; *p && run->ntr < CENSUS_MAX_TRACKERS; p++)
 			run->tr[run->ntr++] = *p;
@@ -185,12 +187,10 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		rb_errf(err, "census: no tracker at width %u", o->bits);
 		goto out;
 	}
-	for (unsigned t = 0; t < run->ntr; t++) {
-		if (!strcmp(run->tr[t]->name, "old"))
-			run->old_i = (int)t;
-		if (!strcmp(run->tr[t]->name, "cnum"))
-			run->cnum_i = (int)t;
-	}
+	const char *base = o->baseline ? o->baseline : RB_ROLE_BASELINE;
+	for (unsigned t = 0; t < run->ntr; t++)
+		if (!strcmp(run->tr[t]->name, base))
+			run->base_i = (int)t;
 	run->nops = census_ops_build(run->ops);
 	unsigned nsel = 0;
 	for (unsigned i = 0; i < run->nops; i++)
@@ -252,13 +252,14 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 				.op = run->ops[i].name,
 				.kind = census_kind_name(run->ops[i].kind),
 				.tracker = run->tr[t]->name,
+				.baseline = run->base_i >= 0 ? run->tr[run->base_i]->name : NULL,
 				.bits = run->bits,
 				.sampled = run->sampled,
 				.cases = m.cases,
 				.unsound = m.unsound,
 				.optimal = m.optimal,
 				.extra_log2 = m.cases ? m.extra / (double)m.cases : 0,
-				.has_cmp = !run->sampled && (int)t == run->cnum_i && run->old_i >= 0,
+				.has_cmp = !run->sampled && run->base_i >= 0 && (int)t != run->base_i,
 				.tighter = m.cmp[CMP_TIGHTER],
 				.looser = m.cmp[CMP_LOOSER],
 				.equal = m.cmp[CMP_EQUAL],

@@ -22,16 +22,18 @@ void rb_census_table_header(struct rb_census_table *t, const struct rb_census_op
 		fprintf(t->out, "# check: EXHAUSTIVE — every concrete value of every abstract input (256-value sets);\n"
 				"#        unary ops over every distinct input set of the generator\n"
 				"# optimal = result equals from_set(true result set) of the same tracker (in gamma);\n"
-				"# extra = mean log2|gamma(result)| - log2|gamma(best)|; tighter..incomp = cnum vs old (gamma of the\n"
-				"#   result, or of both refined registers on both outcomes) over the same concrete inputs;\n"
-				"# lo|eqin = looser+incomparable/cases among the cases whose inputs old and cnum abstract equally\n");
+				"# extra = mean log2|gamma(result)| - log2|gamma(best)|; tighter..incomp = the row's tracker vs\n"
+				"#   the baseline %s (gamma of the result, or of both refined registers on both outcomes)\n"
+				"#   over the same concrete inputs;\n"
+				"# lo|eqin = looser+incomparable/cases among the cases whose inputs both abstract equally\n",
+			o->baseline ? o->baseline : RB_ROLE_BASELINE);
 	else
 		fprintf(t->out, "# check: SAMPLED — at %u bits gamma cannot be enumerated: up to %u concrete values per\n"
 				"#        input (bounds, tnum ends, set members, random members of gamma); no precision figures\n",
 			o->bits, 16u);
 	if (o->bits == 8 && o->sets)
 		fprintf(t->out, "# unary ops limited to %llu input sets (--sets)\n", (unsigned long long)o->sets);
-	fprintf(t->out, "%-14s %-5s %-5s %9s %8s %9s %7s %8s %8s %8s %8s %13s\n", "op", "kind", "track", "cases", "unsound",
+	fprintf(t->out, "%-14s %-5s %-13s %9s %8s %9s %7s %8s %8s %8s %8s %13s\n", "op", "kind", "track", "cases", "unsound",
 		"optimal%", "extra", "tighter", "looser", "equal", "incomp", "lo|eqin");
 }
 
@@ -41,7 +43,7 @@ static void append(char **list, const char *op, uint64_t a, uint64_t b, const ui
 		return;
 	char item[128];
 	if (dom)
-		snprintf(item, sizeof(item), "%s%s(%llu+%llu, %llu at cnum's best)", *list ? " " : "", op,
+		snprintf(item, sizeof(item), "%s%s(%llu+%llu, %llu at its best)", *list ? " " : "", op,
 			 (unsigned long long)a, (unsigned long long)b, (unsigned long long)*dom);
 	else
 		snprintf(item, sizeof(item), "%s%s(%llu+%llu)", *list ? " " : "", op, (unsigned long long)a,
@@ -64,12 +66,25 @@ static void keep(char ***v, unsigned *n, const char *s)
 		(*n)++;
 }
 
-static void keep_lossy(struct rb_census_table *t, const struct rb_census_row *r)
+/* the totals of r's tracker against the baseline (NULL if full) */
+static struct rb_census_table_cmp *by_tracker(struct rb_census_table *t, const struct rb_census_row *r)
 {
-	if (!r->has_cmp)
-		return;
-	append(&t->lossy, r->op, r->looser, r->incomparable, NULL);
-	append(&t->lossy_same, r->op, r->same_looser, r->same_incomparable, &r->same_domain);
+	for (unsigned i = 0; i < t->nby; i++)
+		if (!strcmp(t->by[i].tracker, r->tracker))
+			return &t->by[i];
+	if (t->nby == RB_CENSUS_TABLE_TRACKERS)
+		return NULL;
+	struct rb_census_table_cmp *b = &t->by[t->nby++];
+	memset(b, 0, sizeof(*b));
+	b->tracker = r->tracker;
+	b->baseline = r->baseline;
+	return b;
+}
+
+static void keep_lossy(struct rb_census_table *t, struct rb_census_table_cmp *b, const struct rb_census_row *r)
+{
+	append(&b->lossy, r->op, r->looser, r->incomparable, NULL);
+	append(&b->lossy_same, r->op, r->same_looser, r->same_incomparable, &r->same_domain);
 	if (t->examples && r->looser_example)
 		keep(&t->ex, &t->nex, r->looser_example);
 }
@@ -80,17 +95,18 @@ int rb_census_table_row(const struct rb_census_row *r, void *ctx)
 	t->rows++;
 	t->cases += r->cases;
 	t->unsound += r->unsound;
-	if (r->has_cmp) {
-		t->cmp[0] += r->tighter;
-		t->cmp[1] += r->looser;
-		t->cmp[2] += r->equal;
-		t->cmp[3] += r->incomparable;
-		t->same[0] += r->same_tighter;
-		t->same[1] += r->same_looser;
-		t->same[2] += r->same_equal;
-		t->same[3] += r->same_incomparable;
+	struct rb_census_table_cmp *b = r->has_cmp ? by_tracker(t, r) : NULL;
+	if (b) {
+		b->cmp[0] += r->tighter;
+		b->cmp[1] += r->looser;
+		b->cmp[2] += r->equal;
+		b->cmp[3] += r->incomparable;
+		b->same[0] += r->same_tighter;
+		b->same[1] += r->same_looser;
+		b->same[2] += r->same_equal;
+		b->same[3] += r->same_incomparable;
+		keep_lossy(t, b, r);
 	}
-	keep_lossy(t, r);
 	if (r->counterexample)
 		keep(&t->cex, &t->ncex, r->counterexample);
 	if (t->csv) {
@@ -112,7 +128,7 @@ int rb_census_table_row(const struct rb_census_row *r, void *ctx)
 			fprintf(t->out, ",,,,,,,,,\n");
 		return 0;
 	}
-	fprintf(t->out, "%-14s %-5s %-5s %9llu %8llu ", r->op, r->kind, r->tracker, (unsigned long long)r->cases,
+	fprintf(t->out, "%-14s %-5s %-13s %9llu %8llu ", r->op, r->kind, r->tracker, (unsigned long long)r->cases,
 		(unsigned long long)r->unsound);
 	if (r->sampled)
 		fprintf(t->out, "%9s %7s", "-", "-");
@@ -141,19 +157,23 @@ void rb_census_table_footer(struct rb_census_table *t, const struct rb_census_su
 		if (s && s->input_sets)
 			fprintf(t->out, ", %llu distinct input sets", (unsigned long long)s->input_sets);
 		fprintf(t->out, "\n");
-		uint64_t all = t->cmp[0] + t->cmp[1] + t->cmp[2] + t->cmp[3];
-		if (all) {
-			fprintf(t->out, "# cnum vs old: %.2f%% tighter, %.2f%% looser, %.2f%% equal, %.2f%% incomparable (of %llu cases)\n",
-				RATE(t->cmp[0], all), RATE(t->cmp[1], all), RATE(t->cmp[2], all), RATE(t->cmp[3], all),
-				(unsigned long long)all);
-			uint64_t sall = t->same[0] + t->same[1] + t->same[2] + t->same[3];
+		for (unsigned i = 0; i < t->nby; i++) {
+			const struct rb_census_table_cmp *b = &t->by[i];
+			uint64_t all = b->cmp[0] + b->cmp[1] + b->cmp[2] + b->cmp[3];
+			if (!all)
+				continue;
+			fprintf(t->out, "# %s vs %s: %.2f%% tighter, %.2f%% looser, %.2f%% equal, %.2f%% incomparable (of %llu cases)\n",
+				b->tracker, b->baseline, RATE(b->cmp[0], all), RATE(b->cmp[1], all), RATE(b->cmp[2], all),
+				RATE(b->cmp[3], all), (unsigned long long)all);
+			uint64_t sall = b->same[0] + b->same[1] + b->same[2] + b->same[3];
 			fprintf(t->out, "# ... over inputs of equal gamma: %.2f%% tighter, %.2f%% looser, %.2f%% equal, %.2f%% incomparable (of %llu cases)\n",
-				RATE(t->same[0], sall), RATE(t->same[1], sall), RATE(t->same[2], sall),
-				RATE(t->same[3], sall), (unsigned long long)sall);
-			fprintf(t->out, "# cnum loses precision (looser+incomparable) on: %s\n", t->lossy ? t->lossy : "none");
-			fprintf(t->out, "# ... with inputs of equal gamma (the op itself; \"at cnum's best\": the loss is the\n"
-					"#     one-arc domain's, otherwise cnum's transfer function misses its own best): %s\n",
-				t->lossy_same ? t->lossy_same : "none");
+				RATE(b->same[0], sall), RATE(b->same[1], sall), RATE(b->same[2], sall),
+				RATE(b->same[3], sall), (unsigned long long)sall);
+			fprintf(t->out, "# %s loses precision against %s (looser+incomparable) on: %s\n", b->tracker,
+				b->baseline, b->lossy ? b->lossy : "none");
+			fprintf(t->out, "# ... with inputs of equal gamma (the op itself; \"at its best\": the loss is the\n"
+					"#     domain's, otherwise the transfer function misses its own best): %s\n",
+				b->lossy_same ? b->lossy_same : "none");
 		}
 		for (unsigned i = 0; i < t->nex; i++)
 			fprintf(t->out, "example %s", t->ex[i]);
@@ -166,9 +186,11 @@ void rb_census_table_footer(struct rb_census_table *t, const struct rb_census_su
 		free(t->ex[i]);
 	free(t->ex);
 	free(t->cex);
-	free(t->lossy);
-	free(t->lossy_same);
+	for (unsigned i = 0; i < t->nby; i++) {
+		free(t->by[i].lossy);
+		free(t->by[i].lossy_same);
+	}
+	t->nby = 0;
 	t->cex = t->ex = NULL;
-	t->lossy = t->lossy_same = NULL;
 	t->ncex = t->nex = 0;
 }

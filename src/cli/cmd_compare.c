@@ -10,12 +10,15 @@
 #include "util/root.h"
 #include "report/compare.h"
 #include "store/store.h"
+#include "tracker/tracker.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench compare [options] A B              two runs (ids or labels)\n"
 		"       rangebench compare [options] --trackers X,Y [RUN]  two trackers of one run\n"
+		"       rangebench compare [options] [--baseline X] [--candidate Y] [RUN]\n"
+		"                        the same by role (defaults: baseline old, candidate cnum)\n"
 		"\n"
 		"Per program: each statistic's value in A and B and the difference, then a\n"
 		"summary (programs compared, verdict changes, geometric-mean ratios B/A).\n"
@@ -63,6 +66,7 @@ int cmd_compare(int argc, char **argv)
 		{"filter", required_argument, NULL, 'f'}, {"sort", required_argument, NULL, 'o'},
 		{"top", required_argument, NULL, 'n'},    {"changed", no_argument, NULL, 'c'},
 		{"csv", no_argument, NULL, 'C'},          {"summary", no_argument, NULL, 'S'},
+		{"baseline", required_argument, NULL, 'B'}, {"candidate", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
 	char root[PATH_MAX], db_default[PATH_MAX + 32];
@@ -72,12 +76,16 @@ int cmd_compare(int argc, char **argv)
 	struct rb_compare_spec spec = {0};
 	bool changed_only = false, csv = false, summary_only = false;
 	long top = 0;
+	const char *baseline = NULL, *candidate = NULL;
+	char rolebuf[128];
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 'T': trackers = optarg; break;
+		case 'B': baseline = optarg; break;
+		case 'K': candidate = optarg; break;
 		case 't': spec.tracker = optarg; break;
 		case 's': stats_arg = optarg; break;
 		case 'f': spec.filter = optarg; break;
@@ -111,6 +119,15 @@ int cmd_compare(int argc, char **argv)
 			return 2;
 		}
 		stats[nstats++] = (enum rb_cmp_stat)s;
+	}
+	if (baseline || candidate) {
+		const char *b = baseline ? baseline : RB_ROLE_BASELINE, *k = candidate ? candidate : RB_ROLE_CANDIDATE;
+		if (trackers) {
+			fprintf(stderr, "rangebench compare: --trackers or --baseline/--candidate, not both\n");
+			return 2;
+		}
+		snprintf(rolebuf, sizeof(rolebuf), "%s,%s", b, k);
+		trackers = rolebuf;
 	}
 	int nargs = argc - optind;
 	char ta[32] = "", tb[32] = "";

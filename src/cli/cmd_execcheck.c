@@ -13,6 +13,7 @@
 #include "exec/exec.h"
 #include "exec/gen.h"
 #include "loader/object.h"
+#include "tracker/tracker.h"
 
 static void usage(FILE *f)
 {
@@ -168,7 +169,7 @@ int cmd_execcheck(int argc, char **argv)
 	r.opts.runs = 20;
 	r.opts.report = on_violation;
 	r.opts.report_ctx = &r;
-	const char *trackers = "old,cnum", *family = NULL;
+	const char *trackers = RB_ROLE_BASELINE "," RB_ROLE_CANDIDATE, *family = NULL;
 	unsigned long long gen = 0;
 	int c;
 	optind = 1;

@@ -12,6 +12,7 @@
 #include "cli/type_opts.h"
 #include "oracle/kdiff.h"
 #include "loader/object.h"
+#include "tracker/tracker.h"
 #include "verify/verify.h"
 
 static void usage(FILE *f)
@@ -39,7 +40,7 @@ static int run_one(const struct rb_object *obj, size_t idx, const char *tracker,
 
 int cmd_kdiff(int argc, char **argv)
 {
-	const char *tracker = "old";
+	const char *tracker = RB_ROLE_BASELINE;
 	int ctx = 6;
 	struct rb_load_opts lopts = {0};
 	static const struct option lo[] = {{"tracker", required_argument, NULL, 't'},

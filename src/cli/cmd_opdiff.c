@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "tracker/tracker.h"
 #include "oracle/opdiff.h"
 
 static void usage(FILE *f)
@@ -82,8 +83,10 @@ int cmd_opdiff(int argc, char **argv)
 			o.show = (unsigned)v;
 			break;
 		case 't':
-			if (strcmp(optarg, "old") && strcmp(optarg, "cnum")) {
-				fprintf(stderr, "rangebench opdiff: unknown tracker '%s' (old, cnum)\n", optarg);
+			if (!rb_tracker_known(optarg, false)) {
+				char names[256];
+				rb_tracker_names(names, sizeof(names), ", ", false);
+				fprintf(stderr, "rangebench opdiff: unknown tracker '%s' (%s)\n", optarg, names);
 				return 2;
 			}
 			o.tracker = optarg;

@@ -12,14 +12,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench ops [--width 8|16|32|64] [--tracker old|cnum|all] [--op NAME...]\n"
+		"usage: rangebench ops [--width 8|16|32|64] [--tracker NAME|all]... [--baseline NAME]\n"
+		"                      [--op NAME...]\n"
 		"                      [--pairs N] [--sets N] [--seed S] [--csv] [--threads N] [--list]\n"
 		"                      [--examples]\n"
 		"  Soundness and precision census of every tracker operation. At width 8\n"
 		"  every concrete value is checked; at 16/32/64 values are sampled.\n"
 		"  --pairs: cases per binary op (default 100000 at width 8, 20000 wider);\n"
 		"  --sets: at width 8, unary ops use at most N of the generator's input sets.\n"
-		"  --examples: print, per op, one case where cnum is looser than old.\n"
+		"  --tracker: a registry tracker ('rangebench trackers'), repeatable; default all.\n"
+		"  --baseline: every other tracker is compared with it (default old).\n"
+		"  --examples: print, per op, one case where a tracker is looser than the baseline.\n"
 		"  --op takes op names (add64, add32_imm, jsgt32, ld16, ...) or base names\n"
 		"  (add, jsgt, ...: every form); --list prints them. Exit: 0 sound, 1 an\n"
 		"  unsound case (a counterexample is printed), 2 bad usage.\n");
@@ -56,7 +59,8 @@ int cmd_ops(int argc, char **argv)
 {
 	struct rb_census_opts o = {.bits = 8, .seed = 1};
 	const char **ops = calloc((size_t)argc + 1, sizeof(*ops));
-	const char *trackers[3] = {0};
+	const char *trackers[RB_CENSUS_TABLE_TRACKERS + 1] = {0};
+	unsigned ntrk = 0;
 	unsigned nops = 0;
 	bool csv = false, examples = false;
 	int rc = 2;
@@ -113,12 +117,25 @@ int cmd_ops(int argc, char **argv)
 			o.threads = (unsigned)n;
 			i++;
 		} else if (!strcmp(a, "--tracker")) {
-			if (!v || (strcmp(v, "old") && strcmp(v, "cnum") && strcmp(v, "all"))) {
-				rc = bad("--tracker must be old, cnum or all, not '%s'", v ? v : "");
+			if (!v || (!rb_tracker_known(v, false) && strcmp(v, "all"))) {
+				char names[256];
+				rb_tracker_names(names, sizeof(names), ", ", false);
+				fprintf(stderr, "rangebench ops: --tracker must be one of %s or all, not '%s'\n", names, v ? v : "");
+				rc = 2;
 				goto out;
 			}
-			if (strcmp(v, "all"))
-				trackers[0] = v;
+			if (strcmp(v, "all") && ntrk < RB_CENSUS_TABLE_TRACKERS)
+				trackers[ntrk++] = v;
+			i++;
+		} else if (!strcmp(a, "--baseline")) {
+			if (!v || !rb_tracker_known(v, false)) {
+				char names[256];
+				rb_tracker_names(names, sizeof(names), ", ", false);
+				fprintf(stderr, "rangebench ops: --baseline must be one of %s, not '%s'\n", names, v ? v : "");
+				rc = 2;
+				goto out;
+			}
+			o.baseline = v;
 			i++;
 		} else if (!strcmp(a, "--op")) {
 			if (!v || v[0] == '-') {
@@ -141,10 +158,8 @@ int cmd_ops(int argc, char **argv)
 		fprintf(stderr, "rangebench ops: %s\n", err.msg);
 		goto out;
 	}
-	unsigned ntr = 0;
-	if (o.trackers)
-		ntr = 1;
-	else
+	unsigned ntr = ntrk;
+	if (!o.trackers)
 		for (const struct rb_tracker *const *p = rb_trackers(o.bits); p && *p; p++)
 			ntr++;
 	struct rb_census_table t = {.out = stdout, .csv = csv, .examples = examples};

@@ -14,6 +14,7 @@
 #include "census/census.h"
 #include "cli/commands.h"
 #include "cli/type_opts.h"
+#include "tracker/tracker.h"
 #include "driver/census_store.h"
 #include "driver/driver.h"
 #include "driver/fault.h"
@@ -34,7 +35,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench run [--trackers old,cnum,kernel] [-j N] [--db FILE] [--label TEXT]\n"
+		"usage: rangebench run [--trackers LIST] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
 		"                      [--mem-limit MIB]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
@@ -50,7 +51,8 @@ static void usage(FILE *f)
 		"verifier crash costs one row ('load_error'), not the run. Ctrl-C stops\n"
 		"cleanly: the run is marked incomplete and what finished is kept.\n"
 		"\n"
-		"  --trackers LIST  comma-separated (default: old,cnum,kernel)\n"
+		"  --trackers LIST  comma-separated (default: every registry tracker and the\n"
+		"                   kernel; 'rangebench trackers' lists them)\n"
 		"  -j N             parallel workers (default: number of cores)\n"
 		"  --db FILE        results database (default: db/results.sqlite)\n"
 		"  --label TEXT     the run's label, used by compare (default: run)\n"
@@ -271,7 +273,9 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* trackers: requested (or all), minus those that cannot run here */
-	char *tbuf = strdup(trackers_arg ? trackers_arg : "old,cnum,kernel");
+	char names_all[256];
+	rb_tracker_names(names_all, sizeof(names_all), ",", true); /* every registry tracker, then the kernel */
+	char *tbuf = strdup(trackers_arg ? trackers_arg : names_all);
 	if (!tbuf) {
 		fprintf(stderr, "rangebench run: out of memory\n");
 		return 2;
@@ -279,8 +283,10 @@ int cmd_run(int argc, char **argv)
 	char *save = NULL;
 	char ran[256] = "", tnames[RB_DRIVER_MAX_TRACKERS][32];
 	for (char *t = strtok_r(tbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (strcmp(t, "old") && strcmp(t, "cnum") && strcmp(t, "kernel")) {
-			fprintf(stderr, "rangebench run: unknown tracker '%s' (old, cnum, kernel)\n", t);
+		if (!rb_tracker_known(t, true)) {
+			char names[256];
+			rb_tracker_names(names, sizeof(names), ", ", true);
+			fprintf(stderr, "rangebench run: unknown tracker '%s' (%s)\n", t, names);
 			free(tbuf);
 			return 2;
 		}

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/type_opts.h"
 #include "loader/prog_type.h"
+#include "tracker/tracker.h"
 #include "loader/object.h"
 #include "report/table.h"
 #include "verify/verify.h"
@@ -109,7 +110,7 @@ int cmd_verify(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},          {"prog-type", required_argument, NULL, 'T'},
 		{"attach-type", required_argument, NULL, 'A'}, {NULL, 0, NULL, 0},
 	};
-	const char *tracker = "old";
+	const char *tracker = RB_ROLE_BASELINE;
 	bool want_log = false, csv = false;
 	struct rb_load_opts lopts = {0};
 	int c;
@@ -117,8 +118,10 @@ int cmd_verify(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:lcb:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (strcmp(optarg, "old") && strcmp(optarg, "cnum") && strcmp(optarg, "kernel")) {
-				fprintf(stderr, "rangebench verify: unknown tracker '%s' (old, cnum, kernel)\n", optarg);
+			if (!rb_tracker_known(optarg, true)) {
+				char names[256];
+				rb_tracker_names(names, sizeof(names), ", ", true);
+				fprintf(stderr, "rangebench verify: unknown tracker '%s' (%s)\n", optarg, names);
 				return 2;
 			}
 			tracker = optarg;

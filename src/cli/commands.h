@@ -24,5 +24,6 @@ int cmd_kdiff(int argc, char **argv);
 int cmd_progdiff(int argc, char **argv);
 int cmd_execcheck(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_trackers(int argc, char **argv);
 
 #endif

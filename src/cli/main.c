@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 
 static const struct rb_command commands[] = {
+	{"trackers", cmd_trackers, "list the tracker registry: names, roles, sizes, build flags"},
 	{"ops", cmd_ops, "soundness and precision census of every tracker operation"},
 	{"extract", cmd_extract, "write the BPF ELF objects embedded in executables as .o files"},
 	{"load", cmd_load, "open BPF objects and list their programs and maps as the kernel would get them"},

@@ -5,15 +5,33 @@
 
 #include "tracker/tracker.h"
 
-#define PER_WIDTH(sym) sym##_w64, sym##_w32, sym##_w16, sym##_w8
-extern const struct rb_tracker PER_WIDTH(rb_old_tracker);
-extern const struct rb_tracker PER_WIDTH(rb_cnum_tracker);
-extern const struct rb_concrete PER_WIDTH(rb_concrete);
+#include <stdio.h>
 
-static const struct rb_tracker *const list64[] = {&rb_old_tracker_w64, &rb_cnum_tracker_w64, NULL};
-static const struct rb_tracker *const list32[] = {&rb_old_tracker_w32, &rb_cnum_tracker_w32, NULL};
-static const struct rb_tracker *const list16[] = {&rb_old_tracker_w16, &rb_cnum_tracker_w16, NULL};
-static const struct rb_tracker *const list8[] = {&rb_old_tracker_w8, &rb_cnum_tracker_w8, NULL};
+/* The tracker registry: one line per tracker, in the order every table,
+ * census, benchmark and chart shows them. A line names the width-generic
+ * vtable symbol (defined once per width as <sym>_w64, _w32, _w16, _w8).
+ * Name, what it follows, representation size and build flags are fields
+ * of the vtable itself (`rangebench trackers` prints them). A new tracker:
+ * one folder under src/tracker/ defining its vtable, one line here, its
+ * tests. */
+#define RB_TRACKER_REGISTRY(X)                                          \
+	X(rb_old_tracker)     /* Linux 6.18.44 bounds (old/)          */ \
+	X(rb_cnum_tracker)    /* cnum repr., 6.18 algorithms (cnum/)  */ \
+	X(rb_cnum_tracker_ml) /* cnum as merged in mainline (cnum/ built again) */ \
+	X(rb_arc2_tracker)    /* two arcs per width (arc2/)           */
+
+#define DECLARE(sym) extern const struct rb_tracker sym##_w64, sym##_w32, sym##_w16, sym##_w8;
+RB_TRACKER_REGISTRY(DECLARE)
+extern const struct rb_concrete rb_concrete_w64, rb_concrete_w32, rb_concrete_w16, rb_concrete_w8;
+
+#define AT64(sym) &sym##_w64,
+#define AT32(sym) &sym##_w32,
+#define AT16(sym) &sym##_w16,
+#define AT8(sym) &sym##_w8,
+static const struct rb_tracker *const list64[] = {RB_TRACKER_REGISTRY(AT64) NULL};
+static const struct rb_tracker *const list32[] = {RB_TRACKER_REGISTRY(AT32) NULL};
+static const struct rb_tracker *const list16[] = {RB_TRACKER_REGISTRY(AT16) NULL};
+static const struct rb_tracker *const list8[] = {RB_TRACKER_REGISTRY(AT8) NULL};
 
 const struct rb_tracker *const *rb_trackers(unsigned bits)
 {
@@ -29,10 +47,30 @@ const struct rb_tracker *const *rb_trackers(unsigned bits)
 const struct rb_tracker *rb_tracker_get(const char *name, unsigned bits)
 {
 	const struct rb_tracker *const *l = rb_trackers(bits);
-	for (; l && *l; l++)
+	for (; name && l && *l; l++)
 		if (strcmp((*l)->name, name) == 0)
 			return *l;
 	return NULL;
+}
+
+bool rb_tracker_known(const char *name, bool with_kernel)
+{
+	return rb_tracker_get(name, 64) || (with_kernel && name && !strcmp(name, "kernel"));
+}
+
+int rb_tracker_names(char *buf, size_t len, const char *sep, bool with_kernel)
+{
+	int n = 0;
+	const char *s = "";
+	for (const struct rb_tracker *const *l = list64; *l; l++, s = sep) {
+		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%s%s", s, (*l)->name);
+		n += k > 0 ? k : 0;
+	}
+	if (with_kernel) {
+		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%skernel", sep);
+		n += k > 0 ? k : 0;
+	}
+	return n;
 }
 
 const struct rb_concrete *rb_concrete_get(unsigned bits)

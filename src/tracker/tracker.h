@@ -1,12 +1,13 @@
 /* tracker.h — the scalar value tracker interface.
  *
  * A tracker abstracts the set of values one BPF scalar register may hold.
- * Two implementations exist behind this interface:
- *   "old"  — the Linux 6.18 representation: a tnum (var_off) plus
- *            smin/smax/umin/umax and s32/u32 min/max, kept in step by
- *            reg_bounds_sync();
- *   "cnum" — a tnum plus one wrapped range {base, size} per width (the
- *            representation mainline Linux later merged as cnum64/cnum32).
+ * The implementations are listed in one table, src/tracker/registry.c
+ * (name, what it follows, representation size, build flags): "old" (the
+ * Linux 6.18 bounds), "cnum" (mainline's wrapped ranges with 6.18's
+ * algorithms), "cnum-mainline" (the same folder built with mainline's
+ * algorithms) and "arc2" (two wrapped arcs per width). Everything else
+ * iterates over that table and compares trackers by role: a baseline
+ * (default "old") and a candidate (default "cnum").
  * The engine, the census, the tests and the benchmarks see trackers only
  * through this header. Each tracker exists at four register widths
  * (64/32 production, 32/16, 16/8 and 8/4 for exhaustive tests).
@@ -78,8 +79,9 @@ struct rb_concrete {
 };
 
 struct rb_tracker {
-	const char *name;    /* "old" or "cnum" */
+	const char *name;    /* registry name: "old", "cnum", ... */
 	const char *follows; /* which kernel's semantics it reproduces */
+	const char *build_flags; /* extra compiler flags of its build ("" if none) */
 	unsigned bits, subbits;
 	size_t val_size; /* bytes of the representation (value tracking only) */
 	const struct rb_concrete *concrete;
@@ -128,10 +130,19 @@ struct rb_tracker {
 				     char why[2][RB_VIOLATION_LEN]);
 };
 
-/* Lookup by name ("old", "cnum") and width (64, 32, 16, 8); NULL if none. */
+/* Lookup by name and width (64, 32, 16, 8); NULL if none. */
 const struct rb_tracker *rb_tracker_get(const char *name, unsigned bits);
-/* NULL-terminated list of every tracker at one width */
+/* NULL-terminated list of every registry tracker at one width, in table order */
 const struct rb_tracker *const *rb_trackers(unsigned bits);
+/* The default roles of comparisons: baseline "old", candidate "cnum". */
+#define RB_ROLE_BASELINE "old"
+#define RB_ROLE_CANDIDATE "cnum"
+/* Is `name` a registry tracker? (or, with_kernel, "kernel", the running
+ * kernel's verifier, which the driver and verify accept too) */
+bool rb_tracker_known(const char *name, bool with_kernel);
+/* "old, cnum, ..." (every registry name, then "kernel" if with_kernel) into
+ * buf, snprintf conventions; for usage and error messages */
+int rb_tracker_names(char *buf, size_t len, const char *sep, bool with_kernel);
 const struct rb_concrete *rb_concrete_get(unsigned bits);
 
 /* The opposite condition: "!(a op b)" == "a rb_jmp_negate(op) b" */

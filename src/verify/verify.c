@@ -1,7 +1,8 @@
 /* verify.c — rb_verify(): one program of an opened object, verified by the
  * tracker named in the options: "kernel" is the running kernel through
- * bpf() (oracle/kload.h); "old" and "cnum" are the userspace engine
- * (engine/engine.h) with that scalar tracker at 64 bits. */
+ * bpf() (oracle/kload.h); every registry tracker ("old", "cnum", ...,
+ * tracker.h) is the userspace engine (engine/engine.h) with that scalar
+ * tracker at 64 bits. */
 #include "verify/verify.h"
 
 #include <stdio.h>
@@ -38,7 +39,7 @@ static bool prepare_outcome(const struct rb_prog *p, struct rb_result *res)
 int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_verify_opts *opts,
 	      struct rb_result *res, struct rb_err *err)
 {
-	const char *name = opts && opts->tracker ? opts->tracker : "old";
+	const char *name = opts && opts->tracker ? opts->tracker : RB_ROLE_BASELINE;
 	if (prog_idx >= obj->prog_cnt)
 		return rb_errf(err, "%s: no program %zu (%zu programs)", obj->path, prog_idx, obj->prog_cnt);
 	if (strcmp(name, "kernel") && !rb_tracker_get(name, 64))
@@ -51,7 +52,11 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 	}
 	const struct rb_tracker *t = rb_tracker_get(name, 64);
 	if (!t)
-		return rb_errf(err, "unknown tracker '%s' (old, cnum, kernel)", name);
+	{
+		char names[256];
+		rb_tracker_names(names, sizeof(names), ", ", true);
+		return rb_errf(err, "unknown tracker '%s' (%s)", name, names);
+	}
 	struct rb_engine_opts eo = {
 		.insn_limit = opts ? opts->insn_limit : 0,
 		.time_limit_s = opts ? opts->time_limit_s : 0,

@@ -15,7 +15,7 @@
 #include "census/census.h"
 #include "census/inputs.h"
 
-#define MAXROWS 400
+#define MAXROWS 1000
 struct rows {
 	unsigned n;
 	struct rb_census_row r[MAXROWS];

@@ -9,16 +9,14 @@
  * (AND/OR of a {-1, 0} register forks the verifier state) is engine-level
  * and not reproduced: a single abstract value cannot fork.
  *
- * Note: DIV/MOD by a constant (scalar*_min_max_[us]div/[us]mod), the
- * collapse-to-constant in creg_update_bounds64 (tnum_step) and the
+ * Note: DIV/MOD by a constant (scalar*_min_max_[us]div/[us]mod) and the
  * refine-both-outcomes step of branch_taken (simulate_both_branches_taken)
  * are mainline algorithms newer than Linux 6.18 that are not specific to
  * cnums; 6.18 (the old tracker) marks DIV/MOD results unknown. They are
- * OFF by default, so that the cnum tracker differs from the old one only
- * by its representation (the engine around both follows 6.18 too, and the
- * project measures the representation change). Building with
- * -DRB_CNUM_MAINLINE_ALGOS turns all three on, to measure mainline's cnum
- * tracker as merged.
+ * compiled only into the "cnum-mainline" build (RB_CNUM_MAINLINE_ALGOS,
+ * see variant.h), so that the "cnum" tracker differs from the old one only
+ * by its representation (the engine around both follows 6.18 too). The
+ * single-value collapse (tnum_step) is in 6.18.44 and in both builds.
  */
 #include <linux/bpf.h>
 

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracker/cnum/variant.h"
 #include "tracker/width.h"
 
 struct cnum {
@@ -77,26 +78,26 @@ static inline uint64_t cnum_end(struct cnum a, unsigned bits)
 	return (a.base + a.size) & cn_mask(bits);
 }
 
-#define cnum_from_urange RB_SYM(cnum_from_urange)
-#define cnum_from_srange RB_SYM(cnum_from_srange)
-#define cnum_umin RB_SYM(cnum_umin)
-#define cnum_umax RB_SYM(cnum_umax)
-#define cnum_smin RB_SYM(cnum_smin)
-#define cnum_smax RB_SYM(cnum_smax)
-#define cnum_contains RB_SYM(cnum_contains)
-#define cnum_intersect RB_SYM(cnum_intersect)
-#define cnum_hull RB_SYM(cnum_hull)
-#define cnum_is_subset RB_SYM(cnum_is_subset)
-#define cnum_add RB_SYM(cnum_add)
-#define cnum_neg RB_SYM(cnum_neg)
-#define cnum_sub RB_SYM(cnum_sub)
-#define cnum_mul RB_SYM(cnum_mul)
-#define cnum_narrow RB_SYM(cnum_narrow)
-#define cnum_widen_intersect RB_SYM(cnum_widen_intersect)
-#define cnum_from_set RB_SYM(cnum_from_set)
-#define mk RB_SYM(cnum_mk)
-#define crosses_umax RB_SYM(cnum_crosses_umax)
-#define crosses_smax RB_SYM(cnum_crosses_smax)
+#define cnum_from_urange CN_SYM(cnum_from_urange)
+#define cnum_from_srange CN_SYM(cnum_from_srange)
+#define cnum_umin CN_SYM(cnum_umin)
+#define cnum_umax CN_SYM(cnum_umax)
+#define cnum_smin CN_SYM(cnum_smin)
+#define cnum_smax CN_SYM(cnum_smax)
+#define cnum_contains CN_SYM(cnum_contains)
+#define cnum_intersect CN_SYM(cnum_intersect)
+#define cnum_hull CN_SYM(cnum_hull)
+#define cnum_is_subset CN_SYM(cnum_is_subset)
+#define cnum_add CN_SYM(cnum_add)
+#define cnum_neg CN_SYM(cnum_neg)
+#define cnum_sub CN_SYM(cnum_sub)
+#define cnum_mul CN_SYM(cnum_mul)
+#define cnum_narrow CN_SYM(cnum_narrow)
+#define cnum_widen_intersect CN_SYM(cnum_widen_intersect)
+#define cnum_from_set CN_SYM(cnum_from_set)
+#define mk CN_SYM(cnum_mk)
+#define crosses_umax CN_SYM(cnum_crosses_umax)
+#define crosses_smax CN_SYM(cnum_crosses_smax)
 
 /* The smallest arc containing both a and b (a join; not in mainline). */
 struct cnum cnum_hull(struct cnum a, struct cnum b, unsigned bits);

@@ -46,22 +46,67 @@ void creg_update_bounds32(struct creg *r)
 	r->r32 = cnum_intersect(r->r32, cnum_from_tnum(tnum_subreg(r->var_off), RH), RH);
 }
 
+/* how many members of t lie in [lo, hi] (0, 1, or 2 meaning "more");
+ * the first one in *first */
+static inline unsigned tnum_members_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *first)
+{
+	uint64_t x = lo;
+	if (!tnum_contains(t, lo)) {
+		x = tnum_step(t, lo);
+		if (x <= lo)
+			return 0; /* no member above lo */
+	}
+	if (x > hi)
+		return 0;
+	*first = x;
+	uint64_t y = tnum_step(t, x);
+	return y > x && y <= hi ? 2 : 1;
+}
+
+/* The single-value collapse on an arc: does the arc meet the tnum in
+ * exactly one value? The 6.18.44 test (rb_tnum_single_in_urange) asks it
+ * of the register's value set, which old holds as the unsigned range
+ * intersected with the signed one; cnum holds it as one arc, which may
+ * cross the unsigned pole (e.g. [-1, 4]), so the same question is asked
+ * of the arc's one or two unsigned pieces. */
+static inline bool tnum_single_in_arc(struct tnum t, struct cnum a, uint64_t *c)
+{
+	uint64_t end = cnum_end(a, RW), f1 = 0, f2 = 0;
+	if (a.base <= end)
+		return tnum_members_in(t, a.base, end, c) == 1;
+	unsigned n = tnum_members_in(t, a.base, W_MASK, &f1);
+	if (n > 1)
+		return false;
+	unsigned m = tnum_members_in(t, 0, end, &f2);
+	if (n + m != 1)
+		return false;
+	*c = n ? f1 : f2;
+	return true;
+}
+
 /* mainline __update_reg64_bounds: intersect with the tnum's range, then
- * (tnum_step) collapse to a constant when the unsigned range and the tnum
- * share a single value. Unlike mainline, an arc that became empty stays
- * empty (mainline may turn it into a constant; both are sound). */
+ * (tnum_step) collapse to a constant when the range and the tnum share a
+ * single value. Linux 6.18.44 has the collapse too (old/sync.c), so both
+ * cnum builds apply it: "cnum" on the arc itself (tnum_single_in_arc: the
+ * value set old tests), "cnum-mainline" on the unsigned bounds the arc
+ * converts to, as mainline does (an arc crossing the unsigned pole then
+ * reads as [0, U64_MAX] and does not collapse). Unlike mainline, an arc
+ * that became empty stays empty (mainline may turn it into a constant;
+ * both are sound). */
 void creg_update_bounds64(struct creg *r)
 {
 	r->r64 = cnum_intersect(r->r64, cnum_from_tnum(r->var_off, RW), RW);
-#ifndef RB_CNUM_MAINLINE_ALGOS
-	return; /* tnum_step is newer than 6.18 (see alu.c) */
-#endif
 	if (cnum_is_empty(r->r64, RW))
 		return;
 
-	uint64_t c; /* the test is shared with the old tracker (6.18.44 has it) */
+	uint64_t c;
+#ifdef RB_CNUM_MAINLINE_ALGOS
 	if (rb_tnum_single_in_urange(r->var_off, reg_umin(r), reg_umax(r), &c))
 		creg_known(r, c);
+#else
+	if (tnum_single_in_arc(r->var_off, r->r64, &c))
+		creg_known(r, c);
+#endif
 }
 
 void creg_update_bounds(struct creg *r)
@@ -153,7 +198,9 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 	 * not cross the s32 boundary and fits the narrow signed type, sign
 	 * extension leaves the subregister as it is and the 64-bit arc is
 	 * the sign-extended 32-bit arc, of the same size. Keeping this in
-	 * both trackers means old vs cnum measures the representation. */
+	 * both trackers means old vs cnum measures the representation.
+	 * Mainline's cnum does not do this: cnum-mainline skips it. */
+#ifndef RB_CNUM_MAINLINE_ALGOS
 	if (!cnum_is_empty(r->r32, RH)) {
 		int64_t lo = hsext(r->r32.base), hi = hsext(r->r32.base + r->r32.size);
 		int64_t nmin = -(INT64_C(1) << (n - 1)), nmax = (INT64_C(1) << (n - 1)) - 1;
@@ -172,6 +219,7 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 			return;
 		}
 	}
+#endif
 
 	uint64_t smax = wbits(reg_smax(r)), smin = wbits(reg_smin(r));
 	if ((smax >> n) != (smin >> n)) {

@@ -184,10 +184,16 @@ static bool cn_intersect(rb_val *a, const rb_val *b)
 	return !cn_is_empty(a);
 }
 
-const struct rb_tracker RB_SYM(rb_cnum_tracker) = {
-	.name = "cnum",
-	.follows = "Linux mainline cnum (2026): include/linux/cnum.h, kernel/bpf/cnum.c, "
+const struct rb_tracker CN_SYM(rb_cnum_tracker) = {
+	.name = CN_NAME,
+#ifdef RB_CNUM_MAINLINE_ALGOS
+	.follows = "Linux mainline cnum (2026) as merged: include/linux/cnum.h, kernel/bpf/cnum.c, "
 		   "kernel/bpf/verifier.c",
+	.build_flags = "-DRB_CNUM_MAINLINE_ALGOS",
+#else
+	.follows = "mainline's cnum representation (2026) with Linux 6.18.44's algorithms",
+	.build_flags = "",
+#endif
 	.bits = W_BITS,
 	.subbits = H_BITS,
 	/* tnum (2 words) + cnum64 (2 words) + cnum32 (2 half words) */

@@ -205,6 +205,7 @@ static bool t_intersect(rb_val *a, const rb_val *b)
 const struct rb_tracker old_vtable = {
 	.name = "old",
 	.follows = "Linux 6.18",
+	.build_flags = "",
 	.bits = W_BITS,
 	.subbits = H_BITS,
 	/* var_off (2 words) + four full-width bounds + four half-width bounds */

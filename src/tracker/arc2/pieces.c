@@ -1,0 +1,307 @@
+/* pieces.c — two-arc sets: intersection into pieces, the canonical pair,
+ * best pair of a set, and exact bounds under a tnum. See pieces.h. */
+#include <stdlib.h>
+
+#include "tracker/arc2/pieces.h"
+
+static uint64_t umin_(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+void a2_pieces(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out)
+{
+	const uint64_t m = cn_mask(bits);
+	out->n = 0;
+	if (cnum_is_empty(a, bits) || cnum_is_empty(b, bits))
+		return;
+	if (cnum_is_full(a, bits)) {
+		out->p[out->n++] = b;
+		return;
+	}
+	if (cnum_is_full(b, bits)) {
+		out->p[out->n++] = a;
+		return;
+	}
+	uint64_t d = (b.base - a.base) & m; /* b's start, counted from a's */
+	if (d <= a.size) {
+		/* b starts inside a */
+		uint64_t len1 = umin_(a.size - d, b.size);
+		out->p[out->n++] = (struct cnum){b.base, len1};
+		/* b runs on round the circle back into a's start? */
+		if (d > 0 && b.size > m - d) {
+			uint64_t rest = b.size - (m - d + 1); /* offsets 0..rest of a */
+			uint64_t len2 = umin_(rest, a.size);
+			if (len2 + 1 == d) /* touches the first piece: one piece */
+				out->p[0] = (struct cnum){a.base, d + len1};
+			else
+				out->p[out->n++] = (struct cnum){a.base, len2};
+		}
+		return;
+	}
+	uint64_t e = (a.base - b.base) & m; /* a's start, counted from b's */
+	if (e <= b.size)
+		out->p[out->n++] = (struct cnum){a.base, umin_(a.size, b.size - e)};
+}
+
+void a2_list_meet_arc(struct a2_list *l, struct cnum c, unsigned bits)
+{
+	struct a2_list r = {0};
+	for (unsigned i = 0; i < l->n; i++) {
+		struct a2_list q;
+		a2_pieces(l->p[i], c, bits, &q);
+		for (unsigned j = 0; j < q.n && r.n < A2_MAX_PIECES; j++)
+			r.p[r.n++] = q.p[j];
+	}
+	*l = r;
+}
+
+static int by_base(const void *x, const void *y)
+{
+	const struct cnum *a = x, *b = y;
+	return a->base < b->base ? -1 : a->base > b->base;
+}
+
+/* values strictly between the end of p and the start of q (clockwise) */
+static uint64_t gap(struct cnum p, struct cnum q, unsigned bits)
+{
+	return (q.base - cnum_end(p, bits) - 1) & cn_mask(bits);
+}
+
+/* the least member of t in [lo, hi], if any */
+static bool first_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *x)
+{
+	uint64_t y = lo;
+	if (!tnum_contains(t, lo)) {
+		y = tnum_step(t, lo);
+		if (y <= lo)
+			return false;
+	}
+	if (y > hi)
+		return false;
+	*x = y;
+	return true;
+}
+
+/* May the values strictly between pieces p and q hold a member? Not if
+ * the tnum has none there, nor (for the subregister) if no piece of the
+ * full-width set has low halves there. */
+static bool gap_may_hold(struct cnum p, struct cnum q, unsigned bits, const struct a2_ctx *cx)
+{
+	const uint64_t m = cn_mask(bits);
+	uint64_t g = gap(p, q, bits), x;
+	if (!g)
+		return false;
+	struct cnum ga = {(cnum_end(p, bits) + 1) & m, g - 1};
+	bool tmember;
+	if (ga.base + ga.size <= m)
+		tmember = first_in(cx->t, ga.base, ga.base + ga.size, &x);
+	else
+		tmember = first_in(cx->t, ga.base, m, &x) || first_in(cx->t, 0, cnum_end(ga, bits), &x);
+	if (!tmember)
+		return false;
+	if (!cx->outer)
+		return true;
+	for (unsigned i = 0; i < cx->outer->n; i++) {
+		struct cnum lo = cnum_narrow(cx->outer->p[i], cx->outer_bits, bits);
+		struct a2_list q2;
+		a2_pieces(lo, ga, bits, &q2);
+		if (q2.n)
+			return true;
+	}
+	return false;
+}
+
+void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, struct cnum *a, struct cnum *b)
+{
+	const uint64_t m = cn_mask(bits);
+	struct a2_list s = *l;
+	if (s.n == 0) {
+		*a = *b = cnum_empty(bits);
+		return;
+	}
+	qsort(s.p, s.n, sizeof(s.p[0]), by_base);
+	/* merge touching neighbours, then (beyond two pieces) across a gap
+	 * that holds no member, else across the smallest gap */
+	for (;;) {
+		unsigned best = 0;
+		uint64_t g = UINT64_MAX;
+		bool free_gap = false;
+		for (unsigned i = 0; s.n > 1 && i < s.n; i++) {
+			uint64_t gi = gap(s.p[i], s.p[(i + 1) % s.n], bits);
+			if (gi < g)
+				g = gi, best = i;
+		}
+		if (s.n > 2 && g != 0 && cx) {
+			for (unsigned i = 0; i < s.n && !free_gap; i++)
+				if (!gap_may_hold(s.p[i], s.p[(i + 1) % s.n], bits, cx))
+					free_gap = true, best = i;
+		}
+		if (s.n <= 1 || (s.n <= 2 && g != 0))
+			break;
+		unsigned j = (best + 1) % s.n;
+		if (s.n == 2 && g == 0 && gap(s.p[j], s.p[best], bits) == 0) {
+			s.n = 1; /* the two pieces close the circle */
+			s.p[0] = cnum_full(bits);
+			break;
+		}
+		struct cnum merged = {s.p[best].base, (cnum_end(s.p[j], bits) - s.p[best].base) & m};
+		s.p[best] = merged;
+		for (unsigned k = j; k + 1 < s.n; k++)
+			s.p[k] = s.p[k + 1];
+		s.n--;
+		if (j < best) /* merged across the wrap: the piece moved down */
+			qsort(s.p, s.n, sizeof(s.p[0]), by_base);
+	}
+	if (s.n == 1) {
+		if (s.p[0].size == m) {
+			*a = *b = cnum_full(bits);
+		} else {
+			*a = s.p[0];
+			*b = cnum_full(bits);
+		}
+		return;
+	}
+	struct cnum p = s.p[0], q = s.p[1];
+	*a = (struct cnum){p.base, (cnum_end(q, bits) - p.base) & m};
+	*b = (struct cnum){q.base, (cnum_end(p, bits) - q.base) & m};
+}
+
+static int by_value(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, struct cnum *b)
+{
+	const uint64_t m = cn_mask(bits);
+	if (n == 0) {
+		*a = *b = cnum_empty(bits);
+		return true;
+	}
+	uint64_t *v = malloc(n * sizeof(*v));
+	if (!v) {
+		*a = *b = cnum_full(bits);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = vals[i] & m;
+	qsort(v, n, sizeof(*v), by_value);
+	size_t k = 1;
+	for (size_t i = 1; i < n; i++)
+		if (v[i] != v[k - 1])
+			v[k++] = v[i];
+	/* the two largest gaps: after v[g1] and after v[g2] */
+	size_t g1 = k, g2 = k;
+	uint64_t s1 = 0, s2 = 0;
+	for (size_t i = 0; i < k; i++) {
+		uint64_t g = (v[(i + 1) % k] - v[i] - 1) & m;
+		if (k == 1)
+			g = m; /* one value: everything else is the gap */
+		if (g > s1) {
+			s2 = s1, g2 = g1;
+			s1 = g, g1 = i;
+		} else if (g > s2) {
+			s2 = g, g2 = i;
+		}
+	}
+	struct a2_list l = {0};
+	if (g1 == k) {
+		l.n = 1; /* no gap: every value */
+		l.p[0] = cnum_full(bits);
+	} else if (g2 == k) {
+		l.n = 1;
+		l.p[0] = (struct cnum){v[(g1 + 1) % k], (v[g1] - v[(g1 + 1) % k]) & m};
+	} else {
+		l.n = 2;
+		l.p[0] = (struct cnum){v[(g1 + 1) % k], (v[g2] - v[(g1 + 1) % k]) & m};
+		l.p[1] = (struct cnum){v[(g2 + 1) % k], (v[g1] - v[(g2 + 1) % k]) & m};
+	}
+	free(v);
+	a2_canon(&l, bits, NULL, a, b);
+	return true;
+}
+
+struct cnum a2_hull(const struct a2_list *l, unsigned bits)
+{
+	const uint64_t m = cn_mask(bits);
+	if (l->n == 0)
+		return cnum_empty(bits);
+	if (l->n == 1)
+		return l->p[0];
+	struct a2_list s = *l;
+	qsort(s.p, s.n, sizeof(s.p[0]), by_base);
+	/* drop the largest gap */
+	unsigned best = 0;
+	uint64_t g = 0;
+	for (unsigned i = 0; i < s.n; i++) {
+		uint64_t gi = gap(s.p[i], s.p[(i + 1) % s.n], bits);
+		if (i == 0 || gi > g)
+			g = gi, best = i;
+	}
+	unsigned first = (best + 1) % s.n;
+	return (struct cnum){s.p[first].base, (cnum_end(s.p[best], bits) - s.p[first].base) & m};
+}
+
+/* the greatest member of t in [lo, hi] (through the complement: the
+ * members of {~value & ~mask, mask} are the complements of t's) */
+static bool last_in(struct tnum t, uint64_t lo, uint64_t hi, unsigned bits, uint64_t *x)
+{
+	const uint64_t m = cn_mask(bits);
+	struct tnum c = {~t.value & ~t.mask & m, t.mask & m};
+	uint64_t y;
+	if (!first_in(c, m ^ hi, m ^ lo, &y))
+		return false;
+	*x = m ^ y;
+	return true;
+}
+
+/* min and max member of t over the list, in unsigned order */
+static bool ubounds(const struct a2_list *l, struct tnum t, unsigned bits, uint64_t *lo, uint64_t *hi)
+{
+	const uint64_t m = cn_mask(bits);
+	bool any = false;
+	for (unsigned i = 0; i < l->n; i++) {
+		uint64_t s[2][2], x, y = 0;
+		unsigned k = 0;
+		uint64_t end = cnum_end(l->p[i], bits);
+		if (l->p[i].size == m) {
+			s[k][0] = 0, s[k++][1] = m;
+		} else if (end < l->p[i].base) {
+			s[k][0] = l->p[i].base, s[k++][1] = m;
+			s[k][0] = 0, s[k++][1] = end;
+		} else {
+			s[k][0] = l->p[i].base, s[k++][1] = end;
+		}
+		for (unsigned j = 0; j < k; j++) {
+			if (!first_in(t, s[j][0], s[j][1], &x))
+				continue;
+			last_in(t, s[j][0], s[j][1], bits, &y);
+			if (!any || x < *lo)
+				*lo = x;
+			if (!any || y > *hi)
+				*hi = y;
+			any = true;
+		}
+	}
+	return any;
+}
+
+bool a2_list_bounds(const struct a2_list *l, struct tnum t, unsigned bits, struct a2_bounds *out)
+{
+	const uint64_t m = cn_mask(bits), sb = cn_smin_bits(bits);
+	t.value &= m;
+	t.mask &= m;
+	if (!ubounds(l, t, bits, &out->umin, &out->umax))
+		return false;
+	/* signed order is unsigned order after flipping the sign bit: shift
+	 * every piece by half the circle and flip t's sign bit if known */
+	struct a2_list s = *l;
+	for (unsigned i = 0; i < s.n; i++)
+		if (s.p[i].size != m)
+			s.p[i].base = (s.p[i].base + sb) & m;
+	struct tnum ts = {t.value ^ (sb & ~t.mask), t.mask};
+	uint64_t lo = 0, hi = 0;
+	ubounds(&s, ts, bits, &lo, &hi);
+	out->smin = sext_bits(lo ^ sb, bits);
+	out->smax = sext_bits(hi ^ sb, bits);
+	return true;
+}

@@ -1,0 +1,74 @@
+/* pieces.h — sets of n-bit values held as the intersection of two wrapped
+ * arcs, width-generic (the "arc2" tracker's representation per width).
+ *
+ * An arc is the cnum tracker's struct cnum ({base, size}, size excluding
+ * the base; full and empty sentinels as in cnum/arc.h). The intersection
+ * of two arcs is empty, one arc, or two disjoint arcs ("pieces"), and any
+ * such set has exactly one canonical pair:
+ *   no piece      (empty, empty)
+ *   one piece P   (P, full)            (full, full) for the full circle
+ *   pieces P < Q  ([P.base .. Q.end], [Q.base .. P.end])
+ * so equal sets have equal representations. The pair can hold what the
+ * old tracker's unsigned range intersected with its signed range holds,
+ * and what cnum's single arc holds.
+ *
+ * Every function takes the width `bits` (1..64). Internal to
+ * src/tracker/arc2/; symbols carry the build's width suffix (RB_SYM).
+ */
+#ifndef RB_TRACKER_ARC2_PIECES_H
+#define RB_TRACKER_ARC2_PIECES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracker/cnum/arc.h"
+#include "tracker/tnum.h"
+#include "tracker/width.h"
+
+/* at most this many pieces in a working list (4 arcs intersect in <= 4) */
+#define A2_MAX_PIECES 8
+
+struct a2_list {
+	unsigned n;
+	struct cnum p[A2_MAX_PIECES];
+};
+
+#define a2_pieces RB_SYM(a2_pieces)
+#define a2_list_meet_arc RB_SYM(a2_list_meet_arc)
+#define a2_canon RB_SYM(a2_canon)
+#define a2_from_set RB_SYM(a2_from_set)
+#define a2_hull RB_SYM(a2_hull)
+#define a2_list_bounds RB_SYM(a2_list_bounds)
+
+/* the pieces of a ∩ b (0, 1 or 2, disjoint, not adjacent) */
+void a2_pieces(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out);
+/* l := l ∩ c */
+void a2_list_meet_arc(struct a2_list *l, struct cnum c, unsigned bits);
+/* What else is known of the set when a list is canonicalised: the tnum
+ * at the list's width and, for the subregister, the full-width pieces. */
+struct a2_ctx {
+	struct tnum t;
+	const struct a2_list *outer; /* NULL at full width */
+	unsigned outer_bits;
+};
+/* the canonical pair of a list; more than two pieces are first merged
+ * across a gap holding no member (by cx, if given), else across the
+ * smallest gap (the smallest over-approximation) */
+void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, struct cnum *a, struct cnum *b);
+/* the smallest pair holding every vals[i] (truncated to bits): the
+ * complement of their two largest circular gaps. False only when memory
+ * ran out (then the full pair). */
+bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, struct cnum *b);
+/* the smallest single arc holding the list (cnum's view of it) */
+struct cnum a2_hull(const struct a2_list *l, unsigned bits);
+
+/* The exact unsigned and signed bounds of the list's members that are
+ * also members of t (a tnum of width bits). False if there is none. */
+struct a2_bounds {
+	uint64_t umin, umax;
+	int64_t smin, smax;
+};
+bool a2_list_bounds(const struct a2_list *l, struct tnum t, unsigned bits, struct a2_bounds *out);
+
+#endif

@@ -1,0 +1,277 @@
+/* tracker.c — the "arc2" tracker: a tnum plus, per width, the
+ * intersection of two wrapped arcs (pieces.h), 64 bytes at 64 bits like
+ * the old tracker's bounds.
+ *
+ * The representation holds both other trackers' sets: old's "unsigned
+ * range ∩ signed range" is two arcs, cnum's wrapped arc is one. Transfer
+ * functions are the reduced product of the two: each operation converts
+ * its inputs to old's fields and to cnum's arcs (exactly, for values the
+ * domains share), runs old's and cnum's own transfer function (Linux
+ * 6.18.44's algorithms on both representations) and keeps the
+ * intersection of the two results. The result is therefore never looser
+ * than either tracker's on equal inputs, except where the intersection
+ * of old's two result arcs with cnum's one has three pieces and every gap
+ * between them may hold a member: then the smallest gap is given up
+ * (pieces.c a2_canon; a gap the tnum or, for the subregister, the
+ * full-width pieces rule out is given up first, for free).
+ * Multiplication and division on arcs split at the poles are not done
+ * (yet): MUL is the better of old's and cnum's, DIV/MOD unknown as in 6.18.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracker/arc2/arc2.h"
+#include "tracker/bounds.h"
+
+extern const struct rb_concrete RB_SYM(rb_concrete);
+
+static void mark_empty(struct a2reg *r)
+{
+	r->t = tnum_unknown();
+	r->a = r->b = cnum_empty(W_BITS);
+	r->a32 = r->b32 = cnum_empty(H_BITS);
+}
+
+static void a_unknown(rb_val *v)
+{
+	struct a2reg r = {tnum_unknown(), cnum_full(W_BITS), cnum_full(W_BITS), cnum_full(H_BITS),
+			  cnum_full(H_BITS)};
+	a2_store(v, &r);
+}
+
+static void a_constant(rb_val *v, uint64_t c)
+{
+	c = wtrunc(c);
+	struct a2reg r = {tnum_const(c), cnum_const(c, W_BITS), cnum_full(W_BITS), cnum_const(c, H_BITS),
+			  cnum_full(H_BITS)};
+	a2_store(v, &r);
+}
+
+static void a_from_set(rb_val *v, const uint64_t *vals, size_t n)
+{
+	struct a2reg r;
+	if (n == 0) {
+		mark_empty(&r);
+		a2_store(v, &r);
+		return;
+	}
+	r.t = tnum_from_set(vals, n);
+	if (!a2_from_set(vals, n, W_BITS, &r.a, &r.b) || !a2_from_set(vals, n, H_BITS, &r.a32, &r.b32)) {
+		a_unknown(v); /* out of memory: still sound */
+		return;
+	}
+	a2_store(v, &r);
+}
+
+static bool a_is_empty(const rb_val *v)
+{
+	struct a2reg r = a2_load(v);
+	struct a2_bounds b64, b32;
+	return !a2_bounds_of(&r, &b64, &b32);
+}
+
+static void a_from_bounds(rb_val *v, const struct rb_bounds *b)
+{
+	rb_val o, c;
+	struct a2reg r;
+	a2_old()->from_bounds(&o, b);
+	a2_cnum()->from_bounds(&c, b);
+	a2_meet(&r, &o, &c);
+	a2_store(v, &r);
+}
+
+static void a_bounds(const rb_val *v, struct rb_bounds *out)
+{
+	struct a2reg r = a2_load(v);
+	struct a2_bounds b64, b32;
+	*out = (struct rb_bounds){.var_off = {r.t.value, r.t.mask}};
+	if (!a2_bounds_of(&r, &b64, &b32)) {
+		/* no value: inverted bounds, as the other trackers show it */
+		out->umin = W_UMAX;
+		out->umax = 0;
+		out->smin = W_SMAX;
+		out->smax = W_SMIN;
+		out->u32_min = H_UMAX;
+		out->u32_max = 0;
+		out->s32_min = H_SMAX;
+		out->s32_max = H_SMIN;
+		return;
+	}
+	out->umin = b64.umin;
+	out->umax = b64.umax;
+	out->smin = b64.smin;
+	out->smax = b64.smax;
+	out->u32_min = b32.umin;
+	out->u32_max = b32.umax;
+	out->s32_min = b32.smin;
+	out->s32_max = b32.smax;
+}
+
+static bool a_contains(const rb_val *v, uint64_t x)
+{
+	struct a2reg r = a2_load(v);
+	x = wtrunc(x);
+	return tnum_contains(r.t, x) && cnum_contains(r.a, x, W_BITS) && cnum_contains(r.b, x, W_BITS) &&
+	       cnum_contains(r.a32, htrunc(x), H_BITS) && cnum_contains(r.b32, htrunc(x), H_BITS);
+}
+
+static bool a_is_const(const rb_val *v)
+{
+	struct a2reg r = a2_load(v);
+	struct a2_bounds b64, b32;
+	return a2_bounds_of(&r, &b64, &b32) && b64.umin == b64.umax;
+}
+
+static bool a_equal(const rb_val *x, const rb_val *y)
+{
+	bool ex = a_is_empty(x), ey = a_is_empty(y);
+	if (ex || ey)
+		return ex && ey;
+	struct a2reg a = a2_load(x), b = a2_load(y);
+	return tnum_equal(a.t, b.t) && cnum_equal(a.a, b.a) && cnum_equal(a.b, b.b) && cnum_equal(a.a32, b.a32) &&
+	       cnum_equal(a.b32, b.b32);
+}
+
+/* is every piece of cur inside both arcs of old? */
+static bool pieces_within(struct cnum oa, struct cnum ob, struct cnum ca, struct cnum cb, unsigned bits)
+{
+	struct a2_list l;
+	a2_pieces(ca, cb, bits, &l);
+	for (unsigned i = 0; i < l.n; i++)
+		if (!cnum_is_subset(oa, l.p[i], bits) || !cnum_is_subset(ob, l.p[i], bits))
+			return false;
+	return true;
+}
+
+/* state pruning: the tnum and, per width, the two-arc sets (sound: each
+ * part of cur within the same part of old) */
+static bool a_is_subset(const rb_val *old, const rb_val *cur)
+{
+	if (a_is_empty(cur))
+		return true;
+	struct a2reg o = a2_load(old), c = a2_load(cur);
+	return tnum_in(o.t, c.t) && pieces_within(o.a, o.b, c.a, c.b, W_BITS) &&
+	       pieces_within(o.a32, o.b32, c.a32, c.b32, H_BITS);
+}
+
+static int a_print(const rb_val *v, char *buf, size_t len)
+{
+	if (a_is_empty(v))
+		return snprintf(buf, len, "empty");
+	struct rb_bounds b;
+	a_bounds(v, &b);
+	return rb_print_bounds(&b, buf, len);
+}
+
+static void a_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
+{
+	struct a2reg d = a2_load(dst), s = a2_load(src), r;
+	rb_val od, os, cd, cs;
+	a2_to_old(&d, &od);
+	a2_to_old(&s, &os);
+	a2_to_cnum(&d, &cd);
+	a2_to_cnum(&s, &cs);
+	a2_old()->alu(&od, &os, op);
+	a2_cnum()->alu(&cd, &cs, op);
+	a2_meet(&r, &od, &cd);
+	a2_store(dst, &r);
+}
+
+static void a_truncate(rb_val *v, unsigned size_bits, bool sext)
+{
+	struct a2reg x = a2_load(v), r;
+	rb_val o, c;
+	a2_to_old(&x, &o);
+	a2_to_cnum(&x, &c);
+	a2_old()->truncate(&o, size_bits, sext);
+	a2_cnum()->truncate(&c, size_bits, sext);
+	a2_meet(&r, &o, &c);
+	a2_store(v, &r);
+}
+
+static int a_branch_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	struct a2reg x = a2_load(a), y = a2_load(b);
+	rb_val ox, oy, cx, cy;
+	a2_to_old(&x, &ox);
+	a2_to_old(&y, &oy);
+	int r = a2_old()->branch_taken(&ox, &oy, jop, is32);
+	if (r != RB_BR_UNKNOWN)
+		return r;
+	a2_to_cnum(&x, &cx);
+	a2_to_cnum(&y, &cy);
+	return a2_cnum()->branch_taken(&cx, &cy, jop, is32);
+}
+
+static bool a_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
+{
+	struct a2reg x = a2_load(a), y = a2_load(b), rx, ry;
+	rb_val ox, oy, cx, cy;
+	a2_to_old(&x, &ox);
+	a2_to_old(&y, &oy);
+	a2_to_cnum(&x, &cx);
+	a2_to_cnum(&y, &cy);
+	bool ok = a2_old()->branch_refine(&ox, &oy, jop, is32);
+	ok = a2_cnum()->branch_refine(&cx, &cy, jop, is32) && ok;
+	if (!ok) {
+		mark_empty(&rx);
+		a2_store(a, &rx);
+		a2_store(b, &rx);
+		return false;
+	}
+	a2_meet(&rx, &ox, &cx);
+	a2_meet(&ry, &oy, &cy);
+	a2_store(a, &rx);
+	a2_store(b, &ry);
+	return !a_is_empty(a) && !a_is_empty(b);
+}
+
+static bool a_intersect(rb_val *a, const rb_val *b)
+{
+	struct a2reg x = a2_load(a), y = a2_load(b);
+	if (!tnum_overlap(x.t, y.t)) {
+		mark_empty(&x);
+	} else {
+		struct a2_list l;
+		x.t = tnum_intersect(x.t, y.t);
+		a2_pieces(x.a, x.b, W_BITS, &l);
+		a2_list_meet_arc(&l, y.a, W_BITS);
+		a2_list_meet_arc(&l, y.b, W_BITS);
+		a2_canon(&l, W_BITS, NULL, &x.a, &x.b);
+		a2_pieces(x.a32, x.b32, H_BITS, &l);
+		a2_list_meet_arc(&l, y.a32, H_BITS);
+		a2_list_meet_arc(&l, y.b32, H_BITS);
+		a2_canon(&l, H_BITS, NULL, &x.a32, &x.b32);
+	}
+	a2_store(a, &x);
+	return !a_is_empty(a);
+}
+
+const struct rb_tracker RB_SYM(rb_arc2_tracker) = {
+	.name = "arc2",
+	.follows = "this project: two wrapped arcs per width, the reduced product of old's and cnum's "
+		   "Linux 6.18.44 algorithms",
+	.build_flags = "",
+	.bits = W_BITS,
+	.subbits = H_BITS,
+	/* tnum (2 words) + two 64-bit arcs (4 words) + two 32-bit arcs (4 half words) */
+	.val_size = (6 * W_BITS + 4 * H_BITS) / 8,
+	.concrete = &RB_SYM(rb_concrete),
+	.unknown = a_unknown,
+	.constant = a_constant,
+	.from_bounds = a_from_bounds,
+	.from_set = a_from_set,
+	.bounds = a_bounds,
+	.contains = a_contains,
+	.is_const = a_is_const,
+	.is_empty = a_is_empty,
+	.equal = a_equal,
+	.is_subset = a_is_subset,
+	.print = a_print,
+	.alu = a_alu,
+	.truncate = a_truncate,
+	.branch_taken = a_branch_taken,
+	.branch_refine = a_branch_refine,
+	.intersect = a_intersect,
+};
