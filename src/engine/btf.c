@@ -25,7 +25,7 @@ static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32
 }
 
 /* the shared vmlinux BTF, parsed on first use (engine/vmlinux.h) */
-static const struct btf *need_vmlinux(struct rb_env *env)
+const struct btf *rb_need_vmlinux(struct rb_env *env)
 {
 	if (!env->vmlinux) {
 		/* a first parse is not verification work (the kernel parses its
@@ -41,7 +41,7 @@ static const struct btf *need_vmlinux(struct rb_env *env)
 
 int32_t rb_btf_struct_id(struct rb_env *env, const char *name)
 {
-	if (!need_vmlinux(env))
+	if (!rb_need_vmlinux(env))
 		return -1;
 	return btf__find_by_name_kind(env->vmlinux, name, BTF_KIND_STRUCT);
 }
@@ -63,7 +63,7 @@ int rb_btf_init(struct rb_env *env)
 		return rb_unsupported(env, "tracing attach type %u", at);
 	if (!p->attach_btf_id)
 		return rb_unsupported(env, "tracing program without attach target");
-	if (!need_vmlinux(env))
+	if (!rb_need_vmlinux(env))
 		return rb_unsupported(env, "vmlinux BTF not readable");
 	const struct btf_type *t = btf__type_by_id(env->vmlinux, p->attach_btf_id);
 	if (!t)

@@ -8,6 +8,9 @@
 
 #include "engine/state.h"
 
+/* the shared vmlinux BTF (parsed on first use, its time left out of
+ * verify_us), or NULL when unreadable */
+const struct btf *rb_need_vmlinux(struct rb_env *env);
 int rb_btf_init(struct rb_env *env);
 int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_reg *out);
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,

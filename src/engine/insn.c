@@ -1,9 +1,9 @@
 /* insn.c — decode one instruction and dispatch to its checker (Linux
  * 6.18 do_check_insn). */
-#include <bpf/btf.h>
 #include <string.h>
 
 #include "engine/alu.h"
+#include "engine/btf.h"
 #include "engine/call.h"
 #include "engine/helpers.h"
 #include "engine/insn.h"
@@ -135,9 +135,7 @@ int rb_do_insn(struct rb_env *env, bool *exit_path)
 			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 				if (insn->off)
 					return rb_unsupported(env, "kfunc #%d of module BTF %d", insn->imm, insn->off);
-				if (!env->vmlinux)
-					env->vmlinux = btf__load_vmlinux_btf();
-				const char *nm = rb_kfunc_name(env->vmlinux, insn->imm);
+				const char *nm = rb_kfunc_name(rb_need_vmlinux(env), insn->imm);
 				return rb_unsupported(env, "kfunc %s#%d", nm ? nm : "(not in vmlinux BTF)", insn->imm);
 			}
 			if (insn->src_reg == BPF_PSEUDO_CALL)
