@@ -35,7 +35,7 @@ static inline void xmkobj(struct xfixture *f, const struct bpf_insn *insns, size
 	f->obj.prog_cnt = 1;
 }
 
-/* ../shared/repro/engine/A3_alu32_link_zext.c as instructions: "w6 += 0"
+/* issue 10 cause A reproducer (program a3 of tests/objects/engine_fidelity.bpf.c) as instructions: "w6 += 0"
  * must not link r6 to r7 (r7's upper half is 1); with the link, the 32-bit
  * bound on r7 is copied into r6 and the engine believes r6 >> 32 == 1, so
  * the stack read really at fp+8 looks like fp-8 */
