@@ -17,12 +17,14 @@ for t in "$bindir"/test_*; do
 	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$log/$name.out" 2>&1
 	rc=$?
 	p=$(grep -c '^\[       OK \]' "$log/$name.out")
-	f=$(grep -c '^\[  FAILED  \] [a-z_0-9]' "$log/$name.out")
+	# cmocka names a failed test twice (when it fails and in the summary)
+	# and prints "[  FAILED  ] N test(s)": count distinct test names
+	f=$(grep -E '^\[  FAILED  \] [a-z_][a-z_0-9]*$' "$log/$name.out" | sort -u | wc -l)
 	# a crash or sanitizer abort counts as a failure even if cmocka did not say so
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	passed=$((passed + p)); failed=$((failed + f))
 	printf '%-40s %4d passed %4d failed\n' "$name" "$p" "$f"
-	[ "$f" -ne 0 ] && { failures+=("$name"); sed 's/^/    /' "$log/$name.out" | grep -v '^\s*\[ RUN' | tail -40; }
+	[ "$f" -ne 0 ] && { failures+=("$name"); sed 's/^/    /' "$log/$name.out" | grep -v '^\s*\[ RUN' | tail -80; }
 done
 
 for s in tests/cli/*.sh; do

@@ -22,6 +22,8 @@ int rb_store_exec(struct rb_store *st, const char *sql, struct rb_err *err)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int c = sqlite3_errcode(st->db) & 0xff;
+		st->last_busy = c == SQLITE_BUSY || c == SQLITE_LOCKED;
 		rb_errf(err, "%s: %s", st->path, msg ? msg : sqlite3_errmsg(st->db));
 		sqlite3_free(msg);
 		return -1;
@@ -115,7 +117,7 @@ fail:
 static bool is_busy(struct rb_store *st)
 {
 	int c = sqlite3_errcode(st->db) & 0xff;
-	return c == SQLITE_BUSY || c == SQLITE_LOCKED;
+	return c == SQLITE_BUSY || c == SQLITE_LOCKED || st->last_busy;
 }
 
 static void nap_ms(unsigned ms)
@@ -185,6 +187,7 @@ int rb_store_open(const char *path, struct rb_store **out, struct rb_err *err)
 	/* retried for 30 s while another process holds a lock the busy
 	 * handler does not wait for */
 	for (unsigned waited = 0;; waited += 50) {
+		st->last_busy = false;
 		if (setup_writer(st, err) == 0)
 			break;
 		if (!is_busy(st) || waited >= 30000)

@@ -24,6 +24,9 @@ struct rb_store {
 	char path[4096];
 	sqlite3_stmt *stmt[STMT_COUNT]; /* prepared on first use */
 	bool readonly;
+	/* the last failed rb_store_exec was SQLITE_BUSY/LOCKED (kept because a
+	 * ROLLBACK after it resets sqlite3_errcode) */
+	bool last_busy;
 	/* test builds: RB_TEST_STORE_FAULT (see rb_store_test_fault) */
 	uint64_t fault_at, fault_ops;
 };

@@ -121,9 +121,12 @@ static void *own_connection(void *arg)
 	struct conn_arg *a = arg;
 	struct rb_store *st;
 	struct rb_err err;
+	err.msg[0] = 0;
 	a->rc = rb_store_open(a->path, &st, &err);
-	if (a->rc < 0)
+	if (a->rc < 0) {
+		print_error("connection %d: open: %s\n", a->id, err.msg);
 		return NULL;
+	}
 	int64_t run;
 	struct rb_run_info info = {.label = "conn", .git_dirty = -1};
 	a->rc = rb_store_run_begin(st, &info, &run, &err);
@@ -138,6 +141,8 @@ static void *own_connection(void *arg)
 	}
 	if (a->rc == 0)
 		a->rc = rb_store_run_end(st, run, "complete", &err);
+	if (a->rc != 0)
+		print_error("connection %d: %s\n", a->id, err.msg);
 	rb_store_close(st);
 	return NULL;
 }
