@@ -57,6 +57,28 @@ static int query_int(struct rb_store *st, const char *sql, int64_t *out, struct 
 	return rc == SQLITE_ROW ? 1 : 0;
 }
 
+/* the schema version and the number of tables, read by one statement so
+ * both come from the same snapshot: two separate statements can straddle
+ * another connection's commit of a new schema and see "tables but no
+ * version" (seen: 5 in 120 runs of two connections creating one file) */
+static int schema_state(struct rb_store *st, int64_t *version, int64_t *tables, struct rb_err *err)
+{
+	static const char sql[] = "SELECT (SELECT user_version FROM pragma_user_version), "
+				  "(SELECT count(*) FROM sqlite_master WHERE type = 'table')";
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return db_err(st, err, "read schema version");
+	int rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(s, 0);
+		*tables = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return db_err(st, err, "read schema version");
+	return 0;
+}
+
 /* Bring the schema to RB_SCHEMA_VERSION. The version is re-read inside the
  * write transaction, so two processes opening a new file at once do not
  * both create it. */
@@ -66,9 +88,7 @@ static int upgrade(struct rb_store *st, struct rb_err *err)
 		if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
 			return -1;
 		int64_t v = 0, tables = 0;
-		if (query_int(st, "PRAGMA user_version", &v, err) < 0 ||
-		    query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables,
-			      err) < 0)
+		if (schema_state(st, &v, &tables, err) < 0)
 			goto fail;
 		const char *sql = NULL;
 		if (v == RB_SCHEMA_VERSION) {
@@ -131,8 +151,7 @@ static void nap_ms(unsigned ms)
 static int check_foreign(struct rb_store *st, struct rb_err *err)
 {
 	int64_t v = 0, tables = 0;
-	if (query_int(st, "PRAGMA user_version", &v, err) < 0 ||
-	    query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) < 0)
+	if (schema_state(st, &v, &tables, err) < 0)
 		return -1;
 	if (v == 0 && tables > 0)
 		return rb_errf(err, "%s: not a rangebench database (tables but no schema version)",
@@ -334,8 +353,7 @@ int rb_store_open_read(const char *path, struct rb_store **out, struct rb_err *e
 	sqlite3_busy_timeout(st->db, 30000);
 	sqlite3_extended_result_codes(st->db, 1);
 	int64_t v = 0, tables = 0;
-	if (query_int(st, "PRAGMA user_version", &v, err) < 0 ||
-	    query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", &tables, err) < 0)
+	if (schema_state(st, &v, &tables, err) < 0)
 		goto fail;
 	if (v == 0 && tables == 0) {
 		rb_errf(err, "%s: an empty database (no runs yet)", path);
