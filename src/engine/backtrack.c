@@ -150,6 +150,9 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 			return 0;
 		}
 		if (op == BPF_CALL) {
+			/* 6.18: a kfunc call with imm 0 (rejected at fixup) stops backtracking */
+			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && insn->imm == 0)
+				return BT_NOTSUPP;
 			*regs &= ~1u;
 			if (*regs & ARGS_MASK)
 				return BT_BUG;

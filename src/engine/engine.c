@@ -10,6 +10,7 @@
 #include "engine/prog_types.h"
 #include "engine/engine.h"
 #include "engine/explore.h"
+#include "engine/kfuncs.h"
 #include "engine/liveness.h"
 #include "engine/scc.h"
 #include "engine/stack_depth.h"
@@ -174,6 +175,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rc = RB_E_NOMEM;
 		goto out;
 	}
+	if ((rc = rb_kfunc_precheck(&env)))
+		goto out;
 	if ((env.ptype->flags & PT_BTF_CTX) && (rc = rb_btf_init(&env)))
 		goto out;
 	init_state(&env);
@@ -196,6 +199,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 			}
 		}
 	}
+	if (!rc && !env.done)
+		rc = rb_kfunc_fixup(&env);
 out:
 	if (rc == RB_E_NOMEM && !env.done) {
 		res->verdict = RB_LIMIT;

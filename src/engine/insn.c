@@ -8,6 +8,7 @@
 #include "engine/helpers.h"
 #include "engine/insn.h"
 #include "engine/jmp.h"
+#include "engine/kfuncs.h"
 #include "engine/mem.h"
 #include "engine/names.h"
 #include "engine/prog_types.h"
@@ -133,10 +134,12 @@ int rb_do_insn(struct rb_env *env, bool *exit_path)
 			    insn->dst_reg != 0 || cls == BPF_JMP32)
 				return rb_reject(env, "BPF_CALL uses reserved fields");
 			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-				if (insn->off)
-					return rb_unsupported(env, "kfunc #%d of module BTF %d", insn->imm, insn->off);
-				const char *nm = rb_kfunc_name(rb_need_vmlinux(env), insn->imm);
-				return rb_unsupported(env, "kfunc %s#%d", nm ? nm : "(not in vmlinux BTF)", insn->imm);
+				err = rb_check_kfunc_call(env, insn, env->insn_idx);
+				if (err < 0)
+					return err;
+				rb_scratch_reg(env, 0); /* 6.18 prints R0 after every call */
+				env->insn_idx++;
+				return 0;
 			}
 			if (insn->src_reg == BPF_PSEUDO_CALL)
 				return rb_check_func_call(env, insn, &env->insn_idx);

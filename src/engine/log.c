@@ -8,6 +8,7 @@
 #include "engine/btf.h"
 #include "engine/helper_table.h"
 #include "engine/log.h"
+#include "engine/names.h"
 
 static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
 				      "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?"};
@@ -131,7 +132,14 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 void rb_log_insn(struct rb_env *env, int idx)
 {
 	char buf[160];
-	rb_disasm(&env->insns[idx], env->obj, buf, sizeof(buf));
+	const struct bpf_insn *in = &env->insns[idx];
+	if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+		/* the kernel names the kfunc from its BTF ("call #0" when unresolved) */
+		const char *nm = in->off ? NULL : rb_kfunc_name(rb_need_vmlinux(env), in->imm);
+		snprintf(buf, sizeof(buf), "(%02x) call %s#%d", in->code, nm ? nm : "", in->imm);
+	} else {
+		rb_disasm(in, env->obj, buf, sizeof(buf));
+	}
 	char line[200];
 	int n = snprintf(line, sizeof(line), "%d: %s", idx, buf);
 	rb_log(env, "%s", line);

@@ -270,8 +270,9 @@ static void test_pointer_leak_and_uninit(void **state)
 static void test_unsupported_feature(void **state)
 {
 	(void)state;
-	/* a kfunc call is not modelled: unsupported, never accept or reject */
-	static const struct bpf_insn p[] = {I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 1234), MOV_K(0, 0), EXIT()};
+	/* a kfunc of a module's BTF (off: its fd_array index) is not modelled:
+	 * unsupported, never accept or reject */
+	static const struct bpf_insn p[] = {I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 1, 1234), MOV_K(0, 0), EXIT()};
 	struct fixture f;
 	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, p, 3);
 	struct rb_result res;
