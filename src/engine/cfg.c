@@ -1,12 +1,12 @@
 /* cfg.c — the static passes before exploration (Linux 6.18 check_subprogs,
- * check_cfg/visit_insn prune and jump points, compute_live_registers). */
+ * check_cfg/visit_insn prune and jump points; live registers: live_regs.c). */
 #include <bpf/btf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <string.h>
 
 #include "engine/cfg.h"
+#include "engine/live_regs.h"
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
 #include "util/grow.h"
@@ -117,123 +117,6 @@ static int prepare_global_subprogs(struct rb_env *env)
 	return rc;
 }
 
-/* callee-saved-argument counts of the helpers: r1..rN are read by a call */
-
-static uint16_t insn_use(const struct rb_env *env, const struct bpf_insn *i, uint16_t *def)
-{
-	uint8_t cls = BPF_CLASS(i->code);
-	uint16_t use = 0;
-	*def = 0;
-	switch (cls) {
-	case BPF_ALU:
-	case BPF_ALU64: {
-		uint8_t op = BPF_OP(i->code);
-		*def = 1u << i->dst_reg;
-		if (op == BPF_END || op == BPF_NEG)
-			use = 1u << i->dst_reg;
-		else if (op == BPF_MOV)
-			use = BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0;
-		else
-			use = (1u << i->dst_reg) | (BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0);
-		break;
-	}
-	case BPF_LD:
-		if (is_ldimm64(i))
-			*def = 1u << i->dst_reg;
-		else { /* legacy packet access: reads r6 (ctx), clobbers r0-r5 */
-			*def = 0x3f;
-			use = 1u << 6;
-			if (BPF_MODE(i->code) == BPF_IND)
-				use |= 1u << i->src_reg;
-		}
-		break;
-	case BPF_LDX:
-		*def = 1u << i->dst_reg;
-		use = 1u << i->src_reg;
-		break;
-	case BPF_ST:
-		use = 1u << i->dst_reg;
-		break;
-	case BPF_STX:
-		use = (1u << i->dst_reg) | (1u << i->src_reg);
-		if (BPF_MODE(i->code) == BPF_ATOMIC) {
-			if (i->imm == BPF_CMPXCHG) {
-				use |= 1u;
-				*def = 1u;
-			} else if (i->imm & BPF_FETCH) {
-				*def = 1u << i->src_reg;
-			}
-		}
-		break;
-	case BPF_JMP:
-	case BPF_JMP32: {
-		uint8_t op = BPF_OP(i->code);
-		if (op == BPF_EXIT) {
-			use = 1u;
-		} else if (op == BPF_CALL) {
-			*def = 0x3f;
-			int n = 5;
-			if (i->src_reg == 0) {
-				n = rb_helper_nargs(i->imm);
-				if (n < 0)
-					n = 5;
-			}
-			use = (uint16_t)(((1u << n) - 1) << 1);
-		} else if (op == BPF_JA) {
-		} else {
-			use = (1u << i->dst_reg) | (BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0);
-		}
-		break;
-	}
-	}
-	(void)env;
-	return use & 0x3ff;
-}
-
-/* live registers before each insn: a backward fixed point over the CFG */
-static void compute_live_regs(struct rb_env *env)
-{
-	int n = env->insn_cnt;
-	bool changed = true;
-	for (int i = 0; i < n; i++)
-		env->aux[i].live_regs = 0;
-	while (changed) {
-		changed = false;
-		for (int i = n - 1; i >= 0; i--) {
-			const struct bpf_insn *in = &env->insns[i];
-			uint16_t def, use = insn_use(env, in, &def);
-			uint16_t out = 0;
-			uint8_t cls = BPF_CLASS(in->code);
-			int next = i + (is_ldimm64(in) ? 2 : 1);
-			if (cls == BPF_JMP || cls == BPF_JMP32) {
-				uint8_t op = BPF_OP(in->code);
-				if (op == BPF_EXIT) {
-				} else if (op == BPF_JA) {
-					int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
-					if (t >= 0 && t < n)
-						out = env->aux[t].live_regs;
-				} else if (op == BPF_CALL) {
-					if (next < n)
-						out = env->aux[next].live_regs;
-				} else {
-					int t = i + 1 + in->off;
-					if (next < n)
-						out |= env->aux[next].live_regs;
-					if (t >= 0 && t < n)
-						out |= env->aux[t].live_regs;
-				}
-			} else if (next < n) {
-				out = env->aux[next].live_regs;
-			}
-			uint16_t live = (uint16_t)((out & ~def) | use);
-			if (live != env->aux[i].live_regs) {
-				env->aux[i].live_regs = live;
-				changed = true;
-			}
-		}
-	}
-}
-
 static void mark_prune(struct rb_env *env, int i)
 {
 	if (i >= 0 && i < env->insn_cnt)
@@ -283,7 +166,9 @@ static bool opcode_in_insntable(uint8_t code)
 	return false;
 }
 
-int rb_check_cfg(struct rb_env *env)
+/* the subprograms: one at 0 and one at every pseudo-call target, sorted,
+ * each instruction knowing its own (6.18 add_subprog_and_kfunc) */
+static int find_subprogs(struct rb_env *env)
 {
 	int n = env->insn_cnt, cap = 0;
 	const struct bpf_insn *insns = env->insns;
@@ -310,9 +195,16 @@ int rb_check_cfg(struct rb_env *env)
 		for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++)
 			env->aux[i].subprog = s;
 	}
-	/* 6.18 check_subprogs(): jumps stay inside their subprogram; the last
-	 * insn of each is an exit or an unconditional jump (every insn is
-	 * visited, the second half of an ld_imm64 too) */
+	return 0;
+}
+
+/* 6.18 check_subprogs(): jumps stay inside their subprogram; the last
+ * insn of each is an exit or an unconditional jump (every insn is
+ * visited, the second half of an ld_imm64 too) */
+static int check_subprog_jumps(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	const struct bpf_insn *insns = env->insns;
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		uint8_t cls = BPF_CLASS(in->code);
@@ -331,8 +223,15 @@ int rb_check_cfg(struct rb_env *env)
 		    in->code != (BPF_JMP32 | BPF_JA) && in->code != (BPF_JMP | BPF_JA))
 			return rb_reject(env, "last insn is not an exit or jmp");
 	}
-	/* 6.18 resolve_pseudo_ldimm64(): LDX reserved fields, the static form
-	 * of every ld_imm64 (direct map value offsets too), known opcodes */
+	return 0;
+}
+
+/* 6.18 resolve_pseudo_ldimm64(): LDX reserved fields, the static form
+ * of every ld_imm64 (direct map value offsets too), known opcodes */
+static int check_insn_forms(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	const struct bpf_insn *insns = env->insns;
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		env->insn_idx = i;
@@ -372,7 +271,14 @@ int rb_check_cfg(struct rb_env *env)
 		}
 		i++;
 	}
-	/* prune and jump points, as 6.18's visit_insn marks them */
+	return 0;
+}
+
+/* prune and jump points, as 6.18's visit_insn marks them */
+static void mark_prune_points(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	const struct bpf_insn *insns = env->insns;
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		uint8_t cls = BPF_CLASS(in->code);
@@ -405,78 +311,92 @@ int rb_check_cfg(struct rb_env *env)
 		mark_prune(env, i + 1 + in->off);
 		mark_jmp(env, i + 1 + in->off);
 	}
-	/* unreachable instructions (the kernel's check_cfg DFS) */
-	{
-		size_t un = n > 0 ? (size_t)n : 1;
-		uint8_t *seen = calloc(un, 1);
-		int *work = malloc(sizeof(int) * (un + 1));
-		if (!seen || !work) {
-			free(seen);
-			free(work);
-			return RB_E_NOMEM;
-		}
-		int top = 0;
-		for (int s = 0; s < env->nsubprogs; s++) {
-			work[top++] = env->subprogs[s].start;
-			seen[env->subprogs[s].start] = 1;
-			while (top) {
-				int i = work[--top];
-				const struct bpf_insn *in = &insns[i];
-				uint8_t cls = BPF_CLASS(in->code);
-				int succ[2], ns = 0;
-				if (cls == BPF_JMP || cls == BPF_JMP32) {
-					uint8_t op = BPF_OP(in->code);
-					if (op == BPF_EXIT)
-						ns = 0;
-					else if (op == BPF_CALL)
-						succ[ns++] = i + 1;
-					else if (op == BPF_JA)
-						succ[ns++] = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
-					else {
-						succ[ns++] = i + 1;
-						succ[ns++] = i + 1 + in->off;
-					}
-				} else {
-					succ[ns++] = i + (is_ldimm64(in) ? 2 : 1);
+}
+
+/* unreachable instructions (the kernel's check_cfg DFS) */
+static int check_reachable(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	const struct bpf_insn *insns = env->insns;
+	size_t un = n > 0 ? (size_t)n : 1;
+	uint8_t *seen = calloc(un, 1);
+	int *work = malloc(sizeof(int) * (un + 1));
+	if (!seen || !work) {
+		free(seen);
+		free(work);
+		return RB_E_NOMEM;
+	}
+	int top = 0;
+	for (int s = 0; s < env->nsubprogs; s++) {
+		work[top++] = env->subprogs[s].start;
+		seen[env->subprogs[s].start] = 1;
+		while (top) {
+			int i = work[--top];
+			const struct bpf_insn *in = &insns[i];
+			uint8_t cls = BPF_CLASS(in->code);
+			int succ[2], ns = 0;
+			if (cls == BPF_JMP || cls == BPF_JMP32) {
+				uint8_t op = BPF_OP(in->code);
+				if (op == BPF_EXIT)
+					ns = 0;
+				else if (op == BPF_CALL)
+					succ[ns++] = i + 1;
+				else if (op == BPF_JA)
+					succ[ns++] = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+				else {
+					succ[ns++] = i + 1;
+					succ[ns++] = i + 1 + in->off;
 				}
-				for (int k = 0; k < ns; k++) {
-					int t = succ[k];
-					if (t >= n || t < 0) {
-						free(seen);
-						free(work);
-						env->insn_idx = i;
-						return rb_reject(env, "jump out of range from insn %d to %d", i, t);
-					}
-					if (!seen[t]) {
-						seen[t] = 1;
-						work[top++] = t;
-					}
-				}
+			} else {
+				succ[ns++] = i + (is_ldimm64(in) ? 2 : 1);
 			}
-		}
-		for (int i = 0; i < n; i++) {
-			if (!seen[i]) {
-				free(seen);
-				free(work);
-				env->insn_idx = i;
-				return rb_reject(env, "unreachable insn %d", i);
-			}
-			if (is_ldimm64(&insns[i])) {
-				if (i + 1 < n && seen[i + 1]) {
+			for (int k = 0; k < ns; k++) {
+				int t = succ[k];
+				if (t >= n || t < 0) {
 					free(seen);
 					free(work);
 					env->insn_idx = i;
-					return rb_reject(env, "jump into the middle of ldimm64 insn %d", i);
+					return rb_reject(env, "jump out of range from insn %d to %d", i, t);
 				}
-				i++;
+				if (!seen[t]) {
+					seen[t] = 1;
+					work[top++] = t;
+				}
 			}
 		}
-		free(seen);
-		free(work);
 	}
-	compute_live_regs(env);
-	int err = rb_compute_scc(env);
-	if (err)
+	for (int i = 0; i < n; i++) {
+		if (!seen[i]) {
+			free(seen);
+			free(work);
+			env->insn_idx = i;
+			return rb_reject(env, "unreachable insn %d", i);
+		}
+		if (is_ldimm64(&insns[i])) {
+			if (i + 1 < n && seen[i + 1]) {
+				free(seen);
+				free(work);
+				env->insn_idx = i;
+				return rb_reject(env, "jump into the middle of ldimm64 insn %d", i);
+			}
+			i++;
+		}
+	}
+	free(seen);
+	free(work);
+	return 0;
+}
+
+int rb_check_cfg(struct rb_env *env)
+{
+	int err;
+	if ((err = find_subprogs(env)) || (err = check_subprog_jumps(env)) || (err = check_insn_forms(env)))
+		return err;
+	mark_prune_points(env);
+	if ((err = check_reachable(env)))
+		return err;
+	rb_compute_live_regs(env);
+	if ((err = rb_compute_scc(env)))
 		return err;
 	return prepare_global_subprogs(env);
 }

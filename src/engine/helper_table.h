@@ -62,10 +62,6 @@ enum rb_helper_ret {
 #define HC_SOCKET_FILTER 0x20 /* socket_filter: the same without socket lookups */
 #define HC_ALL 0x3f
 
-/* the map argument must be of this map type (0: any map without special helpers) */
-#define MAP_DEVMAPS 0xff        /* redirect_map: only devmap, devmap_hash, cpumap, xskmap */
-#define MAP_CGROUP_STORAGE 0xfe /* get_local_storage: only the cgroup storages */
-
 struct rb_helper {
 	int32_t id;
 	const char *name; /* without the bpf_ prefix */
@@ -73,7 +69,6 @@ struct rb_helper {
 	uint8_t args[5];  /* enum rb_helper_arg, A_NONE after the last */
 	uint8_t classes;  /* HC_* */
 	uint8_t flags;    /* HF_* */
-	uint8_t map_type; /* MAP_* or a BPF_MAP_TYPE_* the map argument must have, 0: any data map */
 };
 
 /* the prototype of helper id, NULL when it is not modelled */

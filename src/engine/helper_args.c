@@ -1,0 +1,295 @@
+/* helper_args.c — a helper call's argument registers against the argument
+ * types of its helper_table.c row (Linux 6.18 check_func_arg,
+ * check_mem_size_reg, get_constant_map_key), for a privileged loader. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/backtrack.h"
+#include "engine/helper_args.h"
+#include "engine/log.h"
+#include "engine/map_compat.h"
+#include "engine/mem.h"
+#include "engine/names.h"
+#include "engine/prog_types.h"
+
+static bool arg_nullable(int kind)
+{
+	return kind == A_MEM_RO_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
+	       kind == A_SOCKET_OR_NULL;
+}
+
+static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
+			  uint64_t *umax_out, bool *is_const)
+{
+	struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	char tn[48];
+	if (reg->type != RT_SCALAR)
+		return rb_reject(env, "R%d type=%s expected=scalar", regno, rb_rtype_name(reg, tn, sizeof(tn)));
+	struct rb_bounds b;
+	rb_reg_bounds(env, reg, &b);
+	*umax_out = b.umax;
+	*is_const = env->t->is_const(&reg->val);
+	if (b.smin < 0)
+		return rb_reject(env, "R%d min value is negative, either use unsigned or 'var &= const'", regno);
+	if (b.umin == 0 && !zero_ok)
+		return rb_reject(env, "R%d invalid zero-sized read: u64=[%llu,%llu]", regno,
+				 (unsigned long long)b.umin, (unsigned long long)b.umax);
+	if (b.umax >= (1u << 29))
+		return rb_reject(env, "R%d unbounded memory access, use 'var &= const' or 'if (var < const)'", regno);
+	int err = rb_check_mem_range(env, mem_regno, regno, b.umax, zero_ok, write);
+	if (!err)
+		err = rb_mark_chain_precision(env, regno);
+	return err;
+}
+
+
+/* get_constant_map_key (6.13+): the key is a constant on the stack */
+static int const_map_key(struct rb_env *env, const struct rb_reg *key, uint32_t key_size, int64_t *value)
+{
+	*value = -1;
+	if (key->type != RT_STACK || !env->t->is_const(&key->val))
+		return 0;
+	struct rb_func *f = env->cur->frame[key->frameno];
+	int stack_off = key->off + (int)rb_reg_const_val(env, key);
+	int slot = -stack_off - 1, spi = slot / 8, off = slot % 8;
+	if (spi < 0 || spi >= f->nslots)
+		return 0;
+	const uint8_t *stype = f->stack[spi].type;
+	uint32_t zero_size = 0, spill_size = 0;
+	for (int i = off; i >= 0 && stype[i] == SLOT_ZERO; i--)
+		zero_size++;
+	if (zero_size >= key_size) {
+		*value = 0;
+		return 0;
+	}
+	if (stype[7] != SLOT_SPILL || f->stack[spi].spilled.type != RT_SCALAR)
+		return 0;
+	for (int i = off; i >= 0 && stype[i] == SLOT_SPILL; i--)
+		spill_size++;
+	if (spill_size != key_size)
+		return 0;
+	const struct rb_reg *r = &f->stack[spi].spilled;
+	if (!env->t->is_const(&r->val))
+		return 0;
+	int err = rb_mark_stack_precision(env, key->frameno, spi);
+	if (err)
+		return err;
+	*value = (int64_t)rb_reg_const_val(env, r);
+	return 0;
+}
+
+/* may_access_direct_pkt_data for a helper's memory argument: packet
+ * pointers go only to helpers declared pkt_access (or, for some types, to any) */
+static bool pkt_arg_ok(struct rb_env *env, const struct rb_helper *p)
+{
+	if (env->ptype->flags & PT_PKT_HELPER_ANY)
+		return true;
+	return (env->ptype->flags & PT_PKT_HELPER) && (p->flags & HF_PKT_ACCESS);
+}
+
+/* pointer arguments: ctx, map, sockets, BTF pointers, ringbuf records */
+static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_reg *reg, const char *tn,
+			  struct rb_call_args *ca)
+{
+	int regno = a + 1;
+	switch (p->args[a]) {
+	case A_ANY:
+		break;
+	case A_CTX:
+	case A_CTX_OR_NULL:
+		if (reg->type != RT_CTX)
+			return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno,
+					 reg->off);
+		break;
+	case A_MAP:
+		if (reg->type != RT_MAP_PTR)
+			return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
+		ca->map_idx = reg->map_idx;
+		if ((env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
+		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKHASH ||
+		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) &&
+		    p->id != BPF_FUNC_map_lookup_elem && !rb_helper_takes_sock_map(p->id))
+			return rb_unsupported(env, "sockmap/sockhash with bpf_%s", p->name);
+		if (!rb_map_helper_compatible(env->obj->maps[ca->map_idx].type, p->id))
+			return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
+					 env->obj->maps[ca->map_idx].type, p->name, p->id);
+		break;
+	case A_SOCK_COMMON:
+		if (env->prog->prog_type == BPF_PROG_TYPE_CGROUP_SOCK) {
+			/* bpf_sk_storage_get_cg_sock_proto: the ctx is the socket */
+			if (reg->type != RT_CTX)
+				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
+		} else if (reg->type == RT_BTF_ID) {
+			return rb_unsupported(env, "BTF socket pointer passed to a helper");
+		} else if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
+			    reg->type != RT_XDP_SOCK) ||
+			   (reg->flags & RF_MAYBE_NULL)) {
+			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+					 regno, tn);
+		}
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+		break;
+	case A_SOCKET_OR_NULL:
+		if (reg->type != RT_SOCKET)
+			return rb_reject(env, "R%d type=%s expected=sock", regno, tn);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+		break;
+	case A_SOCK_RELEASE:
+		if (reg->type == RT_BTF_ID)
+			return rb_unsupported(env, "BTF socket pointer passed to a helper");
+		if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
+		     reg->type != RT_XDP_SOCK) ||
+		    (reg->flags & RF_MAYBE_NULL))
+			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+					 regno, tn);
+		if (!reg->ref_obj_id)
+			return rb_reject(env, "R%d must be referenced when passed to release function", regno);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+		ca->release_id = reg->ref_obj_id;
+		break;
+	case A_BTF:
+		if (reg->type != RT_BTF_ID || (reg->flags & RF_MAYBE_NULL))
+			return rb_reject(env, "R%d type=%s expected=ptr_", regno, tn);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_reject(env, "R%d must have zero offset when passed to a helper", regno);
+		break;
+	case A_RINGBUF_REL:
+		if (reg->type != RT_MEM || !(reg->flags & RF_RINGBUF) || (reg->flags & RF_MAYBE_NULL))
+			return rb_reject(env, "R%d type=%s expected=ringbuf_mem", regno, tn);
+		if (!reg->ref_obj_id)
+			return rb_reject(env, "R%d must be referenced when passed to release function", regno);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_reject(env, "R%d must have zero offset when passed to release func", regno);
+		ca->release_id = reg->ref_obj_id;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* memory arguments and their sizes: map keys and values, buffers, output slots */
+static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_reg *reg, const char *tn,
+			  struct rb_call_args *ca)
+{
+	int regno = a + 1, err = 0;
+	switch (p->args[a]) {
+	case A_VALUE_OR_NULL:
+	case A_KEY:
+	case A_VALUE: {
+		if (ca->map_idx < 0)
+			return rb_reject(env, "invalid map_ptr to access map->%s", p->args[a] == A_KEY ? "key" : "value");
+		const struct rb_map *m = &env->obj->maps[ca->map_idx];
+		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
+					 tn);
+		if ((reg->flags & RF_MAYBE_NULL))
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
+					 tn);
+		err = rb_check_mem_range(env, regno, -1, p->args[a] == A_KEY ? m->key_size : m->value_size,
+					 false, false);
+		if (err)
+			return err;
+		if (p->args[a] == A_KEY && (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_PERCPU_ARRAY)) {
+			err = const_map_key(env, reg, m->key_size, &ca->const_key);
+			if (err < 0)
+				return err;
+		}
+		break;
+	}
+	case A_MEM_RO:
+	case A_MEM_RO_OR_NULL:
+	case A_MEM_UNINIT:
+	case A_MEM_WRITE:
+		if (reg->type == RT_BTF_ID)
+			return rb_unsupported(env, "BTF pointer passed as helper memory");
+		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+					 regno, tn);
+		if (reg->flags & RF_MAYBE_NULL)
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+					 regno, tn);
+		/* the access is checked with the size argument */
+		break;
+	case A_SIZE:
+	case A_SIZE_OR_ZERO: {
+		bool c;
+		bool write = p->args[a - 1] == A_MEM_UNINIT || p->args[a - 1] == A_MEM_WRITE;
+		uint64_t scratched = env->scratched_stack;
+		err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, write, &ca->msize_max, &c);
+		if (p->args[a - 1] == A_MEM_WRITE)
+			env->scratched_stack = scratched;
+		if (err)
+			return err;
+		break;
+	}
+	case A_ALLOC_SIZE:
+		if (!rb_reg_is_const(env, reg))
+			return rb_reject(env, "R%d is not a known constant'", regno);
+		ca->alloc_size = rb_reg_const_val(env, reg);
+		if ((err = rb_mark_chain_precision(env, regno)))
+			return err;
+		break;
+	case A_U32_OUT:
+	case A_LONG_OUT: {
+		if (reg->type != RT_STACK && reg->type != RT_MAP_VALUE && reg->type != RT_MEM &&
+		    reg->type != RT_PKT && reg->type != RT_PKT_META)
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+					 regno, tn);
+		int osz = p->args[a] == A_LONG_OUT ? 8 : 4;
+		/* MEM_ALIGNED: only a constant, aligned stack offset is modelled */
+		if (p->args[a] == A_LONG_OUT &&
+		    (reg->type != RT_STACK || !env->t->is_const(&reg->val) ||
+		     (reg->off + (int64_t)rb_reg_const_val(env, reg)) % osz))
+			return rb_unsupported(env, "aligned output argument of bpf_%s", p->name);
+		if ((err = rb_check_mem_range(env, regno, -1, (uint64_t)osz, false, true)))
+			return err;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_call_args *ca)
+{
+	int regno = a + 1, err;
+	if ((err = rb_check_reg_read(env, regno)))
+		return err;
+	struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	char tn[48];
+	rb_rtype_name(reg, tn, sizeof(tn));
+	if ((reg->type == RT_PKT || reg->type == RT_PKT_META) && p->args[a] != A_ANY && !pkt_arg_ok(env, p))
+		return rb_reject(env, "helper access to the packet is not allowed");
+	/* a NULL (constant 0) for a nullable argument is accepted, and
+	 * 6.18 marks it precise */
+	if (arg_nullable(p->args[a]) && reg->type == RT_SCALAR && rb_reg_is_const(env, reg) &&
+	    rb_reg_const_val(env, reg) == 0)
+		return rb_mark_chain_precision(env, regno);
+	switch (p->args[a]) {
+	case A_VALUE_OR_NULL:
+	case A_KEY:
+	case A_VALUE:
+	case A_MEM_RO:
+	case A_MEM_RO_OR_NULL:
+	case A_MEM_UNINIT:
+	case A_MEM_WRITE:
+	case A_SIZE:
+	case A_SIZE_OR_ZERO:
+	case A_ALLOC_SIZE:
+	case A_U32_OUT:
+	case A_LONG_OUT:
+		return check_mem_arg(env, p, a, reg, tn, ca);
+	default:
+		return check_ptr_arg(env, p, a, reg, tn, ca);
+	}
+}
+

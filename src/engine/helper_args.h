@@ -1,0 +1,24 @@
+/* helper_args.h — a helper call's argument registers against the
+ * argument types of its helper_table.c row (Linux 6.18 check_func_arg). */
+#ifndef RB_ENGINE_HELPER_ARGS_H
+#define RB_ENGINE_HELPER_ARGS_H
+
+#include <stdint.h>
+
+#include "engine/helper_table.h"
+#include "engine/state.h"
+
+/* what the argument checks learn for the return value */
+struct rb_call_args {
+	int map_idx;
+	int64_t const_key;
+	uint64_t msize_max, alloc_size;
+	uint32_t release_id;
+};
+
+/* argument a (0-based: register a + 1) against its declared type; what
+ * it learns for the return value goes to ca (map_idx and const_key start
+ * at -1) */
+int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_call_args *ca);
+
+#endif
