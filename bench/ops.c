@@ -96,26 +96,12 @@ static uint64_t next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static void bounds_unknown(struct rb_bounds *b)
-{
-	b->umin = 0;
-	b->umax = UINT64_MAX;
-	b->smin = INT64_MIN;
-	b->smax = INT64_MAX;
-	b->u32_min = 0;
-	b->u32_max = UINT32_MAX;
-	b->s32_min = INT32_MIN;
-	b->s32_max = INT32_MAX;
-	b->var_off.value = 0;
-	b->var_off.mask = UINT64_MAX;
-}
-
 /* the k-th value of the pool: the shapes a verifier meets most */
 static void make_value(const struct rb_tracker *t, unsigned k, uint64_t *seed, rb_val *v)
 {
 	uint64_t r = next(seed), r2 = next(seed);
 	struct rb_bounds b;
-	bounds_unknown(&b);
+	rb_bounds_unbounded(&b);
 	switch (k % 8) {
 	case 0: /* a constant: small or any */
 		t->constant(v, k & 8 ? r : r % 4096);
@@ -171,7 +157,7 @@ struct rb_bench_ctx *rb_bench_setup(unsigned i, const char *tracker)
 			unsigned lim = c->def->is32 ? 32 : 64;
 			if (k % 4 == 3) {
 				struct rb_bounds b;
-				bounds_unknown(&b);
+				rb_bounds_unbounded(&b);
 				b.umax = lim / 4 - 1;
 				t->from_bounds(&c->src[k], &b);
 			} else {

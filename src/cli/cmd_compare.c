@@ -58,7 +58,73 @@ static bool list_has(const char *list, const char *name)
 	return false;
 }
 
-int cmd_compare(int argc, char **argv)
+struct compare_cli {
+	const char *db, *trackers, *sort, *stats_arg, *baseline, *candidate;
+	struct rb_compare_spec spec;
+	bool changed_only, csv, summary_only;
+	long top;
+	int nargs;
+	char db_default[PATH_MAX + 32], rolebuf[128];
+	char ta[32], tb[32]; /* the two trackers of --trackers (or the roles) */
+	enum rb_cmp_stat stats[RB_STAT_COUNT];
+	size_t nstats;
+};
+
+/* --stats LIST: -1, or 2 after the message */
+static int parse_stats(struct compare_cli *c)
+{
+	char sbuf[256];
+	snprintf(sbuf, sizeof(sbuf), "%s", c->stats_arg);
+	char *save = NULL;
+	for (char *t = strtok_r(sbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int s = rb_cmp_stat_parse(t);
+		if (s < 0 || c->nstats == RB_STAT_COUNT) {
+			fprintf(stderr, "rangebench compare: unknown statistic '%s' (verdict, insns, states, "
+					"peak_states, time, mem)\n", t);
+			return 2;
+		}
+		c->stats[c->nstats++] = (enum rb_cmp_stat)s;
+	}
+	return -1;
+}
+
+/* --trackers X,Y or the roles into ta, tb, and the number of runs named:
+ * -1, or 2 after the message */
+static int parse_sides(struct compare_cli *c)
+{
+	if (c->baseline || c->candidate) {
+		const char *b = c->baseline ? c->baseline : RB_ROLE_BASELINE;
+		const char *k = c->candidate ? c->candidate : RB_ROLE_CANDIDATE;
+		if (c->trackers) {
+			fprintf(stderr, "rangebench compare: --trackers or --baseline/--candidate, not both\n");
+			return 2;
+		}
+		snprintf(c->rolebuf, sizeof(c->rolebuf), "%s,%s", b, k);
+		c->trackers = c->rolebuf;
+	}
+	if (!c->trackers) {
+		if (c->nargs == 2)
+			return -1;
+		usage(stderr);
+		return 2;
+	}
+	const char *comma = strchr(c->trackers, ',');
+	if (!comma || comma == c->trackers || !comma[1] || strchr(comma + 1, ',') ||
+	    (size_t)(comma - c->trackers) >= sizeof(c->ta) || strlen(comma + 1) >= sizeof(c->tb)) {
+		fprintf(stderr, "rangebench compare: --trackers wants two names, e.g. old,cnum\n");
+		return 2;
+	}
+	memcpy(c->ta, c->trackers, (size_t)(comma - c->trackers));
+	snprintf(c->tb, sizeof(c->tb), "%s", comma + 1);
+	if (c->nargs > 1) {
+		fprintf(stderr, "rangebench compare: --trackers takes at most one run\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* the command line into *c: -1 to go on, else the exit code */
+static int parse_args(int argc, char **argv, struct compare_cli *c)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},     {"trackers", required_argument, NULL, 'T'},
@@ -69,34 +135,32 @@ int cmd_compare(int argc, char **argv)
 		{"baseline", required_argument, NULL, 'B'}, {"candidate", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
-	char root[PATH_MAX], db_default[PATH_MAX + 32];
+	memset(c, 0, sizeof(*c));
+	char root[PATH_MAX];
 	rb_project_root(root, sizeof(root));
-	snprintf(db_default, sizeof(db_default), "%s/db/results.sqlite", root);
-	const char *db = db_default, *trackers = NULL, *sort = "name", *stats_arg = "verdict,insns,states,time";
-	struct rb_compare_spec spec = {0};
-	bool changed_only = false, csv = false, summary_only = false;
-	long top = 0;
-	const char *baseline = NULL, *candidate = NULL;
-	char rolebuf[128];
-	int c;
+	snprintf(c->db_default, sizeof(c->db_default), "%s/db/results.sqlite", root);
+	c->db = c->db_default;
+	c->sort = "name";
+	c->stats_arg = "verdict,insns,states,time";
+	int key;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'T': trackers = optarg; break;
-		case 'B': baseline = optarg; break;
-		case 'K': candidate = optarg; break;
-		case 't': spec.tracker = optarg; break;
-		case 's': stats_arg = optarg; break;
-		case 'f': spec.filter = optarg; break;
-		case 'o': sort = optarg; break;
-		case 'c': changed_only = true; break;
-		case 'C': csv = true; break;
-		case 'S': summary_only = true; break;
+	while ((key = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (key) {
+		case 'd': c->db = optarg; break;
+		case 'T': c->trackers = optarg; break;
+		case 'B': c->baseline = optarg; break;
+		case 'K': c->candidate = optarg; break;
+		case 't': c->spec.tracker = optarg; break;
+		case 's': c->stats_arg = optarg; break;
+		case 'f': c->spec.filter = optarg; break;
+		case 'o': c->sort = optarg; break;
+		case 'c': c->changed_only = true; break;
+		case 'C': c->csv = true; break;
+		case 'S': c->summary_only = true; break;
 		case 'n': {
 			char *end;
-			top = strtol(optarg, &end, 10);
-			if (*end || top <= 0) {
+			c->top = strtol(optarg, &end, 10);
+			if (*end || c->top <= 0) {
 				fprintf(stderr, "rangebench compare: --top wants a positive number, not '%s'\n", optarg);
 				return 2;
 			}
@@ -106,132 +170,139 @@ int cmd_compare(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	enum rb_cmp_stat stats[RB_STAT_COUNT];
-	size_t nstats = 0;
-	char sbuf[256];
-	snprintf(sbuf, sizeof(sbuf), "%s", stats_arg);
-	char *save = NULL;
-	for (char *t = strtok_r(sbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int s = rb_cmp_stat_parse(t);
-		if (s < 0 || nstats == RB_STAT_COUNT) {
-			fprintf(stderr, "rangebench compare: unknown statistic '%s' (verdict, insns, states, "
-					"peak_states, time, mem)\n", t);
-			return 2;
-		}
-		stats[nstats++] = (enum rb_cmp_stat)s;
+	c->nargs = argc - optind;
+	int rc = parse_stats(c);
+	return rc >= 0 ? rc : parse_sides(c);
+}
+
+/* the two runs: spec.run_a and spec.run_b (0, or -1 with err) */
+static int find_runs(struct rb_store *st, struct compare_cli *c, char **runs, struct rb_err *err)
+{
+	if (c->trackers) {
+		c->spec.tracker_a = c->ta;
+		c->spec.tracker_b = c->tb;
+		if (c->nargs == 1 ? rb_store_find_run(st, runs[0], "verify", &c->spec.run_a, err)
+				  : rb_store_latest_run(st, "verify", &c->spec.run_a, err))
+			return -1;
+		c->spec.run_b = c->spec.run_a;
+		return 0;
 	}
-	if (baseline || candidate) {
-		const char *b = baseline ? baseline : RB_ROLE_BASELINE, *k = candidate ? candidate : RB_ROLE_CANDIDATE;
-		if (trackers) {
-			fprintf(stderr, "rangebench compare: --trackers or --baseline/--candidate, not both\n");
-			return 2;
-		}
-		snprintf(rolebuf, sizeof(rolebuf), "%s,%s", b, k);
-		trackers = rolebuf;
+	if (rb_store_find_run(st, runs[0], "verify", &c->spec.run_a, err) < 0 ||
+	    rb_store_find_run(st, runs[1], "verify", &c->spec.run_b, err) < 0)
+		return -1;
+	return 0;
+}
+
+struct side_info {
+	char lab[2][128], stat[2][32], trk[2][256];
+};
+
+/* each side's label, status and trackers: unknown trackers are an error
+ * (1, printed), an unfinished run a warning; -1 with err when the
+ * database cannot say */
+static int describe_sides(struct rb_store *st, const struct compare_cli *c, struct side_info *si,
+			  struct rb_err *err)
+{
+	int64_t ids[2] = {c->spec.run_a, c->spec.run_b};
+	for (int i = 0; i < 2; i++)
+		if (rb_store_run_describe(st, ids[i], si->lab[i], sizeof(si->lab[i]), si->stat[i],
+					  sizeof(si->stat[i]), si->trk[i], sizeof(si->trk[i]), err) < 0)
+			return -1;
+	const char *want[2] = {c->trackers ? c->ta : c->spec.tracker, c->trackers ? c->tb : c->spec.tracker};
+	for (int i = 0; i < 2; i++) {
+		if (!want[i] || list_has(si->trk[i], want[i]) || (!c->trackers && list_has(si->trk[1 - i], want[i])))
+			continue;
+		fprintf(stderr, "rangebench compare: run %lld (%s) has no results of tracker '%s' (it has: %s)\n",
+			(long long)ids[i], si->lab[i], want[i], *si->trk[i] ? si->trk[i] : "none");
+		return 1;
 	}
-	int nargs = argc - optind;
-	char ta[32] = "", tb[32] = "";
-	if (trackers) {
-		const char *comma = strchr(trackers, ',');
-		if (!comma || comma == trackers || !comma[1] || strchr(comma + 1, ',') ||
-		    (size_t)(comma - trackers) >= sizeof(ta) || strlen(comma + 1) >= sizeof(tb)) {
-			fprintf(stderr, "rangebench compare: --trackers wants two names, e.g. old,cnum\n");
-			return 2;
+	for (int i = 0; i < 2 && !(i == 1 && ids[1] == ids[0]); i++)
+		if (strcmp(si->stat[i], "complete"))
+			fprintf(stderr, "rangebench compare: warning: run %lld (%s) is %s: what it lacks is "
+					"counted as 'only in %c', not compared\n",
+				(long long)ids[i], si->lab[i], si->stat[i], i ? 'A' : 'B');
+	return 0;
+}
+
+/* the per-program table (unless --summary) and the summary table */
+static void print_comparison(const struct compare_cli *c, const struct side_info *si, struct rb_compare *cmp,
+			     const bool *keep, const struct rb_compare_summary *sum)
+{
+	struct rb_table t;
+	if (!c->summary_only) {
+		if (!c->csv) {
+			if (c->trackers)
+				printf("A = run %lld (%s, %s) tracker %s, B = run %lld (%s, %s) tracker %s\n\n",
+				       (long long)c->spec.run_a, si->lab[0], si->stat[0], c->ta,
+				       (long long)c->spec.run_b, si->lab[1], si->stat[1], c->tb);
+			else
+				printf("A = run %lld (%s, %s), B = run %lld (%s, %s)\n\n", (long long)c->spec.run_a,
+				       si->lab[0], si->stat[0], (long long)c->spec.run_b, si->lab[1], si->stat[1]);
 		}
-		memcpy(ta, trackers, (size_t)(comma - trackers));
-		snprintf(tb, sizeof(tb), "%s", comma + 1);
-		if (nargs > 1) {
-			fprintf(stderr, "rangebench compare: --trackers takes at most one run\n");
-			return 2;
+		if (rb_compare_table(cmp, c->stats, c->nstats, c->csv, keep, (size_t)c->top, &t) == 0) {
+			rb_table_print(&t, stdout, c->csv);
+			rb_table_free(&t);
 		}
-	} else if (nargs != 2) {
-		usage(stderr);
+	}
+	if (c->summary_only || !c->csv) {
+		if (!c->csv && !c->summary_only)
+			printf("\n");
+		if (rb_compare_summary_table(sum, &t) == 0) {
+			rb_table_print(&t, stdout, c->csv);
+			rb_table_free(&t);
+		}
+	}
+}
+
+/* load, sort, summarise and print: the exit code (1: a verdict changed),
+ * or -1 with err */
+static int compare_runs(struct rb_store *st, const struct compare_cli *c, const struct side_info *si,
+			struct rb_compare *cmp, struct rb_err *err)
+{
+	if (rb_compare_load(rb_store_db(st), &c->spec, cmp, err) < 0)
+		return -1;
+	if (rb_compare_sort(cmp, c->sort) < 0) {
+		fprintf(stderr, "rangebench compare: unknown sort key '%s'\n", c->sort);
 		return 2;
 	}
+	struct rb_compare_summary sum;
+	rb_compare_summarize(cmp, &sum);
+	bool *keep = calloc(cmp->n ? cmp->n : 1, sizeof(*keep));
+	if (!keep)
+		return 2;
+	for (size_t i = 0; i < cmp->n; i++)
+		keep[i] = !c->changed_only || rb_cmp_row_changed(&cmp->rows[i]);
+	print_comparison(c, si, cmp, keep, &sum);
+	free(keep);
+	return sum.verdict_changes ? 1 : 0;
+}
 
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_cli c;
+	int rc = parse_args(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
 	struct rb_store *st;
 	struct rb_err err = {{0}};
-	if (rb_store_open_read(db, &st, &err) < 0) {
+	if (rb_store_open_read(c.db, &st, &err) < 0) {
 		fprintf(stderr, "rangebench compare: %s\n", err.msg);
 		return 2;
 	}
-	int rc = 2;
 	struct rb_compare cmp = {0};
-	if (trackers) {
-		spec.tracker_a = ta;
-		spec.tracker_b = tb;
-		if (nargs == 1 ? rb_store_find_run(st, argv[optind], "verify", &spec.run_a, &err)
-			       : rb_store_latest_run(st, "verify", &spec.run_a, &err))
-			goto out_err;
-		spec.run_b = spec.run_a;
-	} else if (rb_store_find_run(st, argv[optind], "verify", &spec.run_a, &err) < 0 ||
-		   rb_store_find_run(st, argv[optind + 1], "verify", &spec.run_b, &err) < 0) {
-		goto out_err;
+	struct side_info si;
+	rc = find_runs(st, &c, argv + optind, &err);
+	if (rc == 0) {
+		rc = describe_sides(st, &c, &si, &err);
+		if (rc == 1)
+			rc = 2;
+		else if (rc == 0)
+			rc = compare_runs(st, &c, &si, &cmp, &err);
 	}
-	/* each side's label, status and trackers: unknown trackers are an
-	 * error, an unfinished run a warning */
-	char lab[2][128], stat[2][32], trk[2][256];
-	int64_t ids[2] = {spec.run_a, spec.run_b};
-	for (int i = 0; i < 2; i++)
-		if (rb_store_run_describe(st, ids[i], lab[i], sizeof(lab[i]), stat[i], sizeof(stat[i]), trk[i],
-					  sizeof(trk[i]), &err) < 0)
-			goto out_err;
-	const char *want[2] = {trackers ? ta : spec.tracker, trackers ? tb : spec.tracker};
-	for (int i = 0; i < 2; i++) {
-		if (!want[i] || list_has(trk[i], want[i]) || (!trackers && list_has(trk[1 - i], want[i])))
-			continue;
-		fprintf(stderr, "rangebench compare: run %lld (%s) has no results of tracker '%s' (it has: %s)\n",
-			(long long)ids[i], lab[i], want[i], *trk[i] ? trk[i] : "none");
-		goto out;
+	if (rc < 0) {
+		fprintf(stderr, "rangebench compare: %s\n", err.msg);
+		rc = 2;
 	}
-	for (int i = 0; i < 2 && !(i == 1 && ids[1] == ids[0]); i++)
-		if (strcmp(stat[i], "complete"))
-			fprintf(stderr, "rangebench compare: warning: run %lld (%s) is %s: what it lacks is "
-					"counted as 'only in %c', not compared\n",
-				(long long)ids[i], lab[i], stat[i], i ? 'A' : 'B');
-	if (rb_compare_load(rb_store_db(st), &spec, &cmp, &err) < 0)
-		goto out_err;
-	if (rb_compare_sort(&cmp, sort) < 0) {
-		fprintf(stderr, "rangebench compare: unknown sort key '%s'\n", sort);
-		goto out;
-	}
-	struct rb_compare_summary sum;
-	rb_compare_summarize(&cmp, &sum);
-	bool *keep = calloc(cmp.n ? cmp.n : 1, sizeof(*keep));
-	if (!keep)
-		goto out;
-	for (size_t i = 0; i < cmp.n; i++)
-		keep[i] = !changed_only || rb_cmp_row_changed(&cmp.rows[i]);
-	struct rb_table t;
-	if (!summary_only) {
-		if (!csv) {
-			if (trackers)
-				printf("A = run %lld (%s, %s) tracker %s, B = run %lld (%s, %s) tracker %s\n\n",
-				       (long long)spec.run_a, lab[0], stat[0], ta, (long long)spec.run_b, lab[1],
-				       stat[1], tb);
-			else
-				printf("A = run %lld (%s, %s), B = run %lld (%s, %s)\n\n", (long long)spec.run_a,
-				       lab[0], stat[0], (long long)spec.run_b, lab[1], stat[1]);
-		}
-		if (rb_compare_table(&cmp, stats, nstats, csv, keep, (size_t)top, &t) == 0) {
-			rb_table_print(&t, stdout, csv);
-			rb_table_free(&t);
-		}
-	}
-	if (summary_only || !csv) {
-		if (!csv && !summary_only)
-			printf("\n");
-		if (rb_compare_summary_table(&sum, &t) == 0) {
-			rb_table_print(&t, stdout, csv);
-			rb_table_free(&t);
-		}
-	}
-	free(keep);
-	rc = sum.verdict_changes ? 1 : 0;
-	goto out;
-out_err:
-	fprintf(stderr, "rangebench compare: %s\n", err.msg);
-out:
 	rb_compare_free(&cmp);
 	rb_store_close(st);
 	return rc;

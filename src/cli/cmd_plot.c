@@ -101,152 +101,196 @@ static void label_of(struct rb_store *st, int64_t run, char *out, size_t len)
 	out[k] = 0;
 }
 
-int cmd_plot(int argc, char **argv)
+struct plot_cli {
+	char root[PATH_MAX], db_default[PATH_MAX + 32], out_default[PATH_MAX + 32];
+	const char *db, *outdir, *formats, *only;
+	bool want_png, want_svg;
+	int nruns; /* RUN [RUN_B] given */
+};
+
+/* the command line into *c: -1 to go on, else the exit code */
+static int parse_args(int argc, char **argv, struct plot_cli *c)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},   {"format", required_argument, NULL, 'F'},
 		{"only", required_argument, NULL, 'O'}, {"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	char root[PATH_MAX], db_default[PATH_MAX + 32], out_default[PATH_MAX + 32];
-	rb_project_root(root, sizeof(root));
-	snprintf(db_default, sizeof(db_default), "%s/db/results.sqlite", root);
-	snprintf(out_default, sizeof(out_default), "%s/plots/out", root);
-	const char *db = db_default, *outdir = out_default, *formats = "png,svg", *only = NULL;
-	int c;
+	memset(c, 0, sizeof(*c));
+	rb_project_root(c->root, sizeof(c->root));
+	snprintf(c->db_default, sizeof(c->db_default), "%s/db/results.sqlite", c->root);
+	snprintf(c->out_default, sizeof(c->out_default), "%s/plots/out", c->root);
+	c->db = c->db_default;
+	c->outdir = c->out_default;
+	c->formats = "png,svg";
+	int key;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'o': outdir = optarg; break;
-		case 'F': formats = optarg; break;
-		case 'O': only = optarg; break;
+	while ((key = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (key) {
+		case 'd': c->db = optarg; break;
+		case 'o': c->outdir = optarg; break;
+		case 'F': c->formats = optarg; break;
+		case 'O': c->only = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	bool want_png = strstr(formats, "png") != NULL, want_svg = strstr(formats, "svg") != NULL;
-	if (!want_png && !want_svg) {
+	c->want_png = strstr(c->formats, "png") != NULL;
+	c->want_svg = strstr(c->formats, "svg") != NULL;
+	if (!c->want_png && !c->want_svg) {
 		fprintf(stderr, "rangebench plot: --format wants png, svg or png,svg\n");
 		return 2;
 	}
-	if (argc - optind > 2) {
+	c->nruns = argc - optind;
+	if (c->nruns > 2) {
 		usage(stderr);
 		return 2;
 	}
-	bool known = !only;
-	for (const struct rb_chart *c = rb_charts; only && c->name; c++)
-		known |= !strcmp(only, c->name);
+	bool known = !c->only;
+	for (const struct rb_chart *ch = rb_charts; c->only && ch->name; ch++)
+		known |= !strcmp(c->only, ch->name);
 	if (!known) {
-		fprintf(stderr, "rangebench plot: no chart '%s'\n", only);
+		fprintf(stderr, "rangebench plot: no chart '%s'\n", c->only);
 		return 2;
 	}
-	if (strchr(outdir, '\'') || strchr(root, '\'')) {
+	if (strchr(c->outdir, '\'') || strchr(c->root, '\'')) {
 		fprintf(stderr, "rangebench plot: paths with quotes are not supported\n");
 		return 2;
 	}
+	return -1;
+}
 
-	struct rb_store *st;
-	struct rb_err err = {{0}};
-	if (rb_store_open_read(db, &st, &err) < 0) {
-		fprintf(stderr, "rangebench plot: %s\n", err.msg);
-		return 2;
-	}
-	int rc = 2;
-	struct rb_chart_runs_ids runs = {.run = -1, .before = -1, .after = -1, .census = -1, .bench = -1};
-	int nruns = argc - optind;
-	if (nruns >= 1 && rb_store_find_run(st, argv[optind], "verify", &runs.run, &err) < 0)
-		goto out_err;
-	if (nruns == 0 && rb_store_latest_run(st, "verify", &runs.run, &err) < 0)
-		runs.run = -1;
+/* the runs the charts read: RUN (default the latest), the before/after
+ * pair, the latest census and bench runs; 0, or -1 with err */
+static int find_runs(struct rb_store *st, char **args, int nruns, struct rb_chart_runs_ids *runs,
+		     struct rb_err *err)
+{
+	*runs = (struct rb_chart_runs_ids){.run = -1, .before = -1, .after = -1, .census = -1, .bench = -1};
+	if (nruns >= 1 && rb_store_find_run(st, args[0], "verify", &runs->run, err) < 0)
+		return -1;
+	if (nruns == 0 && rb_store_latest_run(st, "verify", &runs->run, err) < 0)
+		runs->run = -1;
 	if (nruns == 2) {
-		runs.before = runs.run;
-		if (rb_store_find_run(st, argv[optind + 1], "verify", &runs.after, &err) < 0)
-			goto out_err;
-	} else if (runs.run >= 0) {
+		runs->before = runs->run;
+		if (rb_store_find_run(st, args[1], "verify", &runs->after, err) < 0)
+			return -1;
+	} else if (runs->run >= 0) {
 		/* the run before this one */
-		if (rb_store_previous_run(st, runs.run, &runs.before, &err) < 0)
-			goto out_err;
-		if (runs.before >= 0)
-			runs.after = runs.run;
+		if (rb_store_previous_run(st, runs->run, &runs->before, err) < 0)
+			return -1;
+		if (runs->before >= 0)
+			runs->after = runs->run;
 	}
-	if (rb_store_latest_run(st, "census", &runs.census, &err) < 0)
-		runs.census = -1;
-	if (rb_store_latest_run(st, "bench", &runs.bench, &err) < 0)
-		runs.bench = -1;
+	if (rb_store_latest_run(st, "census", &runs->census, err) < 0)
+		runs->census = -1;
+	if (rb_store_latest_run(st, "bench", &runs->bench, err) < 0)
+		runs->bench = -1;
+	return 0;
+}
 
+/* "run 3 (before) -> run 5 (after)" for the before/after chart */
+static void before_after_title(struct rb_store *st, const struct rb_chart_runs_ids *runs, char *out, size_t len)
+{
+	char la[64] = "", lb[64] = "";
+	label_of(st, runs->before, la, sizeof(la));
+	label_of(st, runs->after, lb, sizeof(lb));
+	snprintf(out, len, "run %lld%s%s%s -> run %lld%s%s%s", (long long)runs->before, *la ? " (" : "", la,
+		 *la ? ")" : "", (long long)runs->after, *lb ? " (" : "", lb, *lb ? ")" : "");
+}
+
+/* render one chart whose data is in datadir, in each format asked for: 0
+ * done, 1 gnuplot failed (its log printed), -1 a fatal error (printed) */
+static int render_chart(const struct plot_cli *c, const struct rb_chart *ch, const char *datadir,
+			const char *title_ab)
+{
+	char script[PATH_MAX + 64], vars[3 * PATH_MAX + 256], logpath[PATH_MAX + 64];
+	snprintf(script, sizeof(script), "%s/plots/%s.gp", c->root, ch->name);
+	snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, ch->name);
+	int rc = 0;
+	for (int fmt = 0; fmt < 2; fmt++) {
+		if ((fmt == 0 && !c->want_png) || (fmt == 1 && !c->want_svg))
+			continue;
+		const char *ext = fmt == 0 ? "png" : "svg";
+		if (snprintf(vars, sizeof(vars), "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
+			     datadir, c->outdir, ch->name, ext, c->root, title_ab) >= (int)sizeof(vars)) {
+			fprintf(stderr, "rangebench plot: paths too long\n");
+			return -1;
+		}
+		int r = render(script, vars, logpath);
+		if (r == -2) {
+			fprintf(stderr, "rangebench plot: cannot run gnuplot (install gnuplot-nox)\n");
+			return -1;
+		}
+		if (r < 0) {
+			fflush(stdout);
+			fprintf(stderr, "rangebench plot: %s failed (%s):\n", script, ext);
+			print_log(logpath);
+			rc = 1;
+			continue;
+		}
+		printf("%-8s %s/%s.%s  (%s)\n", "wrote", c->outdir, ch->name, ext, ch->title);
+	}
+	return rc;
+}
+
+/* export and render every chart (or --only's): the exit code, or -1 with err */
+static int plot_all(struct rb_store *st, const struct plot_cli *c, const struct rb_chart_runs_ids *runs,
+		    struct rb_err *err)
+{
 	char datadir[PATH_MAX + 16];
-	if (snprintf(datadir, sizeof(datadir), "%s/data", outdir) >= (int)sizeof(datadir) ||
+	if (snprintf(datadir, sizeof(datadir), "%s/data", c->outdir) >= (int)sizeof(datadir) ||
 	    mkdir_p(datadir) < 0) {
 		fprintf(stderr, "rangebench plot: cannot create %s: %s\n", datadir, strerror(errno));
-		goto out;
+		return 2;
 	}
-
-	/* "run 3 (before) -> run 5 (after)" for the before/after chart */
-	char title_ab[256] = "";
-	char la[64] = "", lb[64] = "";
-	label_of(st, runs.before, la, sizeof(la));
-	label_of(st, runs.after, lb, sizeof(lb));
-	snprintf(title_ab, sizeof(title_ab), "run %lld%s%s%s -> run %lld%s%s%s", (long long)runs.before,
-		 *la ? " (" : "", la, *la ? ")" : "", (long long)runs.after, *lb ? " (" : "", lb,
-		 *lb ? ")" : "");
-
-	rc = 0;
-	int rendered = 0, skipped = 0, failed = 0;
+	char title_ab[256];
+	before_after_title(st, runs, title_ab, sizeof(title_ab));
+	int rc = 0, rendered = 0, skipped = 0, failed = 0;
 	for (const struct rb_chart *ch = rb_charts; ch->name; ch++) {
-		if (only && strcmp(only, ch->name))
+		if (c->only && strcmp(c->only, ch->name))
 			continue;
 		int64_t n = 0;
-		if (rb_chart_export(rb_store_db(st), ch, &runs, datadir, &n, &err) < 0) {
-			rc = 2;
-			goto out_err;
-		}
+		if (rb_chart_export(rb_store_db(st), ch, runs, datadir, &n, err) < 0)
+			return -1;
 		if (n == 0) {
 			printf("skipped  %-15s nothing to draw (needs %s)\n", ch->name, ch->needs);
 			skipped++;
 			continue;
 		}
-		char script[PATH_MAX + 64], vars[3 * PATH_MAX + 256], logpath[PATH_MAX + 64];
-		snprintf(script, sizeof(script), "%s/plots/%s.gp", root, ch->name);
-		snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, ch->name);
-		bool ok = true;
-		for (int fmt = 0; fmt < 2; fmt++) {
-			if ((fmt == 0 && !want_png) || (fmt == 1 && !want_svg))
-				continue;
-			const char *ext = fmt == 0 ? "png" : "svg";
-			if (snprintf(vars, sizeof(vars),
-				     "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
-				     datadir, outdir, ch->name, ext, root, title_ab) >= (int)sizeof(vars)) {
-				fprintf(stderr, "rangebench plot: paths too long\n");
-				rc = 2;
-				goto out;
-			}
-			int r = render(script, vars, logpath);
-			if (r == -2) {
-				fprintf(stderr, "rangebench plot: cannot run gnuplot (install gnuplot-nox)\n");
-				rc = 2;
-				goto out;
-			}
-			if (r < 0) {
-				fflush(stdout);
-				fprintf(stderr, "rangebench plot: %s failed (%s):\n", script, ext);
-				print_log(logpath);
-				rc = 2;
-				ok = false;
-				continue;
-			}
-			printf("%-8s %s/%s.%s  (%s)\n", "wrote", outdir, ch->name, ext, ch->title);
-		}
-		rendered += ok;
-		failed += !ok;
+		int r = render_chart(c, ch, datadir, title_ab);
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			rc = 2;
+		rendered += r == 0;
+		failed += r != 0;
 	}
 	fflush(stdout);
-	printf("%d chart%s rendered, %d skipped, %d failed; data in %s\n", rendered,
-	       rendered == 1 ? "" : "s", skipped, failed, datadir);
-	goto out;
-out_err:
-	fprintf(stderr, "rangebench plot: %s\n", err.msg);
-out:
+	printf("%d chart%s rendered, %d skipped, %d failed; data in %s\n", rendered, rendered == 1 ? "" : "s",
+	       skipped, failed, datadir);
+	return rc;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_cli c;
+	int rc = parse_args(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
+	struct rb_store *st;
+	struct rb_err err = {{0}};
+	if (rb_store_open_read(c.db, &st, &err) < 0) {
+		fprintf(stderr, "rangebench plot: %s\n", err.msg);
+		return 2;
+	}
+	struct rb_chart_runs_ids runs;
+	rc = find_runs(st, argv + optind, c.nruns, &runs, &err);
+	if (rc == 0)
+		rc = plot_all(st, &c, &runs, &err);
+	if (rc < 0) {
+		fprintf(stderr, "rangebench plot: %s\n", err.msg);
+		rc = 2;
+	}
 	rb_store_close(st);
 	return rc;
 }

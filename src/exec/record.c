@@ -58,18 +58,28 @@ static int32_t new_node(struct rb_xtree *tr, int kind, int idx, const struct rb_
 	return id;
 }
 
+/* new_node with its failures told apart: 0 (*id set), 1 the tree is full
+ * (recording stops, exploration goes on), -1 out of memory */
+static int add_node(struct rb_xtree *tr, int kind, int idx, struct rb_vstate *st, int32_t *id)
+{
+	if (tr->overflow)
+		return 1;
+	*id = new_node(tr, kind, idx, st);
+	if (*id >= 0)
+		return 0;
+	if (tr->overflow)
+		return 1;
+	tr->nomem = 1;
+	return -1;
+}
+
 static int on_insn(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *ckpt)
 {
 	struct rb_xtree *tr = ctx;
-	if (tr->overflow)
-		return 0;
-	int32_t id = new_node(tr, RB_XNODE_INSN, idx, st);
-	if (id < 0) {
-		if (tr->overflow)
-			return 0;
-		tr->nomem = 1;
-		return -1;
-	}
+	int32_t id;
+	int rc = add_node(tr, RB_XNODE_INSN, idx, st, &id);
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	st->rec_node = (uint32_t)id + 1;
 	if (ckpt)
 		ckpt->rec_node = (uint32_t)id + 1; /* prunes against ckpt continue from here */
@@ -79,15 +89,10 @@ static int on_insn(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *c
 static int on_prune(void *ctx, int idx, struct rb_vstate *st, const struct rb_vstate *old, uint16_t live)
 {
 	struct rb_xtree *tr = ctx;
-	if (tr->overflow)
-		return 0;
-	int32_t id = new_node(tr, RB_XNODE_PRUNE, idx, st);
-	if (id < 0) {
-		if (tr->overflow)
-			return 0;
-		tr->nomem = 1;
-		return -1;
-	}
+	int32_t id;
+	int rc = add_node(tr, RB_XNODE_PRUNE, idx, st, &id);
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	struct rb_xnode *n = &tr->nodes[id];
 	n->link = old && old->rec_node ? (int32_t)old->rec_node - 1 : -1;
 	n->old = old;

@@ -70,31 +70,6 @@ static void add_cat(struct rb_opdiff_stats *st, const char *key, uint64_t case_i
 	c->first_case = case_idx;
 }
 
-/* the program listing from the log's "Live regs before insn:" block */
-static void print_listing(FILE *f, const char *log)
-{
-	const char *p = log;
-	bool in = false;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (!strncmp(p, "Live regs before insn:", 22))
-			in = true;
-		else if (in && len && p[0] == ' ') {
-			const char *s = p;
-			while (*s == ' ')
-				s++;
-			/* "N: <liveness> (op) text": drop the liveness column */
-			const char *colon = memchr(s, ':', len - (size_t)(s - p));
-			const char *paren = memchr(s, '(', len - (size_t)(s - p));
-			if (colon && paren && colon < paren)
-				fprintf(f, "    %4.*s %.*s\n", (int)(colon - s + 1), s, (int)(len - (size_t)(paren - p)), paren);
-		} else if (in)
-			in = false;
-		p += len + (nl ? 1 : 0);
-	}
-}
-
 struct case_ctx {
 	const struct rb_opdiff_opts *o;
 	struct rb_opdiff_stats *st;
@@ -320,7 +295,7 @@ int rb_opdiff_run(const struct rb_opdiff_opts *o, struct rb_opdiff_stats *st, st
 					c->what, strerror(serr), msg);
 				if (ok)
 					rb_vlog_free(&v);
-				print_listing(o->out, ktext);
+				rb_vlog_print_listing(o->out, ktext, false);
 			}
 			continue;
 		}
@@ -355,7 +330,7 @@ int rb_opdiff_run(const struct rb_opdiff_opts *o, struct rb_opdiff_stats *st, st
 			fprintf(o->out, "case %llu (seed %llu, %s): %u difference%s\n", (unsigned long long)k,
 				(unsigned long long)o->seed, c->what, x->found, x->found == 1 ? "" : "s");
 			{
-				print_listing(o->out, ktext);
+				rb_vlog_print_listing(o->out, ktext, false);
 				fputs(x->details, o->out);
 				if (o->print_log)
 					fprintf(o->out, "  kernel log:\n%s\n", ktext);

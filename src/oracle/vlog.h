@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tracker/tracker.h"
 #include "util/err.h"
@@ -106,5 +107,10 @@ const struct rb_vlog_state *rb_vlog_find(const struct rb_vlog *v, enum rb_vlog_k
 					 int from);
 /* A register in a state, or NULL */
 const struct rb_vlog_reg *rb_vlog_state_reg(const struct rb_vlog_state *s, unsigned regno);
+
+/* print the instruction listing of a level-2 log (its "Live regs before
+ * insn:" block) to f, each line indented by four spaces; liveness: keep
+ * the live-register column */
+void rb_vlog_print_listing(FILE *f, const char *log, bool liveness);
 
 #endif

@@ -39,20 +39,6 @@ static int parse_num(const char *s, size_t len, uint64_t *out)
 	return 0;
 }
 
-static void bounds_unbounded(struct rb_bounds *b)
-{
-	b->umin = 0;
-	b->umax = UINT64_MAX;
-	b->smin = INT64_MIN;
-	b->smax = INT64_MAX;
-	b->u32_min = 0;
-	b->u32_max = UINT32_MAX;
-	b->s32_min = INT32_MIN;
-	b->s32_max = INT32_MAX;
-	b->var_off.value = 0;
-	b->var_off.mask = UINT64_MAX;
-}
-
 static void bounds_const(struct rb_bounds *b, uint64_t v)
 {
 	b->umin = b->umax = v;
@@ -143,7 +129,7 @@ static int parse_item(const char *s, size_t len, struct rb_bounds *b)
 
 int rb_vlog_parse_scalar(const char *f, size_t len, struct rb_bounds *b)
 {
-	bounds_unbounded(b);
+	rb_bounds_unbounded(b);
 	size_t p = 0;
 	while (p < len) {
 		size_t e = p + item_end(f + p, len - p, ',');

@@ -50,6 +50,13 @@ struct rb_bounds {
 	struct rb_tnum var_off;
 };
 
+/* the bounds of a scalar nothing is known about */
+static inline void rb_bounds_unbounded(struct rb_bounds *b)
+{
+	*b = (struct rb_bounds){.umax = UINT64_MAX, .smin = INT64_MIN, .smax = INT64_MAX, .u32_max = UINT32_MAX,
+				.s32_min = INT32_MIN, .s32_max = INT32_MAX, .var_off = {0, UINT64_MAX}};
+}
+
 struct rb_alu {
 	uint8_t code; /* BPF_ALU/BPF_ALU64 | op | BPF_X/BPF_K */
 	int16_t off;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "oracle/kdiff.h"
+#include "oracle/vlog.h"
 #include "oracle/bpf_sys.h"
 #include "progen/progen.h"
 #include "verify/verify.h"
@@ -50,24 +51,6 @@ static int run_one(const struct rb_object *obj, const char *tracker, char **text
 	return rc;
 }
 
-/* the instruction listing from the kernel's "Live regs before insn:" block */
-static void print_listing(FILE *f, const char *log)
-{
-	const char *p = log;
-	bool in = false;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (!strncmp(p, "Live regs before insn:", 22))
-			in = true;
-		else if (in && len && p[0] == ' ')
-			fprintf(f, "    %.*s\n", (int)len, p);
-		else if (in)
-			break;
-		p += len + (nl ? 1 : 0);
-	}
-}
-
 static void show(FILE *f, const struct rb_progen_prog *p, const char *tracker, const char *why,
 		 const struct rb_kdiff_lines *ka, const struct rb_kdiff_lines *ea, long d, const char *ktext,
 		 const struct rb_result *kr, const struct rb_result *er, bool logs)
@@ -92,7 +75,7 @@ static void show(FILE *f, const struct rb_progen_prog *p, const char *tracker, c
 		fprintf(f, "    %-6s: %s\n", tracker, d < (long)ea->n ? ea->line[d] : "(end of log)");
 	}
 	fprintf(f, "  program:\n");
-	print_listing(f, ktext);
+	rb_vlog_print_listing(f, ktext, true);
 	if (logs) {
 		fprintf(f, "  kernel log (normalised):\n");
 		for (size_t i = 0; i < ka->n; i++)

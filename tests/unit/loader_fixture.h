@@ -1,20 +1,52 @@
-/* loader_fixture.h — helpers shared by the loader tests: where the test BPF
- * objects are built (make rule: build/test/objects/), reading a file, and
- * a small independent ELF section reader (not the loader's own code). */
+/* loader_fixture.h — helpers shared by the loader tests (cmocka): where
+ * the test BPF objects are built (make rule: build/test/objects/), opening
+ * one and finding its programs, reading a file, and a small independent
+ * ELF section reader (not the loader's own code). */
 #ifndef RB_TESTS_LOADER_FIXTURE_H
 #define RB_TESTS_LOADER_FIXTURE_H
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
 #include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/object.h"
+
 static inline const char *lf_obj_path(const char *name, char *buf, size_t sz)
 {
 	const char *dir = getenv("RB_TEST_OBJECTS");
 	snprintf(buf, sz, "%s/%s.bpf.o", dir ? dir : "build/test/objects", name);
 	return buf;
+}
+
+/* the test object NAME opened with opts (NULL: the defaults); the test
+ * fails when it cannot be */
+static inline struct rb_object *lf_open(const char *name, const struct rb_load_opts *opts)
+{
+	char p[512];
+	struct rb_err err = {{0}};
+	struct rb_object *o = NULL;
+	int r = rb_object_open(lf_obj_path(name, p, sizeof(p)), opts, &o, &err);
+	if (r)
+		print_error("open %s: %s\n", p, err.msg);
+	assert_int_equal(r, 0);
+	assert_non_null(o);
+	return o;
+}
+
+/* program NAME of o; the test fails when there is none */
+static inline const struct rb_prog *lf_prog(const struct rb_object *o, const char *name)
+{
+	for (size_t i = 0; i < o->prog_cnt; i++)
+		if (!strcmp(o->progs[i].name, name))
+			return &o->progs[i];
+	fail_msg("no program %s", name);
+	return NULL;
 }
 
 static inline uint8_t *lf_read(const char *path, size_t *size)

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
+#include "engine/map_compat.h"
 #include "oracle/bpf_sys.h"
 #include "oracle/kload.h"
 
@@ -57,7 +58,6 @@ static void run(struct fixture *f, const char *tracker, struct rb_result *res, F
 	assert_int_equal(rb_engine_verify(&f->obj, 0, t, &o, res, &err), 0);
 }
 
-/* the running kernel (where bpf() is permitted) rejects it the same way */
 /* load into the running kernel (maps as in mkobj); false where bpf() is not permitted */
 static bool kernel_verify(uint32_t type, const struct bpf_insn *p, size_t n, struct rb_result *kr)
 {
@@ -82,27 +82,12 @@ static bool kernel_verify(uint32_t type, const struct bpf_insn *p, size_t n, str
 	return true;
 }
 
+/* the running kernel (where bpf() is permitted) rejects it the same way */
 static void kernel_rejects(uint32_t type, const struct bpf_insn *p, size_t n, int at, const char *msg)
 {
-	const char *why;
-	if (!rb_bpf_available(&why))
-		return;
-	int fds[2];
-	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);
-	fds[1] = rb_sys_map_create(BPF_MAP_TYPE_HASH, "hash", 4, 8, 16, 0, -1, 0, 0, 0, -1, 0);
-	assert_true(fds[0] >= 0 && fds[1] >= 0);
-	struct rb_kload_args a = {.prog_type = type, .insns = p, .insn_cnt = n, .prog_btf_fd = -1, .fd_array = fds,
-				  .log_level = 1 | 4};
-	struct rb_klog log = {0};
-	int e = 0;
-	int fd = rb_kload_raw(&a, &log, &e);
 	struct rb_result kr;
-	rb_kload_classify(fd, e, log.buf, type, 0, &kr);
-	if (fd >= 0)
-		close(fd);
-	rb_klog_free(&log);
-	close(fds[0]);
-	close(fds[1]);
+	if (!kernel_verify(type, p, n, &kr))
+		return;
 	if (kr.verdict != RB_REJECT || kr.err_insn != at || !strstr(kr.msg, msg))
 		print_error("kernel: verdict %s insn %d msg '%s' (expected reject at %d: '%s')\n",
 			    rb_verdict_name(kr.verdict), kr.err_insn, kr.msg, at, msg);
@@ -480,6 +465,34 @@ static void test_log_format(void **state)
 	assert_int_equal(missing, -1);
 }
 
+/* which maps a helper may take (engine/map_compat.c, 6.18
+ * check_map_func_compatibility): both directions of the rule, and a
+ * ringbuf helper given a hash map rejected as the kernel does */
+static void test_map_helper_compat(void **state)
+{
+	(void)state;
+	assert_true(rb_map_helper_compatible(BPF_MAP_TYPE_PROG_ARRAY, BPF_FUNC_tail_call));
+	assert_false(rb_map_helper_compatible(BPF_MAP_TYPE_HASH, BPF_FUNC_tail_call));
+	assert_false(rb_map_helper_compatible(BPF_MAP_TYPE_PROG_ARRAY, BPF_FUNC_map_lookup_elem));
+	assert_true(rb_map_helper_compatible(BPF_MAP_TYPE_HASH, BPF_FUNC_map_lookup_elem));
+	assert_true(rb_map_helper_compatible(BPF_MAP_TYPE_SOCKMAP, BPF_FUNC_map_lookup_elem));
+	assert_false(rb_map_helper_compatible(BPF_MAP_TYPE_REUSEPORT_SOCKARRAY, BPF_FUNC_map_lookup_elem));
+	assert_true(rb_map_helper_compatible(BPF_MAP_TYPE_DEVMAP, BPF_FUNC_map_update_elem));
+	assert_false(rb_map_helper_compatible(BPF_MAP_TYPE_XSKMAP, BPF_FUNC_map_update_elem));
+	assert_true(rb_map_helper_compatible(BPF_MAP_TYPE_XSKMAP, BPF_FUNC_redirect_map));
+	assert_false(rb_map_helper_compatible(BPF_MAP_TYPE_ARRAY, BPF_FUNC_redirect_map));
+	assert_true(rb_map_helper_compatible(BPF_MAP_TYPE_SOCKHASH, BPF_FUNC_sk_select_reuseport));
+	assert_false(rb_map_helper_compatible(BPF_MAP_TYPE_SOCKHASH, BPF_FUNC_sock_map_update));
+	assert_true(rb_helper_takes_sock_map(BPF_FUNC_msg_redirect_hash));
+	assert_false(rb_helper_takes_sock_map(BPF_FUNC_redirect_map));
+	/* ringbuf_output(hash map, fp-8, 8, 0): 6.18 check_map_func_compatibility */
+	static const struct bpf_insn ringbuf_hash[] = {ST(BPF_DW, 10, -8, 0), LD_MAP(1, 1), MOV_X(2, 10),
+						       ALU_K(BPF_ADD, 2, -8), MOV_K(3, 8), MOV_K(4, 0),
+						       CALL(BPF_FUNC_ringbuf_output), MOV_K(0, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, ringbuf_hash, 10, 7,
+		      "cannot pass map_type 1 into func bpf_ringbuf_output#130");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_agreement), cmocka_unit_test(test_log_format),
 		cmocka_unit_test(test_mixed_width_links),
 		cmocka_unit_test(test_impossible_branch_mem),
+		cmocka_unit_test(test_map_helper_compat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,25 +26,8 @@
 
 static struct rb_object *open_test(const char *name, const char *btf)
 {
-	char p[512];
-	struct rb_err err = {{0}};
-	struct rb_object *o = NULL;
 	struct rb_load_opts opts = {.btf_path = btf};
-	int r = rb_object_open(lf_obj_path(name, p, sizeof(p)), &opts, &o, &err);
-	if (r)
-		print_error("open %s: %s\n", p, err.msg);
-	assert_int_equal(r, 0);
-	assert_non_null(o);
-	return o;
-}
-
-static const struct rb_prog *prog(const struct rb_object *o, const char *name)
-{
-	for (size_t i = 0; i < o->prog_cnt; i++)
-		if (!strcmp(o->progs[i].name, name))
-			return &o->progs[i];
-	fail_msg("no program %s", name);
-	return NULL;
+	return lf_open(name, &opts);
 }
 
 static int map_idx(const struct rb_object *o, const char *suffix)
@@ -105,7 +88,7 @@ static void test_btf_maps(void **state)
 	assert_non_null(o->btf);
 	assert_int_equal(o->prog_cnt, 4);
 	assert_string_equal(o->sha256 + 64, "");
-	const struct rb_prog *p = prog(o, "use_maps");
+	const struct rb_prog *p = lf_prog(o, "use_maps");
 	assert_int_equal(p->prog_type, BPF_PROG_TYPE_XDP);
 	assert_true(p->type_known && p->autoload);
 	assert_string_equal(p->section, "xdp");
@@ -114,16 +97,16 @@ static void test_btf_maps(void **state)
 	for (const char *const *m = (const char *const[]){"counts", "unsized", "events", "rb", "pinned", "outer", NULL};
 	     *m; m++)
 		assert_true(refs & (1ull << map_idx(o, *m)));
-	const struct rb_prog *q = prog(o, "not_autoloaded");
+	const struct rb_prog *q = lf_prog(o, "not_autoloaded");
 	assert_false(q->autoload);
 	assert_int_equal(q->prog_type, BPF_PROG_TYPE_XDP);
 	assert_int_equal(q->insn_cnt, 2);
-	const struct rb_prog *u = prog(o, "unknown_type");
+	const struct rb_prog *u = lf_prog(o, "unknown_type");
 	assert_false(u->type_known);
 	assert_int_equal(u->prog_type, BPF_PROG_TYPE_UNSPEC);
 	assert_int_equal(u->insn_cnt, 2);
 	assert_string_equal(u->error, "");
-	assert_int_equal(prog(o, "stack_user")->prog_type, BPF_PROG_TYPE_KPROBE);
+	assert_int_equal(lf_prog(o, "stack_user")->prog_type, BPF_PROG_TYPE_KPROBE);
 	/* sizes the loader picks */
 	const struct rb_map *m = &o->maps[map_idx(o, "unsized")];
 	assert_int_equal(m->max_entries, 1024);
@@ -178,7 +161,7 @@ static void test_global_data(void **state)
 	assert_int_equal(b->init_size, 32);
 	for (size_t i = 0; i < 32; i++)
 		assert_int_equal(b->init[i], 0);
-	const struct rb_prog *p = prog(o, "read_globals");
+	const struct rb_prog *p = lf_prog(o, "read_globals");
 	assert_int_equal(p->prog_type, BPF_PROG_TYPE_SOCKET_FILTER);
 	assert_string_equal(p->license, "Dual BSD/GPL");
 	uint64_t refs = check_map_refs(o, p);
@@ -207,13 +190,13 @@ static void test_subprog(void **state)
 	free(img);
 	assert_true(first > 0 && second > 0 && add_one > 0 && twice > 0);
 	struct rb_object *o = open_test("subprog", NULL);
-	const struct rb_prog *p = prog(o, "first");
+	const struct rb_prog *p = lf_prog(o, "first");
 	assert_int_equal(p->insn_cnt, first + add_one + twice);
 	assert_int_equal(check_calls(p), 2); /* first -> add_one -> twice */
 	assert_int_equal(p->func_info_cnt, 3);
 	assert_non_null(p->func_info);
 	assert_true(p->line_info_cnt > 0);
-	const struct rb_prog *q = prog(o, "second");
+	const struct rb_prog *q = lf_prog(o, "second");
 	assert_int_equal(q->insn_cnt, second + twice);
 	assert_int_equal(check_calls(q), 1);
 	assert_int_equal(q->func_info_cnt, 2);
@@ -251,8 +234,8 @@ static void test_core_host(void **state)
 	btf__free(vm);
 	assert_true(want > 0);
 	struct rb_object *o = open_test("core", NULL);
-	assert_int_equal(pid_offset_in(prog(o, "read_pid")), want);
-	const struct rb_prog *sw = prog(o, "on_switch");
+	assert_int_equal(pid_offset_in(lf_prog(o, "read_pid")), want);
+	const struct rb_prog *sw = lf_prog(o, "on_switch");
 	assert_int_equal(sw->prog_type, BPF_PROG_TYPE_TRACING);
 	assert_int_equal(sw->expected_attach_type, BPF_TRACE_RAW_TP);
 	assert_int_equal(sw->attach_btf_id, tp);
@@ -280,7 +263,7 @@ static void test_core_custom_btf(void **state)
 	close(fd);
 	btf__free(b);
 	struct rb_object *o = open_test("core", path);
-	assert_int_equal(pid_offset_in(prog(o, "read_pid")), 1234);
+	assert_int_equal(pid_offset_in(lf_prog(o, "read_pid")), 1234);
 	rb_object_free(o);
 	/* a missing BTF file is a clean error naming the object */
 	char p[512];
@@ -313,7 +296,7 @@ static void test_legacy_bpf_map_def(void **state)
 	assert_int_equal(o->maps[h].max_entries, 64);
 	assert_int_equal(o->maps[a].max_entries, 1024);
 	assert_int_equal(o->maps[a].fixups, RB_MAP_FIX_MAX_ENTRIES);
-	const struct rb_prog *p = prog(o, "legacy_prog");
+	const struct rb_prog *p = lf_prog(o, "legacy_prog");
 	assert_int_equal(p->prog_type, BPF_PROG_TYPE_SOCKET_FILTER);
 	assert_string_equal(p->license, "GPL");
 	assert_int_equal(p->insn_cnt, main_n + bump);
@@ -321,7 +304,7 @@ static void test_legacy_bpf_map_def(void **state)
 	uint64_t refs = check_map_refs(o, p);
 	assert_true(refs & (1ull << h));
 	assert_true(refs & (1ull << a));
-	const struct rb_prog *c = prog(o, "legacy_cls");
+	const struct rb_prog *c = lf_prog(o, "legacy_cls");
 	assert_int_equal(c->prog_type, BPF_PROG_TYPE_SCHED_CLS);
 	assert_int_equal(c->insn_cnt, cls_n + bump);
 	assert_int_equal(check_calls(c), 1);
@@ -343,7 +326,7 @@ static void test_legacy_elf_map(void **state)
 	assert_int_equal(o->maps[out].inner_map_idx, in);
 	assert_int_equal(o->maps[in].inner_map_idx, -1);
 	assert_int_equal(o->maps[out].max_entries, 8);
-	const struct rb_prog *p = prog(o, "tc_ingress");
+	const struct rb_prog *p = lf_prog(o, "tc_ingress");
 	assert_int_equal(p->prog_type, BPF_PROG_TYPE_SCHED_CLS);
 	assert_true(check_map_refs(o, p) & (1ull << out));
 	rb_object_free(o);
@@ -353,7 +336,7 @@ static void test_missing_kernel_symbol(void **state)
 {
 	(void)state;
 	struct rb_object *o = open_test("missing_ksym", NULL);
-	const struct rb_prog *bad = prog(o, "calls_missing"), *ok = prog(o, "fine");
+	const struct rb_prog *bad = lf_prog(o, "calls_missing"), *ok = lf_prog(o, "fine");
 	assert_non_null(strstr(bad->error, "rb_no_such_kfunc"));
 	assert_null(bad->insns);
 	assert_int_equal(bad->insn_cnt, 0);
@@ -611,7 +594,7 @@ static void test_same_insns_as_libbpf(void **state)
 		bpf_object__for_each_map(m, bo) if (bpf_map__fd(m) >= 0) mfd[nm++] = bpf_map__fd(m);
 		struct bpf_program *bp;
 		bpf_object__for_each_program(bp, bo) {
-			const struct rb_prog *p = prog(o, bpf_program__name(bp));
+			const struct rb_prog *p = lf_prog(o, bpf_program__name(bp));
 			const struct bpf_insn *ri = bpf_program__insns(bp);
 			assert_int_equal(bpf_program__insn_cnt(bp), p->insn_cnt);
 			for (size_t i = 0; i < p->insn_cnt; i++) {

@@ -26,32 +26,10 @@
 #include "loader/prog_type.h"
 #include "loader_fixture.h"
 
-static struct rb_object *open_opts(const char *name, const struct rb_load_opts *opts)
-{
-	char p[512];
-	struct rb_err err = {{0}};
-	struct rb_object *o = NULL;
-	int r = rb_object_open(lf_obj_path(name, p, sizeof(p)), opts, &o, &err);
-	if (r)
-		print_error("open %s: %s\n", p, err.msg);
-	assert_int_equal(r, 0);
-	assert_non_null(o);
-	return o;
-}
-
-static const struct rb_prog *prog(const struct rb_object *o, const char *name)
-{
-	for (size_t i = 0; i < o->prog_cnt; i++)
-		if (!strcmp(o->progs[i].name, name))
-			return &o->progs[i];
-	fail_msg("no program %s", name);
-	return NULL;
-}
-
 static void test_iproute2_object(void **state)
 {
 	(void)state;
-	struct rb_object *o = open_opts("iproute2_tc", NULL);
+	struct rb_object *o = lf_open("iproute2_tc", NULL);
 	assert_true(o->legacy_maps);
 	assert_true(o->iproute2);
 	assert_int_equal(o->map_cnt, 2);
@@ -60,7 +38,7 @@ static void test_iproute2_object(void **state)
 	assert_string_equal(o->maps[1].name, "counters");
 	assert_int_equal(o->maps[1].value_size, 8);
 	assert_int_equal(o->prog_cnt, 2);
-	const struct rb_prog *m = prog(o, "from_container"), *t = prog(o, "tail_slot0");
+	const struct rb_prog *m = lf_prog(o, "from_container"), *t = lf_prog(o, "tail_slot0");
 	assert_int_equal(m->prog_type, BPF_PROG_TYPE_SCHED_CLS);
 	assert_string_equal(m->type_from, "cilium");
 	assert_false(m->tail_call);
@@ -84,12 +62,12 @@ static void test_iproute2_object(void **state)
 
 static void check_old_toolchain(const char *name)
 {
-	struct rb_object *o = open_opts(name, NULL);
+	struct rb_object *o = lf_open(name, NULL);
 	assert_true(o->own_path);
 	assert_false(o->legacy_maps);
 	assert_int_equal(o->prog_cnt, 4);
-	const struct rb_prog *a = prog(o, "xdp_pass"), *b = prog(o, "xdp_drop"), *s = prog(o, "sock_memset");
-	assert_int_equal(prog(o, "sock_memcpy")->insn_cnt, 8);
+	const struct rb_prog *a = lf_prog(o, "xdp_pass"), *b = lf_prog(o, "xdp_drop"), *s = lf_prog(o, "sock_memset");
+	assert_int_equal(lf_prog(o, "sock_memcpy")->insn_cnt, 8);
 	/* two NOTYPE symbols in one section: each runs to the next */
 	assert_int_equal(a->insn_cnt, 2);
 	assert_int_equal(b->insn_cnt, 2);
@@ -122,7 +100,7 @@ static void test_em_none(void **state)
 static void test_static_program(void **state)
 {
 	(void)state;
-	struct rb_object *o = open_opts("static_prog", NULL);
+	struct rb_object *o = lf_open("static_prog", NULL);
 	assert_true(o->own_path);
 	assert_int_equal(o->prog_cnt, 1);
 	assert_string_equal(o->progs[0].name, "xdp_static");
@@ -214,8 +192,8 @@ static void test_type_options(void **state)
 
 	/* the unknown section of btf_maps: unknown without an option, then the
 	 * option's type; the option does not touch what libbpf typed */
-	struct rb_object *o = open_opts("btf_maps", NULL);
-	const struct rb_prog *u = prog(o, "unknown_type");
+	struct rb_object *o = lf_open("btf_maps", NULL);
+	const struct rb_prog *u = lf_prog(o, "unknown_type");
 	assert_false(u->type_known);
 	char why[256];
 	rb_prog_type_unknown_msg(u, why, sizeof(why));
@@ -223,14 +201,14 @@ static void test_type_options(void **state)
 				 "TYPE (or a prog_type column in the corpus manifest)");
 	rb_object_free(o);
 	struct rb_load_opts lo = {.prog_type = "cgroup_skb", .attach_type = "cgroup_inet_egress"};
-	o = open_opts("btf_maps", &lo);
-	u = prog(o, "unknown_type");
+	o = lf_open("btf_maps", &lo);
+	u = lf_prog(o, "unknown_type");
 	assert_true(u->type_known);
 	assert_int_equal(u->prog_type, BPF_PROG_TYPE_CGROUP_SKB);
 	assert_int_equal(u->expected_attach_type, BPF_CGROUP_INET_EGRESS);
 	assert_string_equal(u->type_from, "user");
 	assert_true(u->insn_cnt > 0);
-	const struct rb_prog *x = prog(o, "use_maps");
+	const struct rb_prog *x = lf_prog(o, "use_maps");
 	assert_int_equal(x->prog_type, BPF_PROG_TYPE_XDP);
 	assert_string_equal(x->type_from, "libbpf");
 	rb_object_free(o);
@@ -254,7 +232,7 @@ static const struct rb_map *map(const struct rb_object *o, const char *name)
 static void test_map_fixups(void **state)
 {
 	(void)state;
-	struct rb_object *o = open_opts("map_fixups", NULL);
+	struct rb_object *o = lf_open("map_fixups", NULL);
 	const struct rb_map *rb = map(o, "events"), *pe = map(o, "perf_out"), *out = map(o, "outer");
 	assert_int_equal(rb->key_size, 0);
 	assert_int_equal(rb->value_size, 0);
@@ -278,7 +256,7 @@ static void test_map_fixups(void **state)
 static void test_mixed_legacy_and_btf_maps(void **state)
 {
 	(void)state;
-	struct rb_object *o = open_opts("mixed_maps", NULL);
+	struct rb_object *o = lf_open("mixed_maps", NULL);
 	assert_true(o->legacy_maps);
 	const struct rb_map *lh = map(o, "legacy_hash"), *bh = map(o, "btf_hash"), *out = map(o, "btf_outer");
 	assert_int_equal(lh->value_size, 8);
@@ -295,7 +273,7 @@ static void test_mixed_legacy_and_btf_maps(void **state)
 	assert_int_equal(in->max_entries, 2);
 	assert_false(out->fixups & RB_MAP_FIX_INNER);
 	/* the program refers to all three maps, in index form */
-	const struct rb_prog *p = prog(o, "use_both");
+	const struct rb_prog *p = lf_prog(o, "use_both");
 	assert_string_equal(p->error, "");
 	unsigned seen = 0;
 	for (size_t i = 0; i + 1 < p->insn_cnt; i++)
@@ -312,7 +290,7 @@ static void test_mixed_legacy_and_btf_maps(void **state)
 static void test_tc_pinning_values(void **state)
 {
 	(void)state;
-	struct rb_object *o = open_opts("btf_pinning", NULL);
+	struct rb_object *o = lf_open("btf_pinning", NULL);
 	assert_true(o->own_path);
 	assert_int_equal(o->map_cnt, 2);
 	const struct rb_map *g = map(o, "global_ns"), *c = map(o, "custom_pin");
@@ -320,7 +298,7 @@ static void test_tc_pinning_values(void **state)
 	assert_int_equal(g->value_size, 8);
 	assert_int_equal(c->type, BPF_MAP_TYPE_ARRAY);
 	assert_int_equal(c->max_entries, 4);
-	const struct rb_prog *p = prog(o, "pinned_maps");
+	const struct rb_prog *p = lf_prog(o, "pinned_maps");
 	assert_int_equal(p->prog_type, BPF_PROG_TYPE_SCHED_CLS);
 	assert_string_equal(p->type_from, "libbpf");
 	assert_string_equal(p->error, "");

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "tracker/arc2/pieces.h"
+#include "tracker/valset.h"
 
 static uint64_t umin_(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -164,31 +165,20 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 	*b = (struct cnum){q.base, (cnum_end(p, bits) - q.base) & m};
 }
 
-static int by_value(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
 bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, struct cnum *b)
 {
 	const uint64_t m = cn_mask(bits);
-	if (n == 0) {
+	uint64_t *v;
+	long nv = rb_valset_sorted(vals, n, m, &v);
+	if (nv == 0) {
 		*a = *b = cnum_empty(bits);
 		return true;
 	}
-	uint64_t *v = malloc(n * sizeof(*v));
-	if (!v) {
+	if (nv < 0) {
 		*a = *b = cnum_full(bits);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++)
-		v[i] = vals[i] & m;
-	qsort(v, n, sizeof(*v), by_value);
-	size_t k = 1;
-	for (size_t i = 1; i < n; i++)
-		if (v[i] != v[k - 1])
-			v[k++] = v[i];
+	size_t k = (size_t)nv;
 	/* the two largest gaps: after v[g1] and after v[g2] */
 	size_t g1 = k, g2 = k;
 	uint64_t s1 = 0, s2 = 0;

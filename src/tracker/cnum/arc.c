@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "tracker/cnum/arc.h"
+#include "tracker/valset.h"
 
 
 
@@ -102,43 +103,31 @@ struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits)
 
 
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return a < b ? -1 : a > b;
-}
-
 /* smallest arc over a set: sort, then cut the circle at its largest gap
  * (ties: the gap met first, starting with the one from the largest value
  * round to the smallest, so a set that fits [min, max] gets that arc) */
 bool cnum_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *out)
 {
 	const uint64_t m = cn_mask(bits);
-
-	if (n == 0) {
+	uint64_t *v;
+	long k = rb_valset_sorted(vals, n, m, &v);
+	if (k == 0) {
 		*out = cnum_empty(bits);
 		return true;
 	}
-	uint64_t *v = malloc(n * sizeof(*v));
-	if (!v) {
+	if (k < 0) {
 		*out = cnum_full(bits);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++)
-		v[i] = vals[i] & m;
-	qsort(v, n, sizeof(*v), cmp_u64);
-
-	/* the gap from v[n-1] round to v[0] (values strictly between) */
-	uint64_t best_gap = (v[0] - v[n - 1] - 1) & m;
-	if (v[0] == v[n - 1]) { /* a single distinct value */
+	if (k == 1) { /* a single distinct value */
 		*out = cnum_const(v[0], bits);
 		free(v);
 		return true;
 	}
-	size_t best = 0; /* the arc starts at v[best] */
-	for (size_t i = 1; i < n; i++) {
-		if (v[i] == v[i - 1])
-			continue;
+	/* the gap from v[k-1] round to v[0] (values strictly between) */
+	uint64_t best_gap = (v[0] - v[k - 1] - 1) & m;
+	long best = 0; /* the arc starts at v[best] */
+	for (long i = 1; i < k; i++) {
 		uint64_t gap = v[i] - v[i - 1] - 1;
 		if (gap > best_gap) {
 			best_gap = gap;

@@ -1,0 +1,32 @@
+/* run_opts.h — the command line of `rangebench run` (run_opts.c): its
+ * options, inputs and the trackers that can run here. */
+#ifndef RB_CLI_RUN_OPTS_H
+#define RB_CLI_RUN_OPTS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "driver/driver.h"
+
+struct run_cli {
+	char root[PATH_MAX]; /* the project root (default paths) */
+	char db_default[PATH_MAX + 32], corpus_default[PATH_MAX + 32];
+	const char *trackers_arg, *db, *label;
+	struct rb_driver_opts o; /* o.trackers point into tnames */
+	int census;              /* -1: not said, 0 no, 1 yes */
+	int quiet;
+	uint64_t census_pairs;
+	const char *const *inputs;
+	size_t ninputs;
+	const char *def_inputs[1];
+	char ran[256]; /* the trackers that run, comma-separated */
+	char tnames[RB_DRIVER_MAX_TRACKERS][32];
+};
+
+/* Parse argv into *c (which must stay where it is: it points into itself).
+ * Returns -1 to go on, else the exit code (0 after --help, 2 after an
+ * error, which it has printed). */
+int rb_run_cli_parse(int argc, char **argv, struct run_cli *c);
+
+#endif
