@@ -32,6 +32,8 @@ int rb_ctx_sk_msg(struct rb_env *env, int off, int size, bool write, struct rb_c
 int rb_ctx_sk_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_sock_field_access(struct rb_env *env, int regno, const char *tname, bool common, int off, int size,
 			 bool write);
+/* reads through a PTR_TO_TCP_SOCK (struct bpf_tcp_sock) */
+int rb_tcp_sock_field_access(struct rb_env *env, int regno, const char *tname, int off, int size, bool write);
 int rb_ctx_sockopt(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sysctl(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_cgroup_dev(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);

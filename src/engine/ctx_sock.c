@@ -120,6 +120,20 @@ int rb_sock_field_access(struct rb_env *env, int regno, const char *tname, bool 
 	return rb_reject(env, "R%d invalid %s access off=%d size=%d", regno, tname, off, size);
 }
 
+/* 6.18 bpf_tcp_sock_is_valid_access: inside struct bpf_tcp_sock (up to
+ * icsk_retransmits), aligned, u64 for bytes_received and bytes_acked, u32
+ * elsewhere; reads only */
+int rb_tcp_sock_field_access(struct rb_env *env, int regno, const char *tname, int off, int size, bool write)
+{
+	if (write)
+		return rb_reject(env, "R%d cannot write into %s", regno, tname);
+	bool u64f = off == (int)offsetof(struct bpf_tcp_sock, bytes_received) ||
+		    off == (int)offsetof(struct bpf_tcp_sock, bytes_acked);
+	if (off < 0 || off >= (int)sizeof(struct bpf_tcp_sock) || off % size || size != (u64f ? 8 : 4))
+		return rb_reject(env, "R%d invalid %s access off=%d size=%d", regno, tname, off, size);
+	return 0;
+}
+
 int rb_ctx_sock(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	(void)out;

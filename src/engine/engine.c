@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "engine/explore.h"
 #include "engine/kfuncs.h"
+#include "engine/locks.h"
 #include "engine/liveness.h"
 #include "engine/scc.h"
 #include "engine/stack_depth.h"
@@ -109,6 +110,7 @@ static void free_env(struct rb_env *env)
 	free(env->subprogs);
 	rb_free_chains(env);
 	rb_vmlinux_free(env->own_vmlinux);
+	rb_locks_free(env);
 	rb_scc_free_visits(env);
 }
 
@@ -175,7 +177,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rc = RB_E_NOMEM;
 		goto out;
 	}
-	if ((rc = rb_kfunc_precheck(&env)))
+	if ((rc = rb_kfunc_precheck(&env)) || (rc = rb_locks_precheck(&env)))
 		goto out;
 	if ((env.ptype->flags & PT_BTF_CTX) && (rc = rb_btf_init(&env)))
 		goto out;

@@ -5,7 +5,10 @@
 #include <string.h>
 
 #include "engine/backtrack.h"
+#include "engine/btf.h"
 #include "engine/helper_args.h"
+#include "engine/kfuncs.h"
+#include "engine/locks.h"
 #include "engine/log.h"
 #include "engine/map_compat.h"
 #include "engine/mem.h"
@@ -15,7 +18,7 @@
 static bool arg_nullable(int kind)
 {
 	return kind == A_MEM_RO_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
-	       kind == A_SOCKET_OR_NULL;
+	       kind == A_SOCKET_OR_NULL || kind == A_BTF_TASK_OR_NULL;
 }
 
 static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
@@ -122,13 +125,45 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			if (reg->type != RT_CTX)
 				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
 		} else if (reg->type == RT_BTF_ID) {
-			return rb_unsupported(env, "BTF socket pointer passed to a helper");
+			/* ARG_PTR_TO_BTF_ID_SOCK_COMMON: ptr_ or trusted_ptr_ to a struct
+			 * that starts with (or is) a sock_common */
+			if (reg->flags & ~RF_TRUSTED)
+				return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+						 regno, tn);
+			int32_t sc = rb_btf_struct_id(env, "sock_common");
+			if (sc <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sc, false))
+				return rb_reject(env, "R%d is of type %s but %s is expected", regno,
+						 rb_btf_name(env, (uint32_t)reg->map_idx), "sock_common");
 		} else if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
 			    reg->type != RT_XDP_SOCK) ||
 			   (reg->flags & RF_MAYBE_NULL)) {
 			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
 					 regno, tn);
 		}
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
+		break;
+	case A_BTF_TASK:
+	case A_BTF_TASK_OR_NULL: {
+		/* 6.18 btf_ptr_types, then btf_struct_ids_match against task_struct */
+		uint8_t mods = reg->flags & (uint8_t)~RF_MAYBE_NULL;
+		if (reg->type != RT_BTF_ID || (mods && mods != RF_TRUSTED && mods != RF_RCU))
+			return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
+		if (reg->flags & RF_MAYBE_NULL)
+			return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno);
+		int32_t task = rb_btf_struct_id(env, "task_struct");
+		if (task <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)task, false))
+			return rb_reject(env, "R%d is of type %s but %s is expected", regno,
+					 rb_btf_name(env, (uint32_t)reg->map_idx), "task_struct");
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_unsupported(env, "task pointer with an offset passed to a helper");
+		break;
+	}
+	case A_SOCK_PTR:
+		if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
+		     reg->type != RT_XDP_SOCK) ||
+		    (reg->flags & RF_MAYBE_NULL))
+			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock", regno, tn);
 		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		break;
@@ -139,8 +174,23 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		break;
 	case A_SOCK_RELEASE:
-		if (reg->type == RT_BTF_ID)
-			return rb_unsupported(env, "BTF socket pointer passed to a helper");
+		if (reg->type == RT_BTF_ID) {
+			/* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE: any struct that
+			 * starts with a sock_common (bpf_sk_release's exception) */
+			if (reg->flags & ~RF_TRUSTED)
+				return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+						 regno, tn);
+			int32_t sc = rb_btf_struct_id(env, "sock_common");
+			if (sc <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sc, false))
+				return rb_reject(env, "R%d is of type %s but %s is expected", regno,
+						 rb_btf_name(env, (uint32_t)reg->map_idx), "sock_common");
+			if (!reg->ref_obj_id)
+				return rb_reject(env, "R%d must be referenced when passed to release function", regno);
+			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+				return rb_reject(env, "R%d must have zero offset when passed to release func", regno);
+			ca->release_id = reg->ref_obj_id;
+			break;
+		}
 		if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
 		     reg->type != RT_XDP_SOCK) ||
 		    (reg->flags & RF_MAYBE_NULL))
@@ -287,9 +337,24 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	case A_ALLOC_SIZE:
 	case A_U32_OUT:
 	case A_LONG_OUT:
-		return check_mem_arg(env, p, a, reg, tn, ca);
+		err = check_mem_arg(env, p, a, reg, tn, ca);
+		break;
+	case A_SPIN_LOCK:
+		err = rb_check_spin_lock_arg(env, p->id, regno);
+		break;
 	default:
-		return check_ptr_arg(env, p, a, reg, tn, ca);
+		err = check_ptr_arg(env, p, a, reg, tn, ca);
+		break;
 	}
+	if (err)
+		return err;
+	/* check_func_arg: the reference an argument holds (one at most) */
+	if (reg->ref_obj_id) {
+		if (ca->ref_obj_id)
+			return rb_reject(env, "more than one arg with ref_obj_id R%d %u %u", regno, reg->ref_obj_id,
+					 ca->ref_obj_id);
+		ca->ref_obj_id = reg->ref_obj_id;
+	}
+	return 0;
 }
 

@@ -14,6 +14,7 @@ struct rb_call_args {
 	int64_t const_key;
 	uint64_t msize_max, alloc_size;
 	uint32_t release_id;
+	uint32_t ref_obj_id; /* the reference an argument holds (meta.ref_obj_id) */
 };
 
 /* argument a (0-based: register a + 1) against its declared type; what

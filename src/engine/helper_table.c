@@ -91,7 +91,8 @@ static const struct rb_helper helpers[] = {
 	H(skb_set_tunnel_opt, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, A_CTX, A_MEM_RO, A_SIZE),
 	H(redirect_neigh, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER, 0, A_ANY, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_ANY),
 	H(trace_vprintk, R_INT, HC_ALL, 0, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO),
-	H(get_local_storage, R_MAP_VALUE, HC_ALL, 0, A_MAP, A_ANY),
+	/* cgroup types only (6.18 cgroup_common_func_proto): tc's kernel refuses it */
+	H(get_local_storage, R_MAP_VALUE, HC_CGROUP_SKB, 0, A_MAP, A_ANY),
 	H(check_mtu, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER | HC_XDP, 0, A_CTX, A_ANY, A_U32_OUT, A_ANY, A_ANY),
 	H(seq_printf, R_INT, HC_TRACE, 0, A_BTF, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO),
 	H(seq_write, R_INT, HC_TRACE, 0, A_BTF, A_MEM_RO, A_SIZE),
@@ -107,12 +108,29 @@ static const struct rb_helper helpers[] = {
 	H(get_current_ancestor_cgroup_id, R_INT, HC_TRACE, 0, A_ANY),
 	H(get_netns_cookie, R_INT, 0, 0, A_CTX_OR_NULL),
 	/* cgroup_sock's sk_storage_get takes the ctx as its socket (helpers.c) */
-	H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, A_MAP, A_SOCK_COMMON, A_VALUE_OR_NULL, A_ANY),
-	H(sk_storage_delete, R_INT, 0, 0, A_MAP, A_SOCK_COMMON),
+	H(sk_storage_get, R_MAP_VALUE_OR_NULL, HC_TC | HC_CGROUP_SKB, 0, A_MAP, A_SOCK_COMMON, A_VALUE_OR_NULL, A_ANY),
+	H(sk_storage_delete, R_INT, HC_TC | HC_CGROUP_SKB, 0, A_MAP, A_SOCK_COMMON),
 	/* socket references: lookups acquire, sk_release releases (sk_assign: sk_lookup's variant) */
 	H(sk_lookup_tcp, R_SOCKET_OR_NULL, HC_TC | HC_CGROUP_SKB | HC_XDP, HF_PKT_ACCESS, A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY),
 	H(sk_lookup_udp, R_SOCKET_OR_NULL, HC_TC | HC_CGROUP_SKB | HC_XDP, HF_PKT_ACCESS, A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY),
 	H(sk_release, R_INT, HC_TC | HC_CGROUP_SKB | HC_XDP, 0, A_SOCK_RELEASE),
+	H(skc_lookup_tcp, R_SOCK_COMMON_OR_NULL, HC_TC | HC_CGROUP_SKB | HC_XDP, HF_PKT_ACCESS, A_CTX, A_MEM_RO, A_SIZE, A_ANY, A_ANY),
+	/* socket casts (6.18 is_ptr_cast_function: R0 carries the argument's reference) */
+	H(sk_fullsock, R_SOCK_OR_NULL, HC_TC | HC_CGROUP_SKB, HF_PTR_CAST, A_SOCK_PTR),
+	H(tcp_sock, R_TCP_SOCK_OR_NULL, HC_TC | HC_CGROUP_SKB, HF_PTR_CAST, A_SOCK_PTR),
+	H(get_listener_sock, R_SOCK_OR_NULL, HC_TC | HC_CGROUP_SKB, 0, A_SOCK_PTR),
+	H(skc_to_tcp6_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	H(skc_to_tcp_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	H(skc_to_tcp_timewait_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	H(skc_to_tcp_request_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	H(skc_to_udp6_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	H(skc_to_mptcp_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	/* task local storage (6.18 bpf_tracing_func_proto) */
+	H(task_storage_get, R_MAP_VALUE_OR_NULL, HC_TRACE, 0, A_MAP, A_BTF_TASK_OR_NULL, A_VALUE_OR_NULL, A_ANY),
+	H(task_storage_delete, R_INT, HC_TRACE, 0, A_MAP, A_BTF_TASK),
+	/* bpf_spin_lock-ed regions (locks.c) */
+	H(spin_lock, R_VOID, HC_ALL, 0, A_SPIN_LOCK),
+	H(spin_unlock, R_VOID, HC_ALL, 0, A_SPIN_LOCK),
 	H(sk_assign, R_INT, 0, 0, A_CTX, A_SOCKET_OR_NULL, A_ANY),
 	/* sockmap and reuseport helpers (which map types: map_compat.c) */
 	H(sock_map_update, R_INT, 0, 0, A_CTX, A_MAP, A_KEY, A_ANY),
@@ -164,6 +182,19 @@ int rb_helper_nargs(int32_t id)
 	while (n < 5 && h->args[n] != A_NONE)
 		n++;
 	return n;
+}
+
+const char *rb_helper_ret_struct(int32_t id)
+{
+	switch (id) {
+	case BPF_FUNC_skc_to_tcp6_sock: return "tcp6_sock";
+	case BPF_FUNC_skc_to_tcp_sock: return "tcp_sock";
+	case BPF_FUNC_skc_to_tcp_timewait_sock: return "tcp_timewait_sock";
+	case BPF_FUNC_skc_to_tcp_request_sock: return "tcp_request_sock";
+	case BPF_FUNC_skc_to_udp6_sock: return "udp6_sock";
+	case BPF_FUNC_skc_to_mptcp_sock: return "mptcp_sock";
+	default: return NULL;
+	}
 }
 
 bool rb_helper_changes_pkt(int32_t id)

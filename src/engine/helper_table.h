@@ -33,6 +33,10 @@ enum rb_helper_arg {
 	A_SOCK_RELEASE,   /* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE */
 	A_LONG_OUT,       /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED, 8 bytes written */
 	A_MEM_WRITE,      /* ARG_PTR_TO_MEM | MEM_WRITE: clobbered in place (no byte-wise writes, nothing scratched) */
+	A_SOCK_PTR,       /* ARG_PTR_TO_SOCK_COMMON: sock_common, sock, tcp_sock, xdp_sock (no BTF pointers) */
+	A_SPIN_LOCK,      /* ARG_PTR_TO_SPIN_LOCK: the bpf_spin_lock of a map value (locks.c) */
+	A_BTF_TASK,       /* ARG_PTR_TO_BTF_ID to a task_struct (ptr_, trusted_ptr_, rcu_ptr_) */
+	A_BTF_TASK_OR_NULL, /* the same, or NULL */
 };
 
 /* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER
@@ -47,12 +51,17 @@ enum rb_helper_ret {
 	R_SOCKET_OR_NULL, /* RET_PTR_TO_SOCKET_OR_NULL from an acquiring lookup */
 	R_SIZE_OR_ERR,    /* RET_INTEGER in [-MAX_ERRNO, the size argument's umax] (string reads, get_stack) */
 	R_CPU_ID,         /* RET_INTEGER in [0, nr_cpu_ids - 1] */
+	R_SOCK_COMMON_OR_NULL, /* RET_PTR_TO_SOCK_COMMON_OR_NULL (acquiring lookup) */
+	R_SOCK_OR_NULL,   /* RET_PTR_TO_SOCKET_OR_NULL of a cast or a listener (not acquired) */
+	R_TCP_SOCK_OR_NULL, /* RET_PTR_TO_TCP_SOCK_OR_NULL */
+	R_BTF_SOCK_OR_NULL, /* RET_PTR_TO_BTF_ID_OR_NULL of the skc_to_* casts (struct: rb_helper_ret_struct) */
 };
 
 /* flags */
 #define HF_PKT_CHANGES 0x1 /* bpf_helper_changes_pkt_data: packet pointers are invalid afterwards */
 #define HF_PKT_ACCESS 0x2  /* .pkt_access: may take packet pointers as memory arguments */
 #define HF_NAME_ONLY 0x4   /* no prototype modelled: the name is for the log only */
+#define HF_PTR_CAST 0x8    /* is_ptr_cast_function: R0 keeps the argument's reference */
 
 /* classes of program types without a measured helper set (prog_types.c) */
 #define HC_TRACE 0x1          /* kprobe, tracepoint, raw tracepoint, perf_event, tracing */
@@ -78,6 +87,8 @@ const char *rb_helper_name(int32_t id);
 /* the argument count of a modelled helper, -1 when not modelled */
 int rb_helper_nargs(int32_t id);
 bool rb_helper_changes_pkt(int32_t id);
+/* the struct a RET_PTR_TO_BTF_ID helper returns (its ret_btf_id), NULL when none */
+const char *rb_helper_ret_struct(int32_t id);
 /* the table's prototype of id is not the one this program type gets (a socket
  * argument instead of the ctx, no ctx argument): not modelled */
 bool rb_helper_proto_differs(int32_t id, uint32_t prog_type);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/locks.h"
 #include "engine/backtrack.h"
 #include "engine/branches.h"
 #include "engine/btf.h"
@@ -152,13 +153,34 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		regs[0].map_idx = ca->map_idx;
 		/* 6.13+: an array lookup with a constant in-range key cannot fail */
 		if (p->id == BPF_FUNC_map_lookup_elem && ca->const_key >= 0 &&
-		    (uint64_t)ca->const_key < env->obj->maps[ca->map_idx].max_entries)
+		    (uint64_t)ca->const_key < env->obj->maps[ca->map_idx].max_entries) {
+			/* a value that may hold a bpf_spin_lock gets an id (the lock's identity) */
+			if (rb_map_spin_lock_off(env, ca->map_idx) >= 0)
+				regs[0].id = ++env->id_gen;
 			break;
+		}
 		regs[0].flags = RF_MAYBE_NULL;
 		regs[0].id = ++env->id_gen;
 		break;
+	case R_SOCK_OR_NULL:
+	case R_TCP_SOCK_OR_NULL:
+	case R_BTF_SOCK_OR_NULL: {
+		/* not acquired: a cast carries its argument's reference */
+		enum rb_rtype rt = p->ret == R_SOCK_OR_NULL ? RT_SOCKET : p->ret == R_TCP_SOCK_OR_NULL ? RT_TCP_SOCK : RT_BTF_ID;
+		int32_t sid = 0;
+		if (rt == RT_BTF_ID && (sid = rb_btf_struct_id(env, rb_helper_ret_struct(p->id))) <= 0)
+			return rb_unsupported(env, "bpf_%s without vmlinux BTF", p->name);
+		rb_reg_ptr(env, &regs[0], rt);
+		regs[0].map_idx = sid;
+		regs[0].flags = RF_MAYBE_NULL;
+		regs[0].id = ++env->id_gen;
+		if (p->flags & HF_PTR_CAST)
+			regs[0].ref_obj_id = ca->ref_obj_id;
+		break;
+	}
+	case R_SOCK_COMMON_OR_NULL:
 	case R_SOCKET_OR_NULL: {
-		rb_reg_ptr(env, &regs[0], RT_SOCKET);
+		rb_reg_ptr(env, &regs[0], p->ret == R_SOCKET_OR_NULL ? RT_SOCKET : RT_SOCK_COMMON);
 		regs[0].flags = RF_MAYBE_NULL;
 		++env->id_gen;
 		uint32_t id = rb_acquire_ref(env);

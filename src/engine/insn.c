@@ -9,6 +9,7 @@
 #include "engine/insn.h"
 #include "engine/jmp.h"
 #include "engine/kfuncs.h"
+#include "engine/locks.h"
 #include "engine/mem.h"
 #include "engine/names.h"
 #include "engine/prog_types.h"
@@ -69,6 +70,8 @@ static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 	int err = rb_check_reg_read(env, 6);
 	if (err)
 		return err;
+	if (rb_lock_held(env))
+		return rb_reject(env, "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed region");
 	if (env->cur->nrefs)
 		return rb_reject(env, "BPF_LD_[ABS|IND] would lead to reference leak");
 	if (mode == BPF_IND && (err = rb_check_reg_read(env, insn->src_reg)))
@@ -133,6 +136,8 @@ int rb_do_insn(struct rb_env *env, bool *exit_path)
 			     insn->src_reg != BPF_PSEUDO_KFUNC_CALL) ||
 			    insn->dst_reg != 0 || cls == BPF_JMP32)
 				return rb_reject(env, "BPF_CALL uses reserved fields");
+			if (insn->src_reg != BPF_PSEUDO_CALL && (err = rb_lock_check_call(env, insn)))
+				return err;
 			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 				err = rb_check_kfunc_call(env, insn, env->insn_idx);
 				if (err < 0)

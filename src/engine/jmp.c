@@ -8,6 +8,7 @@
 #include "engine/backtrack.h"
 #include "engine/branches.h"
 #include "engine/jmp.h"
+#include "engine/locks.h"
 #include "engine/log.h"
 
 
@@ -201,7 +202,9 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 			rb_reg_const(env, r, 0);
 		} else {
 			not_null_reg(env, r);
-			r->id = 0; /* only spin-lock pointers keep it (not modelled) */
+			/* only pointers that may point to a bpf_spin_lock keep it */
+			if (r->type != RT_MAP_VALUE || rb_map_spin_lock_off(env, r->map_idx) < 0)
+				r->id = 0;
 		}
 	})
 	if (is_null) {

@@ -136,7 +136,7 @@ static bool trusted_reg(const struct rb_reg *reg)
 
 /* btf_struct_ids_match: the same struct, or (not strict) the struct found
  * first at offset off inside the register's struct */
-static bool struct_ids_match(const struct btf *b, uint32_t id, int off, uint32_t need, bool strict)
+bool rb_btf_struct_ids_match(const struct btf *b, uint32_t id, int off, uint32_t need, bool strict)
 {
 	for (int depth = 0; depth < 32; depth++) {
 		const struct btf_type *t = skip_mods(b, id, &id);
@@ -254,7 +254,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 		size_t nb = fb ? (size_t)(fb - ref_tname) : strlen(ref_tname);
 		bool nocast_alias = (fa || fb) && na == nb && !strncmp(reg_tname, ref_tname, na);
 		bool strict = ((flags & KF_RELEASE) && reg->ref_obj_id) || nocast_alias;
-		if (!struct_ids_match(b, (uint32_t)reg_id, reg->off, ref_id, strict))
+		if (!rb_btf_struct_ids_match(b, (uint32_t)reg_id, reg->off, ref_id, strict))
 			return rb_reject(env, "kernel function %s args#%d expected pointer to %s %s but R%d has a pointer to %s %s",
 					 call->name, a, kind_str(ref_t), ref_tname, regno, kind_str(reg_t), reg_tname);
 		return 0;

@@ -12,5 +12,8 @@ int rb_kfunc_precheck(struct rb_env *env);
 /* fixup_kfunc_call, after a successful verification: a reachable call
  * with imm 0 (a kfunc the loader could not resolve) is rejected */
 int rb_kfunc_fixup(struct rb_env *env);
+/* btf_struct_ids_match: struct `id` (at byte offset off) is struct `need`,
+ * or (not strict) has it as the member found at that offset, recursively */
+bool rb_btf_struct_ids_match(const struct btf *b, uint32_t id, int off, uint32_t need, bool strict);
 
 #endif

@@ -313,10 +313,12 @@ void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, b
 			rb_log(env, " fp%d=%s", (-s - 1) * 8, types);
 		}
 	}
-	if (st->nrefs) {
+	/* 6.18 prints them when the first has an id (a lock on global data has none) */
+	if (st->nrefs && st->refs[0]) {
 		rb_log(env, " refs=%u", st->refs[0]);
 		for (int i = 1; i < st->nrefs; i++)
-			rb_log(env, ",%u", st->refs[i]);
+			if (st->refs[i])
+				rb_log(env, ",%u", st->refs[i]);
 	}
 	rb_log(env, "\n");
 	if (!all) {

@@ -39,6 +39,7 @@ static const struct {
 	  F(map_lookup_elem)}},
 	{M(REUSEPORT_SOCKARRAY), {F(sk_select_reuseport)}},
 	{M(SK_STORAGE), {F(sk_storage_get), F(sk_storage_delete)}},
+	{M(TASK_STORAGE), {F(task_storage_get), F(task_storage_delete)}},
 };
 
 /* these helpers take only these map types (lists end at 0) */
@@ -67,6 +68,8 @@ static const struct {
 	{F(sk_select_reuseport), {M(REUSEPORT_SOCKARRAY), M(SOCKMAP), M(SOCKHASH)}},
 	{F(sk_storage_get), {M(SK_STORAGE)}},
 	{F(sk_storage_delete), {M(SK_STORAGE)}},
+	{F(task_storage_get), {M(TASK_STORAGE)}},
+	{F(task_storage_delete), {M(TASK_STORAGE)}},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

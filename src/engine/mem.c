@@ -7,6 +7,7 @@
 #include "engine/btf.h"
 #include "engine/ctx.h"
 #include "engine/log.h"
+#include "engine/locks.h"
 #include "engine/mem.h"
 #include "engine/prog_types.h"
 #include "engine/stack.h"
@@ -133,7 +134,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if (!write && (m->map_flags & BPF_F_WRONLY_PROG))
 			return rb_reject(env, "read from map forbidden, value_size=%u off=%d size=%d", m->value_size,
 					 off, size);
-		if ((err = check_mem_region(env, regno, &reg, off, size, m->value_size, false, "map")))
+		if ((err = check_mem_region(env, regno, &reg, off, size, m->value_size, false, "map")) ||
+		    (err = rb_lock_check_access(env, &reg, off, size)))
 			return err;
 		if (!write && value_regno >= 0) {
 			if (rdonly && m->frozen && m->init && env->t->is_const(&reg.val)) {
@@ -229,7 +231,9 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		return rb_unsupported(env, "map pointer field access");
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
-		if ((err = rb_sock_field_access(env, regno, tn, reg.type == RT_SOCK_COMMON, off, size, write)))
+	case RT_TCP_SOCK:
+		if ((err = reg.type == RT_TCP_SOCK ? rb_tcp_sock_field_access(env, regno, tn, off, size, write)
+						   : rb_sock_field_access(env, regno, tn, reg.type == RT_SOCK_COMMON, off, size, write)))
 			return err;
 		if (value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
@@ -244,7 +248,6 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	case RT_TP_BUFFER:
-	case RT_TCP_SOCK:
 		return rb_unsupported(env, "memory access through %s", tn);
 	default:
 		return rb_reject(env, "R%d invalid mem access '%s'", regno, tn);

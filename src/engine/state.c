@@ -101,6 +101,7 @@ struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
 	st->last_insn_idx = src->last_insn_idx;
 	st->dfs_depth = src->dfs_depth;
 	st->rec_node = src->rec_node;
+	st->lock_map = src->lock_map;
 	for (int i = 0; i <= src->curframe; i++) {
 		st->frame[i] = func_copy(src->frame[i]);
 		if (!st->frame[i])

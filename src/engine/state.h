@@ -118,6 +118,7 @@ struct rb_vstate {
 	uint32_t *refs; /* acquired reference ids */
 	int32_t *ref_insns; /* the instruction that acquired each (for the leak message) */
 	int nrefs;
+	int32_t lock_map; /* the map whose value's bpf_spin_lock is held (locks.c), -1 none */
 	struct rb_hist *hist;
 	int nhist, cap_hist;
 	/* the list bookkeeping of an explored (checkpoint) state */
@@ -235,6 +236,9 @@ struct rb_env {
 	uint64_t bt_stack[RB_MAX_FRAMES];
 	int bt_frame;
 	bool bt_changed;
+	/* the object's BTF (map value types: locks.c), parsed on first use */
+	struct btf *obj_btf;
+	bool obj_btf_tried;
 	/* the stored state the last successful prune matched (for the recorder) */
 	const struct rb_vstate *prune_hit;
 };

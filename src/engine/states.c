@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/locks.h"
 #include "engine/states.h"
 #include "util/grow.h"
 
@@ -282,9 +283,14 @@ static bool refsafe(const struct rb_vstate *o, const struct rb_vstate *c, struct
 {
 	if (o->nrefs != c->nrefs)
 		return false;
-	for (int i = 0; i < o->nrefs; i++)
+	for (int i = 0; i < o->nrefs; i++) {
 		if (!check_ids(m, o->refs[i], c->refs[i]))
 			return false;
+		/* a held bpf_spin_lock: the same lock of the same map (REF_TYPE_LOCK) */
+		bool ol = o->ref_insns[i] == RB_REF_LOCK, cl = c->ref_insns[i] == RB_REF_LOCK;
+		if (ol != cl || (ol && o->lock_map != c->lock_map))
+			return false;
+	}
 	return true;
 }
 

@@ -9,7 +9,7 @@ RB=${RB:-build/test/rangebench}
 DIR=${RB_TEST_OBJECTS:-build/test/objects}
 . tests/cli/lib/tap.sh
 
-for obj in kfunc_calls; do
+for obj in kfunc_calls sock_helpers spin_lock task_storage; do
 	OBJ=$DIR/$obj.bpf.o
 	progs=$("$RB" load "$OBJ" 2>"$tmp/load.err" | awk '$1 == "prog" { print $2 }')
 	check "$obj lists its programs" '[ -n "$progs" ]' "$tmp/load.err"

@@ -1,0 +1,31 @@
+/* locks.h — bpf_spin_lock / bpf_spin_unlock (Linux 6.18 process_spin_lock
+ * and the rules of a bpf_spin_lock-ed region). */
+#ifndef RB_ENGINE_LOCKS_H
+#define RB_ENGINE_LOCKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/state.h"
+
+/* the ref_insns marker of a lock held in a state's refs (6.18 keeps locks
+ * in the same array as references, REF_TYPE_LOCK) */
+#define RB_REF_LOCK (-2)
+
+/* ARG_PTR_TO_SPIN_LOCK of helper_id (bpf_spin_lock takes, bpf_spin_unlock releases) */
+int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);
+/* byte offset of the map value's struct bpf_spin_lock (the map's BTF), -1 when none */
+int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx);
+/* do_check_insn: calls inside a locked region (before the call is checked) */
+int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn);
+/* a load or store overlapping the map value's lock (check_map_access);
+ * off includes the register's fixed offset */
+int rb_lock_check_access(struct rb_env *env, const struct rb_reg *reg, int off, int size);
+void rb_locks_free(struct rb_env *env);
+/* the current state holds a bpf_spin_lock */
+bool rb_lock_held(struct rb_env *env);
+/* check_map_prog_compatibility: maps with a bpf_spin_lock are refused to
+ * socket filters and the tracing types (before verification) */
+int rb_locks_precheck(struct rb_env *env);
+
+#endif
