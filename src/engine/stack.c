@@ -260,14 +260,19 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 	struct rb_reg *regs = rb_cur_regs(env);
 	if (write) {
 		struct rb_reg *vreg = value_regno >= 0 ? &regs[value_regno] : NULL;
-		bool writing_zero = vreg && rb_reg_is_const(env, vreg) && rb_reg_const_val(env, vreg) == 0;
+		/* 6.18.44 check_stack_write_var_off(): a zero is written by a
+		 * known-zero register or by BPF_ST with imm 0; where it may land,
+		 * bytes that were STACK_ZERO stay STACK_ZERO */
+		bool writing_zero = (vreg && rb_reg_is_const(env, vreg) && rb_reg_const_val(env, vreg) == 0) ||
+				    (!vreg && BPF_CLASS(insn->code) == BPF_ST && insn->imm == 0);
 		bool zero_used = false;
 		for (int i = min_off; i < max_off + size; i++) {
 			int slot = -i - 1, spi = slot / 8;
 			struct rb_slot *sl = &f->stack[spi];
 			uint8_t *st = &sl->type[slot % 8];
+			/* 6.18.44 marks no liveness here: the write may miss the
+			 * slot, so it is neither a sure write nor a read */
 			rb_scratch_slot(env, spi);
-			rb_live_stack_access(env, f->frameno, spi, false);
 			/* 6.18.44: zero written over a spilled constant 0 keeps the spill */
 			if (writing_zero && *st == SLOT_SPILL && is_spill(sl) && sl->spilled.type == RT_SCALAR &&
 			    rb_reg_is_const(env, &sl->spilled) && rb_reg_const_val(env, &sl->spilled) == 0) {
@@ -286,7 +291,8 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 			}
 			*st = nt;
 		}
-		if (zero_used)
+		/* mark_chain_precision(env, -1) (the BPF_ST case) marks nothing */
+		if (zero_used && value_regno >= 0)
 			return rb_mark_chain_precision(env, value_regno);
 		return 0;
 	}

@@ -232,6 +232,63 @@ PROG(d2_varoff_zero_over_zero_spill)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* BPF_ST imm 0 at a variable offset is a zero write too: bytes that were
+ * STACK_ZERO stay zero (6.18.44 check_stack_write_var_off); the zero read
+ * back is what makes the later stack access constant */
+PROG(d3_varoff_st_zero_keeps_zero)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     /* *(u32 *)(r10 - 4) = 0 (BPF_ST, raw: clang 14 lacks it):
+		      * STACK_ZERO bytes, not a spill (the offset is unaligned) */
+		     ".8byte 0x00000000fffc0a62;"
+		     "r6 &= 8;"
+		     "r1 = r10;"
+		     "r1 += -16;"
+		     "r1 += r6;"
+		     /* *(u64 *)(r1 + 0) = 0 (BPF_ST) */
+		     ".8byte 0x000000000000017a;"
+		     "r2 = *(u32 *)(r10 - 4);"
+		     "r3 = r10;"
+		     "r3 += -4;"
+		     "r3 += r2;"
+		     "r0 = *(u8 *)(r3 + 0);"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* a variable-offset write marks no stack liveness (6.18.44: it is neither
+ * a sure write nor a read), so fp-8 is dead at 2: and the second path is
+ * pruned there although fp-8 holds a pointer on one path, a scalar on the
+ * other */
+PROG(d4_varoff_write_reads_nothing)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r6 &= 8;"
+		     "if r6 > 100 goto 3f;"
+		     "3: if r6 > 200 goto 4f;"
+		     "4: if r7 > 5 goto 1f;"
+		     "*(u64 *)(r10 - 8) = r10;"
+		     /* enough insns for a checkpoint at 2: */
+		     "r2 = 1;"
+		     "r3 = 2;"
+		     "r4 = 3;"
+		     "r5 = 4;"
+		     "r8 = 5;"
+		     "goto 2f;"
+		     "1: *(u64 *)(r10 - 8) = r7;"
+		     "2: r1 = r10;"
+		     "r1 += -16;"
+		     "r1 += r6;"
+		     "r2 = 1;"
+		     "*(u64 *)(r1 + 0) = r2;"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 /* ---- E: "le64" is a no-op on little-endian and keeps the link ---- */
 PROG(e1_le64_keeps_link)
 {
