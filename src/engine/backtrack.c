@@ -263,8 +263,17 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 			for (int s = 0; s < 64; s++) {
 				if (!(env->bt_stack[fr] & (1ull << s)))
 					continue;
-				if (s >= f->nslots || f->stack[s].type[7] != SLOT_SPILL ||
-				    f->stack[s].spilled.type != RT_SCALAR) {
+				/* 6.18.44 __mark_chain_precision(): a slot the parent
+				 * checkpoint never allocated is a verifier bug (-EFAULT).
+				 * It happens for real: a fill from a slot this path never
+				 * wrote (allow_uninit_stack) pruned against a checkpoint
+				 * where the slot holds a precise spill */
+				if (s >= f->nslots)
+					return rb_reject(env,
+							 "verifier bug: stack slot %d, total slots %d "
+							 "(i >= func->allocated_stack / BPF_REG_SIZE)",
+							 s, f->nslots);
+				if (f->stack[s].type[7] != SLOT_SPILL || f->stack[s].spilled.type != RT_SCALAR) {
 					env->bt_stack[fr] &= ~(1ull << s);
 					continue;
 				}
@@ -283,6 +292,10 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 		last_idx = st->last_insn_idx;
 		first_idx = st->first_insn_idx;
 	}
+	/* requests left past the first state: something was missed (6.18.44
+	 * falls back to marking every scalar precise) */
+	if (!bt_empty(env))
+		rb_mark_all_scalars_precise(env, start);
 	return 0;
 }
 

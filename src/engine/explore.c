@@ -90,7 +90,7 @@ int rb_explore(struct rb_env *env, int start)
 {
 	bool print_state = false;
 	const struct rb_engine_recorder *rec = env->opts ? env->opts->rec : NULL;
-	int prev_insn_idx = -1;
+	int prev_insn_idx = -1, last_done = -1;
 	env->insn_idx = start;
 	rb_scratch_all(env);
 	for (;;) {
@@ -108,8 +108,13 @@ int rb_explore(struct rb_env *env, int start)
 		if (env->aux[env->insn_idx].prune_point) {
 			struct rb_vstate *parent = env->cur->parent;
 			err = rb_is_state_visited(env, env->insn_idx);
-			if (err < 0)
+			if (err < 0) {
+				/* the kernel rejects here before printing this insn:
+				 * its log's last instruction is the one processed last */
+				if (env->res->verdict == RB_REJECT && last_done >= 0)
+					env->res->err_insn = last_done;
 				return err;
+			}
 			if (err == 0 && env->cur->parent != parent)
 				ckpt = env->cur->parent; /* a new checkpoint of this very state */
 			if (err == 1 && rec && rec->prune &&
@@ -145,7 +150,7 @@ int rb_explore(struct rb_env *env, int start)
 			env->aux[env->insn_idx].seen = true;
 			if (rec && rec->insn && rec->insn(rec->ctx, env->insn_idx, env->cur, ckpt))
 				return RB_E_NOMEM;
-			prev_insn_idx = env->insn_idx;
+			prev_insn_idx = last_done = env->insn_idx;
 			err = rb_do_insn(env, &exit_path);
 			if (err < 0)
 				return err;

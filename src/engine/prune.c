@@ -4,6 +4,7 @@
  * a new checkpoint; checkpoints that keep missing are evicted. */
 #include "engine/backtrack.h"
 #include "engine/liveness.h"
+#include "engine/log.h"
 #include "engine/prune.h"
 #include "engine/scc.h"
 #include "engine/states.h"
@@ -69,8 +70,17 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 			continue;
 		}
 		if (sl->branches) {
-			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT))
-				return rb_reject(env, "infinite loop detected at insn %d", insn_idx);
+			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT)) {
+				/* 6.18.44 prints both states after the message */
+				int err = rb_reject(env, "infinite loop detected at insn %d", insn_idx);
+				if (env->log) {
+					rb_log(env, "cur state:");
+					rb_log_state(env, cur, cur->curframe, true);
+					rb_log(env, "old state:");
+					rb_log_state(env, sl, cur->curframe, true);
+				}
+				return err;
+			}
 			if (!force_new && env->jmps_processed - env->prev_jmps_processed < 20 &&
 			    env->insn_processed - env->prev_insn_processed < 100)
 				add_new = false;

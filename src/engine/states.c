@@ -319,6 +319,8 @@ bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct
 	return ok;
 }
 
+/* 6.18.44 states_maybe_looping(): the registers compare up to (not
+ * including) frameno, so the precise flag is not part of it */
 bool rb_states_maybe_looping(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c)
 {
 	if (o->curframe != c->curframe)
@@ -326,7 +328,7 @@ bool rb_states_maybe_looping(struct rb_env *env, const struct rb_vstate *o, cons
 	const struct rb_func *of = o->frame[o->curframe], *cf = c->frame[c->curframe];
 	for (int i = 0; i < RB_MAX_REG; i++) {
 		const struct rb_reg *a = &of->regs[i], *b = &cf->regs[i];
-		if (a->type != b->type || a->id != b->id || a->precise != b->precise || !same_nonval(a, b) ||
+		if (a->type != b->type || a->id != b->id || !same_nonval(a, b) ||
 		    a->ref_obj_id != b->ref_obj_id || !env->t->equal(&a->val, &b->val))
 			return false;
 	}

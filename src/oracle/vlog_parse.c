@@ -348,7 +348,8 @@ void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t
 		p += l + (nl ? 1 : 0);
 		if (l == 0 || s[0] == ' ' || s[0] == '\t' || s[0] == ';' || has_pfx(s, l, "mark_precise:") ||
 		    has_pfx(s, l, "Live regs before insn:") || has_pfx(s, l, "func#") || has_pfx(s, l, "from ") ||
-		    parse_stats_line(s, l, &st))
+		    /* the two states printed after "infinite loop detected" */
+		    has_pfx(s, l, "cur state:") || has_pfx(s, l, "old state:") || parse_stats_line(s, l, &st))
 			continue;
 		long n;
 		size_t pl = insn_prefix(s, l, &n);

@@ -391,6 +391,53 @@ PROG(g2_helper_write_past_top)
 		     "exit;" ::IMM(bpf_skb_load_bytes) : CLOBBERS);
 }
 
+/* ---- a verdict the kernel reaches through its own "verifier bug" check
+ * (6.18.44 __mark_chain_precision): the path 14 -> 1: fills fp-16, which
+ * it never wrote (allow_uninit_stack), and is pruned at 1: against the
+ * checkpoint where fp-16 is a precise spill; propagating that precision
+ * back reaches the checkpoint after the fourth call, which has no stack
+ * yet: "verifier bug: stack slot 1, total slots 0" (progdiff spill #7601,
+ * seed 7) ---- */
+PROG(v1_precision_past_allocated_stack)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 <<= 32;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r6 |= r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 -= 282;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r8 = r0;"
+		     "r8 <<= 32;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r8 |= r0;"
+		     "r4 = *(u64 *)(r10 - 40);"
+		     "if w8 >= 1 goto 1f;"
+		     "*(u64 *)(r10 - 16) = r7;"
+		     "w8 &= 128;"
+		     "1: r7 = *(u64 *)(r10 - 16);"
+		     "r6 = *(u8 *)(r10 - 16);"
+		     "if r6 s<= 0x1ae4e752 goto 2f;"
+		     "2: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* ---- an infinite loop: 6.18.44 compares the loop head's registers
+ * without their precise flags, rejects and prints both states ---- */
+PROG(l1_infinite_loop)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r1 = 0;"
+		     "1: if r6 > 5 goto 2f;"
+		     "r1 = 1;"
+		     "goto 1b;"
+		     "2: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 /* ---- issue 9's engine gaps (large tc datapaths) ---- */
 
 /* bpf_fib_lookup's params: ARG_PTR_TO_MEM | MEM_WRITE in 6.18 (read as
