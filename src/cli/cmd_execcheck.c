@@ -1,7 +1,8 @@
 /* cmd_execcheck.c — `rangebench execcheck`: concrete runs of accepted
  * programs checked against the abstract states the engine explored, per
  * tracker (see exec/exec.h). Inputs: programs of execcheck's own generator
- * (--gen N per family) and objects or directories of objects. */
+ * (--gen N per family), programs of progdiff's generator (--progen N per
+ * family, progen/progen.h) and objects or directories of objects. */
 #include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,19 +14,23 @@
 #include "exec/exec.h"
 #include "exec/gen.h"
 #include "loader/object.h"
+#include "progen/progen.h"
 #include "tracker/tracker.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench execcheck [--trackers old,cnum] [--gen N] [--family NAME] [--seed S]\n"
-		"                            [--runs R] [--show K] [--log] [OBJ[:PROG]|DIR]...\n"
+		"                            [--progen N [--progen-family NAME]] [--runs R] [--show K]\n"
+		"                            [--log] [OBJ[:PROG]|DIR]...\n"
 		"  Verify programs with each tracker while recording every state the engine\n"
 		"  explores and every prune; then run each accepted program R times (default 20)\n"
 		"  on random inputs and check, at every executed instruction, that each register\n"
 		"  lies in the state of the explored path it is on, and that no memory access\n"
 		"  leaves its region. --gen N: N generated programs per family (alu, link, mem,\n"
-		"  all; --family picks one). DIR: every .o below it. Prints per tracker the\n"
+		"  all; --family picks one). --progen N: programs 0..N-1 of seed S of each family\n"
+		"  of progdiff's generator (range, alu32, ..., mixed; --progen-family picks one).\n"
+		"  DIR: every .o below it. Prints per tracker the\n"
 		"  programs, executions, instructions and registers checked and the violations\n"
 		"  (the first K, default 10, in full). --log: each program's verifier log.\n"
 		"  Exit 1 if any violation.\n");
@@ -154,13 +159,38 @@ static int walk(struct run *r, const char *dir)
 	return rc;
 }
 
+/* programs 0..n-1 of the run seed of one progen family (or all: fam < 0) */
+static int progen_check(struct run *r, int fam, unsigned long long n)
+{
+	struct rb_progen_prog *p = malloc(sizeof(*p));
+	struct rb_progen_object *h = malloc(sizeof(*h));
+	int rc = 0;
+	if (!p || !h) {
+		fprintf(stderr, "execcheck: out of memory\n");
+		rc = -1;
+	}
+	for (int f = 0; !rc && f < rb_progen_family_count(); f++) {
+		if (fam >= 0 && f != fam)
+			continue;
+		for (unsigned long long i = 0; !rc && i < n; i++) {
+			rb_progen_generate(f, r->opts.seed, i, p);
+			rb_progen_object(p, h);
+			rc = check_object(r, &h->obj, NULL);
+		}
+	}
+	free(p);
+	free(h);
+	return rc;
+}
+
 int cmd_execcheck(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{"trackers", required_argument, 0, 't'}, {"gen", required_argument, 0, 'g'},
 		{"family", required_argument, 0, 'f'},   {"seed", required_argument, 0, 's'},
 		{"runs", required_argument, 0, 'r'},     {"show", required_argument, 0, 'k'},
-		{"log", no_argument, 0, 'l'},
+		{"log", no_argument, 0, 'l'},           {"progen", required_argument, 0, 'p'},
+		{"progen-family", required_argument, 0, 'P'},
 		{"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
 	};
 	struct run r;
@@ -169,8 +199,8 @@ int cmd_execcheck(int argc, char **argv)
 	r.opts.runs = 20;
 	r.opts.report = on_violation;
 	r.opts.report_ctx = &r;
-	const char *trackers = RB_ROLE_BASELINE "," RB_ROLE_CANDIDATE, *family = NULL;
-	unsigned long long gen = 0;
+	const char *trackers = RB_ROLE_BASELINE "," RB_ROLE_CANDIDATE, *family = NULL, *pfamily = NULL;
+	unsigned long long gen = 0, progen = 0;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
@@ -182,11 +212,13 @@ int cmd_execcheck(int argc, char **argv)
 		case 'r': r.opts.runs = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'k': r.show = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'l': r.opts.log = stdout; break;
+		case 'p': progen = strtoull(optarg, NULL, 0); break;
+		case 'P': pfamily = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!gen && optind >= argc) {
+	if (!gen && !progen && optind >= argc) {
 		usage(stderr);
 		return 2;
 	}
@@ -209,6 +241,16 @@ int cmd_execcheck(int argc, char **argv)
 			return 2;
 		}
 	}
+	int pfam = -1;
+	if (pfamily && strcmp(pfamily, "all") && (pfam = rb_progen_family_find(pfamily)) < 0) {
+		fprintf(stderr, "execcheck: unknown progen family '%s' (", pfamily);
+		for (int f = 0; f < rb_progen_family_count(); f++)
+			fprintf(stderr, "%s%s", f ? ", " : "", rb_progen_family_name(f));
+		fprintf(stderr, ", all)\n");
+		return 2;
+	}
+	if (progen && progen_check(&r, pfam, progen))
+		return 2;
 	for (int fi = 0; gen && rb_exec_gen_families[fi]; fi++) {
 		const char *fam = rb_exec_gen_families[fi];
 		if (family && strcmp(family, fam))

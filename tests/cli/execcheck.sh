@@ -14,6 +14,18 @@ check "old and cnum rows with executions and no violation" \
 	'grep -Eq "^old +[1-9][0-9]* +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +0 " "$tmp/gen.out" &&
 	 grep -Eq "^cnum +[1-9][0-9]* +[0-9]+ +[1-9][0-9]* +[1-9][0-9]* +[1-9][0-9]* +0 " "$tmp/gen.out"' "$tmp/gen.out"
 
+"$RB" execcheck --progen 2 --runs 3 --seed 5 >"$tmp/progen.out" 2>&1; rc=$?
+# 12 progen families x 2 programs: counted programs + skipped ones = 24
+check "progdiff's generator: 24 programs per tracker, no violation" \
+	'[ $rc -eq 0 ] && awk '"'"'$1 == "old" || $1 == "cnum" { n++; if ($2 + $3 != 24 || $4 == 0 || $7 != 0) bad = 1 }
+	  END { exit !(n == 2 && !bad) }'"'"' "$tmp/progen.out"' "$tmp/progen.out"
+"$RB" execcheck --progen 1 --progen-family ptr --runs 2 >"$tmp/pf.out" 2>&1; rc=$?
+check "one progen family: 1 program per tracker" \
+	'[ $rc -eq 0 ] && awk '"'"'$1 == "old" { exit !($2 + $3 == 1) }'"'"' "$tmp/pf.out"' "$tmp/pf.out"
+"$RB" execcheck --progen 1 --progen-family nosuch >"$tmp/pfam.out" 2>&1; rc=$?
+check "unknown progen family: exit 2 naming the families" \
+	'[ $rc -eq 2 ] && grep -q "unknown progen family .nosuch. (range, alu32" "$tmp/pfam.out"' "$tmp/pfam.out"
+
 "$RB" execcheck --trackers cnum --runs 3 "$OBJS/oracle_verdicts.bpf.o" "$OBJS/subprog.bpf.o" \
 	"$OBJS/global_data.bpf.o" >"$tmp/obj.out" 2>&1; rc=$?
 check "test objects: exit 0, cnum only, programs run" \
