@@ -174,7 +174,8 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx);
 
 /* r with its low 32 bits known to be c (the kernel's __mark_reg32_known:
- * the upper half of var_off and the 64-bit bounds are kept) */
+ * the upper half of var_off and the 64-bit bounds are kept, nothing is
+ * synced: "from N to N:" prints the 64-bit bounds as they were) */
 static void mark_reg32_known(struct rb_env *env, struct rb_reg *r, uint32_t c)
 {
 	struct rb_bounds b;
@@ -183,7 +184,10 @@ static void mark_reg32_known(struct rb_env *env, struct rb_reg *r, uint32_t c)
 	b.var_off.mask &= ~0xffffffffULL;
 	b.u32_min = b.u32_max = c;
 	b.s32_min = b.s32_max = (int32_t)c;
-	env->t->from_bounds(&r->val, &b);
+	if (env->t->from_fields)
+		env->t->from_fields(&r->val, &b);
+	else
+		env->t->from_bounds(&r->val, &b);
 }
 
 /* 6.18.44 maybe_fork_scalars(): "r &= K" / "r |= K" (K a constant) on a
@@ -316,7 +320,18 @@ static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 	return 0;
 }
 
-int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
+/* 6.18.44 reg_bounds_sanity_check(): a scalar whose bounds broke their
+ * invariants is logged ("verifier bug: REG INVARIANTS VIOLATION (ctx)")
+ * and forgets its bounds; exploration goes on */
+void rb_reg_sanity(struct rb_env *env, struct rb_reg *r, const char *ctx)
+{
+	char why[RB_VIOLATION_LEN];
+	if (r->type != RT_SCALAR || !env->t->sanity_report || !env->t->sanity_report(&r->val, why))
+		return;
+	rb_log(env, "verifier bug: REG INVARIANTS VIOLATION (%s): %s\n", ctx, why);
+}
+
+static int check_alu_op(struct rb_env *env, const struct bpf_insn *insn)
 {
 	uint8_t op = BPF_OP(insn->code);
 	bool alu64 = BPF_CLASS(insn->code) == BPF_ALU64;
@@ -444,4 +459,16 @@ int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
 	if ((err = rb_check_reg_write(env, insn->dst_reg)))
 		return err;
 	return adjust_reg(env, insn);
+}
+
+/* 6.18.44 check_alu_op(): every ALU insn ends with the sanity check of
+ * its destination ("alu"), e.g. a copy of a register whose bounds were
+ * forgotten after a violation, its var_off still constant in 32 bits */
+int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn)
+{
+	int err = check_alu_op(env, insn);
+	if (err)
+		return err;
+	rb_reg_sanity(env, &rb_cur_regs(env)[insn->dst_reg], "alu");
+	return 0;
 }

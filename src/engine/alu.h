@@ -9,6 +9,7 @@
 #include "engine/state.h"
 
 int rb_check_alu(struct rb_env *env, const struct bpf_insn *insn);
+void rb_reg_sanity(struct rb_env *env, struct rb_reg *r, const char *ctx);
 /* give src an id before a copy, so the copies are linked scalars */
 void rb_assign_id_before_mov(struct rb_env *env, struct rb_reg *src);
 

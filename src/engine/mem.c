@@ -4,6 +4,7 @@
  * (allow_uninit_stack, allow_ptr_leaks). */
 #include <string.h>
 
+#include "engine/alu.h"
 #include "engine/btf.h"
 #include "engine/ctx.h"
 #include "engine/log.h"
@@ -353,9 +354,12 @@ int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn)
 			return err;
 		struct rb_reg src = rb_cur_regs(env)[insn->src_reg];
 		if ((err = rb_check_mem_access(env, env->insn_idx, insn->src_reg, insn->off, size, false, insn->dst_reg,
-					       mode == BPF_MEMSX, false)))
+					       mode == BPF_MEMSX, false)) ||
+		    (err = save_aux_ptr_type(env, src.type, src.flags, true)))
 			return err;
-		return save_aux_ptr_type(env, src.type, src.flags, true);
+		/* 6.18.44 check_load_mem(): the loaded register's sanity check */
+		rb_reg_sanity(env, &rb_cur_regs(env)[insn->dst_reg], "ldx");
+		return 0;
 	}
 	if (cls == BPF_STX) {
 		if (mode == BPF_ATOMIC)

@@ -99,6 +99,10 @@ struct rb_tracker {
 	/* unknown value refined by the given bounds and tnum, then synced
 	 * (the kernel's "set fields, reg_bounds_sync()") */
 	void (*from_bounds)(rb_val *v, const struct rb_bounds *b);
+	/* optional: exactly these bounds and tnum, not synced (the kernel
+	 * setting fields without reg_bounds_sync(), as __mark_reg32_known()
+	 * does); NULL: from_bounds serves */
+	void (*from_fields)(rb_val *v, const struct rb_bounds *b);
 	/* the most precise value of this domain containing every vals[i] */
 	void (*from_set)(rb_val *v, const uint64_t *vals, size_t n);
 
@@ -135,6 +139,10 @@ struct rb_tracker {
 	 * why[0] for a, why[1] for b, "" where the invariants held */
 	bool (*branch_refine_report)(rb_val *a, rb_val *b, uint8_t jop, bool is32,
 				     char why[2][RB_VIOLATION_LEN]);
+	/* optional: 6.18's reg_bounds_sanity_check() on one value after an
+	 * ALU op or a load: false if the invariants hold; else `why` describes
+	 * the violation (as above) and the bounds are forgotten (var_off stays) */
+	bool (*sanity_report)(rb_val *v, char why[RB_VIOLATION_LEN]);
 };
 
 /* Lookup by name and width (64, 32, 16, 8); NULL if none. */

@@ -159,6 +159,22 @@ PROG(b2_same_register_violation)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* after a violation the register keeps a var_off constant in its low 32
+ * bits with unbounded 32-bit ranges: 6.18.44 check_alu_op() checks the
+ * destination of every ALU insn, so copying it is reported again ("alu") */
+PROG(b3_violation_then_copy)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r8 = r0;"
+		     "r8 &= -2147483648;"
+		     "r8 ^= 2147483647;"
+		     "if w8 <= w8 goto 1f;"
+		     "r0 = r8;"
+		     "exit;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 /* ---- C: 6.18.44 maybe_fork_scalars(): "r &= K" / "r |= K" on a register
  * whose signed range is [-1, 0] forks (the 0 case re-executes the insn) ---- */
 PROG(c1_and_forks)
@@ -179,6 +195,23 @@ PROG(c2_or32_forks)
 		     "r6 = r0;"
 		     "w6 s>>= 31;"
 		     "w6 |= 16;"
+		     "r0 = r6;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* the 32-bit fork keeps loose 64-bit bounds: __mark_reg32_known() sets
+ * the low half and syncs nothing ("from 8 to 8:" prints them as they are) */
+PROG(c4_fork32_no_sync)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 <<= 32;"
+		     "r6 s>>= 63;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 <<= 32;"
+		     "r6 += r7;"
+		     "w6 &= 16;"
 		     "r0 = r6;"
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }

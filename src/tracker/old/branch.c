@@ -177,6 +177,16 @@ static void describe(const struct old_reg *r, const char *msg, char *buf)
 		 (unsigned)r->s32_max, (unsigned long long)r->var_off.value, (unsigned long long)r->var_off.mask);
 }
 
+bool old_sanity_report(struct old_reg *r, char *why)
+{
+	const char *msg = old_sanity_msg(r);
+	if (!msg)
+		return false;
+	describe(r, msg, why);
+	old_mark_unbounded(r);
+	return true;
+}
+
 bool old_branch_refine(struct old_reg *a, struct old_reg *b, uint8_t jop, bool is32)
 {
 	return old_branch_refine_report(a, b, jop, is32, NULL);

@@ -78,6 +78,7 @@ static inline void set_u32(uint32_t *f, uint64_t u) { *f = (uint32_t)htrunc(u); 
 #define old_range_violation RB_SYM(old_range_violation)
 #define old_sanity_ok RB_SYM(old_sanity_ok)
 #define old_sanity_msg RB_SYM(old_sanity_msg)
+#define old_sanity_report RB_SYM(old_sanity_report)
 #define old_assign_32_into_64 RB_SYM(old_assign_32_into_64)
 #define old_zext_32_to_64 RB_SYM(old_zext_32_to_64)
 #define old_coerce_to_size RB_SYM(old_coerce_to_size)
@@ -107,6 +108,8 @@ bool old_range_violation(const struct old_reg *r);
 bool old_sanity_ok(const struct old_reg *r);
 /* why it does not (the kernel's message), or NULL when it passes */
 const char *old_sanity_msg(const struct old_reg *r);
+/* reg_bounds_sanity_check(): see rb_tracker.sanity_report */
+bool old_sanity_report(struct old_reg *r, char *why);
 void old_assign_32_into_64(struct old_reg *r);
 void old_zext_32_to_64(struct old_reg *r);
 

@@ -41,7 +41,7 @@ static void t_constant(rb_val *v, uint64_t c)
 	old_mark_known(old_of(v), c);
 }
 
-static void t_from_bounds(rb_val *v, const struct rb_bounds *b)
+static void t_from_fields(rb_val *v, const struct rb_bounds *b)
 {
 	struct old_reg *r;
 	t_unknown(v);
@@ -56,7 +56,12 @@ static void t_from_bounds(rb_val *v, const struct rb_bounds *b)
 	set_s32(&r->s32_max, hsext((uint64_t)b->s32_max));
 	r->var_off.value = wtrunc(b->var_off.value & ~b->var_off.mask);
 	r->var_off.mask = wtrunc(b->var_off.mask);
-	old_bounds_sync(r);
+}
+
+static void t_from_bounds(rb_val *v, const struct rb_bounds *b)
+{
+	t_from_fields(v, b);
+	old_bounds_sync(old_of(v));
 }
 
 static void t_from_set(rb_val *v, const uint64_t *vals, size_t n)
@@ -178,6 +183,11 @@ static bool t_branch_refine_report(rb_val *a, rb_val *b, uint8_t jop, bool is32,
 	return old_branch_refine_report(old_of(a), old_of(b), jop, is32, why);
 }
 
+static bool t_sanity_report(rb_val *v, char why[RB_VIOLATION_LEN])
+{
+	return old_sanity_report(old_of(v), why);
+}
+
 /* not a kernel operation: both sets of bounds and tnums intersected, then
  * synced (as the kernel's JEQ refinement does for one register) */
 static bool t_intersect(rb_val *a, const rb_val *b)
@@ -214,6 +224,7 @@ const struct rb_tracker old_vtable = {
 	.unknown = t_unknown,
 	.constant = t_constant,
 	.from_bounds = t_from_bounds,
+	.from_fields = t_from_fields,
 	.from_set = t_from_set,
 	.bounds = t_bounds,
 	.contains = t_contains,
@@ -228,4 +239,5 @@ const struct rb_tracker old_vtable = {
 	.branch_refine = t_branch_refine,
 	.intersect = t_intersect,
 	.branch_refine_report = t_branch_refine_report,
+	.sanity_report = t_sanity_report,
 };
