@@ -31,6 +31,20 @@ struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
 	return st;
 }
 
+/* push_async_cb: a state of its own (no parent) continues later from insn_idx */
+int rb_push_branch_state(struct rb_env *env, struct rb_vstate *st, int insn_idx, int prev_idx)
+{
+	if (env->nstack >= BRANCH_LIMIT)
+		return rb_reject(env, "The sequence of %d jumps is too complex.", env->nstack);
+	if (RB_GROW(env->stack, env->nstack + 1, &env->cap_stack, 32) < 0)
+		return RB_E_NOMEM;
+	st->insn_idx = insn_idx;
+	st->branches = 1;
+	env->stack[env->nstack++] = (struct rb_branch){st, insn_idx, prev_idx, env->peak_state_mem};
+	rb_states_mem_add(env, st);
+	return 0;
+}
+
 void rb_drop_last_branch(struct rb_env *env, struct rb_vstate *st)
 {
 	if (!env->nstack || env->stack[env->nstack - 1].st != st)

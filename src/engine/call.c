@@ -6,6 +6,7 @@
 #include "engine/backtrack.h"
 #include "engine/call.h"
 #include "engine/locks.h"
+#include "engine/callbacks.h"
 #include "engine/log.h"
 #include "engine/mem.h"
 #include "engine/prog_types.h"
@@ -167,8 +168,17 @@ int rb_subprog_return(struct rb_env *env, int *insn_idx)
 	struct rb_func *caller = st->frame[st->curframe - 1];
 	if (callee->regs[0].type == RT_STACK)
 		return rb_reject(env, "cannot return stack pointer to the caller");
-	caller->regs[0] = callee->regs[0];
-	*insn_idx = callee->callsite + 1;
+	/* a callback returns to the helper call that runs it, which may run it
+	 * again (callbacks.c); R0 is the callback's, not the helper's result */
+	bool in_callback = callee->in_callback_fn;
+	if (in_callback) {
+		int err = rb_callback_exit_check(env, callee);
+		if (err)
+			return err;
+	} else {
+		caller->regs[0] = callee->regs[0];
+	}
+	*insn_idx = in_callback ? callee->callsite : callee->callsite + 1;
 	if (env->log) {
 		rb_log(env, "returning from callee:\n");
 		rb_log_state(env, st, st->curframe, true);
@@ -179,6 +189,11 @@ int rb_subprog_return(struct rb_env *env, int *insn_idx)
 	free(callee);
 	st->frame[st->curframe] = NULL;
 	st->curframe--;
+	if (in_callback) {
+		int err = rb_callback_widen(env, *insn_idx);
+		if (err)
+			return err;
+	}
 	return 2; /* print the full state before the next insn */
 }
 
@@ -199,6 +214,12 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 	}
 	if (st->curframe)
 		return rb_subprog_return(env, insn_idx);
+	if (st->frame[0]->in_async_callback_fn) {
+		if ((err = rb_async_callback_return(env)))
+			return err;
+		*exit_path = true;
+		return 0;
+	}
 	if (st->frame[0]->subprog) {
 		/* a global subprogram verified on its own returns a scalar */
 		if ((err = rb_check_reg_read(env, 0)))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/callbacks.h"
 #include "engine/cfg.h"
 #include "engine/live_regs.h"
 #include "engine/helper_table.h"
@@ -15,6 +16,11 @@ static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | B
 static bool is_pseudo_call(const struct bpf_insn *i)
 {
 	return i->code == (BPF_JMP | BPF_CALL) && i->src_reg == BPF_PSEUDO_CALL;
+}
+
+static bool is_pseudo_func(const struct bpf_insn *i)
+{
+	return i->code == (BPF_LD | BPF_IMM | BPF_DW) && i->src_reg == BPF_PSEUDO_FUNC;
 }
 
 static int add_subprog(struct rb_env *env, int start, int *cap)
@@ -184,9 +190,15 @@ static int find_subprogs(struct rb_env *env)
 			if (add_subprog(env, t, &cap))
 				return RB_E_NOMEM;
 		}
-		if (insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) && insns[i].src_reg == BPF_PSEUDO_FUNC) {
-			env->insn_idx = i;
-			return rb_unsupported(env, "callback function pointer (ld_imm64 pseudo func)");
+		if (is_pseudo_func(&insns[i])) {
+			/* a callback's address: the target starts a subprogram */
+			int t = i + 1 + insns[i].imm;
+			if (t < 0 || t >= n) {
+				env->insn_idx = i;
+				return rb_reject(env, "function offset %d is out of range", t);
+			}
+			if (add_subprog(env, t, &cap))
+				return RB_E_NOMEM;
 		}
 	}
 	qsort(env->subprogs, (size_t)env->nsubprogs, sizeof(struct rb_subprog), cmp_sub);
@@ -283,6 +295,16 @@ static void mark_prune_points(struct rb_env *env)
 		const struct bpf_insn *in = &insns[i];
 		uint8_t cls = BPF_CLASS(in->code);
 		int sz = is_ldimm64(in) ? 2 : 1;
+		if (is_pseudo_func(in)) {
+			/* 6.18 visit_insn: a callback's address is visited as a call */
+			mark_prune(env, i + 2);
+			mark_jmp(env, i + 2);
+			mark_prune(env, i);
+			mark_prune(env, i + 1 + in->imm);
+			mark_jmp(env, i + 1 + in->imm);
+			i++;
+			continue;
+		}
 		if (cls != BPF_JMP && cls != BPF_JMP32) {
 			i += sz - 1;
 			continue;
@@ -291,6 +313,7 @@ static void mark_prune_points(struct rb_env *env)
 		if (op == BPF_EXIT)
 			continue;
 		if (op == BPF_CALL) {
+			rb_cfg_mark_callback_insn(env, i);
 			mark_prune(env, i + 1);
 			mark_jmp(env, i + 1);
 			if (in->src_reg == BPF_PSEUDO_CALL) {

@@ -10,6 +10,7 @@
 #include "engine/prog_types.h"
 #include "engine/engine.h"
 #include "engine/explore.h"
+#include "engine/iter.h"
 #include "engine/kfuncs.h"
 #include "engine/locks.h"
 #include "engine/liveness.h"
@@ -170,13 +171,16 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rc = RB_E_NOMEM;
 		goto out;
 	}
-	rc = rb_check_cfg(&env);
-	if (rc)
-		goto out;
+	/* vmlinux BTF (parsed on first need) before the static pass: kfunc
+	 * calls read their prototypes there */
 	if (!env.vmlinux_src && !(env.vmlinux_src = env.own_vmlinux = rb_vmlinux_new())) {
 		rc = RB_E_NOMEM;
 		goto out;
 	}
+	rc = rb_check_cfg(&env);
+	if (rc)
+		goto out;
+	rb_iter_mark_next_calls(&env);
 	if ((rc = rb_kfunc_precheck(&env)) || (rc = rb_locks_precheck(&env)))
 		goto out;
 	if ((env.ptype->flags & PT_BTF_CTX) && (rc = rb_btf_init(&env)))

@@ -33,7 +33,10 @@ static int update_branch_counts(struct rb_env *env, struct rb_vstate *st)
 		int err = rb_scc_maybe_exit(env, st);
 		if (err)
 			return err;
-		rb_states_leave_free_list(env, st);
+		/* maybe_free_verifier_state: not while its loop's precision
+		 * marks are incomplete (it stays on the free list) */
+		if (!rb_scc_incomplete_marks(env, st))
+			rb_states_leave_free_list(env, st);
 		st = st->parent;
 	}
 	return 0;

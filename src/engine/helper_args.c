@@ -18,7 +18,7 @@
 static bool arg_nullable(int kind)
 {
 	return kind == A_MEM_RO_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
-	       kind == A_SOCKET_OR_NULL || kind == A_BTF_TASK_OR_NULL;
+	       kind == A_SOCKET_OR_NULL || kind == A_BTF_TASK_OR_NULL || kind == A_STACK_OR_NULL;
 }
 
 static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
@@ -208,6 +208,17 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
 			return rb_reject(env, "R%d must have zero offset when passed to a helper", regno);
 		break;
+	case A_FUNC:
+		if (reg->type != RT_FUNC)
+			return rb_reject(env, "R%d type=%s expected=func", regno, tn);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_unsupported(env, "callback pointer with an offset");
+		ca->subprog = reg->map_idx;
+		break;
+	case A_STACK_OR_NULL:
+		if (reg->type != RT_STACK)
+			return rb_reject(env, "R%d type=%s expected=fp", regno, tn);
+		break;
 	case A_RINGBUF_REL:
 		if (reg->type != RT_MEM || !(reg->flags & RF_RINGBUF) || (reg->flags & RF_MAYBE_NULL))
 			return rb_reject(env, "R%d type=%s expected=ringbuf_mem", regno, tn);
@@ -236,7 +247,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "invalid map_ptr to access map->%s", p->args[a] == A_KEY ? "key" : "value");
 		const struct rb_map *m = &env->obj->maps[ca->map_idx];
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
-		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
 					 tn);
 		if ((reg->flags & RF_MAYBE_NULL))
@@ -260,7 +271,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		if (reg->type == RT_BTF_ID)
 			return rb_unsupported(env, "BTF pointer passed as helper memory");
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
-		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM)
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
 		if (reg->flags & RF_MAYBE_NULL)

@@ -15,11 +15,12 @@ struct rb_call_args {
 	uint64_t msize_max, alloc_size;
 	uint32_t release_id;
 	uint32_t ref_obj_id; /* the reference an argument holds (meta.ref_obj_id) */
+	int subprog; /* A_FUNC: the callback (callbacks.c), -1 before */
 };
 
 /* argument a (0-based: register a + 1) against its declared type; what
  * it learns for the return value goes to ca (map_idx and const_key start
- * at -1) */
+ * at -1, and subprog) */
 int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_call_args *ca);
 
 #endif

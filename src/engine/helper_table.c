@@ -148,9 +148,11 @@ static const struct rb_helper helpers[] = {
 	H(strtol, R_INT, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
 	H(strtoul, R_INT, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
 	/* named in the log only */
-	N(loop),
+	/* callbacks (callbacks.c) */
+	H(loop, R_INT, HC_ALL, 0, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
+	H(for_each_map_elem, R_INT, HC_ALL, 0, A_MAP, A_FUNC, A_STACK_OR_NULL, A_ANY),
+	H(find_vma, R_INT, HC_TRACE, 0, A_BTF, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
 	N(snprintf),
-	N(for_each_map_elem),
 };
 
 static const struct rb_helper *find(int32_t id)

@@ -37,6 +37,8 @@ enum rb_helper_arg {
 	A_SPIN_LOCK,      /* ARG_PTR_TO_SPIN_LOCK: the bpf_spin_lock of a map value (locks.c) */
 	A_BTF_TASK,       /* ARG_PTR_TO_BTF_ID to a task_struct (ptr_, trusted_ptr_, rcu_ptr_) */
 	A_BTF_TASK_OR_NULL, /* the same, or NULL */
+	A_FUNC,           /* ARG_PTR_TO_FUNC: a callback (callbacks.c) */
+	A_STACK_OR_NULL,  /* ARG_PTR_TO_STACK_OR_NULL: a callback's context */
 };
 
 /* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER

@@ -9,6 +9,7 @@
 #include "engine/branches.h"
 #include "engine/btf.h"
 #include "engine/call.h"
+#include "engine/callbacks.h"
 #include "engine/helper_args.h"
 #include "engine/helper_table.h"
 #include "engine/helpers.h"
@@ -233,7 +234,7 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	}
 	if ((err = check_available(env, p)))
 		return err;
-	struct rb_call_args ca = {.map_idx = -1, .const_key = -1};
+	struct rb_call_args ca = {.map_idx = -1, .const_key = -1, .subprog = -1};
 	for (int a = 0; a < 5 && p->args[a] != A_NONE; a++)
 		if ((err = rb_check_helper_arg(env, p, a, &ca)))
 			return err;
@@ -251,6 +252,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	if (p->id == BPF_FUNC_get_local_storage &&
 	    !(regs[2].type == RT_SCALAR && rb_reg_is_const(env, &regs[2]) && !rb_reg_const_val(env, &regs[2])))
 		return rb_reject(env, "get_local_storage() doesn't support non-zero flags");
+	if ((err = rb_helper_callback(env, p->id, insn_idx, ca.subprog)))
+		return err;
 	if ((err = set_return(env, p, &ca)))
 		return err;
 	if (p->flags & HF_PKT_CHANGES)

@@ -5,6 +5,7 @@
 #include "engine/alu.h"
 #include "engine/btf.h"
 #include "engine/call.h"
+#include "engine/callbacks.h"
 #include "engine/helpers.h"
 #include "engine/insn.h"
 #include "engine/jmp.h"
@@ -50,7 +51,7 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 	case BPF_PSEUDO_BTF_ID:
 		return rb_unsupported(env, "ksym (ld_imm64 BTF id)");
 	case BPF_PSEUDO_FUNC:
-		return rb_unsupported(env, "callback function pointer");
+		return rb_ld_pseudo_func(env, insn, dst);
 	default:
 		return rb_reject(env, "invalid BPF_LD_IMM insn");
 	}

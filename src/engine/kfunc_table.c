@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/iter.h"
 #include "engine/kfunc_table.h"
 
 /* socket_filter .. raw_tracepoint_writable and cgroup_sockopt except
@@ -30,6 +31,8 @@ const uint64_t rb_kfunc_measured_types = 0x1c7effffeull;
 
 #define K(n, avail, fl) {#n, avail##ull, fl, true, NULL}
 #define U(n, avail) {#n, avail##ull, 0, false, NULL}
+/* S rows: a `special` checker (6.18 flags recorded) */
+#define S(n, avail, fl, fn) {#n, avail##ull, fl, true, fn}
 
 static const struct rb_kfunc rows[] = {
 	U(__bpf_trap, 0x1c7effffe),
@@ -126,9 +129,10 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_iter_kmem_cache_destroy, 0x1c7effffe),
 	U(bpf_iter_kmem_cache_new, 0x1c7effffe),
 	U(bpf_iter_kmem_cache_next, 0x1c7effffe),
-	U(bpf_iter_num_destroy, 0x1c7effffe),
-	U(bpf_iter_num_new, 0x1c7effffe),
-	U(bpf_iter_num_next, 0x1c7effffe),
+	/* open-coded iterators (iter.c; kernel/bpf/bpf_iter.c's flags) */
+	S(bpf_iter_num_destroy, 0x1c7effffe, KF_ITER_DESTROY, rb_kfunc_iter_destroy),
+	S(bpf_iter_num_new, 0x1c7effffe, KF_ITER_NEW, rb_kfunc_iter_new),
+	S(bpf_iter_num_next, 0x1c7effffe, KF_ITER_NEXT | KF_RET_NULL, rb_kfunc_iter_next),
 	U(bpf_iter_task_destroy, 0x1c7effffe),
 	U(bpf_iter_task_new, 0x1c7effffe),
 	U(bpf_iter_task_next, 0x1c7effffe),

@@ -2,6 +2,9 @@
  * compute_live_registers), which the state comparison and the log read. */
 #include <stdbool.h>
 
+#include <bpf/btf.h>
+
+#include "engine/btf.h"
 #include "engine/helper_table.h"
 #include "engine/live_regs.h"
 
@@ -9,7 +12,19 @@ static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | B
 
 /* the registers an instruction reads (its result) and writes (*def); a
  * helper call reads r1..rN, N its argument count */
-static uint16_t insn_use(const struct rb_env *env, const struct bpf_insn *i, uint16_t *def)
+/* get_call_summary of a kfunc: its prototype's parameter count (5 when
+ * unknown) */
+static int kfunc_nargs(struct rb_env *env, const struct bpf_insn *i)
+{
+	const struct btf *b = i->imm && !i->off ? rb_need_vmlinux(env) : NULL;
+	const struct btf_type *f = b ? btf__type_by_id(b, (uint32_t)i->imm) : NULL;
+	const struct btf_type *p = f && btf_is_func(f) ? btf__type_by_id(b, f->type) : NULL;
+	if (!p || !btf_is_func_proto(p) || btf_vlen(p) > 5)
+		return 5;
+	return btf_vlen(p);
+}
+
+static uint16_t insn_use(struct rb_env *env, const struct bpf_insn *i, uint16_t *def)
 {
 	uint8_t cls = BPF_CLASS(i->code);
 	uint16_t use = 0;
@@ -67,6 +82,8 @@ static uint16_t insn_use(const struct rb_env *env, const struct bpf_insn *i, uin
 				n = rb_helper_nargs(i->imm);
 				if (n < 0)
 					n = 5;
+			} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+				n = kfunc_nargs(env, i);
 			}
 			use = (uint16_t)(((1u << n) - 1) << 1);
 		} else if (op == BPF_JA) {
@@ -76,7 +93,6 @@ static uint16_t insn_use(const struct rb_env *env, const struct bpf_insn *i, uin
 		break;
 	}
 	}
-	(void)env;
 	return use & 0x3ff;
 }
 

@@ -7,6 +7,7 @@
 
 #include "engine/btf.h"
 #include "engine/helper_table.h"
+#include "engine/iter.h"
 #include "engine/log.h"
 #include "engine/names.h"
 
@@ -301,7 +302,13 @@ void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, b
 		types[8] = 0;
 		if (!valid)
 			continue;
-		if (sl->type[7] == SLOT_SPILL) {
+		if (sl->type[7] == SLOT_ITER) {
+			/* only an iterator's first slot has its reference and is printed */
+			if (!sl->spilled.ref_obj_id)
+				continue;
+			rb_iter_slot_str(env, sl, buf, sizeof(buf));
+			rb_log(env, " fp%d=%s", (-s - 1) * 8, buf);
+		} else if (sl->type[7] == SLOT_SPILL) {
 			int j;
 			for (j = 0; j < 8; j++)
 				if (sl->type[j] == SLOT_SPILL)
@@ -320,6 +327,10 @@ void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, b
 			if (st->refs[i])
 				rb_log(env, ",%u", st->refs[i]);
 	}
+	if (f->in_callback_fn)
+		rb_log(env, " cb");
+	if (f->in_async_callback_fn)
+		rb_log(env, " async_cb");
 	rb_log(env, "\n");
 	if (!all) {
 		env->scratched_regs = 0;

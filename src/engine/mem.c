@@ -30,6 +30,9 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 		if (!strcmp(what, "map"))
 			rb_log(env, "invalid access to map value, value_size=%u off=%lld size=%d\n", mem_size,
 			       (long long)lo, size);
+		else if (!strcmp(what, "key"))
+			rb_log(env, "invalid access to map key, key_size=%u off=%lld size=%d\n", mem_size,
+			       (long long)lo, size);
 		else
 			rb_log(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size,
 			       (long long)lo, size);
@@ -42,6 +45,9 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 	if (!((int64_t)hi >= 0 && size_ok && hi + (uint64_t)size <= mem_size)) {
 		if (!strcmp(what, "map"))
 			rb_log(env, "invalid access to map value, value_size=%u off=%lld size=%d\n", mem_size,
+			       (long long)hi, size);
+		else if (!strcmp(what, "key"))
+			rb_log(env, "invalid access to map key, key_size=%u off=%lld size=%d\n", mem_size,
 			       (long long)hi, size);
 		else
 			rb_log(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size,
@@ -108,6 +114,22 @@ static int check_ptr_alignment(struct rb_env *env, const struct rb_reg *reg, int
 	return rb_reject(env, "misaligned %saccess off %s+%d+%d size %d", desc, tn, reg->off, off, size);
 }
 
+/* a for_each or timer callback's map key: read-only (6.18) */
+static int map_key_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size, bool write,
+			  int value_regno, bool sext)
+{
+	if (write)
+		return rb_reject(env, "write to change key R%d not allowed", regno);
+	int err = check_mem_region(env, regno, reg, off, size, env->obj->maps[reg->map_idx].key_size, false, "key");
+	if (err || value_regno < 0)
+		return err;
+	struct rb_reg *v = &rb_cur_regs(env)[value_regno];
+	rb_reg_unknown(env, v);
+	if (size < 8)
+		env->t->truncate(&v->val, (unsigned)size * 8, sext);
+	return 0;
+}
+
 int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
 			int value_regno, bool sext, bool strict_once)
 {
@@ -156,6 +178,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		}
 		break;
 	}
+	case RT_MAP_KEY: return map_key_access(env, regno, &reg, off, size, write, value_regno, sext);
 	case RT_MEM: {
 		if (write && (reg.flags & RF_RDONLY))
 			return rb_reject(env, "R%d cannot write into %s", regno, tn);
@@ -414,6 +437,11 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 					 off, sz);
 		return check_mem_region(env, regno, &reg, off, sz, m->value_size, zero_ok, "map");
 	}
+	case RT_MAP_KEY:
+		if (write_uninit)
+			return rb_reject(env, "R%d cannot write into %s", regno, tn);
+		return check_mem_region(env, regno, &reg, off, sz, env->obj->maps[reg.map_idx].key_size, zero_ok,
+					"key");
 	case RT_MEM:
 		if (write_uninit && (reg.flags & RF_RDONLY))
 			return rb_reject(env, "R%d cannot write into %s", regno, tn);

@@ -3,6 +3,7 @@
  * stored at the same instruction; a match ends the path, a miss may store
  * a new checkpoint; checkpoints that keep missing are evicted. */
 #include "engine/backtrack.h"
+#include "engine/iter.h"
 #include "engine/liveness.h"
 #include "engine/log.h"
 #include "engine/prune.h"
@@ -70,7 +71,32 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 			continue;
 		}
 		if (sl->branches) {
-			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT)) {
+			const struct rb_func *sf = sl->frame[sl->curframe];
+			/* another entry into an async callback is no loop (6.18) */
+			if (sf->in_async_callback_fn && sf->async_entry_cnt != cur->frame[cur->curframe]->async_entry_cnt)
+				goto skip_inf_loop_check;
+			/* an iterator's next(): within a checkpoint still being
+			 * explored with the iterator active, the loop converged
+			 * (iter.c); never an infinite loop */
+			if (env->aux[insn_idx].is_iter_next) {
+				if (rb_states_equal(env, sl, cur, RANGE_WITHIN) && rb_iter_next_converged(env, cur))
+					return state_hit(env, sl, cur, insn_idx, true);
+				goto skip_inf_loop_check;
+			}
+			/* a callback's next visit: within a visit still being
+			 * explored, the callback loop converged (callbacks.c).
+			 * 6.18.44 records no loop backedge for it (measured:
+			 * peak_states of a nested bpf_loop equal the kernel's
+			 * only without; mainline's later fix "scc-for-callbacks"
+			 * adds one and makes the call insn an SCC) */
+			if (env->aux[insn_idx].calls_callback) {
+				if (rb_states_equal(env, sl, cur, RANGE_WITHIN))
+					return state_hit(env, sl, cur, insn_idx, false);
+				goto skip_inf_loop_check;
+			}
+			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT) &&
+			    !rb_iter_active_depths_differ(sl, cur) &&
+			    sl->callback_unroll_depth == cur->callback_unroll_depth) {
 				/* 6.18.44 prints both states after the message */
 				int err = rb_reject(env, "infinite loop detected at insn %d", insn_idx);
 				if (env->log) {
@@ -81,6 +107,7 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 				}
 				return err;
 			}
+skip_inf_loop_check:
 			if (!force_new && env->jmps_processed - env->prev_jmps_processed < 20 &&
 			    env->insn_processed - env->prev_insn_processed < 100)
 				add_new = false;

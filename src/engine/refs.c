@@ -2,6 +2,7 @@
  * 6.18 acquire_reference, release_reference) and invalidating packet
  * pointers (clear_all_pkt_pointers). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/refs.h"
 
@@ -29,9 +30,10 @@ void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
 	struct rb_vstate *st = env->cur;
 	for (int i = 0; i < st->nrefs; i++) {
 		if (st->refs[i] == ref_obj_id) {
+			/* release_reference_state (6.18): the others keep their order */
 			st->nrefs--;
-			st->refs[i] = st->refs[st->nrefs];
-			st->ref_insns[i] = st->ref_insns[st->nrefs];
+			memmove(&st->refs[i], &st->refs[i + 1], sizeof(st->refs[0]) * (size_t)(st->nrefs - i));
+			memmove(&st->ref_insns[i], &st->ref_insns[i + 1], sizeof(st->ref_insns[0]) * (size_t)(st->nrefs - i));
 			break;
 		}
 	}

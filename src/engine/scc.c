@@ -159,5 +159,6 @@ int rb_scc_add_backedge(struct rb_env *env, struct rb_vstate *old, struct rb_vst
 	}
 	v->backedges[v->nbackedges++] = copy;
 	env->num_backedges++;
+	rb_update_peak(env); /* add_scc_backedge: backedges count in peak_states */
 	return 0;
 }

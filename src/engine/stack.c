@@ -171,7 +171,9 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 				}
 			}
 		} else if (dst_regno >= 0) {
-			rb_assign_id_before_mov(env, reg);
+			/* 6.18.44 gives no id on a full fill (measured: a spilled
+			 * scalar widened to unknown by a callback loop fills
+			 * without one); a spill gave every non-constant one */
 			regs[dst_regno] = *reg;
 		}
 	} else {

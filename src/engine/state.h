@@ -71,7 +71,7 @@ enum rb_rtype {
 #define RF_RCU 0x20      /* MEM_RCU */
 
 /* stack slot byte types (the kernel's STACK_*) */
-enum { SLOT_INVALID = 0, SLOT_SPILL, SLOT_MISC, SLOT_ZERO };
+enum { SLOT_INVALID = 0, SLOT_SPILL, SLOT_MISC, SLOT_ZERO, SLOT_ITER /* an open-coded iterator (iter.h) */ };
 
 struct rb_reg {
 	uint8_t type;  /* enum rb_rtype */
@@ -82,7 +82,8 @@ struct rb_reg {
 	uint32_t id;     /* null-check / packet / linked-scalar id */
 	uint32_t ref_obj_id;
 	int32_t range;     /* packet: bytes known readable from off; mem: size */
-	int32_t map_idx;   /* map pointers and values: index into obj->maps; BTF pointers: vmlinux type id */
+	int32_t map_idx;   /* map pointers, keys and values: index into obj->maps; BTF pointers: vmlinux
+			    * type id; RT_FUNC: the subprogram (the kernel's subprogno) */
 	rb_val val;        /* scalar value, or the variable offset of a pointer */
 };
 
@@ -98,6 +99,12 @@ struct rb_func {
 	int subprog;
 	int nslots;     /* allocated stack slots (8 bytes each, slot i at fp-8*(i+1)) */
 	struct rb_slot *stack;
+	/* callbacks (callbacks.c): the kernel's callback_depth, in_callback_fn,
+	 * in_async_callback_fn, async_entry_cnt, callback_ret_range */
+	int callback_depth;
+	bool in_callback_fn, in_async_callback_fn;
+	int async_entry_cnt;
+	int32_t cb_ret_lo, cb_ret_hi;
 };
 
 /* one jump history entry (the kernel's bpf_jmp_history_entry) */
@@ -127,6 +134,7 @@ struct rb_vstate {
 	uint32_t hit_cnt, miss_cnt;
 	struct rb_vstate *next; /* next in its insn's list */
 	uint32_t rec_node; /* the recorder's (engine.h), copied with the state */
+	uint32_t callback_unroll_depth; /* callback visits pushed along this path (callbacks.c) */
 };
 
 /* a pushed branch (the kernel's bpf_verifier_stack_elem) */
@@ -142,6 +150,7 @@ struct rb_subprog {
 	int start, end; /* [start, end) */
 	int stack_depth;
 	bool global, called, verified, changes_pkt, ret_not_scalar;
+	bool is_cb, is_async_cb; /* called back by a helper (callbacks.c) */
 	char name[64];
 	int nargs;
 	uint8_t arg_kind[5];
@@ -151,6 +160,8 @@ struct rb_subprog {
 /* per-instruction static data (the kernel's bpf_insn_aux_data) */
 struct rb_aux {
 	bool prune_point, jmp_point, force_checkpoint, seen;
+	bool calls_callback; /* a helper call that calls its callback synchronously (callbacks.c) */
+	bool is_iter_next;   /* an iterator's next() kfunc call (iter.c) */
 	uint16_t live_regs; /* registers live before the insn */
 	int subprog;
 	int scc; /* strongly connected component of the CFG (0: none) */

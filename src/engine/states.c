@@ -275,6 +275,13 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 			continue;
 		if (ot == SLOT_SPILL && !regsafe(env, &o->stack[spi].spilled, &c->stack[spi].spilled, m, exact))
 			return false;
+		if (ot == SLOT_ITER) {
+			/* the iterator's type, state and reference (not its depth) */
+			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
+			if (orr->map_idx != crr->map_idx || orr->range != crr->range ||
+			    !check_ids(m, orr->ref_obj_id, crr->ref_obj_id))
+				return false;
+		}
 	}
 	return true;
 }
@@ -304,7 +311,7 @@ bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct
 	bool ok = o->curframe == c->curframe && refsafe(o, c, m);
 	for (int fr = 0; ok && fr <= o->curframe; fr++) {
 		const struct rb_func *of = o->frame[fr], *cf = c->frame[fr];
-		if (of->callsite != cf->callsite) {
+		if (of->callsite != cf->callsite || of->callback_depth > cf->callback_depth) {
 			ok = false;
 			break;
 		}
@@ -317,6 +324,54 @@ bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct
 	}
 	free(m);
 	return ok;
+}
+
+/* widen_imprecise_scalars (6.18): a scalar of cur that is imprecise in both
+ * states and not exactly old's becomes unknown (registers and spilled
+ * slots of every frame, one id map for the whole state) */
+static void maybe_widen_reg(struct rb_env *env, const struct rb_reg *o, struct rb_reg *c, struct idmap *m)
+{
+	if (o->type != RT_SCALAR || c->type != RT_SCALAR)
+		return;
+	if (o->precise || c->precise || regs_exact(env, o, c, m))
+		return;
+	rb_reg_unknown(env, c);
+}
+
+void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old, struct rb_vstate *cur)
+{
+	struct idmap *m = calloc(1, sizeof(*m));
+	if (!m)
+		return; /* not widening is sound, only slower to converge */
+	for (int fr = old->curframe; fr >= 0; fr--) {
+		const struct rb_func *fo = old->frame[fr];
+		struct rb_func *fc = cur->frame[fr];
+		for (int i = 0; i < RB_MAX_REG; i++)
+			maybe_widen_reg(env, &fo->regs[i], &fc->regs[i], m);
+		int n = fo->nslots < fc->nslots ? fo->nslots : fc->nslots;
+		for (int s = 0; s < n; s++)
+			if (fo->stack[s].type[7] == SLOT_SPILL && fc->stack[s].type[7] == SLOT_SPILL)
+				maybe_widen_reg(env, &fo->stack[s].spilled, &fc->stack[s].spilled, m);
+	}
+	free(m);
+}
+
+static bool same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (int fr = a->curframe; fr >= 0; fr--)
+		if (a->frame[fr]->callsite != b->frame[fr]->callsite)
+			return false;
+	return true;
+}
+
+struct rb_vstate *rb_find_prev_entry(struct rb_env *env, const struct rb_vstate *cur, int insn_idx)
+{
+	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next)
+		if (sl->insn_idx == insn_idx && sl->branches && same_callsites(sl, cur) && sl->dfs_depth < cur->dfs_depth)
+			return sl;
+	return NULL;
 }
 
 /* 6.18.44 states_maybe_looping(): the registers compare up to (not

@@ -38,6 +38,11 @@ void rb_update_peak(struct rb_env *env);
 
 /* comparison */
 bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c, int exact);
+/* widen_imprecise_scalars: imprecise scalars of cur that differ from old's become unknown */
+void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old, struct rb_vstate *cur);
+/* find_prev_entry: the most recent checkpoint at insn_idx on cur's path
+ * (still being explored, same call chain, shallower), or NULL */
+struct rb_vstate *rb_find_prev_entry(struct rb_env *env, const struct rb_vstate *cur, int insn_idx);
 bool rb_states_maybe_looping(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c);
 
 #endif

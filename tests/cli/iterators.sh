@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# iterators.sh — open-coded iterators (src/engine/iter.c) against the running
+# kernel: on every program of tests/objects/iterators.bpf.o (bpf_iter_num_new,
+# next and destroy: iterator slots, references, the next() loop converging,
+# rejections) `rangebench kdiff` must report
+# identical level-2 logs, verdicts and counts (exit 0). Skipped with a note
+# where bpf() is not permitted.
+set -u
+RB=${RB:-build/test/rangebench}
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/iterators.bpf.o
+. tests/cli/lib/tap.sh
+
+progs=$("$RB" load "$OBJ" 2>"$tmp/load.err" | awk '$1 == "prog" { print $2 }')
+check "the iterators object lists its programs" '[ -n "$progs" ]' "$tmp/load.err"
+for p in $progs; do
+	"$RB" kdiff "$OBJ:$p" >"$tmp/$p.out" 2>&1
+	rc=$?
+	if grep -q "verdict  kernel unavailable" "$tmp/$p.out"; then
+		ok "$p agrees with the kernel # skip bpf() not permitted"
+		continue
+	fi
+	check "$p: log, verdict and counts equal the kernel's" '[ $rc -eq 0 ] && grep -q "^logs agree" "$tmp/$p.out"' "$tmp/$p.out"
+done

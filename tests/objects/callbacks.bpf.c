@@ -1,0 +1,215 @@
+/* callbacks.bpf.c — programs whose helpers call back a subprogram (the
+ * engine's callbacks.c): bpf_loop and bpf_for_each_map_elem with their
+ * callback arguments, return ranges and repeated visits until the states
+ * converge. Each must give the running kernel's (Linux 6.18.44) level-2 log
+ * line for line, its verdict and its counts (tests/cli/callbacks.sh runs
+ * `rangebench kdiff` on every program here). */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, __u64);
+} arr SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8);
+	__type(key, __u32);
+	__type(value, __u64);
+} hash SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, 8);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, __u64);
+} lpm SEC(".maps");
+
+/* 64-bit fields: a spilled 64-bit scalar is widened between visits (a
+ * 32-bit counter is not, and the kernel then counts to its insn limit) */
+struct loop_ctx {
+	__u64 sum;
+	__u64 i;
+};
+
+static int add_index(__u32 idx, struct loop_ctx *c)
+{
+	c->sum += idx;
+	c->i++;
+	return 0;
+}
+
+/* a constant count: the callback is visited until its states converge */
+SEC("socket")
+int loop_const(void *skb)
+{
+	struct loop_ctx c = {};
+	bpf_loop(10, add_index, &c, 0);
+	return c.sum & 1;
+}
+
+/* an unknown count, and the callback's counter widened to unknown */
+SEC("socket")
+int loop_unknown_count(void *skb)
+{
+	struct loop_ctx c = {};
+	__u32 n = bpf_get_prandom_u32();
+	bpf_loop(n, add_index, &c, 0);
+	return (c.i + c.sum) & 1;
+}
+
+static int stop_early(__u32 idx, void *unused)
+{
+	return idx > 3;
+}
+
+/* no context (NULL), a return value in [0, 1] */
+SEC("socket")
+int loop_null_ctx(void *skb)
+{
+	return bpf_loop(100, stop_early, 0, 0) > 0;
+}
+
+static int bad_ret(__u32 idx, void *unused)
+{
+	return 2;
+}
+
+/* rejected: a bpf_loop callback must return 0 or 1 */
+SEC("socket")
+int loop_bad_ret(void *skb)
+{
+	bpf_loop(1, bad_ret, 0, 0);
+	return 0;
+}
+
+static int inner(__u32 idx, struct loop_ctx *c)
+{
+	c->sum += 2;
+	return 0;
+}
+
+static int outer(__u32 idx, struct loop_ctx *c)
+{
+	bpf_loop(3, inner, c, 0);
+	return 0;
+}
+
+/* a callback that loops itself */
+SEC("socket")
+int loop_nested(void *skb)
+{
+	struct loop_ctx c = {};
+	bpf_loop(2, outer, &c, 0);
+	return c.sum == 12;
+}
+
+struct buf_ctx {
+	__u8 buf[16];
+	__u32 last;
+};
+
+static int fill(__u32 idx, struct buf_ctx *b)
+{
+	if (idx >= 16)
+		return 1;
+	b->buf[idx] = (__u8)idx;
+	b->last = idx;
+	return 0;
+}
+
+/* the callback's index bounds a write into the caller's stack */
+SEC("socket")
+int loop_index_bounds(void *skb)
+{
+	struct buf_ctx b = {};
+	bpf_loop(16, fill, &b, 0);
+	return b.buf[b.last & 15];
+}
+
+static int one_iteration(__u32 idx, __u64 *x)
+{
+	*x += 1;
+	return 0;
+}
+
+/* a single iteration (nr_loops 1): the limit ends the visits */
+SEC("socket")
+int loop_once(void *skb)
+{
+	__u64 x = 0;
+	bpf_loop(1, one_iteration, &x, 0);
+	return x;
+}
+
+struct sum_ctx {
+	__u64 sum;
+	__u64 n;
+};
+
+static __u64 sum_value(void *map, __u32 *key, __u64 *val, struct sum_ctx *c)
+{
+	c->sum += *val + *key;
+	c->n++;
+	return c->sum > 2;
+}
+
+/* for_each over an array: the key and value pointers of the callback */
+SEC("socket")
+int for_each_array(void *skb)
+{
+	struct sum_ctx c = {};
+	__u64 n = bpf_for_each_map_elem(&arr, sum_value, &c, 0);
+	return (c.sum + n) & 1;
+}
+
+static __u64 count_hash(void *map, __u32 *key, __u64 *val, struct sum_ctx *c)
+{
+	__u32 k = *key;
+	c->n++;
+	if (k < 4)
+		bpf_map_lookup_elem(&arr, key);
+	return 0;
+}
+
+/* for_each over a hash map; the key goes on to a lookup */
+SEC("socket")
+int for_each_hash(void *skb)
+{
+	struct sum_ctx c = {};
+	bpf_for_each_map_elem(&hash, count_hash, &c, 0);
+	return c.n & 1;
+}
+
+static __u64 write_key(void *map, __u32 *key, __u64 *val, void *unused)
+{
+	*key = 1;
+	return 0;
+}
+
+/* rejected: the key of a for_each callback is read-only */
+SEC("socket")
+int for_each_write_key(void *skb)
+{
+	bpf_for_each_map_elem(&arr, write_key, 0, 0);
+	return 0;
+}
+
+static __u64 nothing(void *map, void *key, void *val, void *unused)
+{
+	return 0;
+}
+
+/* rejected: an LPM trie has no for_each */
+SEC("socket")
+int for_each_lpm(void *skb)
+{
+	bpf_for_each_map_elem(&lpm, nothing, 0, 0);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
