@@ -647,6 +647,36 @@ static void test_example_s32_wrap(void **state)
 	}
 }
 
+/* An arc emptied by the tnum: mainline's __update_reg64_bounds runs its
+ * single-value test on the empty arc (read as [0, U64_MAX]) and a constant
+ * tnum c != 0 makes the register the constant c again; "cnum" keeps the
+ * outcome dead. Here "r1 = 0; if r1 & 4": JSET sets bit 2 of the tnum
+ * (now the constant 4) while the arc is still [0, 0]. */
+static void test_mainline_empty_to_const(void **state)
+{
+	(void)state;
+	static const unsigned widths[] = {64, 8};
+	for (unsigned w = 0; w < 2; w++) {
+		const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", widths[w]);
+		const struct rb_tracker *cn = rb_tracker_get("cnum", widths[w]);
+		assert_non_null(ml);
+		assert_non_null(cn);
+		rb_val a, k;
+		ml->constant(&a, 0);
+		ml->constant(&k, 4);
+		assert_true(ml->branch_refine(&a, &k, BPF_JSET, false));
+		assert_true(ml->is_const(&a) && ml->contains(&a, 4) && !ml->contains(&a, 0));
+		/* 0 stays dead: the empty arc's umin 0 is a member of tnum 0 and
+		 * no member follows it */
+		ml->constant(&a, 0);
+		ml->constant(&k, 0);
+		assert_false(ml->branch_refine(&a, &k, BPF_JNE, false));
+		cn->constant(&a, 0);
+		cn->constant(&k, 4);
+		assert_false(cn->branch_refine(&a, &k, BPF_JSET, false));
+	}
+}
+
 static void test_example_add_2_63(void **state)
 {
 	(void)state;
@@ -816,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_tracker_sets8),
 		cmocka_unit_test(test_example_s32_wrap),
 		cmocka_unit_test(test_example_add_2_63),
+		cmocka_unit_test(test_mainline_empty_to_const),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_rules),
 		cmocka_unit_test(test_print_vs_old),

@@ -90,20 +90,26 @@ static inline bool tnum_single_in_arc(struct tnum t, struct cnum a, uint64_t *c)
  * cnum builds apply it: "cnum" on the arc itself (tnum_single_in_arc: the
  * value set old tests), "cnum-mainline" on the unsigned bounds the arc
  * converts to, as mainline does (an arc crossing the unsigned pole then
- * reads as [0, U64_MAX] and does not collapse). Unlike mainline, an arc
- * that became empty stays empty (mainline may turn it into a constant;
- * both are sound). */
+ * reads as [0, U64_MAX] and does not collapse).
+ * An arc that became empty: mainline runs the same test on it, and its
+ * empty sentinel reads as [0, U64_MAX] too, so a constant tnum c != 0
+ * (the only tnum whose one member is not 0 and whose step from 0 is its
+ * maximum) turns the dead register back into the constant c, alive;
+ * cnum-mainline does the same. "cnum" keeps it empty (dead), as old's
+ * empty-range check would see it. Both are sound: the path is dead. */
 void creg_update_bounds64(struct creg *r)
 {
 	r->r64 = cnum_intersect(r->r64, cnum_from_tnum(r->var_off, RW), RW);
-	if (cnum_is_empty(r->r64, RW))
-		return;
 
 	uint64_t c;
 #ifdef RB_CNUM_MAINLINE_ALGOS
+	/* reg_umin()/reg_umax() of the empty arc are 0 and the maximum, as
+	 * mainline's cnum64_umin()/umax() of CNUM64_EMPTY */
 	if (rb_tnum_single_in_urange(r->var_off, reg_umin(r), reg_umax(r), &c))
 		creg_known(r, c);
 #else
+	if (cnum_is_empty(r->r64, RW))
+		return;
 	if (tnum_single_in_arc(r->var_off, r->r64, &c))
 		creg_known(r, c);
 #endif
