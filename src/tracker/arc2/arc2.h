@@ -54,6 +54,7 @@ static inline const struct rb_tracker *a2_cnum(void) { return &RB_SYM(rb_cnum_tr
 #define a2_to_old RB_SYM(a2_to_old)
 #define a2_to_cnum RB_SYM(a2_to_cnum)
 #define a2_meet RB_SYM(a2_meet)
+#define a2_to_cnums RB_SYM(a2_to_cnums)
 
 /* product.c */
 /* exact bounds of the members (tnum included) per width; false if none */
@@ -62,7 +63,13 @@ bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds
  * (the smallest arc holding each width's pieces) */
 void a2_to_old(const struct a2reg *r, rb_val *out);
 void a2_to_cnum(const struct a2reg *r, rb_val *out);
-/* r := an old value ∩ a cnum value */
-void a2_meet(struct a2reg *r, const rb_val *old, const rb_val *cnum);
+/* every cnum value holding the set with smallest arcs: one, or (when the
+ * two gaps of a width's pieces are equal, so either arc is smallest)
+ * one per choice; returns how many */
+#define A2_MAX_CNUMS 4
+unsigned a2_to_cnums(const struct a2reg *r, rb_val out[A2_MAX_CNUMS]);
+/* r := an old value ∩ each of ncnum cnum values (∩ within, if not NULL:
+ * a refinement's input) */
+void a2_meet(struct a2reg *r, const rb_val *old, const rb_val *cnum, unsigned ncnum, const struct a2reg *within);
 
 #endif

@@ -81,6 +81,45 @@ static bool first_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *x)
 	return true;
 }
 
+/* has [l0, l1] (low parts, l0 <= l1) a member of an inner piece and of
+ * the tnum's low part? */
+static bool lows_may_hold(uint64_t l0, uint64_t l1, const struct a2_ctx *cx)
+{
+	const unsigned ib = cx->inner_bits;
+	struct tnum tl = {cx->t.value & cn_mask(ib), cx->t.mask & cn_mask(ib)};
+	struct cnum r = {l0, l1 - l0};
+	uint64_t x;
+	for (unsigned i = 0; i < cx->inner->n; i++) {
+		struct a2_list q;
+		a2_pieces(r, cx->inner->p[i], ib, &q);
+		for (unsigned j = 0; j < q.n; j++) {
+			uint64_t e = cnum_end(q.p[j], ib);
+			if (q.p[j].base <= e ? first_in(tl, q.p[j].base, e, &x)
+					     : first_in(tl, q.p[j].base, cn_mask(ib), &x) || first_in(tl, 0, e, &x))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* has [lo, hi] (lo <= hi, full width) a member of the tnum whose low part
+ * is in an inner piece? Exact: the range is a partial block of low parts,
+ * whole blocks, and a partial block. */
+static bool range_may_hold(uint64_t lo, uint64_t hi, const struct a2_ctx *cx)
+{
+	const unsigned ib = cx->inner_bits;
+	const uint64_t lm = cn_mask(ib);
+	struct tnum th = {cx->t.value >> ib, cx->t.mask >> ib};
+	uint64_t h0 = lo >> ib, h1 = hi >> ib, x;
+	if (h0 == h1)
+		return tnum_contains(th, h0) && lows_may_hold(lo & lm, hi & lm, cx);
+	if (tnum_contains(th, h0) && lows_may_hold(lo & lm, lm, cx))
+		return true;
+	if (tnum_contains(th, h1) && lows_may_hold(0, hi & lm, cx))
+		return true;
+	return h1 - h0 > 1 && first_in(th, h0 + 1, h1 - 1, &x) && lows_may_hold(0, lm, cx);
+}
+
 /* May the values strictly between pieces p and q hold a member? Not if
  * the tnum has none there, nor (for the subregister) if no piece of the
  * full-width set has low halves there. */
@@ -98,15 +137,40 @@ static bool gap_may_hold(struct cnum p, struct cnum q, unsigned bits, const stru
 		tmember = first_in(cx->t, ga.base, m, &x) || first_in(cx->t, 0, cnum_end(ga, bits), &x);
 	if (!tmember)
 		return false;
-	if (!cx->outer)
-		return true;
-	for (unsigned i = 0; i < cx->outer->n; i++) {
-		struct cnum lo = cnum_narrow(cx->outer->p[i], cx->outer_bits, bits);
-		struct a2_list q2;
-		a2_pieces(lo, ga, bits, &q2);
-		if (q2.n)
-			return true;
+	if (cx->outer) {
+		bool any = false;
+		for (unsigned i = 0; i < cx->outer->n && !any; i++) {
+			struct cnum lo = cnum_narrow(cx->outer->p[i], cx->outer_bits, bits);
+			struct a2_list q2;
+			a2_pieces(lo, ga, bits, &q2);
+			any = q2.n > 0;
+		}
+		if (!any)
+			return false;
 	}
+	if (cx->inner) {
+		/* a member's low part lies in an inner piece and in the tnum's
+		 * low part, its high part in the tnum's high part */
+		uint64_t end = cnum_end(ga, bits);
+		if (ga.base <= end)
+			return range_may_hold(ga.base, end, cx);
+		return range_may_hold(ga.base, m, cx) || range_may_hold(0, end, cx);
+	}
+	return true;
+}
+
+/* are the values strictly between p and q inside one piece of k? (k's
+ * pieces are disjoint and not adjacent, so inside their union) */
+static bool gap_inside(struct cnum p, struct cnum q, unsigned bits, const struct a2_list *k)
+{
+	const uint64_t m = cn_mask(bits);
+	uint64_t g = gap(p, q, bits);
+	if (!g)
+		return false;
+	struct cnum ga = {(cnum_end(p, bits) + 1) & m, g - 1};
+	for (unsigned i = 0; i < k->n; i++)
+		if (cnum_is_subset(k->p[i], ga, bits))
+			return true;
 	return false;
 }
 
@@ -134,6 +198,14 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 			for (unsigned i = 0; i < s.n && !free_gap; i++)
 				if (!gap_may_hold(s.p[i], s.p[(i + 1) % s.n], bits, cx))
 					free_gap = true, best = i;
+			/* no free gap: give up the smallest gap inside cx->keep,
+			 * so that a set cx->keep holds exactly stays held */
+			uint64_t gk = UINT64_MAX;
+			for (unsigned i = 0; i < s.n && !free_gap && cx->keep; i++) {
+				uint64_t gi = gap(s.p[i], s.p[(i + 1) % s.n], bits);
+				if (gi < gk && gap_inside(s.p[i], s.p[(i + 1) % s.n], bits, cx->keep))
+					gk = gi, best = i;
+			}
 		}
 		if (s.n <= 1 || (s.n <= 2 && g != 0))
 			break;
@@ -182,7 +254,10 @@ bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, 
 	/* the two largest gaps: after v[g1] and after v[g2] */
 	size_t g1 = k, g2 = k;
 	uint64_t s1 = 0, s2 = 0;
-	for (size_t i = 0; i < k; i++) {
+	/* the wrap-around gap (after v[k-1]) is looked at first and ties keep
+	 * the first seen, so the largest gap is the one cnum_from_set drops */
+	for (size_t j = 0; j < k; j++) {
+		size_t i = (j + k - 1) % k;
 		uint64_t g = (v[(i + 1) % k] - v[i] - 1) & m;
 		if (k == 1)
 			g = m; /* one value: everything else is the gap */
@@ -229,6 +304,23 @@ struct cnum a2_hull(const struct a2_list *l, unsigned bits)
 	}
 	unsigned first = (best + 1) % s.n;
 	return (struct cnum){s.p[first].base, (cnum_end(s.p[best], bits) - s.p[first].base) & m};
+}
+
+unsigned a2_hulls(const struct a2_list *l, unsigned bits, struct cnum out[2])
+{
+	const uint64_t m = cn_mask(bits);
+	out[0] = a2_hull(l, bits);
+	if (l->n != 2)
+		return 1;
+	struct cnum p = l->p[0], q = l->p[1];
+	if (gap(p, q, bits) != gap(q, p, bits))
+		return 1;
+	/* equal gaps: the arc from p to q and the one from q to p */
+	struct cnum x = {p.base, (cnum_end(q, bits) - p.base) & m};
+	struct cnum y = {q.base, (cnum_end(p, bits) - q.base) & m};
+	out[0] = x;
+	out[1] = y;
+	return 2;
 }
 
 /* the greatest member of t in [lo, hi] (through the complement: the

@@ -39,6 +39,7 @@ struct a2_list {
 #define a2_canon RB_SYM(a2_canon)
 #define a2_from_set RB_SYM(a2_from_set)
 #define a2_hull RB_SYM(a2_hull)
+#define a2_hulls RB_SYM(a2_hulls)
 #define a2_list_bounds RB_SYM(a2_list_bounds)
 
 /* the pieces of a ∩ b (0, 1 or 2, disjoint, not adjacent) */
@@ -46,11 +47,18 @@ void a2_pieces(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out)
 /* l := l ∩ c */
 void a2_list_meet_arc(struct a2_list *l, struct cnum c, unsigned bits);
 /* What else is known of the set when a list is canonicalised: the tnum
- * at the list's width and, for the subregister, the full-width pieces. */
+ * at the list's width and the pieces of the other width (for the
+ * subregister the full-width ones, "outer"; for the full width the
+ * subregister ones, "inner"; NULL when unknown). */
 struct a2_ctx {
 	struct tnum t;
-	const struct a2_list *outer; /* NULL at full width */
+	const struct a2_list *outer;
 	unsigned outer_bits;
+	const struct a2_list *inner;
+	unsigned inner_bits;
+	/* when every gap may hold a member, the one given up is the
+	 * smallest inside k's pieces (a gap of keep's own stays), if any */
+	const struct a2_list *keep;
 };
 /* the canonical pair of a list; more than two pieces are first merged
  * across a gap holding no member (by cx, if given), else across the
@@ -62,6 +70,9 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, struct cnum *b);
 /* the smallest single arc holding the list (cnum's view of it) */
 struct cnum a2_hull(const struct a2_list *l, unsigned bits);
+/* every smallest single arc holding the list (two when the two largest
+ * gaps between its pieces are equal): out[0..return-1] */
+unsigned a2_hulls(const struct a2_list *l, unsigned bits, struct cnum out[2]);
 
 /* The exact unsigned and signed bounds of the list's members that are
  * also members of t (a tnum of width bits). False if there is none. */

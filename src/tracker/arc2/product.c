@@ -39,17 +39,29 @@ void a2_to_old(const struct a2reg *r, rb_val *out)
 	old_bounds_sync(o);
 }
 
-void a2_to_cnum(const struct a2reg *r, rb_val *out)
+unsigned a2_to_cnums(const struct a2reg *r, rb_val out[A2_MAX_CNUMS])
 {
 	struct a2_list l64, l32;
-	struct creg c = {.var_off = r->t};
+	struct cnum h64[2], h32[2];
 	a2_pieces(r->a, r->b, W_BITS, &l64);
 	a2_pieces(r->a32, r->b32, H_BITS, &l32);
-	c.r64 = a2_hull(&l64, W_BITS);
-	c.r32 = a2_hull(&l32, H_BITS);
-	if (!creg_violation(&c))
-		creg_sync(&c);
-	creg_store(out, &c);
+	unsigned n64 = a2_hulls(&l64, W_BITS, h64), n32 = a2_hulls(&l32, H_BITS, h32), n = 0;
+	for (unsigned i = 0; i < n64; i++)
+		for (unsigned j = 0; j < n32; j++) {
+			struct creg c = {.var_off = r->t, .r64 = h64[i], .r32 = h32[j]};
+			if (!creg_violation(&c))
+				creg_sync(&c);
+			memset(&out[n], 0, sizeof(out[n]));
+			creg_store(&out[n++], &c);
+		}
+	return n;
+}
+
+void a2_to_cnum(const struct a2reg *r, rb_val *out)
+{
+	rb_val all[A2_MAX_CNUMS];
+	a2_to_cnums(r, all);
+	*out = all[0];
 }
 
 static void empty(struct a2reg *r)
@@ -59,27 +71,57 @@ static void empty(struct a2reg *r)
 	r->a32 = r->b32 = cnum_empty(H_BITS);
 }
 
-void a2_meet(struct a2reg *r, const rb_val *ov, const rb_val *cv)
+void a2_meet(struct a2reg *r, const rb_val *ov, const rb_val *cv, unsigned ncv, const struct a2reg *within)
 {
 	const struct old_reg *o = old_cof(ov);
-	struct creg c = creg_load(cv);
-	if (a2_old()->is_empty(ov) || a2_cnum()->is_empty(cv) || o->umin > o->umax || o->smin > o->smax ||
-	    o->u32_min > o->u32_max || o->s32_min > o->s32_max || !tnum_overlap(o->var_off, c.var_off)) {
+	if (a2_old()->is_empty(ov) || o->umin > o->umax || o->smin > o->smax || o->u32_min > o->u32_max ||
+	    o->s32_min > o->s32_max) {
 		empty(r);
 		return;
 	}
-	struct a2_list l;
-	r->t = tnum_intersect(o->var_off, c.var_off);
+	struct tnum t = o->var_off;
+	for (unsigned i = 0; i < ncv; i++) {
+		struct creg c = creg_load(&cv[i]);
+		if (a2_cnum()->is_empty(&cv[i]) || !tnum_overlap(t, c.var_off)) {
+			empty(r);
+			return;
+		}
+		t = tnum_intersect(t, c.var_off);
+	}
+	if (within) {
+		if (!tnum_overlap(t, within->t)) {
+			empty(r);
+			return;
+		}
+		t = tnum_intersect(t, within->t);
+	}
+	/* the exact intersection at each width, then the canonical pairs:
+	 * the full width's knowing the subregister's exact pieces, then the
+	 * subregister's knowing the full width's final pieces (so the two
+	 * never both give up the same values, each trusting the other) */
+	struct a2_list l64, l32;
 	a2_pieces(cnum_from_urange(o->umin, o->umax, W_BITS), cnum_from_srange(o->smin, o->smax, W_BITS), W_BITS,
-		  &l);
-	a2_list_meet_arc(&l, c.r64, W_BITS);
-	struct a2_ctx cx = {.t = r->t};
-	a2_canon(&l, W_BITS, &cx, &r->a, &r->b);
-	struct a2_list l64;
-	a2_pieces(r->a, r->b, W_BITS, &l64);
+		  &l64);
 	a2_pieces(cnum_from_urange(o->u32_min, o->u32_max, H_BITS), cnum_from_srange(o->s32_min, o->s32_max, H_BITS),
-		  H_BITS, &l);
-	a2_list_meet_arc(&l, c.r32, H_BITS);
-	struct a2_ctx cx32 = {.t = tnum_subreg(r->t), .outer = &l64, .outer_bits = W_BITS};
-	a2_canon(&l, H_BITS, &cx32, &r->a32, &r->b32);
+		  H_BITS, &l32);
+	/* old's own pieces: when three pieces must become two, a gap of
+	 * old's stays (the result stays within old's) */
+	struct a2_list k64 = l64, k32 = l32;
+	for (unsigned i = 0; i < ncv; i++) {
+		struct creg c = creg_load(&cv[i]);
+		a2_list_meet_arc(&l64, c.r64, W_BITS);
+		a2_list_meet_arc(&l32, c.r32, H_BITS);
+	}
+	if (within) {
+		a2_list_meet_arc(&l64, within->a, W_BITS);
+		a2_list_meet_arc(&l64, within->b, W_BITS);
+		a2_list_meet_arc(&l32, within->a32, H_BITS);
+		a2_list_meet_arc(&l32, within->b32, H_BITS);
+	}
+	r->t = t;
+	struct a2_ctx cx = {.t = t, .inner = &l32, .inner_bits = H_BITS, .keep = &k64};
+	a2_canon(&l64, W_BITS, &cx, &r->a, &r->b);
+	a2_pieces(r->a, r->b, W_BITS, &l64);
+	struct a2_ctx cx32 = {.t = tnum_subreg(t), .outer = &l64, .outer_bits = W_BITS, .keep = &k32};
+	a2_canon(&l32, H_BITS, &cx32, &r->a32, &r->b32);
 }

@@ -77,7 +77,7 @@ static void a_from_bounds(rb_val *v, const struct rb_bounds *b)
 	struct a2reg r;
 	a2_old()->from_bounds(&o, b);
 	a2_cnum()->from_bounds(&c, b);
-	a2_meet(&r, &o, &c);
+	a2_meet(&r, &o, &c, 1, NULL);
 	a2_store(v, &r);
 }
 
@@ -98,14 +98,11 @@ static void a_bounds(const rb_val *v, struct rb_bounds *out)
 		out->s32_max = H_SMIN;
 		return;
 	}
-	out->umin = b64.umin;
-	out->umax = b64.umax;
-	out->smin = b64.smin;
-	out->smax = b64.smax;
-	out->u32_min = b32.umin;
-	out->u32_max = b32.umax;
-	out->s32_min = b32.smin;
-	out->s32_max = b32.smax;
+	/* the exact bounds of each width's pieces, each width learning from
+	 * the other as old's sync does (a2_to_old) */
+	rb_val o;
+	a2_to_old(&r, &o);
+	a2_old()->bounds(&o, out);
 }
 
 static bool a_contains(const rb_val *v, uint64_t x)
@@ -164,64 +161,90 @@ static int a_print(const rb_val *v, char *buf, size_t len)
 	return rb_print_bounds(&b, buf, len);
 }
 
+/* Every operation runs old's transfer function on the value in old's
+ * fields and cnum's on each smallest-arc cnum value of it (a2_to_cnums:
+ * usually one; when two arcs are equally small, both, so the result is
+ * within cnum's whichever arc cnum holds), and keeps the intersection. */
 static void a_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
 {
 	struct a2reg d = a2_load(dst), s = a2_load(src), r;
-	rb_val od, os, cd, cs;
+	rb_val od, os, cd[A2_MAX_CNUMS], cs[A2_MAX_CNUMS], res[A2_MAX_CNUMS * A2_MAX_CNUMS];
 	a2_to_old(&d, &od);
 	a2_to_old(&s, &os);
-	a2_to_cnum(&d, &cd);
-	a2_to_cnum(&s, &cs);
+	unsigned nd = a2_to_cnums(&d, cd), ns = a2_to_cnums(&s, cs), n = 0;
 	a2_old()->alu(&od, &os, op);
-	a2_cnum()->alu(&cd, &cs, op);
-	a2_meet(&r, &od, &cd);
+	for (unsigned i = 0; i < nd; i++)
+		for (unsigned j = 0; j < ns; j++) {
+			res[n] = cd[i];
+			a2_cnum()->alu(&res[n++], &cs[j], op);
+		}
+	a2_meet(&r, &od, res, n, NULL);
 	a2_store(dst, &r);
 }
 
 static void a_truncate(rb_val *v, unsigned size_bits, bool sext)
 {
 	struct a2reg x = a2_load(v), r;
-	rb_val o, c;
+	rb_val o, c[A2_MAX_CNUMS];
 	a2_to_old(&x, &o);
-	a2_to_cnum(&x, &c);
+	unsigned n = a2_to_cnums(&x, c);
 	a2_old()->truncate(&o, size_bits, sext);
-	a2_cnum()->truncate(&c, size_bits, sext);
-	a2_meet(&r, &o, &c);
+	for (unsigned i = 0; i < n; i++)
+		a2_cnum()->truncate(&c[i], size_bits, sext);
+	a2_meet(&r, &o, c, n, NULL);
 	a2_store(v, &r);
 }
 
 static int a_branch_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
 {
 	struct a2reg x = a2_load(a), y = a2_load(b);
-	rb_val ox, oy, cx, cy;
+	rb_val ox, oy, cx[A2_MAX_CNUMS], cy[A2_MAX_CNUMS];
 	a2_to_old(&x, &ox);
 	a2_to_old(&y, &oy);
 	int r = a2_old()->branch_taken(&ox, &oy, jop, is32);
 	if (r != RB_BR_UNKNOWN)
 		return r;
-	a2_to_cnum(&x, &cx);
-	a2_to_cnum(&y, &cy);
-	return a2_cnum()->branch_taken(&cx, &cy, jop, is32);
+	unsigned nx = a2_to_cnums(&x, cx), ny = a2_to_cnums(&y, cy);
+	for (unsigned i = 0; i < nx; i++)
+		for (unsigned j = 0; j < ny; j++) {
+			r = a2_cnum()->branch_taken(&cx[i], &cy[j], jop, is32);
+			if (r != RB_BR_UNKNOWN)
+				return r;
+		}
+	return RB_BR_UNKNOWN;
 }
 
+/* A refined register is also within what it was before: the result is
+ * met with the input too. */
 static bool a_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
 {
 	struct a2reg x = a2_load(a), y = a2_load(b), rx, ry;
-	rb_val ox, oy, cx, cy;
+	rb_val ox, oy, cx[A2_MAX_CNUMS], cy[A2_MAX_CNUMS];
+	rb_val rxs[A2_MAX_CNUMS * A2_MAX_CNUMS], rys[A2_MAX_CNUMS * A2_MAX_CNUMS];
 	a2_to_old(&x, &ox);
 	a2_to_old(&y, &oy);
-	a2_to_cnum(&x, &cx);
-	a2_to_cnum(&y, &cy);
-	bool ok = a2_old()->branch_refine(&ox, &oy, jop, is32);
-	ok = a2_cnum()->branch_refine(&cx, &cy, jop, is32) && ok;
+	unsigned nx = a2_to_cnums(&x, cx), ny = a2_to_cnums(&y, cy), n = 0;
+	bool ok = a2_old()->branch_refine(&ox, a == b ? &ox : &oy, jop, is32);
+	if (a == b)
+		oy = ox;
+	for (unsigned i = 0; i < nx && ok; i++)
+		for (unsigned j = 0; j < ny && ok; j++) {
+			rxs[n] = cx[i];
+			rys[n] = cy[j];
+			/* "if r1 < r1": one register, refined in place */
+			ok = a2_cnum()->branch_refine(&rxs[n], a == b ? &rxs[n] : &rys[n], jop, is32);
+			if (a == b)
+				rys[n] = rxs[n];
+			n++;
+		}
 	if (!ok) {
 		mark_empty(&rx);
 		a2_store(a, &rx);
 		a2_store(b, &rx);
 		return false;
 	}
-	a2_meet(&rx, &ox, &cx);
-	a2_meet(&ry, &oy, &cy);
+	a2_meet(&rx, &ox, rxs, n, &x);
+	a2_meet(&ry, &oy, rys, n, &y);
 	a2_store(a, &rx);
 	a2_store(b, &ry);
 	return !a_is_empty(a) && !a_is_empty(b);
