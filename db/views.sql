@@ -4,6 +4,7 @@
 DROP VIEW IF EXISTS latest_runs;
 DROP VIEW IF EXISTS result_rows;
 DROP VIEW IF EXISTS old_vs_cnum;
+DROP VIEW IF EXISTS tracker_pairs;
 DROP VIEW IF EXISTS tracker_vs_kernel;
 DROP VIEW IF EXISTS verdict_differs_trackers;
 DROP VIEW IF EXISTS verdict_differs_runs;
@@ -25,19 +26,22 @@ FROM results res
 JOIN programs p ON p.id = res.program_id
 JOIN runs ru ON ru.id = res.run_id;
 
--- The old and the cnum tracker side by side, per run and program.
-CREATE VIEW old_vs_cnum AS
+-- Two trackers side by side, per run and program: every ordered pair of
+-- trackers of a run (base, cand). A comparison picks its pair by role,
+-- e.g. WHERE base_tracker = :baseline AND cand_tracker = :candidate
+-- (`rangebench query --baseline X --candidate Y`; defaults old, cnum).
+CREATE VIEW tracker_pairs AS
 SELECT o.run_id, p.id AS program_id, p.source, p.obj_path AS object, p.name AS program,
-       o.verdict AS old_verdict, c.verdict AS cnum_verdict,
-       o.insns_processed AS old_insns, c.insns_processed AS cnum_insns,
-       o.total_states AS old_states, c.total_states AS cnum_states,
-       o.peak_states AS old_peak_states, c.peak_states AS cnum_peak_states,
-       o.verify_us AS old_us, c.verify_us AS cnum_us,
-       o.peak_state_mem AS old_mem, c.peak_state_mem AS cnum_mem
+       o.tracker AS base_tracker, c.tracker AS cand_tracker,
+       o.verdict AS base_verdict, c.verdict AS cand_verdict,
+       o.insns_processed AS base_insns, c.insns_processed AS cand_insns,
+       o.total_states AS base_states, c.total_states AS cand_states,
+       o.peak_states AS base_peak_states, c.peak_states AS cand_peak_states,
+       o.verify_us AS base_us, c.verify_us AS cand_us,
+       o.peak_state_mem AS base_mem, c.peak_state_mem AS cand_mem
 FROM results o
-JOIN results c ON c.run_id = o.run_id AND c.program_id = o.program_id AND c.tracker = 'cnum'
-JOIN programs p ON p.id = o.program_id
-WHERE o.tracker = 'old';
+JOIN results c ON c.run_id = o.run_id AND c.program_id = o.program_id AND c.tracker <> o.tracker
+JOIN programs p ON p.id = o.program_id;
 
 -- Each userspace tracker against the running kernel, per run and program.
 -- agree is NULL unless both gave a verification verdict (success/failure).

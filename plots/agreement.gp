@@ -4,7 +4,8 @@
 # or that a tracker does not support yet, are left out; n per bar).
 #
 # Data: <data>/agreement.tsv (from `rangebench plot`):
-#   source old_pct cnum_pct old_n cnum_n
+#   source (with the number of programs compared, at most), then one
+#   column per tracker of the run (headed by its name): agreement in %
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/agreement'; fmt='png'" plots/agreement.gp
 
 if (!exists("data")) data = "plots/out/data"
@@ -25,9 +26,8 @@ set style fill solid 0.9 border -1
 set boxwidth 0.9
 set grid noxtics
 set xtics rotate by -20 scale 0 noenhanced
-set key top right horizontal box opaque
+set key top right horizontal box opaque noenhanced
 
-plot f using 2:xtic(1) lc rgb c_old title "old", \
-     f using 3 lc rgb c_cnum title "cnum", \
-     f using ($0 - 0.18):($2 + 3):(sprintf("n=%d", $4)) with labels font ",14" notitle, \
-     f using ($0 + 0.18):($3 + 3):(sprintf("n=%d", $5)) with labels font ",14" notitle
+trk = header(f)
+nt = words(trk)
+plot for [i = 1:nt] f using (column(i + 1)):xtic(1) lc rgb tcolour(word(trk, i), i) title word(trk, i)

@@ -20,9 +20,14 @@ changed = STATS_sum
 set logscale xy
 set format x "10^{%T}"
 set format y "10^{%T}"
-set key top left box opaque font ",16"
+set key top left box opaque font ",16" noenhanced
 
 sel(t, v) = (strcol(2) eq t && v > 0 ? v : 1/0)
+# the trackers of the runs, in file order (registry order, then others)
+trk = system(sprintf("grep -v '^#' '%s' | cut -f2 | awk '!s[$0]++' | tr '\n' ' '", f))
+nt = words(trk)
+pts = "7 5 9 11 13 15"
+ptof(i) = int(word(pts, 1 + (i - 1) % 6))
 
 set multiplot layout 1,2 title sprintf("Before / after: %s (%d verdict changes)", title_ab, changed) font ",24"
 do for [i = 0:1] {
@@ -64,9 +69,8 @@ do for [i = 0:1] {
         continue
     }
     plot x with lines lc rgb c_grey dt 2 lw 2 title "unchanged", \
-         f using (sel("old", column(ca))):cb with points pt 7 ps 1.1 lc rgb c_old title "old", \
-         f using (sel("cnum", column(ca))):cb with points pt 5 ps 1.1 lc rgb c_cnum title "cnum", \
-         f using (sel("kernel", column(ca))):cb with points pt 9 ps 1.1 lc rgb c_kernel title "kernel", \
+         for [i = 1:nt] f using (sel(word(trk, i), column(ca))):cb with points pt ptof(i) ps 1.1 \
+             lc rgb tcolour(word(trk, i), i) title word(trk, i), \
          f using ($7 != 0 && column(ca) > 0 ? column(ca) : 1/0):cb with points pt 6 ps 3 lw 2 lc rgb c_alert title "verdict changed"
 }
 unset multiplot

@@ -1,7 +1,11 @@
-# bench_ratio.gp — micro-benchmarks: time per operation of cnum relative
-# to old (ratio cnum/old, log scale; below 1: cnum faster), costliest first.
+# bench_ratio.gp — micro-benchmarks: time per operation of every tracker
+# relative to the baseline (ratio tracker / baseline, log scale; below 1:
+# faster than the baseline), operations costliest for the candidate
+# first, one bar per tracker.
 #
-# Data: <data>/bench.tsv (from `rangebench plot`): op old_ns cnum_ns ratio
+# Data: <data>/bench.tsv (from `rangebench plot`): op, then one column
+#   per tracker other than the baseline (headed by its name): ns/op over
+#   the baseline's ns/op
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/bench_ratio'; fmt='png'" plots/bench_ratio.gp
 
 if (!exists("data")) data = "plots/out/data"
@@ -11,26 +15,47 @@ if (!exists("plotdir")) plotdir = "plots"
 load plotdir."/style.gp"
 
 f = data."/bench.tsv"
-stats f using 4 nooutput
+set datafile missing ""
+trk = header(f)
+nt = words(trk)
+stats f using 2 nooutput
 nops = STATS_records
-lo = (STATS_min < 1 ? STATS_min : 1) / 1.5
-hi = (STATS_max > 1 ? STATS_max : 1) * 1.5
+lo = 1
+hi = 1
+gm = ""
+do for [i = 1:nt] {
+    stats f using (column(i + 1)) nooutput
+    lo = (STATS_min < lo ? STATS_min : lo)
+    hi = (STATS_max > hi ? STATS_max : hi)
+    stats f using (log(column(i + 1))) nooutput
+    gm = gm.sprintf("%s%s %.2f", (i > 1 ? ", " : ""), word(trk, i), exp(STATS_mean))
+}
+lo = lo / 1.5
+hi = hi * 1.5
 xfont = (nops > 40 ? ",12" : (nops > 20 ? ",14" : ",18"))
 
-stats f using (log($4)) nooutput
-gmean = exp(STATS_mean)
-set title sprintf("Tracker operation cost: cnum / old (CPU ns per op; geometric mean %.2f over %d ops)", gmean, nops)
-set ylabel "time ratio cnum / old (log scale)"
+set title sprintf("Tracker operation cost relative to %s, CPU ns per op (%d ops)\ngeometric mean: %s", base, nops, gm) noenhanced font ",20"
+set ylabel sprintf("time ratio tracker / %s (log scale)", base)
 set logscale y
 set yrange [lo:hi]
-set ytics ("1/8" 0.125, "1/4" 0.25, "1/3" 0.333, "1/2" 0.5, "2/3" 0.667, "0.8" 0.8, "1" 1, "1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "4" 4, "6" 6, "8" 8, "12" 12, "16" 16, "32" 32)
+set ytics ("1/8" 0.125, "1/4" 0.25, "1/3" 0.333, "1/2" 0.5, "2/3" 0.667, "0.8" 0.8, "1" 1, "1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "4" 4, "6" 6, "8" 8, "12" 12, "16" 16, "32" 32, "64" 64, "128" 128)
 set mytics 1
 set style fill solid 0.9 border -1
 set grid noxtics
-set xtics rotate by -60 scale 0 font xfont noenhanced
+set xtics rotate by -60 scale 0 font xfont noenhanced ()
+# one label per operation, at its group's centre
+ops = system(sprintf("grep -v '^#' '%s' | cut -f1 | tr '\n' ' '", f))
+do for [k = 1:words(ops)] {
+    set xtics add (word(ops, k) k - 1)
+}
+set key top right box opaque noenhanced
 set bmargin 6
 set xrange [-0.7:nops - 0.3]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb c_grey dt 2 lw 2
 
-# each bar runs from 1 to the ratio: up when cnum is slower, down when faster
-plot f using 0:4:($0 - 0.35):($0 + 0.35):(1):4:xtic(1) with boxxyerror lc rgb c_cnum title "cnum / old"
+# each bar runs from 1 to the ratio: up when slower than the baseline,
+# down when faster; the trackers side by side within an operation
+w = 0.8 / nt
+x0(i) = $0 - 0.4 + (i - 1) * w
+plot for [i = 1:nt] f using (x0(i) + w / 2):(column(i + 1)):(x0(i)):(x0(i) + w):(1):(column(i + 1)) \
+     with boxxyerror lc rgb tcolour(word(trk, i), i) title sprintf("%s / %s", word(trk, i), base)

@@ -5,7 +5,8 @@
 # Register-source forms only; `rangebench query census` lists every form.
 #
 # Data: <data>/census.tsv and <data>/census_jmp.tsv (from `rangebench plot`):
-#   op old_optimal_pct cnum_optimal_pct unsound
+#   op, then one column per tracker of the census (headed by its name):
+#   the share of its results that are optimal, in %
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/census'; fmt='png'" plots/census.gp
 
 if (!exists("data")) data = "plots/out/data"
@@ -16,6 +17,9 @@ load plotdir."/style.gp"
 
 f1 = data."/census.tsv"
 f2 = data."/census_jmp.tsv"
+# the trackers, as the header line names them
+trk = header(f1)
+nt = words(trk)
 # tick labels shrink when there are many operations
 tickfont(n) = (n > 40 ? ",12" : (n > 24 ? ",14" : ",18"))
 stats f1 using 2 nooutput
@@ -36,7 +40,7 @@ set grid noxtics
 set ylabel "optimal (%)"
 set yrange [0:105]
 set ytics 0,25,100
-set key outside top right horizontal font ",16"
+set key outside top right horizontal font ",16" noenhanced
 
 set multiplot title "Operator precision (8-bit census): share of results optimal in the tracker's own domain" font ",22"
 set lmargin at screen 0.09
@@ -50,15 +54,13 @@ if (n2 > 0) {
 }
 set xtics rotate by -60 scale 0 font xf1 noenhanced
 set title "ALU, move, byte swap and load" font ",18"
-plot f1 using 2:xtic(1) lc rgb c_old title "old", \
-     f1 using 3 lc rgb c_cnum title "cnum"
+plot for [i = 1:nt] f1 using (column(i + 1)):xtic(1) lc rgb tcolour(word(trk, i), i) title word(trk, i)
 if (n2 > 0) {
     set size 1, 0.39
     set origin 0, 0
     set title "conditional jumps (refined states)" font ",18"
     set xtics rotate by -60 scale 0 font xf2 noenhanced
     unset key
-    plot f2 using 2:xtic(1) lc rgb c_old title "old", \
-         f2 using 3 lc rgb c_cnum title "cnum"
+    plot for [i = 1:nt] f2 using (column(i + 1)):xtic(1) lc rgb tcolour(word(trk, i), i) title word(trk, i)
 }
 unset multiplot

@@ -1,6 +1,6 @@
 # state_bytes.gp — memory per state: bytes of value tracking, of one
-# register state and of one stored verifier state (one frame), for the
-# old tracker, cnum and the running kernel (its 112-byte struct
+# register state and of one stored verifier state (one frame), for every
+# registry tracker and the running kernel (its 112-byte struct
 # bpf_reg_state, of which 64 bytes are the scalar bounds).
 #
 # Data: <data>/state_bytes.tsv (from `rangebench plot`):
@@ -21,20 +21,22 @@ do for [col = 2:4] {
     stats f using col nooutput
     top[col] = STATS_max
 }
-colour(t) = (t eq "old" ? i_old : (t eq "cnum" ? i_cnum : i_kernel))
+stats f using 2 nooutput
+nrow = STATS_records
 set style fill solid 0.9 border -1
 set boxwidth 0.7
-set xrange [-0.6:2.6]
+set xrange [-0.6:nrow - 0.4]
 set grid noxtics
 set ylabel "bytes"
 
-set multiplot layout 1,3 title "Bytes per state: old tracker, cnum, kernel 6.18" font ",24"
+set xtics noenhanced rotate by -30 scale 0
+set multiplot layout 1,3 title "Bytes per state, per tracker and the Linux 6.18 kernel" font ",24"
 do for [col = 2:4] {
     if (col == 2) { set title "scalar value tracking" }
     if (col == 3) { set title "one register state" }
     if (col == 4) { set title "stored state (one frame)" }
     set yrange [0:top[col] * 1.15]
-    plot f using 0:col:(colour(strcol(1))):xtic(1) with boxes lc rgb variable, \
+    plot f using 0:col:(icolour(strcol(1), $0 + 1)):xtic(1) with boxes lc rgb variable, \
          f using 0:col:(sprintf("%d", column(col))) with labels offset 0,1 font ",20"
     unset ylabel
 }

@@ -10,16 +10,30 @@ if (fmt eq "svg") {
 }
 set output out.".".fmt
 
-# one colour per verifier, everywhere (Okabe-Ito, colour-blind safe);
-# i_* are the same colours as numbers for "lc rgb variable"
+# one colour per verifier, everywhere (Okabe-Ito, colour-blind safe):
+# the registry's trackers by name, any other tracker by its position i
+# (1, 2, ...) in a spare list; i_* are the same colours as numbers for
+# "lc rgb variable"
 i_old    = 0x0072B2
 i_cnum   = 0xE69F00
 i_kernel = 0x009E73
 c_old    = sprintf("#%06x", i_old)
 c_cnum   = sprintf("#%06x", i_cnum)
 c_kernel = sprintf("#%06x", i_kernel)
+c_cnum_ml = "#D55E00"
+c_arc2   = "#CC79A7"
 c_grey   = "#555555"
-c_alert  = "#CC00AA"
+c_alert  = "#000000"
+spare    = "#56B4E9 #F0E442 #999999 #8C564B"
+tcolour(t, i) = (t eq "old" ? c_old : t eq "cnum" ? c_cnum : t eq "kernel" ? c_kernel : \
+                 t eq "cnum-mainline" ? c_cnum_ml : t eq "arc2" ? c_arc2 : word(spare, 1 + (i - 1) % 4))
+icolour(t, i) = int("0x".tcolour(t, i)[2:7])
+# the baseline and the candidate of the pair charts (rangebench plot
+# passes them; by hand, the defaults)
+if (!exists("base")) base = "old"
+if (!exists("cand")) cand = "cnum"
+# the tracker names heading columns 2.. of a pivot file ("#key old cnum ...")
+header(f) = system(sprintf("head -n1 '%s' | cut -f2- | tr '\\t' ' '", f))
 
 set datafile separator "\t"
 set datafile commentschars "#"

@@ -1,7 +1,8 @@
--- micro-benchmarks (--run, default the latest): ns/op per tracker and cnum/old
-SELECT o.op, printf('%.2f', o.ns_per_op) AS old_ns, printf('%.2f', c.ns_per_op) AS cnum_ns,
+-- micro-benchmarks (--run, default the latest): ns/op of every tracker and
+-- its ratio to the baseline's (--baseline, default old), costliest first
+SELECT c.op, c.tracker, printf('%.2f', c.ns_per_op) AS ns, printf('%.2f', o.ns_per_op) AS baseline_ns,
        printf('%.2f', c.ns_per_op / o.ns_per_op) AS ratio
-FROM bench o
-JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND c.tracker = 'cnum'
-WHERE o.tracker = 'old' AND o.run_id = :bench_run
-ORDER BY c.ns_per_op / o.ns_per_op DESC;
+FROM bench c
+JOIN bench o ON o.run_id = c.run_id AND o.op = c.op AND o.tracker = :baseline
+WHERE c.tracker <> :baseline AND c.run_id = :bench_run AND o.ns_per_op > 0
+ORDER BY c.tracker, c.ns_per_op / o.ns_per_op DESC;

@@ -1,7 +1,8 @@
--- coverage of the kernel-verified programs and old = kernel agreement, per
--- corpus source (--run; the run must include the old and kernel trackers).
+-- coverage of the kernel-verified programs and baseline = kernel agreement,
+-- per corpus source (--run; --baseline, default old, the tracker matched to
+-- the kernel; the run must include it and the kernel).
 -- kernel_verified: the kernel's verifier gave a verdict (success, failure,
--- limit); covered: of those, the engine's old tracker gave one too (not
+-- limit); covered: of those, the engine's baseline tracker gave one too (not
 -- unsupported, not a load error); then, of the covered, how many have the
 -- kernel's verdict, and of those its processed instructions and states.
 SELECT coalesce(p.source, '?') AS source,
@@ -18,6 +19,6 @@ SELECT coalesce(p.source, '?') AS source,
 FROM results o
 JOIN results k ON k.run_id = o.run_id AND k.program_id = o.program_id AND k.tracker = 'kernel'
 JOIN programs p ON p.id = o.program_id
-WHERE o.run_id = :run AND o.tracker = 'old'
+WHERE o.run_id = :run AND o.tracker = :baseline
 GROUP BY p.source
 ORDER BY p.source;

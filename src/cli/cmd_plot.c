@@ -18,24 +18,29 @@
 #include "util/root.h"
 #include "report/charts.h"
 #include "store/store.h"
+#include "tracker/tracker.h"
 
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench plot [--db FILE] [-o DIR] [--format png,svg] [--only NAME] [RUN [RUN_B]]\n"
+		"usage: rangebench plot [--db FILE] [-o DIR] [--format png,svg] [--only NAME]\n"
+		"                       [--baseline NAME] [--candidate NAME] [RUN [RUN_B]]\n"
 		"\n"
 		"Exports the charts' data from the results database to DIR/data/*.tsv and renders\n"
 		"each plots/NAME.gp with gnuplot into DIR/NAME.png and DIR/NAME.svg (1600x900).\n"
 		"RUN (id or label; default: the latest run) feeds the per-run charts. The\n"
 		"before/after chart compares RUN_B with RUN, or RUN with the run before it.\n"
-		"Charts with nothing to draw (no cnum results yet, no census, no bench run, no\n"
+		"Charts with nothing to draw (no candidate results yet, no census, no bench run, no\n"
 		"point a log scale can show) are skipped with a note. The charts are the rows of\n"
 		"src/report/charts.c, each with its script plots/NAME.gp.\n"
 		"\n"
 		"  -o DIR        output directory (default: plots/out)\n"
 		"  --format LIST png, svg or both (default: png,svg)\n"
-		"  --only NAME   render one chart\n");
+		"  --only NAME   render one chart\n"
+		"  --baseline NAME, --candidate NAME\n"
+		"                the two trackers the pair charts compare (default old, cnum; a\n"
+		"                registry tracker or kernel); the other charts show every tracker\n");
 }
 
 static int mkdir_p(const char *path)
@@ -104,6 +109,7 @@ static void label_of(struct rb_store *st, int64_t run, char *out, size_t len)
 struct plot_cli {
 	char root[PATH_MAX], db_default[PATH_MAX + 32], out_default[PATH_MAX + 32];
 	const char *db, *outdir, *formats, *only;
+	const char *baseline, *candidate; /* the pair compared by role */
 	bool want_png, want_svg;
 	int nruns; /* RUN [RUN_B] given */
 };
@@ -114,6 +120,7 @@ static int parse_args(int argc, char **argv, struct plot_cli *c)
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},   {"format", required_argument, NULL, 'F'},
 		{"only", required_argument, NULL, 'O'}, {"help", no_argument, NULL, 'h'},
+		{"baseline", required_argument, NULL, 'B'}, {"candidate", required_argument, NULL, 'C'},
 		{NULL, 0, NULL, 0},
 	};
 	memset(c, 0, sizeof(*c));
@@ -123,6 +130,8 @@ static int parse_args(int argc, char **argv, struct plot_cli *c)
 	c->db = c->db_default;
 	c->outdir = c->out_default;
 	c->formats = "png,svg";
+	c->baseline = RB_ROLE_BASELINE;
+	c->candidate = RB_ROLE_CANDIDATE;
 	int key;
 	optind = 1;
 	while ((key = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
@@ -131,6 +140,8 @@ static int parse_args(int argc, char **argv, struct plot_cli *c)
 		case 'o': c->outdir = optarg; break;
 		case 'F': c->formats = optarg; break;
 		case 'O': c->only = optarg; break;
+		case 'B': c->baseline = optarg; break;
+		case 'C': c->candidate = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -139,6 +150,14 @@ static int parse_args(int argc, char **argv, struct plot_cli *c)
 	c->want_svg = strstr(c->formats, "svg") != NULL;
 	if (!c->want_png && !c->want_svg) {
 		fprintf(stderr, "rangebench plot: --format wants png, svg or png,svg\n");
+		return 2;
+	}
+	if (!rb_tracker_known(c->baseline, true) || !rb_tracker_known(c->candidate, true) ||
+	    !strcmp(c->baseline, c->candidate)) {
+		char names[256];
+		rb_tracker_names(names, sizeof(names), ", ", true);
+		fprintf(stderr, "rangebench plot: --baseline and --candidate take two different trackers of: %s\n",
+			names);
 		return 2;
 	}
 	c->nruns = argc - optind;
@@ -211,8 +230,10 @@ static int render_chart(const struct plot_cli *c, const struct rb_chart *ch, con
 		if ((fmt == 0 && !c->want_png) || (fmt == 1 && !c->want_svg))
 			continue;
 		const char *ext = fmt == 0 ? "png" : "svg";
-		if (snprintf(vars, sizeof(vars), "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'",
-			     datadir, c->outdir, ch->name, ext, c->root, title_ab) >= (int)sizeof(vars)) {
+		if (snprintf(vars, sizeof(vars),
+			     "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'; base='%s'; cand='%s'",
+			     datadir, c->outdir, ch->name, ext, c->root, title_ab, c->baseline,
+			     c->candidate) >= (int)sizeof(vars)) {
 			fprintf(stderr, "rangebench plot: paths too long\n");
 			return -1;
 		}
@@ -285,6 +306,8 @@ int cmd_plot(int argc, char **argv)
 	}
 	struct rb_chart_runs_ids runs;
 	rc = find_runs(st, argv + optind, c.nruns, &runs, &err);
+	runs.baseline = c.baseline;
+	runs.candidate = c.candidate;
 	if (rc == 0)
 		rc = plot_all(st, &c, &runs, &err);
 	if (rc < 0) {

@@ -13,6 +13,7 @@
 #include "report/query.h"
 #include "report/table.h"
 #include "store/store.h"
+#include "tracker/tracker.h"
 
 static void print_table(const struct rb_table *t, void *ctx)
 {
@@ -25,13 +26,15 @@ static void print_table(const struct rb_table *t, void *ctx)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench query [--db FILE] [--run RUN] [--csv] [NAME|FILE.sql]\n"
+		"usage: rangebench query [--db FILE] [--run RUN] [--csv] [--baseline NAME]\n"
+		"                        [--candidate NAME] [NAME|FILE.sql]\n"
 		"\n"
 		"Runs the ready-made query db/queries/NAME.sql (or any .sql file) and prints a\n"
 		"table. Without NAME: lists the queries. Queries that ask about one run use\n"
 		"--run (an id or a label; default: the latest run): :run in the SQL is that\n"
 		"verify run, :census_run and :bench_run the census and benchmark runs of the\n"
-		"same label (else the latest ones).\n");
+		"same label (else the latest ones). Queries comparing two trackers use\n"
+		":baseline and :candidate (--baseline, --candidate; default old, cnum).\n");
 }
 
 static char *read_all(const char *path)
@@ -107,6 +110,7 @@ int cmd_query(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'}, {"run", required_argument, NULL, 'r'},
 		{"csv", no_argument, NULL, 'c'},      {"help", no_argument, NULL, 'h'},
+		{"baseline", required_argument, NULL, 'B'}, {"candidate", required_argument, NULL, 'C'},
 		{NULL, 0, NULL, 0},
 	};
 	char root[PATH_MAX], db_default[PATH_MAX + 32], qdir[PATH_MAX + 32];
@@ -114,6 +118,7 @@ int cmd_query(int argc, char **argv)
 	snprintf(db_default, sizeof(db_default), "%s/db/results.sqlite", root);
 	snprintf(qdir, sizeof(qdir), "%s/db/queries", root);
 	const char *db = db_default, *run = NULL;
+	const char *baseline = RB_ROLE_BASELINE, *candidate = RB_ROLE_CANDIDATE;
 	bool csv = false;
 	int c;
 	optind = 1;
@@ -122,9 +127,17 @@ int cmd_query(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'r': run = optarg; break;
 		case 'c': csv = true; break;
+		case 'B': baseline = optarg; break;
+		case 'C': candidate = optarg; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
+	}
+	if (!rb_tracker_known(baseline, true) || !rb_tracker_known(candidate, true)) {
+		char names[256];
+		rb_tracker_names(names, sizeof(names), ", ", true);
+		fprintf(stderr, "rangebench query: --baseline and --candidate take one of: %s\n", names);
+		return 2;
 	}
 	if (optind == argc)
 		return list_queries(qdir);
@@ -169,7 +182,7 @@ int cmd_query(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
-	struct rb_query_params qp = {ids[0], ids[1], ids[2]};
+	struct rb_query_params qp = {ids[0], ids[1], ids[2], baseline, candidate};
 	if (rb_query_run(rb_store_db(st), sql, path, &qp, print_table, &csv, &err) < 0) {
 		fprintf(stderr, "rangebench query: %s\n", err.msg);
 		rc = 2;

@@ -1,38 +1,35 @@
 /* charts.c — the chart rows (see charts.h) and their export. */
 #include "report/charts.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tracker/tracker.h"
 
-/* old (?3) and cnum (?4) side by side, per program of run ?1 */
+/* the baseline (?3) and the candidate (?4) side by side, per program of run ?1 */
 #define PAIR_SQL                                                                                   \
-	"SELECT p.name AS program, a.insns_processed AS old_insns, b.insns_processed AS cnum_insns, " \
-	"a.total_states AS old_states, b.total_states AS cnum_states, a.verify_us AS old_us, "      \
-	"b.verify_us AS cnum_us, a.verdict <> b.verdict AS verdict_differs, a.verdict AS old_verdict, " \
-	"b.verdict AS cnum_verdict FROM results a JOIN results b ON b.run_id = a.run_id AND "       \
+	"SELECT p.name AS program, a.insns_processed AS base_insns, b.insns_processed AS cand_insns, " \
+	"a.total_states AS base_states, b.total_states AS cand_states, a.verify_us AS base_us, "    \
+	"b.verify_us AS cand_us, a.verdict <> b.verdict AS verdict_differs, a.verdict AS base_verdict, " \
+	"b.verdict AS cand_verdict FROM results a JOIN results b ON b.run_id = a.run_id AND "       \
 	"b.program_id = a.program_id AND b.tracker = ?4 JOIN programs p ON p.id = a.program_id "    \
 	"WHERE a.run_id = ?1 AND a.tracker = ?3 ORDER BY p.name"
-#define PAIR_NEEDS "a run with both the old and the cnum tracker"
+#define PAIR_NEEDS "a run with both the baseline and the candidate tracker"
 
+/* optimal share per op and tracker (pivot: one column per tracker) */
 #define CENSUS_SQL(cmp)                                                                           \
-	"SELECT o.op, printf('%.2f', 100.0 * o.optimal / max(o.cases, 1)) AS old_optimal_pct, "     \
-	"printf('%.2f', 100.0 * c.optimal / max(c.cases, 1)) AS cnum_optimal_pct, "                 \
-	"o.unsound + c.unsound AS unsound "                                                         \
-	"FROM census o JOIN census c ON c.run_id = o.run_id AND c.op = o.op "                       \
-	"AND c.width = o.width AND c.tracker = ?4 "                                                 \
-	"WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.optimal IS NOT NULL "                         \
-	"AND c.optimal IS NOT NULL AND o.width = (SELECT min(width) FROM census WHERE run_id = ?1) " \
-	"AND o.op NOT LIKE '%\\_imm' ESCAPE '\\' AND coalesce(o.kind, '') " cmp " 'jmp' "          \
-	"ORDER BY o.seq"
+	"SELECT op, seq AS ord, tracker, printf('%.2f', 100.0 * optimal / max(cases, 1)) AS value "  \
+	"FROM census WHERE run_id = ?1 AND optimal IS NOT NULL "                                     \
+	"AND width = (SELECT min(width) FROM census WHERE run_id = ?1) "                             \
+	"AND op NOT LIKE '%\\_imm' ESCAPE '\\' AND coalesce(kind, '') " cmp " 'jmp'"
 
 const struct rb_chart rb_charts[] = {
 	{
 		.name = "scatter_insns",
-		.title = "instructions per program, cnum vs old",
+		.title = "instructions per program, candidate vs baseline",
 		.runs = RB_CHART_RUN,
-		.file = {"old_vs_cnum.tsv"},
+		.file = {"pair.tsv"},
 		.query = {PAIR_SQL},
 		/* log-log: both sides must be positive */
 		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
@@ -42,51 +39,55 @@ const struct rb_chart rb_charts[] = {
 	},
 	{
 		.name = "scatter_states",
-		.title = "states per program, cnum vs old",
+		.title = "states per program, candidate vs baseline",
 		.runs = RB_CHART_RUN,
-		.file = {"old_vs_cnum.tsv"},
+		.file = {"pair.tsv"},
 		.query = {PAIR_SQL},
 		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
 			  "b.program_id = a.program_id AND b.tracker = ?4 WHERE a.run_id = ?1 AND "
 			  "a.tracker = ?3 AND a.total_states > 0 AND b.total_states > 0",
-		.needs = "a run with both the old and the cnum tracker and programs with states",
+		.needs = "a run with both the baseline and the candidate tracker and programs with states",
 	},
 	{
 		.name = "cdf_time_ratio",
-		.title = "CDF of the cnum/old verification-time ratio",
+		.title = "CDF of the verification-time ratio of every tracker to the baseline",
 		.runs = RB_CHART_RUN,
 		.file = {"time_ratio_cdf.tsv"},
-		/* empirical CDF: the i-th smallest ratio has cumulative share i/N */
-		.query = {"WITH r AS (SELECT b.verify_us / a.verify_us AS ratio FROM results a JOIN results b "
-			  "ON b.run_id = a.run_id AND b.program_id = a.program_id AND b.tracker = ?4 "
+		/* empirical CDF per userspace tracker (the kernel's time is a
+		 * bpf() call's, not comparable): its i-th smallest ratio has
+		 * cumulative share i/N; one block per tracker (registry order),
+		 * blocks separated by two blank lines (gnuplot's "index") */
+		.query = {"WITH r AS (SELECT b.tracker, t.ord, b.verify_us / a.verify_us AS ratio FROM results a "
+			  "JOIN results b ON b.run_id = a.run_id AND b.program_id = a.program_id AND b.tracker <> ?3 "
+			  "AND b.tracker <> 'kernel' JOIN chart_trackers t ON t.name = b.tracker "
 			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0) "
-			  "SELECT printf('%.6g', ratio) AS ratio, "
-			  "printf('%.6f', 1.0 * row_number() OVER (ORDER BY ratio) / (SELECT count(*) FROM r)) "
-			  "AS cum_share FROM r ORDER BY ratio"},
+			  "SELECT tracker, printf('%.6g', ratio) AS ratio, "
+			  "printf('%.6f', 1.0 * row_number() OVER (PARTITION BY tracker ORDER BY ratio) / "
+			  "count(*) OVER (PARTITION BY tracker)) AS cum_share FROM r ORDER BY ord, ratio"},
 		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
-			  "b.program_id = a.program_id AND b.tracker = ?4 WHERE a.run_id = ?1 AND "
-			  "a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0",
-		.needs = PAIR_NEEDS,
+			  "b.program_id = a.program_id AND b.tracker <> ?3 AND b.tracker <> 'kernel' "
+			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0",
+		.needs = "a run with the baseline and another userspace tracker",
+		.blocks = 1,
 	},
 	{
 		.name = "state_bytes",
 		.title = "bytes per register state and per stored state",
 		.runs = RB_CHART_RUN,
 		.file = {"state_bytes.tsv"},
-		/* value-tracking bytes of the two trackers (?5, ?6: their
-		 * val_size at 64 bits) and of the kernel's 6.18 bpf_reg_state
-		 * bounds (64 of its 112 bytes; a 1280-byte bpf_func_state), read
-		 * from the 6.18.44 BTF (docs/kernel-facts.md, "Sizes of the
-		 * kernel's verifier state"); a run's rows give the register and
-		 * state sizes where it has them */
-		.query = {"WITH t(tracker, ord, val) AS (VALUES (?3, 1, ?5), (?4, 2, ?6), ('kernel', 3, 64)), "
-			  "m AS (SELECT tracker, max(reg_state_bytes) AS reg, max(state_bytes) AS st FROM results "
+		/* value-tracking bytes of every tracker (val_size at 64 bits)
+		 * and of the kernel's 6.18 bpf_reg_state bounds (64 of its 112
+		 * bytes; a 1280-byte bpf_func_state), read from the 6.18.44 BTF
+		 * (docs/kernel-facts.md, "Sizes of the kernel's verifier
+		 * state"); a run's rows give the register and state sizes where
+		 * it has them */
+		.query = {"WITH m AS (SELECT tracker, max(reg_state_bytes) AS reg, max(state_bytes) AS st FROM results "
 			  "WHERE run_id = ?1 GROUP BY tracker) "
-			  "SELECT t.tracker, t.val AS value_bytes, "
-			  "coalesce(nullif(m.reg, 0), CASE t.tracker WHEN 'kernel' THEN 112 END) AS reg_state_bytes, "
-			  "coalesce(nullif(m.st, 0), CASE t.tracker WHEN 'kernel' THEN 1280 END) AS state_bytes "
-			  "FROM t LEFT JOIN m ON m.tracker = t.tracker ORDER BY t.ord"},
-		.points = "SELECT 3",
+			  "SELECT t.name AS tracker, t.val_size AS value_bytes, "
+			  "coalesce(nullif(m.reg, 0), CASE t.name WHEN 'kernel' THEN 112 END) AS reg_state_bytes, "
+			  "coalesce(nullif(m.st, 0), CASE t.name WHEN 'kernel' THEN 1280 END) AS state_bytes "
+			  "FROM chart_trackers t LEFT JOIN m ON m.tracker = t.name ORDER BY t.ord"},
+		.points = "SELECT count(*) FROM chart_trackers",
 		.needs = "nothing",
 	},
 	{
@@ -94,19 +95,16 @@ const struct rb_chart rb_charts[] = {
 		.title = "verdict agreement with the kernel per corpus source",
 		.runs = RB_CHART_RUN,
 		.file = {"agreement.tsv"},
-		/* one row per source: agreement share for old and cnum (empty = none) */
+		/* one row per source (its label says how many programs were
+		 * compared, at most), one column per tracker: agreement share */
 		.query = {"WITH a AS (SELECT coalesce(source, 'unknown') AS source, tracker, count(agree) AS n, "
 			  "sum(agree) AS ok FROM tracker_vs_kernel WHERE run_id = ?1 GROUP BY 1, 2) "
-			  "SELECT source, "
-			  "printf('%.2f', 100.0 * max(CASE WHEN tracker = ?3 THEN ok END) / "
-			  "  max(CASE WHEN tracker = ?3 THEN n END)) AS old_pct, "
-			  "printf('%.2f', 100.0 * max(CASE WHEN tracker = ?4 THEN ok END) / "
-			  "  max(CASE WHEN tracker = ?4 THEN n END)) AS cnum_pct, "
-			  "coalesce(max(CASE WHEN tracker = ?3 THEN n END), 0) AS old_n, "
-			  "coalesce(max(CASE WHEN tracker = ?4 THEN n END), 0) AS cnum_n "
-			  "FROM a GROUP BY source HAVING max(n) > 0 ORDER BY source"},
+			  "SELECT source || ' (n=' || max(n) OVER (PARTITION BY source) || ')' AS source, "
+			  "source AS ord, tracker, CASE WHEN n > 0 THEN printf('%.2f', 100.0 * ok / n) END AS value "
+			  "FROM a WHERE source IN (SELECT source FROM a GROUP BY source HAVING max(n) > 0)"},
 		.points = "SELECT count(*) FROM tracker_vs_kernel WHERE run_id = ?1 AND agree IS NOT NULL",
 		.needs = "a run with the kernel and at least one userspace tracker",
+		.pivot = 1,
 	},
 	{
 		.name = "census",
@@ -114,9 +112,10 @@ const struct rb_chart rb_charts[] = {
 		.runs = RB_CHART_CENSUS,
 		.file = {"census.tsv", "census_jmp.tsv"},
 		.query = {CENSUS_SQL("<>"), CENSUS_SQL("=")},
-		.points = "SELECT count(*) FROM census WHERE run_id = ?1 AND tracker = ?3 AND optimal IS NOT NULL "
+		.points = "SELECT count(*) FROM census WHERE run_id = ?1 AND optimal IS NOT NULL "
 			  "AND coalesce(kind, '') <> 'jmp'",
 		.needs = "a census run (rangebench run --census)",
+		.pivot = 1,
 	},
 	{
 		.name = "before_after",
@@ -128,7 +127,8 @@ const struct rb_chart rb_charts[] = {
 			  "a.verdict <> b.verdict AS verdict_changed "
 			  "FROM results a JOIN results b ON b.run_id = ?2 AND b.program_id = a.program_id "
 			  "AND b.tracker = a.tracker JOIN programs p ON p.id = a.program_id "
-			  "WHERE a.run_id = ?1 AND ?1 <> ?2 ORDER BY a.tracker, p.name"},
+			  "LEFT JOIN chart_trackers t ON t.name = a.tracker "
+			  "WHERE a.run_id = ?1 AND ?1 <> ?2 ORDER BY coalesce(t.ord, 1000), a.tracker, p.name"},
 		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = ?2 AND "
 			  "b.program_id = a.program_id AND b.tracker = a.tracker WHERE a.run_id = ?1 AND ?1 <> ?2 "
 			  "AND a.insns_processed > 0 AND b.insns_processed > 0",
@@ -136,21 +136,58 @@ const struct rb_chart rb_charts[] = {
 	},
 	{
 		.name = "bench_ratio",
-		.title = "micro-benchmark ratios cnum/old",
+		.title = "micro-benchmark ratios of every tracker to the baseline",
 		.runs = RB_CHART_BENCH,
 		.file = {"bench.tsv"},
-		.query = {"SELECT o.op, printf('%.3f', o.ns_per_op) AS old_ns, printf('%.3f', c.ns_per_op) AS cnum_ns, "
-			  "printf('%.4f', c.ns_per_op / o.ns_per_op) AS ratio "
-			  "FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND c.tracker = ?4 "
-			  "WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 "
-			  "ORDER BY c.ns_per_op / o.ns_per_op DESC, o.op"},
+		/* one row per op, costliest for the candidate first; one column
+		 * per tracker other than the baseline: its ns/op over the
+		 * baseline's */
+		.query = {"SELECT o.op, -coalesce((SELECT c2.ns_per_op FROM bench c2 WHERE c2.run_id = o.run_id "
+			  "AND c2.op = o.op AND c2.tracker = ?4), 0) / o.ns_per_op AS ord, c.tracker, "
+			  "printf('%.4f', c.ns_per_op / o.ns_per_op) AS value "
+			  "FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND c.tracker <> ?3 "
+			  "WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND c.ns_per_op > 0"},
 		.points = "SELECT count(*) FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND "
-			  "c.tracker = ?4 WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND "
+			  "c.tracker <> ?3 WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND "
 			  "c.ns_per_op > 0",
-		.needs = "a bench run (make bench ARGS='--db FILE')",
+		.needs = "a bench run with the baseline and another tracker (make bench ARGS='--db FILE')",
+		.pivot = 1,
 	},
 	{NULL},
 };
+
+/* TEMP chart_trackers: every registry tracker (registry order), then the
+ * kernel */
+static int fill_trackers(sqlite3 *db, struct rb_err *err)
+{
+	if (sqlite3_exec(db,
+			 "CREATE TEMP TABLE IF NOT EXISTS chart_trackers (name TEXT PRIMARY KEY, ord INTEGER, "
+			 "val_size INTEGER); DELETE FROM temp.chart_trackers;",
+			 NULL, NULL, NULL) != SQLITE_OK)
+		return rb_errf(err, "charts: %s", sqlite3_errmsg(db));
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.chart_trackers VALUES (?1, ?2, ?3)", -1, &s, NULL) != SQLITE_OK)
+		return rb_errf(err, "charts: %s", sqlite3_errmsg(db));
+	int ord = 0, rc = SQLITE_DONE;
+	for (const struct rb_tracker *const *t = rb_trackers(64); t && *t && rc == SQLITE_DONE; t++, ord++) {
+		sqlite3_bind_text(s, 1, (*t)->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 2, ord);
+		sqlite3_bind_int64(s, 3, (int64_t)(*t)->val_size);
+		rc = sqlite3_step(s);
+		sqlite3_reset(s);
+	}
+	if (rc == SQLITE_DONE) {
+		/* the kernel's 6.18 bounds: 64 bytes (docs/kernel-facts.md) */
+		sqlite3_bind_text(s, 1, "kernel", -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 2, ord);
+		sqlite3_bind_int64(s, 3, 64);
+		rc = sqlite3_step(s);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return rb_errf(err, "charts: %s", sqlite3_errmsg(db));
+	return 0;
+}
 
 static int bind_runs(sqlite3_stmt *s, const struct rb_chart *c, const struct rb_chart_runs_ids *r)
 {
@@ -167,15 +204,61 @@ static int bind_runs(sqlite3_stmt *s, const struct rb_chart *c, const struct rb_
 	if (n >= 2)
 		sqlite3_bind_int64(s, 2, b);
 	if (n >= 3)
-		sqlite3_bind_text(s, 3, "old", -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, r->baseline ? r->baseline : RB_ROLE_BASELINE, -1, SQLITE_STATIC);
 	if (n >= 4)
-		sqlite3_bind_text(s, 4, "cnum", -1, SQLITE_STATIC);
-	const struct rb_tracker *ta = rb_tracker_get("old", 64), *tb = rb_tracker_get("cnum", 64);
-	if (n >= 5)
-		sqlite3_bind_int64(s, 5, ta ? (int64_t)ta->val_size : 0);
-	if (n >= 6)
-		sqlite3_bind_int64(s, 6, tb ? (int64_t)tb->val_size : 0);
+		sqlite3_bind_text(s, 4, r->candidate ? r->candidate : RB_ROLE_CANDIDATE, -1, SQLITE_STATIC);
 	return 0;
+}
+
+/* The pivot of a (key, ord, tracker, value) query: one column per
+ * tracker present (registry order), named after it. The names are the
+ * registry's (and "kernel"): letters, digits, '-' and '_' only, so they
+ * are quoted as they are. */
+static char *pivot_sql(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_runs_ids *runs,
+		       const char *sql, struct rb_err *err)
+{
+	char *q = sqlite3_mprintf("WITH q AS (%s) SELECT DISTINCT q.tracker FROM q JOIN temp.chart_trackers t "
+				  "ON t.name = q.tracker ORDER BY t.ord",
+				  sql);
+	sqlite3_stmt *s = NULL;
+	if (!q || sqlite3_prepare_v2(db, q, -1, &s, NULL) != SQLITE_OK) {
+		rb_errf(err, "chart %s: %s", c->name, q ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_free(q);
+		return NULL;
+	}
+	sqlite3_free(q);
+	bind_runs(s, c, runs);
+	/* the key column's name, from the query itself */
+	sqlite3_stmt *k = NULL;
+	char key[64] = "key";
+	if (sqlite3_prepare_v2(db, sql, -1, &k, NULL) == SQLITE_OK && sqlite3_column_name(k, 0))
+		snprintf(key, sizeof(key), "%s", sqlite3_column_name(k, 0));
+	sqlite3_finalize(k);
+	char *out = sqlite3_mprintf("WITH q AS (%s) SELECT q.\"%w\" AS \"%w\"", sql, key, key);
+	int rc;
+	while (out && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		bool ok = t && *t;
+		for (const char *p = t; ok && *p; p++)
+			ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			     *p == '-' || *p == '_';
+		if (!ok)
+			continue;
+		char *next = sqlite3_mprintf("%s, max(CASE WHEN q.tracker = '%s' THEN q.value END) AS \"%s\"", out,
+					     t, t);
+		sqlite3_free(out);
+		out = next;
+	}
+	sqlite3_finalize(s);
+	if (out) {
+		char *next = sqlite3_mprintf("%s FROM q GROUP BY q.\"%w\" ORDER BY min(q.ord), q.\"%w\"", out, key,
+					     key);
+		sqlite3_free(out);
+		out = next;
+	}
+	if (!out)
+		rb_errf(err, "chart %s: out of memory", c->name);
+	return out;
 }
 
 /* Write the rows of a query to dir/name as TSV with a '#' header. Spaces
@@ -185,9 +268,16 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	char *wide = NULL;
+	if (c->pivot && !(sql = wide = pivot_sql(db, c, runs, sql, err)))
+		return -1;
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return rb_errf(err, "chart %s: %s", c->name, sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+		rb_errf(err, "chart %s: %s", c->name, sqlite3_errmsg(db));
+		sqlite3_free(wide);
+		return -1;
+	}
+	sqlite3_free(wide);
 	bind_runs(s, c, runs);
 	FILE *f = fopen(path, "w");
 	if (!f) {
@@ -200,7 +290,16 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 		fprintf(f, "%s%s", i ? "\t" : "", sqlite3_column_name(s, i));
 	fputc('\n', f);
 	int rc;
+	const unsigned char *block = NULL;
+	char prev[128] = "";
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		/* a first column named "tracker" over several rows: blocks per
+		 * tracker for gnuplot's "index" (two blank lines between) */
+		if (c->blocks && (block = sqlite3_column_text(s, 0)) != NULL) {
+			if (*prev && strcmp(prev, (const char *)block))
+				fputs("\n\n", f);
+			snprintf(prev, sizeof(prev), "%s", (const char *)block);
+		}
 		for (int i = 0; i < ncol; i++) {
 			if (i)
 				fputc('\t', f);
@@ -220,6 +319,8 @@ int rb_chart_export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart
 		    const char *dir, int64_t *points, struct rb_err *err)
 {
 	*points = 0;
+	if (fill_trackers(db, err) < 0)
+		return -1;
 	for (int i = 0; i < 2 && c->file[i]; i++)
 		if (export(db, c, runs, dir, c->file[i], c->query[i], err) < 0)
 			return -1;

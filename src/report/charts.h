@@ -7,8 +7,16 @@
  * it can draw: a chart with none is skipped with a note (what `needs`
  * says), never handed to gnuplot. In every query ?1 is the run (for
  * before/after: the run before), ?2 the run after, ?3 and ?4 the two
- * trackers compared ("old" and "cnum"), ?5 and ?6 their value-tracking
- * bytes (rb_tracker.val_size at 64 bits). */
+ * trackers compared by role (the baseline and the candidate, default
+ * "old" and "cnum"). The TEMP table chart_trackers(name, ord, val_size)
+ * lists every registry tracker in registry order, then "kernel" (its
+ * 6.18 bounds: 64 bytes), for the charts that show every tracker.
+ *
+ * A "pivot" chart's queries return rows (key, ord, tracker, value); the
+ * file gets one row per key (in ord order) and one column per tracker
+ * present, in registry order, headed by the tracker's name: a new
+ * registry tracker is a new column, with no change here or in the
+ * script. */
 #ifndef RB_REPORT_CHARTS_H
 #define RB_REPORT_CHARTS_H
 
@@ -32,14 +40,18 @@ struct rb_chart {
 	const char *query[2]; /* their SQL */
 	const char *points;   /* SQL: plottable points (one integer) */
 	const char *needs;    /* what fills it */
+	int pivot;            /* queries give (key, ord, tracker, value) */
+	int blocks;           /* a new block (2 blank lines) per first column value */
 };
 
 /* the charts, NULL-terminated by name */
 extern const struct rb_chart rb_charts[];
 
-/* the runs the charts read (-1: none) */
+/* the runs the charts read (-1: none) and the two trackers compared by
+ * role (NULL: the defaults, RB_ROLE_BASELINE and RB_ROLE_CANDIDATE) */
 struct rb_chart_runs_ids {
 	int64_t run, before, after, census, bench;
+	const char *baseline, *candidate;
 };
 
 /* Export chart c's data files into dir (which must exist) and count its

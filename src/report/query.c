@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "tracker/tracker.h"
+
 int rb_query_run(sqlite3 *db, const char *sql, const char *what, const struct rb_query_params *p,
 		 rb_query_cb cb, void *ctx, struct rb_err *err)
 {
@@ -20,6 +22,12 @@ int rb_query_run(sqlite3 *db, const char *sql, const char *what, const struct rb
 			if (pi > 0 && ids[k] >= 0)
 				sqlite3_bind_int64(s, pi, ids[k]);
 		}
+		int pb = sqlite3_bind_parameter_index(s, ":baseline");
+		int pc = sqlite3_bind_parameter_index(s, ":candidate");
+		if (pb > 0)
+			sqlite3_bind_text(s, pb, p->baseline ? p->baseline : RB_ROLE_BASELINE, -1, SQLITE_STATIC);
+		if (pc > 0)
+			sqlite3_bind_text(s, pc, p->candidate ? p->candidate : RB_ROLE_CANDIDATE, -1, SQLITE_STATIC);
 		int ncol = sqlite3_column_count(s);
 		if (ncol > 64)
 			ncol = 64;

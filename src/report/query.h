@@ -11,9 +11,12 @@
 #include "util/err.h"
 
 /* Named parameters a query may use, bound when present: :run (a verify
- * run), :census_run and :bench_run (ids < 0 leave them NULL). */
+ * run), :census_run and :bench_run (ids < 0 leave them NULL), :baseline
+ * and :candidate (the two trackers compared by role; NULL: the defaults
+ * RB_ROLE_BASELINE and RB_ROLE_CANDIDATE). */
 struct rb_query_params {
 	int64_t run, census_run, bench_run;
+	const char *baseline, *candidate;
 };
 
 /* called with each statement's rows (the table is freed after) */

@@ -9,7 +9,7 @@ RB=${RB:-build/test/rangebench}
 db=$tmp/fx.sqlite
 sqlite3 "$db" <db/schema.sql # readers never create a database
 sqlite3 "$db" <tests/cli/fixtures/plot_fixture.sql
-check "fixture database loaded" "[ \"\$(sqlite3 $db 'SELECT count(*) FROM results')\" = 360 ]"
+check "fixture database loaded" "[ \"\$(sqlite3 $db 'SELECT count(*) FROM results')\" = 480 ]"
 
 $RB plot --db "$db" -o "$tmp/out" before after >"$tmp/plot.out" 2>&1
 check "plot exits 0" "[ $? -eq 0 ]" "$tmp/plot.out"
@@ -23,8 +23,8 @@ for c in $charts; do
 	case $c in
 	agreement) title="Verdict agreement with the Linux 6.18 verifier" ;;
 	before_after) title="run 2 (after) (1 verdict changes)" ;;
-	bench_ratio) title="Tracker operation cost: cnum / old (CPU ns per op; geometric mean" ;;
-	cdf_time_ratio) title="Verification time per program, cnum / old (60 programs" ;;
+	bench_ratio) title="geometric mean: cnum 0.94, cnum-mainline 1.04, arc2 4.25" ;;
+	cdf_time_ratio) title="Verification time per program, each tracker / old (60 programs)" ;;
 	census) title="Operator precision" ;;
 	scatter_insns) title="Instructions processed per program: cnum vs old (60 programs," ;;
 	scatter_states) title="Verifier states per program: cnum vs old (60 programs," ;;
@@ -37,8 +37,34 @@ ncharts=$(echo $charts | wc -w)
 check "every chart rendered ($ncharts)" "[ $ncharts -ge 8 ] && grep -q '^$ncharts charts rendered, 0 skipped, 0 failed' $tmp/plot.out" "$tmp/plot.out"
 check "before/after data: run 1 -> run 2 has one verdict change" \
 	"[ \$(awk -F'\t' '!/^#/ && \$7 == 1' $tmp/out/data/before_after.tsv | wc -l) -eq 1 ]" "$tmp/out/data/before_after.tsv"
-check "scatter data: one row per program with old and cnum" \
-	"[ \$(grep -vc '^#' $tmp/out/data/old_vs_cnum.tsv) -eq 60 ]" "$tmp/out/data/old_vs_cnum.tsv"
+check "scatter data: one row per program with the baseline and the candidate" \
+	"[ \$(grep -vc '^#' $tmp/out/data/pair.tsv) -eq 60 ]" "$tmp/out/data/pair.tsv"
+
+# every registry tracker the data has, in registry order, by name: a
+# column of the census and bench files, a row of the state sizes, a block
+# of the time-ratio CDF; the legends name them
+d=$tmp/out/data
+check "census: one column per tracker, registry order" \
+	"[ \"\$(head -n1 $d/census.tsv | tr '\t' ' ')\" = '#op old cnum cnum-mainline arc2' ]" "$d/census.tsv"
+check "bench: one ratio column per tracker but the baseline" \
+	"[ \"\$(head -n1 $d/bench.tsv | tr '\t' ' ')\" = '#op cnum cnum-mainline arc2' ]" "$d/bench.tsv"
+regs=$($RB trackers | awk 'NR > 1 {print $1}' | tr '\n' ' ')
+check "state sizes: every registry tracker, then the kernel" \
+	"[ \"\$(grep -v '^#' $d/state_bytes.tsv | cut -f1 | tr '\n' ' ')\" = '${regs}kernel ' ]" "$d/state_bytes.tsv"
+check "time-ratio CDF: one block per userspace tracker but the baseline" \
+	"[ \"\$(grep -v '^#' $d/time_ratio_cdf.tsv | cut -f1 | grep . | uniq | tr '\n' ' ')\" = 'cnum arc2 ' ]" "$d/time_ratio_cdf.tsv"
+for t in old cnum cnum-mainline arc2; do
+	check "census legend names $t" "grep -q '>$t<' $tmp/out/census.svg" "$tmp/out/census.svg"
+done
+check "before/after legend names arc2" "grep -q '>arc2<' $tmp/out/before_after.svg" "$tmp/out/before_after.svg"
+
+# the pair by role: --baseline arc2 --candidate cnum
+$RB plot --db "$db" -o "$tmp/role" --only scatter_insns --baseline arc2 --candidate cnum after >"$tmp/role.out" 2>&1
+check "--baseline/--candidate: the pair chart compares them" \
+	"[ $? -eq 0 ] && grep -qF 'Instructions processed per program: cnum vs arc2 (60 programs' $tmp/role/scatter_insns.svg" "$tmp/role.out"
+$RB plot --db "$db" -o "$tmp/role" --baseline nosuch >"$tmp/role_bad.out" 2>&1
+check "an unknown --baseline is a usage error naming the trackers" \
+	"[ $? -eq 2 ] && grep -q 'old, cnum, cnum-mainline, arc2, kernel' $tmp/role_bad.out" "$tmp/role_bad.out"
 
 # a chart script runs by hand too (as its header says)
 gnuplot -e "data='$tmp/out/data'; out='$tmp/hand'; fmt='png'" plots/census.gp >"$tmp/hand.out" 2>&1
@@ -48,6 +74,6 @@ check "a script renders by hand with gnuplot" "[ $? -eq 0 ] && [ -s $tmp/hand.pn
 sqlite3 "$tmp/empty.sqlite" <db/schema.sql
 $RB plot --db "$tmp/empty.sqlite" -o "$tmp/empty" >"$tmp/empty.out" 2>&1
 check "empty database: exit 0, charts without data skipped with a note" \
-	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 7 ] && grep -q 'needs a run with both the old and the cnum tracker' $tmp/empty.out" "$tmp/empty.out"
+	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 7 ] && grep -q 'needs a run with both the baseline and the candidate tracker' $tmp/empty.out" "$tmp/empty.out"
 $RB plot --db "$db" --only nosuch >"$tmp/bad.out" 2>&1
 check "an unknown chart is a usage error" "[ $? -eq 2 ]" "$tmp/bad.out"

@@ -189,7 +189,8 @@ static void results_round_trip_and_dedup(void **state)
 	      buf, sizeof(buf));
 	assert_string_equal(buf, "failure:17:R1 invalid mem access");
 	assert_int_equal(count(db, "SELECT count(*) FROM results WHERE err_insn IS NULL"), 2);
-	text1(db, "SELECT old_verdict || '/' || cnum_verdict || '/' || cnum_insns FROM old_vs_cnum",
+	text1(db, "SELECT base_verdict || '/' || cand_verdict || '/' || cand_insns FROM tracker_pairs "
+		  "WHERE base_tracker = 'old' AND cand_tracker = 'cnum'",
 	      buf, sizeof(buf));
 	assert_string_equal(buf, "success/failure/120");
 	assert_int_equal(count(db, "SELECT count(*) FROM verdict_differs_trackers"), 1);
