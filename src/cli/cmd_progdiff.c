@@ -14,10 +14,13 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench progdiff [--family NAME|all] [--cases N] [--seed S] [--first K]\n"
-		   "                           [--show M] [--tracker old|cnum] [--log]\n"
+		   "                           [--show M] [--tracker NAME] [--reference kernel|NAME] [--log]\n"
 		   "Generates N random programs per family (program indexes K .. K+N-1 of seed S),\n"
-		   "verifies each with the running kernel (log level 2|4) and with the engine, and\n"
-		   "compares verdicts, messages, processed instructions and every logged state line.\n"
+		   "verifies each with the running kernel (log level 2|4; or, with --reference, the\n"
+		   "engine with that registry tracker) and with the engine's --tracker (default old),\n"
+		   "and compares verdicts, messages, processed instructions and every logged state\n"
+		   "line; counts the programs only one side accepts (e.g. --reference old --tracker\n"
+		   "cnum: 'old accepts, cnum rejects').\n"
 		   "Prints the first M differing programs (default 3) with the first differing log\n"
 		   "line and the program (--log: and both whole logs), then a table per family.\n"
 		   "Exit 1 on any difference, 2 on bad\n"
@@ -58,6 +61,7 @@ int cmd_progdiff(int argc, char **argv)
 		{"seed", required_argument, NULL, 's'},   {"first", required_argument, NULL, 'f'},
 		{"show", required_argument, NULL, 'm'},   {"tracker", required_argument, NULL, 't'},
 		{"log", no_argument, NULL, 'l'},          {"help", no_argument, NULL, 'h'},
+		{"reference", required_argument, NULL, 'r'},
 		{NULL, 0, NULL, 0},
 	};
 	struct rb_progdiff_opts o = {.family = -1, .seed = 1, .cases = 200, .tracker = "old", .show = 3, .out = stdout};
@@ -95,6 +99,9 @@ int cmd_progdiff(int argc, char **argv)
 		case 't':
 			o.tracker = optarg;
 			break;
+		case 'r':
+			o.reference = optarg;
+			break;
 		case 'l':
 			o.logs = true;
 			break;
@@ -126,14 +133,17 @@ int cmd_progdiff(int argc, char **argv)
 		free(st);
 		return 0;
 	}
-	printf("%-8s %8s %8s %8s %8s %8s %8s %10s %10s %8s\n", "family", "programs", "k-accept", "verdict", "message",
+	printf("%-8s %8s %8s %8s %8s %8s %8s %10s %10s %8s\n", "family", "programs", "r-accept", "verdict", "message",
 	       "insns", "logs", "states", "identical", "no-verd");
 	for (int i = 0; i < st->nfam; i++)
 		row(rb_progen_family_name(st->fam_id[i]), &st->fam[i]);
 	if (st->nfam > 1)
 		row("total", &st->total);
-	printf("seed %llu, programs %llu..%llu of each family, tracker %s\n", (unsigned long long)o.seed,
-	       (unsigned long long)o.first, (unsigned long long)(o.first + o.cases - 1), o.tracker);
+	const char *ref = o.reference ? o.reference : "kernel";
+	printf("seed %llu, programs %llu..%llu of each family, tracker %s, reference %s\n", (unsigned long long)o.seed,
+	       (unsigned long long)o.first, (unsigned long long)(o.first + o.cases - 1), o.tracker, ref);
+	printf("%s accepts, %s rejects: %llu; %s accepts, %s rejects: %llu\n", ref, o.tracker,
+	       (unsigned long long)st->total.ref_only, o.tracker, ref, (unsigned long long)st->total.tracker_only);
 	int rc = rb_progdiff_differs(&st->total) ? 1 : 0;
 	free(st);
 	return rc;

@@ -103,8 +103,12 @@ struct rb_tracker {
 	 * setting fields without reg_bounds_sync(), as __mark_reg32_known()
 	 * does); NULL: from_bounds serves */
 	void (*from_fields)(rb_val *v, const struct rb_bounds *b);
-	/* the most precise value of this domain containing every vals[i] */
+	/* the most precise value of this domain containing every vals[i]
+	 * (from_set_best: it is the smallest such value; false when the
+	 * domain has no unique smallest one and from_set only picks a small
+	 * one, so a transfer function may beat it) */
 	void (*from_set)(rb_val *v, const uint64_t *vals, size_t n);
+	bool from_set_best;
 
 	/* queries */
 	void (*bounds)(const rb_val *v, struct rb_bounds *out);

@@ -4,6 +4,7 @@
  * pruning the other side did not do) shifts everything after it and shows
  * up as a state difference as well as an instruction-count difference. */
 #include "verify/progdiff.h"
+#include "tracker/tracker.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -51,33 +52,34 @@ static int run_one(const struct rb_object *obj, const char *tracker, char **text
 	return rc;
 }
 
-static void show(FILE *f, const struct rb_progen_prog *p, const char *tracker, const char *why,
+static void show(FILE *f, const struct rb_progen_prog *p, const char *ref, const char *tracker, const char *why,
 		 const struct rb_kdiff_lines *ka, const struct rb_kdiff_lines *ea, long d, const char *ktext,
 		 const struct rb_result *kr, const struct rb_result *er, bool logs)
 {
 	const char *fam = rb_progen_family_name(p->family);
 	fprintf(f, "program %s %llu (seed %llu): %s\n", fam, (unsigned long long)p->index,
 		(unsigned long long)p->seed, why);
-	fprintf(f, "  reproduce: rangebench progdiff --family %s --seed %llu --first %llu --cases 1\n", fam,
-		(unsigned long long)p->seed, (unsigned long long)p->index);
-	fprintf(f, "  verdict kernel %s / %s %s; insns kernel %llu / %s %llu\n", rb_verdict_name(kr->verdict),
-		tracker, rb_verdict_name(er->verdict), (unsigned long long)kr->insns_processed, tracker,
+	fprintf(f, "  reproduce: rangebench progdiff --family %s --seed %llu --first %llu --cases 1 --tracker %s%s%s\n",
+		fam, (unsigned long long)p->seed, (unsigned long long)p->index, tracker,
+		strcmp(ref, "kernel") ? " --reference " : "", strcmp(ref, "kernel") ? ref : "");
+	fprintf(f, "  verdict %s %s / %s %s; insns %s %llu / %s %llu\n", ref, rb_verdict_name(kr->verdict),
+		tracker, rb_verdict_name(er->verdict), ref, (unsigned long long)kr->insns_processed, tracker,
 		(unsigned long long)er->insns_processed);
 	if (kr->verdict != RB_ACCEPT || er->verdict != RB_ACCEPT)
-		fprintf(f, "  message kernel [insn %d] %s / %s [insn %d] %s\n", kr->err_insn, kr->msg, tracker,
+		fprintf(f, "  message %s [insn %d] %s / %s [insn %d] %s\n", ref, kr->err_insn, kr->msg, tracker,
 			er->err_insn, er->msg);
 	if (d >= 0) {
 		fprintf(f, "  first log difference at line %ld:\n", d);
 		long from = d - 3 > 0 ? d - 3 : 0;
 		for (long i = from; i < d && i < (long)ka->n; i++)
 			fprintf(f, "    = %s\n", ka->line[i]);
-		fprintf(f, "    kernel: %s\n", d < (long)ka->n ? ka->line[d] : "(end of log)");
+		fprintf(f, "    %-6s: %s\n", ref, d < (long)ka->n ? ka->line[d] : "(end of log)");
 		fprintf(f, "    %-6s: %s\n", tracker, d < (long)ea->n ? ea->line[d] : "(end of log)");
 	}
 	fprintf(f, "  program:\n");
 	rb_vlog_print_listing(f, ktext, true);
 	if (logs) {
-		fprintf(f, "  kernel log (normalised):\n");
+		fprintf(f, "  %s log (normalised):\n", ref);
 		for (size_t i = 0; i < ka->n; i++)
 			fprintf(f, "    %s\n", ka->line[i]);
 		fprintf(f, "  %s log (normalised):\n", tracker);
@@ -97,19 +99,26 @@ static void add(struct rb_progdiff_counts *t, const struct rb_progdiff_counts *c
 	t->states += c->states;
 	t->states_same += c->states_same;
 	t->engine_other += c->engine_other;
+	t->ref_only += c->ref_only;
+	t->tracker_only += c->tracker_only;
 }
 
 int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *st, struct rb_err *err)
 {
 	memset(st, 0, sizeof(*st));
 	const char *tracker = o->tracker ? o->tracker : "old";
-	if (strcmp(tracker, "old") && strcmp(tracker, "cnum"))
-		return rb_errf(err, "progdiff: unknown tracker '%s' (old, cnum)", tracker);
+	const char *ref = o->reference ? o->reference : "kernel";
+	char names[256];
+	rb_tracker_names(names, sizeof(names), ", ", false);
+	if (!rb_tracker_known(tracker, false))
+		return rb_errf(err, "progdiff: unknown tracker '%s' (%s)", tracker, names);
+	if (!rb_tracker_known(ref, true))
+		return rb_errf(err, "progdiff: unknown reference '%s' (kernel, %s)", ref, names);
 	int nf = rb_progen_family_count();
 	if (o->family >= nf)
 		return rb_errf(err, "progdiff: no family %d", o->family);
 	const char *why = NULL;
-	if (!rb_bpf_available(&why)) {
+	if (!strcmp(ref, "kernel") && !rb_bpf_available(&why)) {
 		st->skipped = true;
 		snprintf(st->skip_reason, sizeof(st->skip_reason), "%s", why ? why : "bpf() unavailable");
 		return 0;
@@ -134,7 +143,7 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 			rb_progen_object(p, h);
 			char *kt = NULL, *et = NULL;
 			struct rb_result kr, er;
-			if (run_one(&h->obj, "kernel", &kt, &kr, err) < 0 || run_one(&h->obj, tracker, &et, &er, err) < 0) {
+			if (run_one(&h->obj, ref, &kt, &kr, err) < 0 || run_one(&h->obj, tracker, &et, &er, err) < 0) {
 				free(kt);
 				free(et);
 				rc = -1;
@@ -156,6 +165,8 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 				diff = "the engine gave no verdict";
 			} else if (kr.verdict != er.verdict) {
 				c->verdict_diffs++;
+				c->ref_only += kr.verdict == RB_ACCEPT;
+				c->tracker_only += er.verdict == RB_ACCEPT;
 				diff = "verdicts differ";
 			} else if (kr.verdict == RB_REJECT && (kr.err_insn != er.err_insn || strcmp(kr.msg, er.msg))) {
 				c->message_diffs++;
@@ -189,7 +200,7 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 			}
 			if (diff && o->out && shown < o->show) {
 				shown++;
-				show(o->out, p, tracker, diff, &ka, &ea, d, kt ? kt : "", &kr, &er, o->logs);
+				show(o->out, p, ref, tracker, diff, &ka, &ea, d, kt ? kt : "", &kr, &er, o->logs);
 			}
 			rb_kdiff_lines_free(&ka);
 			rb_kdiff_lines_free(&ea);

@@ -19,7 +19,10 @@ struct rb_progdiff_opts {
 	int family;            /* a progen family, or -1 for every family */
 	uint64_t seed;
 	uint64_t first, cases; /* program indexes first .. first+cases-1 of each family */
-	const char *tracker;   /* "old" (default) or "cnum" */
+	const char *tracker;   /* a registry tracker (default "old") */
+	/* what it is compared with: "kernel" (default, the running kernel's
+	 * verifier) or another registry tracker (then no bpf() is needed) */
+	const char *reference;
 	unsigned show;         /* differing programs to print in full */
 	bool logs;             /* with both complete logs */
 	FILE *out;             /* where differing programs are printed (NULL: nowhere) */
@@ -35,6 +38,8 @@ struct rb_progdiff_counts {
 	uint64_t states;         /* the kernel's state lines */
 	uint64_t states_same;    /* ... equal to the engine's line at the same place */
 	uint64_t engine_other;   /* engine verdict neither accept nor reject (unsupported, limit) */
+	uint64_t ref_only;       /* the reference accepts, the tracker rejects */
+	uint64_t tracker_only;   /* the tracker accepts, the reference rejects */
 };
 
 struct rb_progdiff_stats {

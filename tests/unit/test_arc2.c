@@ -113,7 +113,7 @@ static void test_from_set(void **state)
 				want |= 1u << v;
 			}
 		struct cnum a, b;
-		assert_true(a2_from_set(vals, n, NB, &a, &b));
+		assert_true(a2_from_set(vals, n, NB, NULL, &a, &b));
 		unsigned got = arc_set(a) & arc_set(b);
 		assert_int_equal(got & want, want);
 		/* never bigger than the best single arc (ties may pick another) */
@@ -128,7 +128,7 @@ static void test_from_set(void **state)
 	/* two runs are held exactly */
 	uint64_t two[] = {1, 2, 3, 10, 11};
 	struct cnum a, b;
-	a2_from_set(two, 5, NB, &a, &b);
+	a2_from_set(two, 5, NB, NULL, &a, &b);
 	assert_int_equal(arc_set(a) & arc_set(b), (1u << 1 | 1u << 2 | 1u << 3 | 1u << 10 | 1u << 11));
 }
 

@@ -1,5 +1,6 @@
 /* pieces.c — two-arc sets: intersection into pieces, the canonical pair,
  * best pair of a set, and exact bounds under a tnum. See pieces.h. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "tracker/arc2/pieces.h"
@@ -237,7 +238,153 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 	*b = (struct cnum){q.base, (cnum_end(p, bits) - q.base) & m};
 }
 
-bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, struct cnum *b)
+/* the smallest tnum holding t's members and x */
+static struct tnum tnum_or_value(struct tnum t, uint64_t x)
+{
+	uint64_t diff = (t.value ^ x) & ~t.mask;
+	t.mask |= diff;
+	t.value &= ~t.mask;
+	return t;
+}
+
+/* how many members of t (width bits) are <= x; a double (2^64 members
+ * do not fit a uint64_t), exact up to 2^53 */
+static double count_le(struct tnum t, uint64_t x, unsigned bits)
+{
+	double n = 0;
+	for (int i = (int)bits - 1; i >= 0; i--) {
+		uint64_t bit = UINT64_C(1) << i;
+		double below = ldexp(1.0, __builtin_popcountll(t.mask & (bit - 1)));
+		int xb = !!(x & bit);
+		if (t.mask & bit) {
+			if (xb)
+				n += below; /* this bit 0: every choice below is smaller */
+			else
+				continue; /* must be 0 to stay <= x */
+		} else {
+			int vb = !!(t.value & bit);
+			if (vb < xb)
+				return n + below;
+			if (vb > xb)
+				return n;
+		}
+	}
+	return n + 1; /* x itself is a member */
+}
+
+/* members of t strictly between a and b (a circular gap after a) */
+static double gap_members(struct tnum t, uint64_t a, uint64_t b, unsigned bits)
+{
+	const uint64_t m = cn_mask(bits);
+	uint64_t lo = (a + 1) & m, hi = (b - 1) & m;
+	if (((b - a - 1) & m) == 0)
+		return 0;
+	if (lo <= hi)
+		return count_le(t, hi, bits) - (lo ? count_le(t, lo - 1, bits) : 0);
+	return count_le(t, hi, bits) + count_le(t, m, bits) - count_le(t, lo - 1, bits);
+}
+
+/* members of tl (width ib) in [a, b] ∩ [l0, l1] */
+static double lows_in(struct tnum tl, uint64_t a, uint64_t b, uint64_t l0, uint64_t l1, unsigned ib)
+{
+	uint64_t x = a > l0 ? a : l0, y = b < l1 ? b : l1;
+	if (x > y)
+		return 0;
+	return count_le(tl, y, ib) - (x ? count_le(tl, x - 1, ib) : 0);
+}
+
+/* members x of t (width bits) in [lo, hi] (lo <= hi) whose low ib bits
+ * are in [l0, l1] (l0 <= l1) */
+static double count_range_lows(struct tnum t, uint64_t lo, uint64_t hi, uint64_t l0, uint64_t l1, unsigned bits,
+			       unsigned ib)
+{
+	const uint64_t lm = cn_mask(ib);
+	struct tnum th = {t.value >> ib, t.mask >> ib}, tl = {t.value & lm, t.mask & lm};
+	uint64_t h0 = lo >> ib, h1 = hi >> ib;
+	double n;
+	if (h0 == h1) {
+		n = tnum_contains(th, h0) ? lows_in(tl, lo & lm, hi & lm, l0, l1, ib) : 0;
+	} else {
+		n = tnum_contains(th, h0) ? lows_in(tl, lo & lm, lm, l0, l1, ib) : 0;
+		n += tnum_contains(th, h1) ? lows_in(tl, 0, hi & lm, l0, l1, ib) : 0;
+		if (h1 - h0 > 1)
+			n += (count_le(th, h1 - 1, bits - ib) - count_le(th, h0, bits - ib)) * lows_in(tl, 0, lm, l0, l1, ib);
+	}
+	return n;
+}
+
+/* members of cx->t (full width) in cx->outer's pieces whose low `bits`
+ * bits lie strictly between a and b (a circular gap of low parts) */
+static double gap_members_outer(const struct a2_ctx *cx, uint64_t a, uint64_t b, unsigned bits)
+{
+	const uint64_t m = cn_mask(bits), om = cn_mask(cx->outer_bits);
+	if (((b - a - 1) & m) == 0)
+		return 0;
+	uint64_t lo = (a + 1) & m, hi = (b - 1) & m;
+	uint64_t lr[2][2] = {{lo, hi}, {0, 0}};
+	int nl = 1;
+	if (lo > hi) {
+		lr[0][1] = m;
+		lr[1][0] = 0, lr[1][1] = hi;
+		nl = 2;
+	}
+	double n = 0;
+	for (unsigned i = 0; i < cx->outer->n; i++) {
+		struct cnum p = cx->outer->p[i];
+		uint64_t e = cnum_end(p, cx->outer_bits);
+		uint64_t pr[2][2] = {{p.base, e}, {0, 0}};
+		int np = 1;
+		if (p.size == om) {
+			pr[0][0] = 0, pr[0][1] = om;
+		} else if (p.base > e) {
+			pr[0][1] = om;
+			pr[1][0] = 0, pr[1][1] = e;
+			np = 2;
+		}
+		for (int x = 0; x < np; x++)
+			for (int y = 0; y < nl; y++)
+				n += count_range_lows(cx->t, pr[x][0], pr[x][1], lr[y][0], lr[y][1], cx->outer_bits, bits);
+	}
+	return n;
+}
+
+/* members of cx->t (width bits) strictly between a and b whose low
+ * cx->inner_bits bits lie in a piece of cx->inner */
+static double gap_members_inner(const struct a2_ctx *cx, uint64_t a, uint64_t b, unsigned bits)
+{
+	const uint64_t m = cn_mask(bits), im = cn_mask(cx->inner_bits);
+	if (((b - a - 1) & m) == 0)
+		return 0;
+	uint64_t lo = (a + 1) & m, hi = (b - 1) & m;
+	uint64_t gr[2][2] = {{lo, hi}, {0, 0}};
+	int ng = 1;
+	if (lo > hi) {
+		gr[0][1] = m;
+		gr[1][0] = 0, gr[1][1] = hi;
+		ng = 2;
+	}
+	double n = 0;
+	for (unsigned i = 0; i < cx->inner->n; i++) {
+		struct cnum p = cx->inner->p[i];
+		uint64_t e = cnum_end(p, cx->inner_bits);
+		uint64_t pr[2][2] = {{p.base, e}, {0, 0}};
+		int np = 1;
+		if (p.size == im) {
+			pr[0][0] = 0, pr[0][1] = im;
+		} else if (p.base > e) {
+			pr[0][1] = im;
+			pr[1][0] = 0, pr[1][1] = e;
+			np = 2;
+		}
+		for (int x = 0; x < ng; x++)
+			for (int y = 0; y < np; y++)
+				n += count_range_lows(cx->t, gr[x][0], gr[x][1], pr[y][0], pr[y][1], bits, cx->inner_bits);
+	}
+	return n;
+}
+
+bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, const struct a2_ctx *cx, struct cnum *a,
+		 struct cnum *b)
 {
 	const uint64_t m = cn_mask(bits);
 	uint64_t *v;
@@ -251,22 +398,34 @@ bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, 
 		return false;
 	}
 	size_t k = (size_t)nv;
-	/* the two largest gaps: after v[g1] and after v[g2] */
+	/* the gaps given up: after v[g1], the largest (the wrap-around gap
+	 * after v[k-1] is looked at first and ties keep the first seen, so it
+	 * is the gap cnum_from_set drops), and after v[g2], of the others the
+	 * one holding the most members of the set's tnum (they are what a
+	 * gap takes out of the set's gamma), the larger on ties */
+	struct tnum t = {v[0], 0};
+	for (size_t i = 1; i < k; i++)
+		t = tnum_or_value(t, v[i]);
 	size_t g1 = k, g2 = k;
 	uint64_t s1 = 0, s2 = 0;
-	/* the wrap-around gap (after v[k-1]) is looked at first and ties keep
-	 * the first seen, so the largest gap is the one cnum_from_set drops */
+	double w2 = -1;
 	for (size_t j = 0; j < k; j++) {
 		size_t i = (j + k - 1) % k;
 		uint64_t g = (v[(i + 1) % k] - v[i] - 1) & m;
 		if (k == 1)
 			g = m; /* one value: everything else is the gap */
-		if (g > s1) {
-			s2 = s1, g2 = g1;
+		if (g > s1)
 			s1 = g, g1 = i;
-		} else if (g > s2) {
-			s2 = g, g2 = i;
-		}
+	}
+	for (size_t i = 0; i < k && k > 1; i++) {
+		uint64_t g = (v[(i + 1) % k] - v[i] - 1) & m;
+		if (i == g1 || g == 0)
+			continue;
+		double w = cx && cx->outer   ? gap_members_outer(cx, v[i], v[(i + 1) % k], bits)
+			   : cx && cx->inner ? gap_members_inner(cx, v[i], v[(i + 1) % k], bits)
+					     : gap_members(t, v[i], v[(i + 1) % k], bits);
+		if (w > w2 || (w == w2 && g > s2))
+			w2 = w, s2 = g, g2 = i;
 	}
 	struct a2_list l = {0};
 	if (g1 == k) {

@@ -64,10 +64,15 @@ struct a2_ctx {
  * across a gap holding no member (by cx, if given), else across the
  * smallest gap (the smallest over-approximation) */
 void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, struct cnum *a, struct cnum *b);
-/* the smallest pair holding every vals[i] (truncated to bits): the
- * complement of their two largest circular gaps. False only when memory
- * ran out (then the full pair). */
-bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *a, struct cnum *b);
+/* a small pair holding every vals[i] (truncated to bits): the complement
+ * of two of their circular gaps, the largest (the one cnum_from_set
+ * drops) and, of the others, the one holding the most members of the
+ * values' tnum, or with cx (the subregister: cx->t the full-width tnum,
+ * cx->outer the full-width pieces), the most full-width members. Not
+ * always the smallest pair (the domain has no unique best). False only
+ * when memory ran out (then the full pair). */
+bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, const struct a2_ctx *cx, struct cnum *a,
+		 struct cnum *b);
 /* the smallest single arc holding the list (cnum's view of it) */
 struct cnum a2_hull(const struct a2_list *l, unsigned bits);
 /* every smallest single arc holding the list (two when the two largest

@@ -57,7 +57,17 @@ static void a_from_set(rb_val *v, const uint64_t *vals, size_t n)
 		return;
 	}
 	r.t = tnum_from_set(vals, n);
-	if (!a2_from_set(vals, n, W_BITS, &r.a, &r.b) || !a2_from_set(vals, n, H_BITS, &r.a32, &r.b32)) {
+	/* each width's second gap is chosen knowing the other width's
+	 * pieces: the subregister's alone, the full width's knowing them,
+	 * the subregister's again knowing the full width's */
+	struct a2_list l64, l32;
+	bool ok = a2_from_set(vals, n, H_BITS, NULL, &r.a32, &r.b32);
+	a2_pieces(r.a32, r.b32, H_BITS, &l32);
+	struct a2_ctx ci = {.t = r.t, .inner = &l32, .inner_bits = H_BITS};
+	ok = ok && a2_from_set(vals, n, W_BITS, &ci, &r.a, &r.b);
+	a2_pieces(r.a, r.b, W_BITS, &l64);
+	struct a2_ctx cx = {.t = r.t, .outer = &l64, .outer_bits = W_BITS};
+	if (!ok || !a2_from_set(vals, n, H_BITS, &cx, &r.a32, &r.b32)) {
 		a_unknown(v); /* out of memory: still sound */
 		return;
 	}
@@ -285,6 +295,7 @@ const struct rb_tracker RB_SYM(rb_arc2_tracker) = {
 	.constant = a_constant,
 	.from_bounds = a_from_bounds,
 	.from_set = a_from_set,
+	.from_set_best = false,
 	.bounds = a_bounds,
 	.contains = a_contains,
 	.is_const = a_is_const,

@@ -203,6 +203,7 @@ const struct rb_tracker CN_SYM(rb_cnum_tracker) = {
 	.constant = cn_constant,
 	.from_bounds = cn_from_bounds,
 	.from_set = cn_from_set,
+	.from_set_best = true,
 	.bounds = cn_bounds,
 	.contains = cn_contains,
 	.is_const = cn_is_const,

@@ -226,6 +226,7 @@ const struct rb_tracker old_vtable = {
 	.from_bounds = t_from_bounds,
 	.from_fields = t_from_fields,
 	.from_set = t_from_set,
+	.from_set_best = true,
 	.bounds = t_bounds,
 	.contains = t_contains,
 	.is_const = t_is_const,
