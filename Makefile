@@ -151,7 +151,7 @@ build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine
 
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
-test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) build/fuzz/fuzz_loader
+test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) build/fuzz/fuzz_loader build/test/fuzz_verify
 	@tests/run.sh build/test
 
 # The corpus of real BPF objects under programs/corpus (programs/recipe/corpus.sh):
@@ -184,18 +184,44 @@ bench: deps build/bench/rangebench-bench
 main-job:
 	@db/main_job.sh
 
-# libFuzzer target for the loader: `make test` builds it (so it cannot rot),
-# `make fuzz FUZZ_TIME=300` runs it. The loader and what it uses (util/).
+# libFuzzer targets. fuzz_loader: the loader alone (loader/ and util/
+# compiled into it); `make test` builds it, so it cannot rot. fuzz_verify:
+# the loader with the engine behind it (old and cnum verify what loads),
+# linked against the whole library built with clang for libFuzzer under
+# build/fuzz/obj; `make fuzz FUZZ_TIME=600` runs it. `make test` builds
+# fuzz_verify.c with gcc as a replay program instead (build/test/fuzz_verify,
+# run by tests/cli/fuzz_replay.sh on the seed objects and tests/fuzz/regress/).
 FUZZ_TIME ?= 120
 FUZZ_SRCS := $(wildcard src/loader/*.c) $(wildcard src/util/*.c)
 build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c $(FUZZ_SRCS) $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
-fuzz: build/fuzz/fuzz_loader $(TEST_BPF_OBJS)
+FUZ := build/fuzz/obj
+CFLAGS_FUZZ := $(CSTD) $(WARN) -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined $(INC)
+define fuzz_width_rules
+$(FUZ)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $$(@D)
+	clang $$(CFLAGS_FUZZ) -DRB_BITS=$(1) -c $$< -o $$@
+$(foreach v,$(TRACKER_VARIANTS),
+$(FUZ)/w$(1)/variant/$(v)/%.o: $(VARIANT_$(v)_DIR)/%.c $(HEADERS) | build/.deps
+	@mkdir -p $$(@D)
+	clang $$(CFLAGS_FUZZ) $(VARIANT_$(v)_FLAGS) -DRB_BITS=$(1) -c $$< -o $$@)
+endef
+$(foreach w,$(WIDTHS),$(eval $(call fuzz_width_rules,$(w))))
+$(FUZ)/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	clang $(CFLAGS_FUZZ) -c $< -o $@
+build/fuzz/librangebench.a: $(call objs,$(FUZ))
+	@rm -f $@; ar rcs $@ $^
+build/fuzz/fuzz_verify: tests/fuzz/fuzz_verify.c build/fuzz/librangebench.a $(HEADERS)
+	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< build/fuzz/librangebench.a $(LDLIBS)
+build/test/fuzz_verify: tests/fuzz/fuzz_verify.c build/test/librangebench.a $(HEADERS)
+	$(CC) $(CFLAGS_TEST) -DRB_FUZZ_REPLAY -o $@ $< build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS)
+fuzz: build/fuzz/fuzz_verify $(TEST_BPF_OBJS)
 	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
 	cp $(TEST_BPF_OBJS) build/fuzz/corpus/
 	-cp /usr/lib/x86_64-linux-gnu/bpf/*.o build/fuzz/corpus/ 2>/dev/null
-	build/fuzz/fuzz_loader -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=20 -max_len=262144 \
+	build/fuzz/fuzz_verify -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=20 -max_len=262144 \
 	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus
 
 clean:

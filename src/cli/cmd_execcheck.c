@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/opt_num.h"
 #include "exec/exec.h"
 #include "exec/gen.h"
 #include "loader/object.h"
@@ -206,11 +207,29 @@ int cmd_execcheck(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 't': trackers = optarg; break;
-		case 'g': gen = strtoull(optarg, NULL, 0); break;
+		case 'g':
+		case 's':
+		case 'r':
+		case 'k': {
+			/* --gen 1..10^7, --seed any, --runs 1..10^6, --show 0..10^6 */
+			unsigned long long v, lo = c == 'g' || c == 'r' ? 1 : 0,
+					      hi = c == 's' ? ~0ull : c == 'g' ? 10000000 : 1000000;
+			if (rb_opt_uint(optarg, lo, hi, true, &v) < 0) {
+				fprintf(stderr, "rangebench execcheck: --%s wants a number from %llu to %llu, not '%s'\n",
+					c == 'g' ? "gen" : c == 's' ? "seed" : c == 'r' ? "runs" : "show", lo, hi, optarg);
+				return 2;
+			}
+			if (c == 'g')
+				gen = v;
+			else if (c == 's')
+				r.opts.seed = v;
+			else if (c == 'r')
+				r.opts.runs = (unsigned)v;
+			else
+				r.show = (unsigned)v;
+			break;
+		}
 		case 'f': family = optarg; break;
-		case 's': r.opts.seed = strtoull(optarg, NULL, 0); break;
-		case 'r': r.opts.runs = (unsigned)strtoul(optarg, NULL, 0); break;
-		case 'k': r.show = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'l': r.opts.log = stdout; break;
 		case 'p': progen = strtoull(optarg, NULL, 0); break;
 		case 'P': pfamily = optarg; break;

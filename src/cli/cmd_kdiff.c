@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opt_num.h"
 #include "cli/type_opts.h"
 #include "oracle/kdiff.h"
 #include "loader/object.h"
@@ -55,9 +56,15 @@ int cmd_kdiff(int argc, char **argv)
 		case 't':
 			tracker = optarg;
 			break;
-		case 'C':
-			ctx = atoi(optarg);
+		case 'C': {
+			unsigned long long v;
+			if (rb_opt_uint(optarg, 0, 1000, false, &v) < 0) {
+				fprintf(stderr, "rangebench kdiff: -C wants lines of context, 0..1000, not '%s'\n", optarg);
+				return 2;
+			}
+			ctx = (int)v;
 			break;
+		}
 		case 'T':
 			lopts.prog_type = optarg;
 			break;

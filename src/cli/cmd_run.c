@@ -111,19 +111,54 @@ static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, boo
 		snprintf(why, whylen, "%s", run_stop ? " (interrupted)" : " (not every verification ran)");
 	}
 	/* the verify run ends here, whatever the census does next */
-	if (rb_store_run_end(st, run_id, *complete ? "complete" : "incomplete", &err) < 0) {
-		fprintf(stderr, "rangebench run: %s (the run stays 'running' in the database; readers "
-				"show it as incomplete once this process has exited)\n",
-			err.msg);
+	const char *meant = *complete ? "complete" : "incomplete";
+	struct rb_err end_err = {{0}};
+	bool end_failed = rb_store_run_end(st, run_id, meant, &end_err) < 0;
+	/* The status is read back through a reader connection of its own: the
+	 * database is the truth (a failing statement may still have been
+	 * committed, and the writer's connection may be the broken one), so
+	 * the status printed is the file's. */
+	char stored[32] = "";
+	struct rb_store *rd = NULL;
+	if (rb_store_open_read(rb_store_path(st), &rd, &err) == 0) {
+		char lbl[8], trk[8];
+		if (rb_store_run_describe(rd, run_id, lbl, sizeof(lbl), stored, sizeof(stored), trk, sizeof(trk),
+					  &err) < 0)
+			stored[0] = 0;
+	}
+	rb_store_close(rd);
+	if (end_failed) {
+		if (!strcmp(stored, meant)) {
+			fprintf(stderr, "rangebench run: note: the final status update reported an error (%s), "
+					"but it was stored: the database says %s\n",
+				end_err.msg, stored);
+		} else {
+			fprintf(stderr, "rangebench run: %s (the run stays '%s' in the database; readers show it as "
+					"incomplete once this process has exited)\n",
+				end_err.msg, stored[0] ? stored : "running");
+			rc = 2;
+		}
+	}
+	if (!stored[0]) {
+		fprintf(stderr, "rangebench run: cannot read the run's status back: %s\n", err.msg);
 		if (*complete)
-			snprintf(why, whylen, " (could not be marked complete: %.300s)", err.msg);
+			snprintf(why, whylen, " (its status cannot be read back: %.300s)", err.msg);
 		*complete = false;
 		rc = 2;
+	} else if (strcmp(stored, "complete")) {
+		if (*complete)
+			snprintf(why, whylen, " (could not be marked complete: %.300s)", end_err.msg);
+		*complete = false; /* the exit code follows in run_verify */
+	} else if (!*complete) {
+		/* cannot happen: only this process marks its run complete */
+		snprintf(why, whylen, " (the database says complete)");
+		*complete = true;
 	}
 	return rc;
 }
 
-/* what the database holds now, read back, and the run's last line: 0 or 2 */
+/* what the database holds now, read back through a reader connection,
+ * and the run's last line: 0 or 2 */
 static int print_summary(struct rb_store *st, const struct run_cli *c, int64_t run_id, bool complete,
 			 const char *why, double secs, const struct rb_progress *p)
 {
@@ -132,7 +167,9 @@ static int print_summary(struct rb_store *st, const struct run_cli *c, int64_t r
 	int64_t rows = 0;
 	char rowtxt[64];
 	int rc = 0;
-	if (rb_run_summary_table(rb_store_db(st), run_id, &t, &rows, &err) == 0) {
+	struct rb_store *rd = NULL;
+	if (rb_store_open_read(rb_store_path(st), &rd, &err) == 0 &&
+	    rb_run_summary_table(rb_store_db(rd), run_id, &t, &rows, &err) == 0) {
 		rb_table_print(&t, stdout, false);
 		rb_table_free(&t);
 		snprintf(rowtxt, sizeof(rowtxt), "%lld rows stored", (long long)rows);
@@ -142,8 +179,9 @@ static int print_summary(struct rb_store *st, const struct run_cli *c, int64_t r
 		rc = 2;
 	}
 	fflush(stdout);
-	if (rb_run_failed_objects(rb_store_db(st), run_id, stderr, "rangebench run", 10, &err) < 0)
+	if (rd && rb_run_failed_objects(rb_store_db(rd), run_id, stderr, "rangebench run", 10, &err) < 0)
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
+	rb_store_close(rd);
 	printf("run %lld (%s) %s%s: %s in %.1f s, %llu objects failed to open, %llu duplicate "
 	       "objects skipped; db %s\n",
 	       (long long)run_id, c->label, complete ? "complete" : "INCOMPLETE", why, rowtxt, secs,

@@ -1,8 +1,9 @@
-/* type_opts.c — checking --prog-type / --attach-type (see type_opts.h). */
+/* type_opts.c — checking --prog-type / --attach-type and --btf (see type_opts.h). */
 #include "cli/type_opts.h"
 
 #include <stdio.h>
 
+#include "loader/btf_file.h"
 #include "loader/prog_type.h"
 
 int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts)
@@ -17,6 +18,10 @@ int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts)
 	if ((opts->prog_type && rb_prog_type_parse(opts->prog_type, &t, &e, &has, &err)) ||
 	    (opts->attach_type && rb_attach_type_parse(opts->attach_type, &e, &err))) {
 		fprintf(stderr, "rangebench %s: %s\n", cmd, err.msg);
+		return -1;
+	}
+	if (opts->btf_path && rb_btf_file_check(opts->btf_path, &err)) {
+		fprintf(stderr, "rangebench %s: --btf %s\n", cmd, err.msg);
 		return -1;
 	}
 	return 0;

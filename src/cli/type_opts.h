@@ -5,8 +5,9 @@
 
 #include "loader/object.h"
 
-/* Check the type options in opts; on a bad one print
- * "rangebench CMD: reason" and return -1. */
+/* Check the type options in opts and the --btf file (once, before any
+ * object is opened); on a bad one print "rangebench CMD: reason" and
+ * return -1. */
 int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts);
 
 #endif

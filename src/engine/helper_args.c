@@ -114,7 +114,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKHASH ||
 		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) &&
 		    p->id != BPF_FUNC_map_lookup_elem && !rb_helper_takes_sock_map(p->id))
-			return rb_unsupported(env, "sockmap/sockhash with bpf_%s", p->name);
+			return rb_unsupported(env, "sockmap/sockhash with bpf_%s#%d", p->name, p->id);
 		if (!rb_map_helper_compatible(env->obj->maps[ca->map_idx].type, p->id))
 			return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
 					 env->obj->maps[ca->map_idx].type, p->name, p->id);
@@ -309,7 +309,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		if (p->args[a] == A_LONG_OUT &&
 		    (reg->type != RT_STACK || !env->t->is_const(&reg->val) ||
 		     (reg->off + (int64_t)rb_reg_const_val(env, reg)) % osz))
-			return rb_unsupported(env, "aligned output argument of bpf_%s", p->name);
+			return rb_unsupported(env, "aligned output argument of bpf_%s#%d", p->name, p->id);
 		if ((err = rb_check_mem_range(env, regno, -1, (uint64_t)osz, false, true)))
 			return err;
 		break;

@@ -169,12 +169,6 @@ const struct rb_helper *rb_helper_proto(int32_t id)
 	return h && !(h->flags & HF_NAME_ONLY) ? h : NULL;
 }
 
-const char *rb_helper_name(int32_t id)
-{
-	const struct rb_helper *h = find(id);
-	return h ? h->name : NULL;
-}
-
 int rb_helper_nargs(int32_t id)
 {
 	const struct rb_helper *h = rb_helper_proto(id);

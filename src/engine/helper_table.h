@@ -84,8 +84,6 @@ struct rb_helper {
 
 /* the prototype of helper id, NULL when it is not modelled */
 const struct rb_helper *rb_helper_proto(int32_t id);
-/* the name of helper id (modelled or not), NULL when unknown */
-const char *rb_helper_name(int32_t id);
 /* the argument count of a modelled helper, -1 when not modelled */
 int rb_helper_nargs(int32_t id);
 bool rb_helper_changes_pkt(int32_t id);

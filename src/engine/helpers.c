@@ -11,6 +11,7 @@
 #include "engine/call.h"
 #include "engine/callbacks.h"
 #include "engine/helper_args.h"
+#include "engine/helper_gpl.h"
 #include "engine/helper_table.h"
 #include "engine/helpers.h"
 #include "engine/log.h"
@@ -42,35 +43,53 @@ static bool retval_refused(const struct rb_prog_type *pt, uint32_t at)
 	}
 }
 
-/* may this program call h (get_func_proto)? 0, or a rejection, or
- * "unsupported" where the tables do not model the answer */
-static int check_available(struct rb_env *env, const struct rb_helper *h)
+/* may this program call helper id (6.18 get_func_proto)? 0, or the
+ * kernel's rejection, or "unsupported" where the tables cannot tell (a
+ * type without a measured helper set, and a helper its class does not
+ * name). h is the modelled prototype, NULL when there is none. */
+static int check_available(struct rb_env *env, int32_t id, const struct rb_helper *h)
 {
 	const struct rb_prog_type *pt = env->ptype;
 	uint32_t at = env->prog->expected_attach_type;
-	bool retval = h->id == BPF_FUNC_get_retval || h->id == BPF_FUNC_set_retval;
+	char lb[64];
+	rb_helper_label(id, lb, sizeof(lb));
+	bool retval = id == BPF_FUNC_get_retval || id == BPF_FUNC_set_retval;
 	if (retval && retval_refused(pt, at))
-		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", h->name, h->id);
+		return rb_reject(env, "program of this type cannot use helper %s", lb);
 	/* measured on 6.18.44: refused to kprobe, tracepoint, perf_event and
 	 * raw_tracepoint programs (test_verifier's helper_restricted) */
-	if (h->id == BPF_FUNC_ktime_get_coarse_ns &&
+	if (id == BPF_FUNC_ktime_get_coarse_ns &&
 	    (pt->type == BPF_PROG_TYPE_KPROBE || pt->type == BPF_PROG_TYPE_TRACEPOINT ||
 	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
-		return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", h->name, h->id);
+		return rb_reject(env, "program of this type cannot use helper %s", lb);
 	const uint64_t *set = rb_prog_helper_set(pt, at);
-	if (set) {
-		if (h->id <= 0 || h->id >= 256 || !((set[h->id / 64] >> (h->id % 64)) & 1))
-			return rb_reject(env, "program of this type cannot use helper bpf_%s#%d", h->name, h->id);
-		if (rb_helper_proto_differs(h->id, pt->type))
-			return rb_unsupported(env, "helper bpf_%s#%d prototype for program type %u", h->name, h->id,
-					      pt->type);
-		return 0;
-	}
+	if (set)
+		return id > 0 && id < 256 && ((set[id / 64] >> (id % 64)) & 1)
+			       ? 0
+			       : rb_reject(env, "program of this type cannot use helper %s", lb);
 	/* The class of a type without a measured set is an approximation of the
 	 * kernel's get_func_proto callbacks: a helper it does not list for the
 	 * type is reported unsupported rather than risking a false rejection. */
-	if (!(h->classes & pt->helper_classes))
-		return rb_unsupported(env, "helper bpf_%s#%d for program type %u", h->name, h->id, pt->type);
+	if (!h || !(h->classes & pt->helper_classes))
+		return rb_unsupported(env, "helper %s: its availability to program type %s is not modelled", lb,
+				      pt->name);
+	return 0;
+}
+
+/* an available helper: is its prototype for this program type the one
+ * modelled? 0, or "unsupported" */
+static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper *h)
+{
+	const struct rb_prog_type *pt = env->ptype;
+	char lb[64];
+	rb_helper_label(id, lb, sizeof(lb));
+	if (!h)
+		return rb_unsupported(env, "helper %s: its prototype is not modelled", lb);
+	/* a type with classes as well as a set: the class names the types the
+	 * modelled prototype is for */
+	if (pt->helper_classes ? !(h->classes & pt->helper_classes) : rb_helper_proto_differs(h->id, pt->type))
+		return rb_unsupported(env, "helper %s: its prototype for program type %s is not modelled", lb,
+				      pt->name);
 	return 0;
 }
 
@@ -124,7 +143,7 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 	case R_BTF_TASK: {
 		int32_t id = rb_btf_struct_id(env, "task_struct");
 		if (id <= 0)
-			return rb_unsupported(env, "get_current_task_btf without vmlinux BTF");
+			return rb_unsupported(env, "bpf_get_current_task_btf#%d without vmlinux BTF", BPF_FUNC_get_current_task_btf);
 		rb_reg_ptr(env, &regs[0], RT_BTF_ID);
 		regs[0].map_idx = id;
 		regs[0].flags = RF_TRUSTED;
@@ -225,14 +244,17 @@ static int tail_call_exit(struct rb_env *env, int insn_idx)
 int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx)
 {
 	const struct rb_helper *p = rb_helper_proto(insn->imm);
+	char lb[64];
 	int err;
-	if (!p) {
-		if (insn->imm <= 0 || insn->imm >= __BPF_FUNC_MAX_ID)
-			return rb_reject(env, "invalid func unknown#%d", insn->imm);
-		const char *nm = rb_uapi_helper_name(insn->imm);
-		return rb_unsupported(env, "helper %s#%d", nm ? nm : "", insn->imm);
-	}
-	if ((err = check_available(env, p)))
+	/* 6.18 check_helper_call: the id, get_func_proto, then the licence */
+	if (insn->imm < 0 || insn->imm >= RB_FUNC_MAX_ID)
+		return rb_reject(env, "invalid func %s", rb_helper_label(insn->imm, lb, sizeof(lb)));
+	if ((err = check_available(env, insn->imm, p)))
+		return err;
+	if (!rb_license_gpl_compatible(env->prog->license) &&
+	    rb_helper_gpl_only(insn->imm, env->ptype->type, env->prog->expected_attach_type))
+		return rb_reject(env, "cannot call GPL-restricted function from non-GPL compatible program");
+	if ((err = check_modelled(env, insn->imm, p)))
 		return err;
 	struct rb_call_args ca = {.map_idx = -1, .const_key = -1, .subprog = -1};
 	for (int a = 0; a < 5 && p->args[a] != A_NONE; a++)

@@ -107,10 +107,10 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 				snprintf(buf, len, "call pc%+d", in->imm);
 			else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
 				snprintf(buf, len, "call kernel-function");
-			else if (rb_helper_name(in->imm))
-				snprintf(buf, len, "call bpf_%s#%d", rb_helper_name(in->imm), in->imm);
-			else
-				snprintf(buf, len, "call unknown#%d", in->imm);
+			else {
+				char lb[64];
+				snprintf(buf, len, "call %s", rb_helper_label(in->imm, lb, sizeof(lb)));
+			}
 		} else if (op == BPF_EXIT) {
 			snprintf(buf, len, "exit");
 		} else if (op == BPF_JA) {

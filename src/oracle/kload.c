@@ -352,7 +352,9 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 		.kern_version = p->kern_version,
 		.insns = p->insns,
 		.insn_cnt = p->insn_cnt,
-		.license = p->license[0] ? p->license : "GPL",
+		/* as the object carries it: libbpf passes "" for an object
+		 * without a licence section, which the kernel takes as non-GPL */
+		.license = p->license,
 		.name = p->name,
 		.prog_btf_fd = k.btf_fd,
 		.func_info = p->func_info,

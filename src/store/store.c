@@ -15,6 +15,9 @@
 
 static int db_err(struct rb_store *st, struct rb_err *err, const char *what)
 {
+	/* kept: a ROLLBACK after the failure resets sqlite3_errcode */
+	int c = sqlite3_errcode(st->db) & 0xff;
+	st->last_busy = c == SQLITE_BUSY || c == SQLITE_LOCKED;
 	return rb_errf(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
@@ -451,6 +454,14 @@ int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *t
 	return 0;
 }
 
+#ifdef RB_TEST_BUILD
+static int fault_progress(void *arg)
+{
+	struct rb_store *st = arg;
+	return ++st->fault_ops >= st->fault_at;
+}
+#endif
+
 int rb_store_run_end(struct rb_store *st, int64_t run_id, const char *status, struct rb_err *err)
 {
 	if (strcmp(status, "complete") && strcmp(status, "incomplete"))
@@ -463,6 +474,13 @@ int rb_store_run_end(struct rb_store *st, int64_t run_id, const char *status, st
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	rb_bind_text(s, 2, status);
+#ifdef RB_TEST_BUILD
+	if (st->fault_end) {
+		st->fault_ops = 0;
+		st->fault_at = st->fault_end;
+		sqlite3_progress_handler(st->db, 1, fault_progress, st);
+	}
+#endif
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return db_err(st, err, "update run");
 	if (sqlite3_changes(st->db) != 1)
@@ -615,20 +633,16 @@ int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, 
 	return 0;
 }
 
-#ifdef RB_TEST_BUILD
-static int fault_progress(void *arg)
-{
-	struct rb_store *st = arg;
-	return ++st->fault_ops >= st->fault_at;
-}
-#endif
-
 void rb_store_test_fault(struct rb_store *st)
 {
 #ifdef RB_TEST_BUILD
 	const char *e = getenv("RB_TEST_STORE_FAULT");
 	if (!e || !*e)
 		return;
+	if (!strncmp(e, "end+", 4)) {
+		st->fault_end = strtoull(e + 4, NULL, 10);
+		return;
+	}
 	st->fault_at = strtoull(e, NULL, 10);
 	if (st->fault_at)
 		sqlite3_progress_handler(st->db, 1, fault_progress, st);

@@ -28,13 +28,17 @@ struct rb_store {
 	 * ROLLBACK after it resets sqlite3_errcode) */
 	bool last_busy;
 	/* test builds: RB_TEST_STORE_FAULT (see rb_store_test_fault) */
-	uint64_t fault_at, fault_ops;
+	uint64_t fault_at, fault_ops, fault_end;
 };
 
 /* Test builds only: with RB_TEST_STORE_FAULT=N in the environment, every
  * SQLite statement of this connection fails (SQLITE_INTERRUPT, through
  * the progress handler) once N virtual-machine steps have run in total:
- * a writer that fails at an arbitrary statement, as on a full disk. */
+ * a writer that fails at an arbitrary statement, as on a full disk. With
+ * RB_TEST_STORE_FAULT=end+K the count starts at the run's final status
+ * update: a small K fails it before its commit, a larger one after it
+ * (SQLite calls the progress handler once more after a statement has
+ * committed, and then reports SQLITE_INTERRUPT for a committed update). */
 void rb_store_test_fault(struct rb_store *st);
 
 /* the cached statement `id` (prepared from sql on first use), reset */

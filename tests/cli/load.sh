@@ -43,4 +43,5 @@ PY'
 "$RB" load >/dev/null 2>&1; rc=$?
 check "no file is a usage error" '[ $rc -eq 2 ]'
 "$RB" load --btf /nonexistent/vmlinux "$OBJ/core.bpf.o" >/dev/null 2>"$tmp/err"; rc=$?
-check "missing --btf file is a clean error for a CO-RE object" '[ $rc -eq 2 ] && grep -q "core.bpf.o: error: " "$tmp/err"'
+check "missing --btf file: one clean error naming the BTF file, before any object" \
+	'[ $rc -eq 2 ] && grep -q "^rangebench load: --btf /nonexistent/vmlinux: cannot open: No such file" "$tmp/err" && [ $(wc -l <"$tmp/err") -eq 1 ]'

@@ -11,7 +11,8 @@
  * size and each of load, register store and immediate store, the engine's
  * verdict equals the running kernel's (an engine "unsupported" is allowed
  * only for socket pointer fields, which the kernel accepts); the same for
- * the exit-code ranges. */
+ * the exit-code ranges; and the helper calls the kernel refuses before it
+ * looks at their arguments (test_helper_access_vs_kernel). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +35,8 @@ struct fixture {
 	struct rb_prog prog;
 };
 
+static const char *fx_license = "GPL"; /* the licence mkobj() and kernel() give a program */
+
 static void mkobj(struct fixture *f, uint32_t type, uint32_t attach, const struct bpf_insn *insns, size_t n)
 {
 	memset(f, 0, sizeof(*f));
@@ -43,7 +46,7 @@ static void mkobj(struct fixture *f, uint32_t type, uint32_t attach, const struc
 	f->prog.expected_attach_type = attach;
 	f->prog.insns = (struct bpf_insn *)insns;
 	f->prog.insn_cnt = n;
-	snprintf(f->prog.license, sizeof(f->prog.license), "GPL");
+	snprintf(f->prog.license, sizeof(f->prog.license), "%s", fx_license);
 	f->obj.progs = &f->prog;
 	f->obj.prog_cnt = 1;
 }
@@ -66,7 +69,7 @@ static bool kernel(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 	if (!rb_bpf_available(&why))
 		return false;
 	struct rb_kload_args a = {.prog_type = type, .expected_attach_type = attach, .insns = p, .insn_cnt = n,
-				  .prog_btf_fd = -1, .log_level = 1};
+				  .prog_btf_fd = -1, .log_level = 1, .license = fx_license};
 	struct rb_klog log = {0};
 	int e = 0;
 	int fd = rb_kload_raw(&a, &log, &e);
@@ -345,12 +348,74 @@ static void test_sweep_vs_kernel(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Helper calls refused before the arguments are looked at (6.18
+ * check_helper_call): an id out of range, a helper the program type may not
+ * call, a GPL-only helper from a non-GPL program. For the program types
+ * whose helper sets were measured (engine/prog_types.c), every helper id
+ * and a GPL and a non-GPL licence: where the kernel refuses that way the
+ * engine refuses with the same message, and where it does not, neither
+ * does the engine. */
+static bool refused_early(const struct rb_result *r)
+{
+	return r->verdict == RB_REJECT &&
+	       (strstr(r->msg, "cannot use helper") || strstr(r->msg, "GPL-restricted") || strstr(r->msg, "invalid func"));
+}
+
+static void test_helper_access_vs_kernel(void **state)
+{
+	(void)state;
+	const char *why;
+	if (!rb_bpf_available(&why)) {
+		print_message("bpf() not permitted (%s): skipped\n", why);
+		skip();
+	}
+	static const struct {
+		uint32_t type, attach;
+	} types[] = {
+		{BPF_PROG_TYPE_SOCKET_FILTER, 0},    {BPF_PROG_TYPE_SCHED_CLS, 0},        {BPF_PROG_TYPE_SCHED_ACT, 0},
+		{BPF_PROG_TYPE_XDP, 0},              {BPF_PROG_TYPE_KPROBE, 0},           {BPF_PROG_TYPE_KPROBE, 42 /* kprobe_multi */},
+		{BPF_PROG_TYPE_TRACEPOINT, 0},       {BPF_PROG_TYPE_RAW_TRACEPOINT, 0},   {BPF_PROG_TYPE_PERF_EVENT, 0},
+		{BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_INGRESS}, {BPF_PROG_TYPE_CGROUP_SKB, BPF_CGROUP_INET_EGRESS},
+		{BPF_PROG_TYPE_CGROUP_SOCK, BPF_CGROUP_INET_SOCK_CREATE}, {BPF_PROG_TYPE_SK_SKB, 0},
+		{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_CONNECT}, {BPF_PROG_TYPE_SK_LOOKUP, BPF_SK_LOOKUP},
+	};
+	static const char *const licences[] = {"GPL", "Dual MIT/GPL", "MIT", ""};
+	int total = 0, bad = 0, refused = 0, gpl = 0;
+	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+		for (size_t l = 0; l < sizeof(licences) / sizeof(licences[0]); l++) {
+			fx_license = licences[l];
+			for (int h = 0; h <= 213; h++) {
+				struct bpf_insn p[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, h), MOV_K(0, 1), EXIT()};
+				struct rb_result res, kr;
+				engine(types[t].type, types[t].attach, p, 3, &res);
+				assert_true(kernel(types[t].type, types[t].attach, p, 3, &kr));
+				total++;
+				bool ke = refused_early(&kr), ee = refused_early(&res);
+				refused += ke;
+				gpl += ke && strstr(kr.msg, "GPL-restricted") != NULL;
+				if (ke == ee && (!ke || (!strcmp(res.msg, kr.msg) && res.err_insn == kr.err_insn)))
+					continue;
+				print_error("type %u attach %u licence '%s' helper %d: engine %s '%s', kernel %s '%s'\n",
+					    types[t].type, types[t].attach, licences[l], h, rb_verdict_name(res.verdict),
+					    res.msg, rb_verdict_name(kr.verdict), kr.msg);
+				bad++;
+			}
+		}
+	}
+	fx_license = "GPL";
+	print_message("%d helper calls, %d refused by the kernel before the arguments (%d as GPL-only), %d "
+		      "disagreements\n",
+		      total, refused, gpl, bad);
+	assert_true(gpl > 0);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sock_addr), cmocka_unit_test(test_sk_lookup),
 		cmocka_unit_test(test_sockopt),   cmocka_unit_test(test_sock_ops),
-		cmocka_unit_test(test_sweep_vs_kernel),
+		cmocka_unit_test(test_sweep_vs_kernel), cmocka_unit_test(test_helper_access_vs_kernel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
