@@ -54,6 +54,15 @@ int cmd_kdiff(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:C:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
+			/* the kernel is the other side of the comparison */
+			if (!rb_tracker_known(optarg, false)) {
+				char names[256];
+				rb_tracker_names(names, sizeof(names), ", ", false);
+				fprintf(stderr, "rangebench kdiff: --tracker names the engine's tracker to compare with the "
+						"kernel (%s), not '%s'\n",
+					names, optarg);
+				return 2;
+			}
 			tracker = optarg;
 			break;
 		case 'C': {

@@ -105,22 +105,34 @@ static int visit(struct visited *vs, const struct stat *sb)
 	return 1;
 }
 
+/* a path for a one-line message: whole when short, else its start and its
+ * end around "...", so that the reason after it is never cut off */
+static const char *shown(const char *p, char *buf, size_t len)
+{
+	size_t n = strlen(p);
+	if (n < 240 || len < 240)
+		return p;
+	snprintf(buf, len, "%.80s...%s", p, p + n - 150);
+	return buf;
+}
+
 static int walk(struct rb_joblist *l, const char *dir, int depth, struct visited *vs,
 		struct rb_err *err)
 {
+	char sb1[256];
 	if (depth > 16)
 		return 0;
 	struct stat ds;
 	if (stat(dir, &ds) < 0)
-		return rb_errf(err, "%s: cannot read directory: %s", dir, strerror(errno));
+		return rb_errf(err, "%s: cannot read directory: %s", shown(dir, sb1, sizeof(sb1)), strerror(errno));
 	int fresh = visit(vs, &ds);
 	if (fresh < 0)
-		return rb_errf(err, "%s: out of memory", dir);
+		return rb_errf(err, "%s: out of memory", shown(dir, sb1, sizeof(sb1)));
 	if (!fresh)
 		return 0;
 	DIR *d = opendir(dir);
 	if (!d)
-		return rb_errf(err, "%s: cannot read directory: %s", dir, strerror(errno));
+		return rb_errf(err, "%s: cannot read directory: %s", shown(dir, sb1, sizeof(sb1)), strerror(errno));
 	struct dirent *e;
 	int rc = 0;
 	while (rc == 0 && (e = readdir(d))) {
@@ -128,15 +140,15 @@ static int walk(struct rb_joblist *l, const char *dir, int depth, struct visited
 			continue;
 		char p[PATH_MAX];
 		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >= (int)sizeof(p)) {
-			rc = rb_errf(err, "%s/%.40s...: path longer than %d bytes", dir, e->d_name,
-				     PATH_MAX - 1);
+			rc = rb_errf(err, "%s/%.40s...: path longer than %d bytes", shown(dir, sb1, sizeof(sb1)),
+				     e->d_name, PATH_MAX - 1);
 			break;
 		}
 		struct stat sb;
 		if (stat(p, &sb) < 0) {
 			if (errno == ENOENT)
 				continue; /* dangling link */
-			rc = rb_errf(err, "%s: %s", p, strerror(errno));
+			rc = rb_errf(err, "%s: %s", shown(p, sb1, sizeof(sb1)), strerror(errno));
 			break;
 		}
 		if (S_ISDIR(sb.st_mode))

@@ -82,6 +82,15 @@ for it in 1 2 3; do
 done
 check "4 runs creating one new database at once, 3 times: all 12 succeed, 4 complete runs each" "[ $fails -eq 0 ]"
 
+# --- a corpus path longer than PATH_MAX: one error whose reason is not cut off
+deep=$tmp/deep; seg=$(printf 'd%.0s' $(seq 240)); mkdir -p "$deep"
+(cd "$deep" && for i in $(seq 17); do mkdir -p $seg && cd $seg; done && cp "$tmp/tiny.o" deep.o) 2>/dev/null
+$RB run -q --db "$tmp/deep.sqlite" --trackers old "$deep" >"$tmp/deep.out" 2>&1
+rc=$?
+check "a path over PATH_MAX in a corpus: exit 2, the path shortened, the reason shown" \
+	"[ $rc -eq 2 ] && grep -Eq '^rangebench run: .{80}\.\.\..*(File name too long|path longer than 4095 bytes)$' $tmp/deep.out && [ \$(wc -c <$tmp/deep.out) -lt 600 ]" "$tmp/deep.out"
+rm -rf "$deep"
+
 # --- readers never create or convert a database
 $RB query --db "$tmp/typo.sqlite" runs >"$tmp/typo.out" 2>&1
 check "a mistyped --db: exit 2, 'no such database', no file created" \
@@ -116,6 +125,8 @@ check "--insn-limit with the kernel tracker: refused, saying why" \
 
 $RB kdiff -C -5 "$tmp/tiny.o:prog_zero" >"$tmp/kc.out" 2>&1
 check "kdiff -C -5 refused (exit 2), saying what -C wants" "[ $? -eq 2 ] && grep -q -- \"-C wants lines of context, 0..1000, not '-5'\" $tmp/kc.out" "$tmp/kc.out"
+$RB kdiff --tracker kernel "$tmp/tiny.o:prog_zero" >"$tmp/kk.out" 2>&1
+check "kdiff --tracker kernel refused (exit 2): the kernel is the other side" "[ $? -eq 2 ] && grep -q -- '--tracker names the engine' $tmp/kk.out" "$tmp/kk.out"
 $RB execcheck --gen -5 >"$tmp/eg.out" 2>&1
 check "execcheck --gen -5 refused (exit 2)" "[ $? -eq 2 ] && grep -q -- '--gen wants a number' $tmp/eg.out" "$tmp/eg.out"
 
