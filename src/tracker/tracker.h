@@ -53,8 +53,11 @@ struct rb_bounds {
 /* the bounds of a scalar nothing is known about */
 static inline void rb_bounds_unbounded(struct rb_bounds *b)
 {
-	*b = (struct rb_bounds){.umax = UINT64_MAX, .smin = INT64_MIN, .smax = INT64_MAX, .u32_max = UINT32_MAX,
-				.s32_min = INT32_MIN, .s32_max = INT32_MAX, .var_off = {0, UINT64_MAX}};
+	/* every field named, in order: the header is also compiled as C++ by
+	 * the benchmark shim, where -Wmissing-field-initializers applies */
+	*b = (struct rb_bounds){.umin = 0, .umax = UINT64_MAX, .smin = INT64_MIN, .smax = INT64_MAX,
+				.u32_min = 0, .u32_max = UINT32_MAX, .s32_min = INT32_MIN,
+				.s32_max = INT32_MAX, .var_off = {0, UINT64_MAX}};
 }
 
 struct rb_alu {
