@@ -9,14 +9,5 @@ RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/engine_fidelity.bpf.o
 . tests/cli/lib/tap.sh
 
-progs=$("$RB" load "$OBJ" 2>"$tmp/load.err" | awk '$1 == "prog" { print $2 }')
-check "the fidelity object lists its programs" '[ -n "$progs" ]' "$tmp/load.err"
-for p in $progs; do
-	"$RB" kdiff "$OBJ:$p" >"$tmp/$p.out" 2>&1
-	rc=$?
-	if grep -q "verdict  kernel unavailable" "$tmp/$p.out"; then
-		ok "$p agrees with the kernel # skip bpf() not permitted"
-		continue
-	fi
-	check "$p: log, verdict and counts equal the kernel's" '[ $rc -eq 0 ] && grep -q "^logs agree" "$tmp/$p.out"' "$tmp/$p.out"
-done
+. tests/cli/lib/kdiff_each.sh
+kdiff_every_program "$OBJ" fidelity
