@@ -110,6 +110,7 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 	case RT_TP_BUFFER:
 	case RT_MEM:
 	case RT_BTF_ID:
+	case RT_CONST_DYNPTR:
 		break;
 	case RT_FLOW_KEYS:
 		if (known)

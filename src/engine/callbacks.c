@@ -1,7 +1,7 @@
 /* callbacks.c — subprograms called back by helpers (Linux 6.18
  * push_callback_call, setup_func_entry, set_loop_callback_state,
  * set_map_elem_callback_state, set_timer_callback_state,
- * set_find_vma_callback_state, the in_callback_fn half of
+ * set_find_vma_callback_state, set_user_ringbuf_callback_state, the in_callback_fn half of
  * prepare_func_exit, find_prev_entry).
  *
  * How 6.18 verifies a callback that may run any number of times: the
@@ -23,6 +23,7 @@
 #include "engine/branches.h"
 #include "engine/btf.h"
 #include "engine/callbacks.h"
+#include "engine/dynptr.h"
 #include "engine/log.h"
 #include "engine/states.h"
 
@@ -168,8 +169,12 @@ static int set_callee_state(struct rb_env *env, int32_t helper_id, const struct 
 		callee->cb_ret_lo = callee->cb_ret_hi = 0;
 		return 0;
 	}
+	case BPF_FUNC_user_ringbuf_drain:
+		/* callback_fn(const struct bpf_dynptr *dynptr, void *ctx) */
+		rb_dynptr_cb_reg(env, &r[1], RB_DYNPTR_LOCAL);
+		r[2] = cr[3];
+		break;
 	default:
-		/* user_ringbuf_drain passes a dynptr, which the engine does not model */
 		return rb_unsupported(env, "callback of helper #%d", helper_id);
 	}
 	callee->in_callback_fn = true;

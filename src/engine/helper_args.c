@@ -353,6 +353,18 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	case A_SPIN_LOCK:
 		err = rb_check_spin_lock_arg(env, p->id, regno);
 		break;
+	case A_DYNPTR_LOCAL_UNINIT:
+		err = rb_dynptr_check_arg(env, regno, RB_DA_UNINIT, RB_DYNPTR_LOCAL, &ca->dynptr);
+		break;
+	case A_DYNPTR_RINGBUF_UNINIT:
+		err = rb_dynptr_check_arg(env, regno, RB_DA_UNINIT, RB_DYNPTR_RINGBUF, &ca->dynptr);
+		break;
+	case A_DYNPTR_RDONLY:
+		err = rb_dynptr_check_arg(env, regno, RB_DA_RDONLY, RB_DYNPTR_INVALID, &ca->dynptr);
+		break;
+	case A_DYNPTR_RINGBUF_RELEASE:
+		err = rb_dynptr_check_arg(env, regno, RB_DA_RELEASE, RB_DYNPTR_RINGBUF, &ca->dynptr);
+		break;
 	default:
 		err = check_ptr_arg(env, p, a, reg, tn, ca);
 		break;

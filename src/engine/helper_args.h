@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "engine/dynptr.h"
 #include "engine/helper_table.h"
 #include "engine/state.h"
 
@@ -16,6 +17,7 @@ struct rb_call_args {
 	uint32_t release_id;
 	uint32_t ref_obj_id; /* the reference an argument holds (meta.ref_obj_id) */
 	int subprog; /* A_FUNC: the callback (callbacks.c), -1 before */
+	struct rb_dynptr_use dynptr; /* the dynptr argument (dynptr.c) */
 };
 
 /* argument a (0-based: register a + 1) against its declared type; what

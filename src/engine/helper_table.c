@@ -152,6 +152,16 @@ static const struct rb_helper helpers[] = {
 	H(loop, R_INT, HC_ALL, 0, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
 	H(for_each_map_elem, R_INT, HC_ALL, 0, A_MAP, A_FUNC, A_STACK_OR_NULL, A_ANY),
 	H(find_vma, R_INT, HC_TRACE, 0, A_BTF, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
+	/* dynptrs (Linux 6.18 kernel/bpf/helpers.c, ringbuf.c; dynptr.c) */
+	H(dynptr_from_mem, R_INT, HC_ALL, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY, A_DYNPTR_LOCAL_UNINIT),
+	H(ringbuf_reserve_dynptr, R_INT, HC_ALL, 0, A_MAP, A_ANY, A_ANY, A_DYNPTR_RINGBUF_UNINIT),
+	H(ringbuf_submit_dynptr, R_VOID, HC_ALL, 0, A_DYNPTR_RINGBUF_RELEASE, A_ANY),
+	H(ringbuf_discard_dynptr, R_VOID, HC_ALL, 0, A_DYNPTR_RINGBUF_RELEASE, A_ANY),
+	H(dynptr_read, R_INT, HC_ALL, 0, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_DYNPTR_RDONLY, A_ANY, A_ANY),
+	H(dynptr_write, R_INT, HC_ALL, 0, A_DYNPTR_RDONLY, A_ANY, A_MEM_RO, A_SIZE_OR_ZERO, A_ANY),
+	H(dynptr_data, R_DYNPTR_MEM_OR_NULL, HC_ALL, 0, A_DYNPTR_RDONLY, A_ANY, A_ALLOC_SIZE),
+	/* callback_fn(const struct bpf_dynptr *dynptr, void *ctx) (callbacks.c) */
+	H(user_ringbuf_drain, R_INT, HC_ALL, 0, A_MAP, A_FUNC, A_STACK_OR_NULL, A_ANY),
 	N(snprintf),
 };
 

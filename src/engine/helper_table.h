@@ -39,6 +39,11 @@ enum rb_helper_arg {
 	A_BTF_TASK_OR_NULL, /* the same, or NULL */
 	A_FUNC,           /* ARG_PTR_TO_FUNC: a callback (callbacks.c) */
 	A_STACK_OR_NULL,  /* ARG_PTR_TO_STACK_OR_NULL: a callback's context */
+	/* ARG_PTR_TO_DYNPTR (dynptr.c) */
+	A_DYNPTR_LOCAL_UNINIT,   /* | DYNPTR_TYPE_LOCAL | MEM_UNINIT: builds a local dynptr */
+	A_DYNPTR_RINGBUF_UNINIT, /* | DYNPTR_TYPE_RINGBUF | MEM_UNINIT: builds a ringbuf dynptr (a reference) */
+	A_DYNPTR_RDONLY,         /* | MEM_RDONLY: an initialised dynptr of any type */
+	A_DYNPTR_RINGBUF_RELEASE, /* | DYNPTR_TYPE_RINGBUF | OBJ_RELEASE: releases a ringbuf dynptr */
 };
 
 /* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER
@@ -57,6 +62,7 @@ enum rb_helper_ret {
 	R_SOCK_OR_NULL,   /* RET_PTR_TO_SOCKET_OR_NULL of a cast or a listener (not acquired) */
 	R_TCP_SOCK_OR_NULL, /* RET_PTR_TO_TCP_SOCK_OR_NULL */
 	R_BTF_SOCK_OR_NULL, /* RET_PTR_TO_BTF_ID_OR_NULL of the skc_to_* casts (struct: rb_helper_ret_struct) */
+	R_DYNPTR_MEM_OR_NULL, /* RET_PTR_TO_DYNPTR_MEM_OR_NULL: a slice of the dynptr argument (dynptr.c) */
 };
 
 /* flags */

@@ -10,6 +10,7 @@
 #include "engine/btf.h"
 #include "engine/call.h"
 #include "engine/callbacks.h"
+#include "engine/dynptr.h"
 #include "engine/helper_args.h"
 #include "engine/helper_gpl.h"
 #include "engine/helper_table.h"
@@ -210,6 +211,16 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		regs[0].ref_obj_id = id;
 		break;
 	}
+	case R_DYNPTR_MEM_OR_NULL:
+		/* a slice: the dynptr's reference (its release invalidates the
+		 * slice) and its id (destroying the dynptr does) */
+		rb_reg_ptr(env, &regs[0], RT_MEM);
+		regs[0].flags = RF_MAYBE_NULL;
+		regs[0].range = (int32_t)ca->alloc_size;
+		regs[0].id = ++env->id_gen;
+		regs[0].ref_obj_id = ca->dynptr.ref_obj_id;
+		RB_SLICE_DYNPTR_ID(&regs[0]) = (int32_t)ca->dynptr.id;
+		break;
 	case R_RINGBUF_OR_NULL: {
 		rb_reg_ptr(env, &regs[0], RT_MEM);
 		regs[0].flags = RF_MAYBE_NULL | RF_RINGBUF;
@@ -266,6 +277,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	    rb_reg_const_val(env, &regs[3]) < env->obj->maps[ca.map_idx].max_entries &&
 	    (err = rb_mark_chain_precision(env, 3)))
 		return err;
+	if (ca.dynptr.release && (err = rb_dynptr_release(env, ca.dynptr.regno)))
+		return err;
 	if (ca.release_id)
 		rb_release_ref(env, ca.release_id);
 	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
@@ -274,6 +287,12 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	if (p->id == BPF_FUNC_get_local_storage &&
 	    !(regs[2].type == RT_SCALAR && rb_reg_is_const(env, &regs[2]) && !rb_reg_const_val(env, &regs[2])))
 		return rb_reject(env, "get_local_storage() doesn't support non-zero flags");
+	/* 6.18 check_helper_call: a local dynptr only over a map value */
+	if (p->id == BPF_FUNC_dynptr_from_mem && regs[1].type != RT_MAP_VALUE) {
+		char tn[48];
+		return rb_reject(env, "Unsupported reg type %s for bpf_dynptr_from_mem data",
+				 rb_rtype_name(&regs[1], tn, sizeof(tn)));
+	}
 	if ((err = rb_helper_callback(env, p->id, insn_idx, ca.subprog)))
 		return err;
 	if ((err = set_return(env, p, &ca)))

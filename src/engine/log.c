@@ -8,6 +8,7 @@
 #include "engine/btf.h"
 #include "engine/helper_table.h"
 #include "engine/iter.h"
+#include "engine/dynptr.h"
 #include "engine/log.h"
 #include "engine/names.h"
 
@@ -167,6 +168,7 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 		[RT_PKT_END] = "pkt_end",   [RT_FLOW_KEYS] = "flow_keys", [RT_SOCK_COMMON] = "sock_common",
 		[RT_SOCKET] = "sock",       [RT_TCP_SOCK] = "tcp_sock",   [RT_MEM] = "mem",
 		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func", [RT_XDP_SOCK] = "xdp_sock",
+		[RT_CONST_DYNPTR] = "dynptr_ptr",
 	};
 	snprintf(buf, len, "%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
 		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_RCU) ? "rcu_" : "",
@@ -250,6 +252,10 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 		AP("%ssz=%s", sep, tmp);
 		sep = ",";
 	}
+	if (r->type == RT_CONST_DYNPTR) {
+		AP("%stype=%s", sep, rb_dynptr_type_str(RB_DYNPTR_TYPE(r)));
+		sep = ",";
+	}
 	if (t->is_const(&r->val)) {
 		uint64_t v = rb_reg_const_val(env, r);
 		if (v) {
@@ -302,7 +308,14 @@ void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, b
 		types[8] = 0;
 		if (!valid)
 			continue;
-		if (sl->type[7] == SLOT_ITER) {
+		if (sl->type[7] == SLOT_DYNPTR) {
+			/* 6.18 prints a dynptr at its first slot, when it meets the second */
+			if (RB_DYNPTR_FIRST(&sl->spilled) || s + 1 >= f->nslots)
+				continue;
+			rb_dynptr_slot_str(&f->stack[s + 1], buf, sizeof(buf));
+			rb_log(env, " fp%d=%s", (-s - 2) * 8, buf);
+			s++;
+		} else if (sl->type[7] == SLOT_ITER) {
 			/* only an iterator's first slot has its reference and is printed */
 			if (!sl->spilled.ref_obj_id)
 				continue;

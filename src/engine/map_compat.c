@@ -5,7 +5,7 @@
  * helper). A map and a helper are compatible when neither table says
  * otherwise. Adding a special map or helper: one row (plus a test).
  * Rows of 6.18 whose helpers the helper table does not model yet (queue,
- * stack, bloom filter, user ringbuf, inode/task/cgroup storage, arena,
+ * stack, bloom filter, inode/task/cgroup storage, arena,
  * struct_ops) are not here: those helpers end as "unsupported" first. */
 #include <linux/bpf.h>
 #include <stddef.h>
@@ -22,7 +22,10 @@ static const struct {
 } map_rows[] = {
 	{M(PROG_ARRAY), {F(tail_call)}},
 	{M(PERF_EVENT_ARRAY), {F(perf_event_read), F(perf_event_output), F(perf_event_read_value)}},
-	{M(RINGBUF), {F(ringbuf_output), F(ringbuf_reserve), F(ringbuf_query)}},
+	{M(RINGBUF),
+	 {F(ringbuf_output), F(ringbuf_reserve), F(ringbuf_query), F(ringbuf_reserve_dynptr),
+	  F(ringbuf_submit_dynptr), F(ringbuf_discard_dynptr)}},
+	{M(USER_RINGBUF), {F(user_ringbuf_drain)}},
 	{M(STACK_TRACE), {F(get_stackid)}},
 	{M(CGROUP_ARRAY), {F(skb_under_cgroup), F(current_task_under_cgroup)}},
 	{M(CGROUP_STORAGE), {F(get_local_storage)}},
@@ -54,6 +57,8 @@ static const struct {
 	{F(ringbuf_output), {M(RINGBUF)}},
 	{F(ringbuf_reserve), {M(RINGBUF)}},
 	{F(ringbuf_query), {M(RINGBUF)}},
+	{F(ringbuf_reserve_dynptr), {M(RINGBUF)}},
+	{F(user_ringbuf_drain), {M(USER_RINGBUF)}},
 	{F(get_stackid), {M(STACK_TRACE)}},
 	{F(current_task_under_cgroup), {M(CGROUP_ARRAY)}},
 	{F(skb_under_cgroup), {M(CGROUP_ARRAY)}},

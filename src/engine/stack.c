@@ -6,6 +6,7 @@
 
 #include "engine/alu.h"
 #include "engine/backtrack.h"
+#include "engine/dynptr.h"
 #include "engine/liveness.h"
 #include "engine/stack.h"
 #include "engine/stack_depth.h"
@@ -62,6 +63,9 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 	struct rb_slot *s = &f->stack[spi];
 	uint32_t hflags = stack_flags(f->frameno, spi);
 	bool is_st = BPF_CLASS(insn->code) == BPF_ST;
+	int err = rb_dynptr_destroy_slot(env, f, spi);
+	if (err)
+		return err;
 	rb_scratch_slot(env, spi);
 	/* 6.18 liveness: only a full 8-byte write kills the slot; a narrower
 	 * one neither kills nor reads it */
@@ -102,7 +106,7 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 			zero = true;
 		if (zero) {
 			if (reg) {
-				int err = rb_mark_chain_precision(env, value_regno);
+				err = rb_mark_chain_precision(env, value_regno);
 				if (err)
 					return err;
 			}
@@ -182,7 +186,10 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 			uint8_t t = s->type[(slot - i) % 8];
 			if (t == SLOT_ZERO)
 				zeros++;
-			/* SLOT_INVALID is readable for a privileged loader (allow_uninit_stack) */
+			/* SLOT_INVALID is readable for a privileged loader
+			 * (allow_uninit_stack); a dynptr's or iterator's bytes are not */
+			if (t == SLOT_DYNPTR || t == SLOT_ITER)
+				return rb_reject(env, "invalid read from stack off %d+%d size %d", off, i, size);
 		}
 		if (dst_regno >= 0) {
 			if (zeros == size)
@@ -194,6 +201,28 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 	}
 	if (hflags)
 		return rb_push_hist(env, env->cur, hflags);
+	return 0;
+}
+
+/* check_stack_range_initialized's read of [min_off, min_off + n): a byte
+ * of a dynptr or an iterator (not a spill, misc, zero or invalid byte) */
+static int special_bytes(struct rb_env *env, int regno, const struct rb_reg *reg, const struct rb_func *f, int min_off,
+			 int n)
+{
+	for (int i = 0; i < n; i++) {
+		int slot = -(min_off + i) - 1;
+		if (slot / 8 >= f->nslots)
+			continue;
+		uint8_t t = f->stack[slot / 8].type[slot % 8];
+		if (t != SLOT_DYNPTR && t != SLOT_ITER)
+			continue;
+		if (env->t->is_const(&reg->val))
+			return rb_reject(env, "invalid read from stack R%d off %d+%d size %d", regno, min_off, i, n);
+		struct rb_bounds b;
+		rb_reg_bounds(env, reg, &b);
+		return rb_reject(env, "invalid read from stack R%d var_off (%#llx; %#llx)+%d size %d", regno,
+				 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask, i, n);
+	}
 	return 0;
 }
 
@@ -268,6 +297,9 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 		bool writing_zero = (vreg && rb_reg_is_const(env, vreg) && rb_reg_const_val(env, vreg) == 0) ||
 				    (!vreg && BPF_CLASS(insn->code) == BPF_ST && insn->imm == 0);
 		bool zero_used = false;
+		for (int i = min_off; i < max_off + size; i++)
+			if ((err = rb_dynptr_destroy_slot(env, f, (-i - 1) / 8)))
+				return err;
 		for (int i = min_off; i < max_off + size; i++) {
 			int slot = -i - 1, spi = slot / 8;
 			struct rb_slot *sl = &f->stack[spi];
@@ -299,6 +331,8 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 		return 0;
 	}
 	int zeros = 0;
+	if ((err = special_bytes(env, regno, reg, f, min_off, max_off + size - min_off)))
+		return err;
 	for (int i = min_off; i < max_off + size; i++) {
 		int slot = -i - 1, spi = slot / 8;
 		rb_live_stack_access(env, f->frameno, spi, false);
@@ -331,6 +365,16 @@ int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg
 	if (sz == 0 && zero_ok)
 		return 0;
 	if ((err = check_stack_bounds(env, regno, reg, off, sz, &min_off, &max_off, write_uninit ? 1 : 0)))
+		return err;
+	/* check_stack_range_initialized: a helper writing raw memory may not
+	 * overlap a dynptr; one reading may not read a dynptr's or an
+	 * iterator's bytes */
+	for (int i = min_off; write_uninit && i < max_off + sz; i++) {
+		int slot = -i - 1;
+		if (slot / 8 < f->nslots && f->stack[slot / 8].type[slot % 8] == SLOT_DYNPTR)
+			return rb_reject(env, "potential write to dynptr at off=%d disallowed", i);
+	}
+	if (!write_uninit && (err = special_bytes(env, regno, reg, f, min_off, max_off + sz - min_off)))
 		return err;
 	if ((err = grow_for(env, f, min_off)))
 		return err;

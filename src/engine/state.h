@@ -60,6 +60,7 @@ enum rb_rtype {
 	RT_BTF_ID,
 	RT_FUNC,
 	RT_XDP_SOCK,
+	RT_CONST_DYNPTR, /* CONST_PTR_TO_DYNPTR: a callback's dynptr argument (dynptr.h) */
 };
 
 /* type flags (the kernel's type modifiers) */
@@ -71,7 +72,14 @@ enum rb_rtype {
 #define RF_RCU 0x20      /* MEM_RCU */
 
 /* stack slot byte types (the kernel's STACK_*) */
-enum { SLOT_INVALID = 0, SLOT_SPILL, SLOT_MISC, SLOT_ZERO, SLOT_ITER /* an open-coded iterator (iter.h) */ };
+enum {
+	SLOT_INVALID = 0,
+	SLOT_SPILL,
+	SLOT_MISC,
+	SLOT_ZERO,
+	SLOT_ITER,   /* an open-coded iterator (iter.h) */
+	SLOT_DYNPTR, /* a bpf_dynptr (dynptr.h) */
+};
 
 struct rb_reg {
 	uint8_t type;  /* enum rb_rtype */

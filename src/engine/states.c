@@ -275,6 +275,13 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 			continue;
 		if (ot == SLOT_SPILL && !regsafe(env, &o->stack[spi].spilled, &c->stack[spi].spilled, m, exact))
 			return false;
+		if (ot == SLOT_DYNPTR) {
+			/* the dynptr's type, which slot it is and its reference */
+			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
+			if (orr->map_idx != crr->map_idx || orr->range != crr->range ||
+			    !check_ids(m, orr->ref_obj_id, crr->ref_obj_id))
+				return false;
+		}
 		if (ot == SLOT_ITER) {
 			/* the iterator's type, state and reference (not its depth) */
 			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;

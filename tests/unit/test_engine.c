@@ -493,6 +493,34 @@ static void test_map_helper_compat(void **state)
 		      "cannot pass map_type 1 into func bpf_ringbuf_output#130");
 }
 
+/* local dynptrs (dynptr.c, Linux 6.18 process_dynptr_func): built over a
+ * map value and read through bpf_dynptr_read; a write into its stack slots
+ * destroys it, a read of its bytes and a dynptr over the stack are refused */
+#define DYNPTR_PROG(extra)                                                                                        \
+	{                                                                                                             \
+		ST(BPF_W, 10, -4, 0), MOV_X(2, 10), ALU_K(BPF_ADD, 2, -4), LD_MAP(1, 0),                               \
+		    CALL(BPF_FUNC_map_lookup_elem), JMP_K(BPF_JNE, 0, 0, 2), MOV_K(0, 0), EXIT(), MOV_X(1, 0),        \
+		    MOV_K(2, 8), MOV_K(3, 0), MOV_X(4, 10), ALU_K(BPF_ADD, 4, -16), CALL(BPF_FUNC_dynptr_from_mem),   \
+		    extra, MOV_X(1, 10), ALU_K(BPF_ADD, 1, -24), MOV_K(2, 8), MOV_X(3, 10), ALU_K(BPF_ADD, 3, -16),   \
+		    MOV_K(4, 0), MOV_K(5, 0), CALL(BPF_FUNC_dynptr_read), MOV_K(0, 0), EXIT()                          \
+	}
+
+static void test_local_dynptr(void **state)
+{
+	(void)state;
+	static const struct bpf_insn ok[] = DYNPTR_PROG(MOV_K(6, 0));
+	static const struct bpf_insn overwritten[] = DYNPTR_PROG(ST(BPF_W, 10, -4, 0));
+	static const struct bpf_insn read_bytes[] = DYNPTR_PROG(LDX(BPF_DW, 6, 10, -16));
+	static const struct bpf_insn over_stack[] = {MOV_X(1, 10), ALU_K(BPF_ADD, 1, -32), MOV_K(2, 8), MOV_K(3, 0),
+						     MOV_X(4, 10), ALU_K(BPF_ADD, 4, -16), CALL(BPF_FUNC_dynptr_from_mem),
+						     MOV_K(0, 0), EXIT()};
+	expect_accept(BPF_PROG_TYPE_SOCKET_FILTER, ok, 26);
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, overwritten, 26, 23, "Expected an initialized dynptr as arg #2");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, read_bytes, 26, 15, "invalid read from stack off -16+0 size 8");
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, over_stack, 9, 6,
+		      "Unsupported reg type fp for bpf_dynptr_from_mem data");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_width_links),
 		cmocka_unit_test(test_impossible_branch_mem),
 		cmocka_unit_test(test_map_helper_compat),
+		cmocka_unit_test(test_local_dynptr),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
