@@ -6,6 +6,7 @@
 
 #include "engine/backtrack.h"
 #include "engine/btf.h"
+#include "engine/const_str.h"
 #include "engine/helper_args.h"
 #include "engine/kfuncs.h"
 #include "engine/locks.h"
@@ -17,7 +18,7 @@
 
 static bool arg_nullable(int kind)
 {
-	return kind == A_MEM_RO_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
+	return kind == A_MEM_RO_OR_NULL || kind == A_MEM_WRITE_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
 	       kind == A_SOCKET_OR_NULL || kind == A_BTF_TASK_OR_NULL || kind == A_STACK_OR_NULL;
 }
 
@@ -144,21 +145,25 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		break;
 	case A_BTF_TASK:
-	case A_BTF_TASK_OR_NULL: {
-		/* 6.18 btf_ptr_types, then btf_struct_ids_match against task_struct */
+	case A_BTF_TASK_OR_NULL:
+	case A_BTF_STRUCT: {
+		/* 6.18 btf_ptr_types, then btf_struct_ids_match against the arg_btf_id */
+		const char *want = p->args[a] == A_BTF_STRUCT ? rb_helper_arg_struct(p->id, a) : "task_struct";
 		uint8_t mods = reg->flags & (uint8_t)~RF_MAYBE_NULL;
 		if (reg->type != RT_BTF_ID || (mods && mods != RF_TRUSTED && mods != RF_RCU))
 			return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
 		if (reg->flags & RF_MAYBE_NULL)
 			return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno);
-		int32_t task = rb_btf_struct_id(env, "task_struct");
-		if (task <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)task, false))
+		int32_t sid = want ? rb_btf_struct_id(env, want) : -1;
+		if (sid <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sid, false))
 			return rb_reject(env, "R%d is of type %s but %s is expected", regno,
-					 rb_btf_name(env, (uint32_t)reg->map_idx), "task_struct");
+					 rb_btf_name(env, (uint32_t)reg->map_idx), want ? want : "?");
 		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
-			return rb_unsupported(env, "task pointer with an offset passed to a helper");
+			return rb_unsupported(env, "BTF pointer with an offset passed to a helper");
 		break;
 	}
+	case A_CONST_STR:
+		return rb_check_const_str_arg(env, regno);
 	case A_SOCK_PTR:
 		if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
 		     reg->type != RT_XDP_SOCK) ||
@@ -242,7 +247,8 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	switch (p->args[a]) {
 	case A_VALUE_OR_NULL:
 	case A_KEY:
-	case A_VALUE: {
+	case A_VALUE:
+	case A_VALUE_UNINIT: {
 		if (ca->map_idx < 0)
 			return rb_reject(env, "invalid map_ptr to access map->%s", p->args[a] == A_KEY ? "key" : "value");
 		const struct rb_map *m = &env->obj->maps[ca->map_idx];
@@ -254,7 +260,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
 					 tn);
 		err = rb_check_mem_range(env, regno, -1, p->args[a] == A_KEY ? m->key_size : m->value_size,
-					 false, false);
+					 false, p->args[a] == A_VALUE_UNINIT);
 		if (err)
 			return err;
 		if (p->args[a] == A_KEY && (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_PERCPU_ARRAY)) {
@@ -268,6 +274,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_MEM_RO_OR_NULL:
 	case A_MEM_UNINIT:
 	case A_MEM_WRITE:
+	case A_MEM_WRITE_OR_NULL:
 		if (reg->type == RT_BTF_ID)
 			return rb_unsupported(env, "BTF pointer passed as helper memory");
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
@@ -282,10 +289,11 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_SIZE:
 	case A_SIZE_OR_ZERO: {
 		bool c;
-		bool write = p->args[a - 1] == A_MEM_UNINIT || p->args[a - 1] == A_MEM_WRITE;
+		bool in_place = p->args[a - 1] == A_MEM_WRITE || p->args[a - 1] == A_MEM_WRITE_OR_NULL;
+		bool write = p->args[a - 1] == A_MEM_UNINIT || in_place;
 		uint64_t scratched = env->scratched_stack;
 		err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, write, &ca->msize_max, &c);
-		if (p->args[a - 1] == A_MEM_WRITE)
+		if (in_place)
 			env->scratched_stack = scratched;
 		if (err)
 			return err;
@@ -296,6 +304,14 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "R%d is not a known constant'", regno);
 		ca->alloc_size = rb_reg_const_val(env, reg);
 		if ((err = rb_mark_chain_precision(env, regno)))
+			return err;
+		break;
+	case A_FIXED_RO:
+		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+					 regno, tn);
+		if ((err = rb_check_mem_range(env, regno, -1, rb_helper_arg_size(p->id, a), false, false)))
 			return err;
 		break;
 	case A_U32_OUT:
@@ -339,10 +355,13 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	case A_VALUE_OR_NULL:
 	case A_KEY:
 	case A_VALUE:
+	case A_VALUE_UNINIT:
 	case A_MEM_RO:
 	case A_MEM_RO_OR_NULL:
 	case A_MEM_UNINIT:
 	case A_MEM_WRITE:
+	case A_MEM_WRITE_OR_NULL:
+	case A_FIXED_RO:
 	case A_SIZE:
 	case A_SIZE_OR_ZERO:
 	case A_ALLOC_SIZE:

@@ -145,8 +145,9 @@ static const struct rb_helper helpers[] = {
 	H(sysctl_get_current_value, R_INT, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE),
 	H(sysctl_get_new_value, R_INT, 0, 0, A_CTX, A_MEM_UNINIT, A_SIZE),
 	H(sysctl_set_new_value, R_INT, 0, 0, A_CTX, A_MEM_RO, A_SIZE),
-	H(strtol, R_INT, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
-	H(strtoul, R_INT, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
+	/* bpf_base_func_proto: every type */
+	H(strtol, R_INT, HC_ALL, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
+	H(strtoul, R_INT, HC_ALL, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
 	/* named in the log only */
 	/* callbacks (callbacks.c) */
 	H(loop, R_INT, HC_ALL, 0, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
@@ -162,7 +163,87 @@ static const struct rb_helper helpers[] = {
 	H(dynptr_data, R_DYNPTR_MEM_OR_NULL, HC_ALL, 0, A_DYNPTR_RDONLY, A_ANY, A_ALLOC_SIZE),
 	/* callback_fn(const struct bpf_dynptr *dynptr, void *ctx) (callbacks.c) */
 	H(user_ringbuf_drain, R_INT, HC_ALL, 0, A_MAP, A_FUNC, A_STACK_OR_NULL, A_ANY),
-	N(snprintf),
+	/* const strings (const_str.c) */
+	H(strncmp, R_INT, HC_ALL, 0, A_MEM_RO, A_SIZE, A_CONST_STR),
+	/* 6.18.44: the output buffer is MEM_WRITE (the stable backport of
+	 * "bpf: Fix memory access flags in helper prototypes") */
+	H(snprintf, R_INT, HC_ALL, 0, A_MEM_WRITE_OR_NULL, A_SIZE_OR_ZERO, A_CONST_STR, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO),
+	/* sk_msg (6.18 sk_msg_func_proto) */
+	H(msg_apply_bytes, R_INT, 0, 0, A_CTX, A_ANY),
+	H(msg_cork_bytes, R_INT, 0, 0, A_CTX, A_ANY),
+	H(msg_pull_data, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_ANY, A_ANY),
+	H(msg_push_data, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_ANY, A_ANY),
+	H(msg_pop_data, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_ANY, A_ANY),
+	/* sock_ops TCP header options (store_hdr_opt changes the packet) */
+	H(load_hdr_opt, R_INT, 0, 0, A_CTX, A_MEM_WRITE, A_SIZE, A_ANY),
+	H(store_hdr_opt, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_MEM_RO, A_SIZE, A_ANY),
+	H(reserve_hdr_opt, R_INT, 0, 0, A_CTX, A_ANY, A_ANY),
+	/* tc and xdp (net/core/filter.c, 6.18) */
+	H(redirect_peer, R_INT, HC_TC, 0, A_ANY, A_ANY),
+	H(csum_level, R_INT, HC_TC, 0, A_CTX, A_ANY),
+	H(skb_set_tstamp, R_INT, HC_TC, 0, A_CTX, A_ANY, A_ANY),
+	H(skb_get_xfrm_state, R_INT, HC_TC, 0, A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE, A_ANY),
+	H(skb_ecn_set_ce, R_INT, HC_TC | HC_CGROUP_SKB, 0, A_CTX),
+	H(skb_ancestor_cgroup_id, R_INT, HC_TC | HC_CGROUP_SKB, 0, A_CTX, A_ANY),
+	H(sk_cgroup_id, R_INT, HC_TC | HC_CGROUP_SKB, 0, A_SOCK_COMMON),
+	H(sk_ancestor_cgroup_id, R_INT, HC_TC | HC_CGROUP_SKB, 0, A_SOCK_COMMON, A_ANY),
+	H(xdp_get_buff_len, R_INT, HC_XDP, 0, A_CTX),
+	H(xdp_load_bytes, R_INT, HC_XDP, 0, A_CTX, A_ANY, A_MEM_UNINIT, A_SIZE),
+	H(xdp_store_bytes, R_INT, HC_XDP, 0, A_CTX, A_ANY, A_MEM_RO, A_SIZE),
+	H(tcp_check_syncookie, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_SOCK_COMMON, A_MEM_RO, A_SIZE, A_MEM_RO, A_SIZE),
+	H(tcp_gen_syncookie, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_SOCK_COMMON, A_MEM_RO, A_SIZE, A_MEM_RO, A_SIZE),
+	/* 6.18.44: read-only arguments, a size that may be zero (the same backport) */
+	H(tcp_raw_gen_syncookie_ipv4, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_FIXED_RO, A_MEM_RO, A_SIZE_OR_ZERO),
+	H(tcp_raw_gen_syncookie_ipv6, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_FIXED_RO, A_MEM_RO, A_SIZE_OR_ZERO),
+	H(tcp_raw_check_syncookie_ipv4, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_FIXED_RO, A_FIXED_RO),
+	H(tcp_raw_check_syncookie_ipv6, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_FIXED_RO, A_FIXED_RO),
+	/* queue and stack maps (map_compat.c) */
+	H(map_push_elem, R_INT, HC_ALL, HF_PKT_ACCESS, A_MAP, A_VALUE, A_ANY),
+	H(map_pop_elem, R_INT, HC_ALL, 0, A_MAP, A_VALUE_UNINIT),
+	H(map_peek_elem, R_INT, HC_ALL, 0, A_MAP, A_VALUE_UNINIT),
+	/* tracing (6.18 bpf_tracing_func_proto, tracing_prog_func_proto) */
+	H(get_task_stack, R_SIZE_OR_ERR, HC_TRACE, 0, A_BTF_TASK, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(task_pt_regs, R_BTF_PTR, HC_TRACE, 0, A_BTF_TASK),
+	H(copy_from_user, R_INT, HC_TRACE, HF_MIGHT_SLEEP, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY),
+	H(copy_from_user_task, R_INT, HC_TRACE, HF_MIGHT_SLEEP, A_MEM_UNINIT, A_SIZE_OR_ZERO, A_ANY, A_BTF_TASK, A_ANY),
+	H(read_branch_records, R_INT, HC_TRACE, 0, A_CTX, A_MEM_WRITE_OR_NULL, A_SIZE_OR_ZERO, A_ANY),
+	H(snprintf_btf, R_INT, HC_TRACE, 0, A_MEM_WRITE, A_SIZE, A_MEM_RO, A_SIZE, A_ANY),
+	H(seq_printf_btf, R_INT, HC_TRACE, 0, A_BTF, A_MEM_RO, A_SIZE_OR_ZERO, A_ANY),
+	/* .allowed: bpf_d_path_allowed (helpers.c) */
+	H(d_path, R_INT, HC_TRACE, 0, A_BTF_STRUCT, A_MEM_WRITE, A_SIZE_OR_ZERO),
+	H(sock_from_file, R_BTF_SOCK_OR_NULL, HC_TRACE, 0, A_BTF_STRUCT),
+};
+
+/* prototypes 6.18 gives only some program types in place of the row above
+ * (type, attach type or RB_ANY_ATTACH_TYPE, row) */
+#define RB_ANY_ATTACH_TYPE 0xffffffffu
+static const struct {
+	uint32_t type, attach;
+	struct rb_helper h;
+} type_rows[] = {
+	/* bpf_sk_assign_proto: any sock_common (sk_lookup's takes a socket or NULL) */
+	{BPF_PROG_TYPE_SCHED_CLS, RB_ANY_ATTACH_TYPE, H(sk_assign, R_INT, HC_TC, 0, A_CTX, A_SOCK_COMMON, A_ANY)},
+	{BPF_PROG_TYPE_SCHED_ACT, RB_ANY_ATTACH_TYPE, H(sk_assign, R_INT, HC_TC, 0, A_CTX, A_SOCK_COMMON, A_ANY)},
+	/* bpf_get_socket_ptr_cookie_proto */
+	{BPF_PROG_TYPE_SK_REUSEPORT, RB_ANY_ATTACH_TYPE, H(get_socket_cookie, R_INT, 0, 0, A_SOCK_COMMON)},
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE, H(get_socket_cookie, R_INT, 0, 0, A_SOCK_COMMON)},
+	/* bpf_sk_getsockopt_proto / bpf_sk_setsockopt_proto (cgroup_sockopt; tcp and unix iterators) */
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, RB_ANY_ATTACH_TYPE,
+	 H(getsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE)},
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, RB_ANY_ATTACH_TYPE,
+	 H(setsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_RO, A_SIZE)},
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
+	 H(getsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE)},
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
+	 H(setsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_RO, A_SIZE)},
+	/* bpf_sk_storage_{get,delete}_tracing_proto (.allowed: helpers.c) */
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
+	 H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, A_MAP, A_BTF_STRUCT, A_VALUE_OR_NULL, A_ANY)},
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE, H(sk_storage_delete, R_INT, 0, 0, A_MAP, A_BTF_STRUCT)},
+	/* bpf_skb_output_proto, bpf_xdp_get_buff_len_trace_proto */
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
+	 H(skb_output, R_INT, 0, 0, A_BTF_STRUCT, A_MAP, A_ANY, A_MEM_RO, A_SIZE_OR_ZERO)},
+	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE, H(xdp_get_buff_len, R_INT, 0, 0, A_BTF_STRUCT)},
 };
 
 static const struct rb_helper *find(int32_t id)
@@ -190,9 +271,50 @@ int rb_helper_nargs(int32_t id)
 	return n;
 }
 
+const struct rb_helper *rb_helper_proto_for(int32_t id, uint32_t prog_type, uint32_t attach_type, bool *variant)
+{
+	for (size_t i = 0; i < sizeof(type_rows) / sizeof(type_rows[0]); i++)
+		if (type_rows[i].h.id == id && type_rows[i].type == prog_type &&
+		    (type_rows[i].attach == RB_ANY_ATTACH_TYPE || type_rows[i].attach == attach_type)) {
+			*variant = true;
+			return &type_rows[i].h;
+		}
+	*variant = false;
+	return rb_helper_proto(id);
+}
+
+/* the arg_btf_id of A_BTF_STRUCT arguments (6.18) */
+const char *rb_helper_arg_struct(int32_t id, int a)
+{
+	(void)a;
+	switch (id) {
+	case BPF_FUNC_d_path: return "path";
+	case BPF_FUNC_sock_from_file: return "file";
+	case BPF_FUNC_sk_storage_get:
+	case BPF_FUNC_sk_storage_delete: return "sock_common";
+	case BPF_FUNC_skb_output: return "sk_buff";
+	case BPF_FUNC_xdp_get_buff_len: return "xdp_buff";
+	default: return NULL;
+	}
+}
+
+/* ARG_PTR_TO_FIXED_SIZE_MEM sizes: struct iphdr 20, ipv6hdr 40, tcphdr 20 */
+uint32_t rb_helper_arg_size(int32_t id, int a)
+{
+	switch (id) {
+	case BPF_FUNC_tcp_raw_gen_syncookie_ipv6:
+	case BPF_FUNC_tcp_raw_check_syncookie_ipv6:
+		return a == 0 ? 40 : 20;
+	default:
+		return 20;
+	}
+}
+
 const char *rb_helper_ret_struct(int32_t id)
 {
 	switch (id) {
+	case BPF_FUNC_task_pt_regs: return "pt_regs";
+	case BPF_FUNC_sock_from_file: return "socket";
 	case BPF_FUNC_skc_to_tcp6_sock: return "tcp6_sock";
 	case BPF_FUNC_skc_to_tcp_sock: return "tcp_sock";
 	case BPF_FUNC_skc_to_tcp_timewait_sock: return "tcp_timewait_sock";
@@ -217,9 +339,6 @@ static const struct {
 	bool only;
 } variants[] = {
 	{BPF_FUNC_get_cgroup_classid, BPF_PROG_TYPE_SK_SKB, true}, /* the cgroup types' variant takes no argument */
-	{BPF_FUNC_getsockopt, BPF_PROG_TYPE_CGROUP_SOCKOPT, false}, /* bpf_sk_getsockopt: a socket */
-	{BPF_FUNC_setsockopt, BPF_PROG_TYPE_CGROUP_SOCKOPT, false}, /* bpf_sk_setsockopt: a socket */
-	{BPF_FUNC_get_socket_cookie, BPF_PROG_TYPE_SK_REUSEPORT, false}, /* a socket pointer */
 	{BPF_FUNC_sk_assign, BPF_PROG_TYPE_SK_LOOKUP, true}, /* tc's takes a sock_common */
 };
 

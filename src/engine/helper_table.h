@@ -44,6 +44,11 @@ enum rb_helper_arg {
 	A_DYNPTR_RINGBUF_UNINIT, /* | DYNPTR_TYPE_RINGBUF | MEM_UNINIT: builds a ringbuf dynptr (a reference) */
 	A_DYNPTR_RDONLY,         /* | MEM_RDONLY: an initialised dynptr of any type */
 	A_DYNPTR_RINGBUF_RELEASE, /* | DYNPTR_TYPE_RINGBUF | OBJ_RELEASE: releases a ringbuf dynptr */
+	A_VALUE_UNINIT,   /* ARG_PTR_TO_MAP_VALUE | MEM_UNINIT | MEM_WRITE: value_size bytes written */
+	A_BTF_STRUCT,     /* ARG_PTR_TO_BTF_ID of the struct rb_helper_arg_struct names */
+	A_MEM_WRITE_OR_NULL, /* ARG_PTR_TO_MEM_OR_NULL | MEM_WRITE */
+	A_CONST_STR,      /* ARG_PTR_TO_CONST_STR: a NUL-terminated string in a read-only map value (const_str.c) */
+	A_FIXED_RO,       /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_RDONLY: rb_helper_arg_size bytes read */
 };
 
 /* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER
@@ -63,6 +68,7 @@ enum rb_helper_ret {
 	R_TCP_SOCK_OR_NULL, /* RET_PTR_TO_TCP_SOCK_OR_NULL */
 	R_BTF_SOCK_OR_NULL, /* RET_PTR_TO_BTF_ID_OR_NULL of the skc_to_* casts (struct: rb_helper_ret_struct) */
 	R_DYNPTR_MEM_OR_NULL, /* RET_PTR_TO_DYNPTR_MEM_OR_NULL: a slice of the dynptr argument (dynptr.c) */
+	R_BTF_PTR,        /* RET_PTR_TO_BTF_ID (struct: rb_helper_ret_struct), untrusted, never NULL */
 };
 
 /* flags */
@@ -70,6 +76,7 @@ enum rb_helper_ret {
 #define HF_PKT_ACCESS 0x2  /* .pkt_access: may take packet pointers as memory arguments */
 #define HF_NAME_ONLY 0x4   /* no prototype modelled: the name is for the log only */
 #define HF_PTR_CAST 0x8    /* is_ptr_cast_function: R0 keeps the argument's reference */
+#define HF_MIGHT_SLEEP 0x10 /* .might_sleep: only sleepable programs may call it */
 
 /* classes of program types without a measured helper set (prog_types.c) */
 #define HC_TRACE 0x1          /* kprobe, tracepoint, raw tracepoint, perf_event, tracing */
@@ -90,6 +97,14 @@ struct rb_helper {
 
 /* the prototype of helper id, NULL when it is not modelled */
 const struct rb_helper *rb_helper_proto(int32_t id);
+/* the prototype a program of this type (and attach type) gets: a
+ * per-type variant where 6.18 has one, else rb_helper_proto; *variant
+ * tells which */
+const struct rb_helper *rb_helper_proto_for(int32_t id, uint32_t prog_type, uint32_t attach_type, bool *variant);
+/* the struct an A_BTF_STRUCT argument a of helper id points to */
+const char *rb_helper_arg_struct(int32_t id, int a);
+/* the size an A_FIXED_RO argument a of helper id reads */
+uint32_t rb_helper_arg_size(int32_t id, int a);
 /* the argument count of a modelled helper, -1 when not modelled */
 int rb_helper_nargs(int32_t id);
 bool rb_helper_changes_pkt(int32_t id);

@@ -12,7 +12,9 @@
 #include "engine/callbacks.h"
 #include "engine/dynptr.h"
 #include "engine/helper_args.h"
+#include "engine/const_str.h"
 #include "engine/helper_gpl.h"
+#include "engine/helper_sets.h"
 #include "engine/helper_table.h"
 #include "engine/helpers.h"
 #include "engine/log.h"
@@ -64,6 +66,9 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
 		return rb_reject(env, "program of this type cannot use helper %s", lb);
 	const uint64_t *set = rb_prog_helper_set(pt, at);
+	if (!set && pt->type == BPF_PROG_TYPE_TRACING)
+		set = rb_tracing_helper_set(at, env->prog->attach_btf_id ? rb_btf_name(env, env->prog->attach_btf_id)
+									 : NULL);
 	if (set)
 		return id > 0 && id < 256 && ((set[id / 64] >> (id % 64)) & 1)
 			       ? 0
@@ -79,7 +84,7 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 
 /* an available helper: is its prototype for this program type the one
  * modelled? 0, or "unsupported" */
-static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper *h)
+static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper *h, bool variant)
 {
 	const struct rb_prog_type *pt = env->ptype;
 	char lb[64];
@@ -88,9 +93,39 @@ static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper
 		return rb_unsupported(env, "helper %s: its prototype is not modelled", lb);
 	/* a type with classes as well as a set: the class names the types the
 	 * modelled prototype is for */
+	if (variant)
+		return 0;
 	if (pt->helper_classes ? !(h->classes & pt->helper_classes) : rb_helper_proto_differs(h->id, pt->type))
 		return rb_unsupported(env, "helper %s: its prototype for program type %s is not modelled", lb,
 				      pt->name);
+	return 0;
+}
+
+/* 6.18 check_helper_call after the licence: a prototype's .allowed
+ * callback ("helper call is not allowed in probe"), then .might_sleep */
+static int check_allowed(struct rb_env *env, const struct rb_helper *p)
+{
+	const struct rb_prog *prog = env->prog;
+	uint32_t at = prog->expected_attach_type;
+	bool tracing = env->ptype->type == BPF_PROG_TYPE_TRACING;
+	if (p->id == BPF_FUNC_d_path && !(tracing && at == BPF_TRACE_ITER)) {
+		/* bpf_d_path_allowed: iterators, sleepable LSM hooks and an
+		 * allowlist of functions (btf_allowlist_d_path); a tracepoint is none */
+		if (!(tracing && at == BPF_TRACE_RAW_TP))
+			return rb_unsupported(env, "bpf_d_path#%d: its allowlist of attach functions is not modelled",
+					      p->id);
+		return rb_reject(env, "helper call is not allowed in probe");
+	}
+	if (tracing && (p->id == BPF_FUNC_sk_storage_get || p->id == BPF_FUNC_sk_storage_delete)) {
+		/* bpf_sk_storage_tracing_allowed */
+		bool ok = at == BPF_TRACE_ITER || at == BPF_TRACE_RAW_TP ||
+			  ((at == BPF_TRACE_FENTRY || at == BPF_TRACE_FEXIT) &&
+			   strncmp(prog->attach_name, "bpf_sk_storage", strlen("bpf_sk_storage")));
+		if (!ok)
+			return rb_reject(env, "helper call is not allowed in probe");
+	}
+	if ((p->flags & HF_MIGHT_SLEEP) && !(prog->prog_flags & BPF_F_SLEEPABLE))
+		return rb_reject(env, "helper call might sleep in a non-sleepable prog");
 	return 0;
 }
 
@@ -183,6 +218,15 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		regs[0].flags = RF_MAYBE_NULL;
 		regs[0].id = ++env->id_gen;
 		break;
+	case R_BTF_PTR: {
+		/* RET_PTR_TO_BTF_ID: an untrusted pointer, never NULL */
+		int32_t sid = rb_btf_struct_id(env, rb_helper_ret_struct(p->id));
+		if (sid <= 0)
+			return rb_unsupported(env, "bpf_%s without vmlinux BTF", p->name);
+		rb_reg_ptr(env, &regs[0], RT_BTF_ID);
+		regs[0].map_idx = sid;
+		break;
+	}
 	case R_SOCK_OR_NULL:
 	case R_TCP_SOCK_OR_NULL:
 	case R_BTF_SOCK_OR_NULL: {
@@ -254,7 +298,9 @@ static int tail_call_exit(struct rb_env *env, int insn_idx)
 
 int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int insn_idx)
 {
-	const struct rb_helper *p = rb_helper_proto(insn->imm);
+	bool variant;
+	const struct rb_helper *p =
+		rb_helper_proto_for(insn->imm, env->ptype->type, env->prog->expected_attach_type, &variant);
 	char lb[64];
 	int err;
 	/* 6.18 check_helper_call: the id, get_func_proto, then the licence */
@@ -265,7 +311,9 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	if (!rb_license_gpl_compatible(env->prog->license) &&
 	    rb_helper_gpl_only(insn->imm, env->ptype->type, env->prog->expected_attach_type))
 		return rb_reject(env, "cannot call GPL-restricted function from non-GPL compatible program");
-	if ((err = check_modelled(env, insn->imm, p)))
+	if ((err = check_modelled(env, insn->imm, p, variant)))
+		return err;
+	if ((err = check_allowed(env, p)))
 		return err;
 	struct rb_call_args ca = {.map_idx = -1, .const_key = -1, .subprog = -1};
 	for (int a = 0; a < 5 && p->args[a] != A_NONE; a++)
@@ -281,6 +329,9 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		return err;
 	if (ca.release_id)
 		rb_release_ref(env, ca.release_id);
+	/* 6.18 check_bpf_snprintf_call: the format against the data's size */
+	if (p->id == BPF_FUNC_snprintf && (err = rb_check_snprintf_format(env)))
+		return err;
 	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
 		return rb_reject(env, "tail_call would lead to reference leak");
 	/* 6.18 check_helper_call: get_local_storage() cannot fail, so its flags must be 0 */

@@ -185,6 +185,7 @@ static void not_null_reg(struct rb_env *env, struct rb_reg *r)
 			r->type = RT_XDP_SOCK;
 		} else if (m->type == BPF_MAP_TYPE_SOCKMAP || m->type == BPF_MAP_TYPE_SOCKHASH) {
 			r->type = RT_SOCKET;
+			r->flags |= RF_MAP_SOCK;
 		}
 	}
 }

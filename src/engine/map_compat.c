@@ -4,9 +4,9 @@
  * the helpers that take only some map types (its second switch, on the
  * helper). A map and a helper are compatible when neither table says
  * otherwise. Adding a special map or helper: one row (plus a test).
- * Rows of 6.18 whose helpers the helper table does not model yet (queue,
- * stack, bloom filter, inode/task/cgroup storage, arena,
- * struct_ops) are not here: those helpers end as "unsupported" first. */
+ * Rows of 6.18 whose helpers the helper table does not model yet
+ * (inode/task/cgroup storage, arena, struct_ops) are not here: those
+ * helpers end as "unsupported" first. */
 #include <linux/bpf.h>
 #include <stddef.h>
 
@@ -21,7 +21,8 @@ static const struct {
 	int32_t helpers[8];
 } map_rows[] = {
 	{M(PROG_ARRAY), {F(tail_call)}},
-	{M(PERF_EVENT_ARRAY), {F(perf_event_read), F(perf_event_output), F(perf_event_read_value)}},
+	{M(PERF_EVENT_ARRAY),
+	 {F(perf_event_read), F(perf_event_output), F(perf_event_read_value), F(skb_output), F(xdp_output)}},
 	{M(RINGBUF),
 	 {F(ringbuf_output), F(ringbuf_reserve), F(ringbuf_query), F(ringbuf_reserve_dynptr),
 	  F(ringbuf_submit_dynptr), F(ringbuf_discard_dynptr)}},
@@ -43,6 +44,9 @@ static const struct {
 	{M(REUSEPORT_SOCKARRAY), {F(sk_select_reuseport)}},
 	{M(SK_STORAGE), {F(sk_storage_get), F(sk_storage_delete)}},
 	{M(TASK_STORAGE), {F(task_storage_get), F(task_storage_delete)}},
+	{M(QUEUE), {F(map_peek_elem), F(map_pop_elem), F(map_push_elem)}},
+	{M(STACK), {F(map_peek_elem), F(map_pop_elem), F(map_push_elem)}},
+	{M(BLOOM_FILTER), {F(map_peek_elem), F(map_push_elem)}},
 };
 
 /* these helpers take only these map types (lists end at 0) */
@@ -54,6 +58,8 @@ static const struct {
 	{F(perf_event_read), {M(PERF_EVENT_ARRAY)}},
 	{F(perf_event_output), {M(PERF_EVENT_ARRAY)}},
 	{F(perf_event_read_value), {M(PERF_EVENT_ARRAY)}},
+	{F(skb_output), {M(PERF_EVENT_ARRAY)}},
+	{F(xdp_output), {M(PERF_EVENT_ARRAY)}},
 	{F(ringbuf_output), {M(RINGBUF)}},
 	{F(ringbuf_reserve), {M(RINGBUF)}},
 	{F(ringbuf_query), {M(RINGBUF)}},
@@ -75,6 +81,9 @@ static const struct {
 	{F(sk_storage_delete), {M(SK_STORAGE)}},
 	{F(task_storage_get), {M(TASK_STORAGE)}},
 	{F(task_storage_delete), {M(TASK_STORAGE)}},
+	{F(map_pop_elem), {M(QUEUE), M(STACK)}},
+	{F(map_peek_elem), {M(QUEUE), M(STACK), M(BLOOM_FILTER)}},
+	{F(map_push_elem), {M(QUEUE), M(STACK), M(BLOOM_FILTER)}},
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

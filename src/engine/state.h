@@ -70,6 +70,10 @@ enum rb_rtype {
 #define RF_TRUSTED 0x8   /* BTF pointers: PTR_TRUSTED */
 #define RF_UNTRUSTED 0x10 /* PTR_UNTRUSTED */
 #define RF_RCU 0x20      /* MEM_RCU */
+/* a socket from a sockmap/sockhash lookup: 6.18 keeps the map pointer in
+ * the register's union, so regsafe's memcmp never finds it equal to a
+ * socket from a helper or the context (whose union is zero) */
+#define RF_MAP_SOCK 0x40
 
 /* stack slot byte types (the kernel's STACK_*) */
 enum {
