@@ -45,9 +45,20 @@ VARIANT_cnum_mainline_FLAGS := -DRB_CNUM_MAINLINE_ALGOS
 variant_objs = $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS), \
 	$(patsubst $(VARIANT_$(v)_DIR)/%.c,$(1)/w$(w)/variant/$(v)/%.o,$(wildcard $(VARIANT_$(v)_DIR)/*.c))))
 
+# True-size states: the engine compiled a second time with 40-byte value
+# slots (-DRB_VAL_WORDS=5), partially linked into one object whose every
+# defined symbol gets the prefix rb_e40_ (objcopy --redefine-syms), so
+# both builds are in one binary; rb_engine_verify (engine.c) runs a tracker
+# whose val_size fits in 40 bytes (cnum, cnum-mainline) in it, so its
+# registers, spilled slots and stored states are allocated at its own size.
+ENGINE_SLOT_SRCS  := $(sort $(wildcard src/engine/*.c))
+ENGINE_SLOT_FLAGS := -DRB_VAL_WORDS=5 -DRB_ENGINE_SLOT_VARIANT
+slot_objs = $(patsubst src/%.c,$(1)/e40/%.o,$(ENGINE_SLOT_SRCS))
+
 objs = $(foreach w,$(WIDTHS),$(patsubst src/%.c,$(1)/w$(w)/%.o,$(GENERIC))) \
        $(call variant_objs,$(1)) \
-       $(patsubst src/%.c,$(1)/%.o,$(PLAIN))
+       $(patsubst src/%.c,$(1)/%.o,$(PLAIN)) \
+       $(1)/engine_e40.o
 
 REL  := build/obj
 TST  := build/test/obj
@@ -92,6 +103,22 @@ $(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $(HEADERS) | build/.deps
 	$$(CC) $$(CFLAGS_TEST) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 endef
 $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS),$(eval $(call variant_rules,$(v),$(w)))))
+
+$(REL)/e40/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_REL) $(ENGINE_SLOT_FLAGS) -c $< -o $@
+$(TST)/e40/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TEST) $(ENGINE_SLOT_FLAGS) -c $< -o $@
+define slot_link
+$(1)/engine_e40.o: $(call slot_objs,$(1))
+	ld -r -o $$@.tmp $$^
+	nm -g --defined-only $$@.tmp | awk '{print $$$$3 " rb_e40_" $$$$3}' >$$@.syms
+	objcopy --redefine-syms=$$@.syms $$@.tmp $$@
+	@rm -f $$@.tmp $$@.syms
+endef
+$(eval $(call slot_link,$(REL)))
+$(eval $(call slot_link,$(TST)))
 
 $(REL)/%.o: src/%.c $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
@@ -151,7 +178,8 @@ build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine
 
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
-test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) build/fuzz/fuzz_loader build/test/fuzz_verify
+test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) build/fuzz/fuzz_loader build/test/fuzz_verify \
+      build/bench/shim.o $(BENCH_OBJS)
 	@tests/run.sh build/test
 
 # The corpus of real BPF objects under programs/corpus (programs/recipe/corpus.sh):
@@ -171,7 +199,7 @@ BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
 build/bench/%.o: bench/%.c bench/bench.h $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
-build/bench/shim.o: bench/shim.cc bench/bench.h | build/.deps
+build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
 build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a
@@ -211,6 +239,10 @@ $(FUZ)/w$(1)/variant/$(v)/%.o: $(VARIANT_$(v)_DIR)/%.c $(HEADERS) | build/.deps
 	clang $$(CFLAGS_FUZZ) $(VARIANT_$(v)_FLAGS) -DRB_BITS=$(1) -c $$< -o $$@)
 endef
 $(foreach w,$(WIDTHS),$(eval $(call fuzz_width_rules,$(w))))
+$(FUZ)/e40/%.o: src/%.c $(HEADERS) | build/.deps
+	@mkdir -p $(@D)
+	clang $(CFLAGS_FUZZ) $(ENGINE_SLOT_FLAGS) -c $< -o $@
+$(eval $(call slot_link,$(FUZ)))
 $(FUZ)/%.o: src/%.c $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CFLAGS_FUZZ) -c $< -o $@

@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -60,7 +60,8 @@ CREATE TABLE results (
 	repeats             INTEGER NOT NULL DEFAULT 1,
 	reg_state_bytes     INTEGER,         -- sizeof one register state
 	state_bytes         INTEGER,         -- sizeof one stored verifier state
-	peak_state_mem      INTEGER,         -- peak bytes of stored states
+	peak_state_mem      INTEGER,         -- peak bytes of verifier states alive at once, as allocated
+	peak_rss_kib        INTEGER,         -- the verifying process's peak resident set during this verification (userspace trackers, `run` only)
 	obj_path            TEXT,            -- the path verified in this run
 	PRIMARY KEY (run_id, program_id, tracker)
 ) WITHOUT ROWID;

@@ -1,10 +1,13 @@
 # state_bytes.gp — memory per state: bytes of value tracking, of one
 # register state and of one stored verifier state (one frame), for every
 # registry tracker and the running kernel (its 112-byte struct
-# bpf_reg_state, of which 64 bytes are the scalar bounds).
+# bpf_reg_state, of which 64 bytes are the scalar bounds), then the
+# kernel's structs with mainline's cnum64 + cnum32 in place of its eight
+# bounds ("kernel-cnum"); and, measured, the peak bytes of verifier states
+# (as allocated) summed over the programs every userspace tracker accepted.
 #
 # Data: <data>/state_bytes.tsv (from `rangebench plot`):
-#   tracker value_bytes reg_state_bytes state_bytes   (empty = not measured)
+#   tracker value_bytes reg_state_bytes state_bytes state_mib   (empty = not measured)
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/state_bytes'; fmt='png'" plots/state_bytes.gp
 
 if (!exists("data")) data = "plots/out/data"
@@ -16,9 +19,9 @@ load plotdir."/style.gp"
 f = data."/state_bytes.tsv"
 set datafile missing ""
 # the tallest bar of each panel, for headroom above the value labels
-array top[4]
-do for [col = 2:4] {
-    stats f using col nooutput
+array top[5]
+do for [col = 2:5] {
+    stats f using (valid(col) ? column(col) : 0) nooutput
     top[col] = STATS_max
 }
 stats f using 2 nooutput
@@ -30,14 +33,15 @@ set grid noxtics
 set ylabel "bytes"
 
 set xtics noenhanced rotate by -30 scale 0
-set multiplot layout 1,3 title "Bytes per state, per tracker and the Linux 6.18 kernel" font ",24"
-do for [col = 2:4] {
+set multiplot layout 1,4 title "Bytes per state, per tracker and the Linux 6.18 kernel" font ",24"
+do for [col = 2:5] {
     if (col == 2) { set title "scalar value tracking" }
     if (col == 3) { set title "one register state" }
     if (col == 4) { set title "stored state (one frame)" }
-    set yrange [0:top[col] * 1.15]
-    plot f using 0:col:(icolour(strcol(1), $0 + 1)):xtic(1) with boxes lc rgb variable, \
-         f using 0:col:(sprintf("%d", column(col))) with labels offset 0,1 font ",20"
+    if (col == 5) { set title "measured: peak state MiB, programs all accept" }
+    set yrange [0:(top[col] > 0 ? top[col] : 1) * 1.15]
+    plot f using 0:col:(icolour(strcol(1) eq "kernel-cnum" ? "kernel" : strcol(1), int($0) + 1)):xtic(1) with boxes lc rgb variable, \
+         f using 0:(valid(col) ? column(col) : 0):(!valid(col) ? "" : col == 5 ? sprintf("%.1f", column(col)) : sprintf("%d", int(column(col)))) with labels offset 0,1 font ",20"
     unset ylabel
 }
 unset multiplot

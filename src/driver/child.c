@@ -408,6 +408,8 @@ int rb_driver_child_main(int argc, char **argv)
 	size_t rot = strtoull(argv[4], NULL, 10), q0 = strtoull(argv[5], NULL, 10);
 	if (!d)
 		return 2;
+	d->measure_rss = true;
+	d->rss = (struct rb_rss)RB_RSS_INIT;
 	d->opts.run_id = strtoll(argv[6], NULL, 10);
 	d->opts.repeat = (unsigned)strtoul(argv[7], NULL, 10);
 	d->opts.insn_limit = strtoull(argv[8], NULL, 10);
@@ -462,6 +464,7 @@ int rb_driver_child_main(int argc, char **argv)
 		rb_object_free(obj);
 	}
 	free(m);
+	rb_rss_close(&d->rss);
 	rb_vmlinux_free(d->vmlinux);
 	free(d);
 	close(out);

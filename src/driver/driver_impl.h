@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "driver/driver.h"
+#include "driver/rss.h"
 #include "engine/vmlinux.h"
 #include "loader/object.h"
 #include "store/writer.h"
@@ -37,6 +38,8 @@ struct rb_driver {
 	struct rb_store *st;
 	struct rb_writer *w;
 	struct rb_vmlinux *vmlinux; /* vmlinux BTF parsed once per process, shared by every program */
+	bool measure_rss; /* a child verifying one program at a time: peak RSS per verification (rss.h) */
+	struct rb_rss rss;
 	int fault[RB_DRIVER_MAX_TRACKERS];
 	struct obj_state *objs;
 	size_t *order; /* phase 2: objects by descending program count */

@@ -115,19 +115,39 @@ static void free_env(struct rb_env *env)
 	rb_scc_free_visits(env);
 }
 
+#ifndef RB_ENGINE_SLOT_VARIANT
+/* The engine built again with 40-byte value slots (Makefile ENGINE_SLOTS:
+ * every src/engine/ file with -DRB_VAL_WORDS=5, its symbols prefixed
+ * rb_e40_): a tracker whose representation fits (cnum: 40 bytes) runs
+ * there, so its registers, spilled slots and stored states are allocated
+ * at its own size, as a kernel built with that bpf_reg_state would. The
+ * recorder (execcheck) reads states with this build's layout, so a run
+ * with one stays here. */
+int rb_e40_rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,
+			    const struct rb_engine_opts *opts, struct rb_result *res, struct rb_err *err);
+#define RB_E40_SLOT_BYTES 40
+#endif
+
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,
 		     const struct rb_engine_opts *opts, struct rb_result *res, struct rb_err *err)
 {
 	if (!obj || !t || !res)
 		return rb_errf(err, "engine: missing object, tracker or result");
+#ifndef RB_ENGINE_SLOT_VARIANT
+	if (t->val_size <= RB_E40_SLOT_BYTES && sizeof(rb_val) > RB_E40_SLOT_BYTES && !(opts && opts->rec))
+		return rb_e40_rb_engine_verify(obj, prog_idx, t, opts, res, err);
+#endif
+	if (t->val_size > sizeof(rb_val))
+		return rb_errf(err, "engine: tracker %s needs %zu-byte values, this build holds %zu", t->name,
+			       t->val_size, sizeof(rb_val));
 	if (prog_idx >= obj->prog_cnt)
 		return rb_errf(err, "%s: no program %zu (object has %zu)", obj->path, prog_idx, obj->prog_cnt);
 	memset(res, 0, sizeof(*res));
 	res->err_insn = -1;
-	/* sizes at the tracker's representation size (see rb_state_bytes);
-	 * the engine itself keeps every value in a fixed rb_val */
-	res->reg_state_bytes = rb_reg_bytes(t->val_size);
-	res->state_bytes = sizeof(struct rb_vstate) + rb_func_bytes(t->val_size, 0);
+	/* the sizes this build allocates (rb_state_bytes): one register, and a
+	 * state of one frame without stack slots */
+	res->reg_state_bytes = rb_reg_bytes();
+	res->state_bytes = sizeof(struct rb_vstate) + rb_func_bytes(0);
 
 	struct rb_env env = {0};
 	env.obj = obj;

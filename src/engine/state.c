@@ -146,26 +146,29 @@ void rb_state_free(struct rb_vstate *st)
 	free(st);
 }
 
-/* Bytes of a state with every register (and spilled register) holding its
- * tracker value at the tracker's own size (val_size) instead of the
- * engine's fixed rb_val: the representation cost the measurement is about. */
-size_t rb_reg_bytes(size_t val_size)
+/* Bytes of verifier state, as allocated: what rb_state_new/rb_state_copy
+ * and rb_stack_grow pass to malloc for a state, its frames, their stack
+ * slots, references and jump history (the kernel's verifier state
+ * allocations: bpf_verifier_state, bpf_func_state, bpf_stack_state[],
+ * refs, jmp_history). struct rb_reg holds the tracker value in a slot of
+ * sizeof(rb_val) bytes, and the engine is built once per slot size
+ * (engine.c), so these are the tracker's true sizes. */
+size_t rb_reg_bytes(void)
 {
-	return offsetof(struct rb_reg, val) + val_size;
+	return sizeof(struct rb_reg);
 }
 
-size_t rb_func_bytes(size_t val_size, int nslots)
+size_t rb_func_bytes(int nslots)
 {
-	size_t reg = rb_reg_bytes(val_size);
-	return sizeof(struct rb_func) - RB_MAX_REG * sizeof(struct rb_reg) + RB_MAX_REG * reg +
-	       (size_t)nslots * (reg + 8);
+	return sizeof(struct rb_func) + (size_t)nslots * sizeof(struct rb_slot);
 }
 
-size_t rb_state_bytes(const struct rb_vstate *st, size_t val_size)
+size_t rb_state_bytes(const struct rb_vstate *st)
 {
-	size_t n = sizeof(*st) + sizeof(uint32_t) * (size_t)st->nrefs + sizeof(struct rb_hist) * (size_t)st->nhist;
+	size_t n = sizeof(*st) + (sizeof(uint32_t) + sizeof(int32_t)) * (size_t)st->nrefs +
+		   sizeof(struct rb_hist) * (size_t)st->cap_hist;
 	for (int i = 0; i <= st->curframe; i++)
-		n += rb_func_bytes(val_size, st->frame[i]->nslots);
+		n += rb_func_bytes(st->frame[i]->nslots);
 	return n;
 }
 

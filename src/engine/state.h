@@ -147,6 +147,7 @@ struct rb_vstate {
 	struct rb_vstate *next; /* next in its insn's list */
 	uint32_t rec_node; /* the recorder's (engine.h), copied with the state */
 	uint32_t callback_unroll_depth; /* callback visits pushed along this path (callbacks.c) */
+	size_t acct_bytes; /* bytes this state is counted at in cur_state_mem (states.c), 0: not counted */
 };
 
 /* a pushed branch (the kernel's bpf_verifier_stack_elem) */
@@ -282,9 +283,10 @@ struct rb_vstate *rb_state_new(void);
 struct rb_vstate *rb_state_copy(const struct rb_vstate *src);
 void rb_state_free(struct rb_vstate *st);
 int rb_stack_grow(struct rb_func *f, int nslots);
-size_t rb_state_bytes(const struct rb_vstate *st, size_t val_size);
-size_t rb_reg_bytes(size_t val_size);
-size_t rb_func_bytes(size_t val_size, int nslots);
+/* bytes allocated for a state, a register, a frame with nslots slots */
+size_t rb_state_bytes(const struct rb_vstate *st);
+size_t rb_reg_bytes(void);
+size_t rb_func_bytes(int nslots);
 void rb_reg_not_init(struct rb_env *env, struct rb_reg *r);
 void rb_reg_unknown(struct rb_env *env, struct rb_reg *r);
 void rb_reg_const(struct rb_env *env, struct rb_reg *r, uint64_t c);

@@ -34,17 +34,40 @@ void rb_states_free(struct rb_env *env)
 	env->nall = env->cap_all = 0;
 }
 
-void rb_states_mem_add(struct rb_env *env, const struct rb_vstate *st)
+/* The bytes of verifier state alive at once (cur_state_mem) and their peak
+ * (peak_state_mem): every state allocated (the current path's, pending
+ * branches', checkpoints' and evicted checkpoints' still referenced) counted
+ * at the size rb_state_bytes gives, which is what was allocated for it.
+ * Each state remembers what it was counted at (acct_bytes), so a later
+ * subtraction removes exactly that; the current path's state grows (stack
+ * slots, frames, history) and is counted again before each new peak test
+ * and when its path ends. */
+static void account(struct rb_env *env, struct rb_vstate *st)
 {
-	env->cur_state_mem += rb_state_bytes(st, env->t->val_size);
+	size_t b = rb_state_bytes(st);
+	env->cur_state_mem = env->cur_state_mem - st->acct_bytes + b;
+	st->acct_bytes = b;
+}
+
+void rb_states_mem_add(struct rb_env *env, struct rb_vstate *st)
+{
+	account(env, st);
+	if (env->cur && env->cur != st && env->cur->acct_bytes)
+		account(env, env->cur);
 	if (env->cur_state_mem > env->peak_state_mem)
 		env->peak_state_mem = env->cur_state_mem;
 }
 
-void rb_states_mem_sub(struct rb_env *env, const struct rb_vstate *st)
+void rb_states_mem_sub(struct rb_env *env, struct rb_vstate *st)
 {
-	size_t b = rb_state_bytes(st, env->t->val_size);
-	env->cur_state_mem -= b <= env->cur_state_mem ? b : env->cur_state_mem;
+	/* the current path's state ends at its final size */
+	if (st == env->cur && st->acct_bytes) {
+		account(env, st);
+		if (env->cur_state_mem > env->peak_state_mem)
+			env->peak_state_mem = env->cur_state_mem;
+	}
+	env->cur_state_mem -= st->acct_bytes <= env->cur_state_mem ? st->acct_bytes : env->cur_state_mem;
+	st->acct_bytes = 0;
 }
 
 void rb_update_peak(struct rb_env *env)

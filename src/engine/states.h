@@ -32,8 +32,8 @@ void rb_states_evict(struct rb_env *env, struct rb_vstate **pp, bool keep_alive)
 void rb_states_leave_free_list(struct rb_env *env, struct rb_vstate *st);
 
 /* counters: bytes of live states (peak_state_mem) and stored states (peak_states) */
-void rb_states_mem_add(struct rb_env *env, const struct rb_vstate *st);
-void rb_states_mem_sub(struct rb_env *env, const struct rb_vstate *st);
+void rb_states_mem_add(struct rb_env *env, struct rb_vstate *st);
+void rb_states_mem_sub(struct rb_env *env, struct rb_vstate *st);
 void rb_update_peak(struct rb_env *env);
 
 /* comparison */

@@ -80,13 +80,28 @@ const struct rb_chart rb_charts[] = {
 		 * bytes; a 1280-byte bpf_func_state), read from the 6.18.44 BTF
 		 * (docs/kernel-facts.md, "Sizes of the kernel's verifier
 		 * state"); a run's rows give the register and state sizes where
-		 * it has them */
+		 * it has them (the engine's as allocated, the kernel's from its
+		 * BTF). Then "kernel-cnum": the kernel's structs with its eight
+		 * bounds (48 bytes) replaced by cnum64 + cnum32 (24 bytes), as
+		 * mainline holds them (oracle/kstruct.c). Last column, measured:
+		 * peak_state_mem (bytes of verifier states alive at once, as
+		 * allocated) summed over the programs every userspace tracker of
+		 * the run accepted, in MiB */
 		.query = {"WITH m AS (SELECT tracker, max(reg_state_bytes) AS reg, max(state_bytes) AS st FROM results "
-			  "WHERE run_id = ?1 GROUP BY tracker) "
-			  "SELECT t.name AS tracker, t.val_size AS value_bytes, "
+			  "WHERE run_id = ?1 GROUP BY tracker), "
+			  "u AS (SELECT count(DISTINCT tracker) AS n FROM results WHERE run_id = ?1 AND tracker <> 'kernel'), "
+			  "ok AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker <> 'kernel' GROUP BY program_id "
+			  "HAVING count(*) = (SELECT n FROM u) AND sum(verdict <> 'success') = 0), "
+			  "p AS (SELECT tracker, sum(peak_state_mem) AS mem FROM results WHERE run_id = ?1 AND tracker <> 'kernel' "
+			  "AND program_id IN ok GROUP BY tracker), "
+			  "rows AS (SELECT t.ord, t.name AS tracker, t.val_size AS value_bytes, "
 			  "coalesce(nullif(m.reg, 0), CASE t.name WHEN 'kernel' THEN 112 END) AS reg_state_bytes, "
-			  "coalesce(nullif(m.st, 0), CASE t.name WHEN 'kernel' THEN 1280 END) AS state_bytes "
-			  "FROM chart_trackers t LEFT JOIN m ON m.tracker = t.name ORDER BY t.ord"},
+			  "coalesce(nullif(m.st, 0), CASE t.name WHEN 'kernel' THEN 1280 END) AS state_bytes, "
+			  "CASE WHEN p.mem IS NOT NULL THEN printf('%.2f', p.mem / 1048576.0) END AS state_mib "
+			  "FROM chart_trackers t LEFT JOIN m ON m.tracker = t.name LEFT JOIN p ON p.tracker = t.name) "
+			  "SELECT tracker, value_bytes, reg_state_bytes, state_bytes, state_mib FROM (SELECT * FROM rows "
+			  "UNION ALL SELECT 1000000, 'kernel-cnum', 40, reg_state_bytes - 24, state_bytes - 11 * 24, NULL "
+			  "FROM rows WHERE tracker = 'kernel') ORDER BY ord"},
 		.points = "SELECT count(*) FROM chart_trackers",
 		.needs = "nothing",
 	},

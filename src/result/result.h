@@ -27,7 +27,8 @@ struct rb_result {
 	double verify_us;         /* verification time in microseconds */
 	uint64_t reg_state_bytes;  /* sizeof one register state */
 	uint64_t state_bytes;      /* sizeof one stored verifier state (one frame) */
-	uint64_t peak_state_mem;   /* peak bytes of stored states */
+	uint64_t peak_state_mem;   /* peak bytes of verifier states alive at once, as allocated */
+	uint64_t peak_rss_kib;     /* the process's peak RSS during the verification (0: not measured) */
 };
 
 /* "success", "failure", "unsupported", "refused", "unavailable", "limit",

@@ -75,9 +75,9 @@ int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size
 				     "INSERT OR REPLACE INTO results (run_id, program_id, tracker, "
 				     "verdict, err_insn, sys_errno, msg, insns_processed, total_states, "
 				     "peak_states, max_states_per_insn, mark_read, verify_us, repeats, "
-				     "reg_state_bytes, state_bytes, peak_state_mem, obj_path) VALUES "
+				     "reg_state_bytes, state_bytes, peak_state_mem, obj_path, peak_rss_kib) VALUES "
 				     "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-				     "?16, ?17, ?18)",
+				     "?16, ?17, ?18, ?19)",
 				     &s, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
@@ -102,6 +102,8 @@ int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size
 		bind_u64(s, 16, res->state_bytes);
 		bind_u64(s, 17, res->peak_state_mem);
 		rb_bind_text(s, 18, r->prog.obj_path);
+		if (res->peak_rss_kib)
+			bind_u64(s, 19, res->peak_rss_kib);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return fail_rollback(st, err, "insert result");
 	}

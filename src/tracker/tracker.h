@@ -31,8 +31,13 @@
 
 /* Opaque storage for one abstract scalar. Each tracker keeps its own
  * representation inside; `rb_tracker.val_size` says how many bytes of it
- * the representation really uses. */
+ * the representation really uses, and a tracker reads and writes only
+ * those bytes: the engine is also built with smaller slots
+ * (-DRB_VAL_WORDS=5, see Makefile ENGINE_SLOTS) so that stored verifier
+ * states hold a 40-byte tracker's values at their true size. */
+#ifndef RB_VAL_WORDS
 #define RB_VAL_WORDS 8
+#endif
 typedef union rb_val {
 	uint64_t w[RB_VAL_WORDS];
 } rb_val;

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "loader/prog_type.h"
 #include "oracle/kload.h"
+#include "oracle/kstruct.h"
 #include "tracker/tracker.h"
 
 /* Outcomes decided before any verifier runs, the same for every tracker
@@ -48,7 +49,15 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		return 0;
 	if (!strcmp(name, "kernel")) {
 		struct rb_kload_opts ko = {.want_log = opts && opts->log, .log = opts ? opts->log : NULL};
-		return rb_kload_object_prog(obj, prog_idx, &ko, res, err);
+		int rc = rb_kload_object_prog(obj, prog_idx, &ko, res, err);
+		/* the kernel's own sizes, from its BTF: one bpf_reg_state, and
+		 * a bpf_verifier_state with one bpf_func_state */
+		struct rb_kstruct_sizes ks;
+		if (rc == 0 && opts && opts->vmlinux && !rb_kstruct_sizes(rb_vmlinux_get(opts->vmlinux), &ks)) {
+			res->reg_state_bytes = ks.reg;
+			res->state_bytes = (uint64_t)ks.vstate + ks.func;
+		}
+		return rc;
 	}
 	const struct rb_tracker *t = rb_tracker_get(name, 64);
 	if (!t)

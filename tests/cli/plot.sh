@@ -49,8 +49,8 @@ check "census: one column per tracker, registry order" \
 check "bench: one ratio column per tracker but the baseline" \
 	"[ \"\$(head -n1 $d/bench.tsv | tr '\t' ' ')\" = '#op cnum cnum-mainline arc2' ]" "$d/bench.tsv"
 regs=$($RB trackers | awk 'NR > 1 {print $1}' | tr '\n' ' ')
-check "state sizes: every registry tracker, then the kernel" \
-	"[ \"\$(grep -v '^#' $d/state_bytes.tsv | cut -f1 | tr '\n' ' ')\" = '${regs}kernel ' ]" "$d/state_bytes.tsv"
+check "state sizes: every registry tracker, then the kernel and its cnum layout" \
+	"[ \"\$(grep -v '^#' $d/state_bytes.tsv | cut -f1 | tr '\n' ' ')\" = '${regs}kernel kernel-cnum ' ]" "$d/state_bytes.tsv"
 check "time-ratio CDF: one block per userspace tracker but the baseline" \
 	"[ \"\$(grep -v '^#' $d/time_ratio_cdf.tsv | cut -f1 | grep . | uniq | tr '\n' ' ')\" = 'cnum arc2 ' ]" "$d/time_ratio_cdf.tsv"
 for t in old cnum cnum-mainline arc2; do

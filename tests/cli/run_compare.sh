@@ -22,6 +22,10 @@ check "one row per (program, tracker): 6 x $ntr" \
 	"[ \"\$(sqlite3 $db 'SELECT count(*) FROM results WHERE run_id = 1')\" = $((6 * ntr)) ]" "$tmp/run1.out"
 check "run marked complete with git commit and kernel" \
 	"[ \"\$(sqlite3 $db \"SELECT status || ':' || (kernel_release IS NOT NULL) || ':' || length(git_commit) FROM runs WHERE id = 1\")\" = complete:1:40 ]"
+check "peak RSS per verification: every userspace row measured, no kernel row" \
+	"[ \"\$(sqlite3 $db \"SELECT sum(tracker <> 'kernel' AND verdict = 'success' AND peak_rss_kib > 0) = sum(tracker <> 'kernel' AND verdict = 'success') AND sum(tracker <> 'kernel' AND verdict = 'success') > 0 AND count(CASE WHEN tracker = 'kernel' THEN peak_rss_kib END) = 0 FROM results WHERE run_id = 1\")\" = 1 ]"
+check "state bytes per tracker as allocated: cnum's register smaller than old's" \
+	"[ \"\$(sqlite3 $db \"SELECT (SELECT max(reg_state_bytes) FROM results WHERE tracker = 'old') - (SELECT max(reg_state_bytes) FROM results WHERE tracker = 'cnum')\")\" = 24 ]"
 check "programs identified by object sha256" \
 	"[ \"\$(sqlite3 $db \"SELECT count(DISTINCT obj_sha256) || '/' || count(*) || '/' || length(obj_sha256) FROM programs\")\" = 1/6/64 ]"
 

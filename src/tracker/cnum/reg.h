@@ -35,7 +35,7 @@ static inline struct creg creg_load(const rb_val *v)
 
 static inline void creg_store(rb_val *v, const struct creg *r)
 {
-	*v = (rb_val){{0}};
+	/* the 40 bytes of val_size only: the engine's slot may be no larger */
 	v->w[0] = r->var_off.value;
 	v->w[1] = r->var_off.mask;
 	v->w[2] = r->r64.base;
