@@ -165,6 +165,7 @@ static int set_callee_state(struct rb_env *env, int32_t helper_id, const struct 
 		map_ptr_reg(env, &r[1], RT_MAP_PTR, m);
 		map_ptr_reg(env, &r[2], RT_MAP_KEY, m);
 		map_ptr_reg(env, &r[3], RT_MAP_VALUE, m);
+		r[3].id = ++env->id_gen; /* measured on 6.18.44, as for bpf_for_each_map_elem */
 		callee->in_async_callback_fn = true;
 		callee->cb_ret_lo = callee->cb_ret_hi = 0;
 		return 0;

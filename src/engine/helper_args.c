@@ -9,12 +9,14 @@
 #include "engine/const_str.h"
 #include "engine/helper_args.h"
 #include "engine/kfuncs.h"
+#include "engine/kptrs.h"
 #include "engine/locks.h"
 #include "engine/log.h"
 #include "engine/map_compat.h"
 #include "engine/mem.h"
 #include "engine/names.h"
 #include "engine/prog_types.h"
+#include "engine/timers.h"
 
 static bool arg_nullable(int kind)
 {
@@ -110,6 +112,9 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_MAP:
 		if (reg->type != RT_MAP_PTR)
 			return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
+		/* bpf_timer_init: the map must be the timer's own (map_uid 0: not an inner map) */
+		if (ca->map_idx >= 0 && ca->map_idx != reg->map_idx)
+			return rb_reject(env, "timer pointer in R1 map_uid=0 doesn't match map pointer in R2 map_uid=0");
 		ca->map_idx = reg->map_idx;
 		if ((env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
 		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKHASH ||
@@ -372,6 +377,15 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	case A_SPIN_LOCK:
 		err = rb_check_spin_lock_arg(env, p->id, regno);
 		break;
+	case A_TIMER:
+		err = rb_check_timer_arg(env, regno, &ca->map_idx);
+		break;
+	case A_KPTR_XCHG_DEST:
+		err = rb_check_kptr_xchg_dest(env, regno);
+		break;
+	case A_PERCPU_BTF:
+		return rb_reject(env, "R%d type=%s expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_", regno,
+				 tn);
 	case A_DYNPTR_LOCAL_UNINIT:
 		err = rb_dynptr_check_arg(env, regno, RB_DA_UNINIT, RB_DYNPTR_LOCAL, &ca->dynptr);
 		break;

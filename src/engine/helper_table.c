@@ -212,6 +212,17 @@ static const struct rb_helper helpers[] = {
 	/* .allowed: bpf_d_path_allowed (helpers.c) */
 	H(d_path, R_INT, HC_TRACE, 0, A_BTF_STRUCT, A_MEM_WRITE, A_SIZE_OR_ZERO),
 	H(sock_from_file, R_BTF_SOCK_OR_NULL, HC_TRACE, 0, A_BTF_STRUCT),
+	/* RET_PTR_TO_BTF_ID_OR_NULL, arg2 ARG_PTR_TO_BTF_ID_OR_NULL | OBJ_RELEASE: never
+	 * reached, a valid destination ends as unsupported (kptrs.c) */
+	H(kptr_xchg, R_INT, HC_ALL, 0, A_KPTR_XCHG_DEST, A_ANY),
+	/* RET_PTR_TO_MEM_OR_BTF_ID: never reached, A_PERCPU_BTF refuses what the engine can hold */
+	H(per_cpu_ptr, R_INT, HC_ALL, 0, A_PERCPU_BTF, A_ANY),
+	H(this_cpu_ptr, R_INT, HC_ALL, 0, A_PERCPU_BTF),
+	/* bpf_timer in map values (timers.c; the callback: callbacks.c) */
+	H(timer_init, R_INT, HC_ALL, 0, A_TIMER, A_MAP, A_ANY),
+	H(timer_set_callback, R_INT, HC_ALL, 0, A_TIMER, A_FUNC),
+	H(timer_start, R_INT, HC_ALL, 0, A_TIMER, A_ANY, A_ANY),
+	H(timer_cancel, R_INT, HC_ALL, 0, A_TIMER),
 };
 
 /* prototypes 6.18 gives only some program types in place of the row above

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/dynptr_kfuncs.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
 
@@ -97,16 +98,16 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_ct_set_nat_info, 0x000000048),
 	K(bpf_ct_set_status, 0x000000048, KF_TRUSTED_ARGS),
 	K(bpf_ct_set_timeout, 0x000000048, KF_TRUSTED_ARGS),
-	U(bpf_dynptr_adjust, 0x1c7effffe),
+	S(bpf_dynptr_adjust, 0x1c7effffe, 0, rb_kfunc_dynptr_scalar),
 	U(bpf_dynptr_clone, 0x1c7effffe),
 	U(bpf_dynptr_copy, 0x1c7effffe),
 	U(bpf_dynptr_from_skb, 0x1068cffba),
 	U(bpf_dynptr_from_skb_meta, 0x000000018),
 	U(bpf_dynptr_from_xdp, 0x000000040),
-	U(bpf_dynptr_is_null, 0x1c7effffe),
-	U(bpf_dynptr_is_rdonly, 0x1c7effffe),
+	S(bpf_dynptr_is_null, 0x1c7effffe, 0, rb_kfunc_dynptr_scalar),
+	S(bpf_dynptr_is_rdonly, 0x1c7effffe, 0, rb_kfunc_dynptr_scalar),
 	U(bpf_dynptr_memset, 0x1c7effffe),
-	U(bpf_dynptr_size, 0x1c7effffe),
+	S(bpf_dynptr_size, 0x1c7effffe, 0, rb_kfunc_dynptr_scalar),
 	U(bpf_dynptr_slice, 0x1c7effffe),
 	U(bpf_dynptr_slice_rdwr, 0x1c7effffe),
 	U(bpf_fentry_test1, 0x000000000),

@@ -17,8 +17,9 @@
 #include "engine/locks.h"
 #include "engine/log.h"
 #include "engine/refs.h"
+#include "engine/timers.h"
 
-static const struct btf *obj_btf(struct rb_env *env)
+const struct btf *rb_obj_btf(struct rb_env *env)
 {
 	if (!env->obj_btf_tried) {
 		env->obj_btf_tried = true;
@@ -36,8 +37,9 @@ void rb_locks_free(struct rb_env *env)
 	env->obj_btf = NULL;
 }
 
-/* the offset of a struct bpf_spin_lock member, here or in nested structs */
-static int32_t find_lock(const struct btf *b, uint32_t id, int depth)
+/* the offset of a member of struct `name` (bpf_spin_lock, bpf_timer),
+ * here or in nested structs */
+static int32_t find_struct(const struct btf *b, uint32_t id, const char *name, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(b, id);
 	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
@@ -53,22 +55,27 @@ static int32_t find_lock(const struct btf *b, uint32_t id, int depth)
 			continue;
 		int32_t moff = (int32_t)(btf_member_bit_offset(t, (uint32_t)i) / 8);
 		const char *n = btf__name_by_offset(b, mt->name_off);
-		if (n && !strcmp(n, "bpf_spin_lock"))
+		if (n && !strcmp(n, name))
 			return moff;
-		int32_t in = find_lock(b, m->type, depth + 1);
+		int32_t in = find_struct(b, m->type, name, depth + 1);
 		if (in >= 0)
 			return moff + in;
 	}
 	return -1;
 }
 
-int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx)
+int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name)
 {
 	if (map_idx < 0 || (size_t)map_idx >= env->obj->map_cnt)
 		return -1;
 	const struct rb_map *m = &env->obj->maps[map_idx];
-	const struct btf *b = m->btf_value_type_id ? obj_btf(env) : NULL;
-	return b ? find_lock(b, m->btf_value_type_id, 0) : -1;
+	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	return b ? find_struct(b, m->btf_value_type_id, name, 0) : -1;
+}
+
+int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx)
+{
+	return rb_map_struct_field_off(env, map_idx, "bpf_spin_lock");
 }
 
 static int lock_index(const struct rb_vstate *st)
@@ -94,7 +101,7 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
 		return rb_reject(env, "R%d doesn't have constant offset. bpf_spin_lock has to be at the constant offset",
 				 regno);
 	const struct rb_map *m = &env->obj->maps[reg->map_idx];
-	if (!m->btf_value_type_id || !obj_btf(env))
+	if (!m->btf_value_type_id || !rb_obj_btf(env))
 		return rb_reject(env, "map '%.15s' has to have BTF in order to use bpf_spin_lock", m->name);
 	int32_t lock_off = rb_map_spin_lock_off(env, reg->map_idx);
 	if (lock_off < 0)
@@ -171,9 +178,14 @@ int rb_locks_precheck(struct rb_env *env)
 			continue;
 		if ((in->src_reg == BPF_PSEUDO_MAP_IDX || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) &&
 		    rb_map_spin_lock_off(env, in->imm) >= 0) {
-			env->insn_idx = i;
+			env->insn_idx = -1; /* before do_check: no instruction */
 			return rb_reject(env, sf ? "socket filter progs cannot use bpf_spin_lock yet"
 						 : "tracing progs cannot use bpf_spin_lock yet");
+		}
+		if ((in->src_reg == BPF_PSEUDO_MAP_IDX || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) &&
+		    rb_map_timer_refused(env, in->imm)) {
+			env->insn_idx = -1; /* before do_check: no instruction */
+			return rb_reject(env, "tracing progs cannot use bpf_timer yet");
 		}
 		i++;
 	}

@@ -14,6 +14,11 @@
 
 /* ARG_PTR_TO_SPIN_LOCK of helper_id (bpf_spin_lock takes, bpf_spin_unlock releases) */
 int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);
+struct btf;
+/* the object's BTF (map value types), parsed on first use; NULL when none */
+const struct btf *rb_obj_btf(struct rb_env *env);
+/* byte offset of a struct `name` member (nested too) of the map's BTF value type, -1 when none */
+int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name);
 /* byte offset of the map value's struct bpf_spin_lock (the map's BTF), -1 when none */
 int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx);
 /* do_check_insn: calls inside a locked region (before the call is checked) */
@@ -25,7 +30,8 @@ void rb_locks_free(struct rb_env *env);
 /* the current state holds a bpf_spin_lock */
 bool rb_lock_held(struct rb_env *env);
 /* check_map_prog_compatibility: maps with a bpf_spin_lock are refused to
- * socket filters and the tracing types (before verification) */
+ * socket filters and the tracing types, maps with a bpf_timer to the
+ * tracing types (before verification) */
 int rb_locks_precheck(struct rb_env *env);
 
 #endif

@@ -10,6 +10,7 @@
 #include "engine/log.h"
 #include "engine/locks.h"
 #include "engine/mem.h"
+#include "engine/timers.h"
 #include "engine/prog_types.h"
 #include "engine/stack.h"
 
@@ -158,7 +159,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			return rb_reject(env, "read from map forbidden, value_size=%u off=%d size=%d", m->value_size,
 					 off, size);
 		if ((err = check_mem_region(env, regno, &reg, off, size, m->value_size, false, "map")) ||
-		    (err = rb_lock_check_access(env, &reg, off, size)))
+		    (err = rb_lock_check_access(env, &reg, off, size)) || (err = rb_timer_check_access(env, &reg, off, size)))
 			return err;
 		if (!write && value_regno >= 0) {
 			if (rdonly && m->frozen && m->init && env->t->is_const(&reg.val)) {

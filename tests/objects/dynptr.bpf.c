@@ -30,6 +30,12 @@ struct {
 
 __u64 out;
 
+/* dynptr kfuncs (the engine's dynptr_kfuncs.c), as vmlinux BTF declares them */
+extern __u32 bpf_dynptr_size(const struct bpf_dynptr *p) __ksym;
+extern _Bool bpf_dynptr_is_null(const struct bpf_dynptr *p) __ksym;
+extern _Bool bpf_dynptr_is_rdonly(const struct bpf_dynptr *p) __ksym;
+extern int bpf_dynptr_adjust(const struct bpf_dynptr *p, __u32 start, __u32 end) __ksym;
+
 /* reserve, write through a slice, submit */
 SEC("raw_tp")
 int ringbuf_slice(void *ctx)
@@ -212,5 +218,49 @@ SEC("raw_tp")
 int user_ringbuf_release(void *ctx)
 {
 	bpf_user_ringbuf_drain(&urb, drain_cb_release, NULL, 0);
+	return 0;
+}
+
+/* the kfuncs on a local dynptr: its size bounds nothing, adjust narrows it */
+SEC("raw_tp")
+int kfuncs_local(void *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 key = 0;
+	__u64 *v;
+
+	v = bpf_map_lookup_elem(&arr, &key);
+	if (!v)
+		return 0;
+	bpf_dynptr_from_mem(v, 32, 0, &d);
+	if (bpf_dynptr_is_null(&d) || bpf_dynptr_is_rdonly(&d))
+		return 1;
+	if (bpf_dynptr_adjust(&d, 8, 16))
+		return 2;
+	out = bpf_dynptr_size(&d);
+	return 0;
+}
+
+/* a kfunc given stack that holds no dynptr */
+SEC("raw_tp")
+int kfunc_uninit(void *ctx)
+{
+	struct bpf_dynptr d;
+
+	out = bpf_dynptr_size(&d);
+	return 0;
+}
+
+static long drain_size(struct bpf_dynptr *d, void *ctx)
+{
+	out += bpf_dynptr_size(d);
+	return 0;
+}
+
+/* the kfuncs on the callback's CONST_PTR_TO_DYNPTR */
+SEC("raw_tp")
+int kfunc_user_ringbuf(void *ctx)
+{
+	bpf_user_ringbuf_drain(&urb, drain_size, NULL, 0);
 	return 0;
 }

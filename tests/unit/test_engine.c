@@ -521,6 +521,15 @@ static void test_local_dynptr(void **state)
 		      "Unsupported reg type fp for bpf_dynptr_from_mem data");
 }
 
+/* bpf_this_cpu_ptr takes a per-CPU BTF pointer (ARG_PTR_TO_PERCPU_BTF_ID) */
+static void test_this_cpu_ptr_arg(void **state)
+{
+	(void)state;
+	static const struct bpf_insn scalar[] = {MOV_K(1, 0), CALL(BPF_FUNC_this_cpu_ptr), MOV_K(0, 0), EXIT()};
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, scalar, 4, 1,
+		      "R1 type=scalar expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,7 +541,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_width_links),
 		cmocka_unit_test(test_impossible_branch_mem),
 		cmocka_unit_test(test_map_helper_compat),
-		cmocka_unit_test(test_local_dynptr),
+		cmocka_unit_test(test_local_dynptr), cmocka_unit_test(test_this_cpu_ptr_arg),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,110 @@
+/* kptrs.c — the destination of bpf_kptr_xchg (Linux 6.18 process_kptr_func
+ * and the kptr part of btf_parse_fields / btf_find_kptr): a map value
+ * pointer at a constant offset where the map's BTF value type has a
+ * referenced kptr field. A kptr field is a pointer member whose pointee
+ * is a type tag "kptr" (referenced), "kptr_untrusted", "percpu_kptr" or
+ * "uptr" and whose pointee is a struct; any other type tag, a second tag or
+ * another pointee (a forward declaration) makes 6.18 fail the whole
+ * field record (btf_find_kptr returns -EINVAL), which map creation ignores,
+ * so the map then has no kptr at all. What the exchange does to the kptr
+ * and the pointer it takes is not modelled: a destination that passes
+ * every check ends as "unsupported". */
+#include <bpf/btf.h>
+#include <string.h>
+
+#include "engine/kptrs.h"
+#include "engine/locks.h"
+#include "engine/log.h"
+
+enum { NO_KPTR = 0, HAS_KPTR = 1, BAD_RECORD = -1 };
+
+/* the kptr kind of a pointer type's tag: 1 ref, 2 unref, 3 percpu, 4 uptr,
+ * 0 no tag, -1 an unknown tag */
+static int kptr_tag(const struct btf *b, const struct btf_type *ptr)
+{
+	const struct btf_type *t = btf__type_by_id(b, ptr->type);
+	if (!t || !btf_is_type_tag(t) || btf_kflag(t))
+		return 0;
+	const char *n = btf__name_by_offset(b, t->name_off);
+	if (!n)
+		return -1;
+	int kind = !strcmp(n, "kptr") ? 1 : !strcmp(n, "kptr_untrusted") ? 2 : !strcmp(n, "percpu_kptr") ? 3
+		 : !strcmp(n, "uptr") ? 4 : -1;
+	/* no second tag; the pointee (past modifiers) must be a struct, not
+	 * a forward declaration */
+	const struct btf_type *pt = btf__type_by_id(b, t->type);
+	if (pt && btf_is_type_tag(pt))
+		return -1;
+	while (pt && (btf_is_mod(pt) || btf_is_typedef(pt)))
+		pt = btf__type_by_id(b, pt->type);
+	return pt && btf_is_struct(pt) ? kind : -1;
+}
+
+/* the members of struct id (nested structs and arrays too): the kptr at
+ * byte offset want (its kind in *kind), HAS_KPTR/NO_KPTR, or BAD_RECORD */
+static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, int *kind, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(b, id);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(b, t->type);
+	if (!t || depth > 8)
+		return NO_KPTR;
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		int64_t esz = btf__resolve_size(b, a->type);
+		int r = NO_KPTR;
+		for (uint32_t i = 0; esz > 0 && i < a->nelems && i < 64; i++) {
+			int s = scan(b, a->type, base + (int64_t)i * esz, want, kind, depth + 1);
+			if (s == BAD_RECORD)
+				return BAD_RECORD;
+			r |= s;
+		}
+		return r;
+	}
+	if (btf_is_ptr(t)) {
+		int k = kptr_tag(b, t);
+		if (k < 0)
+			return BAD_RECORD;
+		if (k && base == want)
+			*kind = k;
+		return k ? HAS_KPTR : NO_KPTR;
+	}
+	if (!btf_is_composite(t))
+		return NO_KPTR;
+	const struct btf_member *m = btf_members(t);
+	int r = NO_KPTR;
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		int s = scan(b, m->type, base + (int64_t)(btf_member_bit_offset(t, (uint32_t)i) / 8), want, kind,
+			     depth + 1);
+		if (s == BAD_RECORD)
+			return BAD_RECORD;
+		r |= s;
+	}
+	return r;
+}
+
+int rb_check_kptr_xchg_dest(struct rb_env *env, int regno)
+{
+	const struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	char tn[48];
+	rb_rtype_str(reg, tn, sizeof(tn));
+	if (reg->type == RT_BTF_ID)
+		return rb_unsupported(env, "bpf_kptr_xchg into an allocated object");
+	if (reg->type != RT_MAP_VALUE || reg->flags)
+		return rb_reject(env, "R%d type=%s expected=map_value, ptr_, ptr_, rcu_ptr_", regno, tn);
+	const struct rb_map *m = &env->obj->maps[reg->map_idx];
+	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	if (!b)
+		return rb_reject(env, "map '%.15s' has to have BTF in order to use bpf_kptr_xchg", m->name);
+	if (!env->t->is_const(&reg->val))
+		return rb_reject(env, "R%d doesn't have constant offset. kptr has to be at the constant offset", regno);
+	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
+	int kind = 0;
+	if (scan(b, m->btf_value_type_id, 0, off, &kind, 0) != HAS_KPTR)
+		return rb_reject(env, "R%d has no valid kptr", regno);
+	if (!kind)
+		return rb_reject(env, "off=%lld doesn't point to kptr", (long long)off);
+	if (kind != 1 && kind != 3)
+		return rb_reject(env, "off=%lld kptr isn't referenced kptr", (long long)off);
+	return rb_unsupported(env, "bpf_kptr_xchg of a referenced kptr (kptr fields are not modelled)");
+}
