@@ -9,6 +9,9 @@
 #   pcp           objects embedded in the BPF PMDA modules (apt-get download, not installed)
 #   iproute2      iproute2-doc's example tc programs, compiled (apt-get download)
 #   cilium-ebpf   the BPF test objects of golang-github-cilium-ebpf-dev (apt-get download)
+#   debian-extra  optional: objects of ir-keytable, libknot13, qemu-system-x86,
+#                 xdp-tests (apt-get download; a package that cannot be fetched
+#                 is skipped with one line); not in the default corpus
 #   repos         optional: suricata's and katran's BPF programs from git mirrors
 #                 under $RB_REPOS (skipped with one line each without them)
 #   kernel        6.1 selftests and kernel-tree programs, compiled with clang
@@ -73,6 +76,9 @@ run_step iproute2 "$CORPUS" "$(hash_files "$L" "$RECIPE/iproute2.sh" "$RECIPE"/i
 	"$RECIPE/iproute2.sh"
 run_step cilium-ebpf "$CORPUS" "$(hash_files "$L" "$RECIPE/cilium-ebpf.sh") $(apt_candidate golang-github-cilium-ebpf-dev)" \
 	"$RECIPE/cilium-ebpf.sh"
+# optional: other Debian packages' objects (each skipped when it cannot be fetched)
+run_step debian-extra "$CORPUS" "$(hash_files "$L" "$RECIPE/debian-extra.sh") $(for p in ir-keytable libknot13 qemu-system-x86 xdp-tests; do apt_candidate $p; printf ' '; done) $EXTRACTOR" \
+	"$RECIPE/debian-extra.sh" "$RB"
 # optional: public repositories, only where a git mirror is given (RB_REPOS)
 run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key) $CLANG_V" \
 	"$RECIPE/repos.sh"

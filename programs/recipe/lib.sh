@@ -62,12 +62,14 @@ deb_unpack() {
 		ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')
 	fi
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || { log "$pkg: no candidate version in the apt lists"; return 1; }
-	deb=$(ls "$debs/${pkg}_${ver/*:/}"_*.deb 2>/dev/null | head -1 || true)
+	deb=$(ls "$debs/${pkg}_${ver/:/%3a}"_*.deb 2>/dev/null | head -1 || true)
 	if [ -z "$deb" ]; then
 		(cd "$debs" && apt-get download -q "$pkg=$ver") >"$WORK/$pkg-download.log" 2>&1 ||
 			{ log "$pkg: apt-get download failed, see $WORK/$pkg-download.log"; return 1; }
-		deb=$(ls "$debs/${pkg}_${ver/*:/}"_*.deb | head -1)
+		deb=$(ls "$debs/${pkg}_${ver/:/%3a}"_*.deb 2>/dev/null | head -1 || true)
 	fi
+	# apt-get download writes an epoch's ':' as %3a in the file name
+	[ -n "$deb" ] || { log "$pkg: no .deb for $ver in $debs"; return 1; }
 	dpkg-deb -x "$deb" "$dir"
 	echo "$ver"
 }

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
 SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "iproute2", "cilium-ebpf",
-           "suricata", "katran", "own", "verifier-tests"]
+           "debian-extra", "suricata", "katran", "own", "verifier-tests"]
 
 
 def readelf(paths):

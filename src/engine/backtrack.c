@@ -149,6 +149,16 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 			env->bt_frame--;
 			return 0;
 		}
+		if (op == BPF_CALL && env->aux[idx].calls_callback && idx != subseq_idx - 1) {
+			/* 6.18: backwards out of a callback into the helper (or
+			 * kfunc) that called it; r1-r5 of the callback are not
+			 * the call's arguments, nothing else may be left */
+			if ((*regs & ~ARGS_MASK) || env->bt_stack[fr] || fr == 0)
+				return BT_BUG;
+			*regs = 0;
+			env->bt_frame--;
+			return 0;
+		}
 		if (op == BPF_CALL) {
 			/* 6.18: a kfunc call with imm 0 (rejected at fixup) stops backtracking */
 			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && insn->imm == 0)
@@ -159,6 +169,10 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 			return 0;
 		}
 		if (op == BPF_EXIT) {
+			/* into a callback from the insn that called it: the caller
+			 * set r1-r5 for the helper, not for the callback */
+			if (subseq_idx >= 0 && env->aux[subseq_idx].calls_callback)
+				*regs &= ~ARGS_MASK;
 			if (*regs & ARGS_MASK)
 				return BT_BUG;
 			bool r0 = subseq_idx - 1 >= 0 && is_pseudo_call(&env->insns[subseq_idx - 1]) && (*regs & 1u);

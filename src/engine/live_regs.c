@@ -45,12 +45,9 @@ static uint16_t insn_use(struct rb_env *env, const struct bpf_insn *i, uint16_t 
 	case BPF_LD:
 		if (is_ldimm64(i))
 			*def = 1u << i->dst_reg;
-		else { /* legacy packet access: reads r6 (ctx), clobbers r0-r5 */
-			*def = 0x3f;
-			use = 1u << 6;
-			if (BPF_MODE(i->code) == BPF_IND)
-				use |= 1u << i->src_reg;
-		}
+		else /* legacy packet access: 6.18 keeps the defaults, every
+		      * register used and none defined */
+			use = 0xffff;
 		break;
 	case BPF_LDX:
 		*def = 1u << i->dst_reg;
@@ -86,7 +83,8 @@ static uint16_t insn_use(struct rb_env *env, const struct bpf_insn *i, uint16_t 
 				n = kfunc_nargs(env, i);
 			}
 			use = (uint16_t)(((1u << n) - 1) << 1);
-		} else if (op == BPF_JA) {
+		} else if (op == BPF_JA || op == 0xe0) {
+			/* goto and may_goto (BPF_JCOND) read nothing */
 		} else {
 			use = (1u << i->dst_reg) | (BPF_SRC(i->code) == BPF_X ? 1u << i->src_reg : 0);
 		}

@@ -252,6 +252,11 @@ int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t siz
 			e->btf_ext = i;
 		else if (!strcmp(s->name, "maps"))
 			e->legacy_maps = i;
+		else if (!(s->sh.sh_flags & SHF_EXECINSTR) && strlen(s->name) > 5 &&
+			 !strcmp(s->name + strlen(s->name) - 5, "/maps") && s->data && s->sh.sh_size) {
+			e->legacy_maps = i;
+			e->params_as_imm = true;
+		}
 	}
 	if (total_insns > 16ull * RB_MAX_INSNS) {
 		rb_errf(err, "%s: %llu instructions in all (too many)", path, (unsigned long long)total_insns);

@@ -42,6 +42,10 @@ struct rb_elf {
 	const struct rb_elf_sec *strtab;
 	size_t btf, btf_ext;   /* section indexes of .BTF / .BTF.ext, 0 if none */
 	size_t legacy_maps;    /* section index of SEC("maps"), 0 if none */
+	/* the maps section is named "<type>/maps": v4l-utils' bpf_load.c
+	 * (ir-keytable's IR decoders), whose loader writes the value of a
+	 * global variable into the ld_imm64 that refers to it */
+	bool params_as_imm;
 };
 
 /* Validate buf as a BPF relocatable object and index it. elf keeps pointers

@@ -15,6 +15,9 @@
  *     map-in-map template by its id);
  *   - .data/.rodata/.bss sections become single-entry array maps like
  *     libbpf makes them (.rodata read-only to the program and frozen);
+ *     except in objects for v4l-utils' bpf_load.c (maps section named
+ *     "<type>/maps", ir-keytable's IR decoders), whose loader writes a
+ *     global variable's value into the ld_imm64 that names it (BPF_PARAM);
  *   - programs: per code section other than .text, its global functions
  *     (STT_FUNC; in a section without any, named global STT_NOTYPE
  *     symbols, which old clang and assemblers emit), else its static
@@ -404,6 +407,24 @@ static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sy
 			}
 		return rb_errf(c->err, "%s: program %s insn %zu refers to no map (.maps+%llu)", e->path, p->name, i,
 			       (unsigned long long)off);
+	}
+	if (e->params_as_imm && sym->st_shndx > 0 && sym->st_shndx < e->nsec && c->sec_map[sym->st_shndx] >= 0 &&
+	    ELF64_ST_TYPE(sym->st_info) == STT_OBJECT) {
+		/* v4l-utils' BPF_PARAM: the variable's value (its default in
+		 * .data; ir-keytable may override it) becomes the immediate */
+		const struct rb_elf_sec *ds = &e->secs[sym->st_shndx];
+		uint64_t size = sym->st_size == 8 ? 8 : 4, v = 0;
+		if (sym->st_value + size > ds->sh.sh_size)
+			return rb_errf(c->err, "%s: program %s insn %zu: parameter '%s' lies outside %s", e->path,
+				       p->name, i, rb_elf_sym_name(e, sym), ds->name);
+		if (ds->data) /* .bss (no contents): 0 */
+			v = size == 8 ? (uint64_t)rb_rd32(ds->data + sym->st_value) |
+						(uint64_t)rb_rd32(ds->data + sym->st_value + 4) << 32
+				      : rb_rd32(ds->data + sym->st_value);
+		in->src_reg = 0;
+		in->imm = (int32_t)(uint32_t)v;
+		in[1].imm = (int32_t)(uint32_t)(v >> 32);
+		return 0;
 	}
 	if (sym->st_shndx > 0 && sym->st_shndx < e->nsec && c->sec_map[sym->st_shndx] >= 0) {
 		uint64_t off = sym->st_value + (uint32_t)in->imm;

@@ -51,6 +51,7 @@ struct rb_prog_load_attr {
 #define RB_LOG_LEVEL1 1 /* errors */
 #define RB_LOG_LEVEL2 2 /* per-instruction states */
 #define RB_LOG_STATS 4  /* statistics */
+#define RB_LOG_FIXED 8  /* keep the head of a log that does not fit (default: the tail) */
 
 /* raw call; attr is `size` bytes */
 int rb_sys_bpf(int cmd, void *attr, unsigned size);

@@ -15,7 +15,7 @@
 #include "oracle/vlog.h"
 
 #define ENOTSUPP_COMPAT 524 /* the kernel-internal ENOTSUPP */
-#define LOG_MAX ((size_t)1 << 30) /* the kernel accepts at most UINT_MAX >> 2 */
+#define LOG_MAX (((size_t)1 << 30) - 1) /* the kernel accepts at most UINT_MAX >> 2 (EINVAL above) */
 
 void rb_klog_free(struct rb_klog *l)
 {
@@ -401,6 +401,21 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 	if (res->verdict == RB_REJECT && env_message(res->msg)) {
 		res->verdict = RB_REFUSED;
 		snprintf(res->msg + strlen(res->msg), sizeof(res->msg) - strlen(res->msg), " (not available here)");
+	}
+	if (opts && opts->want_log && opts->log && serr == ENOSPC && log.buf) {
+		/* a log over the kernel's 1 GiB cap: the buffer holds its end
+		 * (verdict and statistics, classified above); a log is compared
+		 * from its start, so load once more keeping the head */
+		struct rb_klog head = {0};
+		a.log_level |= RB_LOG_FIXED;
+		a.log_fixed = LOG_MAX;
+		int e2 = 0, fd2 = rb_kload_raw(&a, &head, &e2);
+		if (fd2 >= 0)
+			close(fd2);
+		if (head.buf) {
+			rb_klog_free(&log);
+			log = head;
+		}
 	}
 	if (opts && opts->want_log && opts->log && log.buf)
 		fputs(log.buf, opts->log);

@@ -2,7 +2,8 @@
 # iterators.sh — open-coded iterators (src/engine/iter.c) against the running
 # kernel: on every program of tests/objects/iterators.bpf.o (bpf_iter_num_new,
 # next and destroy: iterator slots, references, the next() loop converging,
-# rejections) `rangebench kdiff` must report
+# rejections; and tests/objects/iter_targets.bpf.o, iterator programs)
+# `rangebench kdiff` must report
 # identical level-2 logs, verdicts and counts (exit 0). Skipped with a note
 # where bpf() is not permitted.
 set -u
@@ -12,3 +13,6 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/iterators.bpf.o
 
 . tests/cli/lib/kdiff_each.sh
 kdiff_every_program "$OBJ" iterators
+# iterator programs (SEC("iter/...")): which targets' context pointers are
+# trusted, and a read through a flexible array of a kernel struct
+kdiff_every_program "${RB_TEST_OBJECTS:-build/test/objects}/iter_targets.bpf.o" iter_targets

@@ -557,4 +557,25 @@ __attribute__((naked)) int gap_prune_after_map_delete(void)
 		     IMM(bpf_get_prandom_u32), ADDR(fid_hash) : CLOBBERS);
 }
 
+/* legacy packet loads (LD_ABS/LD_IND) use every register as far as 6.18's
+ * compute_live_registers is concerned: r9 is live at the join below, so
+ * the path without r9 is not pruned against the one with r9 = 0 (the
+ * engine had LD_ABS define r0-r5 and use r6 only: 196 insns against the
+ * kernel's 216 on suricata's hashfilter) */
+PROG(live_ld_abs)
+{
+	asm volatile("r6 = r1;"
+		     "r7 = 1;"
+		     "r8 = 2;"
+		     "r0 = *(u16 *)skb[12];"
+		     "if r0 == 0x88a8 goto 1f;"
+		     "r9 = 0;"
+		     "r8 = 14;"
+		     "if r0 != 0x8100 goto 2f;"
+		     "1: r8 = 18;"
+		     "r0 = *(u16 *)skb[14];"
+		     "2: r0 = r8;"
+		     "exit;" ::: CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";

@@ -305,6 +305,38 @@ static void test_tc_pinning_values(void **state)
 	rb_object_free(o);
 }
 
+/* v4l-utils' bpf_load.c conventions (ir-keytable): maps in
+ * "lirc_mode2/maps", global variables patched in as immediates */
+static void test_lirc_params(void **state)
+{
+	(void)state;
+	struct rb_object *o = lf_open("lirc_params", NULL);
+	assert_true(o->own_path);
+	const struct rb_prog *p = lf_prog(o, "decode");
+	assert_int_equal(p->prog_type, BPF_PROG_TYPE_LIRC_MODE2);
+	assert_string_equal(p->error, "");
+	int maps = 0, v200 = 0, v0 = 0, values = 0;
+	for (size_t i = 0; i + 1 < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (in->src_reg == BPF_PSEUDO_MAP_IDX)
+			maps++;
+		else if (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE)
+			values++;
+		else if (in->src_reg == 0 && in->imm == 200 && in[1].imm == 0)
+			v200++;
+		else if (in->src_reg == 0 && in->imm == 0 && in[1].imm == 0)
+			v0++;
+		i++;
+	}
+	assert_int_equal(maps, 1);
+	assert_int_equal(values, 0);
+	assert_true(v200 >= 1);
+	assert_true(v0 >= 1);
+	rb_object_free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_map_fixups),
 		cmocka_unit_test(test_mixed_legacy_and_btf_maps),
 		cmocka_unit_test(test_tc_pinning_values),
+		cmocka_unit_test(test_lirc_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
