@@ -9,6 +9,7 @@
 #include "engine/ctx.h"
 #include "engine/log.h"
 #include "engine/locks.h"
+#include "engine/map_ptr.h"
 #include "engine/mem.h"
 #include "engine/timers.h"
 #include "engine/prog_types.h"
@@ -251,9 +252,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			regs[value_regno] = v;
 		break;
 	}
-	case RT_MAP_PTR:
-		/* reads of struct bpf_map fields through BTF (6.18 check_map_ptr_access) */
-		return rb_unsupported(env, "map pointer field access");
+	case RT_MAP_PTR: /* reads of struct bpf_map fields through BTF (map_ptr.c) */
+		return rb_map_ptr_access(env, regno, off, size, write, value_regno);
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
 	case RT_TCP_SOCK:
@@ -450,7 +450,10 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	case RT_STACK:
 		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, write_uninit);
 	case RT_CTX:
-		return rb_unsupported(env, "ctx memory passed to a helper");
+		/* 6.18: only syscall programs may pass their context as memory */
+		if (env->ptype->type == BPF_PROG_TYPE_SYSCALL)
+			return rb_unsupported(env, "ctx memory passed to a helper");
+		return rb_reject(env, "R%d type=%s expected=fp", regno, tn);
 	default:
 		if (sz == 0 && zero_ok && reg.type == RT_SCALAR && rb_reg_is_const(env, &reg) &&
 		    rb_reg_const_val(env, &reg) == 0)
