@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "engine/btf.h"
+#include "engine/lsm.h"
+#include "engine/struct_ops.h"
 #include "engine/vmlinux.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
@@ -58,9 +60,11 @@ int rb_btf_init(struct rb_env *env)
 {
 	const struct rb_prog *p = env->prog;
 	uint32_t at = p->expected_attach_type;
-	if (at != BPF_TRACE_RAW_TP && at != BPF_TRACE_FENTRY && at != BPF_TRACE_FEXIT && at != BPF_MODIFY_RETURN &&
-	    at != BPF_TRACE_ITER)
-		return rb_unsupported(env, "tracing attach type %u", at);
+	bool lsm = p->prog_type == BPF_PROG_TYPE_LSM;
+	if (lsm ? at != BPF_LSM_MAC && at != BPF_LSM_CGROUP
+		: at != BPF_TRACE_RAW_TP && at != BPF_TRACE_FENTRY && at != BPF_TRACE_FEXIT &&
+			  at != BPF_MODIFY_RETURN && at != BPF_TRACE_ITER)
+		return rb_unsupported(env, "%s attach type %u", lsm ? "lsm" : "tracing", at);
 	if (!p->attach_btf_id)
 		return rb_unsupported(env, "tracing program without attach target");
 	if (!rb_need_vmlinux(env))
@@ -93,9 +97,11 @@ int rb_btf_init(struct rb_env *env)
 	for (int i = 0; i < n; i++)
 		env->arg_type[i] = pa[i + skip].type;
 	env->nargs = n;
-	if (at == BPF_TRACE_FEXIT || at == BPF_MODIFY_RETURN)
+	/* fexit, fmod_ret and lsm read the return value after the arguments
+	 * (btf_ctx_access); lsm's range and void hooks: lsm.c */
+	if (at == BPF_TRACE_FEXIT || at == BPF_MODIFY_RETURN || lsm)
 		env->arg_type[env->nargs++] = t->type;
-	return 0;
+	return lsm ? rb_lsm_init(env, t) : 0;
 }
 
 /* a scalar, or a pointer to a struct: what a value of type `id` becomes in a register */
@@ -139,13 +145,20 @@ static bool iter_arg_trusted(const char *func)
 
 int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_reg *out)
 {
-	if (write)
+	/* 6.18 bpf_tracing_ctx_access, then btf_ctx_access (its reasons are
+	 * logged; check_ctx_access words the rejection) */
+	const char *tname = env->func_name[0] ? env->func_name : env->prog->attach_name;
+	if (write || off < 0 || off >= 8 * 12 || off % size)
 		return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
-	if (off < 0 || off % 8)
-		return rb_reject(env, "func offset %d is not multiple of 8", off);
+	if (off % 8) {
+		rb_log(env, "func '%s' offset %d is not multiple of 8\n", tname, off);
+		return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
+	}
 	int arg = off / 8;
-	if (arg >= env->nargs)
-		return rb_reject(env, "func doesn't have %d-th argument", arg);
+	if (arg >= env->nargs) {
+		rb_log(env, "func '%s' doesn't have %d-th argument\n", tname, arg + 1);
+		return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
+	}
 	const struct btf_type *t = skip_mods(env->vmlinux, env->arg_type[arg], NULL, NULL);
 	if (!t)
 		return rb_unsupported(env, "ctx argument type");
@@ -155,11 +168,19 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 		/* arguments of tracing programs are trusted pointers; an iterator's
 		 * object (every argument after the meta) may be NULL and is trusted
 		 * only where its target's ctx_arg_info says so */
-		if (env->prog->expected_attach_type == BPF_TRACE_ITER && arg > 0) {
+		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING && env->prog->expected_attach_type == BPF_TRACE_ITER &&
+		    arg > 0) {
 			uint8_t trust = iter_arg_trusted(env->func_name) ? RF_TRUSTED : 0;
 			typed_value(env, env->arg_type[arg], trust | RF_MAYBE_NULL, out);
 			if (out->type != RT_BTF_ID)
 				return rb_unsupported(env, "iterator buffer argument %d", arg);
+			return 0;
+		}
+		/* struct_ops: a "__nullable" argument comes from ctx_arg_info, which
+		 * 6.18's btf_ctx_access returns without its log line */
+		if (rb_struct_ops_arg_nullable(env, arg)) {
+			typed_value(env, env->arg_type[arg], RF_TRUSTED | RF_MAYBE_NULL, out);
+			rb_struct_ops_promote(env, out);
 			return 0;
 		}
 		typed_value(env, env->arg_type[arg], RF_TRUSTED, out);
@@ -169,56 +190,165 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 			       env->func_name[0] ? env->func_name : env->prog->attach_name, arg,
 			       out->map_idx, btf_is_union(st) ? "UNION" : "STRUCT", rb_btf_name(env, (uint32_t)out->map_idx));
 		}
+		rb_struct_ops_promote(env, out);
 		return 0;
 	}
 	if (btf_is_int(t) || btf_is_any_enum(t) || !env->arg_type[arg]) {
 		rb_reg_unknown(env, out);
+		/* lsm: the return value so far has the hook's range (6.18
+		 * check_ctx_access on is_retval: __mark_reg_s32_range) */
+		if (env->prog->prog_type == BPF_PROG_TYPE_LSM && env->prog->expected_attach_type == BPF_LSM_MAC &&
+		    arg == env->nargs - 1 && env->ret_set)
+			rb_lsm_retval(env, out);
 		return 0;
 	}
 	return rb_unsupported(env, "ctx argument of kind %u", btf_kind(t));
 }
 
-/* Find the field under [off, off+size) of struct `id`; *ptr_type gets the
- * member type when the access is exactly a pointer member. */
-static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *ptr_type, int depth,
-		const char **field, bool top)
+enum { WALK_ERR = -1, WALK_SCALAR, WALK_PTR, WALK_STRUCT };
+
+/* One pass of 6.18 btf_struct_walk over [off, off+size) of struct *id:
+ * WALK_SCALAR, WALK_PTR (*id the pointee struct, *field the pointer
+ * member), WALK_STRUCT (the access starts a nested struct *id: the caller
+ * dives in at offset 0), or WALK_ERR with the kernel's reason logged. */
+static int walk_step(struct rb_env *env, uint32_t *id, int off, int size, const char **field, bool *untrusted,
+		     char *why, size_t wsz)
 {
 	const struct btf *b = env->vmlinux;
-	const struct btf_type *t = skip_mods(b, id, &id, NULL);
-	*ptr_type = 0;
-	if (!t || depth > 32)
-		return 0;
-	if (!btf_is_composite(t)) {
-		if (btf_is_array(t)) {
-			const struct btf_array *a = btf_array(t);
-			int64_t es = btf__resolve_size(b, a->type);
-			if (es <= 0)
-				return 0;
-			return walk(env, a->type, (int)(off % es), size, ptr_type, depth + 1, field, false);
+	uint32_t tid = *id;
+	for (int depth = 0; depth < 64; depth++) {
+		const struct btf_type *t = skip_mods(b, tid, &tid, NULL);
+		const char *tname = t ? btf__name_by_offset(b, t->name_off) : "?";
+		if (!tname || !tname[0])
+			tname = "(anon)";
+		if (!t || !btf_is_composite(t)) {
+			snprintf(why, wsz, "Type '%s' is not a struct", tname);
+			return WALK_ERR;
 		}
-		if (btf_is_ptr(t) && off == 0 && size == 8)
-			*ptr_type = id;
-		return 0;
-	}
-	const struct btf_member *m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++) {
-		uint32_t bo = btf_member_bit_offset(t, (uint32_t)i);
-		if (btf_member_bitfield_size(t, (uint32_t)i))
+		int vlen = btf_vlen(t);
+		/* walking a union of more than one member makes the result untrusted */
+		if (btf_is_union(t) && vlen != 1)
+			*untrusted = true;
+		if ((int64_t)off + size > (int64_t)t->size) {
+			/* a flexible array at the end may be read beyond the struct */
+			const struct btf_member *last = vlen ? btf_members(t) + vlen - 1 : NULL;
+			const struct btf_type *lt = last ? skip_mods(b, last->type, NULL, NULL) : NULL;
+			int lmoff = last ? (int)(btf_member_bit_offset(t, (uint32_t)(vlen - 1)) / 8) : 0;
+			if (!lt || !btf_is_array(lt) || btf_array(lt)->nelems || off < lmoff) {
+				snprintf(why, wsz, "access beyond struct %s at off %u size %u", tname, (unsigned)off,
+				       (unsigned)size);
+				return WALK_ERR;
+			}
+			/* an int element reads a scalar; other than a struct: beyond */
+			uint32_t eid;
+			const struct btf_type *et = skip_mods(b, btf_array(lt)->type, &eid, NULL);
+			if (et && btf_is_int(et))
+				return WALK_SCALAR;
+			if (!et || !btf_is_composite(et) || !et->size) {
+				snprintf(why, wsz, "access beyond struct %s at off %u size %u", tname, (unsigned)off,
+					 (unsigned)size);
+				return WALK_ERR;
+			}
+			off = (off - lmoff) % (int)et->size;
+			tid = eid;
 			continue;
-		int moff = (int)(bo / 8);
-		int64_t ms = btf__resolve_size(b, m->type);
-		if (ms <= 0)
-			continue;
-		if (off >= moff && off + size <= moff + ms) {
-			/* members of anonymous unions/structs count as the outer struct's */
-			const char *mn = btf__name_by_offset(b, m->name_off);
-			if (top && mn && mn[0])
-				*field = mn;
-			return walk(env, m->type, off - moff, size, ptr_type, depth + 1, field,
-				    top && !(mn && mn[0]));
 		}
+		const struct btf_member *m = btf_members(t);
+		bool dive = false;
+		for (int i = 0; i < vlen && !dive; i++, m++) {
+			uint32_t bitoff = btf_member_bit_offset(t, (uint32_t)i);
+			int moff = (int)(bitoff / 8);
+			if (off + size <= moff)
+				break; /* the fields from here on are too far */
+			uint32_t bsz = btf_member_bitfield_size(t, (uint32_t)i);
+			if (bsz) {
+				if (off <= moff && (int)((bitoff + bsz + 7) / 8) <= off + size)
+					return WALK_SCALAR;
+				continue;
+			}
+			if (off < moff)
+				break; /* a hole */
+			const char *mname = btf__name_by_offset(b, m->name_off);
+			uint32_t mid;
+			const struct btf_type *mt = skip_mods(b, m->type, &mid, NULL);
+			int64_t msize = btf__resolve_size(b, m->type);
+			if (!mt || msize < 0) {
+				snprintf(why, wsz, "field %s doesn't have size", mname);
+				return WALK_ERR;
+			}
+			int mtrue_end = moff + (int)msize;
+			if (off >= mtrue_end)
+				continue;
+			if (btf_is_array(mt)) {
+				/* arrays (multi-dimensional ones linearised) as runs of elements */
+				uint32_t eid = mid;
+				const struct btf_type *et = mt;
+				while (et && btf_is_array(et))
+					et = skip_mods(b, btf_array(et)->type, &eid, NULL);
+				int64_t esize = et ? btf__resolve_size(b, eid) : -1;
+				if (esize <= 0)
+					continue;
+				moff += (int)((off - moff) / esize * esize);
+				msize = esize;
+				mt = et;
+				mid = eid;
+			}
+			if (btf_is_composite(mt)) {
+				if (off == moff) {
+					*id = mid;
+					return WALK_STRUCT;
+				}
+				off -= moff;
+				tid = mid;
+				dive = true;
+				break;
+			}
+			if (btf_is_ptr(mt)) {
+				if (msize != size || off != moff) {
+					snprintf(why, wsz, "cannot access ptr member %s with moff %u in struct %s with off %u size %u",
+					       mname, (unsigned)moff, tname, (unsigned)off, (unsigned)size);
+					return WALK_ERR;
+				}
+				uint32_t pid;
+				const struct btf_type *pt = skip_mods(b, mt->type, &pid, NULL);
+				if (pt && btf_is_composite(pt)) {
+					*id = mid;
+					*field = mname;
+					return WALK_PTR;
+				}
+				return WALK_SCALAR;
+			}
+			if (off + size > mtrue_end && !*untrusted) {
+				snprintf(why, wsz, "access beyond the end of member %s (mend:%u) in struct %s with off %u size %u",
+				       mname, (unsigned)mtrue_end, tname, (unsigned)off, (unsigned)size);
+				return WALK_ERR;
+			}
+			return WALK_SCALAR;
+		}
+		if (dive)
+			continue;
+		snprintf(why, wsz, "struct %s doesn't have field at offset %d", tname, off);
+		return WALK_ERR;
 	}
-	return 0;
+	return WALK_ERR;
+}
+
+/* btf_struct_access: walk, diving into nested structs at offset 0;
+ * WALK_SCALAR, WALK_PTR (*ptr_type: the pointer member's type) or WALK_ERR */
+static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *ptr_type, const char **field,
+		bool *untrusted, char *why, size_t wsz)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		uint32_t cur = id;
+		int r = walk_step(env, &cur, off, size, field, untrusted, why, wsz);
+		if (r == WALK_PTR)
+			*ptr_type = cur;
+		if (r != WALK_STRUCT)
+			return r;
+		id = cur;
+		off = 0;
+	}
+	return WALK_ERR;
 }
 
 /* 1 trusted, 2 trusted or NULL, 3 RCU (6.18 BTF_TYPE_SAFE_* lists, partial) */
@@ -248,44 +378,25 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	if (!t)
 		return rb_unsupported(env, "BTF pointer without vmlinux BTF");
 	const char *tname = btf__name_by_offset(b, t->name_off);
-	if (write)
+	if (write && !env->st_ops)
 		return rb_reject(env, "only read is supported");
 	if (!env->t->is_const(&reg->val))
 		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, off);
 	off += (int)rb_reg_const_val(env, reg);
 	if (off < 0)
 		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
-	if ((uint64_t)off + (uint64_t)size > t->size) {
-		/* 6.18 btf_struct_walk: beyond the struct is allowed only inside a
-		 * flexible array at its end: an int element reads a scalar, a struct
-		 * element is walked at the offset modulo its size */
-		const struct btf_type *et = NULL;
-		uint32_t eid = 0;
-		int moff = 0;
-		if (btf_is_composite(t) && btf_vlen(t)) {
-			const struct btf_member *last = btf_members(t) + btf_vlen(t) - 1;
-			const struct btf_type *lt = skip_mods(b, last->type, NULL, NULL);
-			moff = (int)(btf_member_bit_offset(t, (uint32_t)(btf_vlen(t) - 1)) / 8);
-			if (lt && btf_is_array(lt) && btf_array(lt)->nelems == 0 && off >= moff)
-				et = skip_mods(b, btf_array(lt)->type, &eid, NULL);
-		}
-		if (et && btf_is_int(et)) {
-			rb_reg_unknown(env, out);
-			return 0;
-		}
-		if (!et || !btf_is_composite(et) || !et->size)
-			return rb_reject(env, "access beyond struct %s at off %d size %d", tname, off, size);
-		off = (off - moff) % (int)et->size;
-		sid = eid;
-		t = et;
-		tname = btf__name_by_offset(b, t->name_off);
-		if ((uint64_t)off + (uint64_t)size > t->size)
-			return rb_reject(env, "access beyond struct %s at off %d size %d", tname, off, size);
-	}
+	/* a struct_ops type's btf_struct_access decides writes (6.18
+	 * check_ptr_to_btf_access) */
+	if (write)
+		return rb_struct_ops_write(env, sid, off, size);
 	uint32_t ptype = 0;
 	const char *field = "";
-	walk(env, sid, off, size, &ptype, 0, &field, true);
-	if (ptype) {
+	char why[256] = "";
+	bool via_union = false;
+	int w = walk(env, sid, off, size, &ptype, &field, &via_union, why, sizeof(why));
+	if (w == WALK_ERR)
+		return rb_reject(env, "%s", why);
+	if (w == WALK_PTR) {
 		bool rcu = false;
 		uint32_t pid;
 		const struct btf_type *pt = btf__type_by_id(b, ptype);
@@ -295,14 +406,14 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 			 * lists as trusted (BTF_TYPE_SAFE_TRUSTED) or RCU-protected
 			 * (BTF_TYPE_SAFE_RCU, __rcu tags) when the parent is trusted */
 			uint8_t flags = RF_UNTRUSTED;
-			int kind = (reg->flags & (RF_TRUSTED | RF_RCU)) ? safe_field(tname, field) : 0;
+			int kind = (reg->flags & (RF_TRUSTED | RF_RCU)) && !via_union ? safe_field(tname, field) : 0;
 			if (kind == 1)
 				flags = RF_TRUSTED;
 			else if (kind == 2)
 				flags = RF_TRUSTED | RF_MAYBE_NULL;
 			else if (kind == 3)
 				flags = RF_RCU;
-			else if (rcu)
+			else if (rcu && !via_union)
 				flags = RF_RCU | RF_MAYBE_NULL;
 			rb_reg_ptr(env, out, RT_BTF_ID);
 			out->map_idx = (int32_t)pid;

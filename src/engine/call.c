@@ -29,10 +29,6 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 	struct rb_subprog *sp = &env->subprogs[sub];
 	struct rb_reg *regs = rb_cur_regs(env);
 	int err = 0;
-	if (sp->bad_arg >= 0) {
-		rb_log(env, "arg#%d reference type('FWD %s') size cannot be determined: -22\n", sp->bad_arg, sp->bad_type);
-		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
-	}
 	if (sp->ret_not_scalar) {
 		rb_log(env, "Global function %s() doesn't return scalar. Only those are supported.\n", sp->name);
 		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
@@ -132,15 +128,18 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 
 static int check_return_code(struct rb_env *env)
 {
+	/* 6.18: a struct_ops (or LSM) attach target returning void reads no R0 */
+	if (env->ret_void)
+		return 0;
 	int err = rb_check_reg_read(env, 0);
 	if (err)
 		return err;
 	struct rb_reg *r0 = &rb_cur_regs(env)[0];
 	char tn[48];
 	struct rb_ret_range range = rb_prog_ret_range(env->ptype, env->prog->expected_attach_type);
-	if (!range.checked)
+	if (!range.checked && !env->ret_set)
 		return 0;
-	int64_t lo = range.lo, hi = range.hi;
+	int64_t lo = env->ret_set ? env->ret_lo : range.lo, hi = env->ret_set ? env->ret_hi : range.hi;
 	if (r0->type != RT_SCALAR)
 		return rb_reject(env, "At program exit the register R0 is not a known value (%s)",
 				 rb_rtype_name(r0, tn, sizeof(tn)));
@@ -148,7 +147,8 @@ static int check_return_code(struct rb_env *env)
 		return err;
 	struct rb_bounds b;
 	rb_reg_bounds(env, r0, &b);
-	if (b.smin < lo || b.smax > hi) {
+	bool out = env->ret32 ? b.s32_min < lo || b.s32_max > hi : b.smin < lo || b.smax > hi;
+	if (out) {
 		char msg[160];
 		int n = snprintf(msg, sizeof(msg), "At program exit the register R0 has");
 		if (b.smin > INT64_MIN)

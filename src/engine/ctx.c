@@ -117,6 +117,44 @@ int rb_ctx_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_
 	return reject(env, off, size);
 }
 
+/* lwt_is_valid_access (6.18, net/core/filter.c; lwt_in, lwt_out, lwt_xmit,
+ * lwt_seg6local): no tc_classid, socket fields, data_meta, timestamps,
+ * wire_len or tstamp_type; writes to mark, priority and cb[] only; the rest
+ * as bpf_skb_is_valid_access (cb[] any size, data and data_end u32 packet
+ * pointers, sk an 8-byte socket pointer, no flow_keys, any other u32 field
+ * with narrow loads) */
+int rb_ctx_lwt(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+#define IN(f) (off >= (int)SKB(f) && off < (int)SKB_END(f))
+	out->reg_type = RT_SCALAR;
+	out->flags = 0;
+	if (off < 0 || (size_t)off >= sizeof(struct __sk_buff) || off % size)
+		return reject(env, off, size);
+	if (IN(tc_classid) || (off >= (int)SKB(family) && off < (int)SKB_END(local_port)) || IN(data_meta) ||
+	    IN(tstamp) || IN(wire_len) || (off >= (int)SKB(tstamp_type) && off < (int)SKB(hwtstamp)) || IN(hwtstamp) ||
+	    IN(flow_keys))
+		return reject(env, off, size);
+	if (off >= (int)SKB(cb[0]) && off < (int)SKB_END(cb[4]))
+		return off + size <= (int)SKB_END(cb[4]) ? 0 : reject(env, off, size);
+	if (write)
+		return (IN(mark) || IN(priority)) && size == 4 ? 0 : reject(env, off, size);
+	if (IN(data) || IN(data_end)) {
+		if (size != 4)
+			return reject(env, off, size);
+		out->reg_type = IN(data) ? RT_PKT : RT_PKT_END;
+		return 0;
+	}
+	if (IN(sk)) {
+		if (off != (int)SKB(sk) || size != 8)
+			return reject(env, off, size);
+		out->reg_type = RT_SOCK_COMMON; /* PTR_TO_SOCK_COMMON_OR_NULL */
+		out->flags = RF_MAYBE_NULL;
+		return 0;
+	}
+	return size <= 4 ? 0 : reject(env, off, size);
+#undef IN
+}
+
 /* flow_dissector_is_valid_access: read-only; data, data_end and the
  * flow_keys pointer only */
 int rb_ctx_flow_dissector(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
@@ -194,11 +232,35 @@ int rb_ctx_tracepoint(struct rb_env *env, int off, int size, bool write, struct 
 	return 0;
 }
 
-/* up to 12 u64 arguments */
+/* up to 12 u64 arguments, read at any aligned size (6.18
+ * bpf_tracing_ctx_access) */
 int rb_ctx_raw_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
 {
 	(void)out;
-	if (off < 0 || off >= 8 * 12 || off % size || write || size != 8)
+	if (off < 0 || off >= 8 * 12 || off % size || write)
+		return reject(env, off, size);
+	return 0;
+}
+
+/* raw_tp_writable_prog_is_valid_access: argument 0 is the tracepoint's
+ * buffer (PTR_TO_TP_BUFFER), read as 8 bytes */
+int rb_ctx_raw_tp_writable(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	if (off == 0) {
+		if (size != 8 || write)
+			return reject(env, off, size);
+		out->reg_type = RT_TP_BUFFER;
+		return 0;
+	}
+	return rb_ctx_raw_tracepoint(env, off, size, write, out);
+}
+
+/* syscall_prog_is_valid_access (6.18): the context is user memory of any size */
+int rb_ctx_syscall(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	(void)write;
+	(void)out;
+	if (off < 0 || off >= 0xffff || off % size)
 		return reject(env, off, size);
 	return 0;
 }

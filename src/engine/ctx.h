@@ -16,11 +16,14 @@ struct rb_ctx_access {
 int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 /* one per program type (the rows of prog_types.c): ctx.c */
 int rb_ctx_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_lwt(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_xdp(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_flow_dissector(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_kprobe(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_perf_event(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_raw_tp_writable(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_syscall(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_raw_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 /* ctx_sock.c, ctx_cgroup.c */
 int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);

@@ -1,6 +1,7 @@
 /* engine.c — rb_engine_verify(): set up (Linux 6.18 bpf_check), run the
  * explorer over the main program and every called global subprogram
  * (do_check_main, do_check_subprogs), report the kernel's statistics. */
+#include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "engine/scc.h"
 #include "engine/stack_depth.h"
 #include "engine/states.h"
+#include "engine/struct_ops.h"
 #include "loader/prog_type.h"
 
 static void init_state(struct rb_env *env)
@@ -102,6 +104,31 @@ static int call_depth(struct rb_env *env, int sub, int depth)
 	return worst;
 }
 
+/* btf_prepare_func_args on the main program (6.18): a global main function
+ * that does not return a scalar gets this line, and nothing else happens */
+static void log_main_return(struct rb_env *env)
+{
+	const struct rb_prog *p = env->prog;
+	if (!env->log || !env->obj->btf || !p->func_info || p->func_info_rec_size < sizeof(struct bpf_func_info) ||
+	    !p->func_info_cnt)
+		return;
+	const struct bpf_func_info *fi = p->func_info;
+	struct btf *btf = btf__new(env->obj->btf, (uint32_t)env->obj->btf_size);
+	if (!btf)
+		return;
+	const struct btf_type *t = btf__type_by_id(btf, fi->type_id);
+	if (!fi->insn_off && t && btf_is_func(t) && BTF_INFO_VLEN(t->info) == BTF_FUNC_GLOBAL) {
+		const struct btf_type *proto = btf__type_by_id(btf, t->type);
+		const struct btf_type *rt = proto && btf_is_func_proto(proto) ? btf__type_by_id(btf, proto->type) : NULL;
+		while (rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
+			rt = btf__type_by_id(btf, rt->type);
+		if (proto && btf_is_func_proto(proto) && !(rt && (btf_is_int(rt) || btf_is_any_enum(rt))))
+			rb_log(env, "Global function %s() doesn't return scalar. Only those are supported.\n",
+			       btf__name_by_offset(btf, t->name_off));
+	}
+	btf__free(btf);
+}
+
 static void free_env(struct rb_env *env)
 {
 	rb_state_free(env->cur);
@@ -175,6 +202,15 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rb_unsupported(&env, "%s", why);
 		goto out;
 	}
+	/* the kernel verifies with the attach type fixed up (cgroup_sock: 0 is
+	 * inet_sock_create); a copy of the program carries it */
+	struct rb_prog fixed;
+	uint32_t at = rb_prog_fixup_attach_type(env.prog->prog_type, env.prog->expected_attach_type);
+	if (at != env.prog->expected_attach_type) {
+		fixed = *env.prog;
+		fixed.expected_attach_type = at;
+		env.prog = &fixed;
+	}
 	env.ptype = rb_prog_type(env.prog->prog_type);
 	if (!env.ptype) {
 		rb_unsupported(&env, "program type %u", env.prog->prog_type);
@@ -203,8 +239,10 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	rb_iter_mark_next_calls(&env);
 	if ((rc = rb_kfunc_precheck(&env)) || (rc = rb_locks_precheck(&env)))
 		goto out;
-	if ((env.ptype->flags & PT_BTF_CTX) && (rc = rb_btf_init(&env)))
+	if ((env.ptype->flags & PT_BTF_CTX) &&
+	    (rc = env.prog->prog_type == BPF_PROG_TYPE_STRUCT_OPS ? rb_struct_ops_init(&env) : rb_btf_init(&env)))
 		goto out;
+	log_main_return(&env);
 	init_state(&env);
 	rb_states_mem_add(&env, env.cur);
 	rc = rb_explore(&env, 0);

@@ -148,6 +148,13 @@ static const struct rb_helper helpers[] = {
 	/* bpf_base_func_proto: every type */
 	H(strtol, R_INT, HC_ALL, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
 	H(strtoul, R_INT, HC_ALL, 0, A_MEM_RO, A_SIZE, A_ANY, A_LONG_OUT),
+	/* lightweight tunnels (6.18 net/core/filter.c lwt_*_func_proto) */
+	H(lwt_push_encap, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_MEM_RO, A_SIZE),
+	H(lwt_seg6_store_bytes, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_MEM_RO, A_SIZE),
+	H(lwt_seg6_adjust_srh, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_ANY),
+	H(lwt_seg6_action, R_INT, 0, HF_PKT_CHANGES, A_CTX, A_ANY, A_MEM_RO, A_SIZE),
+	/* tcp_congestion_ops (6.18 net/ipv4/bpf_tcp_ca.c): a tcp_sock BTF pointer */
+	H(tcp_send_ack, R_INT, 0, 0, A_BTF_STRUCT, A_ANY),
 	/* named in the log only */
 	/* callbacks (callbacks.c) */
 	H(loop, R_INT, HC_ALL, 0, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
@@ -243,6 +250,10 @@ static const struct {
 	 H(getsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE)},
 	{BPF_PROG_TYPE_CGROUP_SOCKOPT, RB_ANY_ATTACH_TYPE,
 	 H(setsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_RO, A_SIZE)},
+	{BPF_PROG_TYPE_STRUCT_OPS, RB_ANY_ATTACH_TYPE, /* tcp_congestion_ops (bpf_tcp_ca.c) */
+	 H(getsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE)},
+	{BPF_PROG_TYPE_STRUCT_OPS, RB_ANY_ATTACH_TYPE,
+	 H(setsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_RO, A_SIZE)},
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
 	 H(getsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE)},
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
@@ -305,6 +316,7 @@ const char *rb_helper_arg_struct(int32_t id, int a)
 	case BPF_FUNC_sk_storage_delete: return "sock_common";
 	case BPF_FUNC_skb_output: return "sk_buff";
 	case BPF_FUNC_xdp_get_buff_len: return "xdp_buff";
+	case BPF_FUNC_tcp_send_ack: return "tcp_sock";
 	default: return NULL;
 	}
 }

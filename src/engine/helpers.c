@@ -17,6 +17,7 @@
 #include "engine/helper_sets.h"
 #include "engine/helper_table.h"
 #include "engine/helpers.h"
+#include "engine/struct_ops.h"
 #include "engine/log.h"
 #include "engine/map_compat.h"
 #include "engine/mem.h"
@@ -65,7 +66,9 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 	    (pt->type == BPF_PROG_TYPE_KPROBE || pt->type == BPF_PROG_TYPE_TRACEPOINT ||
 	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
 		return rb_reject(env, "program of this type cannot use helper %s", lb);
-	const uint64_t *set = rb_prog_helper_set(pt, at);
+	const uint64_t *set = rb_struct_ops_helper_set(env);
+	if (!set)
+		set = rb_prog_helper_set(pt, at);
 	if (!set && pt->type == BPF_PROG_TYPE_TRACING)
 		set = rb_tracing_helper_set(at, env->prog->attach_btf_id ? rb_btf_name(env, env->prog->attach_btf_id)
 									 : NULL);

@@ -9,7 +9,6 @@
 #include "engine/ctx.h"
 #include "engine/log.h"
 #include "engine/locks.h"
-#include "engine/map_ptr.h"
 #include "engine/mem.h"
 #include "engine/timers.h"
 #include "engine/prog_types.h"
@@ -132,6 +131,23 @@ static int map_key_access(struct rb_env *env, int regno, const struct rb_reg *re
 	return 0;
 }
 
+/* check_tp_buffer_access (6.18): a constant, non-negative offset */
+static int tp_buffer_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
+			    int load_regno)
+{
+	if (off < 0)
+		return rb_reject(env, "R%d invalid tracepoint buffer access: off=%d, size=%d", regno, off, size);
+	if (!env->t->is_const(&reg->val) || rb_reg_const_val(env, reg) != 0) {
+		struct rb_bounds b;
+		rb_reg_bounds(env, reg, &b);
+		return rb_reject(env, "R%d invalid variable buffer offset: off=%d, var_off=(0x%llx; 0x%llx)", regno, off,
+				 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
+	}
+	if (load_regno >= 0)
+		rb_reg_unknown(env, &rb_cur_regs(env)[load_regno]);
+	return 0;
+}
+
 int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
 			int value_regno, bool sext, bool strict_once)
 {
@@ -145,10 +161,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		return err;
 	off += reg.off;
 	rb_rtype_str(&reg, tn, sizeof(tn));
-
 	if (reg.flags & RF_MAYBE_NULL)
 		return rb_reject(env, "R%d invalid mem access '%s'", regno, tn);
-
 	switch (reg.type) {
 	case RT_MAP_VALUE: {
 		const struct rb_map *m = &env->obj->maps[reg.map_idx];
@@ -196,7 +210,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if (!env->t->is_const(&reg.val) || rb_reg_const_val(env, &reg) != 0) {
 			struct rb_bounds b;
 			rb_reg_bounds(env, &reg, &b);
-			return rb_reject(env, "variable ctx access var_off=(%#llx; %#llx) disallowed",
+			return rb_reject(env, "variable ctx access var_off=(0x%llx; 0x%llx) disallowed",
 					 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
 		}
 		if (env->ptype->flags & PT_BTF_CTX) {
@@ -248,12 +262,13 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		struct rb_reg v;
 		if ((err = rb_btf_load(env, &reg, regno, off, size, write, &v)))
 			return err;
-		if (value_regno >= 0)
+		if (!write && value_regno >= 0)
 			regs[value_regno] = v;
 		break;
 	}
-	case RT_MAP_PTR: /* reads of struct bpf_map fields through BTF (map_ptr.c) */
-		return rb_map_ptr_access(env, regno, off, size, write, value_regno);
+	case RT_MAP_PTR:
+		/* reads of struct bpf_map fields through BTF (6.18 check_map_ptr_access) */
+		return rb_unsupported(env, "map pointer field access");
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
 	case RT_TCP_SOCK:
@@ -273,7 +288,9 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	case RT_TP_BUFFER:
-		return rb_unsupported(env, "memory access through %s", tn);
+		if ((err = tp_buffer_access(env, regno, &reg, off, size, write ? -1 : value_regno)))
+			return err;
+		break;
 	default:
 		return rb_reject(env, "R%d invalid mem access '%s'", regno, tn);
 	}
@@ -450,10 +467,13 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	case RT_STACK:
 		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, write_uninit);
 	case RT_CTX:
-		/* 6.18: only syscall programs may pass their context as memory */
-		if (env->ptype->type == BPF_PROG_TYPE_SYSCALL)
+		/* 6.18 check_helper_mem_access: a type without convert_ctx_access
+		 * checks the last byte as a ctx access (syscall, tracing, ...) */
+		if (!(env->ptype->flags & PT_NO_CONVERT))
 			return rb_unsupported(env, "ctx memory passed to a helper");
-		return rb_reject(env, "R%d type=%s expected=fp", regno, tn);
+		if (sz == 0)
+			return zero_ok ? 0 : rb_reject(env, "R%d zero-size ctx access", regno);
+		return rb_check_mem_access(env, env->insn_idx, regno, sz - 1, 1, write_uninit, -1, false, false);
 	default:
 		if (sz == 0 && zero_ok && reg.type == RT_SCALAR && rb_reg_is_const(env, &reg) &&
 		    rb_reg_const_val(env, &reg) == 0)

@@ -61,6 +61,20 @@ static const uint64_t hs_perf_event[4] = {0x018024280a43d1feull, 0x29ef260063810
 static const uint64_t hs_cgroup_skb[4] = {0x0080c4280643d1eeull, 0x2d6f3e0fe3fb8010ull, 0x80779e3176303f7full,
 					  0x00000000000f0ffcull};
 
+/* The same measurement for the lightweight-tunnel types (6.18.44) */
+static const uint64_t hs_lwt_in[4] = {0x008004ae1743d1eeull, 0x296f260063810200ull, 0x80779e3176303f7cull,
+				      0x00000000000f0ffcull};
+static const uint64_t hs_lwt_out[4] = {0x008004ae1743d1eeull, 0x296f260063810000ull, 0x80779e3176303f7cull,
+				       0x00000000000f0ffcull};
+static const uint64_t hs_lwt_xmit[4] = {0x00800fee77f3ffeeull, 0x296f260063810200ull, 0x80779e3176303ffcull,
+					0x00000000000f0ffcull};
+static const uint64_t hs_lwt_seg6local[4] = {0x008004ae1743d1eeull, 0x296f260063811c00ull, 0x80779e3176303f7cull,
+					     0x00000000000f0ffcull};
+
+/* syscall programs (sleepable: the kernel loads no other) */
+static const uint64_t hs_syscall[4] = {0x008064280a43d1feull, 0x2b6fbe0063810008ull, 0x907fbff476383f7cull,
+				       0x00000000000f0ffcull};
+
 #define UNCHECKED {false, 0, 0}
 #define RANGE(lo, hi) {true, lo, hi}
 #define RULES(a) a, (int)(sizeof(a) / sizeof(a[0]))
@@ -113,35 +127,58 @@ static const struct rb_prog_type types[] = {
 	{BPF_PROG_TYPE_SCHED_ACT, "sched_act", "__sk_buff", rb_ctx_skb, SKB_PKT, HC_TC, UNCHECKED, hs_tc, NULL, 0},
 	{BPF_PROG_TYPE_XDP, "xdp", "xdp_md", rb_ctx_xdp, PT_PKT_WRITE | PT_PKT_HELPER, HC_XDP, UNCHECKED, hs_xdp,
 	 NULL, 0},
-	{BPF_PROG_TYPE_KPROBE, "kprobe", "pt_regs", rb_ctx_kprobe, 0, HC_TRACE, UNCHECKED, hs_trace, NULL, 0},
-	{BPF_PROG_TYPE_TRACEPOINT, "tracepoint", NULL, rb_ctx_tracepoint, 0, HC_TRACE, UNCHECKED, hs_trace, NULL, 0},
-	{BPF_PROG_TYPE_RAW_TRACEPOINT, "raw_tracepoint", "bpf_raw_tracepoint_args", rb_ctx_raw_tracepoint, 0,
-	 HC_TRACE, UNCHECKED, hs_trace, NULL, 0},
+	{BPF_PROG_TYPE_KPROBE, "kprobe", "pt_regs", rb_ctx_kprobe, PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace, NULL,
+	 0},
+	{BPF_PROG_TYPE_TRACEPOINT, "tracepoint", NULL, rb_ctx_tracepoint, PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace,
+	 NULL, 0},
+	{BPF_PROG_TYPE_RAW_TRACEPOINT, "raw_tracepoint", "bpf_raw_tracepoint_args", rb_ctx_raw_tracepoint,
+	 PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace, NULL, 0},
+	/* raw_tp_writable_prog_is_valid_access: the first argument is the
+	 * tracepoint's writable buffer (measured: the tracing helper set) */
+	{BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, "raw_tracepoint_writable", "bpf_raw_tracepoint_args",
+	 rb_ctx_raw_tp_writable, PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace, NULL, 0},
 	{BPF_PROG_TYPE_PERF_EVENT, "perf_event", "bpf_perf_event_data", rb_ctx_perf_event, 0, HC_TRACE, UNCHECKED,
 	 hs_perf_event, NULL, 0},
 	{BPF_PROG_TYPE_CGROUP_SKB, "cgroup_skb", "__sk_buff", rb_ctx_skb, PT_LD_ABS | PT_PKT_HELPER, HC_CGROUP_SKB,
 	 RANGE(0, 1), hs_cgroup_skb, RULES(cgroup_skb_attach)},
 	/* tp_btf, fentry, fexit, fmod_ret, iter: the context through vmlinux BTF (btf.c) */
-	{BPF_PROG_TYPE_TRACING, "tracing", NULL, NULL, PT_BTF_CTX, HC_TRACE, UNCHECKED, NULL, RULES(tracing_attach)},
-	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "cgroup_sock_addr", "bpf_sock_addr", rb_ctx_sock_addr, PT_ATTACH_LISTED, 0, RANGE(0, 1),
+	{BPF_PROG_TYPE_TRACING, "tracing", NULL, NULL, PT_BTF_CTX | PT_NO_CONVERT, HC_TRACE, UNCHECKED, NULL,
+	 RULES(tracing_attach)},
+	/* struct_ops: the context, helpers and writes of the struct's own
+	 * verifier ops (struct_ops.c); any return value of a non-void member */
+	{BPF_PROG_TYPE_STRUCT_OPS, "struct_ops", NULL, NULL, PT_BTF_CTX | PT_NO_CONVERT, 0, UNCHECKED, NULL, NULL, 0},
+	/* lsm: the hook's arguments through BTF (btf.c, lsm.c); helpers as tracing */
+	{BPF_PROG_TYPE_LSM, "lsm", NULL, NULL, PT_BTF_CTX | PT_NO_CONVERT, HC_TRACE, UNCHECKED, NULL, NULL, 0},
+	/* syscall (6.18 bpf_syscall_verifier_ops): any aligned offset below
+	 * U16_MAX, read or written; loaded sleepable only (measured set) */
+	{BPF_PROG_TYPE_SYSCALL, "syscall", NULL, rb_ctx_syscall, PT_NO_CONVERT, 0, UNCHECKED, hs_syscall, NULL, 0},
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "cgroup_sock_addr", NULL, rb_ctx_sock_addr, PT_ATTACH_LISTED, 0, RANGE(0, 1),
 	 NULL, RULES(sock_addr_attach)},
-	{BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock", "bpf_sock", rb_ctx_sock, PT_ATTACH_LISTED, 0, RANGE(0, 1), hs_cgroup_sock,
+	{BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock", NULL, rb_ctx_sock, PT_ATTACH_LISTED, 0, RANGE(0, 1), hs_cgroup_sock,
 	 RULES(cgroup_sock_attach)},
-	{BPF_PROG_TYPE_SOCK_OPS, "sock_ops", "bpf_sock_ops", rb_ctx_sock_ops, 0, 0, RANGE(0, 1), hs_sock_ops, NULL, 0},
-	{BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", "bpf_sk_lookup", rb_ctx_sk_lookup, 0, 0, RANGE(0, 1), hs_sk_lookup, NULL, 0},
-	{BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", "sk_reuseport_md", rb_ctx_sk_reuseport, PT_PKT_HELPER, 0, UNCHECKED,
+	{BPF_PROG_TYPE_SOCK_OPS, "sock_ops", NULL, rb_ctx_sock_ops, 0, 0, RANGE(0, 1), hs_sock_ops, NULL, 0},
+	{BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", NULL, rb_ctx_sk_lookup, 0, 0, RANGE(0, 1), hs_sk_lookup, NULL, 0},
+	{BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", NULL, rb_ctx_sk_reuseport, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_sk_reuseport, NULL, 0},
-	{BPF_PROG_TYPE_SK_MSG, "sk_msg", "sk_msg_md", rb_ctx_sk_msg, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_msg,
+	{BPF_PROG_TYPE_SK_MSG, "sk_msg", NULL, rb_ctx_sk_msg, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_msg,
 	 NULL, 0},
-	{BPF_PROG_TYPE_SK_SKB, "sk_skb", "__sk_buff", rb_ctx_sk_skb, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_skb,
+	{BPF_PROG_TYPE_SK_SKB, "sk_skb", NULL, rb_ctx_sk_skb, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_skb,
 	 NULL, 0},
-	{BPF_PROG_TYPE_CGROUP_SOCKOPT, "cgroup_sockopt", "bpf_sockopt", rb_ctx_sockopt,
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, "cgroup_sockopt", NULL, rb_ctx_sockopt,
 	 PT_ATTACH_LISTED | PT_PKT_WRITE | PT_PKT_HELPER_ANY, 0, RANGE(0, 1), NULL, RULES(sockopt_attach)},
-	{BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl", "bpf_sysctl", rb_ctx_sysctl, 0, 0, RANGE(0, 1), hs_cgroup_sysctl, NULL,
+	{BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl", NULL, rb_ctx_sysctl, 0, 0, RANGE(0, 1), hs_cgroup_sysctl, NULL,
 	 0},
-	{BPF_PROG_TYPE_CGROUP_DEVICE, "cgroup_device", "bpf_cgroup_dev_ctx", rb_ctx_cgroup_dev, 0, 0, RANGE(0, 1), hs_cgroup_device,
+	{BPF_PROG_TYPE_CGROUP_DEVICE, "cgroup_device", NULL, rb_ctx_cgroup_dev, 0, 0, RANGE(0, 1), hs_cgroup_device,
 	 NULL, 0},
-	{BPF_PROG_TYPE_FLOW_DISSECTOR, "flow_dissector", "__sk_buff", rb_ctx_flow_dissector, PT_PKT_HELPER, 0, UNCHECKED,
+	/* lwt_*_verifier_ops: direct packet writes for lwt_xmit only
+	 * (may_access_direct_pkt_data), no return-code check */
+	{BPF_PROG_TYPE_LWT_IN, "lwt_in", "__sk_buff", rb_ctx_lwt, PT_PKT_HELPER, 0, UNCHECKED, hs_lwt_in, NULL, 0},
+	{BPF_PROG_TYPE_LWT_OUT, "lwt_out", "__sk_buff", rb_ctx_lwt, PT_PKT_HELPER, 0, UNCHECKED, hs_lwt_out, NULL, 0},
+	{BPF_PROG_TYPE_LWT_XMIT, "lwt_xmit", "__sk_buff", rb_ctx_lwt, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED,
+	 hs_lwt_xmit, NULL, 0},
+	{BPF_PROG_TYPE_LWT_SEG6LOCAL, "lwt_seg6local", "__sk_buff", rb_ctx_lwt, PT_PKT_HELPER, 0, UNCHECKED,
+	 hs_lwt_seg6local, NULL, 0},
+	{BPF_PROG_TYPE_FLOW_DISSECTOR, "flow_dissector", NULL, rb_ctx_flow_dissector, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_flow_dissector, NULL, 0},
 };
 
@@ -186,4 +223,17 @@ bool rb_prog_has_helper_sets(const struct rb_prog_type *pt)
 		if (pt->attach[i].helpers)
 			return true;
 	return false;
+}
+
+/* bpf_prog_load_fixup_attach_type (6.18 kernel/bpf/syscall.c): the
+ * attach type the kernel verifies a program with when it was given 0 */
+uint32_t rb_prog_fixup_attach_type(uint32_t type, uint32_t attach_type)
+{
+	if (attach_type)
+		return attach_type;
+	if (type == BPF_PROG_TYPE_CGROUP_SOCK)
+		return BPF_CGROUP_INET_SOCK_CREATE;
+	if (type == BPF_PROG_TYPE_SK_REUSEPORT)
+		return BPF_SK_REUSEPORT_SELECT;
+	return attach_type;
 }

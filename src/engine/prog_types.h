@@ -20,6 +20,8 @@ typedef int (*rb_ctx_access_fn)(struct rb_env *env, int off, int size, bool writ
 #define PT_PKT_HELPER_ANY 0x8  /* packet pointers may go to any helper */
 #define PT_BTF_CTX 0x10        /* the context is typed by vmlinux BTF (tracing: btf.c) */
 #define PT_ATTACH_LISTED 0x20  /* only the attach types listed in .attach are modelled */
+#define PT_NO_CONVERT 0x40     /* no convert_ctx_access: ctx memory given to a helper is checked as
+				* a one-byte ctx access at its last byte (check_helper_mem_access) */
 
 /* a return-code range (check_return_code); checked false: any value */
 struct rb_ret_range {
@@ -59,5 +61,8 @@ struct rb_ret_range rb_prog_ret_range(const struct rb_prog_type *pt, uint32_t at
 const uint64_t *rb_prog_helper_set(const struct rb_prog_type *pt, uint32_t attach_type);
 /* does this type have a measured helper set at all (for some attach type)? */
 bool rb_prog_has_helper_sets(const struct rb_prog_type *pt);
+/* the attach type the kernel verifies with when given attach_type (0 ->
+ * the type's default, bpf_prog_load_fixup_attach_type) */
+uint32_t rb_prog_fixup_attach_type(uint32_t type, uint32_t attach_type);
 
 #endif

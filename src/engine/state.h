@@ -168,8 +168,6 @@ struct rb_subprog {
 	int nargs;
 	uint8_t arg_kind[5];
 	uint32_t arg_size[5]; /* GARG_MEM: bytes of the pointee */
-	int bad_arg;          /* >= 0: this argument's pointee has no size (btf_prepare_func_args fails) */
-	char bad_type[64];    /* its name, for the log */
 };
 
 /* per-instruction static data (the kernel's bpf_insn_aux_data) */
@@ -202,6 +200,9 @@ struct rb_scc_visit {
 	struct rb_vstate **backedges; /* copies of states that matched a looping state */
 	int nbackedges, cap;
 };
+
+struct rb_st_ops;
+struct rb_st_member;
 
 struct rb_env {
 	const struct rb_object *obj;
@@ -257,6 +258,15 @@ struct rb_env {
 	uint32_t arg_type[13];
 	char func_name[128];
 	int nargs; /* arguments readable through ctx (fexit: plus the return value) */
+	/* struct_ops programs (struct_ops.c): the type and member implemented */
+	const struct rb_st_ops *st_ops;
+	const struct rb_st_member *st_member;
+	uint16_t arg_nullable; /* context arguments that may be NULL */
+	bool ret_void;         /* the attach target returns void: R0 is not read at exit */
+	/* an exit range decided by the attach target (lsm.c), on the 32-bit
+	 * subregister when ret32 */
+	bool ret_set, ret32;
+	int32_t ret_lo, ret_hi;
 	/* precision backtracking: requested registers and slots per frame */
 	uint32_t bt_regs[RB_MAX_FRAMES];
 	uint64_t bt_stack[RB_MAX_FRAMES];

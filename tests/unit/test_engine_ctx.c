@@ -24,7 +24,10 @@
 
 #include <cmocka.h>
 
+#include <bpf/btf.h>
+
 #include "engine/engine.h"
+#include "engine/vmlinux.h"
 #include "oracle/bpf_sys.h"
 #include "oracle/kload.h"
 
@@ -36,6 +39,8 @@ struct fixture {
 };
 
 static const char *fx_license = "GPL"; /* the licence mkobj() and kernel() give a program */
+static uint32_t fx_attach_btf_id;      /* struct_ops: the struct's vmlinux BTF id */
+static uint32_t fx_prog_flags;
 
 static void mkobj(struct fixture *f, uint32_t type, uint32_t attach, const struct bpf_insn *insns, size_t n)
 {
@@ -47,6 +52,8 @@ static void mkobj(struct fixture *f, uint32_t type, uint32_t attach, const struc
 	f->prog.insns = (struct bpf_insn *)insns;
 	f->prog.insn_cnt = n;
 	snprintf(f->prog.license, sizeof(f->prog.license), "%s", fx_license);
+	f->prog.attach_btf_id = fx_attach_btf_id;
+	f->prog.prog_flags = fx_prog_flags;
 	f->obj.progs = &f->prog;
 	f->obj.prog_cnt = 1;
 }
@@ -57,7 +64,11 @@ static void engine(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 	mkobj(&f, type, attach, p, n);
 	const struct rb_tracker *t = rb_tracker_get("old", 64);
 	assert_non_null(t);
-	struct rb_engine_opts o = {0};
+	/* one parsed vmlinux BTF for every program (struct_ops contexts) */
+	static struct rb_vmlinux *shared;
+	if (!shared)
+		shared = rb_vmlinux_new();
+	struct rb_engine_opts o = {.vmlinux = shared};
 	struct rb_err err = {{0}};
 	assert_int_equal(rb_engine_verify(&f.obj, 0, t, &o, res, &err), 0);
 }
@@ -69,7 +80,8 @@ static bool kernel(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 	if (!rb_bpf_available(&why))
 		return false;
 	struct rb_kload_args a = {.prog_type = type, .expected_attach_type = attach, .insns = p, .insn_cnt = n,
-				  .prog_btf_fd = -1, .log_level = 1, .license = fx_license};
+				  .prog_btf_fd = -1, .log_level = 1, .license = fx_license,
+				  .attach_btf_id = fx_attach_btf_id, .prog_flags = fx_prog_flags};
 	struct rb_klog log = {0};
 	int e = 0;
 	int fd = rb_kload_raw(&a, &log, &e);
@@ -184,6 +196,69 @@ static void test_sock_ops(void **state)
 	       JMP_X(BPF_JGT, 4, 3, 1), ST(BPF_B, 2, 0, 7), MOV_K(0, 1), EXIT());
 }
 
+/* raw_tracepoint_writable: the first argument is the tracepoint's buffer,
+ * at constant offsets only (check_tp_buffer_access) */
+static void test_raw_tp_writable(void **state)
+{
+	(void)state;
+	uint32_t pt = BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE;
+	EXPECT(pt, 0, RB_ACCEPT, -1, NULL, LDX(BPF_DW, 6, 1, 0), LDX(BPF_W, 0, 6, 8), ST(BPF_W, 6, 16, 7),
+	       MOV_K(0, 0), EXIT());
+	EXPECT(pt, 0, RB_REJECT, 1, "R6 invalid tracepoint buffer access: off=-8, size=4", LDX(BPF_DW, 6, 1, 0),
+	       LDX(BPF_W, 0, 6, -8), MOV_K(0, 0), EXIT());
+	EXPECT(pt, 0, RB_REJECT, 4, "R6 invalid variable buffer offset: off=0, var_off=(0x0; 0x7)", LDX(BPF_DW, 6, 1, 0),
+	       LDX(BPF_DW, 2, 1, 8), ALU_K(BPF_AND, 2, 7), ALU_X(BPF_ADD, 6, 2), LDX(BPF_B, 0, 6, 0), MOV_K(0, 0),
+	       EXIT());
+	/* the buffer pointer is 8 bytes, read-only in the context */
+	EXPECT(pt, 0, RB_REJECT, 0, "invalid bpf_context access off=0 size=4", LDX(BPF_W, 6, 1, 0), MOV_K(0, 0),
+	       EXIT());
+}
+
+/* lsm (refused by the kernel here: the engine alone, 6.18 rules): the
+ * exit range of an int hook is [-MAX_ERRNO, 0] on the subregister and the
+ * hook's return value so far is read with that range; a void hook reads no
+ * R0; lsm_cgroup wants [0, 1] ([1, 1] on a void hook) */
+static void lsm_expect(const char *hook, uint32_t attach, const struct bpf_insn *p, size_t n, enum rb_verdict v,
+		       const char *msg)
+{
+	struct rb_vmlinux *vm = rb_vmlinux_new();
+	const struct btf *b = vm ? rb_vmlinux_get(vm) : NULL;
+	int id = b ? btf__find_by_name_kind(b, hook, BTF_KIND_FUNC) : -1;
+	rb_vmlinux_free(vm);
+	if (id <= 0)
+		skip();
+	fx_attach_btf_id = (uint32_t)id;
+	struct rb_result res;
+	engine(BPF_PROG_TYPE_LSM, attach, p, n, &res);
+	fx_attach_btf_id = 0;
+	if (res.verdict != v || (msg && !strstr(res.msg, msg)))
+		print_error("%s: engine %s '%s'\n", hook, rb_verdict_name(res.verdict), res.msg);
+	assert_int_equal(res.verdict, v);
+	if (msg)
+		assert_non_null(strstr(res.msg, msg));
+}
+
+static void test_lsm(void **state)
+{
+	(void)state;
+	const struct bpf_insn ok[] = {MOV_K(0, 0), EXIT()};
+	const struct bpf_insn one[] = {MOV_K(0, 1), EXIT()};
+	const struct bpf_insn bare[] = {EXIT()};
+	/* file_mprotect(vma, reqprot, prot) returns int: its value so far is ctx[3] */
+	const struct bpf_insn pass_on[] = {LDX(BPF_DW, 0, 1, 24), EXIT()};
+	const struct bpf_insn arg_out[] = {LDX(BPF_DW, 0, 1, 16), EXIT()};
+	lsm_expect("bpf_lsm_file_mprotect", BPF_LSM_MAC, ok, 2, RB_ACCEPT, NULL);
+	lsm_expect("bpf_lsm_file_mprotect", BPF_LSM_MAC, one, 2, RB_REJECT, "should have been in [-4095, 0]");
+	lsm_expect("bpf_lsm_file_mprotect", BPF_LSM_MAC, pass_on, 2, RB_ACCEPT, NULL);
+	lsm_expect("bpf_lsm_file_mprotect", BPF_LSM_MAC, arg_out, 2, RB_REJECT, "should have been in [-4095, 0]");
+	lsm_expect("bpf_lsm_file_mprotect", BPF_LSM_MAC, bare, 1, RB_REJECT, "R0 !read_ok");
+	lsm_expect("bpf_lsm_task_free", BPF_LSM_MAC, bare, 1, RB_ACCEPT, NULL);
+	lsm_expect("bpf_lsm_task_free", BPF_LSM_CGROUP, ok, 2, RB_REJECT, "should have been in [1, 1]");
+	lsm_expect("bpf_lsm_file_mprotect", BPF_LSM_CGROUP, one, 2, RB_ACCEPT, NULL);
+	/* not an LSM hook */
+	lsm_expect("bpf_map_lookup_elem", BPF_LSM_MAC, ok, 2, RB_REJECT, "points to wrong type name");
+}
+
 /* ---- the sweep against the kernel ---- */
 
 struct cfg {
@@ -220,6 +295,16 @@ static const struct cfg cfgs[] = {
 	{BPF_PROG_TYPE_CGROUP_DEVICE, BPF_CGROUP_DEVICE, sizeof(struct bpf_cgroup_dev_ctx)},
 	{BPF_PROG_TYPE_SOCK_OPS, BPF_CGROUP_SOCK_OPS, sizeof(struct bpf_sock_ops) + 8},
 	{BPF_PROG_TYPE_FLOW_DISSECTOR, BPF_FLOW_DISSECTOR, sizeof(struct __sk_buff)},
+	/* attach type 0: the kernel verifies it as inet_sock_create */
+	{BPF_PROG_TYPE_CGROUP_SOCK, 0, sizeof(struct bpf_sock)},
+	{BPF_PROG_TYPE_LWT_IN, 0, sizeof(struct __sk_buff)},
+	{BPF_PROG_TYPE_LWT_OUT, 0, sizeof(struct __sk_buff)},
+	{BPF_PROG_TYPE_LWT_XMIT, 0, sizeof(struct __sk_buff)},
+	{BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, sizeof(struct __sk_buff)},
+	{BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 96},
+	{BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, 96},
+	/* syscall programs load only sleepable; their context is any size (the first 64 bytes) */
+	{BPF_PROG_TYPE_SYSCALL, 0, 64},
 };
 
 static const char *const kinds[] = {"ldx", "stx", "st"};
@@ -239,6 +324,10 @@ static int sk_field(uint32_t type)
 	case BPF_PROG_TYPE_SK_MSG:
 		return offsetof(struct sk_msg_md, sk);
 	case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
 		return offsetof(struct __sk_buff, sk);
 	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
 		return offsetof(struct bpf_sockopt, sk);
@@ -280,6 +369,7 @@ static void test_sweep_vs_kernel(void **state)
 	static const int sz_code[] = {BPF_B, BPF_H, BPF_W, BPF_DW};
 	for (size_t ci = 0; ci < sizeof(cfgs) / sizeof(cfgs[0]); ci++) {
 		const struct cfg *c = &cfgs[ci];
+		fx_prog_flags = c->type == BPF_PROG_TYPE_SYSCALL ? BPF_F_SLEEPABLE : 0;
 		for (int si = 0; si < 4; si++) {
 			for (int off = -sizes[si]; off < c->size + 8; off += sizes[si]) {
 				for (int k = 0; k < 3; k++) {
@@ -344,6 +434,7 @@ static void test_sweep_vs_kernel(void **state)
 			total++;
 		}
 	}
+	fx_prog_flags = 0;
 	print_message("%d programs, %d disagreements, %d socket pointer loads unsupported\n", total, bad, unsupp);
 	assert_int_equal(bad, 0);
 }
@@ -410,12 +501,163 @@ static void test_helper_access_vs_kernel(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* ---- struct_ops (engine/struct_ops.c) against the kernel ---- */
+
+/* the engine's and the kernel's verdicts (and rejection messages) on one
+ * struct_ops program; false when they differ (printed) */
+static bool st_same(uint32_t member, const struct bpf_insn *p, size_t n, const char *what)
+{
+	struct rb_result res, kr;
+	engine(BPF_PROG_TYPE_STRUCT_OPS, member, p, n, &res);
+	assert_true(kernel(BPF_PROG_TYPE_STRUCT_OPS, member, p, n, &kr));
+	bool same = res.verdict == kr.verdict &&
+		    (res.verdict != RB_REJECT || (res.err_insn == kr.err_insn && !strcmp(res.msg, kr.msg))) &&
+		    (res.verdict != RB_ACCEPT || res.insns_processed == kr.insns_processed);
+	if (!same)
+		print_error("struct_ops %u member %u %s: engine %s at %d '%s', kernel %s at %d '%s'\n",
+			    fx_attach_btf_id, member, what, rb_verdict_name(res.verdict), res.err_insn, res.msg,
+			    rb_verdict_name(kr.verdict), kr.err_insn, kr.msg);
+	return same;
+}
+
+static uint32_t struct_id(const char *name)
+{
+	struct rb_vmlinux *v = rb_vmlinux_new();
+	const struct btf *b = v ? rb_vmlinux_get(v) : NULL;
+	int id = b ? btf__find_by_name_kind(b, name, BTF_KIND_STRUCT) : -1;
+	rb_vmlinux_free(v);
+	return id > 0 ? (uint32_t)id : 0;
+}
+
+/* Every member index of tcp_congestion_ops and bpf_dummy_ops (and one past
+ * the end), GPL and not, sleepable and not, "r0 = 0; exit" and a bare
+ * "exit" (void members read no R0); the licence, member and return checks
+ * of check_struct_ops_btf_id and check_return_code. Then every helper id
+ * for three members (measured sets, release without bpf_setsockopt). */
+static void test_struct_ops_members_vs_kernel(void **state)
+{
+	(void)state;
+	const char *why;
+	if (!rb_bpf_available(&why))
+		skip();
+	static const char *const structs[] = {"tcp_congestion_ops", "bpf_dummy_ops"};
+	int bad = 0, total = 0, accepted = 0;
+	for (size_t si = 0; si < 2; si++) {
+		fx_attach_btf_id = struct_id(structs[si]);
+		assert_true(fx_attach_btf_id > 0);
+		for (uint32_t m = 0; m < 20; m++) {
+			for (int variant = 0; variant < 4; variant++) {
+				fx_license = variant == 1 ? "MIT" : "GPL";
+				fx_prog_flags = variant == 2 ? BPF_F_SLEEPABLE : 0;
+				struct bpf_insn p[2] = {MOV_K(0, 0), EXIT()};
+				bool bare = variant == 3;
+				struct rb_result kr;
+				bad += !st_same(m, bare ? p + 1 : p, bare ? 1 : 2, "member");
+				assert_true(kernel(BPF_PROG_TYPE_STRUCT_OPS, m, bare ? p + 1 : p, bare ? 1 : 2, &kr));
+				accepted += kr.verdict == RB_ACCEPT;
+				total++;
+			}
+		}
+		fx_license = "GPL";
+		fx_prog_flags = 0;
+		/* helpers: tcp's ssthresh (0) and release (17), dummy's test_1 (0) */
+		for (uint32_t m = 0; m < 18; m += si ? 18 : 17) {
+			for (int h = 1; h < 212; h++) {
+				struct bpf_insn p[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, h), MOV_K(0, 0), EXIT()};
+				struct rb_result res, kr;
+				engine(BPF_PROG_TYPE_STRUCT_OPS, m, p, 3, &res);
+				assert_true(kernel(BPF_PROG_TYPE_STRUCT_OPS, m, p, 3, &kr));
+				total++;
+				bool ku = kr.verdict == RB_REJECT && strstr(kr.msg, "cannot use helper");
+				bool eu = res.verdict == RB_REJECT && strstr(res.msg, "cannot use helper");
+				if (ku == eu && (!eu || !strcmp(res.msg, kr.msg)))
+					continue;
+				print_error("%s member %u helper %d: engine %s '%s', kernel %s '%s'\n", structs[si], m, h,
+					    rb_verdict_name(res.verdict), res.msg, rb_verdict_name(kr.verdict), kr.msg);
+				bad++;
+			}
+		}
+	}
+	fx_attach_btf_id = 0;
+	print_message("%d struct_ops programs (%d accepted by the kernel), %d disagreements\n", total, accepted, bad);
+	assert_true(accepted > 10);
+	assert_int_equal(bad, 0);
+}
+
+/* The context and stores through its pointers: tcp_congestion_ops.ssthresh
+ * (struct sock *, promoted to tcp_sock: bpf_tcp_ca_btf_struct_access lets
+ * a few fields be written) and bpf_dummy_ops.test_1 (a NULL-able
+ * bpf_dummy_ops_state *, writable): a load and a store of each size at
+ * every offset of the pointee and past it, and context reads. */
+static void test_struct_ops_access_vs_kernel(void **state)
+{
+	(void)state;
+	const char *why;
+	if (!rb_bpf_available(&why))
+		skip();
+	static const struct {
+		const char *st, *pointee;
+	} cases[] = {{"tcp_congestion_ops", "tcp_sock"}, {"bpf_dummy_ops", "bpf_dummy_ops_state"}};
+	static const int sizes[] = {1, 2, 4, 8};
+	static const int sz_code[] = {BPF_B, BPF_H, BPF_W, BPF_DW};
+	int bad = 0, total = 0, writes_ok = 0;
+	for (size_t ci = 0; ci < 2; ci++) {
+		fx_attach_btf_id = struct_id(cases[ci].st);
+		struct rb_vmlinux *v = rb_vmlinux_new();
+		const struct btf *b = rb_vmlinux_get(v);
+		int pid = btf__find_by_name_kind(b, cases[ci].pointee, BTF_KIND_STRUCT);
+		assert_true(pid > 0);
+		int psize = (int)btf__type_by_id(b, (uint32_t)pid)->size;
+		rb_vmlinux_free(v);
+		for (int si = 0; si < 4; si++) {
+			for (int off = -sizes[si]; off < psize + 8; off += sizes[si]) {
+				/* loads of 8 bytes; stores of every size, 1 and 2 at a
+				 * quarter of the offsets (the time of make test) */
+				if (sizes[si] < 4 && (off & 31) >= 8)
+					continue;
+				for (int k = sizes[si] == 8 ? 0 : 1; k < 2; k++) {
+					struct bpf_insn p[6] = {
+						LDX(BPF_DW, 2, 1, 0),
+						JMP_K(BPF_JEQ, 2, 0, 2),
+						k ? ST(sz_code[si], 2, off, 0) : LDX(sz_code[si], 3, 2, off),
+						MOV_K(0, 0),
+						MOV_K(0, 0),
+						EXIT(),
+					};
+					char what[64];
+					snprintf(what, sizeof(what), "%s off=%d size=%d", k ? "st" : "ldx", off, sizes[si]);
+					struct rb_result kr;
+					bad += !st_same(0, p, 6, what);
+					assert_true(kernel(BPF_PROG_TYPE_STRUCT_OPS, 0, p, 6, &kr));
+					writes_ok += k && kr.verdict == RB_ACCEPT;
+					total++;
+				}
+			}
+		}
+		/* the context itself: arguments, past them, writes, no NULL check */
+		for (int off = -8; off < 64; off += 4) {
+			struct bpf_insn p[3] = {LDX(off % 8 ? BPF_W : BPF_DW, 2, 1, off), MOV_K(0, 0), EXIT()};
+			struct bpf_insn w[3] = {ST(BPF_DW, 1, off, 0), MOV_K(0, 0), EXIT()};
+			struct bpf_insn d[4] = {LDX(BPF_DW, 2, 1, off), LDX(BPF_W, 3, 2, 0), MOV_K(0, 0), EXIT()};
+			bad += !st_same(0, p, 3, "ctx ldx") + !st_same(0, w, 3, "ctx st") + !st_same(0, d, 4, "ctx deref");
+			total += 3;
+		}
+	}
+	fx_attach_btf_id = 0;
+	print_message("%d struct_ops accesses (%d stores the kernel accepts), %d disagreements\n", total, writes_ok,
+		      bad);
+	assert_true(writes_ok > 5);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sock_addr), cmocka_unit_test(test_sk_lookup),
 		cmocka_unit_test(test_sockopt),   cmocka_unit_test(test_sock_ops),
+		cmocka_unit_test(test_raw_tp_writable), cmocka_unit_test(test_lsm),
 		cmocka_unit_test(test_sweep_vs_kernel), cmocka_unit_test(test_helper_access_vs_kernel),
+		cmocka_unit_test(test_struct_ops_members_vs_kernel), cmocka_unit_test(test_struct_ops_access_vs_kernel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,13 +160,16 @@ static void test_availability_measured(void **state)
 	}
 	int tp = btf__find_by_name_kind(b, "btf_trace_sched_switch", BTF_KIND_TYPEDEF);
 	assert_true(tp > 0);
+	/* struct_ops: the ssthresh member (0) of tcp_congestion_ops */
+	int st = btf__find_by_name_kind(b, "tcp_congestion_ops", BTF_KIND_STRUCT);
+	assert_true(st > 0);
 	static const struct {
 		uint32_t type, attach;
 	} types[] = {
 		{1, 0},  {2, 0},  {3, 0},  {4, 0},  {5, 0},  {6, 0},  {7, 0},
 		{8, 0},  {9, BPF_CGROUP_INET_SOCK_CREATE}, {10, 0}, {11, 0}, {12, 0}, {13, 0}, {14, 0},
 		{15, 0}, {16, 0}, {17, 0}, {18, BPF_CGROUP_INET4_CONNECT}, {19, 0}, {21, 0}, {22, 0},
-		{23, 0}, {24, 0}, {25, BPF_CGROUP_GETSOCKOPT}, {26, BPF_TRACE_RAW_TP}, {30, BPF_SK_LOOKUP}, {31, 0},
+		{23, 0}, {24, 0}, {25, BPF_CGROUP_GETSOCKOPT}, {26, BPF_TRACE_RAW_TP}, {27, 0}, {30, BPF_SK_LOOKUP}, {31, 0},
 		{32, 45 /* BPF_NETFILTER */},
 	};
 	int n, bad = 0;
@@ -180,7 +183,8 @@ static void test_availability_measured(void **state)
 		}
 		uint64_t got = 0;
 		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
-			int r = probe(types[k].type, types[k].attach, types[k].type == 26 ? (uint32_t)tp : 0, id);
+			uint32_t target = types[k].type == 26 ? (uint32_t)tp : types[k].type == 27 ? (uint32_t)st : 0;
+			int r = probe(types[k].type, types[k].attach, target, id);
 			assert_true(r >= 0 || !((rb_kfunc_measured_types >> types[k].type) & 1));
 			if (r == 1)
 				got |= 1ull << types[k].type;
