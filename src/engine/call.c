@@ -29,6 +29,10 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 	struct rb_subprog *sp = &env->subprogs[sub];
 	struct rb_reg *regs = rb_cur_regs(env);
 	int err = 0;
+	if (sp->bad_arg >= 0) {
+		rb_log(env, "arg#%d reference type('FWD %s') size cannot be determined: -22\n", sp->bad_arg, sp->bad_type);
+		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
+	}
 	if (sp->ret_not_scalar) {
 		rb_log(env, "Global function %s() doesn't return scalar. Only those are supported.\n", sp->name);
 		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);

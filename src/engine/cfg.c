@@ -30,7 +30,7 @@ static int add_subprog(struct rb_env *env, int start, int *cap)
 			return 0;
 	if (RB_GROW(env->subprogs, env->nsubprogs + 1, cap, 8) < 0)
 		return RB_E_NOMEM;
-	env->subprogs[env->nsubprogs++] = (struct rb_subprog){.start = start};
+	env->subprogs[env->nsubprogs++] = (struct rb_subprog){.start = start, .bad_arg = -1};
 	return 0;
 }
 
@@ -68,6 +68,7 @@ static int prepare_global_subprogs(struct rb_env *env)
 		if (!sp)
 			continue;
 		sp->global = true;
+		sp->bad_arg = -1;
 		snprintf(sp->name, sizeof(sp->name), "%s", btf__name_by_offset(btf, t->name_off));
 		env->insn_idx = (int)fi->insn_off;
 		const struct btf_type *proto = btf__type_by_id(btf, t->type);
@@ -109,6 +110,12 @@ static int prepare_global_subprogs(struct rb_env *env)
 					sp->arg_kind[a] = GARG_MEM;
 					sp->arg_size[a] = (uint32_t)sz;
 					continue;
+				}
+				if (pt && btf_is_fwd(pt)) {
+					/* 6.18: "size cannot be determined"; the call is refused */
+					sp->bad_arg = a;
+					snprintf(sp->bad_type, sizeof(sp->bad_type), "%s", btf__name_by_offset(btf, pt->name_off));
+					break;
 				}
 			}
 			rc = rb_unsupported(env, "global function %s argument %d", sp->name, a);

@@ -93,6 +93,47 @@ static bool pkt_arg_ok(struct rb_env *env, const struct rb_helper *p)
 	return (env->ptype->flags & PT_PKT_HELPER) && (p->flags & HF_PKT_ACCESS);
 }
 
+/* 6.18 may_update_sockmap: the program types that may update or delete
+ * sockmap/sockhash entries with bpf_map_update_elem/bpf_map_delete_elem */
+static bool may_update_sockmap(struct rb_env *env, int32_t id)
+{
+	switch (env->ptype->type) {
+	case BPF_PROG_TYPE_TRACING:
+		return env->prog->expected_attach_type == BPF_TRACE_ITER;
+	case BPF_PROG_TYPE_SOCK_OPS:
+		return id == BPF_FUNC_map_delete_elem;
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	case BPF_PROG_TYPE_SK_LOOKUP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ARG_PTR_TO_BTF_ID of struct `want`: 6.18 btf_ptr_types, then
+ * btf_struct_ids_match against the arg_btf_id */
+static int check_btf_struct_arg(struct rb_env *env, const char *want, int regno, const struct rb_reg *reg,
+				const char *tn)
+{
+	uint8_t mods = reg->flags & (uint8_t)~RF_MAYBE_NULL;
+	if (reg->type != RT_BTF_ID || (mods && mods != RF_TRUSTED && mods != RF_RCU))
+		return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
+	if (reg->flags & RF_MAYBE_NULL)
+		return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno);
+	int32_t sid = want ? rb_btf_struct_id(env, want) : -1;
+	if (sid <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sid, false))
+		return rb_reject(env, "R%d is of type %s but %s is expected", regno, rb_btf_name(env, (uint32_t)reg->map_idx),
+				 want ? want : "?");
+	if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		return rb_unsupported(env, "BTF pointer with an offset passed to a helper");
+	return 0;
+}
+
 /* pointer arguments: ctx, map, sockets, BTF pointers, ringbuf records */
 static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_reg *reg, const char *tn,
 			  struct rb_call_args *ca)
@@ -109,22 +150,29 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno,
 					 reg->off);
 		break;
-	case A_MAP:
+	case A_MAP: {
 		if (reg->type != RT_MAP_PTR)
 			return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
 		/* bpf_timer_init: the map must be the timer's own (map_uid 0: not an inner map) */
 		if (ca->map_idx >= 0 && ca->map_idx != reg->map_idx)
 			return rb_reject(env, "timer pointer in R1 map_uid=0 doesn't match map pointer in R2 map_uid=0");
 		ca->map_idx = reg->map_idx;
-		if ((env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
-		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKHASH ||
-		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) &&
-		    p->id != BPF_FUNC_map_lookup_elem && !rb_helper_takes_sock_map(p->id))
+		uint32_t mt = env->obj->maps[ca->map_idx].type;
+		bool sock_map = mt == BPF_MAP_TYPE_SOCKMAP || mt == BPF_MAP_TYPE_SOCKHASH;
+		if (sock_map && (p->id == BPF_FUNC_map_update_elem || p->id == BPF_FUNC_map_delete_elem)) {
+			/* may_update_sockmap */
+			if (!may_update_sockmap(env, p->id))
+				return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d", mt, p->name, p->id);
+			break;
+		}
+		if ((sock_map || mt == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) && p->id != BPF_FUNC_map_lookup_elem &&
+		    !rb_helper_takes_sock_map(p->id))
 			return rb_unsupported(env, "sockmap/sockhash with bpf_%s#%d", p->name, p->id);
 		if (!rb_map_helper_compatible(env->obj->maps[ca->map_idx].type, p->id))
 			return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
 					 env->obj->maps[ca->map_idx].type, p->name, p->id);
 		break;
+	}
 	case A_SOCK_COMMON:
 		if (env->prog->prog_type == BPF_PROG_TYPE_CGROUP_SOCK) {
 			/* bpf_sk_storage_get_cg_sock_proto: the ctx is the socket */
@@ -151,22 +199,9 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		break;
 	case A_BTF_TASK:
 	case A_BTF_TASK_OR_NULL:
-	case A_BTF_STRUCT: {
-		/* 6.18 btf_ptr_types, then btf_struct_ids_match against the arg_btf_id */
-		const char *want = p->args[a] == A_BTF_STRUCT ? rb_helper_arg_struct(p->id, a) : "task_struct";
-		uint8_t mods = reg->flags & (uint8_t)~RF_MAYBE_NULL;
-		if (reg->type != RT_BTF_ID || (mods && mods != RF_TRUSTED && mods != RF_RCU))
-			return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
-		if (reg->flags & RF_MAYBE_NULL)
-			return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno);
-		int32_t sid = want ? rb_btf_struct_id(env, want) : -1;
-		if (sid <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sid, false))
-			return rb_reject(env, "R%d is of type %s but %s is expected", regno,
-					 rb_btf_name(env, (uint32_t)reg->map_idx), want ? want : "?");
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
-			return rb_unsupported(env, "BTF pointer with an offset passed to a helper");
-		break;
-	}
+	case A_BTF_STRUCT:
+		return check_btf_struct_arg(env, p->args[a] == A_BTF_STRUCT ? rb_helper_arg_struct(p->id, a) : "task_struct",
+					    regno, reg, tn);
 	case A_CONST_STR:
 		return rb_check_const_str_arg(env, regno);
 	case A_SOCK_PTR:
@@ -257,6 +292,12 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		if (ca->map_idx < 0)
 			return rb_reject(env, "invalid map_ptr to access map->%s", p->args[a] == A_KEY ? "key" : "value");
 		const struct rb_map *m = &env->obj->maps[ca->map_idx];
+		if (p->args[a] == A_VALUE && (m->type == BPF_MAP_TYPE_SOCKMAP || m->type == BPF_MAP_TYPE_SOCKHASH)) {
+			/* resolve_map_arg_type: a sockmap's value is a socket */
+			struct rb_helper q = *p;
+			q.args[a] = A_SOCK_COMMON;
+			return check_ptr_arg(env, &q, a, reg, tn, ca);
+		}
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
 		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
@@ -326,13 +367,19 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
 		int osz = p->args[a] == A_LONG_OUT ? 8 : 4;
-		/* MEM_ALIGNED: only a constant, aligned stack offset is modelled */
-		if (p->args[a] == A_LONG_OUT &&
-		    (reg->type != RT_STACK || !env->t->is_const(&reg->val) ||
-		     (reg->off + (int64_t)rb_reg_const_val(env, reg)) % osz))
+		/* MEM_ALIGNED: only a constant stack offset is modelled */
+		if (p->args[a] == A_LONG_OUT && (reg->type != RT_STACK || !env->t->is_const(&reg->val)))
 			return rb_unsupported(env, "aligned output argument of bpf_%s#%d", p->name, p->id);
 		if ((err = rb_check_mem_range(env, regno, -1, (uint64_t)osz, false, true)))
 			return err;
+		/* 6.18 ARG_PTR_TO_FIXED_SIZE_MEM: the access, then check_ptr_alignment
+		 * with strict alignment (the var_off of a constant prints as its value) */
+		if (p->args[a] == A_LONG_OUT) {
+			int64_t c = (int64_t)rb_reg_const_val(env, reg);
+			if ((c + reg->off) % osz)
+				return rb_reject(env, "misaligned stack access off %lld+%d+%d size %d", (long long)c, reg->off,
+						 0, osz);
+		}
 		break;
 	}
 	default:

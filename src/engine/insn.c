@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "engine/alu.h"
+#include "engine/branches.h"
 #include "engine/btf.h"
 #include "engine/call.h"
 #include "engine/callbacks.h"
@@ -66,8 +67,6 @@ static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 	if (insn->dst_reg != 0 || insn->off != 0 || BPF_SIZE(insn->code) == BPF_DW ||
 	    (mode == BPF_ABS && insn->src_reg != 0))
 		return rb_reject(env, "BPF_LD_[ABS|IND] uses reserved fields");
-	if (env->cur->curframe)
-		return rb_unsupported(env, "LD_ABS in a subprogram");
 	int err = rb_check_reg_read(env, 6);
 	if (err)
 		return err;
@@ -85,6 +84,19 @@ static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 		rb_scratch_reg(env, i);
 	}
 	rb_reg_unknown(env, &regs[0]);
+	if (!env->cur->curframe)
+		return 0;
+	/* 6.18: in a subprogram, the hidden exit with r0 = 0 that
+	 * bpf_gen_ld_abs() emits is explored first, the load's continuation
+	 * is pushed (no "from" line is printed for it) */
+	int idx = env->insn_idx;
+	if (!rb_push_branch(env, idx + 1, idx))
+		return env->done ? RB_E_REJECT : RB_E_NOMEM;
+	rb_reg_const(env, &rb_cur_regs(env)[0], 0);
+	int next = idx;
+	if ((err = rb_subprog_return(env, &next)) < 0)
+		return err;
+	env->insn_idx = next - 1; /* the caller adds one */
 	return 0;
 }
 

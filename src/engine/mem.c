@@ -9,6 +9,7 @@
 #include "engine/ctx.h"
 #include "engine/log.h"
 #include "engine/locks.h"
+#include "engine/map_ptr.h"
 #include "engine/mem.h"
 #include "engine/timers.h"
 #include "engine/prog_types.h"
@@ -266,9 +267,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			regs[value_regno] = v;
 		break;
 	}
-	case RT_MAP_PTR:
-		/* reads of struct bpf_map fields through BTF (6.18 check_map_ptr_access) */
-		return rb_unsupported(env, "map pointer field access");
+	case RT_MAP_PTR: /* reads of struct bpf_map fields through BTF (map_ptr.c) */
+		return rb_map_ptr_access(env, regno, off, size, write, value_regno);
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
 	case RT_TCP_SOCK:
@@ -467,13 +467,14 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	case RT_STACK:
 		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, write_uninit);
 	case RT_CTX:
-		/* 6.18 check_helper_mem_access: a type without convert_ctx_access
-		 * checks the last byte as a ctx access (syscall, tracing, ...) */
-		if (!(env->ptype->flags & PT_NO_CONVERT))
-			return rb_unsupported(env, "ctx memory passed to a helper");
-		if (sz == 0)
-			return zero_ok ? 0 : rb_reject(env, "R%d zero-size ctx access", regno);
-		return rb_check_mem_access(env, env->insn_idx, regno, sz - 1, 1, write_uninit, -1, false, false);
+		/* 6.18: only syscall programs may pass their context as memory
+		 * (checked as a one-byte ctx access at its end) */
+		if (env->ptype->type == BPF_PROG_TYPE_SYSCALL) {
+			if (sz == 0)
+				return zero_ok ? 0 : rb_reject(env, "R%d zero-size ctx access", regno);
+			return rb_check_mem_access(env, env->insn_idx, regno, sz - 1, 1, write_uninit, -1, false, false);
+		}
+		return rb_reject(env, "R%d type=%s expected=fp", regno, tn);
 	default:
 		if (sz == 0 && zero_ok && reg.type == RT_SCALAR && rb_reg_is_const(env, &reg) &&
 		    rb_reg_const_val(env, &reg) == 0)

@@ -152,23 +152,23 @@ static const struct rb_prog_type types[] = {
 	/* syscall (6.18 bpf_syscall_verifier_ops): any aligned offset below
 	 * U16_MAX, read or written; loaded sleepable only (measured set) */
 	{BPF_PROG_TYPE_SYSCALL, "syscall", NULL, rb_ctx_syscall, PT_NO_CONVERT, 0, UNCHECKED, hs_syscall, NULL, 0},
-	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "cgroup_sock_addr", NULL, rb_ctx_sock_addr, PT_ATTACH_LISTED, 0, RANGE(0, 1),
+	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "cgroup_sock_addr", "bpf_sock_addr", rb_ctx_sock_addr, PT_ATTACH_LISTED, 0, RANGE(0, 1),
 	 NULL, RULES(sock_addr_attach)},
-	{BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock", NULL, rb_ctx_sock, PT_ATTACH_LISTED, 0, RANGE(0, 1), hs_cgroup_sock,
+	{BPF_PROG_TYPE_CGROUP_SOCK, "cgroup_sock", "bpf_sock", rb_ctx_sock, PT_ATTACH_LISTED, 0, RANGE(0, 1), hs_cgroup_sock,
 	 RULES(cgroup_sock_attach)},
-	{BPF_PROG_TYPE_SOCK_OPS, "sock_ops", NULL, rb_ctx_sock_ops, 0, 0, RANGE(0, 1), hs_sock_ops, NULL, 0},
-	{BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", NULL, rb_ctx_sk_lookup, 0, 0, RANGE(0, 1), hs_sk_lookup, NULL, 0},
-	{BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", NULL, rb_ctx_sk_reuseport, PT_PKT_HELPER, 0, UNCHECKED,
+	{BPF_PROG_TYPE_SOCK_OPS, "sock_ops", "bpf_sock_ops", rb_ctx_sock_ops, 0, 0, RANGE(0, 1), hs_sock_ops, NULL, 0},
+	{BPF_PROG_TYPE_SK_LOOKUP, "sk_lookup", "bpf_sk_lookup", rb_ctx_sk_lookup, 0, 0, RANGE(0, 1), hs_sk_lookup, NULL, 0},
+	{BPF_PROG_TYPE_SK_REUSEPORT, "sk_reuseport", "sk_reuseport_md", rb_ctx_sk_reuseport, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_sk_reuseport, NULL, 0},
-	{BPF_PROG_TYPE_SK_MSG, "sk_msg", NULL, rb_ctx_sk_msg, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_msg,
+	{BPF_PROG_TYPE_SK_MSG, "sk_msg", "sk_msg_md", rb_ctx_sk_msg, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_msg,
 	 NULL, 0},
-	{BPF_PROG_TYPE_SK_SKB, "sk_skb", NULL, rb_ctx_sk_skb, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_skb,
+	{BPF_PROG_TYPE_SK_SKB, "sk_skb", "__sk_buff", rb_ctx_sk_skb, PT_PKT_WRITE | PT_PKT_HELPER, 0, UNCHECKED, hs_sk_skb,
 	 NULL, 0},
-	{BPF_PROG_TYPE_CGROUP_SOCKOPT, "cgroup_sockopt", NULL, rb_ctx_sockopt,
+	{BPF_PROG_TYPE_CGROUP_SOCKOPT, "cgroup_sockopt", "bpf_sockopt", rb_ctx_sockopt,
 	 PT_ATTACH_LISTED | PT_PKT_WRITE | PT_PKT_HELPER_ANY, 0, RANGE(0, 1), NULL, RULES(sockopt_attach)},
-	{BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl", NULL, rb_ctx_sysctl, 0, 0, RANGE(0, 1), hs_cgroup_sysctl, NULL,
+	{BPF_PROG_TYPE_CGROUP_SYSCTL, "cgroup_sysctl", "bpf_sysctl", rb_ctx_sysctl, 0, 0, RANGE(0, 1), hs_cgroup_sysctl, NULL,
 	 0},
-	{BPF_PROG_TYPE_CGROUP_DEVICE, "cgroup_device", NULL, rb_ctx_cgroup_dev, 0, 0, RANGE(0, 1), hs_cgroup_device,
+	{BPF_PROG_TYPE_CGROUP_DEVICE, "cgroup_device", "bpf_cgroup_dev_ctx", rb_ctx_cgroup_dev, 0, 0, RANGE(0, 1), hs_cgroup_device,
 	 NULL, 0},
 	/* lwt_*_verifier_ops: direct packet writes for lwt_xmit only
 	 * (may_access_direct_pkt_data), no return-code check */
@@ -178,7 +178,7 @@ static const struct rb_prog_type types[] = {
 	 hs_lwt_xmit, NULL, 0},
 	{BPF_PROG_TYPE_LWT_SEG6LOCAL, "lwt_seg6local", "__sk_buff", rb_ctx_lwt, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_lwt_seg6local, NULL, 0},
-	{BPF_PROG_TYPE_FLOW_DISSECTOR, "flow_dissector", NULL, rb_ctx_flow_dissector, PT_PKT_HELPER, 0, UNCHECKED,
+	{BPF_PROG_TYPE_FLOW_DISSECTOR, "flow_dissector", "__sk_buff", rb_ctx_flow_dissector, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_flow_dissector, NULL, 0},
 };
 

@@ -20,8 +20,8 @@ typedef int (*rb_ctx_access_fn)(struct rb_env *env, int off, int size, bool writ
 #define PT_PKT_HELPER_ANY 0x8  /* packet pointers may go to any helper */
 #define PT_BTF_CTX 0x10        /* the context is typed by vmlinux BTF (tracing: btf.c) */
 #define PT_ATTACH_LISTED 0x20  /* only the attach types listed in .attach are modelled */
-#define PT_NO_CONVERT 0x40     /* no convert_ctx_access: ctx memory given to a helper is checked as
-				* a one-byte ctx access at its last byte (check_helper_mem_access) */
+#define PT_NO_CONVERT 0x40     /* no convert_ctx_access (bpf_verifier_ops); informational: mem.c
+				* lets only syscall pass its ctx to a helper, as 6.18 does */
 
 /* a return-code range (check_return_code); checked false: any value */
 struct rb_ret_range {

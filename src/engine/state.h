@@ -168,6 +168,8 @@ struct rb_subprog {
 	int nargs;
 	uint8_t arg_kind[5];
 	uint32_t arg_size[5]; /* GARG_MEM: bytes of the pointee */
+	int bad_arg;          /* >= 0: this argument's pointee has no size (btf_prepare_func_args fails) */
+	char bad_type[64];    /* its name, for the log */
 };
 
 /* per-instruction static data (the kernel's bpf_insn_aux_data) */

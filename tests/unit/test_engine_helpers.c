@@ -30,8 +30,9 @@
 
 /* map 0 "ro": a frozen BPF_F_RDONLY_PROG array of one 32-byte value holding
  * "abc" at 0, "%d %d" at 4 and 16 bytes without a NUL at 16; map 1 "rw": the
- * same, writable; map 2: a queue of 8-byte values; map 3: a hash */
-#define NMAPS 4
+ * same, writable; map 2: a queue of 8-byte values; map 3: a hash; map 4: a
+ * sockmap */
+#define NMAPS 5
 static uint8_t ro_init[32];
 
 struct fixture {
@@ -68,6 +69,8 @@ static void mkobj(struct fixture *f, uint32_t type, uint32_t flags, const struct
 				     .max_entries = 4, .inner_map_idx = -1};
 	f->maps[3] = (struct rb_map){.name = "hash", .type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 8,
 				     .max_entries = 16, .inner_map_idx = -1};
+	f->maps[4] = (struct rb_map){.name = "sockmap", .type = BPF_MAP_TYPE_SOCKMAP, .key_size = 4, .value_size = 8,
+				     .max_entries = 2, .inner_map_idx = -1};
 	f->obj.maps = f->maps;
 	f->obj.map_cnt = NMAPS;
 	f->obj.progs = &f->prog;
@@ -90,7 +93,8 @@ static bool kernel_verify(uint32_t type, uint32_t flags, const struct bpf_insn *
 	fds[1] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "rw", 4, 32, 1, 0, -1, 0, 0, 0, -1, 0);
 	fds[2] = rb_sys_map_create(BPF_MAP_TYPE_QUEUE, "queue", 0, 8, 4, 0, -1, 0, 0, 0, -1, 0);
 	fds[3] = rb_sys_map_create(BPF_MAP_TYPE_HASH, "hash", 4, 8, 16, 0, -1, 0, 0, 0, -1, 0);
-	assert_true(fds[1] >= 0 && fds[2] >= 0 && fds[3] >= 0);
+	fds[4] = rb_sys_map_create(BPF_MAP_TYPE_SOCKMAP, "sockmap", 4, 8, 2, 0, -1, 0, 0, 0, -1, 0);
+	assert_true(fds[1] >= 0 && fds[2] >= 0 && fds[3] >= 0 && fds[4] >= 0);
 	struct rb_kload_args a = {.prog_type = type, .prog_flags = flags, .insns = p, .insn_cnt = n,
 				  .prog_btf_fd = -1, .fd_array = fds, .log_level = 1 | 4};
 	struct rb_klog log = {0};
@@ -237,6 +241,56 @@ static void test_might_sleep(void **state)
 	expect(BPF_PROG_TYPE_KPROBE, BPF_F_SLEEPABLE, p, n, RB_ACCEPT, 0, NULL);
 }
 
+/* a tc program puts a socket from bpf_sk_lookup_tcp into a sockmap with
+ * bpf_map_update_elem: the value argument is a socket (6.18
+ * resolve_map_arg_type), a stack pointer is refused */
+static void test_sockmap_update(void **state)
+{
+	(void)state;
+	for (int bad = 0; bad <= 1; bad++) {
+		struct bpf_insn p[] = {
+			MOV_X(6, 1),
+			ST(BPF_DW, 10, -16, 0),
+			ST(BPF_DW, 10, -8, 0),
+			MOV_X(1, 6),
+			MOV_X(2, 10),
+			ALU_K(BPF_ADD, 2, -16),
+			MOV_K(3, 12),
+			MOV_K(4, -1),
+			MOV_K(5, 0),
+			CALL(BPF_FUNC_sk_lookup_tcp),
+			MOV_X(7, 0),
+			JMP_K(BPF_JEQ, 7, 0, 10),
+			ST(BPF_W, 10, -20, 0),
+			LD_MAP(1, 4),
+			MOV_X(2, 10),
+			ALU_K(BPF_ADD, 2, -20),
+			bad ? MOV_X(3, 10) : MOV_X(3, 7),
+			MOV_K(4, 0),
+			CALL(BPF_FUNC_map_update_elem),
+			MOV_X(1, 7),
+			CALL(BPF_FUNC_sk_release),
+			MOV_K(0, 0),
+			EXIT(),
+		};
+		expect(BPF_PROG_TYPE_SCHED_CLS, 0, p, sizeof(p) / sizeof(p[0]), bad ? RB_REJECT : RB_ACCEPT, 19,
+		       "R3 type=fp expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
+	}
+}
+
+/* reads of struct bpf_array through an array's map pointer (6.18
+ * check_ptr_to_map_access); writes and negative offsets are refused */
+static void test_map_ptr_access(void **state)
+{
+	(void)state;
+	struct bpf_insn rd[] = {LD_MAP(1, 1), LDX(BPF_DW, 2, 1, 0), MOV_K(0, 0), EXIT()};
+	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, rd, 5, RB_ACCEPT, 0, NULL);
+	struct bpf_insn neg[] = {LD_MAP(1, 1), LDX(BPF_DW, 2, 1, -8), MOV_K(0, 0), EXIT()};
+	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, neg, 5, RB_REJECT, 2, "R1 is bpf_array invalid negative access: off=-8");
+	struct bpf_insn wr[] = {LD_MAP(1, 1), MOV_K(2, 0), STX(BPF_DW, 1, 2, 8), MOV_K(0, 0), EXIT()};
+	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, wr, 6, RB_REJECT, 3, "only read from bpf_array is supported");
+}
+
 static bool refused(const struct rb_result *r)
 {
 	return r->verdict == RB_REJECT && (strstr(r->msg, "cannot use helper") || strstr(r->msg, "unknown func"));
@@ -316,6 +370,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_const_str),   cmocka_unit_test(test_snprintf_format),
 		cmocka_unit_test(test_map_pop),     cmocka_unit_test(test_might_sleep),
+		cmocka_unit_test(test_sockmap_update), cmocka_unit_test(test_map_ptr_access),
 		cmocka_unit_test(test_tracing_sets_vs_kernel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
