@@ -248,6 +248,16 @@ static int push_callback(struct rb_env *env, int32_t helper_id, int insn_idx, in
 	return 0;
 }
 
+/* loop_flag_is_zero: R4 is the constant 0 (then marked precise) */
+static bool loop_flag_is_zero(struct rb_env *env, int *err)
+{
+	const struct rb_reg *r4 = &rb_cur_regs(env)[4];
+	if (r4->type != RT_SCALAR || !rb_reg_is_const(env, r4) || rb_reg_const_val(env, r4) != 0)
+		return false;
+	*err = rb_mark_chain_precision(env, 4);
+	return true;
+}
+
 int rb_helper_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int subprog)
 {
 	if (rb_helper_cb_kind(helper_id) == RB_CB_NONE)
@@ -256,8 +266,23 @@ int rb_helper_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int 
 		return rb_reject(env, "verifier bug: callback subprog %d", subprog);
 	if (helper_id != BPF_FUNC_loop)
 		return push_callback(env, helper_id, insn_idx, subprog);
+	/* 6.18 update_loop_inline_state: whether the call may be inlined; a
+	 * zero flags register (R4) is marked precise each time it is asked
+	 * (loop_flag_is_zero), on the first visit and then while the call
+	 * stays fit for inlining */
+	struct rb_aux *a = &env->aux[insn_idx];
+	int err = 0;
+	if (!a->loop_inline_init || a->loop_fit_for_inline) {
+		bool zero = loop_flag_is_zero(env, &err);
+		if (err)
+			return err;
+		a->loop_fit_for_inline = zero && (!a->loop_inline_init || a->loop_cb_subprog == subprog);
+		if (!a->loop_inline_init)
+			a->loop_cb_subprog = subprog;
+		a->loop_inline_init = true;
+	}
 	/* bpf_loop: R1 (nr_loops) decides when the iteration is finished */
-	int err = rb_mark_chain_precision(env, 1);
+	err = rb_mark_chain_precision(env, 1);
 	if (err)
 		return err;
 	struct rb_bounds b;

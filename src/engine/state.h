@@ -177,6 +177,9 @@ struct rb_aux {
 	bool prune_point, jmp_point, force_checkpoint, seen;
 	bool calls_callback; /* a helper call that calls its callback synchronously (callbacks.c) */
 	bool is_iter_next;   /* an iterator's next() kfunc call (iter.c) */
+	/* bpf_loop inlining state (6.18 bpf_loop_inline_state, callbacks.c) */
+	bool loop_inline_init, loop_fit_for_inline;
+	int loop_cb_subprog;
 	uint16_t live_regs; /* registers live before the insn */
 	int subprog;
 	int scc; /* strongly connected component of the CFG (0: none) */

@@ -247,4 +247,37 @@ int loop_refines_caller(void *skb)
 	return w.n & 1;
 }
 
+/* bpf_loop with flags 0 on one path and 1 on another (as the kernel's
+ * test_verifier bpf_loop_inline "don't inline bpf_loop call, flags non
+ * zero"): 6.18 marks a zero flags register precise while the call may
+ * still be inlined (update_loop_inline_state), so the path with flags 1
+ * is not pruned against the checkpoint where flags was 0 (the engine
+ * pruned it: 22 insns against the kernel's 33 on that test) */
+static int once(__u32 idx, void *unused)
+{
+	return 1;
+}
+
+SEC("socket")
+__attribute__((naked)) int loop_flags_join(void)
+{
+	asm volatile("call %[bpf_jiffies64];"
+		     "r6 = r0;"
+		     "call %[bpf_jiffies64];"
+		     "r7 = r0;"
+		     "if r6 != 0 goto 2f;"
+		     "r4 = 0;"
+		     "1: if r7 != 0 goto 3f;"
+		     "3: r1 = 1;"
+		     "r2 = %[once] ll;"
+		     "r3 = 0;"
+		     "call %[bpf_loop];"
+		     "r0 = 0;"
+		     "exit;"
+		     "2: r4 = 1;"
+		     "goto 1b;" ::[bpf_jiffies64] "i"(bpf_jiffies64),
+		     [bpf_loop] "i"(bpf_loop), [once] "i"(once)
+		     : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "memory");
+}
+
 char _license[] SEC("license") = "GPL";
