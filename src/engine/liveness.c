@@ -53,7 +53,7 @@ static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *s
 	memcpy(ch->callsites, cs, sizeof(int) * (size_t)depth);
 	ch->sub = st->frame[depth]->subprog;
 	env->nchains++;
-	env->live_dirty = true;
+	env->live_dirty = env->live_reset = true;
 	return ch;
 }
 
@@ -88,6 +88,9 @@ void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_f
 	if (write_full && frameno == st->curframe) {
 		uint64_t w = ch->wseen[idx] ? (ch->write[idx] & bit) : bit;
 		if (!ch->wseen[idx] || w != (ch->write[idx] & bit)) {
+			/* a new sure write kills liveness: recompute from nothing */
+			if (!ch->wseen[idx] || w)
+				env->live_reset = true;
 			ch->write[idx] = ch->wseen[idx] ? (ch->write[idx] & ~bit) | w : bit;
 			env->live_dirty = true;
 		}
@@ -105,15 +108,22 @@ void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_f
 	}
 }
 
-/* the backward fixed point over every chain at once */
+/* The backward fixed point over every chain at once: the least solution
+ * of live(i) = read(i) | (live(successors) & ~write(i)). Reads added and
+ * sure writes withdrawn since the last solution only make the equations
+ * larger, so iterating from the last solution (below the new least one,
+ * and a post-fixed point of the new equations) reaches the same least
+ * solution in fewer sweeps; a new sure write or a new call chain can
+ * shrink it, and then the iteration starts from nothing (live_reset). */
 static void compute_live_stack(struct rb_env *env)
 {
 	if (!env->live_dirty)
 		return;
 	env->live_dirty = false;
-	for (int c = 0; c < env->nchains; c++)
+	for (int c = 0; env->live_reset && c < env->nchains; c++)
 		memset(env->chains[c].live, 0,
 		       sizeof(uint64_t) * (size_t)env->insn_cnt * (size_t)(env->chains[c].depth + 1));
+	env->live_reset = false;
 	bool changed = true;
 	int iters = 0;
 	while (changed && iters++ < 10000) {

@@ -251,7 +251,7 @@ struct rb_env {
 	/* stack liveness, one table per call chain */
 	struct rb_chain *chains;
 	int nchains, cap_chains;
-	bool live_dirty;
+	bool live_dirty, live_reset; /* liveness.c: recompute; from nothing */
 	/* SCC visits (loops) and the counters peak_states is made of */
 	struct rb_scc_visit *visits;
 	int nvisits, cap_visits;

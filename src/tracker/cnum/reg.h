@@ -114,7 +114,11 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_bounds CN_SYM(creg_bounds)
 
 /* sync.c */
-struct creg creg_unknown(void);
+/* unknown: every value (inline: DIV/MOD and failed checks return it) */
+static inline struct creg creg_unknown(void)
+{
+	return (struct creg){TNUM_C(0, W_MASK), {0, cn_mask(RW)}, {0, cn_mask(RH)}};
+}
 /* mainline ___mark_reg_known(): tnum and both arcs the constant */
 void creg_known(struct creg *r, uint64_t c);
 /* tnum -> arcs (mainline __update_reg32_bounds / __update_reg64_bounds) */

@@ -14,11 +14,6 @@
 #include "tracker/bounds.h"
 #include "tracker/cnum/reg.h"
 
-struct creg creg_unknown(void)
-{
-	return (struct creg){tnum_unknown(), cnum_full(RW), cnum_full(RH)};
-}
-
 void creg_known(struct creg *r, uint64_t c)
 {
 	r->var_off = tnum_const(c);
@@ -71,6 +66,15 @@ static inline unsigned tnum_members_in(struct tnum t, uint64_t lo, uint64_t hi, 
  * of the arc's one or two unsigned pieces. */
 static inline bool tnum_single_in_arc(struct tnum t, struct cnum a, uint64_t *c)
 {
+	/* shortcuts, same answers: a constant tnum has one member, in the
+	 * arc or not; a tnum whose smallest and largest members are both in
+	 * the arc has two members there */
+	if (!t.mask) {
+		*c = t.value;
+		return cnum_contains(a, t.value, RW);
+	}
+	if (cnum_contains(a, tnum_umin(t), RW) && cnum_contains(a, tnum_umax(t), RW))
+		return false;
 	uint64_t end = cnum_end(a, RW), f1 = 0, f2 = 0;
 	if (a.base <= end)
 		return tnum_members_in(t, a.base, end, c) == 1;
@@ -121,11 +125,16 @@ void creg_update_bounds(struct creg *r)
 	creg_update_bounds64(r);
 }
 
-/* mainline __reg_deduce_bounds: r64 -> r32, then r32 -> r64 */
-static void deduce_bounds(struct creg *r)
+/* mainline __reg_deduce_bounds: r64 -> r32, then r32 -> r64; true if
+ * either arc changed */
+static bool deduce_bounds(struct creg *r)
 {
-	r->r32 = cnum_intersect(r->r32, cnum_narrow(r->r64, RW, RH), RH);
-	r->r64 = cnum_widen_intersect(r->r64, RW, r->r32, RH);
+	struct cnum r32 = cnum_intersect(r->r32, cnum_narrow(r->r64, RW, RH), RH);
+	struct cnum r64 = cnum_widen_intersect(r->r64, RW, r32, RH);
+	bool changed = !cnum_equal(r32, r->r32) || !cnum_equal(r64, r->r64);
+	r->r32 = r32;
+	r->r64 = r64;
+	return changed;
 }
 
 /* mainline __reg_bound_offset: the tnum learns from the unsigned bounds
@@ -138,14 +147,24 @@ static void bound_offset(struct creg *r)
 	r->var_off = tnum_or(tnum_clear_subreg(v64), v32);
 }
 
-/* mainline reg_bounds_sync */
+/* a constant whose arcs are that constant: every step below leaves it as
+ * it is (the single-value collapse makes it the same constant again) */
+static inline bool creg_is_known_const(const struct creg *r)
+{
+	return !r->var_off.mask && !r->r64.size && !r->r32.size && r->r64.base == r->var_off.value &&
+	       r->r32.base == (r->var_off.value & H_MASK);
+}
+
+/* mainline reg_bounds_sync. Not mainline's, with the same results: a known
+ * constant returns at once, and the second deduction runs only when the
+ * first changed an arc (on its own output it would change nothing) */
 void creg_sync(struct creg *r)
 {
-	if (creg_violation(r))
+	if (creg_violation(r) || creg_is_known_const(r))
 		return;
 	creg_update_bounds(r);
-	deduce_bounds(r);
-	deduce_bounds(r);
+	if (deduce_bounds(r))
+		deduce_bounds(r);
 	bound_offset(r);
 	creg_update_bounds(r);
 }

@@ -4,6 +4,7 @@
  * alu.c / branch.c / sync.c / print.c for which mainline functions each
  * part follows.
  */
+#include <linux/bpf.h>
 #include <stdlib.h>
 
 #include "tracker/cnum/reg.h"
@@ -137,6 +138,29 @@ static int cn_print(const rb_val *v, char *buf, size_t len)
 
 static void cn_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
 {
+	/* shortcuts with creg_alu's results, without unpacking: a 64-bit
+	 * register copy is the 40 bytes; DIV/MOD (not in 6.18's algorithms)
+	 * give an unknown value */
+	uint8_t opc = BPF_OP(op->code);
+	if (opc == BPF_MOV && BPF_CLASS(op->code) == BPF_ALU64) {
+		if (op->off == 0) {
+			for (int i = 0; i < 5; i++)
+				dst->w[i] = src->w[i];
+			return;
+		}
+		/* MOVSX: the source, sign-extended (creg_alu's mov()) */
+		struct creg r = creg_load(src);
+		if (op->off == 8 || op->off == 16 || op->off == 32)
+			creg_coerce_sx(&r, (unsigned)op->off);
+		creg_store(dst, &r);
+		return;
+	}
+#ifndef RB_CNUM_MAINLINE_ALGOS
+	if (opc == BPF_DIV || opc == BPF_MOD) {
+		cn_unknown(dst);
+		return;
+	}
+#endif
 	struct creg d = creg_load(dst), s = creg_load(src);
 	creg_alu(&d, &s, op);
 	creg_store(dst, &d);
