@@ -214,6 +214,8 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		int rc = rb_verify(obj, pidx, &vo, &res, &e);
 		if (rss && rc >= 0)
 			res.peak_rss_kib = measure_again(d, obj, pidx, &vo, loads, rb_rss_peak_kib(&d->rss));
+		if (rss)
+			rb_rss_after(res.peak_rss_kib);
 		rb_fault_during(d->fault[t]);
 		if (rc < 0) {
 			memset(&res, 0, sizeof(res));

@@ -1,5 +1,6 @@
 /* rss.c — peak RSS per verification (see rss.h). */
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,10 +16,7 @@ static int proc_fd(int *fd, const char *path, int flags)
 
 bool rb_rss_reset_peak(struct rb_rss *r)
 {
-	/* no malloc_trim() first: the heap it gives back would be faulted in
-	 * again by the verification, inside its timed part (measured: the
-	 * geometric-mean verification time of the default corpus up by a
-	 * third); glibc gives back a large free top of the heap by itself */
+	/* no malloc_trim() first (see rb_rss_after) */
 	int fd = proc_fd(&r->clear_fd, "/proc/self/clear_refs", O_WRONLY);
 	return fd >= 0 && pwrite(fd, "5", 1, 0) == 1;
 }
@@ -33,6 +31,12 @@ uint64_t rb_rss_peak_kib(struct rb_rss *r)
 	buf[n] = 0;
 	const char *p = strstr(buf, "\nVmHWM:");
 	return p ? strtoull(p + 7, NULL, 10) : 0;
+}
+
+void rb_rss_after(uint64_t peak_kib)
+{
+	if (peak_kib >= RB_RSS_TRIM_KIB)
+		malloc_trim(0);
 }
 
 void rb_rss_close(struct rb_rss *r)

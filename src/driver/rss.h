@@ -24,5 +24,13 @@ bool rb_rss_reset_peak(struct rb_rss *r);
 /* VmHWM of /proc/self/status in KiB (0 if unknown) */
 uint64_t rb_rss_peak_kib(struct rb_rss *r);
 void rb_rss_close(struct rb_rss *r);
+/* after a verification whose peak was at least RB_RSS_TRIM_KIB: give the
+ * freed heap back (malloc_trim), so that the next verification in this
+ * process (often the same program with the next tracker) does not count
+ * it in its own peak. Only then: trimming before every verification
+ * made the small ones fault their memory in again, inside their timed
+ * part (geometric-mean time of the default corpus up by a third). */
+#define RB_RSS_TRIM_KIB (64u << 10)
+void rb_rss_after(uint64_t peak_kib);
 
 #endif
