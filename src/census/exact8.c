@@ -96,7 +96,7 @@ static void compare(const struct census_run *run, struct census_item *it, int c_
 	if (st->loose && (st->loose_same || !same))
 		return;
 	/* vals[2*i] = the baseline's, vals[2*i+1] = tracker c's value of label i */
-	char buf[4096];
+	char buf[8192];
 	size_t len = 0;
 	const char *cname = run->tr[c_i]->name, *oname = run->tr[o_i]->name;
 	len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s: %s %s %s%s\n", op, cname,
@@ -113,8 +113,14 @@ static void compare(const struct census_run *run, struct census_item *it, int c_
 			census_sprint(run->tr[c_i], vals[2 * i + 1], sn, sizeof(sn));
 			census_gamma8(run->tr[c_i], vals[2 * i + 1], &gn);
 		}
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "  %-10s %-13s %s |%u|\n  %-10s %-13s %s |%u|\n",
-					labels[i], oname, so, bm_count(&go), "", cname, sn, bm_count(&gn));
+		/* gamma as 256-bit masks (bit x = value x), so a case can be replayed */
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+					"  %-10s %-13s %s |%u| %016llx%016llx%016llx%016llx\n"
+					"  %-10s %-13s %s |%u| %016llx%016llx%016llx%016llx\n",
+					labels[i], oname, so, bm_count(&go), (unsigned long long)go.w[3],
+					(unsigned long long)go.w[2], (unsigned long long)go.w[1], (unsigned long long)go.w[0],
+					"", cname, sn, bm_count(&gn), (unsigned long long)gn.w[3], (unsigned long long)gn.w[2],
+					(unsigned long long)gn.w[1], (unsigned long long)gn.w[0]);
 	}
 	census_loose(st, same, "%s", buf);
 }

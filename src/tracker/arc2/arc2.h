@@ -55,10 +55,13 @@ static inline const struct rb_tracker *a2_cnum(void) { return &RB_SYM(rb_cnum_tr
 #define a2_to_cnum RB_SYM(a2_to_cnum)
 #define a2_meet RB_SYM(a2_meet)
 #define a2_to_cnums RB_SYM(a2_to_cnums)
+#define a2_intersect RB_SYM(a2_intersect)
+
+/* members.c: the exact bounds of the set's members at each width (the
+ * tnum and both widths' pieces together); false if there is none */
+bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds *b32);
 
 /* product.c */
-/* exact bounds of the members (tnum included) per width; false if none */
-bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds *b32);
 /* the same set in old's fields (its bounds exact) / in cnum's arcs
  * (the smallest arc holding each width's pieces) */
 void a2_to_old(const struct a2reg *r, rb_val *out);
@@ -71,5 +74,7 @@ unsigned a2_to_cnums(const struct a2reg *r, rb_val out[A2_MAX_CNUMS]);
 /* r := an old value ∩ each of ncnum cnum values (∩ within, if not NULL:
  * a refinement's input) */
 void a2_meet(struct a2reg *r, const rb_val *old, const rb_val *cnum, unsigned ncnum, const struct a2reg *within);
+/* r := x ∩ y (a gap given up lies inside x's pieces, and y's if it can) */
+void a2_intersect(struct a2reg *r, const struct a2reg *x, const struct a2reg *y);
 
 #endif

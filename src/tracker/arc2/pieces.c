@@ -67,8 +67,7 @@ static uint64_t gap(struct cnum p, struct cnum q, unsigned bits)
 	return (q.base - cnum_end(p, bits) - 1) & cn_mask(bits);
 }
 
-/* the least member of t in [lo, hi], if any */
-static bool first_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *x)
+bool a2_first_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *x)
 {
 	uint64_t y = lo;
 	if (!tnum_contains(t, lo)) {
@@ -95,8 +94,8 @@ static bool lows_may_hold(uint64_t l0, uint64_t l1, const struct a2_ctx *cx)
 		a2_pieces(r, cx->inner->p[i], ib, &q);
 		for (unsigned j = 0; j < q.n; j++) {
 			uint64_t e = cnum_end(q.p[j], ib);
-			if (q.p[j].base <= e ? first_in(tl, q.p[j].base, e, &x)
-					     : first_in(tl, q.p[j].base, cn_mask(ib), &x) || first_in(tl, 0, e, &x))
+			if (q.p[j].base <= e ? a2_first_in(tl, q.p[j].base, e, &x)
+					     : a2_first_in(tl, q.p[j].base, cn_mask(ib), &x) || a2_first_in(tl, 0, e, &x))
 				return true;
 		}
 	}
@@ -118,7 +117,7 @@ static bool range_may_hold(uint64_t lo, uint64_t hi, const struct a2_ctx *cx)
 		return true;
 	if (tnum_contains(th, h1) && lows_may_hold(0, hi & lm, cx))
 		return true;
-	return h1 - h0 > 1 && first_in(th, h0 + 1, h1 - 1, &x) && lows_may_hold(0, lm, cx);
+	return h1 - h0 > 1 && a2_first_in(th, h0 + 1, h1 - 1, &x) && lows_may_hold(0, lm, cx);
 }
 
 /* May the values strictly between pieces p and q hold a member? Not if
@@ -133,9 +132,9 @@ static bool gap_may_hold(struct cnum p, struct cnum q, unsigned bits, const stru
 	struct cnum ga = {(cnum_end(p, bits) + 1) & m, g - 1};
 	bool tmember;
 	if (ga.base + ga.size <= m)
-		tmember = first_in(cx->t, ga.base, ga.base + ga.size, &x);
+		tmember = a2_first_in(cx->t, ga.base, ga.base + ga.size, &x);
 	else
-		tmember = first_in(cx->t, ga.base, m, &x) || first_in(cx->t, 0, cnum_end(ga, bits), &x);
+		tmember = a2_first_in(cx->t, ga.base, m, &x) || a2_first_in(cx->t, 0, cnum_end(ga, bits), &x);
 	if (!tmember)
 		return false;
 	if (cx->outer) {
@@ -199,13 +198,20 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 			for (unsigned i = 0; i < s.n && !free_gap; i++)
 				if (!gap_may_hold(s.p[i], s.p[(i + 1) % s.n], bits, cx))
 					free_gap = true, best = i;
-			/* no free gap: give up the smallest gap inside cx->keep,
-			 * so that a set cx->keep holds exactly stays held */
-			uint64_t gk = UINT64_MAX;
-			for (unsigned i = 0; i < s.n && !free_gap && cx->keep; i++) {
-				uint64_t gi = gap(s.p[i], s.p[(i + 1) % s.n], bits);
-				if (gi < gk && gap_inside(s.p[i], s.p[(i + 1) % s.n], bits, cx->keep))
-					gk = gi, best = i;
+			/* no free gap: give up the smallest gap inside cx->keep
+			 * and cx->keep2, else inside cx->keep, so that a set
+			 * they hold exactly stays held */
+			for (int both = 1; both >= 0 && !free_gap && cx->keep; both--) {
+				uint64_t gk = UINT64_MAX;
+				for (unsigned i = 0; i < s.n; i++) {
+					struct cnum p = s.p[i], q = s.p[(i + 1) % s.n];
+					uint64_t gi = gap(p, q, bits);
+					if (gi < gk && gap_inside(p, q, bits, cx->keep) &&
+					    (!both || (cx->keep2 && gap_inside(p, q, bits, cx->keep2))))
+						gk = gi, best = i;
+				}
+				if (gk != UINT64_MAX)
+					break;
 			}
 		}
 		if (s.n <= 1 || (s.n <= 2 && g != 0))
@@ -482,67 +488,15 @@ unsigned a2_hulls(const struct a2_list *l, unsigned bits, struct cnum out[2])
 	return 2;
 }
 
-/* the greatest member of t in [lo, hi] (through the complement: the
- * members of {~value & ~mask, mask} are the complements of t's) */
-static bool last_in(struct tnum t, uint64_t lo, uint64_t hi, unsigned bits, uint64_t *x)
+/* through the complement: the members of {~value & ~mask, mask} are the
+ * complements of t's */
+bool a2_last_in(struct tnum t, uint64_t lo, uint64_t hi, unsigned bits, uint64_t *x)
 {
 	const uint64_t m = cn_mask(bits);
 	struct tnum c = {~t.value & ~t.mask & m, t.mask & m};
 	uint64_t y;
-	if (!first_in(c, m ^ hi, m ^ lo, &y))
+	if (!a2_first_in(c, m ^ hi, m ^ lo, &y))
 		return false;
 	*x = m ^ y;
-	return true;
-}
-
-/* min and max member of t over the list, in unsigned order */
-static bool ubounds(const struct a2_list *l, struct tnum t, unsigned bits, uint64_t *lo, uint64_t *hi)
-{
-	const uint64_t m = cn_mask(bits);
-	bool any = false;
-	for (unsigned i = 0; i < l->n; i++) {
-		uint64_t s[2][2], x, y = 0;
-		unsigned k = 0;
-		uint64_t end = cnum_end(l->p[i], bits);
-		if (l->p[i].size == m) {
-			s[k][0] = 0, s[k++][1] = m;
-		} else if (end < l->p[i].base) {
-			s[k][0] = l->p[i].base, s[k++][1] = m;
-			s[k][0] = 0, s[k++][1] = end;
-		} else {
-			s[k][0] = l->p[i].base, s[k++][1] = end;
-		}
-		for (unsigned j = 0; j < k; j++) {
-			if (!first_in(t, s[j][0], s[j][1], &x))
-				continue;
-			last_in(t, s[j][0], s[j][1], bits, &y);
-			if (!any || x < *lo)
-				*lo = x;
-			if (!any || y > *hi)
-				*hi = y;
-			any = true;
-		}
-	}
-	return any;
-}
-
-bool a2_list_bounds(const struct a2_list *l, struct tnum t, unsigned bits, struct a2_bounds *out)
-{
-	const uint64_t m = cn_mask(bits), sb = cn_smin_bits(bits);
-	t.value &= m;
-	t.mask &= m;
-	if (!ubounds(l, t, bits, &out->umin, &out->umax))
-		return false;
-	/* signed order is unsigned order after flipping the sign bit: shift
-	 * every piece by half the circle and flip t's sign bit if known */
-	struct a2_list s = *l;
-	for (unsigned i = 0; i < s.n; i++)
-		if (s.p[i].size != m)
-			s.p[i].base = (s.p[i].base + sb) & m;
-	struct tnum ts = {t.value ^ (sb & ~t.mask), t.mask};
-	uint64_t lo = 0, hi = 0;
-	ubounds(&s, ts, bits, &lo, &hi);
-	out->smin = sext_bits(lo ^ sb, bits);
-	out->smax = sext_bits(hi ^ sb, bits);
 	return true;
 }

@@ -40,7 +40,8 @@ struct a2_list {
 #define a2_from_set RB_SYM(a2_from_set)
 #define a2_hull RB_SYM(a2_hull)
 #define a2_hulls RB_SYM(a2_hulls)
-#define a2_list_bounds RB_SYM(a2_list_bounds)
+#define a2_first_in RB_SYM(a2_first_in)
+#define a2_last_in RB_SYM(a2_last_in)
 
 /* the pieces of a ∩ b (0, 1 or 2, disjoint, not adjacent) */
 void a2_pieces(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out);
@@ -57,8 +58,9 @@ struct a2_ctx {
 	const struct a2_list *inner;
 	unsigned inner_bits;
 	/* when every gap may hold a member, the one given up is the
-	 * smallest inside k's pieces (a gap of keep's own stays), if any */
-	const struct a2_list *keep;
+	 * smallest inside a piece of keep and one of keep2 (the gaps of
+	 * both stay), else the smallest inside a piece of keep, if any */
+	const struct a2_list *keep, *keep2;
 };
 /* the canonical pair of a list; more than two pieces are first merged
  * across a gap holding no member (by cx, if given), else across the
@@ -79,12 +81,14 @@ struct cnum a2_hull(const struct a2_list *l, unsigned bits);
  * gaps between its pieces are equal): out[0..return-1] */
 unsigned a2_hulls(const struct a2_list *l, unsigned bits, struct cnum out[2]);
 
-/* The exact unsigned and signed bounds of the list's members that are
- * also members of t (a tnum of width bits). False if there is none. */
+/* the least / greatest member of t (width bits) in [lo, hi] (lo <= hi), if any */
+bool a2_first_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *x);
+bool a2_last_in(struct tnum t, uint64_t lo, uint64_t hi, unsigned bits, uint64_t *x);
+
+/* exact unsigned and signed bounds of a set */
 struct a2_bounds {
 	uint64_t umin, umax;
 	int64_t smin, smax;
 };
-bool a2_list_bounds(const struct a2_list *l, struct tnum t, unsigned bits, struct a2_bounds *out);
 
 #endif

@@ -6,16 +6,6 @@
 #include "tracker/cnum/reg.h"
 #include "tracker/old/repr.h"
 
-bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds *b32)
-{
-	struct a2_list l;
-	a2_pieces(r->a, r->b, W_BITS, &l);
-	if (!a2_list_bounds(&l, r->t, W_BITS, b64))
-		return false;
-	a2_pieces(r->a32, r->b32, H_BITS, &l);
-	return a2_list_bounds(&l, tnum_subreg(r->t), H_BITS, b32);
-}
-
 void a2_to_old(const struct a2reg *r, rb_val *out)
 {
 	struct a2_bounds b64, b32;
@@ -71,6 +61,24 @@ static void empty(struct a2reg *r)
 	r->a32 = r->b32 = cnum_empty(H_BITS);
 }
 
+/* r := the canonical pairs of the exact pieces l64, l32 under tnum t: the
+ * full width's knowing the subregister's exact pieces, then the
+ * subregister's knowing the full width's final pieces (so the two never
+ * both give up the same values, each trusting the other); a gap given
+ * up lies inside k's pieces (and j's, if it can) */
+static void finish(struct a2reg *r, struct tnum t, const struct a2_list *l64, const struct a2_list *l32,
+		   const struct a2_list *k64, const struct a2_list *k32, const struct a2_list *j64,
+		   const struct a2_list *j32)
+{
+	struct a2_list f64;
+	r->t = t;
+	struct a2_ctx cx = {.t = t, .inner = l32, .inner_bits = H_BITS, .keep = k64, .keep2 = j64};
+	a2_canon(l64, W_BITS, &cx, &r->a, &r->b);
+	a2_pieces(r->a, r->b, W_BITS, &f64);
+	struct a2_ctx cx32 = {.t = tnum_subreg(t), .outer = &f64, .outer_bits = W_BITS, .keep = k32, .keep2 = j32};
+	a2_canon(l32, H_BITS, &cx32, &r->a32, &r->b32);
+}
+
 void a2_meet(struct a2reg *r, const rb_val *ov, const rb_val *cv, unsigned ncv, const struct a2reg *within)
 {
 	const struct old_reg *o = old_cof(ov);
@@ -95,22 +103,22 @@ void a2_meet(struct a2reg *r, const rb_val *ov, const rb_val *cv, unsigned ncv, 
 		}
 		t = tnum_intersect(t, within->t);
 	}
-	/* the exact intersection at each width, then the canonical pairs:
-	 * the full width's knowing the subregister's exact pieces, then the
-	 * subregister's knowing the full width's final pieces (so the two
-	 * never both give up the same values, each trusting the other) */
+	/* the exact intersection at each width */
 	struct a2_list l64, l32;
 	a2_pieces(cnum_from_urange(o->umin, o->umax, W_BITS), cnum_from_srange(o->smin, o->smax, W_BITS), W_BITS,
 		  &l64);
 	a2_pieces(cnum_from_urange(o->u32_min, o->u32_max, H_BITS), cnum_from_srange(o->s32_min, o->s32_max, H_BITS),
 		  H_BITS, &l32);
-	/* old's own pieces: when three pieces must become two, a gap of
-	 * old's stays (the result stays within old's) */
-	struct a2_list k64 = l64, k32 = l32;
+	/* old's own pieces and cnum's arcs: when three pieces must become
+	 * two, a gap of theirs stays (the result stays within old's, and
+	 * within cnum's when a gap inside both can be given up) */
+	struct a2_list k64 = l64, k32 = l32, c64 = {1, {cnum_full(W_BITS)}}, c32 = {1, {cnum_full(H_BITS)}};
 	for (unsigned i = 0; i < ncv; i++) {
 		struct creg c = creg_load(&cv[i]);
 		a2_list_meet_arc(&l64, c.r64, W_BITS);
 		a2_list_meet_arc(&l32, c.r32, H_BITS);
+		a2_list_meet_arc(&c64, c.r64, W_BITS);
+		a2_list_meet_arc(&c32, c.r32, H_BITS);
 	}
 	if (within) {
 		a2_list_meet_arc(&l64, within->a, W_BITS);
@@ -118,10 +126,25 @@ void a2_meet(struct a2reg *r, const rb_val *ov, const rb_val *cv, unsigned ncv, 
 		a2_list_meet_arc(&l32, within->a32, H_BITS);
 		a2_list_meet_arc(&l32, within->b32, H_BITS);
 	}
-	r->t = t;
-	struct a2_ctx cx = {.t = t, .inner = &l32, .inner_bits = H_BITS, .keep = &k64};
-	a2_canon(&l64, W_BITS, &cx, &r->a, &r->b);
-	a2_pieces(r->a, r->b, W_BITS, &l64);
-	struct a2_ctx cx32 = {.t = tnum_subreg(t), .outer = &l64, .outer_bits = W_BITS, .keep = &k32};
-	a2_canon(&l32, H_BITS, &cx32, &r->a32, &r->b32);
+	finish(r, t, &l64, &l32, &k64, &k32, &c64, &c32);
+}
+
+void a2_intersect(struct a2reg *r, const struct a2reg *x, const struct a2reg *y)
+{
+	if (!tnum_overlap(x->t, y->t)) {
+		empty(r);
+		return;
+	}
+	struct a2_list l64, l32, k64, k32, j64, j32;
+	a2_pieces(x->a, x->b, W_BITS, &k64);
+	a2_pieces(x->a32, x->b32, H_BITS, &k32);
+	a2_pieces(y->a, y->b, W_BITS, &j64);
+	a2_pieces(y->a32, y->b32, H_BITS, &j32);
+	l64 = k64;
+	l32 = k32;
+	a2_list_meet_arc(&l64, y->a, W_BITS);
+	a2_list_meet_arc(&l64, y->b, W_BITS);
+	a2_list_meet_arc(&l32, y->a32, H_BITS);
+	a2_list_meet_arc(&l32, y->b32, H_BITS);
+	finish(r, tnum_intersect(x->t, y->t), &l64, &l32, &k64, &k32, &j64, &j32);
 }

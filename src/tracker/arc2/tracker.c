@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bpf.h>
+
 #include "tracker/arc2/arc2.h"
 #include "tracker/bounds.h"
 
@@ -255,6 +257,12 @@ static bool a_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
 	}
 	a2_meet(&rx, &ox, rxs, n, &x);
 	a2_meet(&ry, &oy, rys, n, &y);
+	if (jop == BPF_JEQ && !is32 && a != b) {
+		/* equal registers: each is what both know */
+		struct a2reg both;
+		a2_intersect(&both, &rx, &ry);
+		rx = ry = both;
+	}
 	a2_store(a, &rx);
 	a2_store(b, &ry);
 	return !a_is_empty(a) && !a_is_empty(b);
@@ -262,22 +270,9 @@ static bool a_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
 
 static bool a_intersect(rb_val *a, const rb_val *b)
 {
-	struct a2reg x = a2_load(a), y = a2_load(b);
-	if (!tnum_overlap(x.t, y.t)) {
-		mark_empty(&x);
-	} else {
-		struct a2_list l;
-		x.t = tnum_intersect(x.t, y.t);
-		a2_pieces(x.a, x.b, W_BITS, &l);
-		a2_list_meet_arc(&l, y.a, W_BITS);
-		a2_list_meet_arc(&l, y.b, W_BITS);
-		a2_canon(&l, W_BITS, NULL, &x.a, &x.b);
-		a2_pieces(x.a32, x.b32, H_BITS, &l);
-		a2_list_meet_arc(&l, y.a32, H_BITS);
-		a2_list_meet_arc(&l, y.b32, H_BITS);
-		a2_canon(&l, H_BITS, NULL, &x.a32, &x.b32);
-	}
-	a2_store(a, &x);
+	struct a2reg x = a2_load(a), y = a2_load(b), r;
+	a2_intersect(&r, &x, &y);
+	a2_store(a, &r);
 	return !a_is_empty(a);
 }
 

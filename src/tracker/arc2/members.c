@@ -1,0 +1,163 @@
+/* members.c — the exact bounds of an arc2 value's set.
+ *
+ * The set is every x that is a member of the tnum, lies in the full
+ * width's pieces and whose low half lies in the subregister's pieces.
+ * Each width's pieces alone hold more (a subregister pair may admit a low
+ * half no full-width member has), so the bounds are found over the
+ * members themselves: a non-wrapping full-width range is one partial
+ * block of low halves, whole blocks (every high half the tnum allows
+ * between), and one partial block; the tnum's high and low parts are
+ * independent, so each block's extreme members are found directly.
+ * Converting to old's fields with these bounds gives old exactly what
+ * its own from_set of the same set would (old's transfer functions then
+ * see equal inputs).
+ */
+#include "tracker/arc2/arc2.h"
+
+/* what a scan found: extreme members and extreme low halves */
+struct scan {
+	bool any;
+	uint64_t xmin, xmax, lmin, lmax;
+};
+
+/* the least and greatest member of tl (width H_BITS) in [a, b] and in
+ * one of L's pieces */
+static bool low_ext(struct tnum tl, const struct a2_list *L, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
+{
+	const uint64_t m = H_UMAX;
+	bool any = false;
+	for (unsigned i = 0; i < L->n; i++) {
+		struct cnum p = L->p[i];
+		uint64_t e = cnum_end(p, H_BITS), rr[2][2];
+		unsigned nr = 1;
+		if (p.size == m) {
+			rr[0][0] = 0, rr[0][1] = m;
+		} else if (p.base > e) {
+			rr[0][0] = p.base, rr[0][1] = m;
+			rr[1][0] = 0, rr[1][1] = e;
+			nr = 2;
+		} else {
+			rr[0][0] = p.base, rr[0][1] = e;
+		}
+		for (unsigned j = 0; j < nr; j++) {
+			uint64_t c = rr[j][0] > a ? rr[j][0] : a, d = rr[j][1] < b ? rr[j][1] : b, x, y = 0;
+			if (c > d || !a2_first_in(tl, c, d, &x))
+				continue;
+			a2_last_in(tl, c, d, H_BITS, &y);
+			if (!any || x < *lo)
+				*lo = x;
+			if (!any || y > *hi)
+				*hi = y;
+			any = true;
+		}
+	}
+	return any;
+}
+
+struct scan_in {
+	struct tnum th, tl; /* the tnum's high part (W_BITS - H_BITS bits) and low part */
+	const struct a2_list *L;
+	uint64_t w0, w1; /* only low halves in [w0, w1] */
+};
+
+/* members whose high half is one of th's in [hf, hl] (hf, hl members)
+ * and whose low half is in [a, b] */
+static void scan_block(struct scan *s, const struct scan_in *in, uint64_t hf, uint64_t hl, uint64_t a, uint64_t b)
+{
+	uint64_t lo, hi;
+	a = a > in->w0 ? a : in->w0;
+	b = b < in->w1 ? b : in->w1;
+	if (a > b || !low_ext(in->tl, in->L, a, b, &lo, &hi))
+		return;
+	uint64_t xmin = hf << H_BITS | lo, xmax = hl << H_BITS | hi;
+	if (!s->any || xmin < s->xmin)
+		s->xmin = xmin;
+	if (!s->any || xmax > s->xmax)
+		s->xmax = xmax;
+	if (!s->any || lo < s->lmin)
+		s->lmin = lo;
+	if (!s->any || hi > s->lmax)
+		s->lmax = hi;
+	s->any = true;
+}
+
+/* members in [lo, hi] (lo <= hi, full width) */
+static void scan_range(struct scan *s, const struct scan_in *in, uint64_t lo, uint64_t hi)
+{
+	const uint64_t lm = H_UMAX;
+	uint64_t h0 = lo >> H_BITS, h1 = hi >> H_BITS, f, l = 0;
+	if (h0 == h1) {
+		if (tnum_contains(in->th, h0))
+			scan_block(s, in, h0, h0, lo & lm, hi & lm);
+		return;
+	}
+	if (tnum_contains(in->th, h0))
+		scan_block(s, in, h0, h0, lo & lm, lm);
+	if (h1 - h0 > 1 && a2_first_in(in->th, h0 + 1, h1 - 1, &f)) {
+		a2_last_in(in->th, h0 + 1, h1 - 1, W_BITS - H_BITS, &l);
+		scan_block(s, in, f, l, 0, lm);
+	}
+	if (tnum_contains(in->th, h1))
+		scan_block(s, in, h1, h1, 0, hi & lm);
+}
+
+/* members of the full width's pieces within [c0, c1] (c0 <= c1) */
+static void scan_pieces(struct scan *s, const struct scan_in *in, const struct a2_list *P, uint64_t c0, uint64_t c1)
+{
+	const uint64_t m = W_UMAX;
+	for (unsigned i = 0; i < P->n; i++) {
+		struct cnum p = P->p[i];
+		uint64_t e = cnum_end(p, W_BITS), rr[2][2];
+		unsigned nr = 1;
+		if (p.size == m) {
+			rr[0][0] = 0, rr[0][1] = m;
+		} else if (p.base > e) {
+			rr[0][0] = p.base, rr[0][1] = m;
+			rr[1][0] = 0, rr[1][1] = e;
+			nr = 2;
+		} else {
+			rr[0][0] = p.base, rr[0][1] = e;
+		}
+		for (unsigned j = 0; j < nr; j++) {
+			uint64_t a = rr[j][0] > c0 ? rr[j][0] : c0, b = rr[j][1] < c1 ? rr[j][1] : c1;
+			if (a <= b)
+				scan_range(s, in, a, b);
+		}
+	}
+}
+
+bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds *b32)
+{
+	struct a2_list P, L;
+	a2_pieces(r->a, r->b, W_BITS, &P);
+	a2_pieces(r->a32, r->b32, H_BITS, &L);
+	const uint64_t sb = W_UMAX ^ (uint64_t)W_SMAX, hsb = H_UMAX ^ (uint64_t)H_SMAX;
+	struct scan_in in = {
+		.th = {(r->t.value & W_UMAX) >> H_BITS, (r->t.mask & W_UMAX) >> H_BITS},
+		.tl = {r->t.value & H_UMAX, r->t.mask & H_UMAX},
+		.L = &L,
+		.w0 = 0,
+		.w1 = H_UMAX,
+	};
+	struct scan all = {0}, neg = {0}, pos = {0}, lneg = {0}, lpos = {0};
+	scan_pieces(&all, &in, &P, 0, W_UMAX);
+	if (!all.any)
+		return false;
+	b64->umin = all.xmin;
+	b64->umax = all.xmax;
+	b32->umin = all.lmin;
+	b32->umax = all.lmax;
+	/* signed order: the negative half first */
+	scan_pieces(&neg, &in, &P, sb, W_UMAX);
+	scan_pieces(&pos, &in, &P, 0, sb - 1);
+	b64->smin = wsext(neg.any ? neg.xmin : pos.xmin);
+	b64->smax = wsext(pos.any ? pos.xmax : neg.xmax);
+	in.w0 = hsb;
+	scan_pieces(&lneg, &in, &P, 0, W_UMAX);
+	in.w0 = 0;
+	in.w1 = hsb - 1;
+	scan_pieces(&lpos, &in, &P, 0, W_UMAX);
+	b32->smin = hsext(lneg.any ? lneg.lmin : lpos.lmin);
+	b32->smax = hsext(lpos.any ? lpos.lmax : lneg.lmax);
+	return true;
+}
