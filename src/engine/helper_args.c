@@ -161,8 +161,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		bool sock_map = mt == BPF_MAP_TYPE_SOCKMAP || mt == BPF_MAP_TYPE_SOCKHASH;
 		if (sock_map && (p->id == BPF_FUNC_map_update_elem || p->id == BPF_FUNC_map_delete_elem)) {
 			/* may_update_sockmap */
-			if (!may_update_sockmap(env, p->id))
-				return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d", mt, p->name, p->id);
+			ca->sockmap_refused = !may_update_sockmap(env, p->id);
 			break;
 		}
 		if ((sock_map || mt == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) && p->id != BPF_FUNC_map_lookup_elem &&
@@ -461,3 +460,12 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	return 0;
 }
 
+
+int rb_check_helper_map(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca)
+{
+	if (!ca->sockmap_refused)
+		return 0;
+	rb_log(env, "cannot update sockmap in this context\n");
+	return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d", env->obj->maps[ca->map_idx].type, p->name,
+			 p->id);
+}

@@ -3,6 +3,7 @@
 #ifndef RB_ENGINE_HELPER_ARGS_H
 #define RB_ENGINE_HELPER_ARGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/dynptr.h"
@@ -17,6 +18,7 @@ struct rb_call_args {
 	uint32_t release_id;
 	uint32_t ref_obj_id; /* the reference an argument holds (meta.ref_obj_id) */
 	int subprog; /* A_FUNC: the callback (callbacks.c), -1 before */
+	bool sockmap_refused; /* may_update_sockmap said no: refused after the arguments (rb_check_helper_map) */
 	struct rb_dynptr_use dynptr; /* the dynptr argument (dynptr.c) */
 };
 
@@ -24,5 +26,8 @@ struct rb_call_args {
  * it learns for the return value goes to ca (map_idx and const_key start
  * at -1, and subprog) */
 int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, struct rb_call_args *ca);
+/* after every argument (6.18 check_map_func_compatibility's place): 0, or
+ * the refusal of a sockmap update from a program type that may not */
+int rb_check_helper_map(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca);
 
 #endif

@@ -322,6 +322,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	for (int a = 0; a < 5 && p->args[a] != A_NONE; a++)
 		if ((err = rb_check_helper_arg(env, p, a, &ca)))
 			return err;
+	if ((err = rb_check_helper_map(env, p, &ca)))
+		return err;
 	struct rb_reg *regs = rb_cur_regs(env);
 	/* record_func_key: a constant in-range tail-call index is precise */
 	if (p->id == BPF_FUNC_tail_call && rb_reg_is_const(env, &regs[3]) &&
