@@ -424,6 +424,38 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		return 0;
 	}
 
+	/* both outcomes refined first (on copies): an outcome the tracker
+	 * proves impossible decides the branch as is_branch_taken would, so
+	 * the compared scalars are marked precise before the branch forks
+	 * (6.18 check_cond_jmp_op on pred >= 0); else a later path lacking
+	 * what made it impossible could be pruned against a checkpoint whose
+	 * continuation never explored it */
+	bool this_dead = false, other_dead = false, scalars = false, aliased = insn->src_reg == insn->dst_reg;
+	rb_val t_dst, t_src, f_dst, f_src;
+	char why[2][2][RB_VIOLATION_LEN];
+	if (dst->type == RT_SCALAR && (BPF_SRC(insn->code) == BPF_K || regs[insn->src_reg].type == RT_SCALAR)) {
+		scalars = true;
+		t_dst = f_dst = dst->val;
+		t_src = f_src = src->val;
+		if (BPF_SRC(insn->code) == BPF_X && aliased) {
+			/* same register: 6.18.44 reg_set_min_max() refines it as
+			 * both operands at once (aliased), e.g. the impossible
+			 * "r < r" leaves umin=1 and umax=U64_MAX-1 */
+			other_dead = !refine(env, &t_dst, &t_dst, op, is32, why[0]);
+			this_dead = !refine(env, &f_dst, &f_dst, rb_jmp_negate(op), is32, why[1]);
+		} else {
+			other_dead = !refine(env, &t_dst, &t_src, op, is32, why[0]);
+			this_dead = !refine(env, &f_dst, &f_src, rb_jmp_negate(op), is32, why[1]);
+		}
+		if (other_dead || this_dead) {
+			err = rb_mark_chain_precision(env, insn->dst_reg);
+			if (!err && BPF_SRC(insn->code) == BPF_X && !aliased)
+				err = rb_mark_chain_precision(env, insn->src_reg);
+			if (err)
+				return err;
+		}
+	}
+
 	uint64_t packed = 0;
 	int cnt = 0;
 	if ((err = collect_linked(env, insn, dst, &packed, &cnt)))
@@ -435,27 +467,13 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 	struct rb_reg *o_regs = other->frame[other->curframe]->regs;
 	regs = rb_cur_regs(env);
 	dst = &regs[insn->dst_reg];
-	bool this_dead = false, other_dead = false;
-	char why[2][2][RB_VIOLATION_LEN];
-	if (dst->type == RT_SCALAR && (BPF_SRC(insn->code) == BPF_K || regs[insn->src_reg].type == RT_SCALAR)) {
+	if (scalars) {
 		struct rb_reg *odst = &o_regs[insn->dst_reg];
-		if (BPF_SRC(insn->code) == BPF_X) {
-			struct rb_reg *osrc = &o_regs[insn->src_reg];
-			if (insn->src_reg == insn->dst_reg) {
-				/* same register: 6.18.44 reg_set_min_max() refines it as
-				 * both operands at once (aliased), e.g. the impossible
-				 * "r < r" leaves umin=1 and umax=U64_MAX-1 */
-				other_dead = !refine(env, &odst->val, &odst->val, op, is32, why[0]);
-				this_dead = !refine(env, &dst->val, &dst->val, rb_jmp_negate(op), is32, why[1]);
-			} else {
-				other_dead = !refine(env, &odst->val, &osrc->val, op, is32, why[0]);
-				this_dead = !refine(env, &dst->val, &regs[insn->src_reg].val, rb_jmp_negate(op), is32,
-						    why[1]);
-			}
-		} else {
-			rb_val k1 = kreg.val, k2 = kreg.val;
-			other_dead = !refine(env, &odst->val, &k1, op, is32, why[0]);
-			this_dead = !refine(env, &dst->val, &k2, rb_jmp_negate(op), is32, why[1]);
+		odst->val = t_dst;
+		dst->val = f_dst;
+		if (BPF_SRC(insn->code) == BPF_X && !aliased) {
+			o_regs[insn->src_reg].val = t_src;
+			regs[insn->src_reg].val = f_src;
 		}
 		/* reg_set_min_max() checks true_reg1, true_reg2, false_reg1, false_reg2 */
 		static const char *const names[2][2] = {{"true_reg1", "true_reg2"}, {"false_reg1", "false_reg2"}};

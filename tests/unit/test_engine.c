@@ -530,6 +530,62 @@ static void test_this_cpu_ptr_arg(void **state)
 		      "R1 type=scalar expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_");
 }
 
+/* pruning stays sound with every registry tracker: a branch outcome a
+ * tracker's refinement proves impossible (empty) is a decided branch, so
+ * the compared registers are marked precise as for one is_branch_taken
+ * decides (6.18 check_cond_jmp_op); else a later path without that
+ * knowledge is pruned against a checkpoint whose continuation never
+ * explored the outcome. */
+#define JMP32_K(op, d, i, o) I(BPF_JMP32 | (op) | BPF_K, d, 0, o, i)
+#define JA(o) I(BPF_JMP | BPF_JA, 0, 0, o, 0)
+
+/* Path A (explored first) learns "w8 != 5" at 6 (a wrapped 32-bit arc
+ * holds it, old's ranges cannot) and reaches 13, where "if w8 != 5"'s
+ * fall-through is empty for cnum and arc2: dead. Path B (r7 == 0) reaches
+ * 13 with w8 unknown; pruned against path A's checkpoint unless R8 was
+ * marked precise, it would never reach the scalar dereference at 14. */
+static const struct bpf_insn w8_ne_5[] = {
+	CALL(BPF_FUNC_get_prandom_u32),                  /* 0 */
+	MOV_X(8, 0),                    /* 1 */
+	CALL(BPF_FUNC_get_prandom_u32),                  /* 2 */
+	MOV_X(7, 0),                    /* 3 */
+	MOV_K(1, 0),                    /* 4 */
+	JMP_K(BPF_JEQ, 7, 0, 6),        /* 5: path B -> 12 */
+	JMP32_K(BPF_JEQ, 8, 5, 10),     /* 6: w8 == 5 -> 17 */
+	MOV_K(1, 1),                    /* 7 */
+	MOV_K(2, 2),                    /* 8 */
+	MOV_K(3, 3),                    /* 9 */
+	MOV_K(4, 4),                    /* 10 */
+	JA(1),                          /* 11 -> 13 */
+	MOV_K(1, 2),                    /* 12 */
+	JMP32_K(BPF_JNE, 8, 5, 3),      /* 13: -> 17 */
+	LDX(BPF_DW, 0, 8, 0),           /* 14: r8 is a scalar */
+	MOV_K(0, 0),                    /* 15 */
+	EXIT(),                         /* 16 */
+	MOV_K(0, 0),                    /* 17 */
+	EXIT(),                         /* 18 */
+};
+
+static void test_dead_outcome_precise(void **state)
+{
+	(void)state;
+	struct fixture f;
+	size_t n = sizeof(w8_ne_5) / sizeof(w8_ne_5[0]);
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, w8_ne_5, n);
+	for (const struct rb_tracker *const *t = rb_trackers(64); *t; t++) {
+		struct rb_result res;
+		struct rb_engine_opts o = {0};
+		struct rb_err err = {{0}};
+		assert_int_equal(rb_engine_verify(&f.obj, 0, *t, &o, &res, &err), 0);
+		if (res.verdict != RB_REJECT || res.err_insn != 14)
+			print_error("%s: %s at %d: %s\n", (*t)->name, rb_verdict_name(res.verdict), res.err_insn,
+				    res.msg);
+		assert_int_equal(res.verdict, RB_REJECT);
+		assert_int_equal(res.err_insn, 14);
+	}
+	kernel_rejects(BPF_PROG_TYPE_SOCKET_FILTER, w8_ne_5, n, 14, "R8 invalid mem access 'scalar'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -542,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_impossible_branch_mem),
 		cmocka_unit_test(test_map_helper_compat),
 		cmocka_unit_test(test_local_dynptr), cmocka_unit_test(test_this_cpu_ptr_arg),
+		cmocka_unit_test(test_dead_outcome_precise),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
