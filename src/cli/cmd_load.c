@@ -87,7 +87,8 @@ static void print_text(const struct rb_object *o)
 		if (p->type_known && strcmp(p->type_from, "libbpf"))
 			printf(" type-from %s", p->type_from);
 		if (p->tail_call)
-			printf(" tail-call map-id %u slot %u", p->tail_map_id, p->tail_slot);
+			printf(" tail-call map-id %u slot %u%s%s", p->tail_map_id, p->tail_slot,
+			       p->tail_filled ? " fills " : "", p->tail_filled ? o->maps[p->tail_map_idx].name : "");
 		if (p->error[0])
 			printf(" error: %s", p->error);
 		putchar('\n');
@@ -131,8 +132,16 @@ static void print_json(const struct rb_object *o)
 		json_str(p->attach_name);
 		printf(",\"type_from\":");
 		json_str(p->type_from);
-		if (p->tail_call)
-			printf(",\"tail_call\":{\"map_id\":%u,\"slot\":%u}", p->tail_map_id, p->tail_slot);
+		if (p->tail_call) {
+			printf(",\"tail_call\":{\"map_id\":%u,\"slot\":%u,\"fills\":", p->tail_map_id, p->tail_slot);
+			if (p->tail_filled)
+				json_str(o->maps[p->tail_map_idx].name);
+			else
+				printf("null");
+			printf("}");
+		}
+		printf(",\"func_info\":%u,\"line_info\":%u", p->func_info ? p->func_info_cnt : 0,
+		       p->line_info ? p->line_info_cnt : 0);
 		printf(",\"error\":");
 		if (p->error[0])
 			json_str(p->error);

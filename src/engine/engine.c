@@ -10,6 +10,7 @@
 #include "engine/cfg.h"
 #include "engine/prog_types.h"
 #include "engine/engine.h"
+#include "loader/prog_arrays.h"
 #include "engine/explore.h"
 #include "engine/iter.h"
 #include "engine/kfuncs.h"
@@ -265,6 +266,14 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	}
 	if (!rc && !env.done)
 		rc = rb_kfunc_fixup(&env);
+	size_t pa;
+	if (!rc && !env.done && !rb_prog_arrays_compatible(obj, env.prog, &pa)) {
+		/* 6.18 bpf_check_tail_call after verification: EINVAL with no
+		 * message; the oracle words that "rejected (Invalid argument)" */
+		res->verdict = RB_REJECT;
+		snprintf(res->msg, sizeof(res->msg), "rejected (Invalid argument)");
+		env.done = true;
+	}
 out:
 	if (rc == RB_E_NOMEM && !env.done) {
 		res->verdict = RB_LIMIT;

@@ -167,6 +167,10 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		if ((sock_map || mt == BPF_MAP_TYPE_REUSEPORT_SOCKARRAY) && p->id != BPF_FUNC_map_lookup_elem &&
 		    !rb_helper_takes_sock_map(p->id))
 			return rb_unsupported(env, "sockmap/sockhash with bpf_%s#%d", p->name, p->id);
+		/* bpf_tail_call: record_func_key refuses any map but a prog
+		 * array before check_map_func_compatibility runs (6.18) */
+		if (p->id == BPF_FUNC_tail_call && mt != BPF_MAP_TYPE_PROG_ARRAY)
+			break;
 		if (!rb_map_helper_compatible(env->obj->maps[ca->map_idx].type, p->id))
 			return rb_reject(env, "cannot pass map_type %u into func bpf_%s#%d",
 					 env->obj->maps[ca->map_idx].type, p->name, p->id);

@@ -325,7 +325,11 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	if ((err = rb_check_helper_map(env, p, &ca)))
 		return err;
 	struct rb_reg *regs = rb_cur_regs(env);
-	/* record_func_key: a constant in-range tail-call index is precise */
+	/* record_func_key (6.18): a prog array only (its message has no
+	 * newline: the kernel's log runs on into the next line), and a
+	 * constant in-range tail-call index is precise */
+	if (p->id == BPF_FUNC_tail_call && env->obj->maps[ca.map_idx].type != BPF_MAP_TYPE_PROG_ARRAY)
+		return rb_reject(env, "expected prog array map for tail call");
 	if (p->id == BPF_FUNC_tail_call && rb_reg_is_const(env, &regs[3]) &&
 	    rb_reg_const_val(env, &regs[3]) < env->obj->maps[ca.map_idx].max_entries &&
 	    (err = rb_mark_chain_precision(env, 3)))

@@ -105,6 +105,8 @@ static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts
 		obj->map_cnt = alt.map_cnt;
 		obj->progs = alt.progs;
 		obj->prog_cnt = alt.prog_cnt;
+		obj->btf = alt.btf;
+		obj->btf_size = alt.btf_size;
 		obj->own_path = true;
 		obj->iproute2 = alt.iproute2;
 		return 0;
@@ -138,6 +140,8 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 			ret = rb_map_fix_object(obj, err);
 		if (ret == 0)
 			ret = rb_resolve_prog_types(obj, opts, err);
+		if (ret == 0)
+			rb_fill_prog_arrays(obj);
 		if (ret == 0 && obj->prog_cnt == 0)
 			ret = rb_errf(err, "%s: no programs: %s", path, no_program_reason(&elf));
 		rb_elf_free(&elf);

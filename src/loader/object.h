@@ -36,6 +36,7 @@ struct rb_map {
 	uint64_t map_extra;    /* BPF_MAP_CREATE map_extra (bloom filter hash count, ...) */
 	uint32_t fixups;       /* RB_MAP_FIX_* : sizes the loader chose (user space normally sets them) */
 	bool inner_template;   /* only the template of a map-in-map's inner maps */
+	uint32_t elf_id;       /* iproute2 struct bpf_elf_map id (0: none): "N/M" sections name it */
 };
 
 #define RB_MAP_FIX_MAX_ENTRIES 1u
@@ -70,6 +71,9 @@ struct rb_prog {
 				        * "cilium", "libbpf<1.0", "object" (prog_type.h); "" if unknown */
 	bool tail_call;                /* section "N/M": iproute2 puts it in slot tail_slot */
 	uint32_t tail_map_id, tail_slot; /* of the prog array whose bpf_elf_map id is tail_map_id */
+	bool tail_filled;              /* it fills slot tail_slot of prog array tail_map_idx, as
+				        * tc's bpf_fill_prog_arrays does (prog_arrays.c) */
+	uint32_t tail_map_idx;
 };
 
 struct rb_object {

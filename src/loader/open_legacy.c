@@ -37,15 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/legacy_btf_ext.h"
 #include "loader/legacy_btf_maps.h"
 #include "loader/open_paths.h"
 
 #define R_BPF_64_64 1
 #define R_BPF_64_32 10
 
-struct unit {           /* a run of instructions copied into the program */
-	size_t sec, start, len, out;
-};
+
 
 struct lctx {
 	const struct rb_elf *e;
@@ -68,6 +67,7 @@ struct lctx {
 	uint64_t total;         /* instructions produced over all programs */
 	bool *has_func;         /* per section: holds an STT_FUNC symbol */
 	bool fatal;             /* the last error fails the whole object */
+	struct rb_legacy_ext ext; /* .BTF.ext func_info/line_info records */
 };
 
 struct rel_ent {
@@ -194,6 +194,8 @@ static int parse_maps(struct lctx *c)
 				c->obj->maps[i].inner_map_idx = (int32_t)j;
 		/* an inner_id no map has: as if none (map_fixup.c stands one in) */
 	}
+	for (size_t i = 0; !ret && i < n; i++)
+		c->obj->maps[i].elf_id = ids[i];
 	free(syms);
 	free(ids);
 	free(inner);
@@ -444,7 +446,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 {
 	const struct rb_elf *e = c->e;
 	size_t ucap = 8, nu = 1, cap = len + 16;
-	struct unit *u = malloc(ucap * sizeof(*u));
+	struct rb_legacy_unit *u = malloc(ucap * sizeof(*u));
 	p->insns = malloc(cap * sizeof(struct bpf_insn));
 	if (!u || !p->insns) {
 		free(u);
@@ -452,7 +454,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	}
 	memcpy(p->insns, e->secs[sec].data + start * 8, len * 8);
-	u[0] = (struct unit){sec, start, len, 0};
+	u[0] = (struct rb_legacy_unit){sec, start, len, 0};
 	size_t n = len, cu = 0;
 	int ret = 0;
 	c->gen++;
@@ -531,7 +533,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 				break;
 			}
 			if (nu == ucap) {
-				struct unit *nuu = realloc(u, (ucap *= 2) * sizeof(*u));
+				struct rb_legacy_unit *nuu = realloc(u, (ucap *= 2) * sizeof(*u));
 				if (!nuu) {
 					ret = fatalf(c, "%s: out of memory", e->path);
 					break;
@@ -549,7 +551,7 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 				in = &p->insns[i];
 			}
 			memcpy(p->insns + n, e->secs[tsec].data + fs * 8, fl * 8);
-			u[nu++] = (struct unit){tsec, fs, fl, n};
+			u[nu++] = (struct rb_legacy_unit){tsec, fs, fl, n};
 			c->stamp[uid] = c->gen;
 			c->placed[uid] = n;
 			dst = n + ((size_t)t - fs);
@@ -562,8 +564,10 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 			i++;
 		}
 	}
-	free(u);
 	p->insn_cnt = n;
+	if (!ret && rb_legacy_ext_prog(&c->ext, u, nu, p))
+		ret = fatalf(c, "%s: out of memory", e->path);
+	free(u);
 	c->total += n;
 	if (!ret && c->total > LEGACY_TOTAL_INSNS)
 		ret = fatalf(c, "%s: more than %u instructions over all programs", e->path, LEGACY_TOTAL_INSNS);
@@ -587,6 +591,10 @@ static int prog_or_error(struct lctx *c, struct rb_prog *p, int ret)
 	free(p->insns);
 	p->insns = NULL;
 	p->insn_cnt = 0;
+	free(p->func_info);
+	free(p->line_info);
+	p->func_info = p->line_info = NULL;
+	p->func_info_cnt = p->line_info_cnt = 0;
 	return 0;
 }
 
@@ -596,6 +604,12 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 	int ret = parse_maps(&c);
 	if (!ret)
 		ret = build_index(&c);
+	/* the object's BTF as libbpf would load it, and the records of
+	 * .BTF.ext: func_info tells the kernel which functions are global */
+	if (!ret && (rb_legacy_btf(e, &obj->btf, &obj->btf_size) || rb_legacy_ext_init(e, &c.ext)))
+		ret = rb_errf(err, "%s: out of memory", e->path);
+	if (!ret && !obj->btf)
+		rb_legacy_ext_free(&c.ext); /* records without their BTF are of no use */
 	char license[64] = "";
 	uint32_t kver = 0;
 	for (size_t i = 1; !ret && i < e->nsec; i++) {
@@ -679,5 +693,6 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 	free(c.stamp);
 	free(c.placed);
 	free(c.has_func);
+	rb_legacy_ext_free(&c.ext);
 	return ret;
 }

@@ -29,6 +29,11 @@ uint32_t rb_map_fix_sizes(uint32_t type, uint32_t *key_size, uint32_t *value_siz
  * map-in-map without one, over the opened object's maps (map_fixup.c). */
 int rb_map_fix_object(struct rb_object *obj, struct rb_err *err);
 
+/* iproute2's "N/M" sections fill slot M of the prog array whose
+ * bpf_elf_map id is N (prog_arrays.c): sets rb_prog.tail_filled and
+ * tail_map_idx. Call after the program types are resolved. */
+void rb_fill_prog_arrays(struct rb_object *obj);
+
 /* Text after the first '/' of a section name ("" if none). */
 const char *rb_section_suffix(const char *sec);
 

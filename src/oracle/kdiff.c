@@ -4,6 +4,7 @@
  * line annotations, "mark_precise:" traces and "func#" lines are dropped;
  * kernel map addresses in ld_imm64 lines are masked. */
 #include "oracle/kdiff.h"
+#include "oracle/vlog.h"
 #include "util/grow.h"
 
 #include <ctype.h>
@@ -39,6 +40,7 @@ static bool keep_line(const char *l, bool *in_live)
 /* mask long hex numbers that follow "= " in an instruction (map addresses) */
 static void normalise(char *l)
 {
+	l[rb_vlog_glued_len(l, strlen(l))] = 0;
 	/* the alignment before ";" depends on the printed instruction length */
 	char *semi = strstr(l, " ; ");
 	if (!semi)

@@ -285,6 +285,61 @@ static int create_map(const struct rb_object *obj, struct kenv *k, size_t i, str
 	return 0;
 }
 
+/* tc's bpf_fill_prog_arrays (loader/prog_arrays.c): the programs of the
+ * object's "N/M" sections that fill prog array map_idx are loaded (no log;
+ * the maps they use are created, not filled) and stored in their slots
+ * before the program that uses the array is loaded, so that the kernel
+ * checks that program against the array's owner as it would under tc. A
+ * target the kernel refuses leaves its slot empty. */
+static void fill_prog_array(const struct rb_object *obj, struct kenv *k, size_t map_idx, bool *used)
+{
+	for (size_t t = 0; t < obj->prog_cnt; t++) {
+		const struct rb_prog *tp = &obj->progs[t];
+		if (!tp->tail_filled || tp->tail_map_idx != map_idx || !tp->insns)
+			continue;
+		struct rb_result ignored;
+		memset(used, 0, (obj->map_cnt + 1) * sizeof(bool));
+		if (mark_used(obj, tp, used, &ignored))
+			continue;
+		bool ok = true;
+		for (size_t i = 0; i < obj->map_cnt && ok; i++)
+			if (used[i] && k->fds[i] < 0)
+				ok = create_map(obj, k, i, &ignored) == 0;
+		if (!ok)
+			continue;
+		struct rb_kload_args a = {
+			.prog_type = tp->prog_type,
+			.expected_attach_type = tp->expected_attach_type,
+			.prog_flags = tp->prog_flags,
+			.kern_version = tp->kern_version,
+			.insns = tp->insns,
+			.insn_cnt = tp->insn_cnt,
+			.license = tp->license,
+			.name = tp->name,
+			.prog_btf_fd = k->btf_fd,
+			.func_info = tp->func_info,
+			.func_info_rec_size = tp->func_info_rec_size,
+			.func_info_cnt = tp->func_info_cnt,
+			.line_info = tp->line_info,
+			.line_info_rec_size = tp->line_info_rec_size,
+			.line_info_cnt = tp->line_info_cnt,
+			.fd_array = k->fds,
+		};
+		struct rb_klog log = {0};
+		int serr = 0, fd = rb_kload_raw(&a, &log, &serr);
+		if (fd < 0 && k->btf_fd >= 0) {
+			a.prog_btf_fd = -1;
+			fd = rb_kload_raw(&a, &log, &serr);
+		}
+		rb_klog_free(&log);
+		if (fd < 0)
+			continue;
+		uint32_t key = tp->tail_slot;
+		rb_sys_map_update(k->fds[map_idx], &key, &fd, BPF_ANY);
+		close(fd); /* the array holds the program */
+	}
+}
+
 /* refusals that come from this machine's configuration, not verification */
 static bool env_message(const char *msg)
 {
@@ -344,6 +399,17 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 	for (size_t i = 0; i < obj->map_cnt; i++)
 		if (used[i] && k.fds[i] < 0 && create_map(obj, &k, i, res))
 			goto out;
+	bool *scratch = NULL;
+	for (size_t i = 0; i < obj->map_cnt; i++) {
+		if (!used[i] || obj->maps[i].type != BPF_MAP_TYPE_PROG_ARRAY)
+			continue;
+		for (size_t t = 0; t < obj->prog_cnt && !scratch; t++)
+			if (obj->progs[t].tail_filled && obj->progs[t].tail_map_idx == i)
+				scratch = calloc(obj->map_cnt + 1, sizeof(bool));
+		if (scratch)
+			fill_prog_array(obj, &k, i, scratch);
+	}
+	free(scratch);
 	struct rb_kload_args a = {
 		.prog_type = p->prog_type,
 		.expected_attach_type = p->expected_attach_type,

@@ -100,6 +100,11 @@ int rb_vlog_parse_scalar(const char *fields, size_t len, struct rb_bounds *b);
  * the instruction printed before it (-1 if none), without keeping any
  * state: for logs of any size. partial_first: the log was rotated and its
  * first line is cut (skip it). */
+/* The length of line s without a "verification time N usec" glued to its
+ * end: 6.18 prints some messages without a newline (record_func_key's
+ * "expected prog array map for tail call"), so the statistics that follow
+ * run on in the same line. len if there is none. */
+size_t rb_vlog_glued_len(const char *s, size_t len);
 void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t len, int *insn);
 
 /* The state a given kind/insn/from names, the first one in log order, or NULL */

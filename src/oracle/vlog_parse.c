@@ -15,6 +15,15 @@ static bool has_pfx(const char *s, size_t len, const char *pfx)
 	return len >= n && memcmp(s, pfx, n) == 0;
 }
 
+size_t rb_vlog_glued_len(const char *s, size_t len)
+{
+	static const char vt[] = "verification time ";
+	for (size_t i = 1; i + sizeof(vt) - 1 < len; i++)
+		if (s[i] == 'v' && !memcmp(s + i, vt, sizeof(vt) - 1) && isdigit((unsigned char)s[i + sizeof(vt) - 1]))
+			return i;
+	return len;
+}
+
 /* a number as the kernel prints it: decimal (maybe negative) or 0x-hex */
 static int parse_num(const char *s, size_t len, uint64_t *out)
 {
@@ -274,6 +283,12 @@ static int note_visit(struct rb_vlog *v, long insn, struct rb_err *err)
 static bool parse_stats_line(const char *s, size_t len, struct rb_vlog_stats *st)
 {
 	char buf[256];
+	size_t glued = rb_vlog_glued_len(s, len);
+	if (glued < len) {
+		/* a message without its newline: the statistics are its tail */
+		parse_stats_line(s + glued, len - glued, st);
+		return false;
+	}
 	if (len >= sizeof(buf))
 		return false;
 	memcpy(buf, s, len);
@@ -365,6 +380,7 @@ void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t
 			if (rl == 0 || r[0] == 'R' || has_pfx(r, rl, "frame") || has_pfx(r, rl, "safe"))
 				continue;
 		}
+		l = rb_vlog_glued_len(s, l);
 		size_t ml = l < len - 1 ? l : len - 1;
 		memcpy(msg, s, ml);
 		msg[ml] = 0;
@@ -474,6 +490,7 @@ int rb_vlog_parse(const char *log, struct rb_vlog *v, struct rb_err *err)
 			}
 		}
 		/* anything else is a message */
+		len = rb_vlog_glued_len(s, len);
 		size_t ml = len < sizeof(v->last_msg) - 1 ? len : sizeof(v->last_msg) - 1;
 		memcpy(v->last_msg, s, ml);
 		v->last_msg[ml] = 0;
