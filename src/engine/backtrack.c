@@ -114,10 +114,15 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 		}
 		return 0;
 	}
-	if (cls == BPF_LDX || (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == 0x100 /* load_acq */)) {
-		if (!(*regs & (1u << dreg)))
+	/* an atomic fetch loads the old value into sreg (r0 for cmpxchg): a
+	 * load for precision (6.18.44, as mainline's is_atomic_fetch_insn
+	 * case: the precise register moves to the stack slot it came from) */
+	bool fetch = cls == BPF_STX && mode == BPF_ATOMIC && (insn->imm & BPF_FETCH);
+	if (cls == BPF_LDX || fetch || (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == 0x100 /* load_acq */)) {
+		uint32_t load_reg = fetch ? (insn->imm == BPF_CMPXCHG ? 0 : sreg) : dreg;
+		if (!(*regs & (1u << load_reg)))
 			return 0;
-		*regs &= ~(1u << dreg);
+		*regs &= ~(1u << load_reg);
 		if (!hist || !(hist->flags & RB_HF_STACK))
 			return 0;
 		int hfr = (int)((hist->flags >> 1) & 7), spi = (int)(hist->flags >> 4);

@@ -32,6 +32,8 @@ enum op_kind {
 	OP_PTR_MAP,
 	OP_DIAMOND,
 	OP_ZEXT,
+	OP_ATOMIC,
+	OP_CALL,
 	OP_KIND_CNT
 };
 
@@ -67,6 +69,11 @@ static const struct family families[] = {
 	  [OP_NEG] = 1, [OP_BSWAP] = 1, [OP_MOVSX] = 1, [OP_LDSX] = 1, [OP_REGJMP] = 2, [OP_JSET] = 1,
 	  [OP_LOOP] = 1, [OP_SPILL] = 2, [OP_FILL] = 2, [OP_PTR_STACK] = 2, [OP_PTR_MAP] = 2, [OP_DIAMOND] = 1,
 	  [OP_ZEXT] = 1}},
+	{"atomic", false, true,
+	 {[OP_RANGE_JMP] = 3, [OP_ATOMIC] = 6, [OP_SPILL] = 2, [OP_FILL] = 2, [OP_ALU_K] = 2, [OP_MOV] = 1}},
+	{"call", false, false,
+	 {[OP_RANGE_JMP] = 3, [OP_CALL] = 3, [OP_ALU_K] = 3, [OP_ALU_X] = 1, [OP_MOV] = 1, [OP_SPILL] = 1,
+	  [OP_FILL] = 1, [OP_DIAMOND] = 1}},
 };
 #define NFAM ((int)(sizeof(families) / sizeof(families[0])))
 
@@ -84,6 +91,15 @@ int rb_progen_family_find(const char *name)
 
 #define MAX_OUT 96
 #define ROOM 120 /* instructions kept free for the largest operation and the epilogue */
+#define MAX_CALLS 3
+#define SUB_ROOM 48 /* instructions kept free for each sub-program still to emit */
+
+struct call_site {
+	int insn;      /* the call instruction, patched when its body is emitted */
+	int nargs;     /* r1..r(nargs) hold scalars */
+	bool ptr_arg;  /* r1 points to the caller's stack slot at -8 * slot */
+	int slot;
+};
 
 struct gen {
 	struct rb_progen_prog *p;
@@ -95,6 +111,9 @@ struct gen {
 	int nout;
 	int branches;      /* conditional jumps emitted (bounds path explosion) */
 	bool full;
+	struct call_site calls[MAX_CALLS]; /* sub-programs to emit after the main one */
+	int ncalls;
+	bool in_sub;       /* emitting a sub-program body */
 };
 
 static uint64_t next(struct gen *g)
@@ -671,9 +690,145 @@ static void op_zext(struct gen *g)
 	set_scalar(g, d);
 }
 
+/* an atomic operation on an aligned stack slot or (families with a map)
+ * on the map value in r8: add/or/and/xor with or without fetch, xchg,
+ * cmpxchg (r0 the expected value, then the old one) */
+static void op_atomic(struct gen *g, int depth)
+{
+	int s = pick_scalar(g);
+	if (s < 0 || depth)
+		return;
+	int size = chance(g, 50) ? 8 : 4;
+	bool map = g->fam->map && chance(g, 40);
+	uint8_t base = map ? BPF_REG_8 : BPF_REG_10;
+	int16_t off = map ? (int16_t)(size * (int)rnd(g, (unsigned)(56 / size + 1)))
+			  : (int16_t)(-size * (1 + (int)rnd(g, (unsigned)(64 / size))));
+	if (!map && chance(g, 60)) {
+		/* the slot holds something first: a spilled scalar or an immediate */
+		if (chance(g, 60))
+			emit(g, BPF_STX | BPF_MEM | size_code(size), BPF_REG_10, (uint8_t)pick_scalar(g), off, 0);
+		else
+			emit(g, BPF_ST | BPF_MEM | size_code(size), BPF_REG_10, 0, off, interesting(g));
+	}
+	static const int32_t ops[] = {BPF_ADD, BPF_OR, BPF_AND, BPF_XOR, BPF_ADD | BPF_FETCH, BPF_OR | BPF_FETCH,
+				      BPF_AND | BPF_FETCH, BPF_XOR | BPF_FETCH, BPF_XCHG, BPF_CMPXCHG};
+	int32_t aop = ops[rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	if (aop == BPF_CMPXCHG)
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_0, (uint8_t)pick_scalar(g), 0, 0);
+	emit(g, BPF_STX | BPF_ATOMIC | size_code(size), base, (uint8_t)s, off, aop);
+	if (aop == BPF_CMPXCHG) {
+		int d = pick_dst(g);
+		if (d >= 0) {
+			emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, BPF_REG_0, 0, 0);
+			set_scalar(g, d);
+		}
+	}
+	if (chance(g, 50) && !map) { /* read the slot back */
+		int d = pick_dst(g);
+		if (d >= 0) {
+			emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, BPF_REG_10, off, 0);
+			set_scalar(g, d);
+		}
+	}
+}
+
+/* a call to a static sub-program (emitted after the main program) with
+ * scalars in r1..rN, or r1 a pointer to one of the caller's stack slots;
+ * afterwards r0 is its scalar result and r1..r5 are gone */
+static void op_call(struct gen *g, int depth)
+{
+	if (depth || g->in_sub || g->ncalls >= MAX_CALLS)
+		return;
+	struct call_site *c = &g->calls[g->ncalls];
+	c->nargs = 1 + (int)rnd(g, 4);
+	c->ptr_arg = chance(g, 35);
+	c->slot = 1 + (int)rnd(g, 8);
+	for (int a = 1; a <= c->nargs; a++) {
+		if (a == 1 && c->ptr_arg) {
+			int v = pick_scalar(g);
+			if (v >= 0 && chance(g, 70))
+				emit(g, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, (uint8_t)v, (int16_t)(-8 * c->slot), 0);
+			emit(g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_10, 0, 0);
+			emit(g, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, -8 * c->slot);
+			continue;
+		}
+		int v = pick_scalar(g);
+		if (v < 0 || chance(g, 10))
+			emit(g, BPF_ALU64 | BPF_MOV | BPF_K, (uint8_t)a, 0, 0, interesting(g));
+		else if (v != a)
+			emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)a, (uint8_t)v, 0, 0);
+	}
+	c->insn = emit(g, BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0);
+	g->ncalls++;
+	g->scalars &= (uint16_t)~0x3e; /* r1..r5 clobbered */
+	int d = pick_from(g, 0x3c0 & ~g->reserved);
+	if (d >= 0) {
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, BPF_REG_0, 0, 0);
+		set_scalar(g, d);
+	}
+	if (c->ptr_arg && chance(g, 50)) { /* what the callee left in the slot */
+		int r = pick_from(g, 0x3c0 & ~g->reserved);
+		if (r >= 0) {
+			emit(g, BPF_LDX | BPF_MEM | BPF_DW, (uint8_t)r, BPF_REG_10, (int16_t)(-8 * c->slot), 0);
+			set_scalar(g, r);
+		}
+	}
+}
+
+/* the body of sub-program c: a few operations on its arguments, early
+ * returns through its own exit block, "r0 = scalar; exit" */
+static void emit_sub(struct gen *g, struct call_site *c)
+{
+	int start = here(g);
+	g->p->insns[c->insn].imm = start - c->insn - 1;
+	g->in_sub = true;
+	g->scalars = 0;
+	g->reserved = 0;
+	g->nout = 0;
+	g->branches = 0;
+	for (int a = 1; a <= c->nargs; a++)
+		set_scalar(g, a);
+	if (c->ptr_arg) {
+		g->scalars &= (uint16_t)~2u;
+		g->reserved |= 2u;
+		int v = pick_scalar(g);
+		if (v >= 0 && chance(g, 50)) {
+			emit(g, BPF_STX | BPF_MEM | size_code(8), BPF_REG_1, (uint8_t)v, 0, 0);
+		} else {
+			emit(g, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1, 0, 0);
+			set_scalar(g, BPF_REG_2);
+		}
+	}
+	int end = start + SUB_ROOM - 8;
+	int nops = 1 + (int)rnd(g, 5);
+	static const enum op_kind kinds[] = {OP_RANGE_JMP, OP_ALU_K, OP_ALU_X, OP_MOV, OP_SPILL, OP_FILL};
+	for (int i = 0; i < nops && here(g) < end - 20 && !g->full; i++)
+		op(g, kinds[rnd(g, sizeof(kinds) / sizeof(kinds[0]))], 0);
+	if (c->ptr_arg && chance(g, 50)) {
+		int v = pick_scalar(g);
+		if (v >= 0)
+			emit(g, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_1, (uint8_t)v, 0, 0);
+	}
+	int r = pick_scalar(g);
+	if (r >= 0)
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_0, (uint8_t)r, 0, 0);
+	else
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, (int32_t)rnd(g, 100));
+	emit(g, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if (g->nout) {
+		int outb = here(g);
+		emit(g, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1);
+		emit(g, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		for (int i = 0; i < g->nout; i++)
+			land(g, g->out[i], outb);
+	}
+	g->nout = 0;
+}
+
 static void op(struct gen *g, enum op_kind k, int depth)
 {
-	if (g->full || here(g) > RB_PROGEN_MAX_INSNS - ROOM)
+	/* (a sub-program body bounds itself: emit_sub) */
+	if (g->full || (!g->in_sub && here(g) > RB_PROGEN_MAX_INSNS - ROOM - SUB_ROOM * g->ncalls))
 		return;
 	/* bound the number of paths */
 	if (g->branches > 10 && (k == OP_RANGE_JMP || k == OP_REGJMP || k == OP_JSET || k == OP_DIAMOND ||
@@ -699,6 +854,8 @@ static void op(struct gen *g, enum op_kind k, int depth)
 	case OP_PTR_MAP: op_ptr_map(g, depth); break;
 	case OP_DIAMOND: op_diamond(g, depth); break;
 	case OP_ZEXT: op_zext(g); break;
+	case OP_ATOMIC: op_atomic(g, depth); break;
+	case OP_CALL: op_call(g, depth); break;
 	case OP_KIND_CNT: break;
 	}
 }
@@ -808,6 +965,9 @@ int rb_progen_generate(int family, uint64_t seed, uint64_t index, struct rb_prog
 		for (int i = 0; i < g.nout; i++)
 			land(&g, g.out[i], outb);
 	}
+	/* sub-programs after the main program, each with its own exit block */
+	for (int i = 0; i < g.ncalls; i++)
+		emit_sub(&g, &g.calls[i]);
 	return 0;
 }
 

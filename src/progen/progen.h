@@ -26,7 +26,11 @@
  *   loop    bounded loops (constant trip counts, range-bounded counters)
  *   spill   scalar spills and fills of every size, stores of immediates
  *   ptr     pointer arithmetic into the stack and into map values
- *   mixed   all of the above
+ *   mixed   all of the above (but atomics and calls)
+ *   atomic  atomic operations (add/or/and/xor, fetch, xchg, cmpxchg) on
+ *           stack slots and map values
+ *   call    calls of static sub-programs with scalar arguments or a pointer
+ *           to a caller stack slot
  */
 #ifndef RB_PROGEN_PROGEN_H
 #define RB_PROGEN_PROGEN_H

@@ -60,7 +60,8 @@ static void test_well_formed(void **state)
 	for (int f = 0; f < rb_progen_family_count(); f++) {
 		/* what each family must contain at least once in 200 programs */
 		bool seen_memsx = false, seen_sdiv = false, seen_neg = false, seen_end = false, seen_back = false,
-		     seen_jset = false, seen_jx = false, seen_map = false, seen_alu32 = false;
+		     seen_jset = false, seen_jx = false, seen_map = false, seen_alu32 = false, seen_atomic = false,
+		     seen_fetch = false, seen_call = false;
 		for (uint64_t i = 0; i < 200; i++) {
 			assert_int_equal(rb_progen_generate(f, 3, i, p), 0);
 			assert_true(p->insn_cnt > 2 && p->insn_cnt <= RB_PROGEN_MAX_INSNS);
@@ -85,6 +86,15 @@ static void test_well_formed(void **state)
 						seen_jset = true;
 					if (BPF_OP(in->code) != BPF_JA && BPF_SRC(in->code) == BPF_X)
 						seen_jx = true;
+				}
+				if (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC) {
+					seen_atomic = true;
+					seen_fetch |= (in->imm & BPF_FETCH) != 0;
+				}
+				if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_CALL) {
+					long to = (long)k + 1 + in->imm;
+					assert_true(to > (long)k && to < (long)p->insn_cnt);
+					seen_call = true;
 				}
 				if (BPF_CLASS(in->code) == BPF_LDX && BPF_MODE(in->code) == BPF_MEMSX)
 					seen_memsx = true;
@@ -120,6 +130,10 @@ static void test_well_formed(void **state)
 			assert_true(seen_map);
 		if (!strcmp(name, "alu32"))
 			assert_true(seen_alu32);
+		if (!strcmp(name, "atomic"))
+			assert_true(seen_atomic && seen_fetch);
+		if (!strcmp(name, "call"))
+			assert_true(seen_call);
 	}
 	free(p);
 }
