@@ -101,8 +101,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(res.verdict == RB_ACCEPT || res.msg[0], "a verdict other than success without a message",
 			      p->name, trackers[t]);
 			/* (a rejection before any instruction is processed has none, as
-			 * 6.18's check_map_prog_compatibility has none) */
+			 * 6.18's check_map_prog_compatibility has none; nor has the
+			 * refusal after verification, bpf_check_tail_call's EINVAL) */
 			check(res.verdict != RB_REJECT || (res.err_insn == -1 && res.insns_processed == 0) ||
+				      (res.err_insn == -1 && !strcmp(res.msg, "rejected (Invalid argument)")) ||
 				      (res.err_insn >= 0 && (size_t)res.err_insn < p->insn_cnt),
 			      "a rejection without an instruction of the program", p->name, trackers[t]);
 			/* the kernel's budget check comes after the instruction that
