@@ -11,7 +11,8 @@
 /* One table per call chain (the callsites leading to the innermost frame),
  * as 6.18's liveness.c keeps one per callchain. For every frame f of the
  * chain and every insn of the innermost subprogram: the frame-f slots read
- * there, and (own frame only) the slots surely fully written there. The
+ * there, and the frame-f slots surely fully written there (an outer
+ * frame's through a pointer argument too, as 6.18's must_write). The
  * liveness of frame f's slots flows backwards through the innermost
  * subprogram, into callees at call insns and out to the caller's chain
  * after the callsite at exits. */
@@ -40,8 +41,8 @@ static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *s
 	size_t n = (size_t)env->insn_cnt * (size_t)(depth + 1);
 	ch->read = calloc(n, sizeof(uint64_t));
 	ch->live = calloc(n, sizeof(uint64_t));
-	ch->write = calloc((size_t)env->insn_cnt, sizeof(uint64_t));
-	ch->wseen = calloc((size_t)env->insn_cnt, 1);
+	ch->write = calloc(n, sizeof(uint64_t));
+	ch->wseen = calloc(n, 1);
 	if (!ch->read || !ch->write || !ch->live || !ch->wseen) {
 		free(ch->read);
 		free(ch->write);
@@ -72,6 +73,8 @@ void rb_free_chains(struct rb_env *env)
 
 #define LV(ch, f, i) ((ch)->live[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
 #define RD(ch, f, i) ((ch)->read[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
+#define WR(ch, f, i) ((ch)->write[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
+#define WS(ch, f, i) ((ch)->wseen[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
 
 /* a stack slot of frame `frameno` is read (or fully written) by the
  * current instruction of the innermost frame */
@@ -85,16 +88,18 @@ void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_f
 		return;
 	int idx = env->insn_idx;
 	uint64_t bit = 1ull << spi;
-	if (write_full && frameno == st->curframe) {
-		uint64_t w = ch->wseen[idx] ? (ch->write[idx] & bit) : bit;
-		if (!ch->wseen[idx] || w != (ch->write[idx] & bit)) {
+	if (frameno < 0 || frameno > st->curframe)
+		return;
+	if (write_full) {
+		uint64_t w = WS(ch, frameno, idx) ? (WR(ch, frameno, idx) & bit) : bit;
+		if (!WS(ch, frameno, idx) || w != (WR(ch, frameno, idx) & bit)) {
 			/* a new sure write kills liveness: recompute from nothing */
-			if (!ch->wseen[idx] || w)
+			if (!WS(ch, frameno, idx) || w)
 				env->live_reset = true;
-			ch->write[idx] = ch->wseen[idx] ? (ch->write[idx] & ~bit) | w : bit;
+			WR(ch, frameno, idx) = WS(ch, frameno, idx) ? (WR(ch, frameno, idx) & ~bit) | w : bit;
 			env->live_dirty = true;
 		}
-		ch->wseen[idx] = 1;
+		WS(ch, frameno, idx) = 1;
 		return;
 	}
 	if (!(RD(ch, frameno, idx) & bit)) {
@@ -102,8 +107,8 @@ void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_f
 		env->live_dirty = true;
 	}
 	/* an insn that reads a slot does not surely write it */
-	if (frameno == st->curframe && (ch->write[idx] & bit)) {
-		ch->write[idx] &= ~bit;
+	if (WR(ch, frameno, idx) & bit) {
+		WR(ch, frameno, idx) &= ~bit;
 		env->live_dirty = true;
 	}
 }
@@ -175,7 +180,7 @@ static void compute_live_stack(struct rb_env *env)
 					} else if (next < hi) {
 						out = LV(ch, f, next);
 					}
-					uint64_t live = RD(ch, f, i) | (out & ~(f == ch->depth ? ch->write[i] : 0));
+					uint64_t live = RD(ch, f, i) | (out & ~WR(ch, f, i));
 					if (live != LV(ch, f, i)) {
 						LV(ch, f, i) = live;
 						changed = true;

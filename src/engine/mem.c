@@ -69,8 +69,9 @@ static int check_packet(struct rb_env *env, int regno, const struct rb_reg *reg,
 				 regno);
 	bool size_ok = size > 0 || (size == 0 && zero_ok);
 	if (reg->range < 0 || !(off >= 0 && size_ok && (int64_t)off + size <= reg->range)) {
+		/* 6.18 __check_mem_access prints the access offset twice */
 		rb_log(env, "invalid access to packet, off=%d size=%d, R%d(id=%u,off=%d,r=%d)\n", off, size, regno,
-		       reg->id, reg->off, reg->range);
+		       reg->id, off, reg->range);
 		return rb_reject(env, "R%d offset is outside of the packet", regno);
 	}
 	return 0;

@@ -193,8 +193,9 @@ struct rb_chain {
 	int depth, sub;
 	int callsites[RB_MAX_FRAMES];
 	uint64_t *read, *live; /* [frame][insn]: frame's slots read at / live before insn */
-	uint64_t *write;       /* [insn]: own slots surely fully written */
-	uint8_t *wseen;
+	uint64_t *write;       /* [frame][insn]: frame's slots surely fully written at insn
+				* (an outer frame's through a pointer, as 6.18's must_write) */
+	uint8_t *wseen;        /* [frame][insn] */
 };
 
 /* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */

@@ -5,6 +5,7 @@
 #include "progen/progen.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,13 +35,14 @@ enum op_kind {
 	OP_ZEXT,
 	OP_ATOMIC,
 	OP_CALL,
+	OP_PKT,
 	OP_KIND_CNT
 };
 
 struct family {
 	const char *name;
 	bool alu32_bias; /* half of the ALU and jumps 32-bit */
-	bool map;        /* a map value pointer in r8 */
+	bool map;        /* a map value pointer in r8 (pkt: the packet start) */
 	uint8_t weight[OP_KIND_CNT];
 };
 
@@ -71,6 +73,8 @@ static const struct family families[] = {
 	  [OP_ZEXT] = 1}},
 	{"atomic", false, true,
 	 {[OP_RANGE_JMP] = 3, [OP_ATOMIC] = 6, [OP_SPILL] = 2, [OP_FILL] = 2, [OP_ALU_K] = 2, [OP_MOV] = 1}},
+	{"pkt", false, true,
+	 {[OP_RANGE_JMP] = 3, [OP_PKT] = 6, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_SPILL] = 1, [OP_DIAMOND] = 1}},
 	{"call", false, false,
 	 {[OP_RANGE_JMP] = 3, [OP_CALL] = 3, [OP_ALU_K] = 3, [OP_ALU_X] = 1, [OP_MOV] = 1, [OP_SPILL] = 1,
 	  [OP_FILL] = 1, [OP_DIAMOND] = 1}},
@@ -732,6 +736,87 @@ static void op_atomic(struct gen *g, int depth)
 	}
 }
 
+/* direct packet access (the pkt family: a tc program, r9 its context,
+ * r8 the packet start): rA = pkt + constant or + masked scalar, compared
+ * with the packet end in any of the forms 6.18 learns a range from
+ * (rA > end, end < rA, rA >= end, end <= rA, and the inverted senses with
+ * the access on the taken side), then loads or stores below rA */
+static void op_pkt(struct gen *g, int depth)
+{
+	if (depth || g->p->prog_type != BPF_PROG_TYPE_SCHED_CLS)
+		return;
+	int a = pick_tmp(g, -1), e = pick_tmp(g, a);
+	if (a < 0 || e < 0)
+		return;
+	int span;
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)a, BPF_REG_8, 0, 0);
+	set_ptr(g, a);
+	int s = pick_scalar(g);
+	if (s >= 0 && chance(g, 40)) {
+		/* a variable offset: the scalar masked, then a constant span */
+		int t = pick_tmp(g, a);
+		if (t >= 0 && t != e) {
+			static const int32_t masks[] = {0x7, 0xf, 0x3f, 0xff, 0x1f};
+			emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)t, (uint8_t)s, 0, 0);
+			emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)t, 0, 0, masks[rnd(g, 5)]);
+			emit(g, BPF_ALU64 | BPF_ADD | BPF_X, (uint8_t)a, (uint8_t)t, 0, 0);
+			set_ptr(g, t);
+		}
+	}
+	span = 1 + (int)rnd(g, 40);
+	if (chance(g, 95))
+		emit(g, BPF_ALU64 | BPF_ADD | BPF_K, (uint8_t)a, 0, 0, span);
+	else
+		span = 0; /* no room proven: the access is refused */
+	emit(g, BPF_LDX | BPF_MEM | BPF_W, (uint8_t)e, BPF_REG_9, (int16_t)offsetof(struct __sk_buff, data_end), 0);
+	set_ptr(g, e);
+	unsigned form = rnd(g, 6);
+	int j;
+	bool access_on_taken = false;
+	switch (form) {
+	case 0: j = cond_jump_out(g, BPF_JMP | BPF_JGT | BPF_X, a, e, 0); break;
+	case 1: j = cond_jump_out(g, BPF_JMP | BPF_JLT | BPF_X, e, a, 0); break;
+	case 2: j = cond_jump_out(g, BPF_JMP | BPF_JGE | BPF_X, a, e, 0); break;
+	case 3: j = cond_jump_out(g, BPF_JMP | BPF_JLE | BPF_X, e, a, 0); break;
+	case 4: /* if a <= end goto access; (fall through: out) */
+		j = emit(g, BPF_JMP | BPF_JLE | BPF_X, (uint8_t)a, (uint8_t)e, 0, 0);
+		access_on_taken = true;
+		break;
+	default: /* if end >= a goto access */
+		j = emit(g, BPF_JMP | BPF_JGE | BPF_X, (uint8_t)e, (uint8_t)a, 0, 0);
+		access_on_taken = true;
+		break;
+	}
+	if (access_on_taken) {
+		g->branches++;
+		int o = emit(g, BPF_JMP | BPF_JA, 0, 0, 0, 0);
+		jump_out(g, o);
+		land(g, j, here(g));
+	}
+	/* an access below a (it proves [pkt, a) when the packet start is r8
+	 * itself, i.e. without a variable part, else from a's own base) */
+	int size = rand_size(g);
+	while (size > 1 && size > span && chance(g, 90))
+		size /= 2;
+	int below = span >= size ? size + (int)rnd(g, (unsigned)(span - size + 1)) : size;
+	if (chance(g, 4))
+		below = size - 1 - (int)rnd(g, 2); /* past the end: refused */
+	int16_t off = (int16_t)-below;
+	if (chance(g, 70)) {
+		int d = pick_from(g, (0x3fe & ~g->reserved) & ~(1u << a));
+		if (d >= 0) {
+			emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, (uint8_t)a, off, 0);
+			set_scalar(g, d);
+		}
+	} else {
+		int v = pick_scalar(g);
+		if (v >= 0 && v != a)
+			emit(g, BPF_STX | BPF_MEM | size_code(size), (uint8_t)a, (uint8_t)v, off, 0);
+		else
+			emit(g, BPF_ST | BPF_MEM | size_code(size), (uint8_t)a, 0, off, interesting(g));
+	}
+}
+
 /* a call to a static sub-program (emitted after the main program) with
  * scalars in r1..rN, or r1 a pointer to one of the caller's stack slots;
  * afterwards r0 is its scalar result and r1..r5 are gone */
@@ -856,6 +941,7 @@ static void op(struct gen *g, enum op_kind k, int depth)
 	case OP_ZEXT: op_zext(g); break;
 	case OP_ATOMIC: op_atomic(g, depth); break;
 	case OP_CALL: op_call(g, depth); break;
+	case OP_PKT: op_pkt(g, depth); break;
 	case OP_KIND_CNT: break;
 	}
 }
@@ -923,12 +1009,21 @@ int rb_progen_generate(int family, uint64_t seed, uint64_t index, struct rb_prog
 	next(&g);
 	next(&g);
 
+	bool pkt = !strcmp(g.fam->name, "pkt");
+	if (pkt) {
+		/* a tc program: keep the context in r9, the packet start in r8 */
+		out->prog_type = BPF_PROG_TYPE_SCHED_CLS;
+		emit(&g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_9, BPF_REG_1, 0, 0);
+		g.reserved |= 1u << BPF_REG_9 | 1u << BPF_REG_8;
+	}
 	int nunk = 2 + (int)rnd(&g, 3); /* r6.. */
 	if (g.fam->map && nunk > 2)
 		nunk = 2;
 	for (int i = 0; i < nunk; i++)
 		unknown(&g, 6 + i);
-	if (g.fam->map) {
+	if (pkt) {
+		emit(&g, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_8, BPF_REG_9, (int16_t)offsetof(struct __sk_buff, data), 0);
+	} else if (g.fam->map) {
 		out->map_cnt = 1;
 		out->maps[0] = (struct rb_progen_map){.name = "vals", .type = BPF_MAP_TYPE_ARRAY, .key_size = 4,
 						      .value_size = 64, .max_entries = 4};
@@ -978,7 +1073,8 @@ void rb_progen_object(const struct rb_progen_prog *p, struct rb_progen_object *h
 	snprintf(h->obj.path, sizeof(h->obj.path), "progen:%s:%llu:%llu", fam ? fam : "?",
 		 (unsigned long long)p->seed, (unsigned long long)p->index);
 	snprintf(h->prog.name, sizeof(h->prog.name), "%s_%llu", fam ? fam : "prog", (unsigned long long)p->index);
-	snprintf(h->prog.section, sizeof(h->prog.section), "socket");
+	snprintf(h->prog.section, sizeof(h->prog.section), "%s",
+		 p->prog_type == BPF_PROG_TYPE_SCHED_CLS ? "tc" : "socket");
 	snprintf(h->prog.license, sizeof(h->prog.license), "GPL");
 	h->prog.prog_type = p->prog_type;
 	h->prog.autoload = true;

@@ -7,7 +7,7 @@
  * the family's operations over the callee-saved registers r6..r9 and
  * temporaries r1..r5, and ends with "r0 = <scalar>; exit". Range checks
  * that fail jump forward to a shared exit block ("out: r0 = 0; exit").
- * Programs are socket filters (privileged loader semantics: bounded loops,
+ * Programs are socket filters (pkt: tc programs) (privileged loader semantics: bounded loops,
  * uninitialised stack reads, 64-bit pointer arithmetic allowed) and use at
  * most RB_PROGEN_MAX_MAPS maps, referenced as the loader does: an
  * ld_imm64 with src_reg BPF_PSEUDO_MAP_IDX and imm = index into maps[].
@@ -29,6 +29,9 @@
  *   mixed   all of the above (but atomics and calls)
  *   atomic  atomic operations (add/or/and/xor, fetch, xchg, cmpxchg) on
  *           stack slots and map values
+ *   pkt     direct packet access in a tc program (SCHED_CLS): packet
+ *           pointers plus constants and masked scalars checked against the
+ *           packet end in every comparison form, loads and stores below
  *   call    calls of static sub-programs with scalar arguments or a pointer
  *           to a caller stack slot
  */

@@ -9,6 +9,7 @@
 #define CLOBBERS "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "memory"
 /* raw instructions where clang 14's BPF assembler has no syntax */
 #define PROG(name) SEC("socket") __attribute__((naked)) int name(void)
+#define PROG_TC(name) SEC("tc") __attribute__((naked)) int name(void)
 
 /* An atomic fetch loads the old value into its source register: when that
  * register must be precise (here: the branch on it is decided), precision
@@ -46,6 +47,65 @@ PROG(atomic_fetch_precision)
 		     "r0 = 1;"
 		     "exit;"
 		     "2: r0 = 0;"
+		     "exit;"
+		     "3: r0 = 2;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
+/* A packet access below the proven range: 6.18 __check_mem_access prints
+ * the access offset (register offset + instruction offset) in both places
+ * of "invalid access to packet, off=-7 size=8, R4(id=0,off=-7,r=1)"; the
+ * engine printed the register's own offset in the second (off=1; progdiff
+ * pkt seed 1 #0, a log-only difference). */
+PROG_TC(pkt_access_below_range)
+{
+	asm volatile("r2 = *(u32 *)(r1 + 76);"
+		     "r3 = *(u32 *)(r1 + 80);"
+		     "r4 = r2;"
+		     "r4 += 1;"
+		     "if r4 > r3 goto 1f;"
+		     "r0 = *(u64 *)(r4 - 8);"
+		     "1: r0 = 0;"
+		     "exit;" ::: CLOBBERS);
+}
+
+/* A static function that surely writes the caller's slot it is given */
+static __attribute__((noinline, used, naked)) void write_through_r1(void)
+{
+	asm volatile("*(u64 *)(r1 + 0) = r2;"
+		     "r0 = r2;"
+		     "exit;" ::: "memory");
+}
+
+/* The callee fully writes fp-32 (through r1) before the caller reads it,
+ * so fp-32 is dead at 1: (6.18 liveness.c: must_write of frame 0 recorded
+ * in the callee) and the path that skipped the spill is pruned there
+ * against the one that made it. The engine counted only a frame's own
+ * writes as sure writes, kept fp-32 live and explored the second path
+ * again (progdiff call seed 9102 #307: kernel 55 insns, old 64). */
+PROG(callee_writes_caller_slot)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "if r7 > 1000 goto 3f;"
+		     "r1 = 1;"
+		     "r2 = 2;"
+		     "if r7 > 999 goto 3f;"
+		     "r3 = 3;"
+		     "r4 = 4;"
+		     "r5 = 5;"
+		     "r1 = 6;"
+		     "r2 = 7;"
+		     "r3 = 8;"
+		     "if r6 > 10 goto 1f;"
+		     "*(u64 *)(r10 - 32) = r7;"
+		     "1: r1 = r10;"
+		     "r1 += -32;"
+		     "r2 = r6;"
+		     "call write_through_r1;"
+		     "r0 = *(u64 *)(r10 - 32);"
 		     "exit;"
 		     "3: r0 = 2;"
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);

@@ -61,7 +61,7 @@ static void test_well_formed(void **state)
 		/* what each family must contain at least once in 200 programs */
 		bool seen_memsx = false, seen_sdiv = false, seen_neg = false, seen_end = false, seen_back = false,
 		     seen_jset = false, seen_jx = false, seen_map = false, seen_alu32 = false, seen_atomic = false,
-		     seen_fetch = false, seen_call = false;
+		     seen_fetch = false, seen_call = false, seen_pkt = false;
 		for (uint64_t i = 0; i < 200; i++) {
 			assert_int_equal(rb_progen_generate(f, 3, i, p), 0);
 			assert_true(p->insn_cnt > 2 && p->insn_cnt <= RB_PROGEN_MAX_INSNS);
@@ -96,6 +96,8 @@ static void test_well_formed(void **state)
 					assert_true(to > (long)k && to < (long)p->insn_cnt);
 					seen_call = true;
 				}
+				if (in->code == (BPF_JMP | BPF_JGT | BPF_X) || in->code == (BPF_JMP | BPF_JLE | BPF_X))
+					seen_pkt |= p->prog_type == BPF_PROG_TYPE_SCHED_CLS;
 				if (BPF_CLASS(in->code) == BPF_LDX && BPF_MODE(in->code) == BPF_MEMSX)
 					seen_memsx = true;
 				if ((BPF_OP(in->code) == BPF_DIV || BPF_OP(in->code) == BPF_MOD) &&
@@ -134,6 +136,8 @@ static void test_well_formed(void **state)
 			assert_true(seen_atomic && seen_fetch);
 		if (!strcmp(name, "call"))
 			assert_true(seen_call);
+		if (!strcmp(name, "pkt"))
+			assert_true(seen_pkt);
 	}
 	free(p);
 }
