@@ -326,6 +326,16 @@ static bool refine(struct rb_env *env, rb_val *a, rb_val *b, uint8_t op, bool is
 	return env->t->branch_refine(a, b, op, is32);
 }
 
+/* a scalar left out of a link loses its delta too (6.18.44 stable fix
+ * "Clear delta when clearing reg id": clear_scalar_id), or a later
+ * "rX = rY" would give rY a new id with the stale delta, and a link made
+ * from it would be synchronised without the delta */
+static void clear_scalar_id(struct rb_reg *r)
+{
+	r->id = 0;
+	r->off = 0;
+}
+
 /* collect_linked_regs: live scalars sharing the compared registers'
  * ids go into the jump history (both branches share it), at most 6;
  * only they are synchronised after the branch */
@@ -351,7 +361,7 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 				if (*cnt < 6)
 					*packed |= (uint64_t)((fr & 7) | (1u << 3) | ((unsigned)j << 4)) << (10 * (*cnt)++);
 				else
-					r->id = 0;
+					clear_scalar_id(r);
 			}
 			for (int j = 0; j < f->nslots && j < 64; j++) {
 				struct rb_reg *r = &f->stack[j].spilled;
@@ -361,7 +371,7 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 				if (*cnt < 6)
 					*packed |= (uint64_t)((fr & 7) | ((unsigned)j << 4)) << (10 * (*cnt)++);
 				else
-					r->id = 0;
+					clear_scalar_id(r);
 			}
 		}
 	}

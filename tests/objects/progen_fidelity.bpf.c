@@ -69,6 +69,37 @@ PROG_TC(pkt_access_below_range)
 		     "exit;" ::: CLOBBERS);
 }
 
+/* A jump on linked registers collects at most six of them; one left out
+ * loses its id and (6.18.44, clear_scalar_id) its delta. Here r9 = r6 - 21
+ * is left out at "if w6 > w9" (r3, r6, r7, r9 are collected once per
+ * operand), then r8 = r9 gives r9 a new id: with the stale delta kept (the
+ * engine) r8 = r9 - 21 was later synchronised with r9 as if equal to it,
+ * r8 in [2^63-21, 2^63-1] where it is in [2^63-42, 2^63-22] (progdiff
+ * regjmp seed 9202 #230). */
+PROG(stale_delta_after_collect)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 <<= 32;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r6 |= r0;"
+		     "if r6 s>= 0xfffff000 goto 1f;"
+		     "r3 = r6;"
+		     "r7 = r6;"
+		     "r9 = r6;"
+		     "r9 -= 21;"
+		     "if w6 > w9 goto 1f;"
+		     "r8 = r9;"
+		     "r8 += -21;"
+		     "if r9 s<= 0xfffffff8 goto 1f;"
+		     "r0 = r8;"
+		     "r0 += r3;"
+		     "r0 += r7;"
+		     "exit;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 /* A static function that surely writes the caller's slot it is given */
 static __attribute__((noinline, used, naked)) void write_through_r1(void)
 {
