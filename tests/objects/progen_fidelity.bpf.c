@@ -100,6 +100,51 @@ PROG(stale_delta_after_collect)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8[24]);
+} vals SEC(".maps");
+
+/* The same stale delta made the engine (old and cnum) accept an out-of-bounds access:
+ * r8 - (2^63 - 21) is in [-21, -1], the engine believed [0, 20], so it let
+ * a map value be read below its start; 6.18.44 rejects it ("R1 min value
+ * is negative") */
+PROG(stale_delta_unsound)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 <<= 32;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r6 |= r0;"
+		     "if r6 s>= 0xfffff000 goto 1f;"
+		     "r3 = r6;"
+		     "r7 = r6;"
+		     "r9 = r6;"
+		     "r9 -= 21;"
+		     "if w6 > w9 goto 1f;"
+		     "r8 = r9;"
+		     "r8 += -21;"
+		     "if r9 s<= 0xfffffff8 goto 1f;"
+		     "*(u32 *)(r10 - 4) = r3;"
+		     "*(u32 *)(r10 - 8) = r7;"
+		     "r1 = 0;"
+		     "*(u32 *)(r10 - 12) = r1;"
+		     "r2 = r10;"
+		     "r2 += -12;"
+		     "r1 = %[vals] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 1f;"
+		     "r1 = 0x7fffffffffffffeb ll;"
+		     "r8 -= r1;"
+		     "r0 += r8;"
+		     "r0 = *(u8 *)(r0 + 0);"
+		     "exit;"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32), IMM(bpf_map_lookup_elem), [vals] "i"(&vals) : CLOBBERS);
+}
+
 /* A static function that surely writes the caller's slot it is given */
 static __attribute__((noinline, used, naked)) void write_through_r1(void)
 {
