@@ -51,7 +51,9 @@ static inline const struct rb_tracker *a2_old(void) { return &RB_SYM(rb_old_trac
 static inline const struct rb_tracker *a2_cnum(void) { return &RB_SYM(rb_cnum_tracker); }
 
 #define a2_bounds_of RB_SYM(a2_bounds_of)
+#define a2_has_member RB_SYM(a2_has_member)
 #define a2_to_old RB_SYM(a2_to_old)
+#define a2_to_old_with RB_SYM(a2_to_old_with)
 #define a2_to_cnum RB_SYM(a2_to_cnum)
 #define a2_meet RB_SYM(a2_meet)
 #define a2_to_cnums RB_SYM(a2_to_cnums)
@@ -60,11 +62,15 @@ static inline const struct rb_tracker *a2_cnum(void) { return &RB_SYM(rb_cnum_tr
 /* members.c: the exact bounds of the set's members at each width (the
  * tnum and both widths' pieces together); false if there is none */
 bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds *b32);
+/* is the set not empty? (a2_bounds_of's answer, found faster) */
+bool a2_has_member(const struct a2reg *r);
 
 /* product.c */
 /* the same set in old's fields (its bounds exact) / in cnum's arcs
  * (the smallest arc holding each width's pieces) */
 void a2_to_old(const struct a2reg *r, rb_val *out);
+/* a2_to_old of a non-empty set whose a2_bounds_of are b64, b32 */
+void a2_to_old_with(const struct a2reg *r, const struct a2_bounds *b64, const struct a2_bounds *b32, rb_val *out);
 void a2_to_cnum(const struct a2reg *r, rb_val *out);
 /* every cnum value holding the set with smallest arcs: one, or (when the
  * two gaps of a width's pieces are equal, so either arc is smallest)

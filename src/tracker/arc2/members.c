@@ -22,7 +22,8 @@ struct scan {
 
 /* the least and greatest member of tl (width H_BITS) in [a, b] and in
  * one of L's pieces */
-static bool low_ext(struct tnum tl, const struct a2_list *L, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi)
+static bool low_ext(struct tnum tl, const struct a2_list *L, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi,
+		    bool first_only)
 {
 	const uint64_t m = H_UMAX;
 	bool any = false;
@@ -43,6 +44,10 @@ static bool low_ext(struct tnum tl, const struct a2_list *L, uint64_t a, uint64_
 			uint64_t c = rr[j][0] > a ? rr[j][0] : a, d = rr[j][1] < b ? rr[j][1] : b, x, y = 0;
 			if (c > d || !a2_first_in(tl, c, d, &x))
 				continue;
+			if (first_only) {
+				*lo = *hi = x;
+				return true;
+			}
 			a2_last_in(tl, c, d, H_BITS, &y);
 			if (!any || x < *lo)
 				*lo = x;
@@ -58,17 +63,38 @@ struct scan_in {
 	struct tnum th, tl; /* the tnum's high part (W_BITS - H_BITS bits) and low part */
 	const struct a2_list *L;
 	uint64_t w0, w1; /* only low halves in [w0, w1] */
+	bool first_only; /* stop at the first member (is there any?) */
+	/* the extreme low halves of a whole block, once found (the same for
+	 * every whole block of one scan) */
+	int whole; /* 0 not yet, 1 found, -1 none */
+	uint64_t whole_lo, whole_hi;
 };
 
 /* members whose high half is one of th's in [hf, hl] (hf, hl members)
  * and whose low half is in [a, b] */
-static void scan_block(struct scan *s, const struct scan_in *in, uint64_t hf, uint64_t hl, uint64_t a, uint64_t b)
+static void scan_block(struct scan *s, struct scan_in *in, uint64_t hf, uint64_t hl, uint64_t a, uint64_t b)
 {
 	uint64_t lo, hi;
-	a = a > in->w0 ? a : in->w0;
-	b = b < in->w1 ? b : in->w1;
-	if (a > b || !low_ext(in->tl, in->L, a, b, &lo, &hi))
+	if (s->any && in->first_only)
 		return;
+	if (a == 0 && b == H_UMAX) {
+		/* a whole block: its extreme low halves are those of every
+		 * whole block of this scan */
+		if (!in->whole) {
+			bool any = in->w0 <= in->w1 &&
+				   low_ext(in->tl, in->L, in->w0, in->w1, &in->whole_lo, &in->whole_hi, in->first_only);
+			in->whole = any ? 1 : -1;
+		}
+		if (in->whole < 0)
+			return;
+		lo = in->whole_lo;
+		hi = in->whole_hi;
+	} else {
+		a = a > in->w0 ? a : in->w0;
+		b = b < in->w1 ? b : in->w1;
+		if (a > b || !low_ext(in->tl, in->L, a, b, &lo, &hi, in->first_only))
+			return;
+	}
 	uint64_t xmin = hf << H_BITS | lo, xmax = hl << H_BITS | hi;
 	if (!s->any || xmin < s->xmin)
 		s->xmin = xmin;
@@ -82,7 +108,7 @@ static void scan_block(struct scan *s, const struct scan_in *in, uint64_t hf, ui
 }
 
 /* members in [lo, hi] (lo <= hi, full width) */
-static void scan_range(struct scan *s, const struct scan_in *in, uint64_t lo, uint64_t hi)
+static void scan_range(struct scan *s, struct scan_in *in, uint64_t lo, uint64_t hi)
 {
 	const uint64_t lm = H_UMAX;
 	uint64_t h0 = lo >> H_BITS, h1 = hi >> H_BITS, f, l = 0;
@@ -102,7 +128,7 @@ static void scan_range(struct scan *s, const struct scan_in *in, uint64_t lo, ui
 }
 
 /* members of the full width's pieces within [c0, c1] (c0 <= c1) */
-static void scan_pieces(struct scan *s, const struct scan_in *in, const struct a2_list *P, uint64_t c0, uint64_t c1)
+static void scan_pieces(struct scan *s, struct scan_in *in, const struct a2_list *P, uint64_t c0, uint64_t c1)
 {
 	const uint64_t m = W_UMAX;
 	for (unsigned i = 0; i < P->n; i++) {
@@ -126,8 +152,24 @@ static void scan_pieces(struct scan *s, const struct scan_in *in, const struct a
 	}
 }
 
+/* a constant tnum: its one value, if the pieces of both widths hold it */
+static bool const_member(const struct a2reg *r)
+{
+	uint64_t x = r->t.value & W_UMAX, l = x & H_UMAX;
+	return cnum_contains(r->a, x, W_BITS) && cnum_contains(r->b, x, W_BITS) && cnum_contains(r->a32, l, H_BITS) &&
+	       cnum_contains(r->b32, l, H_BITS);
+}
+
 bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds *b32)
 {
+	if (!(r->t.mask & W_UMAX)) {
+		if (!const_member(r))
+			return false;
+		uint64_t x = r->t.value & W_UMAX, l = x & H_UMAX;
+		*b64 = (struct a2_bounds){x, x, wsext(x), wsext(x)};
+		*b32 = (struct a2_bounds){l, l, hsext(l), hsext(l)};
+		return true;
+	}
 	struct a2_list P, L;
 	a2_pieces(r->a, r->b, W_BITS, &P);
 	a2_pieces(r->a32, r->b32, H_BITS, &L);
@@ -147,17 +189,50 @@ bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds
 	b64->umax = all.xmax;
 	b32->umin = all.lmin;
 	b32->umax = all.lmax;
-	/* signed order: the negative half first */
-	scan_pieces(&neg, &in, &P, sb, W_UMAX);
-	scan_pieces(&pos, &in, &P, 0, sb - 1);
-	b64->smin = wsext(neg.any ? neg.xmin : pos.xmin);
-	b64->smax = wsext(pos.any ? pos.xmax : neg.xmax);
+	/* signed order: the negative half first; members all on one side
+	 * of the sign boundary are in the same order signed and unsigned */
+	if (all.xmax < sb || all.xmin >= sb) {
+		b64->smin = wsext(all.xmin);
+		b64->smax = wsext(all.xmax);
+	} else {
+		scan_pieces(&neg, &in, &P, sb, W_UMAX);
+		scan_pieces(&pos, &in, &P, 0, sb - 1);
+		b64->smin = wsext(neg.xmin);
+		b64->smax = wsext(pos.xmax);
+	}
+	if (all.lmax < hsb || all.lmin >= hsb) {
+		b32->smin = hsext(all.lmin);
+		b32->smax = hsext(all.lmax);
+		return true;
+	}
 	in.w0 = hsb;
+	in.whole = 0;
 	scan_pieces(&lneg, &in, &P, 0, W_UMAX);
 	in.w0 = 0;
 	in.w1 = hsb - 1;
+	in.whole = 0;
 	scan_pieces(&lpos, &in, &P, 0, W_UMAX);
-	b32->smin = hsext(lneg.any ? lneg.lmin : lpos.lmin);
-	b32->smax = hsext(lpos.any ? lpos.lmax : lneg.lmax);
+	b32->smin = hsext(lneg.lmin);
+	b32->smax = hsext(lpos.lmax);
 	return true;
+}
+
+bool a2_has_member(const struct a2reg *r)
+{
+	if (!(r->t.mask & W_UMAX))
+		return const_member(r);
+	struct a2_list P, L;
+	a2_pieces(r->a, r->b, W_BITS, &P);
+	a2_pieces(r->a32, r->b32, H_BITS, &L);
+	struct scan_in in = {
+		.th = {(r->t.value & W_UMAX) >> H_BITS, (r->t.mask & W_UMAX) >> H_BITS},
+		.tl = {r->t.value & H_UMAX, r->t.mask & H_UMAX},
+		.L = &L,
+		.w0 = 0,
+		.w1 = H_UMAX,
+		.first_only = true,
+	};
+	struct scan s = {0};
+	scan_pieces(&s, &in, &P, 0, W_UMAX);
+	return s.any;
 }

@@ -55,10 +55,17 @@ void a2_list_meet_arc(struct a2_list *l, struct cnum c, unsigned bits)
 	*l = r;
 }
 
-static int by_base(const void *x, const void *y)
+/* pieces in increasing base order (a list has at most A2_MAX_PIECES
+ * pieces, distinct bases: an insertion sort) */
+static void sort_by_base(struct cnum *p, unsigned n)
 {
-	const struct cnum *a = x, *b = y;
-	return a->base < b->base ? -1 : a->base > b->base;
+	for (unsigned i = 1; i < n; i++) {
+		struct cnum x = p[i];
+		unsigned j = i;
+		for (; j > 0 && p[j - 1].base > x.base; j--)
+			p[j] = p[j - 1];
+		p[j] = x;
+	}
 }
 
 /* values strictly between the end of p and the start of q (clockwise) */
@@ -182,7 +189,7 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 		*a = *b = cnum_empty(bits);
 		return;
 	}
-	qsort(s.p, s.n, sizeof(s.p[0]), by_base);
+	sort_by_base(s.p, s.n);
 	/* merge touching neighbours, then (beyond two pieces) across a gap
 	 * that holds no member, else across the smallest gap */
 	for (;;) {
@@ -228,7 +235,7 @@ void a2_canon(const struct a2_list *l, unsigned bits, const struct a2_ctx *cx, s
 			s.p[k] = s.p[k + 1];
 		s.n--;
 		if (j < best) /* merged across the wrap: the piece moved down */
-			qsort(s.p, s.n, sizeof(s.p[0]), by_base);
+			sort_by_base(s.p, s.n);
 	}
 	if (s.n == 1) {
 		if (s.p[0].size == m) {
@@ -458,7 +465,7 @@ struct cnum a2_hull(const struct a2_list *l, unsigned bits)
 	if (l->n == 1)
 		return l->p[0];
 	struct a2_list s = *l;
-	qsort(s.p, s.n, sizeof(s.p[0]), by_base);
+	sort_by_base(s.p, s.n);
 	/* drop the largest gap */
 	unsigned best = 0;
 	uint64_t g = 0;

@@ -6,27 +6,33 @@
 #include "tracker/cnum/reg.h"
 #include "tracker/old/repr.h"
 
-void a2_to_old(const struct a2reg *r, rb_val *out)
+void a2_to_old_with(const struct a2reg *r, const struct a2_bounds *b64, const struct a2_bounds *b32, rb_val *out)
 {
-	struct a2_bounds b64, b32;
 	memset(out, 0, sizeof(*out));
-	if (!a2_bounds_of(r, &b64, &b32)) {
-		a2_old()->from_set(out, NULL, 0);
-		return;
-	}
 	struct old_reg *o = old_of(out);
 	o->var_off = r->t;
-	o->umin = b64.umin;
-	o->umax = b64.umax;
-	o->smin = b64.smin;
-	o->smax = b64.smax;
-	set_u32(&o->u32_min, b32.umin);
-	set_u32(&o->u32_max, b32.umax);
-	set_s32(&o->s32_min, b32.smin);
-	set_s32(&o->s32_max, b32.smax);
+	o->umin = b64->umin;
+	o->umax = b64->umax;
+	o->smin = b64->smin;
+	o->smax = b64->smax;
+	set_u32(&o->u32_min, b32->umin);
+	set_u32(&o->u32_max, b32->umax);
+	set_s32(&o->s32_min, b32->smin);
+	set_s32(&o->s32_max, b32->smax);
 	/* each width's bounds learn from the other's (old's own sync; it
 	 * keeps the exact bounds of a set, so equal inputs convert equally) */
 	old_bounds_sync(o);
+}
+
+void a2_to_old(const struct a2reg *r, rb_val *out)
+{
+	struct a2_bounds b64, b32;
+	if (!a2_bounds_of(r, &b64, &b32)) {
+		memset(out, 0, sizeof(*out));
+		a2_old()->from_set(out, NULL, 0);
+		return;
+	}
+	a2_to_old_with(r, &b64, &b32, out);
 }
 
 unsigned a2_to_cnums(const struct a2reg *r, rb_val out[A2_MAX_CNUMS])

@@ -79,8 +79,7 @@ static void a_from_set(rb_val *v, const uint64_t *vals, size_t n)
 static bool a_is_empty(const rb_val *v)
 {
 	struct a2reg r = a2_load(v);
-	struct a2_bounds b64, b32;
-	return !a2_bounds_of(&r, &b64, &b32);
+	return !a2_has_member(&r);
 }
 
 static void a_from_bounds(rb_val *v, const struct rb_bounds *b)
@@ -113,7 +112,7 @@ static void a_bounds(const rb_val *v, struct rb_bounds *out)
 	/* the exact bounds of each width's pieces, each width learning from
 	 * the other as old's sync does (a2_to_old) */
 	rb_val o;
-	a2_to_old(&r, &o);
+	a2_to_old_with(&r, &b64, &b32, &o);
 	a2_old()->bounds(&o, out);
 }
 
@@ -132,14 +131,15 @@ static bool a_is_const(const rb_val *v)
 	return a2_bounds_of(&r, &b64, &b32) && b64.umin == b64.umax;
 }
 
+/* equal representations, or both empty (the emptiness tests only when
+ * the representations differ) */
 static bool a_equal(const rb_val *x, const rb_val *y)
 {
-	bool ex = a_is_empty(x), ey = a_is_empty(y);
-	if (ex || ey)
-		return ex && ey;
 	struct a2reg a = a2_load(x), b = a2_load(y);
-	return tnum_equal(a.t, b.t) && cnum_equal(a.a, b.a) && cnum_equal(a.b, b.b) && cnum_equal(a.a32, b.a32) &&
-	       cnum_equal(a.b32, b.b32);
+	if (tnum_equal(a.t, b.t) && cnum_equal(a.a, b.a) && cnum_equal(a.b, b.b) && cnum_equal(a.a32, b.a32) &&
+	    cnum_equal(a.b32, b.b32))
+		return true;
+	return a_is_empty(x) && a_is_empty(y);
 }
 
 /* is every piece of cur inside both arcs of old? */
@@ -157,19 +157,19 @@ static bool pieces_within(struct cnum oa, struct cnum ob, struct cnum ca, struct
  * part of cur within the same part of old) */
 static bool a_is_subset(const rb_val *old, const rb_val *cur)
 {
-	if (a_is_empty(cur))
-		return true;
 	struct a2reg o = a2_load(old), c = a2_load(cur);
-	return tnum_in(o.t, c.t) && pieces_within(o.a, o.b, c.a, c.b, W_BITS) &&
-	       pieces_within(o.a32, o.b32, c.a32, c.b32, H_BITS);
+	if (tnum_in(o.t, c.t) && pieces_within(o.a, o.b, c.a, c.b, W_BITS) &&
+	    pieces_within(o.a32, o.b32, c.a32, c.b32, H_BITS))
+		return true;
+	return a_is_empty(cur); /* the empty set is within every set */
 }
 
 static int a_print(const rb_val *v, char *buf, size_t len)
 {
-	if (a_is_empty(v))
-		return snprintf(buf, len, "empty");
 	struct rb_bounds b;
 	a_bounds(v, &b);
+	if (b.umin > b.umax) /* a_bounds' sign of no member */
+		return snprintf(buf, len, "empty");
 	return rb_print_bounds(&b, buf, len);
 }
 
