@@ -30,4 +30,6 @@ set key top right horizontal box opaque noenhanced
 
 trk = header(f)
 nt = words(trk)
-plot for [i = 1:nt] f using (column(i + 1)):xtic(1) lc rgb tcolour(word(trk, i), i) title word(trk, i)
+# the export writes spaces inside a cell as '_': "source (n=N)" again
+unus(s) = (strstrt(s, "_(") > 0 ? s[1:strstrt(s, "_(") - 1]." ".s[strstrt(s, "_(") + 1:] : s)
+plot for [i = 1:nt] f using (column(i + 1)):xtic(unus(strcol(1))) lc rgb tcolour(word(trk, i), i) title word(trk, i)

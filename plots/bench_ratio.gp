@@ -38,7 +38,13 @@ set title sprintf("Tracker operation cost relative to %s, CPU ns per op (%d ops)
 set ylabel sprintf("time ratio tracker / %s (log scale)", base)
 set logscale y
 set yrange [lo:hi]
-set ytics ("1/8" 0.125, "1/4" 0.25, "1/3" 0.333, "1/2" 0.5, "2/3" 0.667, "0.8" 0.8, "1" 1, "1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "4" 4, "6" 6, "8" 8, "12" 12, "16" 16, "32" 32, "64" 64, "128" 128)
+# over a wide range (a tracker many times slower) powers of two only,
+# else finer steps: tick labels never overlap
+if (hi / lo > 64) {
+    set ytics ("1/16" 0.0625, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64, "128" 128, "256" 256, "512" 512)
+} else {
+    set ytics ("1/8" 0.125, "1/4" 0.25, "1/3" 0.333, "1/2" 0.5, "2/3" 0.667, "0.8" 0.8, "1" 1, "1.25" 1.25, "1.5" 1.5, "2" 2, "3" 3, "4" 4, "6" 6, "8" 8, "12" 12, "16" 16, "32" 32, "64" 64, "128" 128)
+}
 set mytics 1
 set style fill solid 0.9 border -1
 set grid noxtics
@@ -48,7 +54,8 @@ ops = system(sprintf("grep -v '^#' '%s' | cut -f1 | tr '\n' ' '", f))
 do for [k = 1:words(ops)] {
     set xtics add (word(ops, k) k - 1)
 }
-set key top right box opaque noenhanced
+# above the plot, in one row: bars reach every corner of the plot area
+set key outside top center horizontal box opaque noenhanced
 set bmargin 6
 set xrange [-0.7:nops - 0.3]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb c_grey dt 2 lw 2

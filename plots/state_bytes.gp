@@ -30,18 +30,19 @@ set style fill solid 0.9 border -1
 set boxwidth 0.7
 set xrange [-0.6:nrow - 0.4]
 set grid noxtics
-set ylabel "bytes"
 
-set xtics noenhanced rotate by -30 scale 0
-set multiplot layout 1,4 title "Bytes per state, per tracker and the Linux 6.18 kernel" font ",24"
+# two by two: each panel wide enough for every tracker's name and value
+set xtics noenhanced rotate by -20 scale 0 font ",16"
+set ytics font ",16"
+set tmargin 3
+set multiplot layout 2,2 title "Bytes per state, per tracker and the Linux 6.18 kernel" font ",24"
 do for [col = 2:5] {
-    if (col == 2) { set title "scalar value tracking" }
-    if (col == 3) { set title "one register state" }
-    if (col == 4) { set title "stored state (one frame)" }
-    if (col == 5) { set title "measured: peak state MiB, programs all accept" }
-    set yrange [0:(top[col] > 0 ? top[col] : 1) * 1.15]
+    if (col == 2) { set title "scalar value tracking (bytes)" font ",20" }
+    if (col == 3) { set title "one register state (bytes)" font ",20" }
+    if (col == 4) { set title "stored state, one frame (bytes)" font ",20" }
+    if (col == 5) { set title "measured: peak state MiB, programs all accept" font ",20" }
+    set yrange [0:(top[col] > 0 ? top[col] : 1) * 1.3]
     plot f using 0:col:(icolour(strcol(1) eq "kernel-cnum" ? "kernel" : strcol(1), int($0) + 1)):xtic(1) with boxes lc rgb variable, \
-         f using 0:(valid(col) ? column(col) : 0):(!valid(col) ? "" : col == 5 ? sprintf("%.1f", column(col)) : sprintf("%d", int(column(col)))) with labels offset 0,1 font ",20"
-    unset ylabel
+         f using 0:(valid(col) ? column(col) : 0):(!valid(col) ? "" : col == 5 ? sprintf("%.1f", column(col)) : sprintf("%d", int(column(col)))) with labels offset 0,0.8 font ",16"
 }
 unset multiplot

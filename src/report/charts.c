@@ -63,7 +63,7 @@ const struct rb_chart rb_charts[] = {
 			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0) "
 			  "SELECT tracker, printf('%.6g', ratio) AS ratio, "
 			  "printf('%.6f', 1.0 * row_number() OVER (PARTITION BY tracker ORDER BY ratio) / "
-			  "count(*) OVER (PARTITION BY tracker)) AS cum_share FROM r ORDER BY ord, ratio"},
+			  "count(*) OVER (PARTITION BY tracker)) AS cum_share FROM r ORDER BY ord, r.ratio"},
 		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
 			  "b.program_id = a.program_id AND b.tracker <> ?3 AND b.tracker <> 'kernel' "
 			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0",
