@@ -89,6 +89,14 @@ check "query summary: accepted 4 per tracker in run base" \
 $RB query --db "$db" verdict_changes_runs --csv >"$tmp/q2.out" 2>&1
 check "query verdict_changes_runs: every accepted (program, tracker) flipped once" \
 	"[ \$(tail -n +2 $tmp/q2.out | wc -l) -eq $((4 * ntr)) ]" "$tmp/q2.out"
+if echo ",$trackers," | grep -q ',old,' && echo ",$trackers," | grep -q ',cnum,'; then
+	$RB query --db "$db" --run base --baseline old --candidate cnum pair_by_source --csv >"$tmp/q4.out" 2>&1
+	check "query pair_by_source: the 6 programs of run base compared, old vs cnum" \
+		"[ \$(tail -n +2 $tmp/q4.out | awk -F, '{n += \$2} END {print n}') -eq 6 ]" "$tmp/q4.out"
+	$RB query --db "$db" --run base --baseline old --candidate cnum pair_changed --csv >"$tmp/q5.out" 2>&1
+	check "query pair_changed runs (a header, then the changed programs)" \
+		"[ $? -eq 0 ] && head -1 $tmp/q5.out | grep -q '^source,object,program'" "$tmp/q5.out"
+fi
 $RB query --db "$db" nosuch >"$tmp/q3.out" 2>&1
 check "query of an unknown name exits 2" "[ $? -eq 2 ]" "$tmp/q3.out"
 
