@@ -428,7 +428,11 @@ static int check_alu_op(struct rb_env *env, const struct bpf_insn *insn)
 					}
 					scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
 				} else {
+					/* a pointer's low half (privileged): unknown, then
+					 * zero-extended as every 32-bit mov (zext_32_to_64) */
 					rb_reg_unknown(env, dst);
+					rb_val sv = dst->val;
+					scalar_op(env, dst, &sv, BPF_ALU | BPF_MOV | BPF_X, 0, 0);
 				}
 			}
 		} else {

@@ -118,6 +118,7 @@ struct gen {
 	struct call_site calls[MAX_CALLS]; /* sub-programs to emit after the main one */
 	int ncalls;
 	bool in_sub;       /* emitting a sub-program body */
+	int sub_idx;       /* which (calls[sub_idx]) */
 };
 
 static uint64_t next(struct gen *g)
@@ -822,7 +823,11 @@ static void op_pkt(struct gen *g, int depth)
  * afterwards r0 is its scalar result and r1..r5 are gone */
 static void op_call(struct gen *g, int depth)
 {
-	if (depth || g->in_sub || g->ncalls >= MAX_CALLS)
+	if (depth || g->ncalls >= MAX_CALLS)
+		return;
+	/* a call inside a sub-program (a second frame level): only with room
+	 * left for every body still to emit, this one's included */
+	if (g->in_sub && RB_PROGEN_MAX_INSNS - here(g) <= SUB_ROOM * (g->ncalls + 1 - g->sub_idx) + 16)
 		return;
 	struct call_site *c = &g->calls[g->ncalls];
 	c->nargs = 1 + (int)rnd(g, 4);
@@ -845,7 +850,8 @@ static void op_call(struct gen *g, int depth)
 	}
 	c->insn = emit(g, BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 0);
 	g->ncalls++;
-	g->scalars &= (uint16_t)~0x3e; /* r1..r5 clobbered */
+	g->scalars &= (uint16_t)~0x3e; /* r1..r5 clobbered (a sub-program's pointer argument too) */
+	g->reserved &= (uint16_t)~0x3e;
 	int d = pick_from(g, 0x3c0 & ~g->reserved);
 	if (d >= 0) {
 		emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)d, BPF_REG_0, 0, 0);
@@ -886,10 +892,10 @@ static void emit_sub(struct gen *g, struct call_site *c)
 	}
 	int end = start + SUB_ROOM - 8;
 	int nops = 1 + (int)rnd(g, 5);
-	static const enum op_kind kinds[] = {OP_RANGE_JMP, OP_ALU_K, OP_ALU_X, OP_MOV, OP_SPILL, OP_FILL};
+	static const enum op_kind kinds[] = {OP_RANGE_JMP, OP_ALU_K, OP_ALU_X, OP_MOV, OP_SPILL, OP_FILL, OP_CALL};
 	for (int i = 0; i < nops && here(g) < end - 20 && !g->full; i++)
 		op(g, kinds[rnd(g, sizeof(kinds) / sizeof(kinds[0]))], 0);
-	if (c->ptr_arg && chance(g, 50)) {
+	if (c->ptr_arg && (g->reserved & 2u) && chance(g, 50)) {
 		int v = pick_scalar(g);
 		if (v >= 0)
 			emit(g, BPF_STX | BPF_MEM | BPF_DW, BPF_REG_1, (uint8_t)v, 0, 0);
@@ -1061,8 +1067,10 @@ int rb_progen_generate(int family, uint64_t seed, uint64_t index, struct rb_prog
 			land(&g, g.out[i], outb);
 	}
 	/* sub-programs after the main program, each with its own exit block */
-	for (int i = 0; i < g.ncalls; i++)
+	for (int i = 0; i < g.ncalls; i++) { /* (a body may add calls: emitted in turn) */
+		g.sub_idx = i;
 		emit_sub(&g, &g.calls[i]);
+	}
 	return 0;
 }
 

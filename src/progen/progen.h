@@ -32,7 +32,8 @@
  *   pkt     direct packet access in a tc program (SCHED_CLS): packet
  *           pointers plus constants and masked scalars checked against the
  *           packet end in every comparison form, loads and stores below
- *   call    calls of static sub-programs with scalar arguments or a pointer
+ *   call    calls of static sub-programs (and from them, two frame levels)
+ *           with scalar arguments or a pointer
  *           to a caller stack slot
  */
 #ifndef RB_PROGEN_PROGEN_H

@@ -145,6 +145,20 @@ PROG(stale_delta_unsound)
 		     "exit;" ::IMM(bpf_get_prandom_u32), IMM(bpf_map_lookup_elem), [vals] "i"(&vals) : CLOBBERS);
 }
 
+/* A 32-bit move of a pointer (privileged): the destination is unknown
+ * and, as after every 32-bit move, zero-extended (6.18 check_alu_op:
+ * mark_reg_unknown, then zext_32_to_64): [0, 0xffffffff]. The engine
+ * left it 64-bit unknown (progdiff call seed 1 #915, seed 3 #698). */
+PROG(mov32_of_pointer)
+{
+	asm volatile("r1 = r10;"
+		     "r1 += -8;"
+		     "w2 = w1;"
+		     "r0 = r2;"
+		     "r0 >>= 31;"
+		     "exit;" ::: CLOBBERS);
+}
+
 /* A static function that surely writes the caller's slot it is given */
 static __attribute__((noinline, used, naked)) void write_through_r1(void)
 {
