@@ -100,6 +100,11 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 	if (ptr->flags & RF_MAYBE_NULL)
 		return rb_reject(env, "R%d pointer arithmetic on %s prohibited, null-check it first", insn->dst_reg,
 				 tn);
+	/* 6.18 adjust_ptr_min_max_vals: untrusted memory is read by probe
+	 * loads, its offset is not tracked; the destination stays as it was
+	 * (a pointer keeps its offset, a scalar plus the pointer its value) */
+	if (ptr->type == RT_MEM && (ptr->flags & RF_UNTRUSTED))
+		return 0;
 	switch (ptr->type) {
 	case RT_CTX:
 	case RT_MAP_VALUE:

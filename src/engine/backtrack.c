@@ -20,18 +20,29 @@ void rb_mark_all_imprecise(struct rb_vstate *st)
 	}
 }
 
+/* 6.18 mark_all_scalars_precise: the fallback when backtracking cannot
+ * follow a value (pointer subtraction, ...); every scalar of every parent
+ * state becomes precise, each newly marked one logged */
 void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st)
 {
-	(void)env;
+	rb_log(env, "mark_precise: frame%d: falling back to forcing all scalars precise\n", st->curframe);
 	for (st = st->parent; st; st = st->parent) {
 		for (int fr = 0; fr <= st->curframe; fr++) {
 			struct rb_func *f = st->frame[fr];
-			for (int i = 0; i < RB_MAX_REG; i++)
-				if (f->regs[i].type == RT_SCALAR)
-					f->regs[i].precise = 1;
-			for (int s = 0; s < f->nslots; s++)
-				if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.type == RT_SCALAR)
-					f->stack[s].spilled.precise = 1;
+			for (int i = 0; i < RB_REG_FP; i++) {
+				struct rb_reg *r = &f->regs[i];
+				if (r->type != RT_SCALAR || r->precise)
+					continue;
+				r->precise = 1;
+				rb_log(env, "force_precise: frame%d: forcing r%d to be precise\n", fr, i);
+			}
+			for (int s = 0; s < f->nslots; s++) {
+				struct rb_reg *r = &f->stack[s].spilled;
+				if (f->stack[s].type[7] != SLOT_SPILL || r->type != RT_SCALAR || r->precise)
+					continue;
+				r->precise = 1;
+				rb_log(env, "force_precise: frame%d: forcing fp%d to be precise\n", fr, (-s - 1) * 8);
+			}
 		}
 	}
 }
@@ -174,11 +185,15 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 			return 0;
 		}
 		if (op == BPF_EXIT) {
-			/* into a callback from the insn that called it: the caller
-			 * set r1-r5 for the helper, not for the callback */
-			if (subseq_idx >= 0 && env->aux[subseq_idx].calls_callback)
-				*regs &= ~ARGS_MASK;
-			if (*regs & ARGS_MASK)
+			/* backwards into a callback from the insn that called it:
+			 * the caller's r1-r5 (the helper's arguments, e.g. bpf_loop's
+			 * nr_loops) stay requested in the caller's frame and are
+			 * marked in the checkpoints inside the callback. Measured on
+			 * 6.18.44 (its log: "frame0: regs=r1,r4 ... before N: (95)
+			 * exit", then "frame0: parent state regs=r1,r4" inside the
+			 * callback); the engine used to drop them there */
+			bool into_cb = subseq_idx >= 0 && env->aux[subseq_idx].calls_callback;
+			if (!into_cb && (*regs & ARGS_MASK))
 				return BT_BUG;
 			bool r0 = subseq_idx - 1 >= 0 && is_pseudo_call(&env->insns[subseq_idx - 1]) && (*regs & 1u);
 			*regs &= ~1u;
@@ -351,13 +366,29 @@ int rb_propagate_precision(struct rb_env *env, const struct rb_vstate *old, stru
 	env->bt_frame = old->curframe;
 	for (int fr = old->curframe; fr >= 0; fr--) {
 		const struct rb_func *f = old->frame[fr];
-		for (int i = 0; i < RB_MAX_REG; i++)
-			if (f->regs[i].type == RT_SCALAR && f->regs[i].precise)
+		bool first = true;
+		/* 6.18 logs what it propagates, one line per frame */
+		for (int i = 0; i < RB_REG_FP; i++)
+			if (f->regs[i].type == RT_SCALAR && f->regs[i].precise) {
 				env->bt_regs[fr] |= 1u << i;
+				if (first)
+					rb_log(env, "frame %d: propagating r%d", fr, i);
+				else
+					rb_log(env, ",r%d", i);
+				first = false;
+			}
 		for (int s = 0; s < f->nslots && s < 64; s++)
 			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.type == RT_SCALAR &&
-			    f->stack[s].spilled.precise)
+			    f->stack[s].spilled.precise) {
 				env->bt_stack[fr] |= 1ull << s;
+				if (first)
+					rb_log(env, "frame %d: propagating fp%d", fr, (-s - 1) * 8);
+				else
+					rb_log(env, ",fp%d", (-s - 1) * 8);
+				first = false;
+			}
+		if (!first)
+			rb_log(env, "\n");
 	}
 	return mark_chain(env, cur);
 }

@@ -205,11 +205,11 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 	return rb_unsupported(env, "ctx argument of kind %u", btf_kind(t));
 }
 
-enum { WALK_ERR = -1, WALK_SCALAR, WALK_PTR, WALK_STRUCT };
+enum { WALK_ERR = -1, WALK_SCALAR, WALK_PTR, WALK_PTR_UNTRUSTED, WALK_STRUCT };
 
 /* One pass of 6.18 btf_struct_walk over [off, off+size) of struct *id:
  * WALK_SCALAR, WALK_PTR (*id the pointee struct, *field the pointer
- * member), WALK_STRUCT (the access starts a nested struct *id: the caller
+ * member), WALK_PTR_UNTRUSTED (a pointer to a non-struct), WALK_STRUCT (the access starts a nested struct *id: the caller
  * dives in at offset 0), or WALK_ERR with the kernel's reason logged. */
 static int walk_step(struct rb_env *env, uint32_t *id, int off, int size, const char **field, bool *untrusted,
 		     char *why, size_t wsz)
@@ -316,7 +316,9 @@ static int walk_step(struct rb_env *env, uint32_t *id, int off, int size, const 
 					*field = mname;
 					return WALK_PTR;
 				}
-				return WALK_SCALAR;
+				/* 6.17+: a pointer to anything but a struct is
+				 * read-only untrusted memory of size 0 */
+				return WALK_PTR_UNTRUSTED;
 			}
 			if (off + size > mtrue_end && !*untrusted) {
 				snprintf(why, wsz, "access beyond the end of member %s (mend:%u) in struct %s with off %u size %u",
@@ -369,6 +371,33 @@ static int safe_field(const char *type, const char *field)
 	return 0;
 }
 
+/* 6.18 tc_cls_act_btf_struct_access / xdp_btf_struct_access: writes
+ * through a BTF pointer go to nf_conntrack's hook
+ * (_nf_conntrack_btf_struct_access; nf_conntrack is loaded here, measured
+ * on 6.18.44): struct nf_conn and nf_conn___init (same layout) may have
+ * their mark written, nothing else */
+static int nf_conn_write(struct rb_env *env, const struct btf *b, uint32_t sid, const char *tname, int off, int size)
+{
+	uint32_t pt = env->prog->prog_type;
+	bool hooked = pt == BPF_PROG_TYPE_SCHED_CLS || pt == BPF_PROG_TYPE_SCHED_ACT || pt == BPF_PROG_TYPE_XDP;
+	if (!hooked || (strcmp(tname, "nf_conn") && strcmp(tname, "nf_conn___init")))
+		return rb_reject(env, "only read is supported");
+	const struct btf_type *t = btf__type_by_id(b, sid);
+	const struct btf_member *m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(b, m->name_off);
+		int moff = (int)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+		if (!mname || strcmp(mname, "mark") || off != moff)
+			continue;
+		int64_t end = moff + btf__resolve_size(b, m->type);
+		if (off + size > end)
+			return rb_reject(env, "write access at off %d with size %d beyond the member of nf_conn ended at %lld",
+					 off, size, (long long)end);
+		return 0;
+	}
+	return rb_reject(env, "no write support to nf_conn at off %d", off);
+}
+
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 		struct rb_reg *out)
 {
@@ -378,8 +407,6 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	if (!t)
 		return rb_unsupported(env, "BTF pointer without vmlinux BTF");
 	const char *tname = btf__name_by_offset(b, t->name_off);
-	if (write && !env->st_ops)
-		return rb_reject(env, "only read is supported");
 	if (!env->t->is_const(&reg->val))
 		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, off);
 	off += (int)rb_reg_const_val(env, reg);
@@ -388,7 +415,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	/* a struct_ops type's btf_struct_access decides writes (6.18
 	 * check_ptr_to_btf_access) */
 	if (write)
-		return rb_struct_ops_write(env, sid, off, size);
+		return env->st_ops ? rb_struct_ops_write(env, sid, off, size) : nf_conn_write(env, b, sid, tname, off, size);
 	uint32_t ptype = 0;
 	const char *field = "";
 	char why[256] = "";
@@ -422,6 +449,14 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 				out->id = ++env->id_gen;
 			return 0;
 		}
+	}
+	if (w == WALK_PTR_UNTRUSTED) {
+		/* 6.18 btf_struct_access/mark_btf_ld_reg: PTR_TO_MEM |
+		 * MEM_RDONLY | PTR_UNTRUSTED, mem_size 0, read by probe loads */
+		rb_reg_ptr(env, out, RT_MEM);
+		out->flags = RF_RDONLY | RF_UNTRUSTED;
+		out->range = 0;
+		return 0;
 	}
 	rb_reg_unknown(env, out);
 	return 0;

@@ -279,6 +279,13 @@ static int check_insn_forms(struct rb_env *env)
 		default:
 			return rb_reject(env, "unrecognized bpf_ld_imm64 insn");
 		}
+		/* add_used_map(): the loader turns every reference to a map of
+		 * the object into an index (BPF_PSEUDO_MAP_IDX*), so a raw fd
+		 * left in the instructions names no map (the kernel tries the
+		 * loading process's fd table: e.g. fd 0 or 1 of the verifier
+		 * tests, which are no maps either) */
+		if (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE)
+			return rb_reject(env, "fd %d is not pointing to valid bpf_map", in->imm);
 		/* map_direct_value_addr(): single-entry arrays, offset inside the value */
 		if (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE && in->imm >= 0 && (size_t)in->imm < env->obj->map_cnt) {
 			const struct rb_map *m = &env->obj->maps[in->imm];
@@ -511,6 +518,11 @@ int rb_compute_scc(struct rb_env *env)
 					    v + 1 + (BPF_OP(in2->code) == BPF_JA && c2 == BPF_JMP32 ? in2->imm : in2->off) == v)
 						self = true;
 				}
+				/* a call to a helper that calls its callback
+				 * synchronously is an implicit loop (6.18.44;
+				 * mainline "scc-for-callbacks", backported) */
+				if (size == 1 && env->aux[v].calls_callback)
+					self = true;
 				int id = (size > 1 || self) ? next_scc++ : 0;
 				while (sp > first) {
 					w = stack[--sp];

@@ -157,6 +157,11 @@ static const struct rb_helper helpers[] = {
 	H(tcp_send_ack, R_INT, 0, 0, A_BTF_STRUCT, A_ANY),
 	/* named in the log only */
 	/* callbacks (callbacks.c) */
+	/* syscall programs only (6.18 syscall_prog_func_proto; the measured
+	 * helper set decides availability) */
+	H(sys_bpf, R_INT, 0, 0, A_ANY, A_MEM_RO, A_SIZE),
+	H(btf_find_by_name_kind, R_INT, 0, 0, A_MEM_RO, A_SIZE, A_ANY, A_ANY),
+	H(sys_close, R_INT, 0, 0, A_ANY),
 	H(loop, R_INT, HC_ALL, 0, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),
 	H(for_each_map_elem, R_INT, HC_ALL, 0, A_MAP, A_FUNC, A_STACK_OR_NULL, A_ANY),
 	H(find_vma, R_INT, HC_TRACE, 0, A_BTF, A_ANY, A_FUNC, A_STACK_OR_NULL, A_ANY),

@@ -33,6 +33,8 @@ static bool reg_not_null(const struct rb_reg *r)
 		return false;
 	if (r->type == RT_BTF_ID)
 		return (r->flags & RF_TRUSTED) != 0;
+	if (r->type == RT_MEM && (r->flags & RF_UNTRUSTED)) /* 6.18: untrusted memory may be NULL */
+		return false;
 	switch (r->type) {
 	case RT_SOCKET:
 	case RT_TCP_SOCK:

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/liveness.h"
+#include "engine/states.h"
 #include "util/grow.h"
 
 /* One table per call chain (the callsites leading to the innermost frame),
@@ -138,11 +139,15 @@ static void compute_live_stack(struct rb_env *env)
 			struct rb_chain *parent = ch->depth ? chain_by(env, ch->callsites, ch->depth - 1) : NULL;
 			int lo = env->subprogs[ch->sub].start, hi = env->subprogs[ch->sub].end;
 			for (int f = 0; f <= ch->depth; f++) {
-				/* after this subprogram returns: the caller's chain after the callsite */
+				/* after this subprogram returns: the caller's chain after the
+				 * callsite; after a callback returns, the caller's chain at
+				 * the callsite itself, which may call it again (6.18
+				 * bpf_stack_slot_alive: "alive before callsite if callsite
+				 * calls callback, otherwise alive after callsite") */
 				uint64_t at_exit = 0;
 				if (f < ch->depth && parent) {
-					int after = ch->callsites[ch->depth - 1] + 1;
-					at_exit = LV(parent, f, after);
+					int cs = ch->callsites[ch->depth - 1];
+					at_exit = LV(parent, f, env->aux[cs].calls_callback ? cs : cs + 1);
 				}
 				for (int i = hi - 1; i >= lo; i--) {
 					const struct bpf_insn *in = &env->insns[i];
@@ -166,6 +171,18 @@ static void compute_live_stack(struct rb_env *env)
 								out = LV(child, f, env->subprogs[child->sub].start);
 							else if (next < hi)
 								out = LV(ch, f, next);
+							/* a helper calling back: the callback's reads of
+							 * this chain's frames happen at the call (6.18
+							 * propagate_to_outer_instance: the callback's
+							 * entry live_before is the callsite's may_read) */
+							if (env->aux[i].calls_callback && ch->depth + 1 < RB_MAX_FRAMES) {
+								int cs[RB_MAX_FRAMES];
+								memcpy(cs, ch->callsites, sizeof(int) * (size_t)ch->depth);
+								cs[ch->depth] = i;
+								struct rb_chain *cb = chain_by(env, cs, ch->depth + 1);
+								if (cb)
+									out |= LV(cb, f, env->subprogs[cb->sub].start);
+							}
 						} else if (op == BPF_JA) {
 							int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
 							if (t >= lo && t < hi)
@@ -200,6 +217,14 @@ void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 	compute_live_stack(env);
 	for (int fr = 0; fr <= st->curframe; fr++) {
 		struct rb_func *f = st->frame[fr];
+		/* 6.18 clean_func_state: registers dead before the frame's
+		 * instruction (compute_live_registers) become NOT_INIT, so that
+		 * neither propagate_precision nor the all-precise fallback
+		 * touches them */
+		uint16_t live_regs = env->aux[rb_frame_insn_idx(st, fr)].live_regs;
+		for (int r = 0; r < RB_REG_FP; r++)
+			if (!(live_regs & (1u << r)))
+				rb_reg_not_init(env, &f->regs[r]);
 		uint64_t live = ch ? LV(ch, fr, st->insn_idx) : ~0ull;
 		for (int s = 0; s < f->nslots && s < 64; s++) {
 			if (live & (1ull << s))

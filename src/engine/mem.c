@@ -200,7 +200,10 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 	case RT_MEM: {
 		if (write && (reg.flags & RF_RDONLY))
 			return rb_reject(env, "R%d cannot write into %s", regno, tn);
-		if ((err = check_mem_region(env, regno, &reg, off, size, (uint32_t)reg.range, false, "mem")))
+		/* 6.18: untrusted read-only memory is read by probe loads, no bounds */
+		bool rdonly_untrusted = (reg.flags & RF_RDONLY) && (reg.flags & RF_UNTRUSTED);
+		if (!rdonly_untrusted &&
+		    (err = check_mem_region(env, regno, &reg, off, size, (uint32_t)reg.range, false, "mem")))
 			return err;
 		if (!write && value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
@@ -462,6 +465,10 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 		return check_mem_region(env, regno, &reg, off, sz, env->obj->maps[reg.map_idx].key_size, zero_ok,
 					"key");
 	case RT_MEM:
+		/* check_reg_type: no memory argument takes PTR_UNTRUSTED */
+		if (reg.flags & RF_UNTRUSTED)
+			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
+					 regno, tn);
 		if (write_uninit && (reg.flags & RF_RDONLY))
 			return rb_reject(env, "R%d cannot write into %s", regno, tn);
 		return check_mem_region(env, regno, &reg, off, sz, (uint32_t)reg.range, zero_ok, "mem");

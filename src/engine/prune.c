@@ -26,6 +26,11 @@ static void clean_live_states(struct rb_env *env, int insn_idx, const struct rb_
 	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next) {
 		if (sl->branches || sl->insn_idx != insn_idx || !same_callsites(sl, cur) || sl->cleaned)
 			continue;
+		/* 6.17+: a state whose loop marks are still incomplete keeps
+		 * its dead registers and slots (they may be read around the
+		 * loop once the backedges are propagated) */
+		if (rb_scc_incomplete_marks(env, sl))
+			continue;
 		rb_clean_state(env, sl);
 		sl->cleaned = true;
 	}
@@ -84,14 +89,14 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 				goto skip_inf_loop_check;
 			}
 			/* a callback's next visit: within a visit still being
-			 * explored, the callback loop converged (callbacks.c).
-			 * 6.18.44 records no loop backedge for it (measured:
-			 * peak_states of a nested bpf_loop equal the kernel's
-			 * only without; mainline's later fix "scc-for-callbacks"
-			 * adds one and makes the call insn an SCC) */
+			 * explored, the callback loop converged (callbacks.c):
+			 * a loop backedge, the call insn being an SCC of its
+			 * own (6.18.44 has mainline's "scc-for-callbacks" fix:
+			 * its log prints "SCC enter" at a bpf_loop call that is
+			 * in no CFG loop) */
 			if (env->aux[insn_idx].calls_callback) {
 				if (rb_states_equal(env, sl, cur, RANGE_WITHIN))
-					return state_hit(env, sl, cur, insn_idx, false);
+					return state_hit(env, sl, cur, insn_idx, true);
 				goto skip_inf_loop_check;
 			}
 			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT) &&

@@ -124,18 +124,27 @@ int rb_scc_maybe_exit(struct rb_env *env, struct rb_vstate *st)
 	v->entry_state = NULL;
 	env->num_backedges -= (uint64_t)v->nbackedges;
 	rb_update_peak(env);
+	/* 6.18 propagate_backedges: newest backedge first (the kernel
+	 * prepends them), until nothing changes; after 64 rounds every scalar
+	 * of every backedge's path is made precise instead */
 	bool changed;
 	int iters = 0;
 	do {
+		if (iters++ > 64) {
+			rb_log(env, "propagate_backedges: too many iterations\n");
+			for (int i = v->nbackedges - 1; i >= 0; i--)
+				rb_mark_all_scalars_precise(env, v->backedges[i]);
+			break;
+		}
 		changed = false;
-		for (int i = 0; i < v->nbackedges; i++) {
+		for (int i = v->nbackedges - 1; i >= 0; i--) {
 			env->bt_changed = false;
 			int err = rb_propagate_precision(env, v->backedges[i]->equal_state, v->backedges[i]);
 			if (err)
 				return err;
 			changed |= env->bt_changed;
 		}
-	} while (changed && ++iters < 1000);
+	} while (changed);
 	free_backedges(v);
 	return 0;
 }
@@ -158,6 +167,12 @@ int rb_scc_add_backedge(struct rb_env *env, struct rb_vstate *old, struct rb_vst
 		return RB_E_NOMEM;
 	}
 	v->backedges[v->nbackedges++] = copy;
+	if (env->log) {
+		rb_log(env, "SCC backedge (");
+		for (int i = 0; i < cc.depth; i++)
+			rb_log(env, "%d,", cc.callsites[i]);
+		rb_log(env, "%d)\n", cc.scc);
+	}
 	env->num_backedges++;
 	rb_update_peak(env); /* add_scc_backedge: backedges count in peak_states */
 	return 0;

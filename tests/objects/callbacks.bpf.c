@@ -280,4 +280,109 @@ __attribute__((naked)) int loop_flags_join(void)
 		     : "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "memory");
 }
 
+/* A cursor into a map value kept in the caller's frame and advanced by the
+ * callback (the pattern of selftests' strobemeta_bpf_loop payload): its
+ * offset range grows on every visit, so the visits do not converge before
+ * nr_loops. Linux 6.18.44 makes the bpf_loop call an SCC of its own
+ * ("scc-for-callbacks"): checkpoints inside the callback compare with
+ * RANGE_WITHIN and are not cleaned while the loop's marks are incomplete,
+ * an old invalid or misc stack slot matches anything even then, the
+ * caller's r1/r4 precision reaches the callback's checkpoints through its
+ * exit, and a caller slot the callback reads is live at the call insn.
+ * Before, the engine pruned visits the kernel explores: loop_cursor
+ * 546 insns / 38 states against the kernel's 2986 / 277, loop_cursor_read
+ * 406 / 34 (peak 33) against 408 / 35 (peak 65). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, char[256]);
+} buf SEC(".maps");
+
+struct cursor_ctx {
+	char *p;
+	__u32 kind;
+};
+
+static int advance(__u32 idx, struct cursor_ctx *c)
+{
+	if (c->kind == 1) {
+		__u64 n = bpf_get_prandom_u32() & 1;
+		c->p += n;
+	} else if (c->kind == 2) {
+		c->p += 1;
+	}
+	return 0;
+}
+
+SEC("socket")
+int loop_cursor(void *skb)
+{
+	__u32 k = 0;
+	char *v = bpf_map_lookup_elem(&buf, &k);
+	if (!v)
+		return 0;
+	struct cursor_ctx c = {.p = v, .kind = 1};
+	bpf_loop(20, advance, &c, 0);
+	c.kind = 2;
+	bpf_loop(10, advance, &c, 0);
+	return 0;
+}
+
+static int advance_read(__u32 idx, struct cursor_ctx *c)
+{
+	char *p = c->p;
+	if (p[0])
+		c->p = p + 1;
+	return 0;
+}
+
+SEC("socket")
+int loop_cursor_read(void *skb)
+{
+	__u32 k = 0;
+	char *v = bpf_map_lookup_elem(&buf, &k);
+	if (!v)
+		return 0;
+	struct cursor_ctx c = {.p = v, .kind = 1};
+	bpf_loop(30, advance_read, &c, 0);
+	return 0;
+}
+
+/* Two counts reach the same bpf_loop call. Backtracking the caller's R1
+ * (nr_loops) from the call insn through the callback's exit keeps it
+ * requested in the caller's frame (6.18.44): the checkpoint inside the
+ * callback gets R1 = 5 precise, so the path with R1 = 7 is not pruned
+ * there (the engine dropped r1-r5 at that exit: 71 insns against the
+ * kernel's 99). */
+static int add_odd(__u32 idx, struct loop_ctx *c)
+{
+	if (idx & 1)
+		c->sum += idx;
+	c->i++;
+	return 0;
+}
+
+SEC("socket")
+__attribute__((naked)) int loop_two_counts(void)
+{
+	asm volatile("r1 = 0;"
+		     "*(u64 *)(r10 - 16) = r1;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r1 = 5;"
+		     "if r0 != 0 goto 1f;"
+		     "r1 = 7;"
+		     "1: r2 = %[add_odd] ll;"
+		     "r3 = r10;"
+		     "r3 += -16;"
+		     "r4 = 0;"
+		     "call %[bpf_loop];"
+		     "r0 = *(u64 *)(r10 - 16);"
+		     "r0 &= 1;"
+		     "exit;" ::[bpf_get_prandom_u32] "i"(bpf_get_prandom_u32),
+		     [bpf_loop] "i"(bpf_loop), [add_odd] "i"(add_odd)
+		     : "r0", "r1", "r2", "r3", "r4", "r5", "memory");
+}
+
 char _license[] SEC("license") = "GPL";
