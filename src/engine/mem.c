@@ -150,6 +150,18 @@ static int tp_buffer_access(struct rb_env *env, int regno, const struct rb_reg *
 	return 0;
 }
 
+/* PTR_TO_MEM: read-only memory refuses writes; untrusted read-only memory
+ * is read by probe loads, without bounds (6.18 check_mem_access) */
+static int mem_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size, bool write,
+		      const char *tn)
+{
+	if (write && (reg->flags & RF_RDONLY))
+		return rb_reject(env, "R%d cannot write into %s", regno, tn);
+	if ((reg->flags & RF_RDONLY) && (reg->flags & RF_UNTRUSTED))
+		return 0;
+	return check_mem_region(env, regno, reg, off, size, (uint32_t)reg->range, false, "mem");
+}
+
 int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
 			int value_regno, bool sext, bool strict_once)
 {
@@ -197,18 +209,12 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		break;
 	}
 	case RT_MAP_KEY: return map_key_access(env, regno, &reg, off, size, write, value_regno, sext);
-	case RT_MEM: {
-		if (write && (reg.flags & RF_RDONLY))
-			return rb_reject(env, "R%d cannot write into %s", regno, tn);
-		/* 6.18: untrusted read-only memory is read by probe loads, no bounds */
-		bool rdonly_untrusted = (reg.flags & RF_RDONLY) && (reg.flags & RF_UNTRUSTED);
-		if (!rdonly_untrusted &&
-		    (err = check_mem_region(env, regno, &reg, off, size, (uint32_t)reg.range, false, "mem")))
+	case RT_MEM:
+		if ((err = mem_access(env, regno, &reg, off, size, write, tn)))
 			return err;
 		if (!write && value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
-	}
 	case RT_CTX: {
 		if (reg.off)
 			return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno, reg.off);
