@@ -40,7 +40,7 @@ static const struct rb_helper helpers[] = {
 	H(get_stackid, R_INT, HC_TRACE, 0, A_CTX, A_MAP, A_ANY),
 	H(csum_diff, R_INT, HC_TC | HC_XDP, HF_PKT_ACCESS, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO, A_ANY),
 	H(skb_change_proto, R_INT, HC_TC, HF_PKT_CHANGES, A_CTX, A_ANY, A_ANY),
-	H(skb_change_type, R_INT, HC_TC, HF_PKT_CHANGES, A_CTX, A_ANY),
+	H(skb_change_type, R_INT, HC_TC, 0, A_CTX, A_ANY),
 	H(get_hash_recalc, R_INT, HC_TC, 0, A_CTX),
 	H(get_current_task, R_INT, HC_ALL, 0, A_NONE),
 	H(skb_change_tail, R_INT, HC_TC, HF_PKT_CHANGES, A_CTX, A_ANY, A_ANY),

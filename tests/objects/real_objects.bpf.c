@@ -1,0 +1,63 @@
+/* real_objects.bpf.c — minimal programs for engine disagreements first seen
+ * on real BPF objects from public projects (issue 9: Cilium's tc datapath,
+ * ...). Each must give the running kernel's (Linux 6.18.44) level-2 log line
+ * for line, its verdict and its counts (tests/cli/real_objects.sh runs
+ * `rangebench kdiff` on every program). Written in BPF assembly so that clang
+ * cannot reshape them. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#define IMM(name) [name] "i"(name)
+#define ADDR(name) [name] "i"(&name)
+#define SKB(field) [field] "i"(__builtin_offsetof(struct __sk_buff, field))
+#define CLOBBERS "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "memory"
+#define TC(name) SEC("tc") __attribute__((naked)) int name(void)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, __u32);
+} jmp_table SEC(".maps");
+
+/* bpf_skb_change_type only sets skb->pkt_type: 6.18's
+ * bpf_helper_changes_pkt_data does not list it, so packet pointers checked
+ * before the call stay valid (Cilium bpf_host.o
+ * tail_handle_ipv4_cont_from_netdev: the engine dropped them and refused at
+ * insn 503, the kernel verifies 9398 insns) */
+TC(change_type_keeps_pkt)
+{
+	asm volatile("r6 = r1;"
+		     "r7 = *(u32 *)(r6 + %[data]);"
+		     "r8 = *(u32 *)(r6 + %[data_end]);"
+		     "r1 = r7;"
+		     "r1 += 8;"
+		     "if r1 > r8 goto 1f;"
+		     "r1 = r6;"
+		     "r2 = 0;"
+		     "call %[bpf_skb_change_type];"
+		     "r0 = *(u32 *)(r7 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::SKB(data), SKB(data_end), IMM(bpf_skb_change_type) : CLOBBERS);
+}
+
+/* a tail call in the main program (no return to a caller) keeps them too:
+ * 6.18 counts bpf_tail_call as changing packet data only for subprograms */
+TC(tail_call_keeps_pkt)
+{
+	asm volatile("r6 = r1;"
+		     "r7 = *(u32 *)(r6 + %[data]);"
+		     "r8 = *(u32 *)(r6 + %[data_end]);"
+		     "r1 = r7;"
+		     "r1 += 8;"
+		     "if r1 > r8 goto 1f;"
+		     "r1 = r6;"
+		     "r2 = %[jmp_table] ll;"
+		     "r3 = 0;"
+		     "call %[bpf_tail_call];"
+		     "r0 = *(u32 *)(r7 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::SKB(data), SKB(data_end), IMM(bpf_tail_call), ADDR(jmp_table) : CLOBBERS);
+}
+
+char _license[] SEC("license") = "GPL";
