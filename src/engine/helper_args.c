@@ -21,7 +21,8 @@
 static bool arg_nullable(int kind)
 {
 	return kind == A_MEM_RO_OR_NULL || kind == A_MEM_WRITE_OR_NULL || kind == A_CTX_OR_NULL || kind == A_VALUE_OR_NULL ||
-	       kind == A_SOCKET_OR_NULL || kind == A_BTF_TASK_OR_NULL || kind == A_STACK_OR_NULL;
+	       kind == A_SOCKET_OR_NULL || kind == A_BTF_TASK_OR_NULL || kind == A_STACK_OR_NULL ||
+	       kind == A_BTF_STRUCT_OR_NULL;
 }
 
 static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
@@ -203,7 +204,11 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_BTF_TASK:
 	case A_BTF_TASK_OR_NULL:
 	case A_BTF_STRUCT:
-		return check_btf_struct_arg(env, p->args[a] == A_BTF_STRUCT ? rb_helper_arg_struct(p->id, a) : "task_struct",
+	case A_BTF_STRUCT_OR_NULL:
+		return check_btf_struct_arg(env,
+					    p->args[a] == A_BTF_STRUCT || p->args[a] == A_BTF_STRUCT_OR_NULL
+						    ? rb_helper_arg_struct(p->id, a)
+						    : "task_struct",
 					    regno, reg, tn);
 	case A_CONST_STR:
 		return rb_check_const_str_arg(env, regno);

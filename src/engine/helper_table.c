@@ -9,6 +9,7 @@
 /* H(name, return type, classes, flags, argument types...); which maps the
  * map argument may be: map_compat.c */
 #define H(name, ret, classes, flags, ...) {BPF_FUNC_##name, #name, ret, {__VA_ARGS__}, classes, flags}
+#define HN(id, name, ret, classes, flags, ...) {id, #name, ret, {__VA_ARGS__}, classes, flags}
 /* only the name, for the log */
 #define N(name) {BPF_FUNC_##name, #name, R_INT, {A_NONE}, 0, HF_NAME_ONLY}
 
@@ -128,6 +129,10 @@ static const struct rb_helper helpers[] = {
 	/* task local storage (6.18 bpf_tracing_func_proto) */
 	H(task_storage_get, R_MAP_VALUE_OR_NULL, HC_TRACE, 0, A_MAP, A_BTF_TASK_OR_NULL, A_VALUE_OR_NULL, A_ANY),
 	H(task_storage_delete, R_INT, HC_TRACE, 0, A_MAP, A_BTF_TASK),
+	/* cgroup local storage (6.18 bpf_base_func_proto; ids of Linux 6.2, which
+	 * the build host's uapi header may lack) */
+	HN(210, cgrp_storage_get, R_MAP_VALUE_OR_NULL, HC_ALL, 0, A_MAP, A_BTF_STRUCT_OR_NULL, A_VALUE_OR_NULL, A_ANY),
+	HN(211, cgrp_storage_delete, R_INT, HC_ALL, 0, A_MAP, A_BTF_STRUCT),
 	/* bpf_spin_lock-ed regions (locks.c) */
 	H(spin_lock, R_VOID, HC_ALL, 0, A_SPIN_LOCK),
 	H(spin_unlock, R_VOID, HC_ALL, 0, A_SPIN_LOCK),
@@ -322,6 +327,8 @@ const char *rb_helper_arg_struct(int32_t id, int a)
 	case BPF_FUNC_skb_output: return "sk_buff";
 	case BPF_FUNC_xdp_get_buff_len: return "xdp_buff";
 	case BPF_FUNC_tcp_send_ack: return "tcp_sock";
+	case 210: /* cgrp_storage_get */
+	case 211: return "cgroup"; /* cgrp_storage_delete */
 	default: return NULL;
 	}
 }

@@ -51,6 +51,7 @@ enum rb_helper_arg {
 	A_FIXED_RO,       /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_RDONLY: rb_helper_arg_size bytes read */
 	A_TIMER,          /* ARG_PTR_TO_TIMER: the struct bpf_timer of a map value (timers.c) */
 	A_KPTR_XCHG_DEST, /* ARG_KPTR_XCHG_DEST: a referenced kptr field of a map value (kptrs.c) */
+	A_BTF_STRUCT_OR_NULL, /* ARG_PTR_TO_BTF_ID_OR_NULL of the struct rb_helper_arg_struct names */
 	A_PERCPU_BTF,     /* ARG_PTR_TO_PERCPU_BTF_ID: the engine has no per-CPU BTF pointers (percpu
 			   * ksyms and kptrs are not modelled), so every register given here is refused */
 };

@@ -60,4 +60,30 @@ TC(tail_call_keeps_pkt)
 		     "exit;" ::SKB(data), SKB(data_end), IMM(bpf_tail_call), ADDR(jmp_table) : CLOBBERS);
 }
 
+/* cgroup local storage (Linux 6.2; map type 32, helpers 210/211, which the
+ * build host's 6.1 uapi header lacks) */
+struct {
+	__uint(type, 32 /* BPF_MAP_TYPE_CGRP_STORAGE */);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} cgrp_map SEC(".maps");
+
+/* bpf_cgrp_storage_get (6.18 bpf_base_func_proto: every program type): a
+ * cgroup pointer or NULL, a map value or NULL back (ebpf_exporter's
+ * cgroup_id_map_cgrp_storage: "helper #210: its prototype is not modelled"
+ * before) */
+SEC("raw_tp/sys_enter") __attribute__((naked)) int cgrp_storage_null_cgroup(void)
+{
+	asm volatile("r1 = %[cgrp_map] ll;"
+		     "r2 = 0;"
+		     "r3 = 0;"
+		     "r4 = 0;"
+		     "call 210;"
+		     "if r0 == 0 goto 1f;"
+		     "r0 = *(u64 *)(r0 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::ADDR(cgrp_map) : CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";
