@@ -208,6 +208,18 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
 		    env->obj->maps[ca->map_idx].inner_map_idx < 0)
 			return rb_unsupported(env, "map-in-map lookup without an inner map template");
+		if (env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+			/* 6.18 (measured on 6.18.44): a map-in-map lookup is the
+			 * inner map's pointer or NULL from the call on
+			 * ("map_ptr_or_null(id=N,ks=..,vs=..)"), never elided */
+			int inner = env->obj->maps[ca->map_idx].inner_map_idx;
+			rb_reg_ptr(env, &regs[0], RT_MAP_PTR);
+			regs[0].map_idx = inner;
+			regs[0].flags = RF_MAYBE_NULL;
+			regs[0].id = ++env->id_gen;
+			break;
+		}
 		rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
 		regs[0].map_idx = ca->map_idx;
 		/* 6.13+: an array lookup with a constant in-range key cannot fail */

@@ -11,6 +11,7 @@
 #include "engine/insn.h"
 #include "engine/jmp.h"
 #include "engine/kfuncs.h"
+#include "engine/ksym.h"
 #include "engine/locks.h"
 #include "engine/mem.h"
 #include "engine/names.h"
@@ -50,7 +51,7 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 	case BPF_PSEUDO_MAP_VALUE:
 		return rb_unsupported(env, "map reference by fd (loader should give map indexes)");
 	case BPF_PSEUDO_BTF_ID:
-		return rb_unsupported(env, "ksym (ld_imm64 BTF id)");
+		return rb_ld_ksym(env, insn, dst);
 	case BPF_PSEUDO_FUNC:
 		return rb_ld_pseudo_func(env, insn, dst);
 	default:

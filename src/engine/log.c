@@ -96,6 +96,9 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 			/* the kernel prints the map's kernel address here; we print a stand-in */
 			snprintf(buf, len, "r%d = 0xffff0000%08x", in->dst_reg,
 				 (unsigned)(in->imm << 12) + (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE ? (unsigned)in[1].imm : 0));
+		else if (in->src_reg == BPF_PSEUDO_BTF_ID)
+			/* the kernel prints the symbol's address (ksym.c); a stand-in from its BTF id */
+			snprintf(buf, len, "r%d = 0xffffffff%08x", in->dst_reg, (unsigned)in->imm);
 		else
 			snprintf(buf, len, "r%d = 0x%llx", in->dst_reg,
 				 (unsigned long long)((uint64_t)(uint32_t)in->imm | ((uint64_t)(uint32_t)in[1].imm << 32)));

@@ -86,4 +86,56 @@ SEC("raw_tp/sys_enter") __attribute__((naked)) int cgrp_storage_null_cgroup(void
 		     "exit;" ::ADDR(cgrp_map) : CLOBBERS);
 }
 
+/* a map-in-map lookup: 6.18 gives R0 the inner map's pointer or NULL at the
+ * call ("map_ptr_or_null(id=1,ks=4,vs=8)"), where the engine had the outer
+ * map's value until the null check (Tetragon's string_postfix_maps) */
+struct inner_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, long);
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 4);
+	__type(key, int);
+	__type(value, int);
+	__array(values, struct inner_map);
+} outer_map SEC(".maps");
+
+SEC("socket") __attribute__((naked)) int map_in_map_lookup(void)
+{
+	asm volatile("r1 = *(u32 *)(r1 + 0);"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[outer_map] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 1f;"
+		     "r1 = r0;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 1f;"
+		     "r0 = *(u64 *)(r0 + 0);"
+		     "exit;"
+		     "1: r0 = 0;"
+		     "exit;" ::ADDR(outer_map), IMM(bpf_map_lookup_elem) : CLOBBERS);
+}
+
+/* ld_imm64 of a kfunc's address (BPF_PSEUDO_BTF_ID naming a FUNC, libbpf's
+ * bpf_ksym_exists()): 6.18 __check_pseudo_btf_id gives read-only memory of
+ * size 0, so "if (kfunc)" is decided when it exists (Tetragon's test for
+ * bpf_strnstr; "unsupported: ksym (ld_imm64 BTF id)" before) */
+extern void *bpf_cast_to_kern_ctx(void *obj) __attribute__((weak)) __ksym;
+
+/* in C, so that clang describes the extern in BTF (libbpf needs it) */
+SEC("socket") int kfunc_address(void *ctx)
+{
+	void *p = bpf_cast_to_kern_ctx;
+
+	asm volatile("" : "+r"(p)); /* bpf_ksym_exists(): hide the address from clang */
+	return p ? 1 : 0;
+}
+
 char _license[] SEC("license") = "GPL";
