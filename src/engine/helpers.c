@@ -132,6 +132,58 @@ static int check_allowed(struct rb_env *env, const struct rb_helper *p)
 	return 0;
 }
 
+/* RET_PTR_TO_MAP_VALUE_OR_NULL: what a lookup in map ca->map_idx gives */
+static int set_map_value_return(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca,
+				struct rb_reg *r0)
+{
+	const struct rb_map *m = &env->obj->maps[ca->map_idx];
+	if (m->type == BPF_MAP_TYPE_SOCKMAP || m->type == BPF_MAP_TYPE_SOCKHASH) {
+		/* an acquiring lookup: a map value or NULL that the null check
+		 * turns into a socket (mark_ptr_not_null_reg) */
+		rb_reg_ptr(env, r0, RT_MAP_VALUE);
+		r0->map_idx = ca->map_idx;
+		r0->flags = RF_MAYBE_NULL;
+		++env->id_gen;
+		uint32_t id = rb_acquire_ref(env);
+		if (!id)
+			return RB_E_NOMEM;
+		r0->id = id;
+		r0->ref_obj_id = id;
+		return 0;
+	}
+	if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || m->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		if (m->inner_map_idx < 0)
+			return rb_unsupported(env, "map-in-map lookup without an inner map template");
+		/* measured on 6.18.44: a map-in-map lookup is the inner map's
+		 * pointer or NULL from the call on ("map_ptr_or_null(id=N,ks=..,
+		 * vs=..)"), never elided */
+		rb_reg_ptr(env, r0, RT_MAP_PTR);
+		r0->map_idx = m->inner_map_idx;
+		r0->flags = RF_MAYBE_NULL;
+		r0->id = ++env->id_gen;
+		return 0;
+	}
+	if (m->type == BPF_MAP_TYPE_XSKMAP) {
+		/* the same for an XSKMAP: "xdp_sock_or_null(id=N)" at the call */
+		rb_reg_ptr(env, r0, RT_XDP_SOCK);
+		r0->flags = RF_MAYBE_NULL;
+		r0->id = ++env->id_gen;
+		return 0;
+	}
+	rb_reg_ptr(env, r0, RT_MAP_VALUE);
+	r0->map_idx = ca->map_idx;
+	/* 6.13+: an array lookup with a constant in-range key cannot fail */
+	if (p->id == BPF_FUNC_map_lookup_elem && ca->const_key >= 0 && (uint64_t)ca->const_key < m->max_entries) {
+		/* a value that may hold a bpf_spin_lock gets an id (the lock's identity) */
+		if (rb_map_spin_lock_off(env, ca->map_idx) >= 0)
+			r0->id = ++env->id_gen;
+		return 0;
+	}
+	r0->flags = RF_MAYBE_NULL;
+	r0->id = ++env->id_gen;
+	return 0;
+}
+
 /* R0 from the helper's return type (the registers r0-r5 are clobbered first) */
 static int set_return(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca)
 {
@@ -189,50 +241,7 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		break;
 	}
 	case R_MAP_VALUE_OR_NULL:
-		if (env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKMAP ||
-		    env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_SOCKHASH) {
-			/* an acquiring lookup: a map value or NULL that the null check
-			 * turns into a socket (mark_ptr_not_null_reg) */
-			rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
-			regs[0].map_idx = ca->map_idx;
-			regs[0].flags = RF_MAYBE_NULL;
-			++env->id_gen;
-			uint32_t id = rb_acquire_ref(env);
-			if (!id)
-				return RB_E_NOMEM;
-			regs[0].id = id;
-			regs[0].ref_obj_id = id;
-			break;
-		}
-		if ((env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-		     env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_HASH_OF_MAPS) &&
-		    env->obj->maps[ca->map_idx].inner_map_idx < 0)
-			return rb_unsupported(env, "map-in-map lookup without an inner map template");
-		if (env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
-		    env->obj->maps[ca->map_idx].type == BPF_MAP_TYPE_HASH_OF_MAPS) {
-			/* 6.18 (measured on 6.18.44): a map-in-map lookup is the
-			 * inner map's pointer or NULL from the call on
-			 * ("map_ptr_or_null(id=N,ks=..,vs=..)"), never elided */
-			int inner = env->obj->maps[ca->map_idx].inner_map_idx;
-			rb_reg_ptr(env, &regs[0], RT_MAP_PTR);
-			regs[0].map_idx = inner;
-			regs[0].flags = RF_MAYBE_NULL;
-			regs[0].id = ++env->id_gen;
-			break;
-		}
-		rb_reg_ptr(env, &regs[0], RT_MAP_VALUE);
-		regs[0].map_idx = ca->map_idx;
-		/* 6.13+: an array lookup with a constant in-range key cannot fail */
-		if (p->id == BPF_FUNC_map_lookup_elem && ca->const_key >= 0 &&
-		    (uint64_t)ca->const_key < env->obj->maps[ca->map_idx].max_entries) {
-			/* a value that may hold a bpf_spin_lock gets an id (the lock's identity) */
-			if (rb_map_spin_lock_off(env, ca->map_idx) >= 0)
-				regs[0].id = ++env->id_gen;
-			break;
-		}
-		regs[0].flags = RF_MAYBE_NULL;
-		regs[0].id = ++env->id_gen;
-		break;
+		return set_map_value_return(env, p, ca, &regs[0]);
 	case R_BTF_PTR: {
 		/* RET_PTR_TO_BTF_ID: an untrusted pointer, never NULL */
 		int32_t sid = rb_btf_struct_id(env, rb_helper_ret_struct(p->id));

@@ -9,8 +9,8 @@
  *   kprobe_xfrm      kprobe calling bpf_skb_get_xfrm_state, which the
  *                    engine has no prototype for: the same rejection
  *   cgrp_storage     socket filter calling bpf_cgrp_storage_get (#210,
- *                    newer than Debian 12's uapi header): available, so
- *                    the engine says which helper it does not model
+ *                    newer than Debian 12's uapi header) with no map:
+ *                    available, its first argument refused
  *   ok_nongpl        socket filter calling a helper that is not GPL-only:
  *                    accepted
  */
