@@ -356,6 +356,76 @@ static bool weaken_extern(const struct rb_elf *elf, uint8_t *buf, const char *na
 	return hit;
 }
 
+/* name of an undefined symbol the object's BTF does not describe ("failed
+ * to find BTF for extern 'NAME'"): a library call clang left uninlined
+ * (memcmp), a function meant to be linked in later (Tetragon's CEL
+ * expressions), or a misused macro. libbpf 1.1 refuses the whole object at
+ * open for it; or false */
+static bool msg_extern_without_btf(const char *msg, char *name, size_t sz)
+{
+	static const char pre[] = "failed to find BTF for extern '";
+	const char *p = strstr(msg, pre);
+	if (!p)
+		return false;
+	p += sizeof(pre) - 1;
+	const char *q = strchr(p, '\'');
+	if (!q || q == p || (size_t)(q - p) >= sz)
+		return false;
+	memcpy(name, p, (size_t)(q - p));
+	name[q - p] = 0;
+	return true;
+}
+
+/* In buf (a private copy of the file): give the undefined symbol `name` type
+ * STT_FUNC, so that libbpf no longer takes it for an extern, and drop the
+ * relocations against it (the last entries of each relocation section take
+ * their place, sh_size shrinks). A call to it is left as clang wrote it
+ * ("call -1"): libbpf then fails the programs that make it ("no .text
+ * section found yet sub-program call exists"), which are left out with
+ * their reason as the kernel would refuse a call into nothing, and opens
+ * the others. Returns false if there is no such symbol. */
+static bool drop_extern(const struct rb_elf *elf, uint8_t *buf, const char *name)
+{
+	size_t idx = 0;
+	if (!elf->symtab)
+		return false;
+	for (size_t i = 1; i < elf->nsyms && !idx; i++) {
+		Elf64_Sym s = rb_elf_sym(elf, i);
+		if (s.st_shndx == SHN_UNDEF && ELF64_ST_TYPE(s.st_info) == STT_NOTYPE &&
+		    !strcmp(rb_elf_sym_name(elf, &s), name))
+			idx = i;
+	}
+	if (!idx)
+		return false;
+	Elf64_Sym s = rb_elf_sym(elf, idx);
+	size_t at = elf->secs[elf->symtab].sh.sh_offset + idx * sizeof(Elf64_Sym) + offsetof(Elf64_Sym, st_info);
+	buf[at] = (uint8_t)ELF64_ST_INFO(ELF64_ST_BIND(s.st_info), STT_FUNC);
+	Elf64_Ehdr eh;
+	memcpy(&eh, buf, sizeof(eh));
+	for (size_t k = 1; k < elf->nsec; k++) {
+		const Elf64_Shdr *sh = &elf->secs[k].sh;
+		if (sh->sh_type != SHT_REL || sh->sh_entsize != sizeof(Elf64_Rel) || sh->sh_link != elf->symtab)
+			continue;
+		Elf64_Xword size = sh->sh_size;
+		uint8_t *rel = buf + sh->sh_offset;
+		for (Elf64_Xword off = 0; off + sizeof(Elf64_Rel) <= size;) {
+			Elf64_Rel r;
+			memcpy(&r, rel + off, sizeof(r));
+			if (ELF64_R_SYM(r.r_info) != idx) {
+				off += sizeof(Elf64_Rel);
+				continue;
+			}
+			size -= sizeof(Elf64_Rel);
+			memmove(rel + off, rel + size, sizeof(Elf64_Rel));
+		}
+		if (size != sh->sh_size) {
+			size_t shat = eh.e_shoff + k * eh.e_shentsize + offsetof(Elf64_Shdr, sh_size);
+			memcpy(buf + shat, &size, sizeof(size));
+		}
+	}
+	return true;
+}
+
 /* programs that call a kfunc or use a typed ksym left unresolved */
 static void mark_unresolved(struct rb_object *obj, const char *names)
 {
@@ -392,13 +462,27 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 	long *rec_of = NULL;
 	uint8_t *own = NULL;       /* private copy of the file once a symbol is weakened */
 	char weak[256] = "";       /* names weakened so far */
+	char dropped[256] = "";    /* undefined functions without BTF (drop_extern) */
 	int ret = -1;
 	for (size_t tries = 0, weakened = 0;; tries++) {
 		if (attempt_load(&a, elf, own ? own : elf->buf, opts, disabled, obj, err) == 0)
 			break;
+		char name[128];
+		/* an undefined function without BTF: no extern any more, see above */
+		if (!a.bo && weakened < 32 && msg_extern_without_btf(a.st.first_warn, name, sizeof(name))) {
+			if (!own && (own = malloc(elf->size)) != NULL)
+				memcpy(own, elf->buf, elf->size);
+			if (own && drop_extern(elf, own, name)) {
+				size_t l = strlen(dropped);
+				snprintf(dropped + l, sizeof(dropped) - l, "%s%s", l ? ", " : "", name);
+				weakened++;
+				attempt_end(&a);
+				continue;
+			}
+			goto out;
+		}
 		if (!a.bo || !obj->progs)
 			goto out;
-		char name[128];
 		/* a missing kernel symbol: make it weak and retry */
 		if (weakened < 32 && msg_missing_extern(a.st.first_warn, name, sizeof(name))) {
 			if (!own && (own = malloc(elf->size)) != NULL)
@@ -430,7 +514,12 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 		if (hit == obj->prog_cnt)
 			goto out;
 		disabled[hit] = true;
-		snprintf(obj->progs[hit].error, sizeof(obj->progs[hit].error), "%.250s", strip_prefix(a.st.first_warn));
+		if (dropped[0] && strstr(a.st.first_warn, "no .text section found yet sub-program call exists"))
+			snprintf(obj->progs[hit].error, sizeof(obj->progs[hit].error),
+				 "calls a function the object does not define and has no BTF for (%.180s)", dropped);
+		else
+			snprintf(obj->progs[hit].error, sizeof(obj->progs[hit].error), "%.250s",
+				 strip_prefix(a.st.first_warn));
 		attempt_end(&a);
 	}
 	if (collect_maps(&a, obj, &rec_of, err, elf->path))
