@@ -12,7 +12,7 @@
 #   debian-extra  optional: objects of ir-keytable, libknot13, qemu-system-x86,
 #                 xdp-tests (apt-get download; a package that cannot be fetched
 #                 is skipped with one line); not in the default corpus
-#   repos         optional: suricata's and katran's BPF programs from git mirrors
+#   repos         optional: BPF programs of public projects from git mirrors (repos.sh)
 #                 under $RB_REPOS (skipped with one line each without them)
 #   kernel        6.1 selftests and kernel-tree programs, compiled with clang
 #   own           programs/src/*.bpf.c
@@ -38,8 +38,11 @@ PCP_V=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}')
 # the commits of the optional repository mirrors (repos.sh), "none" without RB_REPOS
 repos_key() {
 	local r
-	for r in OISF+suricata facebookincubator+katran; do
-		printf '%s=%s ' "$r" "$(git -C "${RB_REPOS:-/nonexistent}/$r/repo" rev-parse -q --verify HEAD 2>/dev/null || echo none)"
+	for r in OISF+suricata facebookincubator+katran '*+cilium' cilium+tetragon cilium+pwru \
+		inspektor-gadget+inspektor-gadget xdp-project+bpf-examples libbpf+libbpf-bootstrap Netflix+bpftop \
+		cloudflare+ebpf_exporter; do
+		printf '%s=%s ' "$r" "$(for m in "${RB_REPOS:-/nonexistent}"/$r/repo; do
+			git -C "$m" rev-parse -q --verify HEAD 2>/dev/null; done | tr '\n' , || echo none)"
 	done
 }
 

@@ -25,7 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
 SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "iproute2", "cilium-ebpf",
-           "debian-extra", "suricata", "katran", "own", "verifier-tests"]
+           "debian-extra", "suricata", "katran", "cilium", "tetragon", "pwru", "inspektor-gadget", "bpf-examples",
+           "libbpf-bootstrap", "bpftop", "ebpf_exporter", "own", "verifier-tests"]
 
 
 def readelf(paths):

@@ -11,21 +11,46 @@
 #   katran    facebookincubator/katran: the XDP load balancer, its
 #             healthchecking tc programs and the decap programs, built the
 #             way katran/lib/Makefile-bpf builds them
+#   cilium    Cilium's tc/XDP/socket datapath (bpf/*.c), built by its own
+#             bpf/Makefile (each object with its MAX_*_OPTIONS, -mcpu=v3);
+#             from a mirror of cilium/cilium or of a fork (*+cilium)
+#   tetragon  cilium/tetragon's bpf/ (kprobe/tracepoint/uprobe/LSM sensors,
+#             every kernel-version variant), built by its own bpf/Makefile
+#   pwru      cilium/pwru's kprobe_pwru.c (its bpf2go flags)
+#   inspektor-gadget  inspektor-gadget/inspektor-gadget gadgets/*/program.bpf.c
+#   bpf-examples      xdp-project/bpf-examples: every BPF_TARGETS of its
+#             Makefiles (XDP, tc, AF_XDP, tracing), Debian's libbpf headers
+#   libbpf-bootstrap  libbpf/libbpf-bootstrap examples/c/*.bpf.c
+#   bpftop    Netflix/bpftop's pid_iter.bpf.c
+#   ebpf_exporter     cloudflare/ebpf_exporter examples/*.bpf.c (its vmlinux.h)
+# The last six are built with the Debian clang and the project's flags;
+# $WORK/inc/vmlinux.h (this machine's BTF) stands in where a project
+# expects a generated vmlinux.h.
 # Each writes corpus/<source>/ with .provenance.tsv (commit as version)
 # and FAILURES.tsv.
 . "$(dirname "$0")/lib.sh"
 REPOS=${RB_REPOS:-}
 
-# checkout SOURCE OWNER+NAME DIR: the repository's HEAD tree into DIR;
-# prints the commit. Fails (after one line) when there is no mirror.
+# checkout SOURCE OWNER+NAME DIR [PATH...]: the repository's HEAD tree
+# (or only the PATHs in it) into DIR; prints the commit. Fails (after one
+# line) when there is no mirror.
+# NAME may be a glob (OWNER+NAME patterns, e.g. "*+cilium" for forks):
+# of the mirrors that match, the one whose HEAD commit is newest is used.
 checkout() {
-	local src=$1 name=$2 dir=$3 git=${REPOS:+$REPOS/$2/repo}
-	if [ -z "$REPOS" ] || ! git -C "$git" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	local src=$1 name=$2 dir=$3 git="" m t best=-1
+	shift 3
+	if [ -n "$REPOS" ]; then
+		for m in "$REPOS"/$name/repo; do
+			t=$(git -C "$m" log -1 --format=%ct HEAD 2>/dev/null) || continue
+			[ "$t" -gt "$best" ] && { best=$t; git=$m; }
+		done
+	fi
+	if [ -z "$git" ]; then
 		log "$src: skipped (no git mirror of ${name/+//}: set RB_REPOS=DIR with $name/repo in it)"
 		return 1
 	fi
 	rm -rf "$dir"; mkdir -p "$dir"
-	git -C "$git" archive HEAD | tar -x -C "$dir"
+	git -C "$git" archive HEAD -- "$@" | tar -x -C "$dir"
 	git -C "$git" rev-parse --short=12 HEAD
 }
 
@@ -81,4 +106,116 @@ if ver=$(checkout katran facebookincubator+katran "$t"); then
 		fi
 	done
 	report katran "$ver" "$out"
+fi
+
+# headers the Debian toolchain lacks for BPF-target builds that include
+# glibc headers: an empty gnu/stubs-32.h (the bpf target is not x86_64)
+STUBS=$WORK/repos-inc
+mkdir -p "$STUBS/gnu" && : >"$STUBS/gnu/stubs-32.h"
+VMLINUX_INC=$WORK/inc
+
+# copy_objs SOURCE OUTDIR VERSION ORIGIN OBJ... : objects a project's own
+# Makefile built, with provenance
+copy_objs() {
+	local src=$1 out=$2 ver=$3 origin=$4 o; shift 4
+	for o in "$@"; do
+		[ -s "$o" ] || continue
+		cp "$o" "$out/"
+		printf '%s\t%s\t%s\t%s\t-\n' "$(basename "$o")" "$src" "$ver" "$origin/$(basename "$o")" >>"$out/.provenance.tsv"
+	done
+}
+
+# --- cilium: its bpf/Makefile (Makefile.defs asks for go, which only sets
+# variables the BPF objects do not use)
+out=$CORPUS/cilium; t=$WORK/cilium
+rm -rf "$out"
+if ver=$(checkout cilium '*+cilium' "$t" bpf Makefile.defs Makefile.quiet); then
+	fresh "$out"
+	objs="bpf_lxc.o bpf_overlay.o bpf_sock.o bpf_host.o bpf_wireguard.o bpf_xdp.o bpf_network.o bpf_alignchecker.o"
+	make -C "$t/bpf" -k -j"$JOBS" CLANG="$CLANG" $objs >"$WORK/cilium.log" 2>&1 || true
+	for o in $objs; do [ -s "$t/bpf/$o" ] || printf '%s\t%s\n' "bpf/${o%.o}.c" "see $WORK/cilium.log" >>"$out/FAILURES.tsv"; done
+	copy_objs cilium "$out" "$ver" bpf $(for o in $objs; do echo "$t/bpf/$o"; done)
+	report cilium "$ver" "$out"
+fi
+
+# --- tetragon: its bpf/Makefile (objs/*.o, one per sensor and kernel variant)
+out=$CORPUS/tetragon; t=$WORK/tetragon
+rm -rf "$out"
+if ver=$(checkout tetragon cilium+tetragon "$t" bpf); then
+	fresh "$out"
+	make -C "$t/bpf" -k -j"$JOBS" CLANG="$CLANG" >"$WORK/tetragon.log" 2>&1 ||
+		printf '%s\t%s\n' "bpf/Makefile" "some targets failed, see $WORK/tetragon.log" >>"$out/FAILURES.tsv"
+	copy_objs tetragon "$out" "$ver" bpf/objs "$t"/bpf/objs/*.o
+	report tetragon "$ver" "$out"
+fi
+
+# --- pwru (bpf2go: -I./bpf/headers -Wno-address-of-packed-member)
+out=$CORPUS/pwru; t=$WORK/pwru
+rm -rf "$out"
+if ver=$(checkout pwru cilium+pwru "$t" bpf); then
+	fresh "$out"
+	printf '%s\t%s\n' "$t/bpf/kprobe_pwru.c" kprobe_pwru.o |
+		build pwru "$out" "$ver" "$t" - -O2 -g -I"$t/bpf/headers" -D__TARGET_ARCH_x86 -Wno-address-of-packed-member
+	report pwru "$ver" "$out"
+fi
+
+# --- inspektor-gadget: one object per gadget
+out=$CORPUS/inspektor-gadget; t=$WORK/inspektor-gadget
+rm -rf "$out"
+if ver=$(checkout inspektor-gadget inspektor-gadget+inspektor-gadget "$t" gadgets include); then
+	fresh "$out"
+	for f in "$t"/gadgets/*/program.bpf.c; do printf '%s\t%s.bpf.o\n' "$f" "$(basename "$(dirname "$f")")"; done |
+		build inspektor-gadget "$out" "$ver" "$t" - -O2 -g -D__TARGET_ARCH_x86 -I"$t/include" \
+			-I"$t/include/gadget/amd64" -idirafter /usr/include/x86_64-linux-gnu -idirafter "$STUBS" -Wno-unused-value
+	report inspektor-gadget "$ver" "$out"
+fi
+
+# --- xdp-project/bpf-examples: the BPF_TARGETS (and TC_BPF_TARGETS) of
+# each example's Makefile; its lib/libbpf submodule is replaced by Debian's
+# libbpf headers
+out=$CORPUS/bpf-examples; t=$WORK/bpf-examples
+rm -rf "$out"
+if ver=$(checkout bpf-examples xdp-project+bpf-examples "$t"); then
+	fresh "$out"
+	for d in "$t"/*/; do
+		for b in $(sed -n 's/^\(TC_\)\?BPF_TARGETS *[:+]\?= *//p' "$d/Makefile" 2>/dev/null); do
+			[ -f "$d$b.c" ] && printf '%s\t%s.%s.o\n' "$d$b.c" "$(basename "$d")" "$b"
+		done
+	done | sort -u |
+		build bpf-examples "$out" "$ver" "$t" - -O2 -g -D__TARGET_ARCH_x86 -I"$t/include" -I"$t/headers" \
+			-I"$t/lib/util" -I/usr/include/x86_64-linux-gnu -idirafter "$STUBS" -Wno-compare-distinct-pointer-types
+	report bpf-examples "$ver" "$out"
+fi
+
+# --- libbpf-bootstrap examples (vmlinux.h of this machine)
+out=$CORPUS/libbpf-bootstrap; t=$WORK/libbpf-bootstrap
+rm -rf "$out"
+if ver=$(checkout libbpf-bootstrap libbpf+libbpf-bootstrap "$t"); then
+	fresh "$out"
+	for f in "$t"/examples/c/*.bpf.c; do printf '%s\t%s.o\n' "$f" "$(basename "$f" .c)"; done |
+		build libbpf-bootstrap "$out" "$ver" "$t" - -O2 -g -mcpu=v3 -D__TARGET_ARCH_x86 -I"$VMLINUX_INC" \
+			-I"$t/examples/c" -idirafter /usr/include/x86_64-linux-gnu
+	report libbpf-bootstrap "$ver" "$out"
+fi
+
+# --- bpftop
+out=$CORPUS/bpftop; t=$WORK/bpftop
+rm -rf "$out"
+if ver=$(checkout bpftop Netflix+bpftop "$t"); then
+	fresh "$out"
+	for f in "$t"/src/bpf/*.bpf.c; do printf '%s\t%s.o\n' "$f" "$(basename "$f" .c)"; done |
+		build bpftop "$out" "$ver" "$t" - -O2 -g -mcpu=v3 -D__TARGET_ARCH_x86 -I"$VMLINUX_INC" \
+			-idirafter /usr/include/x86_64-linux-gnu
+	report bpftop "$ver" "$out"
+fi
+
+# --- ebpf_exporter examples (its own include/x86/vmlinux.h, -mcpu=v3)
+out=$CORPUS/ebpf_exporter; t=$WORK/ebpf_exporter
+rm -rf "$out"
+if ver=$(checkout ebpf_exporter cloudflare+ebpf_exporter "$t"); then
+	fresh "$out"
+	for f in "$t"/examples/*.bpf.c; do printf '%s\t%s.o\n' "$f" "$(basename "$f" .c)"; done |
+		build ebpf_exporter "$out" "$ver" "$t" - -O2 -g -mcpu=v3 -D__TARGET_ARCH_x86 -I"$t/include/x86" \
+			-I"$t/examples" -idirafter /usr/include/x86_64-linux-gnu
+	report ebpf_exporter "$ver" "$out"
 fi
