@@ -30,6 +30,21 @@
 # and FAILURES.tsv.
 . "$(dirname "$0")/lib.sh"
 REPOS=${RB_REPOS:-}
+# headers the Debian toolchain lacks for BPF-target builds: an empty
+# gnu/stubs-32.h (glibc's headers on a target that is not x86_64), and the
+# struct bpf_map_def of libbpf < 1.0 (build() adds it where a legacy
+# source needs it)
+STUBS=$WORK/repos-inc
+mkdir -p "$STUBS/gnu" && : >"$STUBS/gnu/stubs-32.h"
+cat >"$STUBS/bpf_map_def.h" <<'EOF'
+struct bpf_map_def {
+	unsigned int type;
+	unsigned int key_size;
+	unsigned int value_size;
+	unsigned int max_entries;
+	unsigned int map_flags;
+};
+EOF
 
 # checkout SOURCE OWNER+NAME DIR [PATH...]: the repository's HEAD tree
 # (or only the PATHs in it) into DIR; prints the commit. Fails (after one
@@ -60,9 +75,19 @@ checkout() {
 # not know, "-" for none) and failures
 build() {
 	local src=$1 out=$2 ver=$3 pre=$4 ptype=$5; shift 5
-	local f o
+	local f o rc
 	while IFS=$'\t' read -r f o; do
-		if $CLANG "$@" -target bpf -c "$f" -o "$out/$o" 2>"$WORK/$src.$o.err"; then
+		rc=0
+		$CLANG "$@" -target bpf -c "$f" -o "$out/$o" 2>"$WORK/$src.$o.err" || rc=$?
+		# a legacy SEC("maps") source written for libbpf < 1.0, whose
+		# struct bpf_map_def Debian's libbpf 1.1 headers no longer declare:
+		# again with that declaration
+		if [ $rc -ne 0 ] && grep -q "incomplete type 'struct bpf_map_def'" "$WORK/$src.$o.err"; then
+			rc=0
+			$CLANG "$@" -include "$STUBS/bpf_map_def.h" -target bpf -c "$f" -o "$out/$o" \
+				2>"$WORK/$src.$o.err" || rc=$?
+		fi
+		if [ $rc -eq 0 ]; then
 			printf '%s\t%s\t%s\t%s\t%s\n' "$o" "$src" "$ver" "${f#"$pre"/}" "$ptype" >>"$out/.provenance.tsv"
 		else
 			rm -f "$out/$o"
@@ -108,10 +133,6 @@ if ver=$(checkout katran facebookincubator+katran "$t"); then
 	report katran "$ver" "$out"
 fi
 
-# headers the Debian toolchain lacks for BPF-target builds that include
-# glibc headers: an empty gnu/stubs-32.h (the bpf target is not x86_64)
-STUBS=$WORK/repos-inc
-mkdir -p "$STUBS/gnu" && : >"$STUBS/gnu/stubs-32.h"
 VMLINUX_INC=$WORK/inc
 
 # copy_objs SOURCE OUTDIR VERSION ORIGIN OBJ... : objects a project's own
