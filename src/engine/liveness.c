@@ -226,6 +226,22 @@ void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 			if (!(live_regs & (1u << r)))
 				rb_reg_not_init(env, &f->regs[r]);
 		uint64_t live = ch ? LV(ch, fr, st->insn_idx) : ~0ull;
+		/* 6.18 bpf_stack_slot_alive: an outer frame's slot is also alive
+		 * when it is live after the callsite of each level (before it, for
+		 * a callback-calling one), whatever the callee writes on the way */
+		for (int k = fr; ch && k < st->curframe; k++) {
+			struct rb_chain *outer = find_chain(env, st, k, false);
+			int cs = st->frame[k + 1]->callsite;
+			if (cs < 0 || cs >= env->insn_cnt) {
+				live = ~0ull;
+				break;
+			}
+			if (!outer)
+				continue; /* no access recorded along that chain yet: nothing live */
+			int at = env->aux[cs].calls_callback ? cs : cs + 1;
+			if (at < env->insn_cnt)
+				live |= LV(outer, fr, at);
+		}
 		for (int s = 0; s < f->nslots && s < 64; s++) {
 			if (live & (1ull << s))
 				continue;

@@ -201,4 +201,34 @@ PROG(callee_writes_caller_slot)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* Inside the callee the caller's fp-16 is alive: it is read after the
+ * callsite (6.18 bpf_stack_slot_alive), although the callee overwrites it
+ * first. So the second path (fp-16 never written) is not pruned at the
+ * callee's entry against the first (fp-16 = r7). The engine let the
+ * callee's sure write kill the slot there too and pruned (progdiff call
+ * seed 5 #499: kernel 144 insns, old 133). */
+PROG(caller_slot_alive_in_callee)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r3 = 3;"
+		     "r4 = 4;"
+		     "r5 = 5;"
+		     "r8 = 1;"
+		     /* a checkpoint here; then none until the callee's entry */
+		     "if r6 > 10 goto 1f;"
+		     "*(u64 *)(r10 - 16) = r7;"
+		     "1: r1 = r10;"
+		     "r1 += -16;"
+		     "r2 = r7;"
+		     "r3 = 3;"
+		     "r4 = 4;"
+		     "r5 = 5;"
+		     "call write_through_r1;"
+		     "r0 = *(u64 *)(r10 - 16);"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";
