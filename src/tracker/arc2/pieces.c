@@ -8,51 +8,76 @@
 
 static uint64_t umin_(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-void a2_pieces(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out)
+/* out->p[out->n++] := {base, size}, field by field (a whole-struct copy
+ * of a by-value argument went through the stack and stalled) */
+static inline void put(struct a2_list *out, uint64_t base, uint64_t size)
+{
+	out->p[out->n].base = base;
+	out->p[out->n].size = size;
+	out->n++;
+}
+
+/* appends the pieces of a ∩ b (at most two) to out */
+static void pieces_append(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out)
 {
 	const uint64_t m = cn_mask(bits);
-	out->n = 0;
 	if (cnum_is_empty(a, bits) || cnum_is_empty(b, bits))
 		return;
 	if (cnum_is_full(a, bits)) {
-		out->p[out->n++] = b;
+		put(out, b.base, b.size);
 		return;
 	}
 	if (cnum_is_full(b, bits)) {
-		out->p[out->n++] = a;
+		put(out, a.base, a.size);
 		return;
 	}
 	uint64_t d = (b.base - a.base) & m; /* b's start, counted from a's */
 	if (d <= a.size) {
 		/* b starts inside a */
 		uint64_t len1 = umin_(a.size - d, b.size);
-		out->p[out->n++] = (struct cnum){b.base, len1};
+		unsigned first = out->n;
+		put(out, b.base, len1);
 		/* b runs on round the circle back into a's start? */
 		if (d > 0 && b.size > m - d) {
 			uint64_t rest = b.size - (m - d + 1); /* offsets 0..rest of a */
 			uint64_t len2 = umin_(rest, a.size);
-			if (len2 + 1 == d) /* touches the first piece: one piece */
-				out->p[0] = (struct cnum){a.base, d + len1};
-			else
-				out->p[out->n++] = (struct cnum){a.base, len2};
+			if (len2 + 1 == d) { /* touches the first piece: one piece */
+				out->p[first].base = a.base;
+				out->p[first].size = d + len1;
+			} else {
+				put(out, a.base, len2);
+			}
 		}
 		return;
 	}
 	uint64_t e = (a.base - b.base) & m; /* a's start, counted from b's */
 	if (e <= b.size)
-		out->p[out->n++] = (struct cnum){a.base, umin_(a.size, b.size - e)};
+		put(out, a.base, umin_(a.size, b.size - e));
+}
+
+void a2_pieces(struct cnum a, struct cnum b, unsigned bits, struct a2_list *out)
+{
+	out->n = 0;
+	pieces_append(a, b, bits, out);
 }
 
 void a2_list_meet_arc(struct a2_list *l, struct cnum c, unsigned bits)
 {
-	struct a2_list r = {0};
+	struct a2_list r;
+	r.n = 0;
 	for (unsigned i = 0; i < l->n; i++) {
+		if (r.n + 2 <= A2_MAX_PIECES) {
+			pieces_append(l->p[i], c, bits, &r);
+			continue;
+		}
 		struct a2_list q;
 		a2_pieces(l->p[i], c, bits, &q);
 		for (unsigned j = 0; j < q.n && r.n < A2_MAX_PIECES; j++)
 			r.p[r.n++] = q.p[j];
 	}
-	*l = r;
+	l->n = r.n;
+	for (unsigned i = 0; i < r.n; i++)
+		l->p[i] = r.p[i];
 }
 
 /* pieces in increasing base order (a list has at most A2_MAX_PIECES
