@@ -38,6 +38,12 @@ struct rb_bench_result {
 	uint64_t iterations;
 };
 
+/* Several measurements of one (operation, tracker) pair (Google
+ * Benchmark's --benchmark_repetitions=N) become one: the median ns/op,
+ * iterations summed, in the order of the operations and of the registry;
+ * rows of unknown operations or trackers are dropped. Returns the new
+ * count. */
+size_t rb_bench_median(struct rb_bench_result *r, size_t n);
 /* print "op  old ns  cnum ns  cnum/old" for every op measured on both */
 void rb_bench_print(const struct rb_bench_result *r, size_t n);
 /* The results database side: rb_bench_db_begin() opens the database at

@@ -74,6 +74,7 @@ static const struct op_def ops[] = {
 
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 #define POOL 64 /* power of two */
+#define PAIRS 256 /* power of two */
 
 struct rb_bench_ctx {
 	const struct op_def *def;
@@ -81,6 +82,9 @@ struct rb_bench_ctx {
 	rb_val pool[POOL];
 	rb_val src[POOL]; /* second operands (shift amounts for shifts) */
 	struct rb_bounds bounds[POOL];
+	/* K_REFINE: pool indices of pairs whose outcome the baseline's
+	 * branch_taken leaves open */
+	uint8_t pa[PAIRS], pb[PAIRS];
 	uint64_t sink;
 };
 
@@ -138,6 +142,34 @@ static void make_value(const struct rb_tracker *t, unsigned k, uint64_t *seed, r
 	t->from_bounds(v, &b);
 }
 
+/* The refinements measured are those the engine performs: it calls
+ * branch_refine only when branch_taken cannot decide the jump (jmp.c,
+ * as 6.18's check_cond_jmp_op), so the pairs are the pool's undecided
+ * ones, the same for every tracker (decided by the baseline, on its own
+ * copy of the pool). Random pairs would mostly be decided ones, which the
+ * old tracker answers from its own branch_taken before refining and cnum
+ * refines in full: a mix the engine never asks for. */
+static void refine_pairs(struct rb_bench_ctx *c)
+{
+	const struct rb_tracker *base = rb_tracker_get(RB_ROLE_BASELINE, 64);
+	rb_val pool[POOL];
+	uint64_t seed = 42;
+	unsigned n = 0;
+	for (unsigned k = 0; k < POOL; k++)
+		make_value(base, k, &seed, &pool[k]);
+	for (unsigned k = 0; k < POOL * POOL && n < PAIRS; k++) {
+		unsigned a = k & (POOL - 1), b = (k / POOL * 7 + k * 5 + 1) & (POOL - 1);
+		if (base->branch_taken(&pool[a], &pool[b], c->def->jop, c->def->is32) == RB_BR_UNKNOWN) {
+			c->pa[n] = (uint8_t)a;
+			c->pb[n++] = (uint8_t)b;
+		}
+	}
+	for (unsigned k = n; k < PAIRS; k++) { /* repeated if fewer */
+		c->pa[k] = n ? c->pa[k % n] : 0;
+		c->pb[k] = n ? c->pb[k % n] : 0;
+	}
+}
+
 struct rb_bench_ctx *rb_bench_setup(unsigned i, const char *tracker)
 {
 	const struct rb_tracker *t = rb_tracker_get(tracker, 64);
@@ -168,6 +200,8 @@ struct rb_bench_ctx *rb_bench_setup(unsigned i, const char *tracker)
 		}
 		t->bounds(&c->pool[k], &c->bounds[k]);
 	}
+	if (c->def->kind == K_REFINE)
+		refine_pairs(c);
 	return c;
 }
 
@@ -190,7 +224,8 @@ void rb_bench_body(struct rb_bench_ctx *c, uint64_t n)
 			break;
 		}
 		case K_REFINE: {
-			rb_val x = c->pool[a], y = c->pool[b];
+			unsigned p = (unsigned)i & (PAIRS - 1);
+			rb_val x = c->pool[c->pa[p]], y = c->pool[c->pb[p]];
 			sink += t->branch_refine(&x, &y, d->jop, d->is32);
 			break;
 		}

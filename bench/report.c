@@ -21,15 +21,60 @@ static const struct rb_bench_result *find(const struct rb_bench_result *r, size_
 	return NULL;
 }
 
-/* ns/op of every registry tracker per operation, then each one's ratio to
- * the baseline (geometric mean over the operations) */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+size_t rb_bench_median(struct rb_bench_result *r, size_t n)
+{
+	double *ns = malloc((n ? n : 1) * sizeof(*ns));
+	struct rb_bench_result *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	size_t out = 0;
+	if (!ns || !tmp) {
+		free(ns);
+		free(tmp);
+		return n; /* the rows as they are: print takes the first of each */
+	}
+	/* in the order of the operations, then of the registry: a random
+	 * interleaving leaves the rows shuffled */
+	const struct rb_tracker *const *tl = rb_trackers(64);
+	for (unsigned op = 0; op < rb_bench_count(); op++)
+		for (const struct rb_tracker *const *t = tl; *t; t++) {
+			size_t k = 0, first = n;
+			uint64_t iters = 0;
+			for (size_t j = 0; j < n; j++)
+				if (!strcmp(r[j].op, rb_bench_op(op)) && !strcmp(r[j].tracker, (*t)->name)) {
+					if (first == n)
+						first = j;
+					ns[k++] = r[j].ns_per_op;
+					iters += r[j].iterations;
+				}
+			if (!k)
+				continue;
+			qsort(ns, k, sizeof(*ns), cmp_double);
+			tmp[out] = r[first];
+			tmp[out].ns_per_op = k % 2 ? ns[k / 2] : (ns[k / 2 - 1] + ns[k / 2]) / 2;
+			tmp[out].iterations = iters;
+			out++;
+		}
+	memcpy(r, tmp, out * sizeof(*r));
+	free(ns);
+	free(tmp);
+	return out;
+}
+
+/* ns/op of every registry tracker per operation and the candidate's ratio
+ * to the baseline, then each tracker's ratio to the baseline (geometric
+ * mean over the operations) */
 void rb_bench_print(const struct rb_bench_result *r, size_t n)
 {
 	const struct rb_tracker *const *tl = rb_trackers(64);
 	printf("\n%-18s", "operation (ns/op)");
 	for (const struct rb_tracker *const *t = tl; *t; t++)
 		printf(" %14s", (*t)->name);
-	printf("\n");
+	printf(" %14s\n", RB_ROLE_CANDIDATE "/" RB_ROLE_BASELINE);
 	double logsum[16] = {0};
 	int cnt[16] = {0};
 	for (size_t i = 0; i < n; i++) {
@@ -46,6 +91,9 @@ void rb_bench_print(const struct rb_bench_result *r, size_t n)
 			logsum[k] += __builtin_log(c->ns_per_op / r[i].ns_per_op);
 			cnt[k]++;
 		}
+		const struct rb_bench_result *cand = find(r, n, r[i].op, RB_ROLE_CANDIDATE);
+		if (cand)
+			printf(" %14.2f", cand->ns_per_op / r[i].ns_per_op);
 		printf("\n");
 	}
 	printf("%-18s", "vs " RB_ROLE_BASELINE " (geomean)");

@@ -4,6 +4,12 @@
 // database. Everything measured is C; this file is only the glue.
 //
 //   build/bench/rangebench-bench [--db FILE] [--label TEXT] [google benchmark flags]
+//
+// With --benchmark_repetitions=N each (operation, tracker) is measured N
+// times and the table and the database get the median; adding
+// --benchmark_enable_random_interleaving=true spreads the repetitions over
+// the run, so that a busy spell of the machine does not land on one
+// tracker's measurements only (the ratios are then side by side in time).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -102,6 +108,8 @@ int main(int argc, char **argv)
 	Collector collector;
 	benchmark::RunSpecifiedBenchmarks(&collector);
 	benchmark::Shutdown();
+	// --benchmark_repetitions=N: the median of the N measurements
+	collector.results.resize(rb_bench_median(collector.results.data(), collector.results.size()));
 	rb_bench_print(collector.results.data(), collector.results.size());
 	if (bdb) {
 		int rc = rb_bench_db_finish(bdb, collector.results.data(), collector.results.size(), 1, msg,

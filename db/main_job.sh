@@ -28,7 +28,7 @@ step "corpus" make corpus
 # exit 130: interrupted; anything else non-zero stops the job
 # --repeat 3: the median of three verifications per (program, tracker) for times
 step "verify default corpus" build/rangebench run --repeat 3 --label "$label"
-step "micro-benchmarks" make bench BENCH_ARGS="--benchmark_min_time=0.05 --db db/results.sqlite --label $label"
+step "micro-benchmarks" make bench BENCH_ARGS="--benchmark_min_time=0.01 --db db/results.sqlite --label $label"
 step "charts" build/rangebench plot
 
 total=$(($(date +%s) - t0))

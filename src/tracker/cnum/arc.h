@@ -153,11 +153,17 @@ static inline bool crosses_umax(struct cnum a, unsigned bits)
 	return a.size > cn_mask(bits) - a.base;
 }
 
-/* does the arc cross the S_MAX -> S_MIN point? (mainline srange_overflow) */
+/* does the arc cross the S_MAX -> S_MIN point? (mainline srange_overflow:
+ * it holds both). One test instead of two membership tests: a non-empty
+ * arc shorter than the circle holds S_MAX and the value after it iff
+ * S_MAX's clockwise distance from base is below size; a full circle
+ * holds both; the empty arc neither. */
 static inline bool crosses_smax(struct cnum a, unsigned bits)
 {
-	return cnum_contains(a, cn_smax_bits(bits), bits) &&
-	       cnum_contains(a, cn_smin_bits(bits), bits);
+	const uint64_t m = cn_mask(bits);
+	if (a.size == m)
+		return a.base != m;
+	return ((cn_smax_bits(bits) - a.base) & m) < a.size;
 }
 
 /* mainline cnum{T}_from_urange */

@@ -202,7 +202,7 @@ static void sext64_default(struct creg *r, unsigned n)
 	int64_t lo = -(INT64_C(1) << (n - 1)), hi = (INT64_C(1) << (n - 1)) - 1;
 	reg_set_srange64(r, lo, hi);
 	reg_set_srange32(r, lo, hi);
-	r->var_off = tnum_unknown();
+	r->var_off = TNUM_C(0, W_MASK); /* tnum_unknown(), inline */
 }
 
 /* mainline coerce_reg_to_size_sx: sign-extend the low n bits. The signed
@@ -231,7 +231,7 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 		int64_t nmin = -(INT64_C(1) << (n - 1)), nmax = (INT64_C(1) << (n - 1)) - 1;
 		if (lo <= hi && (uint64_t)(hi - lo) == r->r32.size && lo >= nmin && hi <= nmax) {
 			r->r64 = cnum_from_srange(lo, hi, RW);
-			r->var_off = tnum_unknown();
+			r->var_off = TNUM_C(0, W_MASK); /* tnum_unknown(), inline */
 			creg_sync(r);
 			return;
 		}
@@ -239,7 +239,7 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 		 * 64-bit values are the sign-extended 32-bit ones */
 		if (n == H_BITS) {
 			r->r64 = cnum_from_srange(H_SMIN, H_SMAX, RW);
-			r->var_off = tnum_unknown();
+			r->var_off = TNUM_C(0, W_MASK); /* tnum_unknown(), inline */
 			creg_sync(r);
 			return;
 		}
@@ -266,7 +266,7 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 static void sext32_default(struct creg *r, unsigned n)
 {
 	reg_set_srange32(r, -(INT64_C(1) << (n - 1)), (INT64_C(1) << (n - 1)) - 1);
-	r->var_off = tnum_subreg(tnum_unknown());
+	r->var_off = TNUM_C(0, H_MASK); /* tnum_subreg(tnum_unknown()) */
 }
 
 /* mainline coerce_subreg_to_size_sx: the same on the subregister */
