@@ -34,10 +34,12 @@ static int update_branch_counts(struct rb_env *env, struct rb_vstate *st)
 		if (err)
 			return err;
 		/* maybe_free_verifier_state: not while its loop's precision
-		 * marks are incomplete (it stays on the free list) */
+		 * marks are incomplete (it stays on the free list); an evicted
+		 * checkpoint is freed here */
+		struct rb_vstate *parent = st->parent;
 		if (!rb_scc_incomplete_marks(env, st))
 			rb_states_leave_free_list(env, st);
-		st = st->parent;
+		st = parent;
 	}
 	return 0;
 }

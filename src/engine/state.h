@@ -142,6 +142,7 @@ struct rb_vstate {
 	int nhist, cap_hist;
 	/* the list bookkeeping of an explored (checkpoint) state */
 	bool in_list, cleaned, in_free_list;
+	int32_t all_idx; /* its index in env->all_states (states.c) */
 	struct rb_vstate *equal_state; /* backedge copies: the state they matched */
 	uint32_t hit_cnt, miss_cnt;
 	struct rb_vstate *next; /* next in its insn's list */
@@ -226,7 +227,7 @@ struct rb_env {
 	struct rb_branch *stack;
 	int nstack, cap_stack;
 	struct rb_vstate **explored; /* head per insn */
-	struct rb_vstate **all_states; /* every checkpoint ever made (freed at the end) */
+	struct rb_vstate **all_states; /* every checkpoint not yet freed (states.c) */
 	int nall, cap_all;
 
 	int insn_idx, prev_insn_idx;

@@ -18,8 +18,15 @@ int rb_states_init(struct rb_env *env)
 	return env->explored ? 0 : RB_E_NOMEM;
 }
 
+/* 6.18 free_states() between passes: every checkpoint (explored lists and
+ * free list) is freed, no path of the pass being left */
 void rb_states_forget(struct rb_env *env)
 {
+	for (int i = 0; i < env->nall; i++) {
+		rb_states_mem_sub(env, env->all_states[i]);
+		rb_state_free(env->all_states[i]);
+	}
+	env->nall = 0;
 	memset(env->explored, 0, sizeof(struct rb_vstate *) * (size_t)env->insn_cnt);
 }
 
@@ -36,7 +43,8 @@ void rb_states_free(struct rb_env *env)
 
 /* The bytes of verifier state alive at once (cur_state_mem) and their peak
  * (peak_state_mem): every state allocated (the current path's, pending
- * branches', checkpoints' and evicted checkpoints' still referenced) counted
+ * branches', checkpoints' and evicted checkpoints' still referenced, until
+ * they are freed as 6.18 frees them: see release()) counted
  * at the size rb_state_bytes gives, which is what was allocated for it.
  * Each state remembers what it was counted at (acct_bytes), so a later
  * subtraction removes exactly that; the current path's state grows (stack
@@ -88,18 +96,32 @@ struct rb_vstate **rb_states_list(struct rb_env *env, int insn_idx, const struct
 	return &env->explored[bucket(env, insn_idx, st)];
 }
 
+/* 6.18 maybe_free_verifier_state(): a checkpoint no list holds and no
+ * path needs any more is freed (out of all_states, its bytes no longer
+ * counted) */
+static void release(struct rb_env *env, struct rb_vstate *st)
+{
+	int32_t i = st->all_idx;
+	rb_states_mem_sub(env, st);
+	env->all_states[i] = env->all_states[--env->nall];
+	env->all_states[i]->all_idx = i;
+	rb_state_free(st);
+}
+
 void rb_states_evict(struct rb_env *env, struct rb_vstate **pp, bool keep_alive)
 {
 	struct rb_vstate *sl = *pp;
 	*pp = sl->next;
 	sl->in_list = false;
 	env->explored_size--;
-	/* kept alive (free list) while paths through it are pending */
+	/* kept alive (free list) while paths through it are pending, else
+	 * freed now, as 6.18's is_state_visited() does on a miss */
 	if (keep_alive) {
 		sl->in_free_list = true;
 		env->free_list_size++;
+	} else {
+		release(env, sl);
 	}
-	rb_states_mem_sub(env, sl);
 }
 
 void rb_states_leave_free_list(struct rb_env *env, struct rb_vstate *st)
@@ -107,6 +129,7 @@ void rb_states_leave_free_list(struct rb_env *env, struct rb_vstate *st)
 	if (st->in_free_list) {
 		st->in_free_list = false;
 		env->free_list_size--;
+		release(env, st);
 	}
 }
 
@@ -130,6 +153,7 @@ int rb_states_store(struct rb_env *env, const struct rb_vstate *cur, int insn_id
 		rb_state_free(nw);
 		return RB_E_NOMEM;
 	}
+	nw->all_idx = env->nall;
 	env->all_states[env->nall++] = nw;
 	nw->insn_idx = insn_idx;
 	nw->branches = 1;

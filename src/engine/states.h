@@ -27,8 +27,10 @@ void rb_states_forget(struct rb_env *env);
 struct rb_vstate **rb_states_list(struct rb_env *env, int insn_idx, const struct rb_vstate *st);
 /* store a copy of cur as a checkpoint at insn_idx (RB_E_LIMIT past RB_STATE_BUDGET) */
 int rb_states_store(struct rb_env *env, const struct rb_vstate *cur, int insn_idx, struct rb_vstate **out);
-/* unlink *pp from its list; keep_alive: on the free list while paths through it are pending */
+/* unlink *pp from its list; keep_alive: on the free list while paths
+ * through it are pending, else freed (6.18 maybe_free_verifier_state) */
 void rb_states_evict(struct rb_env *env, struct rb_vstate **pp, bool keep_alive);
+/* the last path through st ended: freed if it is on the free list */
 void rb_states_leave_free_list(struct rb_env *env, struct rb_vstate *st);
 
 /* counters: bytes of live states (peak_state_mem) and stored states (peak_states) */
