@@ -12,6 +12,13 @@
 
 /* ---------- storage ---------- */
 
+/* is a recorder attached (engine.h)? It reads the stored states when the
+ * verification ends, so none is freed before (release()) */
+static bool keeps_states(const struct rb_env *env)
+{
+	return env->opts && env->opts->rec;
+}
+
 int rb_states_init(struct rb_env *env)
 {
 	env->explored = calloc((size_t)env->insn_cnt, sizeof(struct rb_vstate *));
@@ -24,9 +31,11 @@ void rb_states_forget(struct rb_env *env)
 {
 	for (int i = 0; i < env->nall; i++) {
 		rb_states_mem_sub(env, env->all_states[i]);
-		rb_state_free(env->all_states[i]);
+		if (!keeps_states(env))
+			rb_state_free(env->all_states[i]);
 	}
-	env->nall = 0;
+	if (!keeps_states(env))
+		env->nall = 0;
 	memset(env->explored, 0, sizeof(struct rb_vstate *) * (size_t)env->insn_cnt);
 }
 
@@ -103,6 +112,12 @@ static void release(struct rb_env *env, struct rb_vstate *st)
 {
 	int32_t i = st->all_idx;
 	rb_states_mem_sub(env, st);
+	/* a recorder reads the final precision marks of the states paths
+	 * were pruned against when the verification ends (exec/record.c):
+	 * with one attached the state stays allocated until then, its bytes
+	 * no longer counted */
+	if (keeps_states(env))
+		return;
 	env->all_states[i] = env->all_states[--env->nall];
 	env->all_states[i]->all_idx = i;
 	rb_state_free(st);
