@@ -25,6 +25,73 @@
 #include "tracker/tnum.h"
 #include "tracker/tracker.h"
 
+/* the ordering jumps on one pair of ranges, [min1, max1] jop [min2, max2]:
+ * unsigned (JGT, JGE, JLT, JLE) and signed (JSGT, JSGE, JSLT, JSLE); a
+ * tracker that holds no bounds fields computes just these four values */
+static inline int rb_utaken(uint8_t jop, uint64_t umin1, uint64_t umax1, uint64_t umin2, uint64_t umax2)
+{
+	switch (jop) {
+	case BPF_JGT:
+		if (umin1 > umax2)
+			return RB_BR_ALWAYS;
+		if (umax1 <= umin2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	case BPF_JLT:
+		if (umax1 < umin2)
+			return RB_BR_ALWAYS;
+		if (umin1 >= umax2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	case BPF_JGE:
+		if (umin1 >= umax2)
+			return RB_BR_ALWAYS;
+		if (umax1 < umin2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	case BPF_JLE:
+		if (umax1 <= umin2)
+			return RB_BR_ALWAYS;
+		if (umin1 > umax2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	default:
+		return RB_BR_UNKNOWN;
+	}
+}
+
+static inline int rb_staken(uint8_t jop, int64_t smin1, int64_t smax1, int64_t smin2, int64_t smax2)
+{
+	switch (jop) {
+	case BPF_JSGT:
+		if (smin1 > smax2)
+			return RB_BR_ALWAYS;
+		if (smax1 <= smin2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	case BPF_JSLT:
+		if (smax1 < smin2)
+			return RB_BR_ALWAYS;
+		if (smin1 >= smax2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	case BPF_JSGE:
+		if (smin1 >= smax2)
+			return RB_BR_ALWAYS;
+		if (smax1 < smin2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	case BPF_JSLE:
+		if (smax1 <= smin2)
+			return RB_BR_ALWAYS;
+		if (smin1 > smax2)
+			return RB_BR_NEVER;
+		return RB_BR_UNKNOWN;
+	default:
+		return RB_BR_UNKNOWN;
+	}
+}
+
 static inline int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b,
 					 uint8_t jop, bool is32)
 {
@@ -84,53 +151,15 @@ static inline int rb_bounds_branch_taken(const struct rb_bounds *a, const struct
 		return r;
 	}
 	case BPF_JGT:
-		if (umin1 > umax2)
-			return RB_BR_ALWAYS;
-		if (umax1 <= umin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSGT:
-		if (smin1 > smax2)
-			return RB_BR_ALWAYS;
-		if (smax1 <= smin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JLT:
-		if (umax1 < umin2)
-			return RB_BR_ALWAYS;
-		if (umin1 >= umax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSLT:
-		if (smax1 < smin2)
-			return RB_BR_ALWAYS;
-		if (smin1 >= smax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
 	case BPF_JGE:
-		if (umin1 >= umax2)
-			return RB_BR_ALWAYS;
-		if (umax1 < umin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
-	case BPF_JSGE:
-		if (smin1 >= smax2)
-			return RB_BR_ALWAYS;
-		if (smax1 < smin2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
+	case BPF_JLT:
 	case BPF_JLE:
-		if (umax1 <= umin2)
-			return RB_BR_ALWAYS;
-		if (umin1 > umax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
+		return rb_utaken(jop, umin1, umax1, umin2, umax2);
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
 	case BPF_JSLE:
-		if (smax1 <= smin2)
-			return RB_BR_ALWAYS;
-		if (smin1 > smax2)
-			return RB_BR_NEVER;
-		return RB_BR_UNKNOWN;
+		return rb_staken(jop, smin1, smax1, smin2, smax2);
 	default:
 		return RB_BR_UNKNOWN;
 	}

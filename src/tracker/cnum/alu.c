@@ -324,7 +324,7 @@ static void byte_swap(struct creg *d, const struct rb_alu *op)
  * 32-bit forms, which zero-extend and sync */
 static void mov(struct creg *d, const struct creg *s, const struct rb_alu *op)
 {
-	*d = *s;
+	creg_copy(d, s);
 	if (BPF_CLASS(op->code) == BPF_ALU64) {
 		if (op->off == 8 || op->off == 16 || op->off == 32)
 			creg_coerce_sx(d, (unsigned)op->off);
@@ -341,14 +341,15 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 {
 	uint8_t opc = BPF_OP(op->code);
 	bool alu32 = BPF_CLASS(op->code) != BPF_ALU64;
-	struct creg src = *src_in;
+	struct creg src;
+	creg_copy(&src, src_in);
 
 	if (opc == BPF_MOV) {
 		mov(dst, &src, op);
 		return;
 	}
 	if (opc == BPF_NEG || opc == BPF_END)
-		src = *dst; /* unary: mainline passes dst as its own source */
+		creg_copy(&src, dst); /* unary: mainline passes dst as its own source */
 	if (!safe_to_compute(op, &src, alu32)) {
 		*dst = creg_unknown();
 		return;
@@ -366,7 +367,8 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 		dst->var_off = tnum_sub(dst->var_off, src.var_off);
 		break;
 	case BPF_NEG: {
-		struct creg old = *dst;
+		struct creg old;
+		creg_copy(&old, dst);
 		creg_known(dst, 0);
 		dst->r32 = cnum_sub(dst->r32, old.r32, RH);
 		dst->r64 = cnum_sub(dst->r64, old.r64, RW);

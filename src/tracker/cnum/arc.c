@@ -84,18 +84,19 @@ struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits)
 	int64_t as[2] = {cnum_smin(a, bits), cnum_smax(a, bits)};
 	int64_t bs[2] = {cnum_smin(b, bits), cnum_smax(b, bits)};
 	int64_t smin = 0, smax = 0;
-	bool ov = false;
 	for (int i = 0; i < 4; i++) {
 		int64_t p;
-		ov |= smul_ov(as[i >> 1], bs[i & 1], bits, &p);
+		if (smul_ov(as[i >> 1], bs[i & 1], bits, &p)) {
+			/* one overflow: the whole signed range (the others
+			 * do not matter) */
+			smin = sext_bits(cn_smin_bits(bits), bits);
+			smax = (int64_t)cn_smax_bits(bits);
+			break;
+		}
 		if (i == 0 || p < smin)
 			smin = p;
 		if (i == 0 || p > smax)
 			smax = p;
-	}
-	if (ov) {
-		smin = sext_bits(cn_smin_bits(bits), bits);
-		smax = (int64_t)cn_smax_bits(bits);
 	}
 	return cnum_intersect(cnum_from_urange(umin, umax, bits),
 			      cnum_from_srange(smin, smax, bits), bits);

@@ -208,21 +208,20 @@ static inline int64_t cnum_smax(struct cnum a, unsigned bits)
 }
 
 /* mainline cnum{T}_is_subset: rotate so that `big` starts at 0; then
- * `small` must not wrap and must end within big */
+ * `small` must not wrap and must end within big. The two sentinels first
+ * (each a size of 2^n - 1): a full `big` holds everything, an empty one
+ * only the empty arc; a `small` of that size is empty (a subset of
+ * anything) or full (of no shorter arc). */
 static inline bool cnum_is_subset(struct cnum big, struct cnum small, unsigned bits)
 {
 	const uint64_t m = cn_mask(bits);
 
-	if (cnum_is_empty(small, bits))
-		return true;
-	if (cnum_is_empty(big, bits))
-		return false;
 	if (big.size == m)
-		return true;
+		return big.base != m || (small.base == m && small.size == m);
+	if (small.size == m)
+		return small.base == m;
 	uint64_t s = (small.base - big.base) & m;
-	if (small.size > m - s)
-		return false;
-	return s + small.size <= big.size;
+	return s <= big.size && small.size <= big.size - s;
 }
 
 /* mainline cnum{T}_intersect. Work in the frame where the arc with the

@@ -48,11 +48,13 @@ static void refine_cond_op(struct creg *r1, struct creg *r2, uint8_t op, bool is
 	switch (op) {
 	case BPF_JEQ:
 		if (is32) {
-			r1->r32 = cnum_intersect(r1->r32, r2->r32, RH);
-			r2->r32 = r1->r32;
+			struct cnum x = cnum_intersect(r1->r32, r2->r32, RH);
+			r1->r32 = x;
+			r2->r32 = x;
 		} else {
-			r1->r64 = cnum_intersect(r1->r64, r2->r64, RW);
-			r2->r64 = r1->r64;
+			struct cnum x = cnum_intersect(r1->r64, r2->r64, RW);
+			r1->r64 = x;
+			r2->r64 = x;
 		}
 		rb_tnum_refine_eq(&r1->var_off, &r2->var_off, is32);
 		break;
@@ -155,7 +157,11 @@ bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32)
 /* mainline simulate_both_branches_taken */
 static int simulate(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
 {
-	struct creg f1 = *a, f2 = *b, t1 = *a, t2 = *b;
+	struct creg f1, f2, t1, t2;
+	creg_copy(&f1, a);
+	creg_copy(&f2, b);
+	creg_copy(&t1, a);
+	creg_copy(&t2, b);
 
 	if (!creg_refine(&f1, &f2, rb_jmp_negate(jop), is32))
 		return RB_BR_ALWAYS;
@@ -175,12 +181,34 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 		return r == RB_BR_UNKNOWN ? r : !r;
 	}
 
-	/* only the conversions the tests read (as mainline computes them) */
-	bool full = !is32, sub = is32 || jop == BPF_JEQ || jop == BPF_JNE;
-	struct rb_bounds ba, bb;
-	creg_conv_bounds(a, full, sub, &ba);
-	creg_conv_bounds(b, full, sub, &bb);
-	int r = rb_bounds_branch_taken(&ba, &bb, jop, is32);
+	/* the ordering jumps read two conversions of each register, at the
+	 * compared width only; JEQ, JNE and JSET read what
+	 * rb_bounds_branch_taken reads (mainline computes each as it reads it) */
+	int r;
+	switch (jop) {
+	case BPF_JGT:
+	case BPF_JGE:
+	case BPF_JLT:
+	case BPF_JLE:
+		r = is32 ? rb_utaken(jop, reg_u32_min(a), reg_u32_max(a), reg_u32_min(b), reg_u32_max(b))
+			 : rb_utaken(jop, reg_umin(a), reg_umax(a), reg_umin(b), reg_umax(b));
+		break;
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
+	case BPF_JSLE:
+		r = is32 ? rb_staken(jop, reg_s32_min(a), reg_s32_max(a), reg_s32_min(b), reg_s32_max(b))
+			 : rb_staken(jop, reg_smin(a), reg_smax(a), reg_smin(b), reg_smax(b));
+		break;
+	default: {
+		bool full = !is32, sub = is32 || jop == BPF_JEQ || jop == BPF_JNE;
+		struct rb_bounds ba, bb;
+		creg_conv_bounds(a, full, sub, &ba);
+		creg_conv_bounds(b, full, sub, &bb);
+		r = rb_bounds_branch_taken(&ba, &bb, jop, is32);
+		break;
+	}
+	}
 #ifndef RB_CNUM_MAINLINE_ALGOS
 	(void)simulate; /* newer than 6.18 (see alu.c) */
 	return r;
@@ -206,4 +234,11 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 		return r;
 	}
 #endif
+}
+
+/* the same on stored values: unpacked here, where the tests use them */
+int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	struct creg x = creg_load(a), y = creg_load(b);
+	return creg_branch_taken(&x, &y, jop, is32);
 }

@@ -43,6 +43,20 @@ static inline void creg_store(rb_val *v, const struct creg *r)
 	v->w[4] = r->r32.base | (r->r32.size << 32);
 }
 
+/* *d = *s, one 8-byte word at a time: a struct copy is compiled to
+ * 16-byte moves, and a 16-byte load of two words just stored one by one
+ * (as every operation here stores them) cannot be forwarded from the
+ * store buffer; measured: ~2 ns per ALU operation */
+static inline void creg_copy(struct creg *d, const struct creg *s)
+{
+	d->var_off.value = s->var_off.value;
+	d->var_off.mask = s->var_off.mask;
+	d->r64.base = s->r64.base;
+	d->r64.size = s->r64.size;
+	d->r32.base = s->r32.base;
+	d->r32.size = s->r32.size;
+}
+
 /* bounds through the conversions (mainline reg_umin() etc.) */
 static inline uint64_t reg_umin(const struct creg *r) { return cnum_umin(r->r64, RW); }
 static inline uint64_t reg_umax(const struct creg *r) { return cnum_umax(r->r64, RW); }
@@ -106,10 +120,12 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_zext CN_SYM(creg_zext)
 #define creg_coerce CN_SYM(creg_coerce)
 #define creg_coerce_sx CN_SYM(creg_coerce_sx)
+#define creg_coerce_sx_val CN_SYM(creg_coerce_sx_val)
 #define creg_coerce_subreg_sx CN_SYM(creg_coerce_subreg_sx)
 #define creg_alu CN_SYM(creg_alu)
 #define creg_branch_taken CN_SYM(creg_branch_taken)
 #define creg_refine CN_SYM(creg_refine)
+#define creg_branch_taken_val CN_SYM(creg_branch_taken_val)
 #define creg_print CN_SYM(creg_print)
 #define creg_bounds CN_SYM(creg_bounds)
 
@@ -133,6 +149,9 @@ void creg_zext(struct creg *r);
 void creg_coerce(struct creg *r, unsigned size_bits);
 /* mainline coerce_reg_to_size_sx() and coerce_subreg_to_size_sx() */
 void creg_coerce_sx(struct creg *r, unsigned size_bits);
+/* the same on a stored value: dst := src sign-extended, unpacked and
+ * packed inside (dst may be src) */
+void creg_coerce_sx_val(rb_val *dst, const rb_val *src, unsigned size_bits);
 void creg_coerce_subreg_sx(struct creg *r, unsigned size_bits);
 
 /* alu.c: mainline adjust_scalar_min_max_vals() and check_alu_op()'s MOV */
@@ -142,6 +161,7 @@ void creg_alu(struct creg *dst, const struct creg *src, const struct rb_alu *op)
  * reg_bounds_sync(); jop as in tracker.h (RB_JSET_FALSE for "not JSET") */
 int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, bool is32);
 bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32);
+int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32);
 
 /* bounds.c */
 /* the same, with an empty arc shown as inverted bounds (min > max) */

@@ -208,7 +208,10 @@ static void sext64_default(struct creg *r, unsigned n)
 /* mainline coerce_reg_to_size_sx: sign-extend the low n bits. The signed
  * range survives when the dropped high parts of smin and smax agree and
  * the extended ends have one sign. (Like mainline, no sync afterwards.) */
-void creg_coerce_sx(struct creg *r, unsigned size_bits)
+/* (always inline: in creg_coerce_sx_val() the register then stays in
+ * machine registers from load to store; a load with sign extension and
+ * MOVSX call it on every use) */
+static inline __attribute__((always_inline)) void coerce_sx(struct creg *r, unsigned size_bits)
 {
 	unsigned n = W_SCALE(size_bits);
 	if (n >= W_BITS)
@@ -227,9 +230,13 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 	 * Mainline's cnum does not do this: cnum-mainline skips it. */
 #ifndef RB_CNUM_MAINLINE_ALGOS
 	if (!cnum_is_empty(r->r32, RH)) {
-		int64_t lo = hsext(r->r32.base), hi = hsext(r->r32.base + r->r32.size);
-		int64_t nmin = -(INT64_C(1) << (n - 1)), nmax = (INT64_C(1) << (n - 1)) - 1;
-		if (lo <= hi && (uint64_t)(hi - lo) == r->r32.size && lo >= nmin && hi <= nmax) {
+		/* the arc does not cross the s32 boundary and lies in [nmin,
+		 * nmax] iff its distance from nmin plus its size stays below
+		 * 2^n (one test for the three) */
+		uint64_t nmin_bits = (UINT64_C(0) - (UINT64_C(1) << (n - 1))) & H_MASK;
+		if (n <= H_BITS &&
+		    ((r->r32.base - nmin_bits) & H_MASK) + r->r32.size <= (UINT64_C(1) << n) - 1) {
+			int64_t lo = hsext(r->r32.base), hi = hsext(r->r32.base + r->r32.size);
 			r->r64 = cnum_from_srange(lo, hi, RW);
 			r->var_off = TNUM_C(0, W_MASK); /* tnum_unknown(), inline */
 			creg_sync(r);
@@ -246,10 +253,23 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 	}
 #endif
 
-	uint64_t smax = wbits(reg_smax(r)), smin = wbits(reg_smin(r));
-	if ((smax >> n) != (smin >> n)) {
-		sext64_default(r, n);
-		return;
+	uint64_t smax, smin;
+	if (!cnum_is_empty(r->r64, RW)) {
+		/* an arc crossing S_MAX -> S_MIN reads as the whole signed range,
+		 * whose high parts differ; else base and end are smin and smax */
+		smin = r->r64.base;
+		smax = cnum_end(r->r64, RW);
+		if (crosses_smax(r->r64, RW) || (smax >> n) != (smin >> n)) {
+			sext64_default(r, n);
+			return;
+		}
+	} else {
+		smax = wbits(reg_smax(r));
+		smin = wbits(reg_smin(r));
+		if ((smax >> n) != (smin >> n)) {
+			sext64_default(r, n);
+			return;
+		}
 	}
 	int64_t a = sext_bits(smax, n), b = sext_bits(smin, n);
 	int64_t lo = a < b ? a : b, hi = a < b ? b : a;
@@ -260,6 +280,18 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 		return;
 	}
 	sext64_default(r, n);
+}
+
+void creg_coerce_sx(struct creg *r, unsigned size_bits)
+{
+	coerce_sx(r, size_bits);
+}
+
+void creg_coerce_sx_val(rb_val *dst, const rb_val *src, unsigned size_bits)
+{
+	struct creg r = creg_load(src);
+	coerce_sx(&r, size_bits);
+	creg_store(dst, &r);
 }
 
 /* mainline set_sext32_default_val */

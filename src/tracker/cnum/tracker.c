@@ -125,15 +125,16 @@ static bool cn_equal(const rb_val *a, const rb_val *b)
  * (an arc subset per width) and tnum_in() */
 static bool cn_is_subset(const rb_val *old, const rb_val *cur)
 {
-	/* the same value: every arc is a subset of itself, and a tnum whose
-	 * value has no unknown bit set is in itself (the full test's answer,
-	 * without unpacking) */
-	if (old->w[0] == cur->w[0] && old->w[1] == cur->w[1] && old->w[2] == cur->w[2] &&
-	    old->w[3] == cur->w[3] && old->w[4] == cur->w[4] && !(old->w[0] & old->w[1]))
-		return true;
-	struct creg o = creg_load(old), c = creg_load(cur);
-	return cnum_is_subset(o.r64, c.r64, RW) && cnum_is_subset(o.r32, c.r32, RH) &&
-	       tnum_in(o.var_off, c.var_off);
+	/* straight from the stored words, the 64-bit arc first (the test
+	 * that fails most often), the subregister's halves unpacked only
+	 * when it passes */
+	const uint64_t *o = old->w, *c = cur->w;
+	if (!cnum_is_subset((struct cnum){o[2], o[3]}, (struct cnum){c[2], c[3]}, RW))
+		return false;
+	if (!cnum_is_subset((struct cnum){o[4] & 0xffffffffu, o[4] >> 32},
+			    (struct cnum){c[4] & 0xffffffffu, c[4] >> 32}, RH))
+		return false;
+	return tnum_in(TNUM_C(o[0], o[1]), TNUM_C(c[0], c[1]));
 }
 
 static int cn_print(const rb_val *v, char *buf, size_t len)
@@ -155,10 +156,12 @@ static void cn_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
 			return;
 		}
 		/* MOVSX: the source, sign-extended (creg_alu's mov()) */
-		struct creg r = creg_load(src);
-		if (op->off == 8 || op->off == 16 || op->off == 32)
-			creg_coerce_sx(&r, (unsigned)op->off);
-		creg_store(dst, &r);
+		if (op->off == 8 || op->off == 16 || op->off == 32) {
+			creg_coerce_sx_val(dst, src, (unsigned)op->off);
+		} else {
+			for (int i = 0; i < 5; i++)
+				dst->w[i] = src->w[i];
+		}
 		return;
 	}
 #ifndef RB_CNUM_MAINLINE_ALGOS
@@ -176,18 +179,18 @@ static void cn_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
  * coerce_reg_to_size_sx, as mainline check_mem_access does) */
 static void cn_truncate(rb_val *v, unsigned size_bits, bool sext)
 {
+	if (sext) {
+		creg_coerce_sx_val(v, v, size_bits);
+		return;
+	}
 	struct creg r = creg_load(v);
-	if (sext)
-		creg_coerce_sx(&r, size_bits);
-	else
-		creg_coerce(&r, size_bits);
+	creg_coerce(&r, size_bits);
 	creg_store(v, &r);
 }
 
 static int cn_branch_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
 {
-	struct creg x = creg_load(a), y = creg_load(b);
-	return creg_branch_taken(&x, &y, jop, is32);
+	return creg_branch_taken_val(a, b, jop, is32);
 }
 
 static bool cn_branch_refine(rb_val *a, rb_val *b, uint8_t jop, bool is32)
