@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -24,7 +24,8 @@ CREATE TABLE runs (
 	options        TEXT,             -- the command line
 	trackers       TEXT,             -- the trackers actually run, comma-separated
 	status         TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete')),
-	pid            INTEGER           -- the process writing a 'running' run
+	pid            INTEGER,          -- the process writing a 'running' run
+	helper_sets    TEXT              -- verify runs: 'kernel' (probed) or 'compiled-6.18' helper sets
 );
 CREATE INDEX runs_label ON runs (label, id);
 

@@ -14,6 +14,7 @@
 #include "oracle/kdiff.h"
 #include "loader/object.h"
 #include "tracker/tracker.h"
+#include "oracle/helper_probe.h"
 #include "verify/verify.h"
 
 static void usage(FILE *f)
@@ -30,7 +31,11 @@ static int run_one(const struct rb_object *obj, size_t idx, const char *tracker,
 	FILE *m = open_memstream(text, len);
 	if (!m)
 		return -1;
-	struct rb_verify_opts o = {.tracker = tracker, .log = m};
+	/* the engine with the running kernel's helper sets: it is compared with that kernel */
+	static struct rb_helper_probe hp;
+	if (!hp.src.set)
+		rb_helper_probe_init(&hp, true);
+	struct rb_verify_opts o = {.tracker = tracker, .log = m, .helpers = &hp.src};
 	struct rb_err err = {{0}};
 	int rc = rb_verify(obj, idx, &o, res, &err);
 	fclose(m);

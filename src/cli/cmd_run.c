@@ -10,6 +10,7 @@
 #include "census/census.h"
 #include "cli/commands.h"
 #include "cli/run_opts.h"
+#include "oracle/bpf_sys.h"
 #include "driver/census_store.h"
 #include "driver/driver.h"
 #include "driver/fault.h"
@@ -306,6 +307,9 @@ int cmd_run(int argc, char **argv)
 		.host = ri.host,
 		.options = options,
 		.trackers = c.ran,
+		/* the children probe each program type's set on demand, or
+		 * keep the compiled-in ones where bpf() is refused */
+		.helper_sets = !c.o.compiled_helpers && rb_bpf_available(NULL) ? "kernel" : "compiled-6.18",
 	};
 
 	struct sigaction sa;

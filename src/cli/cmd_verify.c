@@ -16,6 +16,7 @@
 #include "tracker/tracker.h"
 #include "loader/object.h"
 #include "report/table.h"
+#include "oracle/helper_probe.h"
 #include "verify/verify.h"
 #include "util/grow.h"
 
@@ -23,13 +24,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench verify [--tracker old|cnum|kernel] [--log] [--csv] [--btf FILE]\n"
-		"                         [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]...\n"
+		"                         [--prog-type TYPE [--attach-type TYPE]] [--compiled-helpers] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
 		"  kernel), and print veristat-style rows. --log: the per-instruction verifier\n"
 		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE.\n"
 		"  --prog-type/--attach-type: the type of programs whose section libbpf does not\n"
-		"  know (see rangebench load --help). An object without programs is an error.\n");
+		"  know (see rangebench load --help). An object without programs is an error.\n"
+		"  Which helpers a program type may call follows the running kernel where bpf()\n"
+		"  can measure it (rangebench helpers); --compiled-helpers: the compiled-in 6.18\n"
+		"  sets, as where bpf() is refused.\n");
 }
 
 struct row {
@@ -108,10 +112,11 @@ int cmd_verify(int argc, char **argv)
 		{"tracker", required_argument, NULL, 't'}, {"log", no_argument, NULL, 'l'},
 		{"csv", no_argument, NULL, 'c'},           {"btf", required_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},          {"prog-type", required_argument, NULL, 'T'},
-		{"attach-type", required_argument, NULL, 'A'}, {NULL, 0, NULL, 0},
+		{"attach-type", required_argument, NULL, 'A'}, {"compiled-helpers", no_argument, NULL, 'H'},
+		{NULL, 0, NULL, 0},
 	};
 	const char *tracker = RB_ROLE_BASELINE;
-	bool want_log = false, csv = false;
+	bool want_log = false, csv = false, compiled_helpers = false;
 	struct rb_load_opts lopts = {0};
 	int c;
 	optind = 1;
@@ -131,6 +136,7 @@ int cmd_verify(int argc, char **argv)
 		case 'b': lopts.btf_path = optarg; break;
 		case 'T': lopts.prog_type = optarg; break;
 		case 'A': lopts.attach_type = optarg; break;
+		case 'H': compiled_helpers = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -152,6 +158,9 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		return 2;
 	}
+	/* helper sets: the running kernel's, probed when a program needs them */
+	static struct rb_helper_probe hp;
+	rb_helper_probe_init(&hp, !compiled_helpers);
 	for (int a = optind; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
@@ -189,7 +198,8 @@ int cmd_verify(int argc, char **argv)
 			snprintf(r->prog, sizeof(r->prog), "%s", obj->progs[p].name);
 			if (want_log)
 				fprintf(logf, "=== %s:%s (%s) ===\n", file, obj->progs[p].name, tracker);
-			struct rb_verify_opts vo = {.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux};
+			struct rb_verify_opts vo = {
+				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src};
 			if (rb_verify(obj, p, &vo, &r->res, &err) < 0) {
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;

@@ -25,5 +25,6 @@ int cmd_progdiff(int argc, char **argv);
 int cmd_execcheck(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_trackers(int argc, char **argv);
+int cmd_helpers(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct rb_command commands[] = {
 	{"opdiff", cmd_opdiff, "compare the old tracker with the running kernel on random short programs"},
 	{"progdiff", cmd_progdiff, "random programs of every feature family: the engine (old) vs the running kernel, state by state"},
 	{"verify", cmd_verify, "verify programs with a tracker or the running kernel, veristat-style"},
+	{"helpers", cmd_helpers, "the running kernel's helper set per program type against the compiled-in 6.18 sets"},
 	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
 	{"execcheck", cmd_execcheck, "run accepted programs concretely and check every value against the explored states"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},

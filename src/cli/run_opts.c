@@ -20,7 +20,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench run [--trackers LIST] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
-		"                      [--mem-limit MIB]\n"
+		"                      [--mem-limit MIB] [--compiled-helpers]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
 		"                      [-q] [CORPUS_DIR|OBJ]...\n"
 		"\n"
@@ -59,6 +59,10 @@ static void usage(FILE *f)
 		"                   hash of object content, section and name), the same on every\n"
 		"                   machine; the census runs in shard 1 only. Combine the shards'\n"
 		"                   databases with 'rangebench merge' (one run per label)\n"
+		"  --compiled-helpers  which helpers each program type may call from the\n"
+		"                   compiled-in 6.18 sets; by default from the running kernel\n"
+		"                   where bpf() can measure it ('rangebench helpers'). The run\n"
+		"                   records which (runs.helper_sets)\n"
 		"  -q               no progress output\n");
 }
 
@@ -144,6 +148,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'c': c->census = 1; return -1;
 	case 'C': c->census = 0; return -1;
 	case 'q': c->quiet = 1; return -1;
+	case 'H': c->o.compiled_helpers = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
 	case 'T':
 		if (parse_seconds(arg, &c->o.time_limit_s) < 0) {
@@ -254,6 +259,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"prog-type", required_argument, NULL, 'Y'},
 		{"shard", required_argument, NULL, 'S'},
 		{"mem-limit", required_argument, NULL, 'M'},
+		{"compiled-helpers", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
 	};
 	memset(c, 0, sizeof(*c));

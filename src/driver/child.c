@@ -213,6 +213,7 @@ static int build_args(const struct rb_driver *d, const struct obj_state *os, siz
 	a->argv[n++] = a->buf + start;
 	const char *pt = rb_driver_job_prog_type(&d->opts, os->job);
 	ARG("%s", pt ? pt : "-");
+	ARG("%s", d->opts.compiled_helpers ? "compiled" : "kernel");
 	a->argv[n] = NULL;
 #undef ARG
 	return 0;
@@ -388,8 +389,8 @@ static unsigned split_commas(char *s, char **out, unsigned max)
 
 int rb_driver_child_main(int argc, char **argv)
 {
-	/* run --child OBJ SOURCE ROT START RUN_ID REPEAT INSN_LIMIT TIME_LIMIT TRACKERS PROGS PROG_TYPE */
-	if (argc != 13 || strcmp(argv[1], "--child")) {
+	/* run --child OBJ SOURCE ROT START RUN_ID REPEAT INSN_LIMIT TIME_LIMIT TRACKERS PROGS PROG_TYPE HELPERS */
+	if (argc != 14 || strcmp(argv[1], "--child")) {
 		fprintf(stderr, "rangebench run --child: internal use only\n");
 		return 2;
 	}
@@ -399,10 +400,13 @@ int rb_driver_child_main(int argc, char **argv)
 	if (getppid() != parent)
 		return 2;
 	struct rb_driver *d = calloc(1, sizeof(*d));
-	if (d && !(d->vmlinux = rb_vmlinux_new())) {
+	if (d && (!(d->vmlinux = rb_vmlinux_new()) || !(d->helpers = malloc(sizeof(*d->helpers))))) {
+		rb_vmlinux_free(d->vmlinux);
 		free(d);
 		d = NULL;
 	}
+	if (d)
+		rb_helper_probe_init(d->helpers, strcmp(argv[13], "compiled") != 0);
 	struct rb_job_obj job = {.path = argv[2], .source = argv[3], .prog_type = strcmp(argv[12], "-") ? argv[12] : ""};
 	struct obj_state os = {.job = &job};
 	size_t rot = strtoull(argv[4], NULL, 10), q0 = strtoull(argv[5], NULL, 10);
@@ -430,6 +434,7 @@ int rb_driver_child_main(int argc, char **argv)
 	int out = dup(STDOUT_FILENO);
 	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
 		rb_vmlinux_free(d->vmlinux);
+		free(d->helpers);
 		free(d);
 		return 2;
 	}
@@ -466,6 +471,7 @@ int rb_driver_child_main(int argc, char **argv)
 	free(m);
 	rb_rss_close(&d->rss);
 	rb_vmlinux_free(d->vmlinux);
+	free(d->helpers);
 	free(d);
 	close(out);
 	return rc;

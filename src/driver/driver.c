@@ -197,7 +197,11 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.insn_limit = d->opts.insn_limit,
 		.time_limit_s = d->opts.time_limit_s,
 		.vmlinux = d->vmlinux,
+		.helpers = d->helpers ? &d->helpers->src : NULL,
 	};
+	/* the program's helper set probed now, not inside the timed verification */
+	if (d->helpers && strcmp(vo.tracker, "kernel"))
+		rb_helper_probe_set(d->helpers, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
 	double times[64];
 	if (repeat > 64)
@@ -353,12 +357,15 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 	}
 	d->objs = calloc(jobs->n ? jobs->n : 1, sizeof(*d->objs));
 	d->vmlinux = rb_vmlinux_new();
-	if (!d->objs || !d->vmlinux) {
+	d->helpers = malloc(sizeof(*d->helpers));
+	if (!d->objs || !d->vmlinux || !d->helpers) {
 		free(d->objs);
 		rb_vmlinux_free(d->vmlinux);
+		free(d->helpers);
 		free(d);
 		return rb_errf(err, "run: out of memory");
 	}
+	rb_helper_probe_init(d->helpers, !opts->compiled_helpers);
 	for (size_t i = 0; i < jobs->n; i++)
 		d->objs[i].job = &jobs->objs[i];
 	pthread_mutex_init(&d->lock, NULL);
@@ -379,6 +386,7 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 	if (rc < 0) {
 		pthread_mutex_destroy(&d->lock);
 		rb_vmlinux_free(d->vmlinux);
+		free(d->helpers);
 		free(d->objs);
 		free(d);
 		return -1;
@@ -427,6 +435,7 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 	free(d->objs);
 	free(d->order);
 	rb_vmlinux_free(d->vmlinux);
+	free(d->helpers);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 	return rc;

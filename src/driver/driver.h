@@ -60,6 +60,8 @@ struct rb_driver_opts {
 	/* program type for programs whose section libbpf does not know, for
 	 * objects whose manifest row names none (loader/prog_type.h); NULL = none */
 	const char *prog_type;
+	/* helper sets from the compiled-in 6.18 tables, not the running kernel */
+	bool compiled_helpers;
 };
 
 /* The type option an object of the run is opened with: its manifest's

@@ -12,6 +12,7 @@
 #include "driver/rss.h"
 #include "engine/vmlinux.h"
 #include "loader/object.h"
+#include "oracle/helper_probe.h"
 #include "store/writer.h"
 
 struct prog_ref {
@@ -38,6 +39,7 @@ struct rb_driver {
 	struct rb_store *st;
 	struct rb_writer *w;
 	struct rb_vmlinux *vmlinux; /* vmlinux BTF parsed once per process, shared by every program */
+	struct rb_helper_probe *helpers; /* the running kernel's helper sets, probed on demand */
 	bool measure_rss; /* a child verifying one program at a time: peak RSS per verification (rss.h) */
 	struct rb_rss rss;
 	int fault[RB_DRIVER_MAX_TRACKERS];

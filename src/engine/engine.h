@@ -4,6 +4,7 @@
 #ifndef RB_ENGINE_ENGINE_H
 #define RB_ENGINE_ENGINE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "loader/object.h"
@@ -32,12 +33,23 @@ struct rb_engine_recorder {
 	void (*done)(void *ctx);
 };
 
+/* Helper availability measured on the running kernel (oracle/helper_probe.h):
+ * set() gives the helper ids (a bit per id, 256 bits) a program of this
+ * type and attach type may call, or NULL where nothing was measured; the
+ * compiled-in 6.18 sets (prog_types.c) are used then, and when there is
+ * no source at all. */
+struct rb_helper_source {
+	void *ctx;
+	const uint64_t *(*set)(void *ctx, uint32_t prog_type, uint32_t attach_type);
+};
+
 struct rb_engine_opts {
 	uint64_t insn_limit;   /* 0 = 1,000,000 like the kernel */
 	double time_limit_s;   /* 0 = none */
 	FILE *log;             /* non-NULL: per-instruction log in the kernel's level-2 format */
 	const struct rb_engine_recorder *rec; /* NULL: none */
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF (engine/vmlinux.h); NULL: parsed per program */
+	const struct rb_helper_source *helpers; /* NULL: the compiled-in helper sets */
 };
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "engine/locks.h"
 #include "engine/backtrack.h"
 #include "engine/branches.h"
@@ -67,8 +68,14 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
 		return rb_reject(env, "program of this type cannot use helper %s", lb);
 	const uint64_t *set = rb_struct_ops_helper_set(env);
-	if (!set)
+	if (!set) {
 		set = rb_prog_helper_set(pt, at);
+		/* the running kernel's set where it was measured */
+		const struct rb_helper_source *hs = env->opts ? env->opts->helpers : NULL;
+		const uint64_t *k = set && hs ? hs->set(hs->ctx, pt->type, at) : NULL;
+		if (k)
+			set = k;
+	}
 	if (!set && pt->type == BPF_PROG_TYPE_TRACING)
 		set = rb_tracing_helper_set(at, env->prog->attach_btf_id ? rb_btf_name(env, env->prog->attach_btf_id)
 									 : NULL);

@@ -219,6 +219,40 @@ const uint64_t *rb_prog_helper_set(const struct rb_prog_type *pt, uint32_t at)
 	return r && r->helpers ? r->helpers : pt->helpers;
 }
 
+/* the attach type programs of a type usually carry (libbpf's section
+ * definitions), for the types whose helpers depend on it */
+static uint32_t usual_attach(uint32_t type)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_CGROUP_SYSCTL: return BPF_CGROUP_SYSCTL;
+	case BPF_PROG_TYPE_CGROUP_DEVICE: return BPF_CGROUP_DEVICE;
+	case BPF_PROG_TYPE_SK_LOOKUP: return BPF_SK_LOOKUP;
+	case BPF_PROG_TYPE_SOCK_OPS: return BPF_CGROUP_SOCK_OPS;
+	default: return 0;
+	}
+}
+
+size_t rb_prog_helper_set_keys(uint32_t (*keys)[2], size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		const struct rb_prog_type *pt = &types[i];
+		if (pt->helpers) {
+			if (n < max)
+				keys[n][0] = pt->type, keys[n][1] = usual_attach(pt->type);
+			n++;
+		}
+		for (int j = 0; j < pt->nattach; j++) {
+			if (!pt->attach[j].helpers)
+				continue;
+			if (n < max)
+				keys[n][0] = pt->type, keys[n][1] = pt->attach[j].attach;
+			n++;
+		}
+	}
+	return n;
+}
+
 bool rb_prog_has_helper_sets(const struct rb_prog_type *pt)
 {
 	if (pt->helpers)

@@ -7,6 +7,7 @@
 #define RB_ENGINE_PROG_TYPES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine/ctx.h"
@@ -59,6 +60,10 @@ bool rb_attach_type_supported(const struct rb_prog_type *pt, uint32_t attach_typ
 struct rb_ret_range rb_prog_ret_range(const struct rb_prog_type *pt, uint32_t attach_type);
 /* the measured helper set of this type and attach type, NULL when it has none */
 const uint64_t *rb_prog_helper_set(const struct rb_prog_type *pt, uint32_t attach_type);
+/* the (program type, attach type) keys of every compiled-in helper set
+ * (a type's own set: with the attach type its programs usually carry):
+ * up to max pairs into keys, returns how many there are */
+size_t rb_prog_helper_set_keys(uint32_t (*keys)[2], size_t max);
 /* does this type have a measured helper set at all (for some attach type)? */
 bool rb_prog_has_helper_sets(const struct rb_prog_type *pt);
 /* the attach type the kernel verifies with when given attach_type (0 ->

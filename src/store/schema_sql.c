@@ -18,14 +18,17 @@ RB_INCBIN(rb_sql_views, "db/views.sql");
 RB_INCBIN(rb_sql_migration_002, "db/migrations/002_census_bench.sql");
 RB_INCBIN(rb_sql_migration_003, "db/migrations/003_verdict_words.sql");
 RB_INCBIN(rb_sql_migration_004, "db/migrations/004_peak_rss.sql");
+RB_INCBIN(rb_sql_migration_005, "db/migrations/005_helper_sets.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
 extern const char rb_sql_migration_004[];
+extern const char rb_sql_migration_005[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
 	{3, rb_sql_migration_003},
 	{4, rb_sql_migration_004},
+	{5, rb_sql_migration_005},
 };
 const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);

@@ -20,7 +20,7 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 4
+#define RB_SCHEMA_VERSION 5
 
 struct rb_store;
 
@@ -49,6 +49,7 @@ struct rb_run_info {
 	const char *host;
 	const char *options;
 	const char *trackers;
+	const char *helper_sets; /* verify runs: "kernel" or "compiled-6.18" */
 };
 
 /* Insert a run with status 'running' (and this process's pid). */

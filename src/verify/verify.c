@@ -71,6 +71,7 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		.time_limit_s = opts ? opts->time_limit_s : 0,
 		.log = opts ? opts->log : NULL,
 		.vmlinux = opts ? opts->vmlinux : NULL,
+		.helpers = opts ? opts->helpers : NULL,
 	};
 	return rb_engine_verify(obj, prog_idx, t, &eo, res, err);
 }

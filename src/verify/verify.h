@@ -14,12 +14,15 @@
 #include "util/err.h"
 #include "result/result.h"
 
+struct rb_helper_source;
+
 struct rb_verify_opts {
 	const char *tracker;    /* "old", "cnum" or "kernel" */
 	uint64_t insn_limit;    /* 0 = the kernel's 1,000,000 */
 	double time_limit_s;    /* 0 = none */
 	FILE *log;              /* non-NULL: write a level-2 style per-instruction log here */
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF for the engine (engine/vmlinux.h); NULL: per program */
+	const struct rb_helper_source *helpers; /* the running kernel's helper sets; NULL: compiled-in */
 };
 
 /* Returns 0 and fills res (whatever the verdict); < 0 only when the call

@@ -27,8 +27,10 @@
 #include <bpf/btf.h>
 
 #include "engine/engine.h"
+#include "engine/prog_types.h"
 #include "engine/vmlinux.h"
 #include "oracle/bpf_sys.h"
+#include "oracle/helper_probe.h"
 #include "oracle/kload.h"
 
 #include "insn_macros.h"
@@ -58,6 +60,18 @@ static void mkobj(struct fixture *f, uint32_t type, uint32_t attach, const struc
 	f->obj.prog_cnt = 1;
 }
 
+/* the helper sets the engine is given (NULL: compiled-in); the tests
+ * comparing with the kernel give the running kernel's (oracle/helper_probe.h) */
+static const struct rb_helper_source *fx_helpers;
+
+static const struct rb_helper_source *kernel_helpers(void)
+{
+	static struct rb_helper_probe hp;
+	if (!hp.src.set)
+		rb_helper_probe_init(&hp, true);
+	return &hp.src;
+}
+
 static void engine(uint32_t type, uint32_t attach, const struct bpf_insn *p, size_t n, struct rb_result *res)
 {
 	struct fixture f;
@@ -68,7 +82,7 @@ static void engine(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 	static struct rb_vmlinux *shared;
 	if (!shared)
 		shared = rb_vmlinux_new();
-	struct rb_engine_opts o = {.vmlinux = shared};
+	struct rb_engine_opts o = {.vmlinux = shared, .helpers = fx_helpers};
 	struct rb_err err = {{0}};
 	assert_int_equal(rb_engine_verify(&f.obj, 0, t, &o, res, &err), 0);
 }
@@ -364,6 +378,7 @@ static void test_sweep_vs_kernel(void **state)
 	const char *why;
 	if (!rb_bpf_available(&why))
 		skip();
+	fx_helpers = kernel_helpers();
 	int bad = 0, total = 0, unsupp = 0;
 	static const int sizes[] = {1, 2, 4, 8};
 	static const int sz_code[] = {BPF_B, BPF_H, BPF_W, BPF_DW};
@@ -435,6 +450,7 @@ static void test_sweep_vs_kernel(void **state)
 		}
 	}
 	fx_prog_flags = 0;
+	fx_helpers = NULL;
 	print_message("%d programs, %d disagreements, %d socket pointer loads unsupported\n", total, bad, unsupp);
 	assert_int_equal(bad, 0);
 }
@@ -450,6 +466,52 @@ static bool refused_early(const struct rb_result *r)
 {
 	return r->verdict == RB_REJECT &&
 	       (strstr(r->msg, "cannot use helper") || strstr(r->msg, "GPL-restricted") || strstr(r->msg, "invalid func"));
+}
+
+/* a helper source (engine.h) standing for a kernel without
+ * CONFIG_IPV6_SEG6_LWTUNNEL: the compiled-in lwt_seg6local set less the
+ * three seg6 helpers; it records what it was asked */
+static uint32_t asked_type, asked_attach;
+static const uint64_t *no_seg6(void *ctx, uint32_t type, uint32_t attach)
+{
+	static uint64_t set[4];
+	(void)ctx;
+	asked_type = type;
+	asked_attach = attach;
+	if (type != BPF_PROG_TYPE_LWT_SEG6LOCAL)
+		return NULL;
+	memcpy(set, rb_prog_helper_set(rb_prog_type(type), attach), sizeof(set));
+	set[1] &= ~((1ull << (74 - 64)) | (1ull << (75 - 64)) | (1ull << (76 - 64)));
+	return set;
+}
+
+/* The helper sets follow the source the engine is given (the running
+ * kernel's, measured by oracle/helper_probe.c); without one, or where it
+ * has no set, the compiled-in 6.18 set. */
+static void test_helper_source(void **state)
+{
+	(void)state;
+	struct bpf_insn p[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_lwt_seg6_adjust_srh), MOV_K(0, 1), EXIT()};
+	struct rb_result res;
+	/* compiled-in: available (the call fails on its arguments) */
+	engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
+	assert_int_equal(res.verdict, RB_REJECT);
+	assert_null(strstr(res.msg, "cannot use helper"));
+	/* the source's set: refused before the arguments, as 6.18 words it */
+	const struct rb_helper_source src = {NULL, no_seg6};
+	fx_helpers = &src;
+	engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
+	assert_int_equal(res.verdict, RB_REJECT);
+	assert_string_equal(res.msg, "program of this type cannot use helper bpf_lwt_seg6_adjust_srh#75");
+	assert_int_equal(asked_type, BPF_PROG_TYPE_LWT_SEG6LOCAL);
+	assert_int_equal(asked_attach, 0);
+	/* a type the source has no set for: the compiled-in one (xdp may call
+	 * bpf_xdp_adjust_head; its arguments are refused, not the helper) */
+	struct bpf_insn q[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_xdp_adjust_head), MOV_K(0, 1), EXIT()};
+	engine(BPF_PROG_TYPE_XDP, 0, q, 3, &res);
+	assert_int_equal(asked_type, BPF_PROG_TYPE_XDP);
+	assert_null(strstr(res.msg, "cannot use helper"));
+	fx_helpers = NULL;
 }
 
 static void test_helper_access_vs_kernel(void **state)
@@ -472,6 +534,7 @@ static void test_helper_access_vs_kernel(void **state)
 	};
 	static const char *const licences[] = {"GPL", "Dual MIT/GPL", "MIT", ""};
 	int total = 0, bad = 0, refused = 0, gpl = 0;
+	fx_helpers = kernel_helpers();
 	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
 		for (size_t l = 0; l < sizeof(licences) / sizeof(licences[0]); l++) {
 			fx_license = licences[l];
@@ -494,6 +557,7 @@ static void test_helper_access_vs_kernel(void **state)
 		}
 	}
 	fx_license = "GPL";
+	fx_helpers = NULL;
 	print_message("%d helper calls, %d refused by the kernel before the arguments (%d as GPL-only), %d "
 		      "disagreements\n",
 		      total, refused, gpl, bad);
@@ -656,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_sock_addr), cmocka_unit_test(test_sk_lookup),
 		cmocka_unit_test(test_sockopt),   cmocka_unit_test(test_sock_ops),
 		cmocka_unit_test(test_raw_tp_writable), cmocka_unit_test(test_lsm),
+		cmocka_unit_test(test_helper_source),
 		cmocka_unit_test(test_sweep_vs_kernel), cmocka_unit_test(test_helper_access_vs_kernel),
 		cmocka_unit_test(test_struct_ops_members_vs_kernel), cmocka_unit_test(test_struct_ops_access_vs_kernel),
 	};

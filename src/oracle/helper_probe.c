@@ -1,0 +1,119 @@
+/* helper_probe.c — the running kernel's helper sets (see helper_probe.h).
+ * A probe is `call id; r0 = 0; exit` loaded with a level-1 log: the
+ * kernel's get_func_proto answer is in the first message (6.18
+ * check_helper_call: "invalid func" for an id it does not know, "program
+ * of this type cannot use helper" for one the type's get_func_proto does
+ * not give); any other outcome (loaded, an argument refused, the return
+ * code refused) means the helper is there. */
+#include "oracle/helper_probe.h"
+
+#include <linux/bpf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/prog_types.h"
+#include "oracle/bpf_sys.h"
+
+static uint64_t ptr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+int rb_helper_probe_one(uint32_t prog_type, uint32_t attach_type, int32_t helper_id)
+{
+	struct bpf_insn prog[3] = {
+		{.code = BPF_JMP | BPF_CALL, .imm = helper_id},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	char log[512];
+	log[0] = 0;
+	struct rb_prog_load_attr a;
+	memset(&a, 0, sizeof(a));
+	a.prog_type = prog_type;
+	a.expected_attach_type = attach_type;
+	/* syscall programs load only sleepable */
+	a.prog_flags = prog_type == BPF_PROG_TYPE_SYSCALL ? BPF_F_SLEEPABLE : 0;
+	a.insn_cnt = 3;
+	a.insns = ptr(prog);
+	a.license = ptr("GPL");
+	a.log_level = 1;
+	a.log_size = sizeof(log);
+	a.log_buf = ptr(log);
+	int fd = rb_sys_prog_load(&a);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	/* an empty log (EPERM, ENOMEM, a type that needs an attach type):
+	 * no answer about the helper; any message other than these two is
+	 * about a later check (arguments, bpf_get_func_ip's ENOTSUPP, ...) */
+	log[sizeof(log) - 1] = 0;
+	if (strstr(log, "invalid func") || strstr(log, "unknown func") || strstr(log, "cannot use helper"))
+		return 0;
+	return log[0] ? 1 : -1;
+}
+
+/* one pair: its set, or false when the probe cannot be trusted (an id
+ * beyond every kernel's helpers must be reported unknown, one every
+ * type has, bpf_map_lookup_elem, available) */
+static bool probe_pair(uint32_t type, uint32_t attach, uint64_t set[4])
+{
+	if (rb_helper_probe_one(type, attach, 100000) != 0 ||
+	    rb_helper_probe_one(type, attach, BPF_FUNC_map_lookup_elem) != 1)
+		return false;
+	memset(set, 0, sizeof(uint64_t) * 4);
+	for (int id = 1; id < 256; id++) {
+		int r = rb_helper_probe_one(type, attach, id);
+		if (r < 0)
+			return false;
+		if (r)
+			set[id / 64] |= 1ull << (id % 64);
+	}
+	return true;
+}
+
+const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t type, uint32_t attach)
+{
+	if (hp->off)
+		return NULL;
+	for (int i = 0; i < hp->n; i++)
+		if (hp->e[i].type == type && hp->e[i].attach == attach)
+			return hp->e[i].ok ? hp->e[i].set : NULL;
+	if (hp->n >= RB_HELPER_PROBE_MAX)
+		return NULL;
+	int i = hp->n++;
+	hp->e[i].type = type;
+	hp->e[i].attach = attach;
+	hp->e[i].ok = probe_pair(type, attach, hp->e[i].set);
+	hp->nmeasured += hp->e[i].ok;
+	return hp->e[i].ok ? hp->e[i].set : NULL;
+}
+
+static const uint64_t *lookup(void *ctx, uint32_t type, uint32_t attach)
+{
+	return rb_helper_probe_set(ctx, type, attach);
+}
+
+void rb_helper_probe_init(struct rb_helper_probe *hp, bool use_kernel)
+{
+	memset(hp, 0, sizeof(*hp));
+	hp->src.ctx = hp;
+	hp->src.set = lookup;
+	hp->off = !use_kernel || !rb_bpf_available(NULL);
+}
+
+void rb_helper_probe_all(struct rb_helper_probe *hp)
+{
+	uint32_t keys[RB_HELPER_PROBE_MAX][2];
+	size_t nk = rb_prog_helper_set_keys(keys, RB_HELPER_PROBE_MAX);
+	for (size_t i = 0; i < nk && i < RB_HELPER_PROBE_MAX; i++)
+		rb_helper_probe_set(hp, keys[i][0], keys[i][1]);
+}
+
+const char *rb_helper_probe_source(const struct rb_helper_probe *hp)
+{
+	if (hp->off || !hp->nmeasured)
+		return "compiled-6.18";
+	return hp->nmeasured == hp->n ? "kernel" : "kernel+compiled-6.18";
+}
