@@ -50,6 +50,8 @@ struct rb_engine_opts {
 	const struct rb_engine_recorder *rec; /* NULL: none */
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF (engine/vmlinux.h); NULL: parsed per program */
 	const struct rb_helper_source *helpers; /* NULL: the compiled-in helper sets */
+	unsigned nr_cpu_ids; /* bpf_get_smp_processor_id's range is [0, nr_cpu_ids - 1] (6.18
+			      * do_refine_retval_range); 0: 2, the machines this was first measured on */
 };
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

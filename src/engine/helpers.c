@@ -191,6 +191,20 @@ static int set_map_value_return(struct rb_env *env, const struct rb_helper *p, c
 	return 0;
 }
 
+/* bpf_get_smp_processor_id: [0, nr_cpu_ids - 1] (6.18 do_refine_retval_range) */
+static void cpu_id_range(struct rb_env *env, struct rb_reg *r)
+{
+	long ncpu = env->opts && env->opts->nr_cpu_ids ? (long)env->opts->nr_cpu_ids : 2;
+	rb_reg_unknown(env, r);
+	struct rb_bounds b;
+	env->t->bounds(&r->val, &b);
+	b.umin = b.u32_min = 0;
+	b.smin = b.s32_min = 0;
+	b.umax = b.u32_max = (uint64_t)(ncpu - 1);
+	b.smax = b.s32_max = ncpu - 1;
+	env->t->from_bounds(&r->val, &b);
+}
+
 /* R0 from the helper's return type (the registers r0-r5 are clobbered first) */
 static int set_return(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca)
 {
@@ -214,23 +228,9 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		env->t->from_bounds(&regs[0].val, &b);
 		break;
 	}
-	case R_CPU_ID: {
-		/* nr_cpu_ids - 1 on this machine's kernel (docs/kernel-facts.md) */
-		long ncpu = 2;
-		rb_reg_unknown(env, &regs[0]);
-		struct rb_bounds b;
-		env->t->bounds(&regs[0].val, &b);
-		b.umin = 0;
-		b.umax = (uint64_t)(ncpu - 1);
-		b.smin = 0;
-		b.smax = ncpu - 1;
-		b.u32_min = 0;
-		b.u32_max = (uint64_t)(ncpu - 1);
-		b.s32_min = 0;
-		b.s32_max = ncpu - 1;
-		env->t->from_bounds(&regs[0].val, &b);
+	case R_CPU_ID:
+		cpu_id_range(env, &regs[0]);
 		break;
-	}
 	case R_VOID:
 		rb_reg_not_init(env, &regs[0]);
 		break;

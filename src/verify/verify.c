@@ -3,6 +3,7 @@
  * bpf() (oracle/kload.h); every registry tracker ("old", "cnum", ...,
  * tracker.h) is the userspace engine (engine/engine.h) with that scalar
  * tracker at 64 bits. */
+#include "util/cpus.h"
 #include "verify/verify.h"
 
 #include <stdio.h>
@@ -72,6 +73,8 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		.log = opts ? opts->log : NULL,
 		.vmlinux = opts ? opts->vmlinux : NULL,
 		.helpers = opts ? opts->helpers : NULL,
+		/* the running kernel's nr_cpu_ids */
+		.nr_cpu_ids = rb_possible_cpus(),
 	};
 	return rb_engine_verify(obj, prog_idx, t, &eo, res, err);
 }
