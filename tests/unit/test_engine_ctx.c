@@ -468,11 +468,11 @@ static bool refused_early(const struct rb_result *r)
 	       (strstr(r->msg, "cannot use helper") || strstr(r->msg, "GPL-restricted") || strstr(r->msg, "invalid func"));
 }
 
-/* a helper source (engine.h) standing for a kernel without
- * CONFIG_IPV6_SEG6_LWTUNNEL: the compiled-in lwt_seg6local set less the
- * three seg6 helpers; it records what it was asked */
+/* a helper source (engine.h) standing for a kernel with the seg6 BPF
+ * helpers (the compiled-in lwt_seg6local set, measured without them, plus
+ * the three); it records what it was asked */
 static uint32_t asked_type, asked_attach;
-static const uint64_t *no_seg6(void *ctx, uint32_t type, uint32_t attach)
+static const uint64_t *with_seg6(void *ctx, uint32_t type, uint32_t attach)
 {
 	static uint64_t set[4];
 	(void)ctx;
@@ -481,7 +481,7 @@ static const uint64_t *no_seg6(void *ctx, uint32_t type, uint32_t attach)
 	if (type != BPF_PROG_TYPE_LWT_SEG6LOCAL)
 		return NULL;
 	memcpy(set, rb_prog_helper_set(rb_prog_type(type), attach), sizeof(set));
-	set[1] &= ~((1ull << (74 - 64)) | (1ull << (75 - 64)) | (1ull << (76 - 64)));
+	set[1] |= (1ull << (74 - 64)) | (1ull << (75 - 64)) | (1ull << (76 - 64));
 	return set;
 }
 
@@ -493,16 +493,16 @@ static void test_helper_source(void **state)
 	(void)state;
 	struct bpf_insn p[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_lwt_seg6_adjust_srh), MOV_K(0, 1), EXIT()};
 	struct rb_result res;
-	/* compiled-in: available (the call fails on its arguments) */
-	engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
-	assert_int_equal(res.verdict, RB_REJECT);
-	assert_null(strstr(res.msg, "cannot use helper"));
-	/* the source's set: refused before the arguments, as 6.18 words it */
-	const struct rb_helper_source src = {NULL, no_seg6};
-	fx_helpers = &src;
+	/* compiled-in: refused before the arguments, as 6.18 words it */
 	engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
 	assert_int_equal(res.verdict, RB_REJECT);
 	assert_string_equal(res.msg, "program of this type cannot use helper bpf_lwt_seg6_adjust_srh#75");
+	/* the source's set: available (the call fails on its arguments) */
+	const struct rb_helper_source src = {NULL, with_seg6};
+	fx_helpers = &src;
+	engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
+	assert_int_equal(res.verdict, RB_REJECT);
+	assert_null(strstr(res.msg, "cannot use helper"));
 	assert_int_equal(asked_type, BPF_PROG_TYPE_LWT_SEG6LOCAL);
 	assert_int_equal(asked_attach, 0);
 	/* a type the source has no set for: the compiled-in one (xdp may call
