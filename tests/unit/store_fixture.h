@@ -1,7 +1,12 @@
 /* store_fixture.h — helpers for the store, compare and driver tests:
- * temporary databases and hand-made result rows. */
+ * temporary databases, one-value queries and hand-made result rows. */
 #ifndef RB_TEST_STORE_FIXTURE_H
 #define RB_TEST_STORE_FIXTURE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,37 @@ static inline void fx_rm_db(const char *path)
 	unlink(p);
 	snprintf(p, sizeof(p), "%s-shm", path);
 	unlink(p);
+}
+
+/* a store opened on a fresh temporary database whose path goes to path */
+static inline struct rb_store *fx_open_tmp(char *path, size_t len, struct rb_err *err)
+{
+	struct rb_store *st;
+	fx_tmp_db(path, len);
+	assert_int_equal(rb_store_open(path, &st, err), 0);
+	return st;
+}
+
+/* the integer in the first column of the one row sql returns */
+static inline int64_t fx_count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	int64_t v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* the text in the first column of the one row sql returns ("(null)" for NULL) */
+static inline void fx_text(sqlite3 *db, const char *sql, char *out, size_t len)
+{
+	sqlite3_stmt *s;
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	const unsigned char *t = sqlite3_column_text(s, 0);
+	snprintf(out, len, "%s", t ? (const char *)t : "(null)");
+	sqlite3_finalize(s);
 }
 
 static inline char *fx_read_file(const char *path)

@@ -173,10 +173,8 @@ static void exclusions_and_names(void **state)
 {
 	(void)state;
 	char path[256];
-	fx_tmp_db(path, sizeof(path));
-	struct rb_store *st;
 	struct rb_err err;
-	assert_int_equal(rb_store_open(path, &st, &err), 0);
+	struct rb_store *st = fx_open_tmp(path, sizeof(path), &err);
 	struct rb_run_info info = {.label = "x", .git_dirty = -1};
 	int64_t run;
 	assert_int_equal(rb_store_run_begin(st, &info, &run, &err), 0);

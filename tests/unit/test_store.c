@@ -14,47 +14,25 @@
 #include "store/store.h"
 #include "store_fixture.h"
 
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	int64_t v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
-
-static void text1(sqlite3 *db, const char *sql, char *out, size_t len)
-{
-	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	const unsigned char *t = sqlite3_column_text(s, 0);
-	snprintf(out, len, "%s", t ? (const char *)t : "(null)");
-	sqlite3_finalize(s);
-}
-
 static void create_fresh(void **state)
 {
 	(void)state;
 	char path[256];
-	fx_tmp_db(path, sizeof(path));
-	struct rb_store *st;
 	struct rb_err err = {{0}};
-	assert_int_equal(rb_store_open(path, &st, &err), 0);
+	struct rb_store *st = fx_open_tmp(path, sizeof(path), &err);
 	sqlite3 *db = rb_store_db(st);
-	assert_int_equal(count(db, "PRAGMA user_version"), RB_SCHEMA_VERSION);
+	assert_int_equal(fx_count(db, "PRAGMA user_version"), RB_SCHEMA_VERSION);
 	char mode[32];
-	text1(db, "PRAGMA journal_mode", mode, sizeof(mode));
+	fx_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
 	assert_string_equal(mode, "wal");
-	assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
 				   "('runs','programs','results','census','bench')"),
 			 5);
-	assert_int_equal(count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 6);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 6);
 	rb_store_close(st);
 	/* opening again is a no-op on the schema */
 	assert_int_equal(rb_store_open(path, &st, &err), 0);
-	assert_int_equal(count(rb_store_db(st), "PRAGMA user_version"), RB_SCHEMA_VERSION);
+	assert_int_equal(fx_count(rb_store_db(st), "PRAGMA user_version"), RB_SCHEMA_VERSION);
 	rb_store_close(st);
 	fx_rm_db(path);
 }
@@ -101,26 +79,26 @@ static void migrate_from_v1(void **state)
 				      "insns_processed) VALUES (1, 1, 'old', 'reject', 7);",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
-	assert_int_equal(count(db, "PRAGMA user_version"), 1);
+	assert_int_equal(fx_count(db, "PRAGMA user_version"), 1);
 	sqlite3_close(db);
 
 	struct rb_store *st;
 	struct rb_err err = {{0}};
 	assert_int_equal(rb_store_open(path, &st, &err), 0);
 	db = rb_store_db(st);
-	assert_int_equal(count(db, "PRAGMA user_version"), RB_SCHEMA_VERSION);
+	assert_int_equal(fx_count(db, "PRAGMA user_version"), RB_SCHEMA_VERSION);
 	/* old data kept, new columns present with their defaults */
-	assert_int_equal(count(db, "SELECT insns_processed FROM results WHERE tracker = 'kernel'"), 42);
+	assert_int_equal(fx_count(db, "SELECT insns_processed FROM results WHERE tracker = 'kernel'"), 42);
 	char kind[32];
-	text1(db, "SELECT kind FROM runs WHERE id = 1", kind, sizeof(kind));
+	fx_text(db, "SELECT kind FROM runs WHERE id = 1", kind, sizeof(kind));
 	assert_string_equal(kind, "verify");
-	assert_int_equal(count(db, "SELECT count(*) FROM result_rows WHERE program = 'p1'"), 2);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM result_rows WHERE program = 'p1'"), 2);
 	/* 003: verdicts in veristat's words; a v1 run left 'running' (v1
 	 * kept no pid, so nothing could ever end it) is incomplete */
-	text1(db, "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM results ORDER BY tracker)",
-	      kind, sizeof(kind));
+	fx_text(db, "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM results ORDER BY tracker)",
+		kind, sizeof(kind));
 	assert_string_equal(kind, "success,failure");
-	text1(db, "SELECT status FROM runs WHERE id = 2", kind, sizeof(kind));
+	fx_text(db, "SELECT status FROM runs WHERE id = 2", kind, sizeof(kind));
 	assert_string_equal(kind, "incomplete");
 	/* and the same tables and columns as a database created fresh */
 	struct rb_store *st2;
@@ -164,10 +142,8 @@ static void results_round_trip_and_dedup(void **state)
 {
 	(void)state;
 	char path[256];
-	fx_tmp_db(path, sizeof(path));
-	struct rb_store *st;
 	struct rb_err err = {{0}};
-	assert_int_equal(rb_store_open(path, &st, &err), 0);
+	struct rb_store *st = fx_open_tmp(path, sizeof(path), &err);
 	int64_t run;
 	struct rb_run_info info = {.label = "t", .git_commit = "abc", .git_dirty = 1};
 	assert_int_equal(rb_store_run_begin(st, &info, &run, &err), 0);
@@ -180,31 +156,31 @@ static void results_round_trip_and_dedup(void **state)
 	snprintf(rows[1].res.msg, sizeof(rows[1].res.msg), "R1 invalid mem access");
 	assert_int_equal(rb_store_results(st, rows, 3, &err), 0);
 	sqlite3 *db = rb_store_db(st);
-	assert_int_equal(count(db, "SELECT count(*) FROM programs"), 2);
-	assert_int_equal(count(db, "SELECT count(*) FROM results"), 3);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM programs"), 2);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM results"), 3);
 	char buf[256];
-	text1(db, "SELECT obj_path FROM programs WHERE obj_sha256 = 'sha-x'", buf, sizeof(buf));
+	fx_text(db, "SELECT obj_path FROM programs WHERE obj_sha256 = 'sha-x'", buf, sizeof(buf));
 	assert_string_equal(buf, "/a/x.o"); /* first path seen */
-	text1(db, "SELECT verdict || ':' || err_insn || ':' || msg FROM results WHERE tracker = 'cnum'",
-	      buf, sizeof(buf));
+	fx_text(db, "SELECT verdict || ':' || err_insn || ':' || msg FROM results WHERE tracker = 'cnum'",
+		buf, sizeof(buf));
 	assert_string_equal(buf, "failure:17:R1 invalid mem access");
-	assert_int_equal(count(db, "SELECT count(*) FROM results WHERE err_insn IS NULL"), 2);
-	text1(db, "SELECT base_verdict || '/' || cand_verdict || '/' || cand_insns FROM tracker_pairs "
-		  "WHERE base_tracker = 'old' AND cand_tracker = 'cnum'",
-	      buf, sizeof(buf));
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM results WHERE err_insn IS NULL"), 2);
+	fx_text(db, "SELECT base_verdict || '/' || cand_verdict || '/' || cand_insns FROM tracker_pairs "
+		"WHERE base_tracker = 'old' AND cand_tracker = 'cnum'",
+		buf, sizeof(buf));
 	assert_string_equal(buf, "success/failure/120");
-	assert_int_equal(count(db, "SELECT count(*) FROM verdict_differs_trackers"), 1);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM verdict_differs_trackers"), 1);
 	/* storing the same (run, program, tracker) again replaces the row */
 	rows[0].res.insns_processed = 101;
 	assert_int_equal(rb_store_results(st, rows, 1, &err), 0);
-	assert_int_equal(count(db, "SELECT count(*) FROM results"), 3);
-	assert_int_equal(count(db, "SELECT insns_processed FROM results WHERE tracker = 'old' AND "
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM results"), 3);
+	assert_int_equal(fx_count(db, "SELECT insns_processed FROM results WHERE tracker = 'old' AND "
 				   "program_id = (SELECT id FROM programs WHERE obj_sha256 = 'sha-x')"),
 			 101);
 
 	assert_int_equal(rb_store_run_end(st, run, "complete", &err), 0);
-	text1(db, "SELECT status || ':' || (ended_at IS NOT NULL) || ':' || (pid IS NULL) FROM runs", buf,
-	      sizeof(buf));
+	fx_text(db, "SELECT status || ':' || (ended_at IS NOT NULL) || ':' || (pid IS NULL) FROM runs", buf,
+		sizeof(buf));
 	assert_string_equal(buf, "complete:1:1");
 	assert_int_equal(rb_store_run_end(st, run, "done", &err), -1);
 	assert_int_equal(rb_store_run_end(st, 999, "complete", &err), -1);
@@ -225,11 +201,11 @@ static void results_round_trip_and_dedup(void **state)
 				  .unsound = 0, .optimal = 900, .mean_extra_log2 = 0.25,
 				  .tighter = 10, .looser = -1, .equal = 980, .incomparable = 0, .sampled = 0};
 	assert_int_equal(rb_store_census(st, run2, &c, 1, &err), 0);
-	assert_int_equal(count(db, "SELECT count(*) FROM census WHERE looser IS NULL AND optimal = 900"), 1);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM census WHERE looser IS NULL AND optimal = 900"), 1);
 	struct rb_bench_row b[2] = {{.op = "alu64_add", .tracker = "old", .ns_per_op = 3.5},
 				    {.op = "alu64_add", .tracker = "cnum", .ns_per_op = 7.0}};
 	assert_int_equal(rb_store_bench(st, run2, b, 2, &err), 0);
-	assert_int_equal(count(db, "SELECT count(*) FROM bench"), 2);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM bench"), 2);
 	rb_store_close(st);
 	fx_rm_db(path);
 }
@@ -263,10 +239,10 @@ static void stale_run_reaped(void **state)
 	sqlite3 *db = rb_store_db(st);
 	char buf[64];
 	snprintf(sql, sizeof(sql), "SELECT status FROM runs WHERE id = %lld", (long long)dead_run);
-	text1(db, sql, buf, sizeof(buf));
+	fx_text(db, sql, buf, sizeof(buf));
 	assert_string_equal(buf, "incomplete");
 	snprintf(sql, sizeof(sql), "SELECT status FROM runs WHERE id = %lld", (long long)live_run);
-	text1(db, sql, buf, sizeof(buf)); /* its process (us) is alive */
+	fx_text(db, sql, buf, sizeof(buf)); /* its process (us) is alive */
 	assert_string_equal(buf, "running");
 	rb_store_close(st);
 	fx_rm_db(path);

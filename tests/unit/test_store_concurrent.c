@@ -15,16 +15,6 @@
 #define PRODUCERS 4
 #define PER_PRODUCER 600
 
-static int64_t count(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	int64_t v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
-
 struct producer {
 	struct rb_writer *w;
 	int64_t run;
@@ -52,10 +42,8 @@ static void many_producers_one_writer(void **state)
 {
 	(void)state;
 	char path[256];
-	fx_tmp_db(path, sizeof(path));
-	struct rb_store *st;
 	struct rb_err err = {{0}};
-	assert_int_equal(rb_store_open(path, &st, &err), 0);
+	struct rb_store *st = fx_open_tmp(path, sizeof(path), &err);
 	int64_t run;
 	struct rb_run_info info = {.label = "conc", .git_dirty = -1};
 	assert_int_equal(rb_store_run_begin(st, &info, &run, &err), 0);
@@ -73,15 +61,13 @@ static void many_producers_one_writer(void **state)
 	}
 	assert_int_equal(rb_writer_finish(w, &err), PRODUCERS * PER_PRODUCER);
 	sqlite3 *db = rb_store_db(st);
-	assert_int_equal(count(db, "SELECT count(*) FROM results"), PRODUCERS * PER_PRODUCER);
-	assert_int_equal(count(db, "SELECT count(DISTINCT insns_processed) FROM results"),
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM results"), PRODUCERS * PER_PRODUCER);
+	assert_int_equal(fx_count(db, "SELECT count(DISTINCT insns_processed) FROM results"),
 			 PRODUCERS * PER_PRODUCER);
-	assert_int_equal(count(db, "SELECT count(*) FROM programs"), PRODUCERS * PER_PRODUCER);
-	sqlite3_stmt *s;
-	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &s, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(s, 0), "ok");
-	sqlite3_finalize(s);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM programs"), PRODUCERS * PER_PRODUCER);
+	char check[64];
+	fx_text(db, "PRAGMA integrity_check", check, sizeof(check));
+	assert_string_equal(check, "ok");
 	rb_store_close(st);
 	fx_rm_db(path);
 }
@@ -91,10 +77,8 @@ static void writer_reports_failure(void **state)
 {
 	(void)state;
 	char path[256];
-	fx_tmp_db(path, sizeof(path));
-	struct rb_store *st;
 	struct rb_err err = {{0}};
-	assert_int_equal(rb_store_open(path, &st, &err), 0);
+	struct rb_store *st = fx_open_tmp(path, sizeof(path), &err);
 	struct rb_writer *w;
 	assert_int_equal(rb_writer_start(st, 10, &w, &err), 0);
 	struct rb_result_row r;
@@ -104,8 +88,8 @@ static void writer_reports_failure(void **state)
 	assert_int_equal(rb_writer_finish(w, &err), -1);
 	assert_non_null(strstr(err.msg, "FOREIGN KEY"));
 	sqlite3 *db = rb_store_db(st);
-	assert_int_equal(count(db, "SELECT count(*) FROM results"), 0);
-	assert_int_equal(count(db, "SELECT count(*) FROM programs"), 0); /* rolled back whole */
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM results"), 0);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM programs"), 0); /* rolled back whole */
 	rb_store_close(st);
 	fx_rm_db(path);
 }
@@ -164,9 +148,9 @@ static void two_connections(void **state)
 	struct rb_err err;
 	assert_int_equal(rb_store_open(path, &st, &err), 0);
 	sqlite3 *db = rb_store_db(st);
-	assert_int_equal(count(db, "SELECT count(*) FROM results"), 1000);
-	assert_int_equal(count(db, "SELECT count(*) FROM programs"), 500); /* deduplicated */
-	assert_int_equal(count(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 2);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM results"), 1000);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM programs"), 500); /* deduplicated */
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM runs WHERE status = 'complete'"), 2);
 	rb_store_close(st);
 	fx_rm_db(path);
 }
