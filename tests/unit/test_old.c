@@ -63,6 +63,22 @@ static bool fall_k(rb_val *d, uint8_t jop, int64_t imm, bool is32)
 	return refine_k(d, rb_jmp_negate(jop), imm, is32);
 }
 
+/* an unknown value after "if r > hi goto; if r < lo goto" (unsigned) */
+static void urange(rb_val *r, int64_t lo, int64_t hi)
+{
+	unk(r);
+	assert_true(fall_k(r, BPF_JGT, hi, false));
+	assert_true(fall_k(r, BPF_JLT, lo, false));
+}
+
+/* an unknown value after "if r s> hi goto; if r s< lo goto" */
+static void srange(rb_val *r, int64_t lo, int64_t hi, bool is32)
+{
+	unk(r);
+	assert_true(fall_k(r, BPF_JSGT, hi, is32));
+	assert_true(fall_k(r, BPF_JSLT, lo, is32));
+}
+
 #define assert_state(v, expect)                                                   \
 	do {                                                                      \
 		char b_[256];                                                     \
@@ -147,9 +163,7 @@ static void test_mul_signed(void **state)
 
 static void range_1_5(rb_val *r)
 {
-	unk(r);
-	assert_true(fall_k(r, BPF_JGT, 5, false));
-	assert_true(fall_k(r, BPF_JLT, 1, false));
+	urange(r, 1, 5);
 	assert_state(r, "smin=umin=smin32=umin32=1,smax=umax=smax32=umax32=5,var_off=(0x0; 0x7)");
 }
 
@@ -186,9 +200,7 @@ static void test_div_mod_unknown(void **state)
 
 static void range_300_12345(rb_val *r)
 {
-	unk(r);
-	assert_true(fall_k(r, BPF_JGT, 0x12345, false));
-	assert_true(fall_k(r, BPF_JLT, 0x300, false));
+	urange(r, 0x300, 0x12345);
 	assert_state(r, "smin=umin=smin32=umin32=768,smax=umax=smax32=umax32=0x12345,var_off=(0x0; 0x1ffff)");
 }
 
@@ -235,9 +247,7 @@ static void test_loads_and_movsx(void **state)
 {
 	(void)state;
 	rb_val r, t;
-	unk(&r);
-	assert_true(fall_k(&r, BPF_JGT, 0x160, false));
-	assert_true(fall_k(&r, BPF_JLT, 0x150, false));
+	urange(&r, 0x150, 0x160);
 	t = r;
 	T->truncate(&t, 8, false);
 	assert_state(&t, "smin=umin=smin32=umin32=80,smax=umax=smax32=umax32=96,var_off=(0x40; 0x3f)");
@@ -245,9 +255,7 @@ static void test_loads_and_movsx(void **state)
 	T->truncate(&t, 8, true);
 	assert_state(&t, "smin=umin=smin32=umin32=80,smax=umax=smax32=umax32=96,var_off=(0x40; 0x3f)");
 
-	unk(&r);
-	assert_true(fall_k(&r, BPF_JSGT, 5, false));
-	assert_true(fall_k(&r, BPF_JSLT, -5, false));
+	srange(&r, -5, 5, false);
 	t = r;
 	T->truncate(&t, 32, false);
 	assert_state(&t, "smin=0,smax=umax=0xffffffff,smin32=-5,smax32=5,var_off=(0x0; 0xffffffff)");
@@ -278,9 +286,7 @@ static void test_loads_and_movsx(void **state)
 	assert_state(&t, "smin=0xffffffff80000000,smax=0x7fffffff,umin=umin32=732,umax=0xfffffffffffffffe,"
 			 "umax32=0xfffffffe");
 	/* [0x100, 0x1ff] from 8 bits: both signs, the s8 range */
-	unk(&r);
-	assert_true(fall_k(&r, BPF_JGT, 0x1ff, false));
-	assert_true(fall_k(&r, BPF_JLT, 0x100, false));
+	urange(&r, 0x100, 0x1ff);
 	T->truncate(&r, 8, true);
 	assert_state(&r, "smin=smin32=-128,smax=smax32=127");
 	/* a constant */
@@ -320,9 +326,7 @@ static void test_alu32_shift_amount(void **state)
 	alu_x(&r, &k, BPF_ALU, BPF_ARSH);
 	assert_state(&r, "");
 	/* <<32 of a negative s32 range */
-	unk(&r);
-	assert_true(fall_k(&r, BPF_JSGT, -1, true));
-	assert_true(fall_k(&r, BPF_JSLT, -5, true));
+	srange(&r, -5, -1, true);
 	alu(&r, BPF_ALU64, BPF_LSH, 32, 0);
 	assert_state(&r, "smin=0xfffffffb00000000,smax=0xffffffff00000000,umin=0xfffffffb00000000,"
 			 "umax=0xffffffff00000000,smin32=0,smax32=umax32=0,var_off=(0xfffffff800000000; 0x700000000)");
@@ -424,9 +428,7 @@ static void test_s32_wrap_then_add(void **state)
 	assert_state(&r64, "smax=0x7fffffff00000008,umax=0xffffffff00000008,smin32=0,smax32=umax32=8,"
 			   "var_off=(0x0; 0xffffffff0000000f)");
 	/* the same at 64 bits */
-	unk(&r);
-	assert_true(fall_k(&r, BPF_JSGT, 4, false));
-	assert_true(fall_k(&r, BPF_JSLT, -4, false));
+	srange(&r, -4, 4, false);
 	assert_state(&r, "smin=smin32=-4,smax=smax32=4");
 	alu(&r, BPF_ALU64, BPF_ADD, 4, 0);
 	assert_state(&r, "smin=smin32=0,smax=umax=smax32=umax32=8,var_off=(0x0; 0xf)");
