@@ -230,7 +230,7 @@ main-job:
 # run by tests/cli/fuzz_replay.sh on the seed objects and tests/fuzz/regress/).
 FUZZ_TIME ?= 120
 FUZZ_SRCS := $(wildcard src/loader/*.c) $(wildcard src/util/*.c)
-build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c $(FUZZ_SRCS) $(HEADERS) | build/.deps
+build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 FUZ := build/fuzz/obj
@@ -257,9 +257,9 @@ $(FUZ)/%.o: src/%.c $(HEADERS) | build/.deps
 	clang $(CFLAGS_FUZZ) -c $< -o $@
 build/fuzz/librangebench.a: $(call objs,$(FUZ))
 	@rm -f $@; ar rcs $@ $^
-build/fuzz/fuzz_verify: tests/fuzz/fuzz_verify.c build/fuzz/librangebench.a $(HEADERS)
+build/fuzz/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h build/fuzz/librangebench.a $(HEADERS)
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< build/fuzz/librangebench.a $(LDLIBS)
-build/test/fuzz_verify: tests/fuzz/fuzz_verify.c build/test/librangebench.a $(HEADERS)
+build/test/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h build/test/librangebench.a $(HEADERS)
 	$(CC) $(CFLAGS_TEST) -DRB_FUZZ_REPLAY -o $@ $< build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS)
 fuzz: build/fuzz/fuzz_verify $(TEST_BPF_OBJS)
 	@mkdir -p build/fuzz/corpus build/fuzz/artifacts

@@ -2,9 +2,7 @@
  * must give either an object or a clean error naming the input, within
  * bounded time and memory, with no sanitizer report. Build and run:
  * make fuzz [FUZZ_TIME=seconds]. CO-RE relocations resolve against a tiny
- * BTF written at start-up (a task_struct with pid and tgid), so the fuzzer
- * exercises CO-RE without parsing the host's 5 MB vmlinux BTF each run. */
-#include <bpf/btf.h>
+ * BTF written at start-up (fuzz_btf.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_btf.h"
 #include "loader/object.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -27,19 +26,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	struct btf *b = btf__new_empty();
-	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
-	btf__add_struct(b, "task_struct", 64);
-	btf__add_field(b, "tgid", i32, 0, 0);
-	btf__add_field(b, "pid", i32, 32, 0);
-	uint32_t sz;
-	const void *raw = btf__raw_data(b, &sz);
-	snprintf(btf_path, sizeof(btf_path), "/tmp/rb_fuzz_btf_%d", (int)getpid());
-	FILE *f = fopen(btf_path, "wb");
-	if (!f || fwrite(raw, 1, sz, f) != sz)
-		abort();
-	fclose(f);
-	btf__free(b);
+	fuzz_write_btf(btf_path, sizeof(btf_path), "rb_fuzz_btf");
 	atexit(remove_btf);
 	return 0;
 }

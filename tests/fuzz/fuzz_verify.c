@@ -5,14 +5,13 @@
  * invariants (a rejection names its instruction, counts within the
  * budget), within bounded time and memory, with no sanitizer report.
  * `make fuzz [FUZZ_TIME=seconds]` runs it. CO-RE relocations resolve
- * against a tiny BTF written at start-up (as in fuzz_loader.c); the engine
+ * against a tiny BTF written at start-up (fuzz_btf.h); the engine
  * reads the running kernel's vmlinux BTF once per process.
  *
  * Built with -DRB_FUZZ_REPLAY (by `make test`, with gcc) it is a plain
  * program instead: `fuzz_verify FILE...` runs the same checks on each file
  * (the seed objects, crash reproducers kept in tests/fuzz/regress/), so the
  * target cannot rot and fixed crashes stay fixed. */
-#include <bpf/btf.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <unistd.h>
 
 #include "engine/vmlinux.h"
+#include "fuzz_btf.h"
 #include "loader/object.h"
 #include "verify/verify.h"
 
@@ -44,19 +44,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	struct btf *b = btf__new_empty();
-	int i32 = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
-	btf__add_struct(b, "task_struct", 64);
-	btf__add_field(b, "tgid", i32, 0, 0);
-	btf__add_field(b, "pid", i32, 32, 0);
-	uint32_t sz;
-	const void *raw = btf__raw_data(b, &sz);
-	snprintf(btf_path, sizeof(btf_path), "/tmp/rb_fuzz_vbtf_%d", (int)getpid());
-	FILE *f = fopen(btf_path, "wb");
-	if (!f || fwrite(raw, 1, sz, f) != sz)
-		abort();
-	fclose(f);
-	btf__free(b);
+	fuzz_write_btf(btf_path, sizeof(btf_path), "rb_fuzz_vbtf");
 	vmlinux = rb_vmlinux_new();
 	if (!vmlinux)
 		abort();
