@@ -22,6 +22,7 @@
 #include "oracle/kload.h"
 
 #include "insn_macros.h"
+#include "kernel_fixture.h"
 
 /* map 0: array (key 4, value 8, 4 entries); map 1: hash (key 4, value 8) */
 struct fixture {
@@ -70,13 +71,7 @@ static bool kernel_verify(uint32_t type, const struct bpf_insn *p, size_t n, str
 	assert_true(fds[0] >= 0 && fds[1] >= 0);
 	struct rb_kload_args a = {.prog_type = type, .insns = p, .insn_cnt = n, .prog_btf_fd = -1, .fd_array = fds,
 				  .log_level = 1 | 4};
-	struct rb_klog log = {0};
-	int e = 0;
-	int fd = rb_kload_raw(&a, &log, &e);
-	rb_kload_classify(fd, e, log.buf, type, 0, kr);
-	if (fd >= 0)
-		close(fd);
-	rb_klog_free(&log);
+	fx_kernel_result(&a, kr);
 	close(fds[0]);
 	close(fds[1]);
 	return true;
@@ -362,14 +357,8 @@ static void test_kernel_agreement(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct rb_kload_args a = {.prog_type = cases[i].type, .insns = cases[i].p, .insn_cnt = cases[i].n,
 					  .prog_btf_fd = -1, .fd_array = fds, .log_level = 1 | 4};
-		struct rb_klog log = {0};
-		int e = 0;
-		int fd = rb_kload_raw(&a, &log, &e);
 		struct rb_result kr, er;
-		rb_kload_classify(fd, e, log.buf, a.prog_type, 0, &kr);
-		if (fd >= 0)
-			close(fd);
-		rb_klog_free(&log);
+		fx_kernel_result(&a, &kr);
 		struct fixture f;
 		mkobj(&f, cases[i].type, cases[i].p, cases[i].n);
 		run(&f, "old", &er, NULL);

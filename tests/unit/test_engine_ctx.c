@@ -34,6 +34,7 @@
 #include "oracle/kload.h"
 
 #include "insn_macros.h"
+#include "kernel_fixture.h"
 
 struct fixture {
 	struct rb_object obj;
@@ -96,13 +97,7 @@ static bool kernel(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 	struct rb_kload_args a = {.prog_type = type, .expected_attach_type = attach, .insns = p, .insn_cnt = n,
 				  .prog_btf_fd = -1, .log_level = 1, .license = fx_license,
 				  .attach_btf_id = fx_attach_btf_id, .prog_flags = fx_prog_flags};
-	struct rb_klog log = {0};
-	int e = 0;
-	int fd = rb_kload_raw(&a, &log, &e);
-	rb_kload_classify(fd, e, log.buf, type, attach, kr);
-	if (fd >= 0)
-		close(fd);
-	rb_klog_free(&log);
+	fx_kernel_result(&a, kr);
 	return true;
 }
 

@@ -23,6 +23,7 @@
 #include "oracle/kload.h"
 
 #include "insn_macros.h"
+#include "kernel_fixture.h"
 
 /* a map value's address: ld_imm64 with BPF_PSEUDO_MAP_IDX_VALUE */
 #define LD_MAP_VALUE(d, idx, off)                                                                                      \
@@ -97,13 +98,7 @@ static bool kernel_verify(uint32_t type, uint32_t flags, const struct bpf_insn *
 	assert_true(fds[1] >= 0 && fds[2] >= 0 && fds[3] >= 0 && fds[4] >= 0);
 	struct rb_kload_args a = {.prog_type = type, .prog_flags = flags, .insns = p, .insn_cnt = n,
 				  .prog_btf_fd = -1, .fd_array = fds, .log_level = 1 | 4};
-	struct rb_klog log = {0};
-	int e = 0;
-	int fd = rb_kload_raw(&a, &log, &e);
-	rb_kload_classify(fd, e, log.buf, type, 0, kr);
-	if (fd >= 0)
-		close(fd);
-	rb_klog_free(&log);
+	fx_kernel_result(&a, kr);
 	for (int i = 0; i < NMAPS; i++)
 		close(fds[i]);
 	return true;
@@ -343,13 +338,7 @@ static void test_tracing_sets_vs_kernel(void **state)
 						  .expected_attach_type = cfgs[c].attach,
 						  .attach_btf_id = (uint32_t)id, .insns = p, .insn_cnt = 3,
 						  .prog_btf_fd = -1, .log_level = 1};
-			struct rb_klog log = {0};
-			int e = 0;
-			int fd = rb_kload_raw(&a, &log, &e);
-			rb_kload_classify(fd, e, log.buf, BPF_PROG_TYPE_TRACING, cfgs[c].attach, &kr);
-			if (fd >= 0)
-				close(fd);
-			rb_klog_free(&log);
+			fx_kernel_result(&a, &kr);
 			total++;
 			ref += refused(&kr);
 			if (refused(&kr) == refused(&res))

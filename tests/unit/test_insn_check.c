@@ -19,6 +19,7 @@
 #include "oracle/kload.h"
 
 #include "insn_macros.h"
+#include "kernel_fixture.h"
 
 #define MOV0() MOV_K(0, 0)
 
@@ -50,13 +51,7 @@ static bool kernel(const struct bpf_insn *insns, size_t n, struct rb_result *kr)
 		return false;
 	struct rb_kload_args a = {.prog_type = BPF_PROG_TYPE_SOCKET_FILTER, .insns = insns, .insn_cnt = n,
 				  .prog_btf_fd = -1, .log_level = 1};
-	struct rb_klog log = {0};
-	int e = 0;
-	int fd = rb_kload_raw(&a, &log, &e);
-	rb_kload_classify(fd, e, log.buf, BPF_PROG_TYPE_SOCKET_FILTER, 0, kr);
-	if (fd >= 0)
-		close(fd);
-	rb_klog_free(&log);
+	fx_kernel_result(&a, kr);
 	return true;
 }
 
