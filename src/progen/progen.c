@@ -261,6 +261,25 @@ static enum op_kind simple_kind(struct gen *g)
 	return OP_ALU_K;
 }
 
+/* n simple operations on one side of a branch: the registers they make
+ * scalars are not scalars after the join (the other side did not run them) */
+static void side_ops(struct gen *g, int n)
+{
+	uint16_t before = g->scalars;
+	for (int i = 0; i < n && !g->full; i++)
+		op(g, simple_kind(g), 1);
+	g->scalars &= before;
+}
+
+/* "if <code> goto L; n simple operations; L:" — both sides continue */
+static void skip_over(struct gen *g, uint8_t code, int dst, int src, int32_t k, int n)
+{
+	int j = emit(g, code, (uint8_t)dst, (uint8_t)src, 0, k);
+	g->branches++;
+	side_ops(g, n);
+	land(g, j, here(g));
+}
+
 static void op_range_jmp(struct gen *g)
 {
 	int r = pick_scalar(g);
@@ -283,14 +302,7 @@ static void op_range_jmp(struct gen *g)
 		return;
 	}
 	/* a short forward skip: both sides continue */
-	int j = emit(g, cls | jop | BPF_K, (uint8_t)r, 0, 0, k);
-	g->branches++;
-	uint16_t before = g->scalars;
-	int n = 1 + (int)rnd(g, 3);
-	for (int i = 0; i < n && !g->full; i++)
-		op(g, simple_kind(g), 1);
-	g->scalars &= before;
-	land(g, j, here(g));
+	skip_over(g, cls | jop | BPF_K, r, 0, k, 1 + (int)rnd(g, 3));
 }
 
 static void op_alu_k(struct gen *g)
@@ -474,14 +486,7 @@ static void op_regjmp(struct gen *g)
 		cond_jump_out(g, cls | jop | BPF_X, a, b, 0);
 		return;
 	}
-	int j = emit(g, cls | jop | BPF_X, (uint8_t)a, (uint8_t)b, 0, 0);
-	g->branches++;
-	uint16_t before = g->scalars;
-	int n = 1 + (int)rnd(g, 3);
-	for (int i = 0; i < n && !g->full; i++)
-		op(g, simple_kind(g), 1);
-	g->scalars &= before;
-	land(g, j, here(g));
+	skip_over(g, cls | jop | BPF_X, a, b, 0, 1 + (int)rnd(g, 3));
 }
 
 static void op_jset(struct gen *g)
@@ -496,12 +501,7 @@ static void op_jset(struct gen *g)
 			cond_jump_out(g, cls | BPF_JSET | BPF_K, a, 0, k);
 			return;
 		}
-		int j = emit(g, cls | BPF_JSET | BPF_K, (uint8_t)a, 0, 0, k);
-		g->branches++;
-		uint16_t before = g->scalars;
-		op(g, simple_kind(g), 1);
-		g->scalars &= before;
-		land(g, j, here(g));
+		skip_over(g, cls | BPF_JSET | BPF_K, a, 0, k, 1);
 		return;
 	}
 	int b = pick_scalar(g);
@@ -551,19 +551,39 @@ static void op_loop(struct gen *g, int depth)
 	g->reserved &= (uint16_t)~(1u << c);
 }
 
+/* the pointer operations' registers: ti a temporary holding a copy of a
+ * scalar (the index), tb another for the address; false if none is free */
+static bool ptr_regs(struct gen *g, int *ti, int *tb)
+{
+	int s = pick_scalar(g);
+	*ti = pick_tmp(g, -1);
+	*tb = pick_tmp(g, *ti);
+	if (s < 0 || *ti < 0 || *tb < 0)
+		return false;
+	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)*ti, (uint8_t)s, 0, 0);
+	set_scalar(g, *ti);
+	return true;
+}
+
+/* a load of `size` bytes at tb + off into a free register */
+static void load_via(struct gen *g, int tb, int size, int16_t off)
+{
+	int d = pick_from(g, (0x3fe & ~g->reserved) & ~(1u << tb));
+	if (d < 0)
+		return;
+	emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, (uint8_t)tb, off, 0);
+	set_scalar(g, d);
+}
+
 /* rB = fp - 64 + (rS & mask) [+ off]; a load or a store there */
 static void op_ptr_stack(struct gen *g, int depth)
 {
 	if (depth)
 		return;
-	int s = pick_scalar(g);
-	int ti = pick_tmp(g, -1);
-	int tb = pick_tmp(g, ti);
-	if (s < 0 || ti < 0 || tb < 0)
+	int ti, tb;
+	if (!ptr_regs(g, &ti, &tb))
 		return;
 	int size = rand_size(g);
-	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)ti, (uint8_t)s, 0, 0);
-	set_scalar(g, ti);
 	int maxv;
 	unsigned how = rnd(g, 10);
 	if (how < 7 || size > 1) {
@@ -593,11 +613,7 @@ static void op_ptr_stack(struct gen *g, int depth)
 		else
 			emit(g, BPF_STX | BPF_MEM | size_code(size), (uint8_t)tb, (uint8_t)v, off, 0);
 	} else {
-		int d = pick_from(g, (0x3fe & ~g->reserved) & ~(1u << tb));
-		if (d < 0)
-			return;
-		emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, (uint8_t)tb, off, 0);
-		set_scalar(g, d);
+		load_via(g, tb, size, off);
 	}
 }
 
@@ -606,15 +622,11 @@ static void op_ptr_map(struct gen *g, int depth)
 {
 	if (depth || !g->fam->map)
 		return;
-	int s = pick_scalar(g);
-	int ti = pick_tmp(g, -1);
-	int tb = pick_tmp(g, ti);
-	if (s < 0 || ti < 0 || tb < 0)
+	int ti, tb;
+	if (!ptr_regs(g, &ti, &tb))
 		return;
 	const int vsize = (int)g->p->maps[0].value_size;
 	int size = rand_size(g);
-	emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)ti, (uint8_t)s, 0, 0);
-	set_scalar(g, ti);
 	int maxv;
 	unsigned how = rnd(g, 10);
 	if (how < 5) {
@@ -642,11 +654,7 @@ static void op_ptr_map(struct gen *g, int depth)
 			return;
 		emit(g, BPF_STX | BPF_MEM | size_code(size), (uint8_t)tb, (uint8_t)v, off, 0);
 	} else {
-		int d = pick_from(g, (0x3fe & ~g->reserved) & ~(1u << tb));
-		if (d < 0)
-			return;
-		emit(g, BPF_LDX | BPF_MEM | size_code(size), (uint8_t)d, (uint8_t)tb, off, 0);
-		set_scalar(g, d);
+		load_via(g, tb, size, off);
 	}
 }
 
@@ -659,20 +667,12 @@ static void op_diamond(struct gen *g, int depth)
 		return;
 	int j = emit(g, jmp_class(g) | cond_op(g) | BPF_K, (uint8_t)r, 0, 0, interesting(g));
 	g->branches++;
-	uint16_t before = g->scalars;
-	int n = 1 + (int)rnd(g, 4);
-	for (int i = 0; i < n && !g->full; i++)
-		op(g, simple_kind(g), 1);
-	g->scalars &= before;
+	side_ops(g, 1 + (int)rnd(g, 4));
 	if (chance(g, 40)) {
 		/* if/else: the taken side runs its own operations */
 		int ja = emit(g, BPF_JMP | BPF_JA, 0, 0, 0, 0);
 		land(g, j, here(g));
-		uint16_t mid = g->scalars;
-		int m = 1 + (int)rnd(g, 3);
-		for (int i = 0; i < m && !g->full; i++)
-			op(g, simple_kind(g), 1);
-		g->scalars &= mid;
+		side_ops(g, 1 + (int)rnd(g, 3));
 		land(g, ja, here(g));
 	} else {
 		land(g, j, here(g));
