@@ -350,6 +350,32 @@ static void mark_prune_points(struct rb_env *env)
 	}
 }
 
+/* the instructions control may go to after insn i, as the kernel's
+ * check_cfg and compute_scc walk them (a call falls through): how many,
+ * into succ */
+static int insn_successors(const struct bpf_insn *in, int i, int succ[2])
+{
+	uint8_t cls = BPF_CLASS(in->code);
+	if (cls != BPF_JMP && cls != BPF_JMP32) {
+		succ[0] = i + (is_ldimm64(in) ? 2 : 1);
+		return 1;
+	}
+	uint8_t op = BPF_OP(in->code);
+	if (op == BPF_EXIT)
+		return 0;
+	if (op == BPF_CALL) {
+		succ[0] = i + 1;
+		return 1;
+	}
+	if (op == BPF_JA) {
+		succ[0] = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
+		return 1;
+	}
+	succ[0] = i + 1;
+	succ[1] = i + 1 + in->off;
+	return 2;
+}
+
 /* unreachable instructions (the kernel's check_cfg DFS) */
 static int check_reachable(struct rb_env *env)
 {
@@ -369,24 +395,7 @@ static int check_reachable(struct rb_env *env)
 		seen[env->subprogs[s].start] = 1;
 		while (top) {
 			int i = work[--top];
-			const struct bpf_insn *in = &insns[i];
-			uint8_t cls = BPF_CLASS(in->code);
-			int succ[2], ns = 0;
-			if (cls == BPF_JMP || cls == BPF_JMP32) {
-				uint8_t op = BPF_OP(in->code);
-				if (op == BPF_EXIT)
-					ns = 0;
-				else if (op == BPF_CALL)
-					succ[ns++] = i + 1;
-				else if (op == BPF_JA)
-					succ[ns++] = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
-				else {
-					succ[ns++] = i + 1;
-					succ[ns++] = i + 1 + in->off;
-				}
-			} else {
-				succ[ns++] = i + (is_ldimm64(in) ? 2 : 1);
-			}
+			int succ[2], ns = insn_successors(&insns[i], i, succ);
 			for (int k = 0; k < ns; k++) {
 				int t = succ[k];
 				if (t >= n || t < 0) {
@@ -466,24 +475,7 @@ int rb_compute_scc(struct rb_env *env)
 		on[root] = true;
 		while (csp) {
 			int v = cs[csp - 1];
-			const struct bpf_insn *in = &env->insns[v];
-			int succ[2], ns = 0;
-			uint8_t cls = BPF_CLASS(in->code);
-			if (cls == BPF_JMP || cls == BPF_JMP32) {
-				uint8_t op = BPF_OP(in->code);
-				if (op == BPF_EXIT)
-					ns = 0;
-				else if (op == BPF_CALL)
-					succ[ns++] = v + 1;
-				else if (op == BPF_JA)
-					succ[ns++] = v + 1 + (cls == BPF_JMP ? in->off : in->imm);
-				else {
-					succ[ns++] = v + 1;
-					succ[ns++] = v + 1 + in->off;
-				}
-			} else {
-				succ[ns++] = v + (is_ldimm64(in) ? 2 : 1);
-			}
+			int succ[2], ns = insn_successors(&env->insns[v], v, succ);
 			if (ci[csp - 1] < ns) {
 				int w = succ[ci[csp - 1]++];
 				if (w < 0 || w >= n)
