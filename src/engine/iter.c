@@ -101,6 +101,29 @@ static int check_iter_reg(struct rb_env *env)
 	return 0;
 }
 
+/* the start of process_iter_arg for R1: the iterator struct, R1 a stack
+ * pointer, and iter_get_spi's answer (negative: refused; 0: the slots
+ * at spi; 1: beyond the allocated stack) */
+struct iter_arg {
+	uint32_t sid;     /* the struct's BTF id */
+	const char *type; /* its name after "bpf_iter_" */
+	struct rb_reg reg;
+	int nr_slots, spi;
+};
+
+static int iter_arg(struct rb_env *env, const struct rb_kfunc_call *call, struct iter_arg *a)
+{
+	uint32_t size;
+	int err;
+	if (iter_struct(env, call, &a->sid, &size, &a->type))
+		return rb_unsupported(env, "kfunc %s (iterator argument)", call->name);
+	if ((err = check_iter_reg(env)))
+		return err;
+	a->reg = rb_cur_regs(env)[1];
+	a->nr_slots = (int)size / 8;
+	return iter_get_spi(env, &a->reg, a->nr_slots, &a->spi);
+}
+
 static int scalar_args(struct rb_env *env, const struct rb_kfunc_call *call)
 {
 	const struct btf *b = rb_need_vmlinux(env);
@@ -127,42 +150,35 @@ static void clobber(struct rb_env *env)
 int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
-	uint32_t sid, size;
-	const char *type;
-	int spi, err;
-	if (iter_struct(env, call, &sid, &size, &type))
-		return rb_unsupported(env, "kfunc %s (iterator argument)", call->name);
-	if ((err = check_iter_reg(env)))
-		return err;
-	struct rb_reg reg = rb_cur_regs(env)[1];
-	int nr_slots = (int)size / 8;
-	int r = iter_get_spi(env, &reg, nr_slots, &spi);
+	struct iter_arg a;
+	int err, r = iter_arg(env, call, &a);
 	if (r < 0)
 		return r;
-	struct rb_func *f = env->cur->frame[reg.frameno];
+	int nr_slots = a.nr_slots, spi = a.spi;
+	struct rb_func *f = env->cur->frame[a.reg.frameno];
 	/* is_iter_reg_valid_uninit */
 	if (r == 0)
 		for (int i = 0; i < nr_slots; i++)
 			for (int j = 0; j < 8; j++)
 				if (f->stack[spi - i].type[j] == SLOT_ITER)
-					return rb_reject(env, "expected uninitialized iter_%s as arg #0", type);
+					return rb_reject(env, "expected uninitialized iter_%s as arg #0", a.type);
 	for (int i = 0; i < nr_slots * 8; i += 8)
 		if ((err = rb_check_mem_access(env, call->insn_idx, 1, i, 8, true, -1, false, false)))
 			return err;
 	if ((err = scalar_args(env, call)))
 		return err;
-	if ((err = iter_get_spi(env, &reg, nr_slots, &spi)))
+	if ((err = iter_get_spi(env, &a.reg, nr_slots, &spi)))
 		return err < 0 ? err : RB_E_INTERNAL;
 	/* mark_stack_slots_iter */
 	uint32_t id = rb_acquire_ref(env);
 	if (!id)
 		return RB_E_NOMEM;
-	f = env->cur->frame[reg.frameno];
+	f = env->cur->frame[a.reg.frameno];
 	for (int i = 0; i < nr_slots; i++) {
 		struct rb_slot *s = &f->stack[spi - i];
 		rb_reg_ptr(env, &s->spilled, RT_STACK);
 		s->spilled.ref_obj_id = i == 0 ? id : 0;
-		RB_ITER_BTF_ID(&s->spilled) = (int32_t)sid;
+		RB_ITER_BTF_ID(&s->spilled) = (int32_t)a.sid;
 		RB_ITER_STATE(&s->spilled) = RB_ITER_ACTIVE;
 		RB_ITER_DEPTH(&s->spilled) = 0;
 		memset(s->type, SLOT_ITER, sizeof(s->type));
@@ -178,34 +194,27 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 static int valid_init(struct rb_env *env, const struct rb_kfunc_call *call, struct rb_slot **first, int *frameno,
 		      int *spi_out)
 {
-	uint32_t sid, size;
-	const char *type;
-	int spi, err;
-	if (iter_struct(env, call, &sid, &size, &type))
-		return rb_unsupported(env, "kfunc %s (iterator argument)", call->name);
-	if ((err = check_iter_reg(env)))
-		return err;
-	struct rb_reg reg = rb_cur_regs(env)[1];
-	int nr_slots = (int)size / 8;
-	int r = iter_get_spi(env, &reg, nr_slots, &spi);
+	struct iter_arg a;
+	int r = iter_arg(env, call, &a);
 	if (r < 0)
 		return r;
-	struct rb_func *f = env->cur->frame[reg.frameno];
+	int nr_slots = a.nr_slots, spi = a.spi;
+	struct rb_func *f = env->cur->frame[a.reg.frameno];
 	bool ok = r == 0;
 	for (int i = 0; ok && i < nr_slots; i++) {
 		const struct rb_slot *s = &f->stack[spi - i];
-		if ((i == 0) != (s->spilled.ref_obj_id != 0) || RB_ITER_BTF_ID(&s->spilled) != (int32_t)sid)
+		if ((i == 0) != (s->spilled.ref_obj_id != 0) || RB_ITER_BTF_ID(&s->spilled) != (int32_t)a.sid)
 			ok = false;
 		for (int j = 0; ok && j < 8; j++)
 			if (s->type[j] != SLOT_ITER)
 				ok = false;
 	}
 	if (!ok)
-		return rb_reject(env, "expected an initialized iter_%s as arg #0", type);
+		return rb_reject(env, "expected an initialized iter_%s as arg #0", a.type);
 	for (int i = 0; i < nr_slots; i++)
 		rb_live_stack_access(env, f->frameno, spi - i, false);
 	*first = &f->stack[spi];
-	*frameno = reg.frameno;
+	*frameno = a.reg.frameno;
 	*spi_out = spi;
 	return nr_slots;
 }
