@@ -116,6 +116,35 @@ static bool may_update_sockmap(struct rb_env *env, int32_t id)
 	}
 }
 
+/* the pointer's offset, fixed or variable, is not a known 0 */
+static bool off_nonzero(struct rb_env *env, const struct rb_reg *reg)
+{
+	return reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg);
+}
+
+/* a socket pointer the helper may take: sock_common, sock, tcp_sock or
+ * xdp_sock, not NULL */
+static bool is_sock_ptr(const struct rb_reg *reg)
+{
+	return (reg->type == RT_SOCKET || reg->type == RT_SOCK_COMMON || reg->type == RT_TCP_SOCK ||
+		reg->type == RT_XDP_SOCK) &&
+	       !(reg->flags & RF_MAYBE_NULL);
+}
+
+/* a BTF pointer for ARG_PTR_TO_BTF_ID_SOCK_COMMON: ptr_ or trusted_ptr_ to a
+ * struct that starts with (or is) a sock_common */
+static int check_btf_sock_common(struct rb_env *env, int regno, const struct rb_reg *reg, const char *tn)
+{
+	if (reg->flags & ~RF_TRUSTED)
+		return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
+				 regno, tn);
+	int32_t sc = rb_btf_struct_id(env, "sock_common");
+	if (sc <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sc, false))
+		return rb_reject(env, "R%d is of type %s but %s is expected", regno,
+				 rb_btf_name(env, (uint32_t)reg->map_idx), "sock_common");
+	return 0;
+}
+
 /* ARG_PTR_TO_BTF_ID of struct `want`: 6.18 btf_ptr_types, then
  * btf_struct_ids_match against the arg_btf_id */
 static int check_btf_struct_arg(struct rb_env *env, const char *want, int regno, const struct rb_reg *reg,
@@ -130,7 +159,7 @@ static int check_btf_struct_arg(struct rb_env *env, const char *want, int regno,
 	if (sid <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sid, false))
 		return rb_reject(env, "R%d is of type %s but %s is expected", regno, rb_btf_name(env, (uint32_t)reg->map_idx),
 				 want ? want : "?");
-	if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+	if (off_nonzero(env, reg))
 		return rb_unsupported(env, "BTF pointer with an offset passed to a helper");
 	return 0;
 }
@@ -147,7 +176,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_CTX_OR_NULL:
 		if (reg->type != RT_CTX)
 			return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_reject(env, "dereference of modified ctx ptr R%d off=%d disallowed", regno,
 					 reg->off);
 		break;
@@ -183,22 +212,15 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			if (reg->type != RT_CTX)
 				return rb_reject(env, "R%d type=%s expected=ctx", regno, tn);
 		} else if (reg->type == RT_BTF_ID) {
-			/* ARG_PTR_TO_BTF_ID_SOCK_COMMON: ptr_ or trusted_ptr_ to a struct
-			 * that starts with (or is) a sock_common */
-			if (reg->flags & ~RF_TRUSTED)
-				return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
-						 regno, tn);
-			int32_t sc = rb_btf_struct_id(env, "sock_common");
-			if (sc <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sc, false))
-				return rb_reject(env, "R%d is of type %s but %s is expected", regno,
-						 rb_btf_name(env, (uint32_t)reg->map_idx), "sock_common");
-		} else if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
-			    reg->type != RT_XDP_SOCK) ||
-			   (reg->flags & RF_MAYBE_NULL)) {
+			/* ARG_PTR_TO_BTF_ID_SOCK_COMMON */
+			int err = check_btf_sock_common(env, regno, reg, tn);
+			if (err)
+				return err;
+		} else if (!is_sock_ptr(reg)) {
 			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
 					 regno, tn);
 		}
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		break;
 	case A_BTF_TASK:
@@ -213,58 +235,49 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_CONST_STR:
 		return rb_check_const_str_arg(env, regno);
 	case A_SOCK_PTR:
-		if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
-		     reg->type != RT_XDP_SOCK) ||
-		    (reg->flags & RF_MAYBE_NULL))
+		if (!is_sock_ptr(reg))
 			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock", regno, tn);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		break;
 	case A_SOCKET_OR_NULL:
 		if (reg->type != RT_SOCKET)
 			return rb_reject(env, "R%d type=%s expected=sock", regno, tn);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		break;
 	case A_SOCK_RELEASE:
 		if (reg->type == RT_BTF_ID) {
-			/* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE: any struct that
-			 * starts with a sock_common (bpf_sk_release's exception) */
-			if (reg->flags & ~RF_TRUSTED)
-				return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
-						 regno, tn);
-			int32_t sc = rb_btf_struct_id(env, "sock_common");
-			if (sc <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sc, false))
-				return rb_reject(env, "R%d is of type %s but %s is expected", regno,
-						 rb_btf_name(env, (uint32_t)reg->map_idx), "sock_common");
+			/* ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE (bpf_sk_release's exception) */
+			int err = check_btf_sock_common(env, regno, reg, tn);
+			if (err)
+				return err;
 			if (!reg->ref_obj_id)
 				return rb_reject(env, "R%d must be referenced when passed to release function", regno);
-			if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			if (off_nonzero(env, reg))
 				return rb_reject(env, "R%d must have zero offset when passed to release func", regno);
 			ca->release_id = reg->ref_obj_id;
 			break;
 		}
-		if ((reg->type != RT_SOCKET && reg->type != RT_SOCK_COMMON && reg->type != RT_TCP_SOCK &&
-		     reg->type != RT_XDP_SOCK) ||
-		    (reg->flags & RF_MAYBE_NULL))
+		if (!is_sock_ptr(reg))
 			return rb_reject(env, "R%d type=%s expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_",
 					 regno, tn);
 		if (!reg->ref_obj_id)
 			return rb_reject(env, "R%d must be referenced when passed to release function", regno);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_unsupported(env, "socket pointer with an offset passed to a helper");
 		ca->release_id = reg->ref_obj_id;
 		break;
 	case A_BTF:
 		if (reg->type != RT_BTF_ID || (reg->flags & RF_MAYBE_NULL))
 			return rb_reject(env, "R%d type=%s expected=ptr_", regno, tn);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_reject(env, "R%d must have zero offset when passed to a helper", regno);
 		break;
 	case A_FUNC:
 		if (reg->type != RT_FUNC)
 			return rb_reject(env, "R%d type=%s expected=func", regno, tn);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_unsupported(env, "callback pointer with an offset");
 		ca->subprog = reg->map_idx;
 		break;
@@ -277,7 +290,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "R%d type=%s expected=ringbuf_mem", regno, tn);
 		if (!reg->ref_obj_id)
 			return rb_reject(env, "R%d must be referenced when passed to release function", regno);
-		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+		if (off_nonzero(env, reg))
 			return rb_reject(env, "R%d must have zero offset when passed to release func", regno);
 		ca->release_id = reg->ref_obj_id;
 		break;
