@@ -36,6 +36,10 @@ const uint64_t rb_kfunc_measured_types = 0x1cfeffffeull;
 #define U(n, avail) {#n, avail##ull, 0, false, NULL}
 /* S rows: a `special` checker (6.18 flags recorded) */
 #define S(n, avail, fl, fn) {#n, avail##ull, fl, true, fn}
+/* an open-coded iterator's destroy, new and next (in name order), equally
+ * available, flags not recorded */
+#define ITER_U(type, avail) U(bpf_iter_##type##_destroy, avail), U(bpf_iter_##type##_new, avail), \
+			    U(bpf_iter_##type##_next, avail)
 
 static const struct rb_kfunc rows[] = {
 	U(__bpf_trap, 0x1cfeffffe),
@@ -117,31 +121,17 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_get_file_xattr, 0x000000000),
 	U(bpf_get_kmem_cache, 0x1cfeffffe),
 	U(bpf_get_task_exe_file, 0x000000000),
-	U(bpf_iter_bits_destroy, 0x1cfeffffe),
-	U(bpf_iter_bits_new, 0x1cfeffffe),
-	U(bpf_iter_bits_next, 0x1cfeffffe),
-	U(bpf_iter_css_destroy, 0x1cfeffffe),
-	U(bpf_iter_css_new, 0x1cfeffffe),
-	U(bpf_iter_css_next, 0x1cfeffffe),
-	U(bpf_iter_css_task_destroy, 0x1cfeffffe),
-	U(bpf_iter_css_task_new, 0x1cfeffffe),
-	U(bpf_iter_css_task_next, 0x1cfeffffe),
-	U(bpf_iter_dmabuf_destroy, 0x1cfeffffe),
-	U(bpf_iter_dmabuf_new, 0x1cfeffffe),
-	U(bpf_iter_dmabuf_next, 0x1cfeffffe),
-	U(bpf_iter_kmem_cache_destroy, 0x1cfeffffe),
-	U(bpf_iter_kmem_cache_new, 0x1cfeffffe),
-	U(bpf_iter_kmem_cache_next, 0x1cfeffffe),
+	ITER_U(bits, 0x1cfeffffe),
+	ITER_U(css, 0x1cfeffffe),
+	ITER_U(css_task, 0x1cfeffffe),
+	ITER_U(dmabuf, 0x1cfeffffe),
+	ITER_U(kmem_cache, 0x1cfeffffe),
 	/* open-coded iterators (iter.c; kernel/bpf/bpf_iter.c's flags) */
 	S(bpf_iter_num_destroy, 0x1cfeffffe, KF_ITER_DESTROY, rb_kfunc_iter_destroy),
 	S(bpf_iter_num_new, 0x1cfeffffe, KF_ITER_NEW, rb_kfunc_iter_new),
 	S(bpf_iter_num_next, 0x1cfeffffe, KF_ITER_NEXT | KF_RET_NULL, rb_kfunc_iter_next),
-	U(bpf_iter_task_destroy, 0x1cfeffffe),
-	U(bpf_iter_task_new, 0x1cfeffffe),
-	U(bpf_iter_task_next, 0x1cfeffffe),
-	U(bpf_iter_task_vma_destroy, 0x1cfeffffe),
-	U(bpf_iter_task_vma_new, 0x1cfeffffe),
-	U(bpf_iter_task_vma_next, 0x1cfeffffe),
+	ITER_U(task, 0x1cfeffffe),
+	ITER_U(task_vma, 0x1cfeffffe),
 	U(bpf_key_put, 0x08e84a3e8),
 	U(bpf_kfunc_call_memb_release, 0x0840000a8),
 	U(bpf_kfunc_call_test_release, 0x0840000a8),
