@@ -36,6 +36,15 @@ extern _Bool bpf_dynptr_is_null(const struct bpf_dynptr *p) __ksym;
 extern _Bool bpf_dynptr_is_rdonly(const struct bpf_dynptr *p) __ksym;
 extern int bpf_dynptr_adjust(const struct bpf_dynptr *p, __u32 start, __u32 end) __ksym;
 
+/* declares key and v; d = a local dynptr over the first `size` bytes of
+ * arr's value, and the program returns 0 where there is no value */
+#define LOCAL_DYNPTR_OR_RETURN(d, size)                 \
+	__u32 key = 0;                                  \
+	__u64 *v = bpf_map_lookup_elem(&arr, &key);     \
+	if (!v)                                         \
+		return 0;                               \
+	bpf_dynptr_from_mem(v, size, 0, &(d))
+
 /* reserve, write through a slice, submit */
 SEC("raw_tp")
 int ringbuf_slice(void *ctx)
@@ -139,13 +148,8 @@ SEC("raw_tp")
 int local_overwritten(void *ctx)
 {
 	struct bpf_dynptr d;
-	__u32 key = 0;
-	__u64 *v;
+	LOCAL_DYNPTR_OR_RETURN(d, 8);
 
-	v = bpf_map_lookup_elem(&arr, &key);
-	if (!v)
-		return 0;
-	bpf_dynptr_from_mem(v, 8, 0, &d);
 	*(volatile __u32 *)&d = 0;
 	return bpf_dynptr_data(&d, 0, 8) != 0;
 }
@@ -226,13 +230,8 @@ SEC("raw_tp")
 int kfuncs_local(void *ctx)
 {
 	struct bpf_dynptr d;
-	__u32 key = 0;
-	__u64 *v;
+	LOCAL_DYNPTR_OR_RETURN(d, 32);
 
-	v = bpf_map_lookup_elem(&arr, &key);
-	if (!v)
-		return 0;
-	bpf_dynptr_from_mem(v, 32, 0, &d);
 	if (bpf_dynptr_is_null(&d) || bpf_dynptr_is_rdonly(&d))
 		return 1;
 	if (bpf_dynptr_adjust(&d, 8, 16))
