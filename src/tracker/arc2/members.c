@@ -25,21 +25,10 @@ struct scan {
 static bool low_ext(struct tnum tl, const struct a2_list *L, uint64_t a, uint64_t b, uint64_t *lo, uint64_t *hi,
 		    bool first_only)
 {
-	const uint64_t m = H_UMAX;
 	bool any = false;
 	for (unsigned i = 0; i < L->n; i++) {
-		struct cnum p = L->p[i];
-		uint64_t e = cnum_end(p, H_BITS), rr[2][2];
-		unsigned nr = 1;
-		if (p.size == m) {
-			rr[0][0] = 0, rr[0][1] = m;
-		} else if (p.base > e) {
-			rr[0][0] = p.base, rr[0][1] = m;
-			rr[1][0] = 0, rr[1][1] = e;
-			nr = 2;
-		} else {
-			rr[0][0] = p.base, rr[0][1] = e;
-		}
+		uint64_t rr[2][2];
+		unsigned nr = a2_arc_runs(L->p[i], H_BITS, rr);
 		for (unsigned j = 0; j < nr; j++) {
 			uint64_t c = rr[j][0] > a ? rr[j][0] : a, d = rr[j][1] < b ? rr[j][1] : b, x, y = 0;
 			if (c > d || !a2_first_in(tl, c, d, &x))
@@ -130,20 +119,9 @@ static void scan_range(struct scan *s, struct scan_in *in, uint64_t lo, uint64_t
 /* members of the full width's pieces within [c0, c1] (c0 <= c1) */
 static void scan_pieces(struct scan *s, struct scan_in *in, const struct a2_list *P, uint64_t c0, uint64_t c1)
 {
-	const uint64_t m = W_UMAX;
 	for (unsigned i = 0; i < P->n; i++) {
-		struct cnum p = P->p[i];
-		uint64_t e = cnum_end(p, W_BITS), rr[2][2];
-		unsigned nr = 1;
-		if (p.size == m) {
-			rr[0][0] = 0, rr[0][1] = m;
-		} else if (p.base > e) {
-			rr[0][0] = p.base, rr[0][1] = m;
-			rr[1][0] = 0, rr[1][1] = e;
-			nr = 2;
-		} else {
-			rr[0][0] = p.base, rr[0][1] = e;
-		}
+		uint64_t rr[2][2];
+		unsigned nr = a2_arc_runs(P->p[i], W_BITS, rr);
 		for (unsigned j = 0; j < nr; j++) {
 			uint64_t a = rr[j][0] > c0 ? rr[j][0] : c0, b = rr[j][1] < c1 ? rr[j][1] : c1;
 			if (a <= b)

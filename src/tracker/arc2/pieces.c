@@ -355,32 +355,17 @@ static double count_range_lows(struct tnum t, uint64_t lo, uint64_t hi, uint64_t
  * bits lie strictly between a and b (a circular gap of low parts) */
 static double gap_members_outer(const struct a2_ctx *cx, uint64_t a, uint64_t b, unsigned bits)
 {
-	const uint64_t m = cn_mask(bits), om = cn_mask(cx->outer_bits);
+	const uint64_t m = cn_mask(bits);
 	if (((b - a - 1) & m) == 0)
 		return 0;
-	uint64_t lo = (a + 1) & m, hi = (b - 1) & m;
-	uint64_t lr[2][2] = {{lo, hi}, {0, 0}};
-	int nl = 1;
-	if (lo > hi) {
-		lr[0][1] = m;
-		lr[1][0] = 0, lr[1][1] = hi;
-		nl = 2;
-	}
+	uint64_t lr[2][2];
+	unsigned nl = a2_circ_runs((a + 1) & m, (b - 1) & m, m, lr);
 	double n = 0;
 	for (unsigned i = 0; i < cx->outer->n; i++) {
-		struct cnum p = cx->outer->p[i];
-		uint64_t e = cnum_end(p, cx->outer_bits);
-		uint64_t pr[2][2] = {{p.base, e}, {0, 0}};
-		int np = 1;
-		if (p.size == om) {
-			pr[0][0] = 0, pr[0][1] = om;
-		} else if (p.base > e) {
-			pr[0][1] = om;
-			pr[1][0] = 0, pr[1][1] = e;
-			np = 2;
-		}
-		for (int x = 0; x < np; x++)
-			for (int y = 0; y < nl; y++)
+		uint64_t pr[2][2];
+		unsigned np = a2_arc_runs(cx->outer->p[i], cx->outer_bits, pr);
+		for (unsigned x = 0; x < np; x++)
+			for (unsigned y = 0; y < nl; y++)
 				n += count_range_lows(cx->t, pr[x][0], pr[x][1], lr[y][0], lr[y][1], cx->outer_bits, bits);
 	}
 	return n;
@@ -390,32 +375,17 @@ static double gap_members_outer(const struct a2_ctx *cx, uint64_t a, uint64_t b,
  * cx->inner_bits bits lie in a piece of cx->inner */
 static double gap_members_inner(const struct a2_ctx *cx, uint64_t a, uint64_t b, unsigned bits)
 {
-	const uint64_t m = cn_mask(bits), im = cn_mask(cx->inner_bits);
+	const uint64_t m = cn_mask(bits);
 	if (((b - a - 1) & m) == 0)
 		return 0;
-	uint64_t lo = (a + 1) & m, hi = (b - 1) & m;
-	uint64_t gr[2][2] = {{lo, hi}, {0, 0}};
-	int ng = 1;
-	if (lo > hi) {
-		gr[0][1] = m;
-		gr[1][0] = 0, gr[1][1] = hi;
-		ng = 2;
-	}
+	uint64_t gr[2][2];
+	unsigned ng = a2_circ_runs((a + 1) & m, (b - 1) & m, m, gr);
 	double n = 0;
 	for (unsigned i = 0; i < cx->inner->n; i++) {
-		struct cnum p = cx->inner->p[i];
-		uint64_t e = cnum_end(p, cx->inner_bits);
-		uint64_t pr[2][2] = {{p.base, e}, {0, 0}};
-		int np = 1;
-		if (p.size == im) {
-			pr[0][0] = 0, pr[0][1] = im;
-		} else if (p.base > e) {
-			pr[0][1] = im;
-			pr[1][0] = 0, pr[1][1] = e;
-			np = 2;
-		}
-		for (int x = 0; x < ng; x++)
-			for (int y = 0; y < np; y++)
+		uint64_t pr[2][2];
+		unsigned np = a2_arc_runs(cx->inner->p[i], cx->inner_bits, pr);
+		for (unsigned x = 0; x < ng; x++)
+			for (unsigned y = 0; y < np; y++)
 				n += count_range_lows(cx->t, gr[x][0], gr[x][1], pr[y][0], pr[y][1], bits, cx->inner_bits);
 	}
 	return n;

@@ -81,6 +81,31 @@ struct cnum a2_hull(const struct a2_list *l, unsigned bits);
  * gaps between its pieces are equal): out[0..return-1] */
 unsigned a2_hulls(const struct a2_list *l, unsigned bits, struct cnum out[2]);
 
+/* the circular range lo .. hi (mask m; hi < lo: through 0) as one or two
+ * unsigned runs r[i] = {first, last}, the one from lo first: how many */
+static inline unsigned a2_circ_runs(uint64_t lo, uint64_t hi, uint64_t m, uint64_t r[2][2])
+{
+	r[0][0] = lo;
+	if (lo <= hi) {
+		r[0][1] = hi;
+		return 1;
+	}
+	r[0][1] = m;
+	r[1][0] = 0, r[1][1] = hi;
+	return 2;
+}
+
+/* the arc p (width bits) as a2_circ_runs; the full arc is one run [0, max] */
+static inline unsigned a2_arc_runs(struct cnum p, unsigned bits, uint64_t r[2][2])
+{
+	const uint64_t m = cn_mask(bits);
+	if (p.size == m) {
+		r[0][0] = 0, r[0][1] = m;
+		return 1;
+	}
+	return a2_circ_runs(p.base, cnum_end(p, bits), m, r);
+}
+
 /* the least / greatest member of t (width bits) in [lo, hi] (lo <= hi), if any */
 bool a2_first_in(struct tnum t, uint64_t lo, uint64_t hi, uint64_t *x);
 bool a2_last_in(struct tnum t, uint64_t lo, uint64_t hi, unsigned bits, uint64_t *x);
