@@ -10,21 +10,11 @@
 #include "engine/scc.h"
 #include "engine/states.h"
 
-static bool same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
-{
-	if (a->curframe != b->curframe)
-		return false;
-	for (int fr = a->curframe; fr >= 0; fr--)
-		if (a->frame[fr]->callsite != b->frame[fr]->callsite)
-			return false;
-	return true;
-}
-
 /* clean_live_states: complete checkpoints at insn_idx lose their dead slots */
 static void clean_live_states(struct rb_env *env, int insn_idx, const struct rb_vstate *cur)
 {
 	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next) {
-		if (sl->branches || sl->insn_idx != insn_idx || !same_callsites(sl, cur) || sl->cleaned)
+		if (sl->branches || sl->insn_idx != insn_idx || !rb_same_callsites(sl, cur) || sl->cleaned)
 			continue;
 		/* 6.17+: a state whose loop marks are still incomplete keeps
 		 * its dead registers and slots (they may be read around the

@@ -431,7 +431,7 @@ void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old,
 	free(m);
 }
 
-static bool same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
+bool rb_same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
 {
 	if (a->curframe != b->curframe)
 		return false;
@@ -444,7 +444,7 @@ static bool same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
 struct rb_vstate *rb_find_prev_entry(struct rb_env *env, const struct rb_vstate *cur, int insn_idx)
 {
 	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next)
-		if (sl->insn_idx == insn_idx && sl->branches && same_callsites(sl, cur) && sl->dfs_depth < cur->dfs_depth)
+		if (sl->insn_idx == insn_idx && sl->branches && rb_same_callsites(sl, cur) && sl->dfs_depth < cur->dfs_depth)
 			return sl;
 	return NULL;
 }

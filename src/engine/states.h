@@ -45,6 +45,8 @@ void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old,
 /* find_prev_entry: the most recent checkpoint at insn_idx on cur's path
  * (still being explored, same call chain, shallower), or NULL */
 struct rb_vstate *rb_find_prev_entry(struct rb_env *env, const struct rb_vstate *cur, int insn_idx);
+/* the same call chain: frames and each frame's callsite (6.18 same_callsites) */
+bool rb_same_callsites(const struct rb_vstate *a, const struct rb_vstate *b);
 bool rb_states_maybe_looping(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c);
 
 #endif
