@@ -15,6 +15,17 @@
 #include "engine/prog_types.h"
 #include "engine/stack.h"
 
+/* 6.18 __check_mem_access's line for an access at off outside mem_size
+ * bytes of a map value ("map"), a map key ("key") or other memory */
+static void log_bad_access(struct rb_env *env, const char *what, uint32_t mem_size, long long off, int size)
+{
+	if (!strcmp(what, "map"))
+		rb_log(env, "invalid access to map value, value_size=%u off=%lld size=%d\n", mem_size, off, size);
+	else if (!strcmp(what, "key"))
+		rb_log(env, "invalid access to map key, key_size=%u off=%lld size=%d\n", mem_size, off, size);
+	else
+		rb_log(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size, off, size);
+}
 
 static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
 			    uint32_t mem_size, bool zero_ok, const char *what)
@@ -29,15 +40,7 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 	int64_t lo = b.smin + off;
 	bool size_ok = size > 0 || (size == 0 && zero_ok);
 	if (!(lo >= 0 && size_ok && (uint64_t)lo + (uint64_t)size <= mem_size)) {
-		if (!strcmp(what, "map"))
-			rb_log(env, "invalid access to map value, value_size=%u off=%lld size=%d\n", mem_size,
-			       (long long)lo, size);
-		else if (!strcmp(what, "key"))
-			rb_log(env, "invalid access to map key, key_size=%u off=%lld size=%d\n", mem_size,
-			       (long long)lo, size);
-		else
-			rb_log(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size,
-			       (long long)lo, size);
+		log_bad_access(env, what, mem_size, (long long)lo, size);
 		return rb_reject(env, "R%d min value is outside of the allowed memory range", regno);
 	}
 	if (b.umax >= RB_MAX_VAR_OFF)
@@ -45,15 +48,7 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 				 regno);
 	uint64_t hi = b.umax + (uint64_t)(int64_t)off;
 	if (!((int64_t)hi >= 0 && size_ok && hi + (uint64_t)size <= mem_size)) {
-		if (!strcmp(what, "map"))
-			rb_log(env, "invalid access to map value, value_size=%u off=%lld size=%d\n", mem_size,
-			       (long long)hi, size);
-		else if (!strcmp(what, "key"))
-			rb_log(env, "invalid access to map key, key_size=%u off=%lld size=%d\n", mem_size,
-			       (long long)hi, size);
-		else
-			rb_log(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size,
-			       (long long)hi, size);
+		log_bad_access(env, what, mem_size, (long long)hi, size);
 		return rb_reject(env, "R%d max value is outside of the allowed memory range", regno);
 	}
 	return 0;
