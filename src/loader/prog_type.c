@@ -220,3 +220,22 @@ void rb_prog_type_unknown_msg(const struct rb_prog *p, char *buf, size_t len)
 		 "(or a prog_type column in the corpus manifest)",
 		 p->section);
 }
+
+bool rb_prog_prepare_outcome(const struct rb_prog *p, struct rb_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->err_insn = -1;
+	if (p->error[0] || !p->insns || !p->insn_cnt) {
+		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach") ||
+			      strstr(p->error, "missing from vmlinux BTF");
+		res->verdict = target ? RB_REFUSED : RB_LOAD_ERROR;
+		snprintf(res->msg, sizeof(res->msg), "%s", p->error[0] ? p->error : "program has no instructions");
+		return true;
+	}
+	if (!p->type_known) {
+		res->verdict = RB_LOAD_ERROR;
+		rb_prog_type_unknown_msg(p, res->msg, sizeof(res->msg));
+		return true;
+	}
+	return false;
+}

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "loader/object.h"
+#include "result/result.h"
 #include "util/err.h"
 
 /* What a section name alone says: libbpf's table or a convention (steps 1
@@ -56,5 +57,13 @@ int rb_resolve_prog_types(struct rb_object *obj, const struct rb_load_opts *opts
 
 /* The one-line reason a program has no type. */
 void rb_prog_type_unknown_msg(const struct rb_prog *p, char *buf, size_t len);
+
+/* Outcomes decided before any verifier runs, the same for every tracker
+ * and the kernel (one taxonomy): a program the loader could not prepare
+ * is load_error, or refused when what is missing is this machine's (an
+ * attach target, a kernel symbol: kfuncs of a module that is not loaded);
+ * a program whose type is unknown is load_error. True when *res (cleared
+ * first, err_insn -1) holds such an outcome. */
+bool rb_prog_prepare_outcome(const struct rb_prog *p, struct rb_result *res);
 
 #endif

@@ -356,22 +356,8 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 	if (prog_idx >= obj->prog_cnt)
 		return rb_errf(err, "%s: no program %zu (%zu programs)", obj->path, prog_idx, obj->prog_cnt);
 	const struct rb_prog *p = &obj->progs[prog_idx];
-	memset(res, 0, sizeof(*res));
-	res->err_insn = -1;
-	if (p->error[0] || !p->insns || !p->insn_cnt) {
-		/* a missing attach target or kernel symbol (kfuncs of a module that
-		 * is not loaded) is this machine's business, not the program's */
-		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach") ||
-			      strstr(p->error, "missing from vmlinux BTF");
-		res->verdict = target ? RB_REFUSED : RB_LOAD_ERROR;
-		snprintf(res->msg, sizeof(res->msg), "%s", p->error[0] ? p->error : "program has no instructions");
+	if (rb_prog_prepare_outcome(p, res))
 		return 0;
-	}
-	if (!p->type_known) {
-		res->verdict = RB_LOAD_ERROR;
-		rb_prog_type_unknown_msg(p, res->msg, sizeof(res->msg));
-		return 0;
-	}
 	const char *why = NULL;
 	if (!rb_bpf_available(&why)) {
 		res->verdict = RB_UNAVAILABLE;

@@ -15,29 +15,6 @@
 #include "oracle/kstruct.h"
 #include "tracker/tracker.h"
 
-/* Outcomes decided before any verifier runs, the same for every tracker
- * (one taxonomy): a program the loader could not prepare is load_error,
- * or refused when what is missing is this machine's (an attach target,
- * a kernel symbol); a program whose type is unknown is load_error. */
-static bool prepare_outcome(const struct rb_prog *p, struct rb_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	res->err_insn = -1;
-	if (p->error[0] || !p->insns || !p->insn_cnt) {
-		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach") ||
-			      strstr(p->error, "missing from vmlinux BTF");
-		res->verdict = target ? RB_REFUSED : RB_LOAD_ERROR;
-		snprintf(res->msg, sizeof(res->msg), "%s", p->error[0] ? p->error : "program has no instructions");
-		return true;
-	}
-	if (!p->type_known) {
-		res->verdict = RB_LOAD_ERROR;
-		rb_prog_type_unknown_msg(p, res->msg, sizeof(res->msg));
-		return true;
-	}
-	return false;
-}
-
 int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_verify_opts *opts,
 	      struct rb_result *res, struct rb_err *err)
 {
@@ -46,7 +23,7 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		return rb_errf(err, "%s: no program %zu (%zu programs)", obj->path, prog_idx, obj->prog_cnt);
 	if (strcmp(name, "kernel") && !rb_tracker_get(name, 64))
 		return rb_errf(err, "unknown tracker '%s' (old, cnum, kernel)", name);
-	if (prepare_outcome(&obj->progs[prog_idx], res))
+	if (rb_prog_prepare_outcome(&obj->progs[prog_idx], res))
 		return 0;
 	if (!strcmp(name, "kernel")) {
 		struct rb_kload_opts ko = {.want_log = opts && opts->log, .log = opts ? opts->log : NULL};
