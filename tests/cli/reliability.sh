@@ -9,10 +9,7 @@ RB=${RB:-build/test/rangebench}
 . "$(dirname "$0")/lib/tap.sh"
 trap 'chattr -i "$tmp"/ro.sqlite 2>/dev/null; rm -rf "$tmp"' EXIT
 
-if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
-	notok "compile the BPF fixture with clang" "$tmp/clang.err"
-	exit 1
-fi
+. "$(dirname "$0")/lib/tiny.sh"
 
 # --- a FIFO as an object: an error naming it, never a hang
 mkfifo "$tmp/p.o"

@@ -7,10 +7,7 @@ set -u
 RB=${RB:-build/test/rangebench}
 . "$(dirname "$0")/lib/tap.sh"
 
-if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
-	notok "compile the BPF fixture with clang" "$tmp/clang.err"
-	exit 1
-fi
+. "$(dirname "$0")/lib/tiny.sh"
 db=$tmp/r.sqlite
 
 $RB run -q --db "$db" --label base -j 2 "$tmp/tiny.o" >"$tmp/run1.out" 2>&1

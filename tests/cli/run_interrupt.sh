@@ -8,10 +8,7 @@ set -u
 RB=${RB:-build/test/rangebench}
 . "$(dirname "$0")/lib/tap.sh"
 
-if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
-	notok "compile the BPF fixture with clang" "$tmp/clang.err"
-	exit 1
-fi
+. "$(dirname "$0")/lib/tiny.sh"
 # three objects with different content: 18 programs
 for i in 1 2 3; do clang -O2 -target bpf -DTAG=$i -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/t$i.o"; done
 rm "$tmp/tiny.o"

@@ -9,10 +9,7 @@ RB=${RB:-build/test/rangebench}
 . "$(dirname "$0")/lib/tap.sh"
 
 objs=${RB_TEST_BIN:-build/test}/objects
-if ! clang -O2 -target bpf -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/tiny.o" 2>"$tmp/clang.err"; then
-	notok "compile the BPF fixture with clang" "$tmp/clang.err"
-	exit 1
-fi
+. "$(dirname "$0")/lib/tiny.sh"
 mkdir -p "$tmp/corpus"
 cp "$tmp/tiny.o" "$objs"/*.bpf.o "$tmp/corpus/"
 
