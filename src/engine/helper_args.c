@@ -181,7 +181,10 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 					 reg->off);
 		break;
 	case A_MAP: {
-		if (reg->type != RT_MAP_PTR)
+		/* a map-in-map lookup's map_ptr_or_null is no map pointer until
+		 * it is null-checked (6.18 check_reg_type: the type with its
+		 * PTR_MAYBE_NULL flag is not in the compatible set) */
+		if (reg->type != RT_MAP_PTR || (reg->flags & RF_MAYBE_NULL))
 			return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
 		/* bpf_timer_init: the map must be the timer's own (map_uid 0: not an inner map) */
 		if (ca->map_idx >= 0 && ca->map_idx != reg->map_idx)

@@ -536,6 +536,27 @@ __attribute__((naked)) int gap_inner_map_unnamed(void)
 		     ADDR(fid_outer) : CLOBBERS);
 }
 
+/* the inner map pointer used before its NULL check: map_ptr_or_null is no
+ * map pointer for a helper (6.18 check_reg_type; the engine accepted it
+ * once the lookup was typed at the call) */
+SEC("tc")
+__attribute__((naked)) int gap_inner_map_no_null_check(void)
+{
+	asm volatile("r1 = 0;"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[fid_outer] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "r1 = r0;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "call %[bpf_map_lookup_elem];"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_map_lookup_elem),
+		     ADDR(fid_outer) : CLOBBERS);
+}
+
 /* pruning right after bpf_map_delete_elem (two paths meet at the call) */
 SEC("tc")
 __attribute__((naked)) int gap_prune_after_map_delete(void)
