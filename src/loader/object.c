@@ -78,6 +78,15 @@ static void object_clear(struct rb_object *obj)
 	obj->legacy_maps = obj->own_path = obj->iproute2 = false;
 }
 
+/* a program libbpf left out for a call to a function without definition */
+static bool calls_undefined(const struct rb_object *obj)
+{
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (strstr(obj->progs[i].error, "calls a function the object does not define"))
+			return true;
+	return false;
+}
+
 /* Legacy SEC("maps") objects go to our own path. Everything else goes to
  * libbpf; when libbpf refuses the object or finds no program in it
  * although it has program sections (static or STT_NOTYPE program
@@ -95,11 +104,18 @@ static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts
 	int ret = rb_open_libbpf(elf, opts, obj, err);
 	bool text;
 	size_t nsec = program_sections(elf, &text);
-	if (has_core_relos(elf) || !nsec || (ret == 0 && obj->prog_cnt > 0))
+	/* libbpf leaves out a program that calls a function the object does
+	 * not define (open_libbpf.c drop_extern); our own path keeps it, the
+	 * call as the file has it, for the verifier to reject as the kernel
+	 * does (issue 9: report that verdict). Without CO-RE relocations that
+	 * path is as exact, so it is preferred when it keeps every program. */
+	bool undefined_call = ret == 0 && calls_undefined(obj);
+	if (has_core_relos(elf) || !nsec || (ret == 0 && obj->prog_cnt > 0 && !undefined_call))
 		return ret;
 	struct rb_object alt = {0};
 	struct rb_err aerr = {{0}};
-	if (rb_open_legacy(elf, &alt, &aerr) == 0 && alt.prog_cnt > 0) {
+	if (rb_open_legacy(elf, &alt, &aerr) == 0 && alt.prog_cnt > 0 &&
+	    (!undefined_call || alt.prog_cnt >= obj->prog_cnt)) {
 		object_clear(obj);
 		obj->maps = alt.maps;
 		obj->map_cnt = alt.map_cnt;
