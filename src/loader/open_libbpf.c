@@ -317,13 +317,10 @@ static int collect_progs(struct attempt *a, struct rb_object *obj, const long *r
 /* name of the kernel symbol a libbpf message says is missing
  * ("extern (func ksym) 'NAME': not found ...", "extern 'NAME' (strong): not
  * resolved"), or false */
-static bool msg_missing_extern(const char *msg, char *name, size_t sz)
+/* the name quoted at p ('NAME', p at the opening quote) into name */
+static bool quoted_name(const char *p, char *name, size_t sz)
 {
-	if (!strstr(msg, "not found in kernel") && !strstr(msg, "not resolved"))
-		return false;
-	const char *p = strstr(msg, "extern ");
-	p = p ? strchr(p, '\'') : NULL;
-	if (!p)
+	if (!p || *p != '\'')
 		return false;
 	p++;
 	const char *q = strchr(p, '\'');
@@ -332,6 +329,14 @@ static bool msg_missing_extern(const char *msg, char *name, size_t sz)
 	memcpy(name, p, (size_t)(q - p));
 	name[q - p] = 0;
 	return true;
+}
+
+static bool msg_missing_extern(const char *msg, char *name, size_t sz)
+{
+	if (!strstr(msg, "not found in kernel") && !strstr(msg, "not resolved"))
+		return false;
+	const char *p = strstr(msg, "extern ");
+	return quoted_name(p ? strchr(p, '\'') : NULL, name, sz);
 }
 
 /* Make the undefined global symbol `name` weak in buf (a private copy of
@@ -363,17 +368,9 @@ static bool weaken_extern(const struct rb_elf *elf, uint8_t *buf, const char *na
  * open for it; or false */
 static bool msg_extern_without_btf(const char *msg, char *name, size_t sz)
 {
-	static const char pre[] = "failed to find BTF for extern '";
+	static const char pre[] = "failed to find BTF for extern ";
 	const char *p = strstr(msg, pre);
-	if (!p)
-		return false;
-	p += sizeof(pre) - 1;
-	const char *q = strchr(p, '\'');
-	if (!q || q == p || (size_t)(q - p) >= sz)
-		return false;
-	memcpy(name, p, (size_t)(q - p));
-	name[q - p] = 0;
-	return true;
+	return quoted_name(p ? p + sizeof(pre) - 1 : NULL, name, sz);
 }
 
 /* In buf (a private copy of the file): give the undefined symbol `name` type
