@@ -423,6 +423,21 @@ static bool drop_extern(const struct rb_elf *elf, uint8_t *buf, const char *name
 	return true;
 }
 
+/* apply `edit` (drop_extern, weaken_extern) for symbol `name` to the
+ * private copy of the file (*own, made on first use) and append the name
+ * to `list`; false if there is no copy or no such symbol */
+static bool rewrite_symbol(const struct rb_elf *elf, uint8_t **own, const char *name,
+			   bool (*edit)(const struct rb_elf *, uint8_t *, const char *), char *list, size_t listsz)
+{
+	if (!*own && (*own = malloc(elf->size)) != NULL)
+		memcpy(*own, elf->buf, elf->size);
+	if (!*own || !edit(elf, *own, name))
+		return false;
+	size_t l = strlen(list);
+	snprintf(list + l, listsz - l, "%s%s", l ? ", " : "", name);
+	return true;
+}
+
 /* programs that call a kfunc or use a typed ksym left unresolved */
 static void mark_unresolved(struct rb_object *obj, const char *names)
 {
@@ -467,31 +482,21 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 		char name[128];
 		/* an undefined function without BTF: no extern any more, see above */
 		if (!a.bo && weakened < 32 && msg_extern_without_btf(a.st.first_warn, name, sizeof(name))) {
-			if (!own && (own = malloc(elf->size)) != NULL)
-				memcpy(own, elf->buf, elf->size);
-			if (own && drop_extern(elf, own, name)) {
-				size_t l = strlen(dropped);
-				snprintf(dropped + l, sizeof(dropped) - l, "%s%s", l ? ", " : "", name);
-				weakened++;
-				attempt_end(&a);
-				continue;
-			}
-			goto out;
+			if (!rewrite_symbol(elf, &own, name, drop_extern, dropped, sizeof(dropped)))
+				goto out;
+			weakened++;
+			attempt_end(&a);
+			continue;
 		}
 		if (!a.bo || !obj->progs)
 			goto out;
 		/* a missing kernel symbol: make it weak and retry */
 		if (weakened < 32 && msg_missing_extern(a.st.first_warn, name, sizeof(name))) {
-			if (!own && (own = malloc(elf->size)) != NULL)
-				memcpy(own, elf->buf, elf->size);
-			if (own && weaken_extern(elf, own, name)) {
-				size_t l = strlen(weak);
-				snprintf(weak + l, sizeof(weak) - l, "%s%s", l ? ", " : "", name);
-				weakened++;
-				attempt_end(&a);
-				continue;
-			}
-			goto out;
+			if (!rewrite_symbol(elf, &own, name, weaken_extern, weak, sizeof(weak)))
+				goto out;
+			weakened++;
+			attempt_end(&a);
+			continue;
 		}
 		/* a program libbpf could not prepare: leave it out and retry */
 		if (tries >= obj->prog_cnt + weakened || tries >= MAX_RETRIES ||
