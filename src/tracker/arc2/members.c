@@ -59,6 +59,22 @@ struct scan_in {
 	uint64_t whole_lo, whole_hi;
 };
 
+/* the register's pieces per width (P: full width, L: subregister) and a
+ * scan over every low half of them */
+static struct scan_in scan_setup(const struct a2reg *r, struct a2_list *P, struct a2_list *L, bool first_only)
+{
+	a2_pieces(r->a, r->b, W_BITS, P);
+	a2_pieces(r->a32, r->b32, H_BITS, L);
+	return (struct scan_in){
+		.th = {(r->t.value & W_UMAX) >> H_BITS, (r->t.mask & W_UMAX) >> H_BITS},
+		.tl = {r->t.value & H_UMAX, r->t.mask & H_UMAX},
+		.L = L,
+		.w0 = 0,
+		.w1 = H_UMAX,
+		.first_only = first_only,
+	};
+}
+
 /* members whose high half is one of th's in [hf, hl] (hf, hl members)
  * and whose low half is in [a, b] */
 static void scan_block(struct scan *s, struct scan_in *in, uint64_t hf, uint64_t hl, uint64_t a, uint64_t b)
@@ -149,16 +165,8 @@ bool a2_bounds_of(const struct a2reg *r, struct a2_bounds *b64, struct a2_bounds
 		return true;
 	}
 	struct a2_list P, L;
-	a2_pieces(r->a, r->b, W_BITS, &P);
-	a2_pieces(r->a32, r->b32, H_BITS, &L);
+	struct scan_in in = scan_setup(r, &P, &L, false);
 	const uint64_t sb = W_UMAX ^ (uint64_t)W_SMAX, hsb = H_UMAX ^ (uint64_t)H_SMAX;
-	struct scan_in in = {
-		.th = {(r->t.value & W_UMAX) >> H_BITS, (r->t.mask & W_UMAX) >> H_BITS},
-		.tl = {r->t.value & H_UMAX, r->t.mask & H_UMAX},
-		.L = &L,
-		.w0 = 0,
-		.w1 = H_UMAX,
-	};
 	struct scan all = {0}, neg = {0}, pos = {0}, lneg = {0}, lpos = {0};
 	scan_pieces(&all, &in, &P, 0, W_UMAX);
 	if (!all.any)
@@ -200,16 +208,7 @@ bool a2_has_member(const struct a2reg *r)
 	if (!(r->t.mask & W_UMAX))
 		return const_member(r);
 	struct a2_list P, L;
-	a2_pieces(r->a, r->b, W_BITS, &P);
-	a2_pieces(r->a32, r->b32, H_BITS, &L);
-	struct scan_in in = {
-		.th = {(r->t.value & W_UMAX) >> H_BITS, (r->t.mask & W_UMAX) >> H_BITS},
-		.tl = {r->t.value & H_UMAX, r->t.mask & H_UMAX},
-		.L = &L,
-		.w0 = 0,
-		.w1 = H_UMAX,
-		.first_only = true,
-	};
+	struct scan_in in = scan_setup(r, &P, &L, true);
 	struct scan s = {0};
 	scan_pieces(&s, &in, &P, 0, W_UMAX);
 	return s.any;
