@@ -59,9 +59,9 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 		case GARG_MEM:
 			if (r->type == RT_SCALAR && rb_reg_is_const(env, r) && rb_reg_const_val(env, r) == 0)
 				break;
-			err = rb_check_mem_range(env, regno, -1, sp->arg_size[a], true, false);
+			err = rb_check_mem_range(env, regno, -1, sp->arg_size[a], true, RB_MEM_READ);
 			if (!err)
-				err = rb_check_mem_range(env, regno, -1, sp->arg_size[a], true, true);
+				err = rb_check_mem_range(env, regno, -1, sp->arg_size[a], true, RB_MEM_WRITE);
 			break;
 		}
 	}

@@ -42,7 +42,7 @@ int rb_check_const_str_arg(struct rb_env *env, int regno)
 	/* map_direct_value_addr: array maps only */
 	if (m->type != BPF_MAP_TYPE_ARRAY)
 		return rb_reject(env, "no direct value access support for this map type");
-	int err = rb_check_mem_range(env, regno, -1, (uint64_t)((int64_t)m->value_size - reg->off), false, false);
+	int err = rb_check_mem_range(env, regno, -1, (uint64_t)((int64_t)m->value_size - reg->off), false, RB_MEM_READ);
 	if (err)
 		return err;
 	int64_t off = reg->off + (int64_t)rb_reg_const_val(env, reg);

@@ -25,7 +25,7 @@ static bool arg_nullable(int kind)
 	       kind == A_BTF_STRUCT_OR_NULL;
 }
 
-static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, bool write,
+static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_regno, enum rb_mem_use use,
 			  uint64_t *umax_out, bool *is_const)
 {
 	struct rb_reg *reg = &rb_cur_regs(env)[regno];
@@ -43,7 +43,7 @@ static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_r
 				 (unsigned long long)b.umin, (unsigned long long)b.umax);
 	if (b.umax >= (1u << 29))
 		return rb_reject(env, "R%d unbounded memory access, use 'var &= const' or 'if (var < const)'", regno);
-	int err = rb_check_mem_range(env, mem_regno, regno, b.umax, zero_ok, write);
+	int err = rb_check_mem_range(env, mem_regno, regno, b.umax, zero_ok, use);
 	if (!err)
 		err = rb_mark_chain_precision(env, regno);
 	return err;
@@ -330,7 +330,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value", regno,
 					 tn);
 		err = rb_check_mem_range(env, regno, -1, p->args[a] == A_KEY ? m->key_size : m->value_size,
-					 false, p->args[a] == A_VALUE_UNINIT);
+					 false, p->args[a] == A_VALUE_UNINIT ? RB_MEM_RAW : RB_MEM_READ);
 		if (err)
 			return err;
 		if (p->args[a] == A_KEY && (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_PERCPU_ARRAY)) {
@@ -360,9 +360,9 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_SIZE_OR_ZERO: {
 		bool c;
 		bool in_place = p->args[a - 1] == A_MEM_WRITE || p->args[a - 1] == A_MEM_WRITE_OR_NULL;
-		bool write = p->args[a - 1] == A_MEM_UNINIT || in_place;
+		enum rb_mem_use use = p->args[a - 1] == A_MEM_UNINIT ? RB_MEM_RAW : in_place ? RB_MEM_WRITE : RB_MEM_READ;
 		uint64_t scratched = env->scratched_stack;
-		err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, write, &ca->msize_max, &c);
+		err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, use, &ca->msize_max, &c);
 		if (in_place)
 			env->scratched_stack = scratched;
 		if (err)
@@ -381,7 +381,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
-		if ((err = rb_check_mem_range(env, regno, -1, rb_helper_arg_size(p->id, a), false, false)))
+		if ((err = rb_check_mem_range(env, regno, -1, rb_helper_arg_size(p->id, a), false, RB_MEM_READ)))
 			return err;
 		break;
 	case A_U32_OUT:
@@ -394,7 +394,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		/* MEM_ALIGNED: only a constant stack offset is modelled */
 		if (p->args[a] == A_LONG_OUT && (reg->type != RT_STACK || !env->t->is_const(&reg->val)))
 			return rb_unsupported(env, "aligned output argument of bpf_%s#%d", p->name, p->id);
-		if ((err = rb_check_mem_range(env, regno, -1, (uint64_t)osz, false, true)))
+		if ((err = rb_check_mem_range(env, regno, -1, (uint64_t)osz, false, RB_MEM_RAW)))
 			return err;
 		/* 6.18 ARG_PTR_TO_FIXED_SIZE_MEM: the access, then check_ptr_alignment
 		 * with strict alignment (the var_off of a constant prints as its value) */

@@ -274,9 +274,9 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 			return rb_reject(env, "arg#%d reference type('%s %s') size cannot be determined: %lld", a,
 					 kind_str(ref_t), ref_tname, (long long)sz);
 		uint64_t scratched = env->scratched_stack;
-		err = rb_check_mem_range(env, regno, -1, (uint64_t)sz, false, false);
+		err = rb_check_mem_range(env, regno, -1, (uint64_t)sz, false, RB_MEM_READ);
 		if (!err)
-			err = rb_check_mem_range(env, regno, -1, (uint64_t)sz, false, true);
+			err = rb_check_mem_range(env, regno, -1, (uint64_t)sz, false, RB_MEM_WRITE);
 		env->scratched_stack = scratched;
 		return err;
 	}
@@ -294,7 +294,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 					regno + 1);
 		else {
 			uint64_t scratched = env->scratched_stack;
-			err = rb_check_mem_range(env, regno, regno + 1, bd.umax, true, pass == 1);
+			err = rb_check_mem_range(env, regno, regno + 1, bd.umax, true, pass == 1 ? RB_MEM_WRITE : RB_MEM_READ);
 			env->scratched_stack = scratched;
 			if (!err)
 				err = rb_mark_chain_precision(env, regno + 1);

@@ -431,11 +431,12 @@ int rb_check_ldst(struct rb_env *env, const struct bpf_insn *insn)
 	return save_aux_ptr_type(env, dst.type, dst.flags, false);
 }
 
-/* check_helper_mem_access: [reg, reg + size) is readable (or, when
- * write_uninit, writable as fresh memory) */
+/* check_helper_mem_access: [reg, reg + size) is readable (or, for a
+ * write, writable) */
 int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t size, bool zero_ok,
-		       bool write_uninit)
+		       enum rb_mem_use use)
 {
+	bool write_uninit = use != RB_MEM_READ;
 	(void)size_regno;
 	struct rb_reg reg = rb_cur_regs(env)[regno];
 	char tn[48];
@@ -474,7 +475,7 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 			return rb_reject(env, "R%d cannot write into %s", regno, tn);
 		return check_mem_region(env, regno, &reg, off, sz, (uint32_t)reg.range, zero_ok, "mem");
 	case RT_STACK:
-		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, write_uninit);
+		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, use);
 	case RT_CTX:
 		/* 6.18: only syscall programs may pass their context as memory
 		 * (checked as a one-byte ctx access at its end) */

@@ -356,16 +356,21 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 }
 
 /* the stack part of check_helper_mem_access: [reg + off, + sz) of the
- * stack is readable (or, when write_uninit, written by the helper) */
+ * stack is read, or written by the helper as `use` says */
 int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int sz, bool zero_ok,
-			 bool write_uninit)
+			 enum rb_mem_use use)
 {
 	struct rb_func *f = env->cur->frame[reg->frameno];
 	int min_off, max_off, err;
+	bool write_uninit = use != RB_MEM_READ;
 	if (sz == 0 && zero_ok)
 		return 0;
 	if ((err = check_stack_bounds(env, regno, reg, off, sz, &min_off, &max_off, write_uninit ? 1 : 0)))
 		return err;
+	/* 6.18 check_stack_range_initialized: raw mode only at a constant
+	 * offset (a variable one drops meta and is checked as a clobbering
+	 * write) */
+	bool raw = use == RB_MEM_RAW && env->t->is_const(&reg->val);
 	/* check_stack_range_initialized: a helper writing raw memory may not
 	 * overlap a dynptr; one reading may not read a dynptr's or an
 	 * iterator's bytes */
@@ -380,7 +385,11 @@ int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg
 		return err;
 	for (int i = min_off; i < max_off + sz; i++) {
 		int slot = -i - 1, spi = slot / 8;
-		rb_live_stack_access(env, f->frameno, spi, false);
+		/* raw mode returns before the slots are read; the helper's
+		 * writes after the call are one-byte stores, which mark no
+		 * liveness (only a full 8-byte store is a write) */
+		if (!raw)
+			rb_live_stack_access(env, f->frameno, spi, false);
 		if (write_uninit) {
 			rb_scratch_slot(env, spi);
 			/* the helper writes these bytes: they become misc data */

@@ -4,14 +4,15 @@
 
 #include <stdbool.h>
 
+#include "engine/mem.h"
 #include "engine/state.h"
 
 /* a load (value_regno: the destination) or store (value_regno: the source,
  * or -1 for an immediate) of size bytes at reg + off on the stack */
 int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size, bool write,
 			  int value_regno, bool sext, const struct bpf_insn *insn);
-/* helper memory on the stack: [reg + off, + sz) readable, or written when write_uninit */
+/* helper memory on the stack: [reg + off, + sz) read or written as use says */
 int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int sz, bool zero_ok,
-			 bool write_uninit);
+			 enum rb_mem_use use);
 
 #endif
