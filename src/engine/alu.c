@@ -41,6 +41,8 @@ static void scalar_op(struct rb_env *env, struct rb_reg *dst, const rb_val *src,
 	env->t->alu(&dst->val, src, &op);
 }
 
+/* check_reg_sane_offset (6.18): a scalar's off is the delta of a linked
+ * copy, no pointer offset, and is not checked (only its value and bounds) */
 static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const char *tname)
 {
 	struct rb_bounds b;
@@ -51,7 +53,7 @@ static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const char *
 		rb_reject(env, "math between %s pointer and %lld is not allowed", tname, (long long)val);
 		return false;
 	}
-	if (r->off >= RB_MAX_VAR_OFF || r->off <= -RB_MAX_VAR_OFF) {
+	if (r->type != RT_SCALAR && (r->off >= RB_MAX_VAR_OFF || r->off <= -RB_MAX_VAR_OFF)) {
 		rb_reject(env, "%s pointer offset %d is not allowed", tname, r->off);
 		return false;
 	}

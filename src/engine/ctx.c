@@ -87,34 +87,35 @@ int rb_ctx_skb(struct rb_env *env, int off, int size, bool write, struct rb_ctx_
 			break;
 		}
 	}
-	/* the generic layout rules: 8-byte fields, u32 fields with narrow loads */
-	if (off == (int)SKB(tstamp) || off == (int)SKB(hwtstamp) || off == (int)SKB(sk) || off == (int)SKB(flow_keys)) {
-		if (size != 8)
-			return reject(env, off, size);
-		return 0;
-	}
-	if (off >= (int)SKB(cb[0]) && off + size <= (int)SKB_END(cb[4]))
-		return 0; /* cb[] allows any aligned size */
-	if (off >= (int)SKB(remote_ip6[0]) && off + size <= (int)SKB_END(local_ip6[3]) && size == 4)
-		return 0;
-	if (off == (int)SKB(tstamp_type)) {
-		if (size != 1)
-			return reject(env, off, size);
-		return 0;
-	}
-	if (size == 4)
-		return 0;
-	/* narrow loads of u32 fields (bpf_ctx_narrow_access_ok) for the fields that allow them */
-	if (!write && (size == 1 || size == 2)) {
-		int base = off & ~3;
-		if (base == (int)SKB(len) || base == (int)SKB(pkt_type) || base == (int)SKB(mark) ||
-		    base == (int)SKB(queue_mapping) || base == (int)SKB(protocol) || base == (int)SKB(vlan_present) ||
-		    base == (int)SKB(vlan_tci) || base == (int)SKB(vlan_proto) || base == (int)SKB(priority) ||
-		    base == (int)SKB(ingress_ifindex) || base == (int)SKB(ifindex) || base == (int)SKB(tc_index) ||
-		    base == (int)SKB(hash) || base == (int)SKB(tc_classid) || base == (int)SKB(napi_id))
-			return 0;
-	}
-	return reject(env, off, size);
+	/* 6.18 bpf_skb_is_valid_access: cb[] any aligned size inside cb[];
+	 * the IPv4/IPv6 addresses u32 only; flow_keys never; tstamp, hwtstamp
+	 * (read-only) and sk (read-only, its own offset) 8 bytes;
+	 * tstamp_type only where the program type allowed it above (tc), the
+	 * padding after it never; every other field a u32 written whole and
+	 * read whole or narrow (bpf_ctx_narrow_access_ok: 1, 2 or 4 bytes) */
+#define IN(f) (off >= (int)SKB(f) && off < (int)SKB_END(f))
+	if (off >= (int)SKB(cb[0]) && off < (int)SKB_END(cb[4]))
+		return off + size <= (int)SKB_END(cb[4]) ? 0 : reject(env, off, size);
+	if (off >= (int)SKB(remote_ip4) && off < (int)SKB_END(local_ip6[3]))
+		return size == 4 ? 0 : reject(env, off, size);
+	if (IN(data) || IN(data_meta) || IN(data_end))
+		return size == 4 ? 0 : reject(env, off, size);
+	if (IN(flow_keys))
+		return reject(env, off, size);
+	if (IN(hwtstamp))
+		return !write && size == 8 ? 0 : reject(env, off, size);
+	if (IN(tstamp))
+		return size == 8 ? 0 : reject(env, off, size);
+	if (off == (int)SKB(sk))
+		return !write && size == 8 ? 0 : reject(env, off, size);
+	if (off == (int)SKB(tstamp_type))
+		return tc && !write && size == 1 ? 0 : reject(env, off, size);
+	if (off > (int)SKB(tstamp_type) && off < (int)SKB(hwtstamp))
+		return reject(env, off, size);
+	if (write)
+		return size == 4 ? 0 : reject(env, off, size);
+	return size <= 4 ? 0 : reject(env, off, size);
+#undef IN
 }
 
 /* lwt_is_valid_access (6.18, net/core/filter.c; lwt_in, lwt_out, lwt_xmit,

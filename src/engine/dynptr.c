@@ -104,8 +104,9 @@ static int check_reg(struct rb_env *env, int regno, const struct rb_reg *reg, bo
 	if (!var_zero) {
 		struct rb_bounds b;
 		rb_reg_bounds(env, reg, &b);
-		return rb_reject(env, "variable %s access var_off=(%#llx; %#llx) disallowed", tn,
-				 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
+		char vo[48];
+		return rb_reject(env, "variable %s access var_off=%s disallowed", tn,
+				 rb_tnum_str(b.var_off.value, b.var_off.mask, vo, sizeof(vo)));
 	}
 	return 0;
 }

@@ -369,13 +369,18 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 			return err;
 		break;
 	}
-	case A_ALLOC_SIZE:
+	case A_ALLOC_SIZE: {
+		/* check_reg_type first: a scalar (6.18 scalar_types) */
+		char tn[48];
+		if (reg->type != RT_SCALAR)
+			return rb_reject(env, "R%d type=%s expected=scalar", regno, rb_rtype_name(reg, tn, sizeof(tn)));
 		if (!rb_reg_is_const(env, reg))
 			return rb_reject(env, "R%d is not a known constant'", regno);
 		ca->alloc_size = rb_reg_const_val(env, reg);
 		if ((err = rb_mark_chain_precision(env, regno)))
 			return err;
 		break;
+	}
 	case A_FIXED_RO:
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
 		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)

@@ -43,7 +43,7 @@ static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *s
 	ch->read = calloc(n, sizeof(uint64_t));
 	ch->live = calloc(n, sizeof(uint64_t));
 	ch->write = calloc(n, sizeof(uint64_t));
-	ch->wseen = calloc(n, 1);
+	ch->wseen = calloc(n, sizeof(uint64_t));
 	if (!ch->read || !ch->write || !ch->live || !ch->wseen) {
 		free(ch->read);
 		free(ch->write);
@@ -92,15 +92,18 @@ void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_f
 	if (frameno < 0 || frameno > st->curframe)
 		return;
 	if (write_full) {
-		uint64_t w = WS(ch, frameno, idx) ? (WR(ch, frameno, idx) & bit) : bit;
-		if (!WS(ch, frameno, idx) || w != (WR(ch, frameno, idx) & bit)) {
-			/* a new sure write kills liveness: recompute from nothing */
-			if (!WS(ch, frameno, idx) || w)
-				env->live_reset = true;
-			WR(ch, frameno, idx) = WS(ch, frameno, idx) ? (WR(ch, frameno, idx) & ~bit) | w : bit;
-			env->live_dirty = true;
+		/* the slots one visit of the insn writes (a dynptr or an
+		 * iterator: several) are its sure writes when first seen; a later
+		 * visit keeps them (the engine's approximation of 6.18's
+		 * per-visit intersection, bpf_commit_stack_write_marks) */
+		uint64_t visit = env->insn_processed + 1;
+		if (!WS(ch, frameno, idx) || WS(ch, frameno, idx) == visit) {
+			if (!(WR(ch, frameno, idx) & bit)) {
+				WR(ch, frameno, idx) |= bit;
+				env->live_reset = env->live_dirty = true;
+			}
+			WS(ch, frameno, idx) = visit;
 		}
-		WS(ch, frameno, idx) = 1;
 		return;
 	}
 	if (!(RD(ch, frameno, idx) & bit)) {

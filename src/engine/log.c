@@ -370,3 +370,16 @@ void rb_log_insn_state(struct rb_env *env)
 	}
 	rb_log_state(env, env->cur, env->cur->curframe, false);
 }
+
+const char *rb_tnum_str(uint64_t value, uint64_t mask, char *buf, size_t len)
+{
+	if (!mask) {
+		if (value <= 0xffff)
+			snprintf(buf, len, "%llu", (unsigned long long)value);
+		else
+			snprintf(buf, len, "0x%llx", (unsigned long long)value);
+	} else {
+		snprintf(buf, len, "(0x%llx; 0x%llx)", (unsigned long long)value, (unsigned long long)mask);
+	}
+	return buf;
+}

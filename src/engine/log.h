@@ -15,5 +15,9 @@ void rb_print_reg(struct rb_env *env, const struct rb_func *f, const struct rb_r
 void rb_disasm(const struct bpf_insn *insn, const struct rb_object *obj, char *buf, size_t len);
 const char *rb_rtype_name(const struct rb_reg *r, char *buf, size_t len);
 const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len);
+/* a tnum as 6.18's tnum_strn (kernel/bpf/log.c) prints it in messages: a
+ * constant as its value (decimal up to 0xffff, else hex), otherwise
+ * "(value; mask)" in the kernel's %#llx (which writes 0 as 0x0) */
+const char *rb_tnum_str(uint64_t value, uint64_t mask, char *buf, size_t len);
 
 #endif

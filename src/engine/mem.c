@@ -105,8 +105,7 @@ static int check_ptr_alignment(struct rb_env *env, const struct rb_reg *reg, int
 	if (!(b.var_off.mask & lowmask) && !((b.var_off.value + add) & lowmask))
 		return 0;
 	char tn[48];
-	snprintf(tn, sizeof(tn), "(%#llx; %#llx)", (unsigned long long)b.var_off.value,
-		 (unsigned long long)b.var_off.mask);
+	rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
 	if (pkt)
 		return rb_reject(env, "misaligned packet access off %d+%s+%d+%d size %d", 2, tn, reg->off, off, size);
 	return rb_reject(env, "misaligned %saccess off %s+%d+%d size %d", desc, tn, reg->off, off, size);
@@ -137,8 +136,9 @@ static int tp_buffer_access(struct rb_env *env, int regno, const struct rb_reg *
 	if (!env->t->is_const(&reg->val) || rb_reg_const_val(env, reg) != 0) {
 		struct rb_bounds b;
 		rb_reg_bounds(env, reg, &b);
-		return rb_reject(env, "R%d invalid variable buffer offset: off=%d, var_off=(0x%llx; 0x%llx)", regno, off,
-				 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
+		char tn[48];
+		return rb_reject(env, "R%d invalid variable buffer offset: off=%d, var_off=%s", regno, off,
+				 rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn)));
 	}
 	if (load_regno >= 0)
 		rb_reg_unknown(env, &rb_cur_regs(env)[load_regno]);
@@ -216,8 +216,9 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if (!env->t->is_const(&reg.val) || rb_reg_const_val(env, &reg) != 0) {
 			struct rb_bounds b;
 			rb_reg_bounds(env, &reg, &b);
-			return rb_reject(env, "variable ctx access var_off=(0x%llx; 0x%llx) disallowed",
-					 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask);
+			char tn[48];
+			return rb_reject(env, "variable ctx access var_off=%s disallowed",
+					 rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn)));
 		}
 		if (env->ptype->flags & PT_BTF_CTX) {
 			struct rb_reg v;

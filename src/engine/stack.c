@@ -8,6 +8,7 @@
 #include "engine/backtrack.h"
 #include "engine/dynptr.h"
 #include "engine/liveness.h"
+#include "engine/log.h"
 #include "engine/stack.h"
 #include "engine/stack_depth.h"
 
@@ -220,8 +221,9 @@ static int special_bytes(struct rb_env *env, int regno, const struct rb_reg *reg
 			return rb_reject(env, "invalid read from stack R%d off %d+%d size %d", regno, min_off, i, n);
 		struct rb_bounds b;
 		rb_reg_bounds(env, reg, &b);
-		return rb_reject(env, "invalid read from stack R%d var_off (%#llx; %#llx)+%d size %d", regno,
-				 (unsigned long long)b.var_off.value, (unsigned long long)b.var_off.mask, i, n);
+		char tn[48];
+		return rb_reject(env, "invalid read from stack R%d var_off %s+%d size %d", regno,
+				 rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn)), i, n);
 	}
 	return 0;
 }
@@ -244,14 +246,12 @@ static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg
 	struct rb_bounds b;
 	rb_reg_bounds(env, reg, &b);
 	if (b.smax >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF) {
-		snprintf(tn, sizeof(tn), "(0x%llx; 0x%llx)", (unsigned long long)b.var_off.value,
-			 (unsigned long long)b.var_off.mask);
+		rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
 		return rb_reject(env, "invalid unbounded variable-offset%s stack R%d", extra[kind], regno);
 	}
 	int64_t lo = b.smin + off, hi = b.smax + off;
 	if (lo < -RB_MAX_STACK || hi + size > 0 || size <= 0) {
-		snprintf(tn, sizeof(tn), "(0x%llx; 0x%llx)", (unsigned long long)b.var_off.value,
-			 (unsigned long long)b.var_off.mask);
+		rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
 		return rb_reject(env, "invalid variable-offset%s stack R%d var_off=%s off=%d size=%d", extra[kind], regno,
 				 tn, off, size);
 	}
@@ -272,8 +272,7 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 		uint64_t lowmask = (uint64_t)size - 1;
 		if ((b.var_off.mask & lowmask) || ((b.var_off.value + (uint64_t)(int64_t)off) & lowmask)) {
 			char tn[48];
-			snprintf(tn, sizeof(tn), "(0x%llx; 0x%llx)", (unsigned long long)b.var_off.value,
-				 (unsigned long long)b.var_off.mask);
+			rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
 			return rb_reject(env, "misaligned stack access off %s+%d+%d size %d", tn, reg->off,
 					 off - reg->off, size);
 		}

@@ -196,7 +196,7 @@ struct rb_chain {
 	uint64_t *read, *live; /* [frame][insn]: frame's slots read at / live before insn */
 	uint64_t *write;       /* [frame][insn]: frame's slots surely fully written at insn
 				* (an outer frame's through a pointer, as 6.18's must_write) */
-	uint8_t *wseen;        /* [frame][insn] */
+	uint64_t *wseen;       /* [frame][insn]: the first visit that wrote there (insn_processed + 1), 0: none */
 };
 
 /* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */

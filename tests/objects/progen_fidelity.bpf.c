@@ -231,4 +231,149 @@ PROG(caller_slot_alive_in_callee)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* Narrow context loads (6.18 bpf_skb_is_valid_access): every __sk_buff
+ * u32 field without a rule of its own may be read 1, 2 or 4 bytes wide
+ * (bpf_ctx_narrow_access_ok), gso_segs and gso_size included; the engine
+ * allowed narrow loads only for a list of fields and refused these
+ * (progdiff memsx seed 1 #14: "invalid bpf_context access off=178
+ * size=2", which 6.18 accepts). Sign-extending loads too. */
+PROG(ctx_narrow_gso)
+{
+	asm volatile("r6 = r1;"
+		     "r0 = *(u16 *)(r6 + 178);"
+		     "r2 = *(u8 *)(r6 + 164);"
+		     "r0 += r2;"
+		     ".8byte 0x0000000000b06289;" /* r2 = *(s16 *)(r6 + 176) */
+		     "r0 += r2;"
+		     "exit;" ::: CLOBBERS);
+}
+
+/* tstamp_type is readable by tc programs only; 6.18's
+ * bpf_skb_is_valid_access refuses it otherwise. The engine let a socket
+ * filter read it (a program the kernel refuses, accepted). */
+PROG(ctx_tstamp_type_socket)
+{
+	asm volatile("r0 = *(u8 *)(r1 + 180);"
+		     "exit;" ::: CLOBBERS);
+}
+
+/* A misaligned stack access names the register's var_off the way 6.18's
+ * tnum_strn (kernel/bpf/log.c) prints it: a constant as its value ("0"),
+ * not as "(0x0; 0x0)" (progdiff stack seed 1 #42, a message difference). */
+PROG(misaligned_stack_const_var_off)
+{
+	asm volatile("r2 = r10;"
+		     "r2 += -32;"
+		     "r0 = *(u32 *)(r2 - 15);"
+		     "exit;" ::: CLOBBERS);
+}
+
+/* An instruction that fully writes several stack slots in one visit (a
+ * dynptr's two slots here) surely writes all of them (6.18 liveness.c
+ * accumulates a visit's write marks before committing them). The engine
+ * kept only the first slot a first visit wrote, so fp-8 stayed live
+ * before the bpf_dynptr_from_mem and the second path (fp-8 never written)
+ * was not pruned at 2: against the first (fp-8 partly written; progdiff
+ * ringbuf seed 1 #94: kernel 135 insns, old 201). */
+PROG(dynptr_two_slot_write)
+{
+	asm volatile("r1 = 0;"
+		     "*(u32 *)(r10 - 48) = r1;"
+		     "r2 = r10;"
+		     "r2 += -48;"
+		     "r1 = %[vals] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 3f;"
+		     "r9 = r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "if r7 > 1000 goto 3f;"
+		     "r1 = 1;"
+		     "r2 = 2;"
+		     "if r7 > 999 goto 3f;"
+		     "r3 = 3;"
+		     "r4 = 4;"
+		     "r5 = 5;"
+		     "r1 = 6;"
+		     "r2 = 7;"
+		     "r3 = 8;"
+		     "if r6 > 10 goto 2f;"
+		     "*(u16 *)(r10 - 8) = r7;"
+		     "if r7 > 998 goto 3f;"
+		     "r1 = 1;"
+		     "r2 = 2;"
+		     "r3 = 3;"
+		     "r4 = 4;"
+		     "r5 = 5;"
+		     "r1 = 6;"
+		     "r2 = 7;"
+		     "r3 = 8;"
+		     "2: r1 = r9;"
+		     "r2 = 8;"
+		     "r3 = 0;"
+		     "r4 = r10;"
+		     "r4 += -16;"
+		     "call %[bpf_dynptr_from_mem];"
+		     "r1 = r10;"
+		     "r1 += -40;"
+		     "r2 = 4;"
+		     "r3 = r10;"
+		     "r3 += -16;"
+		     "r4 = 0;"
+		     "r5 = 0;"
+		     "call %[bpf_dynptr_read];"
+		     "r0 = 0;"
+		     "exit;"
+		     "3: r0 = 2;"
+		     "exit;" ::IMM(bpf_get_prandom_u32), IMM(bpf_map_lookup_elem), IMM(bpf_dynptr_from_mem),
+		     IMM(bpf_dynptr_read), [vals] "i"(&vals) : CLOBBERS);
+}
+
+/* A scalar's offset is the delta of a linked copy (rD = rS; rD += K), no
+ * pointer offset: 6.18 checks an offset register added to a pointer for
+ * its value and bounds only (check_reg_sane_offset_scalar), so here the
+ * bounds speak ("value -2147483648 makes map_value pointer be out of
+ * bounds"); the engine refused the delta itself ("map_value pointer offset
+ * -2147483648 is not allowed"; progdiff link32 seed 12 #95). */
+PROG(scalar_delta_not_ptr_offset)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "r6 &= 0xff;"
+		     "r7 = r6;"
+		     "r7 += -2147483648;"
+		     "r1 = 0;"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[vals] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "if r0 == 0 goto 1f;"
+		     "r0 += r7;"
+		     "r0 = *(u8 *)(r0 + 0);"
+		     "1: r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32), IMM(bpf_map_lookup_elem), [vals] "i"(&vals) : CLOBBERS);
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} rb SEC(".maps");
+
+/* bpf_ringbuf_reserve's size is checked for its type (a scalar) before
+ * its constness (6.18 check_func_arg: check_reg_type, then
+ * ARG_CONST_ALLOC_SIZE_OR_ZERO); the engine answered "R2 is not a known
+ * constant'" for a map pointer (progdiff ringbuf seed 11 #956). */
+PROG(ringbuf_size_not_scalar)
+{
+	asm volatile("r1 = %[rb] ll;"
+		     "r2 = r1;"
+		     "r3 = 0;"
+		     "call %[bpf_ringbuf_reserve];"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_ringbuf_reserve), [rb] "i"(&rb) : CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";

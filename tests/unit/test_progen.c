@@ -61,7 +61,8 @@ static void test_well_formed(void **state)
 		/* what each family must contain at least once in 200 programs */
 		bool seen_memsx = false, seen_sdiv = false, seen_neg = false, seen_end = false, seen_back = false,
 		     seen_jset = false, seen_jx = false, seen_map = false, seen_alu32 = false, seen_atomic = false,
-		     seen_fetch = false, seen_call = false, seen_pkt = false;
+		     seen_fetch = false, seen_call = false, seen_pkt = false, seen_varstack = false,
+		     seen_ringbuf = false, seen_dynptr = false, seen_jmp32x = false;
 		for (uint64_t i = 0; i < 200; i++) {
 			assert_int_equal(rb_progen_generate(f, 3, i, p), 0);
 			assert_true(p->insn_cnt > 2 && p->insn_cnt <= RB_PROGEN_MAX_INSNS);
@@ -100,6 +101,18 @@ static void test_well_formed(void **state)
 					seen_pkt |= p->prog_type == BPF_PROG_TYPE_SCHED_CLS;
 				if (BPF_CLASS(in->code) == BPF_LDX && BPF_MODE(in->code) == BPF_MEMSX)
 					seen_memsx = true;
+				/* a stack access through a register other than r10 */
+				if ((BPF_CLASS(in->code) == BPF_LDX || BPF_CLASS(in->code) == BPF_STX ||
+				     BPF_CLASS(in->code) == BPF_ST) && k > 0 &&
+				    p->insns[k - 1].code == (BPF_ALU64 | BPF_ADD | BPF_X) &&
+				    p->insns[k - 1].dst_reg == (BPF_CLASS(in->code) == BPF_LDX ? in->src_reg : in->dst_reg))
+					seen_varstack = true;
+				if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0) {
+					seen_ringbuf |= in->imm == BPF_FUNC_ringbuf_reserve;
+					seen_dynptr |= in->imm == BPF_FUNC_ringbuf_reserve_dynptr;
+				}
+				if (BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) != BPF_JA)
+					seen_jmp32x = true;
 				if ((BPF_OP(in->code) == BPF_DIV || BPF_OP(in->code) == BPF_MOD) &&
 				    (BPF_CLASS(in->code) == BPF_ALU || BPF_CLASS(in->code) == BPF_ALU64) && in->off == 1)
 					seen_sdiv = true;
@@ -138,6 +151,14 @@ static void test_well_formed(void **state)
 			assert_true(seen_call);
 		if (!strcmp(name, "pkt"))
 			assert_true(seen_pkt);
+		if (!strcmp(name, "stack"))
+			assert_true(seen_varstack);
+		if (!strcmp(name, "memsx"))
+			assert_true(seen_memsx && seen_sdiv);
+		if (!strcmp(name, "link32"))
+			assert_true(seen_jmp32x && seen_map);
+		if (!strcmp(name, "ringbuf"))
+			assert_true(seen_ringbuf && seen_dynptr);
 	}
 	free(p);
 }
