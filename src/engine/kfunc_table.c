@@ -61,7 +61,7 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_cgroup_read_xattr, 0x1cfeffffe),
 	K(bpf_cgroup_release, 0x08e84a3e8, KF_RELEASE),
 	U(bpf_copy_from_user_dynptr, 0x1cfeffffe),
-	U(bpf_copy_from_user_str, 0x1cfeffffe),
+	K(bpf_copy_from_user_str, 0x1cfeffffe, KF_SLEEPABLE),
 	U(bpf_copy_from_user_str_dynptr, 0x1cfeffffe),
 	U(bpf_copy_from_user_task_dynptr, 0x1cfeffffe),
 	U(bpf_copy_from_user_task_str, 0x1cfeffffe),

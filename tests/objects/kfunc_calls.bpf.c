@@ -44,6 +44,7 @@ extern struct task_struct *bpf_task_from_pid(__s32 pid) __ksym;
 extern struct bpf_cpumask *bpf_cpumask_create(void) __ksym;
 extern void bpf_cpumask_release(struct bpf_cpumask *cpumask) __ksym;
 extern void bpf_cpumask_set_cpu(__u32 cpu, struct bpf_cpumask *cpumask) __ksym;
+extern int bpf_copy_from_user_str(void *dst, __u32 dst__sz, const void *unsafe_ptr__ign, __u64 flags) __ksym;
 
 /* lookup, use, release: accepted */
 SEC("tc")
@@ -145,6 +146,37 @@ int cpumask_create_set(__u64 *ctx)
 	bpf_cpumask_set_cpu(0, m);
 	bpf_cpumask_release(m);
 	return 0;
+}
+
+/* a sleepable kfunc (KF_SLEEPABLE) with a memory, size pair: a user
+ * string into a stack buffer, then the buffer read at the returned length;
+ * accepted where the length is bounded */
+SEC("uprobe.s")
+int copy_user_str(struct pt_regs *ctx)
+{
+	char buf[32];
+	const void *src = (const void *)bpf_get_current_task();
+	long n = bpf_copy_from_user_str(buf, sizeof(buf), src, 0);
+	if (n <= 0 || n > (long)sizeof(buf))
+		return 0;
+	return buf[n - 1];
+}
+
+/* the same call with a size larger than the buffer: rejected */
+SEC("uprobe.s")
+int copy_user_str_overrun(struct pt_regs *ctx)
+{
+	char buf[16];
+	const void *src = (const void *)bpf_get_current_task();
+	return bpf_copy_from_user_str(buf, 24, src, 0);
+}
+
+/* a sleepable kfunc in a program that is not sleepable: rejected */
+SEC("uprobe")
+int copy_user_str_not_sleepable(struct pt_regs *ctx)
+{
+	char buf[16];
+	return bpf_copy_from_user_str(buf, sizeof(buf), (const void *)0, 0);
 }
 
 char LICENSE[] SEC("license") = "GPL";
