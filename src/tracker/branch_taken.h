@@ -12,7 +12,9 @@
  * Returns RB_BR_ALWAYS / NEVER / UNKNOWN for "a jop b". jop is an
  * operation code (BPF_JEQ..BPF_JSLE, or RB_JSET_FALSE); is32 compares the
  * subregisters. Reads var_off, the bounds of the compared width and, for
- * a full-width JEQ/JNE, the subregister bounds too; nothing else. Inline,
+ * a full-width JEQ/JNE, the subregister bounds too; nothing else. The
+ * parts (rb_utaken, rb_staken, rb_eq_excluded, rb_jset_taken) serve a
+ * tracker that computes its bounds as it reads them (cnum/branch.c). Inline,
  * so that the old tracker reads its fields in place and the call costs
  * what the per-tracker code did. Width-generic: "64" is W_BITS, "32" is
  * H_BITS.
@@ -92,6 +94,34 @@ static inline int rb_staken(uint8_t jop, int64_t smin1, int64_t smax1, int64_t s
 	}
 }
 
+/* JEQ/JNE: do one width's unsigned or signed ranges exclude equality? */
+static inline bool rb_eq_excluded(uint64_t umin1, uint64_t umax1, int64_t smin1, int64_t smax1,
+				  uint64_t umin2, uint64_t umax2, int64_t smin2, int64_t smax2)
+{
+	return umin1 > umax2 || umax1 < umin2 || smin1 > smax2 || smax1 < smin2;
+}
+
+/* JSET and RB_JSET_FALSE on the compared width's tnums: decided only
+ * against a constant mask (either side) */
+static inline int rb_jset_taken(struct tnum t1, struct tnum t2, uint8_t jop)
+{
+	int r = RB_BR_UNKNOWN;
+	if (!tnum_is_const(t2)) {
+		struct tnum t = t1;
+		t1 = t2;
+		t2 = t;
+	}
+	if (!tnum_is_const(t2))
+		return RB_BR_UNKNOWN;
+	if ((~t1.mask & t1.value) & t2.value)
+		r = RB_BR_ALWAYS;
+	else if (!((t1.mask | t1.value) & t2.value))
+		r = RB_BR_NEVER;
+	if (r != RB_BR_UNKNOWN && jop == RB_JSET_FALSE)
+		r = !r;
+	return r;
+}
+
 static inline int rb_bounds_branch_taken(const struct rb_bounds *a, const struct rb_bounds *b,
 					 uint8_t jop, bool is32)
 {
@@ -113,17 +143,12 @@ static inline int rb_bounds_branch_taken(const struct rb_bounds *a, const struct
 		int eq_never = jop == BPF_JEQ ? RB_BR_NEVER : RB_BR_ALWAYS;
 		if (tnum_is_const(t1) && tnum_is_const(t2))
 			return (t1.value == t2.value) == (jop == BPF_JEQ);
-		if (umin1 > umax2 || umax1 < umin2)
+		if (rb_eq_excluded(umin1, umax1, smin1, smax1, umin2, umax2, smin2, smax2))
 			return eq_never;
-		if (smin1 > smax2 || smax1 < smin2)
+		/* the subregister ranges may still exclude equality */
+		if (!is32 && rb_eq_excluded(a->u32_min, a->u32_max, a->s32_min, a->s32_max, b->u32_min,
+					    b->u32_max, b->s32_min, b->s32_max))
 			return eq_never;
-		if (!is32) {
-			/* the subregister ranges may still exclude equality */
-			if (a->u32_min > b->u32_max || a->u32_max < b->u32_min)
-				return eq_never;
-			if (a->s32_min > b->s32_max || a->s32_max < b->s32_min)
-				return eq_never;
-		}
 		/* known bits that disagree (in 6.18 stable, from mainline; the
 		 * kernel tests this first: every test here gives the same
 		 * answer, and testing it last reads the bounds before any call) */
@@ -132,24 +157,8 @@ static inline int rb_bounds_branch_taken(const struct rb_bounds *a, const struct
 		return RB_BR_UNKNOWN;
 	}
 	case BPF_JSET:
-	case RB_JSET_FALSE: {
-		/* decided only against a constant mask (either side) */
-		int r = RB_BR_UNKNOWN;
-		if (!tnum_is_const(t2)) {
-			struct tnum t = t1;
-			t1 = t2;
-			t2 = t;
-		}
-		if (!tnum_is_const(t2))
-			return RB_BR_UNKNOWN;
-		if ((~t1.mask & t1.value) & t2.value)
-			r = RB_BR_ALWAYS;
-		else if (!((t1.mask | t1.value) & t2.value))
-			r = RB_BR_NEVER;
-		if (r != RB_BR_UNKNOWN && jop == RB_JSET_FALSE)
-			r = !r;
-		return r;
-	}
+	case RB_JSET_FALSE:
+		return rb_jset_taken(t1, t2, jop);
 	case BPF_JGT:
 	case BPF_JGE:
 	case BPF_JLT:

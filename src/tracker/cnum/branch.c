@@ -154,6 +154,7 @@ bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32)
 	return !creg_violation(a) && !creg_violation(b);
 }
 
+#ifdef RB_CNUM_MAINLINE_ALGOS
 /* mainline simulate_both_branches_taken */
 static int simulate(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
 {
@@ -169,56 +170,113 @@ static int simulate(const struct creg *a, const struct creg *b, uint8_t jop, boo
 		return RB_BR_NEVER;
 	return RB_BR_UNKNOWN;
 }
+#endif
 
-/* mainline is_scalar_branch_taken (for two distinct registers): the
- * tests on the converted bounds and var_off are Linux 6.18's, shared with
- * the old tracker (rb_bounds_branch_taken); what they leave undecided
- * mainline then refines both ways (simulate_both_branches_taken) */
-int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
+/* The arcs and tnums of stored values, read where the tests use them
+ * (rb_val layout: reg.h) */
+static inline struct cnum arc64_of(const rb_val *v) { return (struct cnum){v->w[2], v->w[3]}; }
+static inline struct cnum arc32_of(const rb_val *v)
 {
-	if (jop == RB_JSET_FALSE) {
-		int r = creg_branch_taken(a, b, BPF_JSET, is32);
-		return r == RB_BR_UNKNOWN ? r : !r;
-	}
+	return (struct cnum){v->w[4] & 0xffffffffu, v->w[4] >> 32};
+}
 
-	/* the ordering jumps read two conversions of each register, at the
-	 * compared width only; JEQ, JNE and JSET read what
-	 * rb_bounds_branch_taken reads (mainline computes each as it reads it) */
-	int r;
+/* does one width's pair of arcs exclude equality, read through the
+ * conversions (mainline reg_umin() etc.) as rb_eq_excluded reads bounds */
+static inline bool arcs_exclude_eq(struct cnum x, struct cnum y, unsigned bits)
+{
+	return rb_eq_excluded(cnum_umin(x, bits), cnum_umax(x, bits), cnum_smin(x, bits),
+			      cnum_smax(x, bits), cnum_umin(y, bits), cnum_umax(y, bits),
+			      cnum_smin(y, bits), cnum_smax(y, bits));
+}
+
+/* Linux 6.18's is_scalar_branch_taken() tests (rb_bounds_branch_taken,
+ * branch_taken.h, in the same order) on stored values, each bound
+ * converted from its arc where a test reads it: the ordering jumps two
+ * per register at the compared width, JSET the tnums only, JEQ/JNE the
+ * full-width conversions and then (64-bit only) the subregister's */
+static inline int taken_tests(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	struct tnum t1 = TNUM_C(a->w[0], a->w[1]), t2 = TNUM_C(b->w[0], b->w[1]);
+	if (is32) {
+		t1 = TNUM_C(t1.value & H_MASK, t1.mask & H_MASK);
+		t2 = TNUM_C(t2.value & H_MASK, t2.mask & H_MASK);
+	}
 	switch (jop) {
 	case BPF_JGT:
 	case BPF_JGE:
 	case BPF_JLT:
 	case BPF_JLE:
-		r = is32 ? rb_utaken(jop, reg_u32_min(a), reg_u32_max(a), reg_u32_min(b), reg_u32_max(b))
-			 : rb_utaken(jop, reg_umin(a), reg_umax(a), reg_umin(b), reg_umax(b));
-		break;
+		if (is32) {
+			struct cnum x = arc32_of(a), y = arc32_of(b);
+			return rb_utaken(jop, cnum_umin(x, RH), cnum_umax(x, RH), cnum_umin(y, RH),
+					 cnum_umax(y, RH));
+		} else {
+			struct cnum x = arc64_of(a), y = arc64_of(b);
+			return rb_utaken(jop, cnum_umin(x, RW), cnum_umax(x, RW), cnum_umin(y, RW),
+					 cnum_umax(y, RW));
+		}
 	case BPF_JSGT:
 	case BPF_JSGE:
 	case BPF_JSLT:
 	case BPF_JSLE:
-		r = is32 ? rb_staken(jop, reg_s32_min(a), reg_s32_max(a), reg_s32_min(b), reg_s32_max(b))
-			 : rb_staken(jop, reg_smin(a), reg_smax(a), reg_smin(b), reg_smax(b));
-		break;
-	default: {
-		bool full = !is32, sub = is32 || jop == BPF_JEQ || jop == BPF_JNE;
-		struct rb_bounds ba, bb;
-		creg_conv_bounds(a, full, sub, &ba);
-		creg_conv_bounds(b, full, sub, &bb);
-		r = rb_bounds_branch_taken(&ba, &bb, jop, is32);
-		break;
+		if (is32) {
+			struct cnum x = arc32_of(a), y = arc32_of(b);
+			return rb_staken(jop, cnum_smin(x, RH), cnum_smax(x, RH), cnum_smin(y, RH),
+					 cnum_smax(y, RH));
+		} else {
+			struct cnum x = arc64_of(a), y = arc64_of(b);
+			return rb_staken(jop, cnum_smin(x, RW), cnum_smax(x, RW), cnum_smin(y, RW),
+					 cnum_smax(y, RW));
+		}
+	case BPF_JSET:
+	case RB_JSET_FALSE:
+		return rb_jset_taken(t1, t2, jop);
+	case BPF_JEQ:
+	case BPF_JNE: {
+		int eq_never = jop == BPF_JEQ ? RB_BR_NEVER : RB_BR_ALWAYS;
+		if (tnum_is_const(t1) && tnum_is_const(t2))
+			return (t1.value == t2.value) == (jop == BPF_JEQ);
+		if (!is32 && arcs_exclude_eq(arc64_of(a), arc64_of(b), RW))
+			return eq_never;
+		if (arcs_exclude_eq(arc32_of(a), arc32_of(b), RH))
+			return eq_never;
+		if (!tnum_overlap(t1, t2))
+			return eq_never;
+		return RB_BR_UNKNOWN;
 	}
+	default:
+		return RB_BR_UNKNOWN;
 	}
+}
+
 #ifndef RB_CNUM_MAINLINE_ALGOS
-	(void)simulate; /* newer than 6.18 (see alu.c) */
-	return r;
+/* 6.18's is_scalar_branch_taken(): the tests alone (mainline's
+ * simulate_both_branches_taken() is newer than 6.18, see alu.c) */
+int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	return taken_tests(a, b, jop, is32);
+}
 #else
-	switch (r == RB_BR_UNKNOWN ? jop : 0) {
+/* mainline is_scalar_branch_taken (for two distinct registers): the
+ * tests on the converted bounds and var_off are Linux 6.18's; what they
+ * leave undecided mainline then refines both ways
+ * (simulate_both_branches_taken) */
+int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	if (jop == RB_JSET_FALSE) {
+		int r = creg_branch_taken_val(a, b, BPF_JSET, is32);
+		return r == RB_BR_UNKNOWN ? r : !r;
+	}
+	int r = taken_tests(a, b, jop, is32);
+	if (r != RB_BR_UNKNOWN)
+		return r;
+	struct creg x = creg_load(a), y = creg_load(b);
+	switch (jop) {
 	case BPF_JSET:
 		/* without a constant mask mainline gives up at once */
-		if (!is_const_reg(a, is32) && !is_const_reg(b, is32))
+		if (!is_const_reg(&x, is32) && !is_const_reg(&y, is32))
 			return r;
-		return simulate(a, b, jop, is32);
+		return simulate(&x, &y, jop, is32);
 	case BPF_JEQ:
 	case BPF_JNE:
 	case BPF_JGT:
@@ -229,16 +287,9 @@ int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, b
 	case BPF_JSGE:
 	case BPF_JLE:
 	case BPF_JSLE:
-		return simulate(a, b, jop, is32);
-	default: /* decided, or not a conditional jump */
+		return simulate(&x, &y, jop, is32);
+	default: /* not a conditional jump */
 		return r;
 	}
+}
 #endif
-}
-
-/* the same on stored values: unpacked here, where the tests use them */
-int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
-{
-	struct creg x = creg_load(a), y = creg_load(b);
-	return creg_branch_taken(&x, &y, jop, is32);
-}

@@ -87,7 +87,7 @@ static inline void reg_set_srange32(struct creg *r, int64_t lo, int64_t hi)
 /* var_off and the bounds through the conversions, read as mainline's
  * reg_umin() etc. read them (an empty arc reads as whatever they return
  * for it): the full-width four if full, the subregister four if sub, the
- * others 0 (inline: branch_taken calls it on every jump) */
+ * others 0 */
 static inline void creg_conv_bounds(const struct creg *r, bool full, bool sub, struct rb_bounds *out)
 {
 	*out = (struct rb_bounds){.var_off = {r->var_off.value, r->var_off.mask}};
@@ -121,9 +121,9 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_coerce CN_SYM(creg_coerce)
 #define creg_coerce_sx CN_SYM(creg_coerce_sx)
 #define creg_coerce_sx_val CN_SYM(creg_coerce_sx_val)
+#define creg_coerce_val CN_SYM(creg_coerce_val)
 #define creg_coerce_subreg_sx CN_SYM(creg_coerce_subreg_sx)
 #define creg_alu CN_SYM(creg_alu)
-#define creg_branch_taken CN_SYM(creg_branch_taken)
 #define creg_refine CN_SYM(creg_refine)
 #define creg_branch_taken_val CN_SYM(creg_branch_taken_val)
 #define creg_print CN_SYM(creg_print)
@@ -147,6 +147,8 @@ void creg_sync(struct creg *r);
 void creg_zext(struct creg *r);
 /* mainline coerce_reg_to_size(), size in BPF bits (8/16/32) */
 void creg_coerce(struct creg *r, unsigned size_bits);
+/* the same on a stored value */
+void creg_coerce_val(rb_val *v, unsigned size_bits);
 /* mainline coerce_reg_to_size_sx() and coerce_subreg_to_size_sx() */
 void creg_coerce_sx(struct creg *r, unsigned size_bits);
 /* the same on a stored value: dst := src sign-extended, unpacked and
@@ -159,7 +161,6 @@ void creg_alu(struct creg *dst, const struct creg *src, const struct rb_alu *op)
 
 /* branch.c: mainline is_scalar_branch_taken() and regs_refine_cond_op() +
  * reg_bounds_sync(); jop as in tracker.h (RB_JSET_FALSE for "not JSET") */
-int creg_branch_taken(const struct creg *a, const struct creg *b, uint8_t jop, bool is32);
 bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32);
 int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32);
 

@@ -287,11 +287,69 @@ void creg_coerce_sx(struct creg *r, unsigned size_bits)
 	coerce_sx(r, size_bits);
 }
 
-void creg_coerce_sx_val(rb_val *dst, const rb_val *src, unsigned size_bits)
+/* coerce_sx() on a stored value, unpacked and packed here (not inlined
+ * into creg_coerce_sx_val(): its fast paths then need no saved registers) */
+static __attribute__((noinline)) void coerce_sx_val(rb_val *dst, const rb_val *src, unsigned size_bits)
 {
 	struct creg r = creg_load(src);
 	coerce_sx(&r, size_bits);
 	creg_store(dst, &r);
+}
+
+/* coerce_sx() on a stored value, for one narrow width n = W_SCALE(size_bits)
+ * < H_BITS (a constant at each call below). The outcome of most sign extensions, the
+ * default range of the narrow type, is decided on the stored words
+ * without unpacking: not a constant, the 32-bit arc not empty and not
+ * within [nmin, nmax] (the test of coerce_sx()), and the 64-bit arc not
+ * empty and running past the end of its aligned block of 2^n values (for
+ * a non-empty arc this is coerce_sx()'s "crosses S_MAX -> S_MIN or the
+ * high parts of its ends differ": an arc within one block has equal high
+ * parts and cannot hold S_MAX and S_MIN, which lie in two blocks; one
+ * leaving its block either ends in another block or, having gone round
+ * the circle back into it, holds S_MAX and S_MIN). The default is then
+ * stored as constants: r64 and r32 the arc [nmin, nmax], var_off
+ * unknown (sext64_default()). Everything else goes through coerce_sx(). */
+static inline __attribute__((always_inline)) void coerce_sx_narrow_val(rb_val *dst, const rb_val *src,
+									unsigned size_bits)
+{
+	const unsigned n = W_SCALE(size_bits);
+	const uint64_t nm = (UINT64_C(1) << n) - 1;
+	const uint64_t nmin_bits = (UINT64_C(0) - (UINT64_C(1) << (n - 1)));
+	const uint64_t b64 = src->w[2], s64 = src->w[3], w4 = src->w[4];
+	const uint64_t b32 = w4 & 0xffffffffu, s32 = w4 >> 32;
+	if (src->w[1] != 0 && !(b32 == H_MASK && s32 == H_MASK) &&
+	    ((b32 - nmin_bits) & H_MASK) + s32 > nm && !(b64 == W_MASK && s64 == W_MASK) &&
+	    s64 > nm - (b64 & nm)) {
+		dst->w[0] = 0;
+		dst->w[1] = W_MASK;
+		dst->w[2] = nmin_bits & W_MASK;
+		dst->w[3] = nm;
+		dst->w[4] = (nmin_bits & H_MASK) | (nm << 32);
+		return;
+	}
+	coerce_sx_val(dst, src, size_bits);
+}
+
+void creg_coerce_sx_val(rb_val *dst, const rb_val *src, unsigned size_bits)
+{
+	switch (size_bits) {
+	case 8:
+		coerce_sx_narrow_val(dst, src, 8);
+		return;
+	case 16:
+		coerce_sx_narrow_val(dst, src, 16);
+		return;
+	default:
+		coerce_sx_val(dst, src, size_bits);
+		return;
+	}
+}
+
+void creg_coerce_val(rb_val *v, unsigned size_bits)
+{
+	struct creg r = creg_load(v);
+	creg_coerce(&r, size_bits);
+	creg_store(v, &r);
 }
 
 /* mainline set_sext32_default_val */

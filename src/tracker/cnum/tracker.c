@@ -179,13 +179,11 @@ static void cn_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
  * coerce_reg_to_size_sx, as mainline check_mem_access does) */
 static void cn_truncate(rb_val *v, unsigned size_bits, bool sext)
 {
-	if (sext) {
+	/* two tail calls: no unpacking here */
+	if (sext)
 		creg_coerce_sx_val(v, v, size_bits);
-		return;
-	}
-	struct creg r = creg_load(v);
-	creg_coerce(&r, size_bits);
-	creg_store(v, &r);
+	else
+		creg_coerce_val(v, size_bits);
 }
 
 static int cn_branch_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
