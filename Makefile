@@ -34,7 +34,7 @@ LDFLAGS_TEST := -fsanitize=address,undefined
 # Debian packages the project needs (installed by `make` when missing)
 DEB_PKGS := gcc g++ make libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
             libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm linux-source-6.1 \
-            bpftool python3 parallel
+            bpftool python3 parallel valgrind
 
 SRC_ALL   := $(shell find src -name '*.c' | sort)
 GENERIC   := $(filter-out src/tracker/registry.c,$(filter src/tracker/%,$(SRC_ALL)))
@@ -75,7 +75,7 @@ TST_OBJS := $(call objs,$(TST))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
-.PHONY: all deps test corpus bench clean fuzz main-job
+.PHONY: all deps test corpus bench bench-insns clean fuzz main-job
 all: deps build/rangebench
 
 deps: build/.deps
@@ -215,6 +215,9 @@ build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangeben
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 bench: deps build/bench/rangebench-bench
 	build/bench/rangebench-bench $(BENCH_REPS) $(BENCH_ARGS)
+# instructions per operation, old vs cnum (valgrind's callgrind; bench/README.md)
+bench-insns: deps build/bench/rangebench-bench
+	bench/insns.sh
 
 # The main job: build, corpus, every available tracker over the default
 # corpus and the census into db/results.sqlite, micro-benchmarks, charts.

@@ -13,6 +13,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -73,8 +74,28 @@ public:
 
 } // namespace
 
+// --run-body OP TRACKER N: perform operation OP of TRACKER N times, once,
+// without timing: the unit bench/insns.sh counts instructions of under
+// valgrind (callgrind collecting inside rb_bench_body only)
+static int run_body(const char *op, const char *tracker, const char *count)
+{
+	unsigned i = 0;
+	while (i < rb_bench_count() && std::strcmp(rb_bench_op(i), op))
+		i++;
+	rb_bench_ctx *ctx = rb_bench_setup(i, tracker);
+	if (!ctx) {
+		std::fprintf(stderr, "no such tracker or operation: %s/%s\n", tracker, op);
+		return 2;
+	}
+	rb_bench_body(ctx, std::strtoull(count, nullptr, 10));
+	rb_bench_teardown(ctx);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !std::strcmp(argv[1], "--run-body"))
+		return run_body(argv[2], argv[3], argv[4]);
 	const char *db = nullptr, *label = "bench";
 	std::string options = "rangebench-bench";
 	// our own flags first; the rest go to Google Benchmark
