@@ -308,7 +308,8 @@ static __attribute__((noinline)) void coerce_sx_val(rb_val *dst, const rb_val *s
  * leaving its block either ends in another block or, having gone round
  * the circle back into it, holds S_MAX and S_MIN). The default is then
  * stored as constants: r64 and r32 the arc [nmin, nmax], var_off
- * unknown (sext64_default()). Everything else goes through coerce_sx(). */
+ * unknown (sext64_default()). A constant becomes the constant extended
+ * (creg_known()). Everything else goes through coerce_sx(). */
 static inline __attribute__((always_inline)) void coerce_sx_narrow_val(rb_val *dst, const rb_val *src,
 									unsigned size_bits)
 {
@@ -317,7 +318,16 @@ static inline __attribute__((always_inline)) void coerce_sx_narrow_val(rb_val *d
 	const uint64_t nmin_bits = (UINT64_C(0) - (UINT64_C(1) << (n - 1)));
 	const uint64_t b64 = src->w[2], s64 = src->w[3], w4 = src->w[4];
 	const uint64_t b32 = w4 & 0xffffffffu, s32 = w4 >> 32;
-	if (src->w[1] != 0 && !(b32 == H_MASK && s32 == H_MASK) &&
+	if (src->w[1] == 0) { /* a constant: creg_known() of its extension */
+		const uint64_t c = wbits(sext_bits(src->w[0], n));
+		dst->w[0] = c;
+		dst->w[1] = 0;
+		dst->w[2] = c;
+		dst->w[3] = 0;
+		dst->w[4] = c & H_MASK;
+		return;
+	}
+	if (!(b32 == H_MASK && s32 == H_MASK) &&
 	    ((b32 - nmin_bits) & H_MASK) + s32 > nm && !(b64 == W_MASK && s64 == W_MASK) &&
 	    s64 > nm - (b64 & nm)) {
 		dst->w[0] = 0;
