@@ -49,7 +49,7 @@ struct cnum cnum_hull(struct cnum a, struct cnum b, unsigned bits)
 
 
 /* unsigned / signed products of `bits`-wide values; true on overflow */
-static bool umul_ov(uint64_t x, uint64_t y, unsigned bits, uint64_t *r)
+static inline bool umul_ov(uint64_t x, uint64_t y, unsigned bits, uint64_t *r)
 {
 	uint64_t p;
 	bool ov = __builtin_mul_overflow(x, y, &p);
@@ -57,7 +57,7 @@ static bool umul_ov(uint64_t x, uint64_t y, unsigned bits, uint64_t *r)
 	return ov || p > cn_mask(bits);
 }
 
-static bool smul_ov(int64_t x, int64_t y, unsigned bits, int64_t *r)
+static inline bool smul_ov(int64_t x, int64_t y, unsigned bits, int64_t *r)
 {
 	int64_t p;
 	bool ov = __builtin_mul_overflow(x, y, &p);
@@ -69,7 +69,7 @@ static bool smul_ov(int64_t x, int64_t y, unsigned bits, int64_t *r)
 /* mainline scalar_min_max_mul / scalar32_min_max_mul (verifier.c): the
  * product of the unsigned bounds and the four products of the signed
  * bounds, each unbounded on overflow, intersected */
-struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits)
+static inline __attribute__((always_inline)) struct cnum mul(struct cnum a, struct cnum b, unsigned bits)
 {
 	if (cnum_is_empty(a, bits) || cnum_is_empty(b, bits))
 		return cnum_empty(bits);
@@ -100,6 +100,17 @@ struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits)
 	}
 	return cnum_intersect(cnum_from_urange(umin, umax, bits),
 			      cnum_from_srange(smin, smax, bits), bits);
+}
+
+/* compiled once per width the tracker uses, each with its masks and sign
+ * bits constant (the generic one serves any other width) */
+struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits)
+{
+	if (bits == W_BITS)
+		return mul(a, b, W_BITS);
+	if (bits == H_BITS)
+		return mul(a, b, H_BITS);
+	return mul(a, b, bits);
 }
 
 
