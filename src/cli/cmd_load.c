@@ -11,6 +11,7 @@
 #include "cli/type_opts.h"
 #include "loader/object.h"
 #include "loader/prog_type.h"
+#include "loader/uapi_names.h"
 
 static void usage(FILE *f)
 {
@@ -30,7 +31,7 @@ static const char *prog_type_name(const struct rb_prog *p)
 {
 	if (!p->type_known)
 		return "unknown";
-	const char *s = libbpf_bpf_prog_type_str(p->prog_type);
+	const char *s = rb_prog_type_str(p->prog_type);
 	return s ? s : "?";
 }
 
@@ -40,7 +41,7 @@ static const char *attach_name(const struct rb_prog *p)
 {
 	if (p->expected_attach_type == 0 && p->prog_type != BPF_PROG_TYPE_CGROUP_SKB)
 		return "-";
-	const char *s = libbpf_bpf_attach_type_str(p->expected_attach_type);
+	const char *s = rb_attach_type_str(p->expected_attach_type);
 	return s ? s : "?";
 }
 

@@ -234,6 +234,13 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rc = RB_E_NOMEM;
 		goto out;
 	}
+	const char *serr = rb_prog_sleepable_error(env.prog->prog_type, env.prog->expected_attach_type,
+						   (env.prog->prog_flags & BPF_F_SLEEPABLE) != 0);
+	if (serr) {
+		rc = rb_reject(&env, "%s", serr);
+		res->err_insn = -1; /* before any instruction, as the kernel's log has it */
+		goto out;
+	}
 	rc = rb_check_cfg(&env);
 	if (rc)
 		goto out;
@@ -247,7 +254,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	init_state(&env);
 	rb_states_mem_add(&env, env.cur);
 	rc = rb_explore(&env, 0);
-	if (!rc && env.nsubprogs > 1) {
+	/* (one subprogram: only a global main calling itself makes a chain) */
+	if (!rc && (env.nsubprogs > 1 || env.subprogs[0].called)) {
 		/* free_states: each pass starts with no explored states to match
 		 * (6.18 keeps counting them in peak_states) */
 		rb_states_forget(&env);

@@ -115,6 +115,15 @@ static const struct rb_attach_rule sockopt_attach[] = {
 	{BPF_CGROUP_SETSOCKOPT, UNCHECKED, hs_setsockopt},
 };
 
+/* kprobe and uprobe session programs return 0 or 1 (6.18
+ * check_return_code); the attach type values are 6.18's UAPI
+ * (BPF_TRACE_KPROBE_SESSION 56, BPF_TRACE_UPROBE_SESSION 57), newer than
+ * the headers this builds with */
+static const struct rb_attach_rule kprobe_attach[] = {
+	{56, RANGE(0, 1), NULL},
+	{57, RANGE(0, 1), NULL},
+};
+
 /* fentry/fexit return 0; iterators 0 or 1; fmod_ret, tp_btf and the rest anything */
 static const struct rb_attach_rule tracing_attach[] = {
 	{BPF_TRACE_ITER, RANGE(0, 1), NULL},
@@ -131,8 +140,8 @@ static const struct rb_prog_type types[] = {
 	{BPF_PROG_TYPE_SCHED_ACT, "sched_act", "__sk_buff", rb_ctx_skb, SKB_PKT, HC_TC, UNCHECKED, hs_tc, NULL, 0},
 	{BPF_PROG_TYPE_XDP, "xdp", "xdp_md", rb_ctx_xdp, PT_PKT_WRITE | PT_PKT_HELPER, HC_XDP, UNCHECKED, hs_xdp,
 	 NULL, 0},
-	{BPF_PROG_TYPE_KPROBE, "kprobe", "pt_regs", rb_ctx_kprobe, PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace, NULL,
-	 0},
+	{BPF_PROG_TYPE_KPROBE, "kprobe", "pt_regs", rb_ctx_kprobe, PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace,
+	 RULES(kprobe_attach)},
 	{BPF_PROG_TYPE_TRACEPOINT, "tracepoint", NULL, rb_ctx_tracepoint, PT_NO_CONVERT, HC_TRACE, UNCHECKED, hs_trace,
 	 NULL, 0},
 	{BPF_PROG_TYPE_RAW_TRACEPOINT, "raw_tracepoint", "bpf_raw_tracepoint_args", rb_ctx_raw_tracepoint,
@@ -274,4 +283,20 @@ uint32_t rb_prog_fixup_attach_type(uint32_t type, uint32_t attach_type)
 	if (type == BPF_PROG_TYPE_SK_REUSEPORT)
 		return BPF_SK_REUSEPORT_SELECT;
 	return attach_type;
+}
+
+/* 6.18 check_attach_btf_id, its first checks: syscall programs only
+ * sleepable, and can_be_sleepable() */
+const char *rb_prog_sleepable_error(uint32_t type, uint32_t attach_type, bool sleepable)
+{
+	if (type == BPF_PROG_TYPE_SYSCALL)
+		return sleepable ? NULL : "Syscall programs can only be sleepable";
+	if (!sleepable)
+		return NULL;
+	bool can = type == BPF_PROG_TYPE_LSM || type == BPF_PROG_TYPE_KPROBE /* only for uprobes */ ||
+		   type == BPF_PROG_TYPE_STRUCT_OPS;
+	if (type == BPF_PROG_TYPE_TRACING)
+		can = attach_type == BPF_TRACE_FENTRY || attach_type == BPF_TRACE_FEXIT ||
+		      attach_type == BPF_MODIFY_RETURN || attach_type == BPF_TRACE_ITER;
+	return can ? NULL : "Only fentry/fexit/fmod_ret, lsm, iter, uprobe, and struct_ops programs can be sleepable";
 }

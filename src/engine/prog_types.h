@@ -69,5 +69,10 @@ bool rb_prog_has_helper_sets(const struct rb_prog_type *pt);
 /* the attach type the kernel verifies with when given attach_type (0 ->
  * the type's default, bpf_prog_load_fixup_attach_type) */
 uint32_t rb_prog_fixup_attach_type(uint32_t type, uint32_t attach_type);
+/* the kernel's message refusing a program for its sleepable flag (6.18
+ * check_attach_btf_id: syscall programs must be sleepable, and only
+ * tracing fentry/fexit/fmod_ret/iter, lsm, kprobe and struct_ops may be),
+ * NULL if none */
+const char *rb_prog_sleepable_error(uint32_t type, uint32_t attach_type, bool sleepable);
 
 #endif

@@ -4,8 +4,10 @@
  * inner-map templates), global-data contents, and per program the final
  * instructions with map fds replaced by map indexes.
  *
- * Program types come from libbpf's section-name table. A program whose
- * section libbpf does not know is prepared as the type the resolver
+ * Program types come from libbpf's section-name table: 1.1's, or for the
+ * sections only mainline libbpf knows, mainline's (prog_type.c), applied
+ * with bpf_program__set_type() and friends before the load. A program whose
+ * section no libbpf knows is prepared as the type the resolver
  * (prog_type.h) gives it, or as a socket filter only to get libbpf past
  * its type check; rb_resolve_prog_types() sets its final type. A program
  * libbpf cannot prepare (typically an fentry/tp_btf whose attach target is
@@ -22,6 +24,7 @@
 #include "loader/bpf_standin.h"
 #include "loader/open_paths.h"
 #include "loader/prog_type.h"
+#include "loader/uapi_names.h"
 
 /* reloads after leaving out a program libbpf cannot prepare (each is a full
  * open + load, so bounded) */
@@ -61,6 +64,33 @@ static void attempt_end(struct attempt *a)
 	free(a->fix);
 	a->fix = NULL;
 	rb_standin_free(&a->st);
+}
+
+/* Prepare p as mainline libbpf prepares a section 1.1 does not know
+ * (libbpf_prepare_prog_load): type, expected attach type, prog_flags, and
+ * for SEC_ATTACH_BTF sections the vmlinux BTF id of the name after '/'.
+ * Returns -1 with rp->error set when the target cannot be found, as
+ * libbpf fails such a program. */
+static int newer_section(struct bpf_program *p, const struct rb_sec_info *si, struct rb_prog *rp)
+{
+	bpf_program__set_type(p, si->type);
+	bpf_program__set_expected_attach_type(p, si->eat);
+	bpf_program__set_flags(p, bpf_program__flags(p) | si->prog_flags);
+	if (!si->attach_btf)
+		return 0;
+	const char *target = rb_section_suffix(bpf_program__section_name(p));
+	if (!target[0]) {
+		snprintf(rp->error, sizeof(rp->error),
+			 "prog '%.100s': no BTF-based attach target is specified in its section", bpf_program__name(p));
+		return -1;
+	}
+	int e = bpf_program__set_attach_target(p, 0, target);
+	if (e) {
+		snprintf(rp->error, sizeof(rp->error), "prog '%.100s': failed to find kernel BTF type ID of '%.100s': %d",
+			 bpf_program__name(p), target, e);
+		return -1;
+	}
+	return 0;
 }
 
 /* open + prepare + load. The first call (obj->progs == NULL) allocates
@@ -104,7 +134,13 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8
 	bpf_object__for_each_program(p, a->bo) {
 		/* SEC("?...") programs load too: we want every program */
 		bpf_program__set_autoload(p, !(disabled && disabled[i]));
-		if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC) {
+		struct rb_sec_info si;
+		if (rb_section_by_libbpf(bpf_program__section_name(p), &si) && strcmp(si.from, "libbpf")) {
+			/* a section mainline libbpf types as 1.1 does not:
+			 * prepared as mainline prepares it */
+			if (newer_section(p, &si, &obj->progs[i]))
+				bpf_program__set_autoload(p, false);
+		} else if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC) {
 			/* the type the resolver will give it (prog_type.h), so that
 			 * libbpf prepares it as that type; a socket filter if none */
 			struct rb_prog tmp = {0};
@@ -267,12 +303,11 @@ static int collect_progs(struct attempt *a, struct rb_object *obj, const long *r
 		struct rb_prog *rp = &obj->progs[i++];
 		snprintf(rp->name, sizeof(rp->name), "%s", bpf_program__name(p));
 		snprintf(rp->section, sizeof(rp->section), "%s", bpf_program__section_name(p));
-		enum bpf_prog_type t;
-		enum bpf_attach_type eat;
-		rp->type_known = libbpf_prog_type_by_name(rp->section, &t, &eat) == 0;
-		const char *tn = rp->type_known ? libbpf_bpf_prog_type_str(bpf_program__type(p)) : NULL;
+		struct rb_sec_info si;
+		rp->type_known = rb_section_by_libbpf(rp->section, &si);
+		const char *tn = rp->type_known ? rb_prog_type_str(bpf_program__type(p)) : NULL;
 		snprintf(rp->libbpf_type_name, sizeof(rp->libbpf_type_name), "%s", tn ? tn : "");
-		snprintf(rp->type_from, sizeof(rp->type_from), "%s", rp->type_known ? "libbpf" : "");
+		snprintf(rp->type_from, sizeof(rp->type_from), "%s", rp->type_known ? si.from : "");
 		rp->prog_type = rp->type_known ? bpf_program__type(p) : BPF_PROG_TYPE_UNSPEC;
 		rp->expected_attach_type = bpf_program__expected_attach_type(p);
 		if (rp->error[0])

@@ -21,6 +21,7 @@
  * Map references in the instructions are already in the map-index form
  * (object.h). Every field is checked; a bad file is an error naming it. */
 #include "loader/open_paths.h"
+#include "loader/uapi_names.h"
 
 #include <bpf/libbpf.h>
 #include <stdio.h>
@@ -173,7 +174,7 @@ int rb_open_rbvt(const char *path, const void *buf, size_t size, struct rb_objec
 	p->autoload = true;
 	p->type_known = true;
 	snprintf(p->license, sizeof(p->license), "GPL");
-	const char *tn = libbpf_bpf_prog_type_str(prog_type);
+	const char *tn = rb_prog_type_str(prog_type);
 	snprintf(p->libbpf_type_name, sizeof(p->libbpf_type_name), "%s", tn ? tn : "");
 	return 0;
 }

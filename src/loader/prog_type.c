@@ -13,10 +13,19 @@
  *     matched a section by prefix: "xdp_prog" is XDP, "socket1" a socket
  *     filter. libbpf 1.x dropped that; the prefix is handed back to
  *     libbpf's table so the two agree on what each prefix means;
- *   - libbpf 1.3+ names the tcx hooks "tc/ingress", "tcx/egress", ...:
- *     SCHED_CLS (the attach point does not change verification).
+ *   - mainline libbpf (tools/lib/bpf/libbpf.c section_defs[], read in
+ *     2026) knows sections 1.1 does not: uprobe.multi, kprobe.session,
+ *     tcx/ingress, netkit/peer, netfilter, struct_ops.s, ... (the table
+ *     newer[] below: type, expected attach type, and the flags libbpf's
+ *     libbpf_prepare_prog_load adds, sleepable or XDP frags); these are
+ *     final like 1.1's own names. On a kernel with uprobe-multi links
+ *     (6.6+, so the running 6.18) it loads usdt programs with attach type
+ *     BPF_TRACE_UPROBE_MULTI (SEC_USDT), which 1.1 does not;
+ *   - other "tc/...", "tcx/...", "netkit/..." sections: SCHED_CLS (the
+ *     attach point does not change verification).
  */
 #include "loader/prog_type.h"
+#include "loader/uapi_names.h"
 
 #include <bpf/libbpf.h>
 #include <stdio.h>
@@ -54,6 +63,79 @@ bool rb_section_tail_call(const char *sec, uint32_t *map_id, uint32_t *slot)
 	return true;
 }
 
+#define SLEEPABLE BPF_F_SLEEPABLE
+#define ATTACH_BTF (1u << 31) /* SEC_ATTACH_BTF: the target is the name after '/' */
+
+/* mainline libbpf's sections that 1.1 lacks or types otherwise, in
+ * mainline's order and with its matching: a name ending in '+' matches
+ * itself or itself followed by '/' and anything; other names match exactly */
+static const struct {
+	const char *sec;
+	uint32_t type, eat, flags;
+} newer[] = {
+	{"kprobe.session+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_KPROBE_SESSION, 0},
+	{"uprobe.multi+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_MULTI, 0},
+	{"uretprobe.multi+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_MULTI, 0},
+	{"uprobe.session+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_SESSION, 0},
+	{"uprobe.multi.s+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_MULTI, SLEEPABLE},
+	{"uretprobe.multi.s+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_MULTI, SLEEPABLE},
+	{"uprobe.session.s+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_SESSION, SLEEPABLE},
+	/* SEC_USDT on a kernel with uprobe-multi links */
+	{"usdt+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_MULTI, 0},
+	{"usdt.s+", BPF_PROG_TYPE_KPROBE, RB_BPF_TRACE_UPROBE_MULTI, SLEEPABLE},
+	{"tc/ingress", BPF_PROG_TYPE_SCHED_CLS, RB_BPF_TCX_INGRESS, 0},
+	{"tc/egress", BPF_PROG_TYPE_SCHED_CLS, RB_BPF_TCX_EGRESS, 0},
+	{"tcx/ingress", BPF_PROG_TYPE_SCHED_CLS, RB_BPF_TCX_INGRESS, 0},
+	{"tcx/egress", BPF_PROG_TYPE_SCHED_CLS, RB_BPF_TCX_EGRESS, 0},
+	{"netkit/primary", BPF_PROG_TYPE_SCHED_CLS, RB_BPF_NETKIT_PRIMARY, 0},
+	{"netkit/peer", BPF_PROG_TYPE_SCHED_CLS, RB_BPF_NETKIT_PEER, 0},
+	{"tracepoint.s+", BPF_PROG_TYPE_TRACEPOINT, 0, SLEEPABLE},
+	{"tp.s+", BPF_PROG_TYPE_TRACEPOINT, 0, SLEEPABLE},
+	{"raw_tracepoint.s+", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, SLEEPABLE},
+	{"raw_tp.s+", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, SLEEPABLE},
+	{"tp_btf.s+", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, ATTACH_BTF | SLEEPABLE},
+	{"fsession+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FSESSION, ATTACH_BTF},
+	{"fsession.s+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FSESSION, ATTACH_BTF | SLEEPABLE},
+	{"fsession.multi+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FSESSION_MULTI, 0},
+	{"fsession.multi.s+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FSESSION_MULTI, SLEEPABLE},
+	{"fentry.multi+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FENTRY_MULTI, 0},
+	{"fexit.multi+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FEXIT_MULTI, 0},
+	{"fentry.multi.s+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FENTRY_MULTI, SLEEPABLE},
+	{"fexit.multi.s+", BPF_PROG_TYPE_TRACING, RB_BPF_TRACE_FEXIT_MULTI, SLEEPABLE},
+	{"sk_skb/verdict", BPF_PROG_TYPE_SK_SKB, BPF_SK_SKB_VERDICT, 0},
+	{"cgroup/connect_unix", BPF_PROG_TYPE_CGROUP_SOCK_ADDR, RB_BPF_CGROUP_UNIX_CONNECT, 0},
+	{"cgroup/sendmsg_unix", BPF_PROG_TYPE_CGROUP_SOCK_ADDR, RB_BPF_CGROUP_UNIX_SENDMSG, 0},
+	{"cgroup/recvmsg_unix", BPF_PROG_TYPE_CGROUP_SOCK_ADDR, RB_BPF_CGROUP_UNIX_RECVMSG, 0},
+	{"cgroup/getpeername_unix", BPF_PROG_TYPE_CGROUP_SOCK_ADDR, RB_BPF_CGROUP_UNIX_GETPEERNAME, 0},
+	{"cgroup/getsockname_unix", BPF_PROG_TYPE_CGROUP_SOCK_ADDR, RB_BPF_CGROUP_UNIX_GETSOCKNAME, 0},
+	{"struct_ops.s+", BPF_PROG_TYPE_STRUCT_OPS, 0, SLEEPABLE},
+	{"netfilter", RB_BPF_PROG_TYPE_NETFILTER, RB_BPF_NETFILTER, 0},
+};
+
+/* libbpf's sec_def_matches() */
+static bool sec_matches(const char *def, const char *sec)
+{
+	size_t len = strlen(def);
+	if (def[len - 1] != '+')
+		return !strcmp(def, sec);
+	len--;
+	return !strncmp(def, sec, len) && (sec[len] == 0 || sec[len] == '/');
+}
+
+static bool newer_type(const char *sec, struct rb_sec_info *si)
+{
+	for (size_t i = 0; i < sizeof(newer) / sizeof(newer[0]); i++)
+		if (sec_matches(newer[i].sec, sec)) {
+			si->type = newer[i].type;
+			si->eat = newer[i].eat;
+			si->prog_flags = newer[i].flags & ~ATTACH_BTF;
+			si->attach_btf = (newer[i].flags & ATTACH_BTF) != 0;
+			si->from = "libbpf>1.1";
+			return true;
+		}
+	return false;
+}
+
 static bool libbpf_type(const char *sec, uint32_t *type, uint32_t *eat)
 {
 	enum bpf_prog_type t;
@@ -65,8 +147,34 @@ static bool libbpf_type(const char *sec, uint32_t *type, uint32_t *eat)
 	return true;
 }
 
+/* decided by libbpf's own table (1.1's or mainline's): final */
+static bool by_libbpf(const char *from)
+{
+	return !strcmp(from, "libbpf") || !strcmp(from, "libbpf>1.1");
+}
+
+bool rb_section_info(const char *sec, struct rb_sec_info *si)
+{
+	memset(si, 0, sizeof(*si));
+	if (newer_type(sec, si))
+		return true;
+	return rb_section_prog_type(sec, &si->type, &si->eat, &si->from);
+}
+
+bool rb_section_by_libbpf(const char *sec, struct rb_sec_info *si)
+{
+	return rb_section_info(sec, si) && by_libbpf(si->from);
+}
+
 bool rb_section_prog_type(const char *sec, uint32_t *type, uint32_t *eat, const char **from)
 {
+	struct rb_sec_info si = {0};
+	if (newer_type(sec, &si)) {
+		*type = si.type;
+		*eat = si.eat;
+		*from = si.from;
+		return true;
+	}
 	if (libbpf_type(sec, type, eat)) {
 		*from = "libbpf";
 		return true;
@@ -89,7 +197,7 @@ bool rb_section_prog_type(const char *sec, uint32_t *type, uint32_t *eat, const 
 	}
 	if (starts_with(sec, "tc/") || starts_with(sec, "tcx/") || starts_with(sec, "netkit/")) {
 		*type = BPF_PROG_TYPE_SCHED_CLS;
-		*from = "libbpf>=1.3";
+		*from = "tcx-like";
 		return true;
 	}
 	for (size_t i = 0; i < sizeof(sloppy_prefixes) / sizeof(sloppy_prefixes[0]); i++)
@@ -104,14 +212,10 @@ int rb_prog_type_parse(const char *text, uint32_t *type, uint32_t *eat, bool *ha
 {
 	*has_eat = false;
 	*eat = 0;
-	for (uint32_t t = 1; t < 64; t++) {
-		const char *n = libbpf_bpf_prog_type_str((enum bpf_prog_type)t);
-		if (n && !strcmp(n, text)) {
-			*type = t;
-			return 0;
-		}
-	}
-	if (libbpf_type(text, type, eat)) {
+	if (rb_prog_type_by_str(text, type))
+		return 0;
+	const char *from;
+	if (rb_section_prog_type(text, type, eat, &from) && by_libbpf(from)) {
 		*has_eat = true;
 		return 0;
 	}
@@ -121,13 +225,8 @@ int rb_prog_type_parse(const char *text, uint32_t *type, uint32_t *eat, bool *ha
 
 int rb_attach_type_parse(const char *text, uint32_t *eat, struct rb_err *err)
 {
-	for (uint32_t t = 0; t < 128; t++) {
-		const char *n = libbpf_bpf_attach_type_str((enum bpf_attach_type)t);
-		if (n && !strcmp(n, text)) {
-			*eat = t;
-			return 0;
-		}
-	}
+	if (rb_attach_type_by_str(text, eat))
+		return 0;
 	return rb_errf(err, "unknown attach type '%s' (an attach type as libbpf names it, e.g. "
 			    "cgroup_inet_ingress, xdp, trace_fentry)", text);
 }
@@ -138,7 +237,7 @@ static void set_type(struct rb_prog *p, uint32_t type, uint32_t eat, const char 
 	p->expected_attach_type = eat;
 	p->type_known = true;
 	snprintf(p->type_from, sizeof(p->type_from), "%s", from);
-	const char *tn = libbpf_bpf_prog_type_str((enum bpf_prog_type)type);
+	const char *tn = rb_prog_type_str(type);
 	snprintf(p->libbpf_type_name, sizeof(p->libbpf_type_name), "%s", tn ? tn : "");
 }
 
@@ -177,18 +276,18 @@ int rb_resolve_prog_types(struct rb_object *obj, const struct rb_load_opts *opts
 	}
 	for (size_t i = 0; i < obj->prog_cnt; i++) {
 		struct rb_prog *p = &obj->progs[i];
-		uint32_t t, e;
-		const char *from;
+		struct rb_sec_info si;
 		p->tail_call = rb_section_tail_call(p->section, &p->tail_map_id, &p->tail_slot);
-		if (p->type_known && !strcmp(p->type_from, "libbpf"))
+		if (p->type_known && by_libbpf(p->type_from))
 			continue;
-		bool by_section = rb_section_prog_type(p->section, &t, &e, &from);
-		if (by_section && !strcmp(from, "libbpf"))
-			set_type(p, t, e, from);
-		else if (user)
+		bool by_section = rb_section_info(p->section, &si);
+		if (by_section && by_libbpf(si.from)) {
+			set_type(p, si.type, si.eat, si.from);
+			p->prog_flags |= si.prog_flags;
+		} else if (user)
 			set_type(p, ut, ue, "user");
 		else if (by_section)
-			set_type(p, t, e, from);
+			set_type(p, si.type, si.eat, si.from);
 		else {
 			p->type_known = false;
 			p->prog_type = BPF_PROG_TYPE_UNSPEC;

@@ -2,8 +2,9 @@
  * as, when its section name alone does not tell libbpf.
  *
  * The resolver asks, in this order:
- *   1. libbpf 1.1's own section table (libbpf_prog_type_by_name): final,
- *      nothing below overrides it;
+ *   1. libbpf's own section table: mainline's for the sections 1.1 does
+ *      not know (and usdt's attach type), else 1.1's
+ *      (libbpf_prog_type_by_name): final, nothing below overrides it;
  *   2. the user: `--prog-type TYPE [--attach-type TYPE]` on the command
  *      line, or the `prog_type` column of a corpus manifest (one type per
  *      object, as `bpftool prog load OBJ type TYPE` and `tc ... bpf obj`
@@ -35,8 +36,24 @@
 
 /* What a section name alone says: libbpf's table or a convention (steps 1
  * and 3). Returns false when neither decides. *from gets the rule's name
- * ("libbpf", "iproute2", "cilium", "libbpf<1.0"). */
+ * ("libbpf" for 1.1's table, "libbpf>1.1" for a section only mainline
+ * libbpf knows, or whose attach type it chooses otherwise; "iproute2",
+ * "cilium", "libbpf<1.0", "tcx-like"). */
 bool rb_section_prog_type(const char *sec, uint32_t *type, uint32_t *eat, const char **from);
+
+/* The same, with what mainline libbpf adds at load for the sections 1.1
+ * does not know (libbpf_prepare_prog_load): prog_flags (BPF_F_SLEEPABLE)
+ * and whether the attach target is the BTF name after the '/'. For 1.1's
+ * own sections prog_flags is 0 and attach_btf false (1.1 applies them). */
+struct rb_sec_info {
+	uint32_t type, eat, prog_flags;
+	bool attach_btf;
+	const char *from;
+};
+bool rb_section_info(const char *sec, struct rb_sec_info *si);
+/* rb_section_info() when libbpf (1.1 or mainline) names the section
+ * (si->from "libbpf" or "libbpf>1.1"), else false */
+bool rb_section_by_libbpf(const char *sec, struct rb_sec_info *si);
 
 /* "N/M" with N and M numbers as C writes them (decimal, 0x hex): iproute2's
  * tail-call target naming. */

@@ -139,7 +139,17 @@ static void test_section_conventions(void **state)
 		{"ingress", BPF_PROG_TYPE_SCHED_CLS, "iproute2"},
 		{"from-netdev", BPF_PROG_TYPE_SCHED_CLS, "cilium"},
 		{"to-container", BPF_PROG_TYPE_SCHED_CLS, "cilium"},
-		{"tc/ingress", BPF_PROG_TYPE_SCHED_CLS, "libbpf>=1.3"},
+		{"tc/ingress", BPF_PROG_TYPE_SCHED_CLS, "libbpf>1.1"},
+		{"tcx/egress", BPF_PROG_TYPE_SCHED_CLS, "libbpf>1.1"},
+		{"tc/other", BPF_PROG_TYPE_SCHED_CLS, "tcx-like"},
+		{"uprobe.multi", BPF_PROG_TYPE_KPROBE, "libbpf>1.1"},
+		{"uprobe.multi.s/lib:sym", BPF_PROG_TYPE_KPROBE, "libbpf>1.1"},
+		{"usdt/a:b:c", BPF_PROG_TYPE_KPROBE, "libbpf>1.1"},
+		{"netfilter", 32, "libbpf>1.1"},
+		{"sk_skb/verdict", BPF_PROG_TYPE_SK_SKB, "libbpf>1.1"},
+		{"kprobe/x", BPF_PROG_TYPE_KPROBE, "libbpf"},
+		{"uprobe.multix", 0, NULL},
+		{"netfilter/x", 0, NULL},
 		{"xdp_prog", BPF_PROG_TYPE_XDP, "libbpf<1.0"},
 		{"socket1", BPF_PROG_TYPE_SOCKET_FILTER, "libbpf<1.0"},
 		{"sk_skb_parser", BPF_PROG_TYPE_SK_SKB, "libbpf<1.0"},
@@ -189,6 +199,28 @@ static void test_type_options(void **state)
 	assert_int_equal(rb_attach_type_parse("cgroup_inet_egress", &e, &err), 0);
 	assert_int_equal(e, BPF_CGROUP_INET_EGRESS);
 	assert_int_equal(rb_attach_type_parse("nowhere", &e, &err), -1);
+	/* names past libbpf 1.1's: mainline's attach and program types */
+	assert_int_equal(rb_attach_type_parse("trace_uprobe_multi", &e, &err), 0);
+	assert_int_equal(e, 48);
+	assert_int_equal(rb_attach_type_parse("netkit_peer", &e, &err), 0);
+	assert_int_equal(e, 55);
+	assert_int_equal(rb_prog_type_parse("netfilter", &t, &e, &has, &err), 0);
+	assert_int_equal(t, 32);
+	assert_int_equal(rb_prog_type_parse("uprobe.session", &t, &e, &has, &err), 0);
+	assert_int_equal(t, BPF_PROG_TYPE_KPROBE);
+	assert_int_equal(e, 57);
+	assert_true(has);
+	/* what mainline adds at load: the sleepable flag, a BTF attach target */
+	struct rb_sec_info si;
+	assert_true(rb_section_by_libbpf("uprobe.multi.s/lib:f", &si));
+	assert_int_equal(si.prog_flags, BPF_F_SLEEPABLE);
+	assert_int_equal(si.eat, 48);
+	assert_true(rb_section_by_libbpf("tp_btf.s/sched_switch", &si));
+	assert_true(si.attach_btf);
+	assert_int_equal(si.eat, BPF_TRACE_RAW_TP);
+	assert_true(rb_section_by_libbpf("kprobe/f", &si));
+	assert_string_equal(si.from, "libbpf");
+	assert_false(rb_section_by_libbpf("xdp_prog", &si));
 
 	/* the unknown section of btf_maps: unknown without an option, then the
 	 * option's type; the option does not touch what libbpf typed */
