@@ -29,6 +29,8 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 	struct rb_subprog *sp = &env->subprogs[sub];
 	struct rb_reg *regs = rb_cur_regs(env);
 	int err = 0;
+	if (sp->unreliable) /* btf_check_subprog_call: -EINVAL, nothing logged */
+		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
 	if (sp->bad_arg >= 0) {
 		rb_log(env, "arg#%d reference type('FWD %s') size cannot be determined: -22\n", sp->bad_arg, sp->bad_type);
 		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
@@ -91,14 +93,15 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 {
 	struct rb_vstate *st = env->cur;
 	int target = *insn_idx + insn->imm + 1;
-	if (st->curframe + 1 >= RB_MAX_FRAMES)
-		return rb_reject(env, "the call stack of %d frames is too deep !", st->curframe + 2);
 	int sub = find_subprog(env, target);
 	if (sub < 0)
 		return rb_reject(env, "verifier bug. No program starts at insn %d", target);
 	struct rb_func *caller = st->frame[st->curframe];
 	if (env->subprogs[sub].global)
 		return global_call(env, sub, insn_idx);
+	/* setup_func_entry: only a static call adds a frame */
+	if (st->curframe + 1 >= RB_MAX_FRAMES)
+		return rb_reject(env, "the call stack of %d frames is too deep !", st->curframe + 2);
 	for (int i = 1; i <= 5; i++)
 		rb_scratch_reg(env, i);
 	struct rb_func *callee = calloc(1, sizeof(*callee));

@@ -39,16 +39,71 @@ static int cmp_sub(const void *a, const void *b)
 	return ((const struct rb_subprog *)a)->start - ((const struct rb_subprog *)b)->start;
 }
 
+/* btf_prepare_func_args (6.18) for sp from its prototype: integers are
+ * scalars, a pointer to the program type's context struct is ctx (the
+ * ctx_struct of its prog_types.c row), a pointer to a sized type is memory
+ * of that size that may be NULL. Returns 0 when the kernel's preparation
+ * succeeds, 1 when it fails (ret_not_scalar or bad_arg say why, for the
+ * log), -1 when an argument is of a kind not modelled (*what names it). */
+static int prepare_args(struct btf *btf, const char *ctxname, const struct btf_type *proto, struct rb_subprog *sp,
+			int *what)
+{
+	const struct btf_param *pa = btf_params(proto);
+	sp->nargs = btf_vlen(proto);
+	const struct btf_type *rt = btf__type_by_id(btf, proto->type);
+	while (rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
+		rt = btf__type_by_id(btf, rt->type);
+	sp->ret_not_scalar = !rt || !(btf_is_int(rt) || btf_is_any_enum(rt));
+	for (int a = 0; a < sp->nargs; a++) {
+		uint32_t id = pa[a].type;
+		const struct btf_type *at = btf__type_by_id(btf, id);
+		while (at && (btf_is_mod(at) || btf_is_typedef(at)))
+			at = btf__type_by_id(btf, at->type);
+		if (at && (btf_is_int(at) || btf_is_any_enum(at))) {
+			sp->arg_kind[a] = GARG_SCALAR;
+			continue;
+		}
+		if (at && btf_is_ptr(at)) {
+			uint32_t tid = at->type;
+			const struct btf_type *pt = btf__type_by_id(btf, tid);
+			while (pt && (btf_is_mod(pt) || btf_is_typedef(pt))) {
+				tid = pt->type;
+				pt = btf__type_by_id(btf, tid);
+			}
+			if (pt && btf_is_composite(pt) && ctxname &&
+			    !strcmp(btf__name_by_offset(btf, pt->name_off), ctxname)) {
+				sp->arg_kind[a] = GARG_CTX;
+				continue;
+			}
+			int64_t sz = pt ? btf__resolve_size(btf, tid) : -1;
+			if (sz > 0) {
+				sp->arg_kind[a] = GARG_MEM;
+				sp->arg_size[a] = (uint32_t)sz;
+				continue;
+			}
+			if (pt && btf_is_fwd(pt)) {
+				/* 6.18: "size cannot be determined" */
+				sp->bad_arg = a;
+				snprintf(sp->bad_type, sizeof(sp->bad_type), "%s", btf__name_by_offset(btf, pt->name_off));
+				return 1;
+			}
+		}
+		*what = a;
+		return -1;
+	}
+	return sp->ret_not_scalar ? 1 : 0;
+}
+
 /* Global (non-static) subprograms are verified on their own, with
- * arguments typed from the program's BTF (6.18 btf_prepare_func_args):
- * integers are scalars, a pointer to the program type's context struct is
- * ctx (the ctx_struct of its prog_types.c row), a pointer to a sized type
- * is memory of that size that may be NULL. */
+ * arguments typed from the program's BTF (prepare_args). The main program
+ * is global too when its BTF says so: a call into it is a global call,
+ * and 6.18's do_check_common checks its prototype first (one argument,
+ * the context), marking it unreliable otherwise, which refuses every call
+ * into it ("Caller passes invalid args", btf_check_subprog_call). */
 static int prepare_global_subprogs(struct rb_env *env)
 {
 	const struct rb_prog *p = env->prog;
-	if (!env->obj->btf || !p->func_info || p->func_info_rec_size < sizeof(struct bpf_func_info) ||
-	    env->nsubprogs < 2)
+	if (!env->obj->btf || !p->func_info || p->func_info_rec_size < sizeof(struct bpf_func_info))
 		return 0;
 	struct btf *btf = btf__new(env->obj->btf, (uint32_t)env->obj->btf_size);
 	if (!btf)
@@ -59,66 +114,34 @@ static int prepare_global_subprogs(struct rb_env *env)
 		const struct bpf_func_info *fi =
 			(const void *)((const char *)p->func_info + (size_t)i * p->func_info_rec_size);
 		const struct btf_type *t = btf__type_by_id(btf, fi->type_id);
-		if (!fi->insn_off || !t || !btf_is_func(t) || BTF_INFO_VLEN(t->info) != BTF_FUNC_GLOBAL)
+		if (!t || !btf_is_func(t) || BTF_INFO_VLEN(t->info) != BTF_FUNC_GLOBAL)
 			continue;
 		struct rb_subprog *sp = NULL;
-		for (int s = 1; s < env->nsubprogs; s++)
+		for (int s = 0; s < env->nsubprogs; s++)
 			if (env->subprogs[s].start == (int)fi->insn_off)
 				sp = &env->subprogs[s];
 		if (!sp)
 			continue;
+		bool main = fi->insn_off == 0;
 		sp->global = true;
 		sp->bad_arg = -1;
 		snprintf(sp->name, sizeof(sp->name), "%s", btf__name_by_offset(btf, t->name_off));
-		env->insn_idx = (int)fi->insn_off;
 		const struct btf_type *proto = btf__type_by_id(btf, t->type);
-		if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) > 5) {
+		int what = -1, prep = -1;
+		if (proto && btf_is_func_proto(proto) && btf_vlen(proto) <= 5)
+			prep = prepare_args(btf, ctxname, proto, sp, &what);
+		if (main) {
+			sp->unreliable = prep != 0 || sp->nargs != 1 || sp->arg_kind[0] != GARG_CTX;
+			continue;
+		}
+		env->insn_idx = (int)fi->insn_off;
+		if (prep < 0 && what < 0) {
 			rc = rb_unsupported(env, "global function %s prototype", sp->name);
 			break;
 		}
-		const struct btf_param *pa = btf_params(proto);
-		sp->nargs = btf_vlen(proto);
-		{
-			const struct btf_type *rt = btf__type_by_id(btf, proto->type);
-			while (rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
-				rt = btf__type_by_id(btf, rt->type);
-			sp->ret_not_scalar = !rt || !(btf_is_int(rt) || btf_is_any_enum(rt));
-		}
-		for (int a = 0; a < sp->nargs && !rc; a++) {
-			uint32_t id = pa[a].type;
-			const struct btf_type *at = btf__type_by_id(btf, id);
-			while (at && (btf_is_mod(at) || btf_is_typedef(at)))
-				at = btf__type_by_id(btf, at->type);
-			if (at && (btf_is_int(at) || btf_is_any_enum(at))) {
-				sp->arg_kind[a] = GARG_SCALAR;
-				continue;
-			}
-			if (at && btf_is_ptr(at)) {
-				uint32_t tid = at->type;
-				const struct btf_type *pt = btf__type_by_id(btf, tid);
-				while (pt && (btf_is_mod(pt) || btf_is_typedef(pt))) {
-					tid = pt->type;
-					pt = btf__type_by_id(btf, tid);
-				}
-				if (pt && btf_is_composite(pt) && ctxname &&
-				    !strcmp(btf__name_by_offset(btf, pt->name_off), ctxname)) {
-					sp->arg_kind[a] = GARG_CTX;
-					continue;
-				}
-				int64_t sz = pt ? btf__resolve_size(btf, tid) : -1;
-				if (sz > 0) {
-					sp->arg_kind[a] = GARG_MEM;
-					sp->arg_size[a] = (uint32_t)sz;
-					continue;
-				}
-				if (pt && btf_is_fwd(pt)) {
-					/* 6.18: "size cannot be determined"; the call is refused */
-					sp->bad_arg = a;
-					snprintf(sp->bad_type, sizeof(sp->bad_type), "%s", btf__name_by_offset(btf, pt->name_off));
-					break;
-				}
-			}
-			rc = rb_unsupported(env, "global function %s argument %d", sp->name, a);
+		if (prep < 0) {
+			rc = rb_unsupported(env, "global function %s argument %d", sp->name, what);
+			break;
 		}
 		for (int k = sp->start; k < sp->end; k++) {
 			const struct bpf_insn *in = &env->insns[k];

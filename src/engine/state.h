@@ -171,6 +171,8 @@ struct rb_subprog {
 	uint32_t arg_size[5]; /* GARG_MEM: bytes of the pointee */
 	int bad_arg;          /* >= 0: this argument's pointee has no size (btf_prepare_func_args fails) */
 	char bad_type[64];    /* its name, for the log */
+	bool unreliable;      /* the main program, global, without the one ctx argument 6.18
+			       * expects: every call into it is refused */
 };
 
 /* per-instruction static data (the kernel's bpf_insn_aux_data) */

@@ -11,3 +11,5 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/engine_fidelity.bpf.o
 
 . tests/cli/lib/kdiff_each.sh
 kdiff_every_program "$OBJ" fidelity
+# programs calling their own (global) entry point: tests/objects/global_main.bpf.c
+kdiff_every_program "${RB_TEST_OBJECTS:-build/test/objects}/global_main.bpf.o" global_main
