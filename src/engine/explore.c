@@ -105,8 +105,14 @@ int rb_explore(struct rb_env *env, int start)
 		env->prev_insn_idx = prev_insn_idx;
 		if (env->insn_idx < 0 || env->insn_idx >= env->insn_cnt)
 			return rb_reject(env, "invalid insn idx %d insn_cnt %d", env->insn_idx, env->insn_cnt);
-		if ((err = check_budgets(env)))
+		if ((err = check_budgets(env))) {
+			/* the kernel stops before printing this insn (do_check
+			 * counts it, then answers E2BIG): the insn its log and
+			 * ours show last is the one processed last */
+			if (env->res->verdict == RB_LIMIT && env->res->err_insn == env->insn_idx && last_done >= 0)
+				env->res->err_insn = last_done;
 			return err;
+		}
 		env->cur->last_insn_idx = env->prev_insn_idx;
 		env->cur->insn_idx = env->insn_idx;
 		struct rb_vstate *ckpt = NULL;
