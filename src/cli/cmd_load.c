@@ -90,12 +90,23 @@ static void print_text(const struct rb_object *o)
 		if (p->tail_call)
 			printf(" tail-call map-id %u slot %u%s%s", p->tail_map_id, p->tail_slot,
 			       p->tail_filled ? " fills " : "", p->tail_filled ? o->maps[p->tail_map_idx].name : "");
+		if (p->undefined_calls[0]) { /* one column: "a,b" */
+			printf(" calls-undefined ");
+			for (const char *c = p->undefined_calls; *c; c++)
+				if (*c != ' ')
+					putchar(*c);
+		}
 		if (p->error[0])
 			printf(" error: %s", p->error);
 		putchar('\n');
 		if (!p->type_known) {
 			char why[256];
 			rb_prog_type_unknown_msg(p, why, sizeof(why));
+			fprintf(stderr, "%s: %s: %s\n", o->path, p->name, why);
+		}
+		if (p->undefined_calls[0]) {
+			char why[512];
+			rb_prog_undefined_note(p, why, sizeof(why));
 			fprintf(stderr, "%s: %s: %s\n", o->path, p->name, why);
 		}
 	}
@@ -143,6 +154,8 @@ static void print_json(const struct rb_object *o)
 		}
 		printf(",\"func_info\":%u,\"line_info\":%u", p->func_info ? p->func_info_cnt : 0,
 		       p->line_info ? p->line_info_cnt : 0);
+		printf(",\"undefined_calls\":");
+		json_str(p->undefined_calls);
 		printf(",\"error\":");
 		if (p->error[0])
 			json_str(p->error);

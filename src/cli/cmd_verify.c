@@ -204,6 +204,10 @@ int cmd_verify(int argc, char **argv)
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;
 				n--;
+			} else if (obj->progs[p].undefined_calls[0]) {
+				char why[512];
+				rb_prog_undefined_note(&obj->progs[p], why, sizeof(why));
+				fprintf(stderr, "rangebench verify: %s: %s: %s\n", path, obj->progs[p].name, why);
 			}
 		}
 		if (want && !found) {

@@ -192,3 +192,16 @@ void rb_object_free(struct rb_object *obj)
 	object_clear(obj);
 	free(obj);
 }
+
+void rb_prog_undefined_note(const struct rb_prog *p, char *buf, size_t len)
+{
+	if (!p->undefined_calls[0]) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len,
+		 "calls %s, not defined in this object (a function of another object to link in first, "
+		 "e.g. with bpftool gen object, or an uninlined library call): the verdict is for the call "
+		 "left unresolved",
+		 p->undefined_calls);
+}

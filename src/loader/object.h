@@ -66,6 +66,9 @@ struct rb_prog {
 	/* added by the loader: */
 	char error[256];               /* non-empty: this program could not be prepared
 				        * (e.g. attach target missing); insns is NULL */
+	char undefined_calls[128];     /* functions it calls that the object does not define
+				        * ("a, b"; our own path keeps such calls as the file has
+				        * them), or "" */
 	char libbpf_type_name[32];     /* libbpf_bpf_prog_type_str(), "" if unknown */
 	char type_from[16];            /* who decided prog_type: "libbpf", "user", "iproute2",
 				        * "cilium", "libbpf<1.0", "object" (prog_type.h); "" if unknown */
@@ -110,5 +113,10 @@ int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_
 int rb_object_open_mem(const char *name, const void *buf, size_t size, const struct rb_load_opts *opts,
 		       struct rb_object **out, struct rb_err *err);
 void rb_object_free(struct rb_object *obj);
+
+/* One line on a program that calls functions its object does not define
+ * (rb_prog.undefined_calls), for load and verify: what is missing and why
+ * the verifier's verdict is about the unresolved call. "" if none. */
+void rb_prog_undefined_note(const struct rb_prog *p, char *buf, size_t len);
 
 #endif

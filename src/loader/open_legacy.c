@@ -442,6 +442,16 @@ static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sy
 		       rb_elf_sym_name(e, sym));
 }
 
+/* add name to p->undefined_calls once ("a, b") */
+static void note_undefined(struct rb_prog *p, const char *name)
+{
+	size_t n = strlen(name), l = strlen(p->undefined_calls);
+	for (const char *q = p->undefined_calls; (q = strstr(q, name)) != NULL; q += n)
+		if ((q == p->undefined_calls || q[-1] == ' ') && (q[n] == 0 || q[n] == ','))
+			return;
+	snprintf(p->undefined_calls + l, sizeof(p->undefined_calls) - l, "%s%s", l ? ", " : "", name);
+}
+
 static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t start, size_t len)
 {
 	const struct rb_elf *e = c->e;
@@ -502,7 +512,9 @@ static int build_prog(struct lctx *c, struct rb_prog *p, size_t sec, size_t star
 			/* a call to a function that is not in the object (memset or
 			 * memcpy that an old clang did not inline): no loader can
 			 * resolve it; the instruction goes to the verifier as the
-			 * file has it, and the verifier's verdict is the answer */
+			 * file has it, and the verifier's verdict is the answer
+			 * (load and verify name the function, rb_prog_undefined_note) */
+			note_undefined(p, rb_elf_sym_name(e, &sym));
 			continue;
 		}
 		if (has) {

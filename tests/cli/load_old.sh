@@ -22,8 +22,14 @@ check "verify: no program is exit 2 with the reason" \
 check "load: EM_NONE object opens (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
 check "load: EM_NONE object lists its four programs" \
   'grep -q "em_none.bpf.o: 4 programs" "$tmp/out" && grep -Eq "prog xdp_pass +section xdp_prog +type xdp .* type-from libbpf<1.0" "$tmp/out"'
+check "load: the undefined memset is named in the row and on stderr" \
+  'grep -Eq "prog sock_memset .* calls-undefined memset$" "$tmp/out" &&
+   grep -q "em_none.bpf.o: sock_memset: calls memset, not defined in this object" "$tmp/err"' "$tmp/err"
 "$RB" verify "$OBJ/em_none.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "verify: EM_NONE object verifies (exit 0)" '[ $rc -eq 0 ]' "$tmp/err"
+check "verify: one line names the program and the function it calls but lacks" \
+  '[ "$(grep -c "sock_memset: calls memset, not defined in this object" "$tmp/err")" -eq 1 ] &&
+   grep -q "em_none.bpf.o: sock_memset: calls memset, not defined in this object .*: the verdict is for the call left unresolved" "$tmp/err"' "$tmp/err"
 check "verify: the unresolved memset call is rejected as 6.18 rejects it" \
   'grep -Eq "sock_memset +failure .*last insn is not an exit or jmp" "$tmp/out" && grep -Eq "xdp_pass +success" "$tmp/out"' "$tmp/out"
 

@@ -82,6 +82,14 @@ static void check_old_toolchain(const char *name)
 	assert_int_equal(s->insns[4].code, BPF_JMP | BPF_CALL);
 	assert_int_equal(s->insns[4].src_reg, BPF_PSEUDO_CALL);
 	assert_int_equal(s->insns[4].imm, -1);
+	/* and the loader says which function is missing */
+	assert_string_equal(s->undefined_calls, "memset");
+	assert_string_equal(a->undefined_calls, "");
+	char note[512];
+	rb_prog_undefined_note(s, note, sizeof(note));
+	assert_non_null(strstr(note, "calls memset, not defined in this object"));
+	rb_prog_undefined_note(a, note, sizeof(note));
+	assert_string_equal(note, "");
 	rb_object_free(o);
 }
 
