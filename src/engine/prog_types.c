@@ -87,8 +87,16 @@ static const struct rb_attach_rule cgroup_skb_attach[] = {
 	{BPF_CGROUP_INET_EGRESS, RANGE(0, 3), NULL}, /* bit 1: congestion notification */
 };
 
-/* 6.7+ also has the AF_UNIX hooks; they are not modelled */
+/* the AF_UNIX hooks (6.7+; attach types 49-53 of 6.18's UAPI, newer than
+ * the headers this builds with): the same return rules as their inet
+ * counterparts (6.18 check_return_code: recvmsg, getpeername and
+ * getsockname return 1) */
 static const struct rb_attach_rule sock_addr_attach[] = {
+	{49 /* BPF_CGROUP_UNIX_CONNECT */, UNCHECKED, hs_sock_addr_bind_sendmsg}, /* no bpf_bind (measured) */
+	{50 /* BPF_CGROUP_UNIX_SENDMSG */, UNCHECKED, hs_sock_addr_bind_sendmsg},
+	{51 /* BPF_CGROUP_UNIX_RECVMSG */, RANGE(1, 1), hs_sock_addr_recv_names},
+	{52 /* BPF_CGROUP_UNIX_GETPEERNAME */, RANGE(1, 1), hs_sock_addr_recv_names},
+	{53 /* BPF_CGROUP_UNIX_GETSOCKNAME */, RANGE(1, 1), hs_sock_addr_recv_names},
 	{BPF_CGROUP_INET4_BIND, RANGE(0, 3), hs_sock_addr_bind_sendmsg},
 	{BPF_CGROUP_INET6_BIND, RANGE(0, 3), hs_sock_addr_bind_sendmsg},
 	{BPF_CGROUP_INET4_CONNECT, UNCHECKED, hs_sock_addr_connect},

@@ -13,7 +13,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/newer_sections.bpf.o
 
 "$RB" load "$OBJ" >"$tmp/load" 2>"$tmp/err"; rc=$?
 check "load: exit 0, no program of unknown type" \
-  '[ $rc -eq 0 ] && grep -q "16 programs (0 of unknown type, 0 not prepared)" "$tmp/load"' "$tmp/err"
+  '[ $rc -eq 0 ] && grep -q "20 programs (0 of unknown type, 0 not prepared)" "$tmp/load"' "$tmp/err"
 # program, type, attach type as mainline libbpf loads them on this kernel
 while read -r prog type attach; do
 	check "load: $prog is $type / $attach (type-from libbpf>1.1)" \
@@ -33,6 +33,10 @@ tcx_egress sched_cls tcx_egress
 nk_primary sched_cls netkit_primary
 nk_peer sched_cls netkit_peer
 skb_verdict sk_skb sk_skb_verdict
+unix_connect cgroup_sock_addr cgroup_unix_connect
+unix_sendmsg cgroup_sock_addr cgroup_unix_sendmsg
+unix_recvmsg cgroup_sock_addr cgroup_unix_recvmsg
+unix_getsockname_bad cgroup_sock_addr cgroup_unix_getsockname
 tp_sleepable tracepoint -
 raw_tp_sleepable raw_tracepoint -
 EOF
@@ -46,6 +50,8 @@ check "verify: sleepable tracepoints refused as 6.18 refuses them" \
   'grep -Eq "tp_sleepable +failure .*Only fentry/fexit/fmod_ret, lsm, iter, uprobe, and struct_ops programs can be sleepable" "$tmp/v"' "$tmp/v"
 check "verify: a session program must return 0 or 1" \
   'grep -Eq "up_session_s_bad +failure .*should have been in \[0, 1\]" "$tmp/v"' "$tmp/v"
+check "verify: the AF_UNIX hooks are verified, getsockname must return 1" \
+  'grep -Eq "unix_connect +success" "$tmp/v" && grep -Eq "unix_getsockname_bad +failure .*should have been in \[1, 1\]" "$tmp/v"' "$tmp/v"
 check "verify: the sleepable uprobe-multi program may call bpf_copy_from_user" \
   'grep -Eq "up_multi_s +success" "$tmp/v"' "$tmp/v"
 

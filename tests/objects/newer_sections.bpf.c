@@ -109,6 +109,34 @@ int skb_verdict(struct __sk_buff *skb)
 	return skb->len > 10 ? SK_PASS : SK_DROP;
 }
 
+/* the AF_UNIX cgroup hooks: CGROUP_SOCK_ADDR with their attach types */
+SEC("cgroup/connect_unix")
+int unix_connect(struct bpf_sock_addr *ctx)
+{
+	return ctx->user_family == 1;
+}
+
+SEC("cgroup/sendmsg_unix")
+int unix_sendmsg(struct bpf_sock_addr *ctx)
+{
+	return ctx->user_port == 0;
+}
+
+SEC("cgroup/recvmsg_unix")
+int unix_recvmsg(struct bpf_sock_addr *ctx)
+{
+	(void)ctx;
+	return 1;
+}
+
+/* getsockname must return 1: refused, "should have been in [1, 1]" */
+SEC("cgroup/getsockname_unix")
+int unix_getsockname_bad(struct bpf_sock_addr *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
 /* sleepable tracepoints: 6.18 refuses them ("Only fentry/fexit/fmod_ret,
  * lsm, iter, uprobe, and struct_ops programs can be sleepable") */
 SEC("tp.s/syscalls/sys_enter_nanosleep")
