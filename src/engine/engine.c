@@ -130,6 +130,31 @@ static void log_main_return(struct rb_env *env)
 	btf__free(btf);
 }
 
+/* the program type and attach type: modelled (else unsupported), and the
+ * sleepable flag allowed for them (6.18 check_attach_btf_id); true when
+ * verification ends here (env->res says why) */
+static bool check_prog_kind(struct rb_env *env)
+{
+	const struct rb_prog *p = env->prog;
+	env->ptype = rb_prog_type(p->prog_type);
+	if (!env->ptype) {
+		rb_unsupported(env, "program type %u", p->prog_type);
+		return true;
+	}
+	if (!rb_attach_type_supported(env->ptype, p->expected_attach_type)) {
+		rb_unsupported(env, "program type %u attach type %u", p->prog_type, p->expected_attach_type);
+		return true;
+	}
+	const char *serr = rb_prog_sleepable_error(p->prog_type, p->expected_attach_type,
+						   (p->prog_flags & BPF_F_SLEEPABLE) != 0);
+	if (serr) {
+		rb_reject(env, "%s", serr);
+		env->res->err_insn = -1; /* before any instruction, as the kernel's log has it */
+		return true;
+	}
+	return false;
+}
+
 static void free_env(struct rb_env *env)
 {
 	rb_state_free(env->cur);
@@ -212,16 +237,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		fixed.expected_attach_type = at;
 		env.prog = &fixed;
 	}
-	env.ptype = rb_prog_type(env.prog->prog_type);
-	if (!env.ptype) {
-		rb_unsupported(&env, "program type %u", env.prog->prog_type);
+	if (check_prog_kind(&env))
 		goto out;
-	}
-	if (!rb_attach_type_supported(env.ptype, env.prog->expected_attach_type)) {
-		rb_unsupported(&env, "program type %u attach type %u", env.prog->prog_type,
-			       env.prog->expected_attach_type);
-		goto out;
-	}
 	env.aux = calloc((size_t)env.insn_cnt, sizeof(struct rb_aux));
 	env.cur = rb_state_new();
 	if (!env.aux || !env.cur || rb_states_init(&env)) {
@@ -232,13 +249,6 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	 * calls read their prototypes there */
 	if (!env.vmlinux_src && !(env.vmlinux_src = env.own_vmlinux = rb_vmlinux_new())) {
 		rc = RB_E_NOMEM;
-		goto out;
-	}
-	const char *serr = rb_prog_sleepable_error(env.prog->prog_type, env.prog->expected_attach_type,
-						   (env.prog->prog_flags & BPF_F_SLEEPABLE) != 0);
-	if (serr) {
-		rc = rb_reject(&env, "%s", serr);
-		res->err_insn = -1; /* before any instruction, as the kernel's log has it */
 		goto out;
 	}
 	rc = rb_check_cfg(&env);
