@@ -9,6 +9,7 @@
 
 #include "engine/btf.h"
 #include "engine/lsm.h"
+#include "engine/raw_tp_args.h"
 #include "engine/struct_ops.h"
 #include "engine/vmlinux.h"
 
@@ -183,12 +184,24 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 			rb_struct_ops_promote(env, out);
 			return 0;
 		}
-		typed_value(env, env->arg_type[arg], RF_TRUSTED, out);
+		/* tp_btf: raw_tp_null_args says which arguments may be NULL, and
+		 * which may encode an error (those become scalars once the type
+		 * has been checked and logged) */
+		unsigned rtp = 0;
+		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING && env->prog->expected_attach_type == BPF_TRACE_RAW_TP)
+			rtp = rb_raw_tp_arg_flags(tname, arg);
+		bool maybe_null = (rtp & RB_RAW_TP_MAYBE_NULL) && !(rtp & RB_RAW_TP_MAYBE_ERR);
+		typed_value(env, env->arg_type[arg], RF_TRUSTED | (maybe_null ? RF_MAYBE_NULL : 0), out);
 		if (out->type == RT_BTF_ID) {
 			const struct btf_type *st = btf__type_by_id(env->vmlinux, (uint32_t)out->map_idx);
-			rb_log(env, "func '%s' arg%d has btf_id %d type %s '%s'\n",
-			       env->func_name[0] ? env->func_name : env->prog->attach_name, arg,
-			       out->map_idx, btf_is_union(st) ? "UNION" : "STRUCT", rb_btf_name(env, (uint32_t)out->map_idx));
+			rb_log(env, "func '%s' arg%d has btf_id %d type %s '%s'\n", tname, arg, out->map_idx,
+			       btf_is_union(st) ? "UNION" : "STRUCT", rb_btf_name(env, (uint32_t)out->map_idx));
+			if (rtp & RB_RAW_TP_MAYBE_ERR) {
+				/* 6.18 logs this without a newline */
+				rb_log(env, "marking pointer arg%d as scalar as it may encode error", arg);
+				rb_reg_unknown(env, out);
+				return 0;
+			}
 		}
 		rb_struct_ops_promote(env, out);
 		return 0;

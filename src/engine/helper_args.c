@@ -43,6 +43,10 @@ static int check_size_arg(struct rb_env *env, int regno, bool zero_ok, int mem_r
 				 (unsigned long long)b.umin, (unsigned long long)b.umax);
 	if (b.umax >= (1u << 29))
 		return rb_reject(env, "R%d unbounded memory access, use 'var &= const' or 'if (var < const)'", regno);
+	/* 6.18 check_mem_size_reg: a size that is not a constant drops meta,
+	 * so raw memory is checked as a clobbering write (read for liveness) */
+	if (use == RB_MEM_RAW && !*is_const)
+		use = RB_MEM_WRITE;
 	int err = rb_check_mem_range(env, mem_regno, regno, b.umax, zero_ok, use);
 	if (!err)
 		err = rb_mark_chain_precision(env, regno);
@@ -358,12 +362,16 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		break;
 	case A_SIZE:
 	case A_SIZE_OR_ZERO: {
-		bool c;
+		bool c = true;
 		bool in_place = p->args[a - 1] == A_MEM_WRITE || p->args[a - 1] == A_MEM_WRITE_OR_NULL;
 		enum rb_mem_use use = p->args[a - 1] == A_MEM_UNINIT ? RB_MEM_RAW : in_place ? RB_MEM_WRITE : RB_MEM_READ;
 		uint64_t scratched = env->scratched_stack;
 		err = check_size_arg(env, regno, p->args[a] == A_SIZE_OR_ZERO, regno - 1, use, &ca->msize_max, &c);
-		if (in_place)
+		/* written in place, or raw memory of a size that is not a
+		 * constant: 6.18 check_mem_size_reg drops meta (raw mode), and
+		 * check_stack_range_initialized clobbers the bytes (read for
+		 * liveness) without byte-wise stores, so no slot is scratched */
+		if (in_place || !c)
 			env->scratched_stack = scratched;
 		if (err)
 			return err;

@@ -138,4 +138,67 @@ SEC("socket") int kfunc_address(void *ctx)
 	return p ? 1 : 0;
 }
 
+/* bpf_probe_read into the stack with a size that is not a constant
+ * (tracee's save_str_to_buf-style copies: R2 in [0, 15]): 6.18
+ * check_mem_size_reg drops raw mode, so the destination is checked as a
+ * clobbering write, every slot is read for liveness and none is printed as
+ * written after the call. The two paths leave a pointer and a scalar in
+ * fp-16; fp-16 stays live at the join (a checkpoint: 2 jumps and 8 insns
+ * since the one at the branch), so the second path is not pruned
+ * (aquasecurity/tracee trace_security_socket_connect: 3899 insns, the
+ * engine 5346 before) */
+SEC("kprobe") __attribute__((naked)) int probe_read_var_size(void)
+{
+	asm volatile("call %[bpf_get_prandom_u32];"
+		     "r6 = r0;"
+		     "call %[bpf_get_prandom_u32];"
+		     "r7 = r0;"
+		     "r7 &= 15;"
+		     "r8 = 0;"
+		     "r9 = 0;"
+		     "if r6 > 5 goto 1f;"
+		     "*(u64 *)(r10 - 16) = r10;"
+		     "r8 = 0;"
+		     "r9 = 0;"
+		     "r8 = 0;"
+		     "r9 = 0;"
+		     "r8 = 0;"
+		     "goto 2f;"
+		     "1: r1 = 0;"
+		     "*(u64 *)(r10 - 16) = r1;"
+		     "2: r2 = r7;"
+		     "r1 = r10;"
+		     "r1 += -16;"
+		     "r3 = 0;"
+		     "call %[bpf_probe_read];"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32), IMM(bpf_probe_read) : CLOBBERS);
+}
+
+/* tp_btf arguments that 6.18's raw_tp_null_args marks (btf_ctx_access):
+ * signal_deliver's kernel_siginfo may be SEND_SIG_PRIV, so it is read as a
+ * scalar ("may encode error") and dereferencing it fails
+ * (falcosecurity/libs modern_bpf signal_deliver: the kernel refuses it at
+ * insn 131, the engine verified it); sched_pi_setprio's second task may be
+ * NULL (trusted_ptr_or_null_), so a load needs a NULL check first */
+SEC("tp_btf/signal_deliver") __attribute__((naked)) int tp_arg_may_encode_error(void)
+{
+	asm volatile("r2 = *(u64 *)(r1 + 8);"
+		     "r3 = *(u64 *)(r1 + 16);"
+		     "r0 = *(u32 *)(r2 + 0);"
+		     "r0 = 0;"
+		     "exit;" ::: CLOBBERS);
+}
+
+SEC("tp_btf/sched_pi_setprio") __attribute__((naked)) int tp_arg_maybe_null(void)
+{
+	asm volatile("r2 = *(u64 *)(r1 + 8);"
+		     "if r2 == 0 goto 1f;"
+		     "r0 = *(u32 *)(r2 + 0);"
+		     "1: r2 = *(u64 *)(r1 + 8);"
+		     "r0 = *(u32 *)(r2 + 0);"
+		     "r0 = 0;"
+		     "exit;" ::: CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";
