@@ -163,8 +163,16 @@ static int check_btf_struct_arg(struct rb_env *env, const char *want, int regno,
 	if (sid <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sid, false))
 		return rb_reject(env, "R%d is of type %s but %s is expected", regno, rb_btf_name(env, (uint32_t)reg->map_idx),
 				 want ? want : "?");
-	if (off_nonzero(env, reg))
-		return rb_unsupported(env, "BTF pointer with an offset passed to a helper");
+	/* check_func_arg_reg_off: PTR_TO_BTF_ID may carry a fixed offset (the
+	 * struct walk above matched the struct found there, e.g. bpf_d_path's
+	 * &file->f_path); a variable one is refused (__check_ptr_off_reg) */
+	if (!env->t->is_const(&reg->val) || rb_reg_const_val(env, reg)) {
+		struct rb_bounds b;
+		char vo[64];
+		rb_reg_bounds(env, reg, &b);
+		return rb_reject(env, "variable %s access var_off=%s disallowed", tn,
+				 rb_tnum_str(b.var_off.value, b.var_off.mask, vo, sizeof(vo)));
+	}
 	return 0;
 }
 

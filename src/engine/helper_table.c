@@ -96,7 +96,7 @@ static const struct rb_helper helpers[] = {
 	H(get_local_storage, R_MAP_VALUE, HC_CGROUP_SKB, 0, A_MAP, A_ANY),
 	H(check_mtu, R_INT, HC_TC | HC_CGROUP_SKB | HC_SOCKET_FILTER | HC_XDP, 0, A_CTX, A_ANY, A_U32_OUT, A_ANY, A_ANY),
 	H(seq_printf, R_INT, HC_TRACE, 0, A_BTF, A_MEM_RO, A_SIZE, A_MEM_RO_OR_NULL, A_SIZE_OR_ZERO),
-	H(seq_write, R_INT, HC_TRACE, 0, A_BTF, A_MEM_RO, A_SIZE),
+	H(seq_write, R_INT, HC_TRACE, 0, A_BTF, A_MEM_RO, A_SIZE_OR_ZERO),
 	H(get_current_task_btf, R_BTF_TASK, HC_TRACE, 0, A_NONE),
 	/* socket and cgroup program types (availability: their measured sets in prog_types.c) */
 	H(get_retval, R_INT, 0, 0, A_NONE),

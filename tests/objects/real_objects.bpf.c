@@ -201,4 +201,53 @@ SEC("tp_btf/sched_pi_setprio") __attribute__((naked)) int tp_arg_maybe_null(void
 		     "exit;" ::: CLOBBERS);
 }
 
+/* bpf_d_path of &file->f_path (a BTF pointer at a fixed offset: 6.18
+ * check_func_arg_reg_off allows it for PTR_TO_BTF_ID, and the struct walk
+ * finds struct path there), then bpf_seq_write of a length that may be 0
+ * (its size is ARG_CONST_SIZE_OR_ZERO) (falcosecurity/libs modern_bpf
+ * dump_task_file: the engine left it unsupported at the d_path call, then
+ * refused the zero-sized write; the kernel verifies 5749 insns) */
+struct seq_file;
+struct path {
+	void *dentry;
+} __attribute__((preserve_access_index));
+
+struct file {
+	struct path f_path;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__task_file {
+	struct bpf_iter_meta *meta;
+	void *task;
+	__u32 fd;
+	struct file *file;
+} __attribute__((preserve_access_index));
+
+SEC("iter/task_file") int d_path_of_file(struct bpf_iter__task_file *ctx)
+{
+	struct file *f = ctx->file;
+	char buf[64];
+	long n;
+
+	if (!f)
+		return 0;
+	n = bpf_d_path(&f->f_path, buf, sizeof(buf));
+	if (n < 0)
+		return 0;
+	bpf_seq_write(ctx->meta->seq, buf, bpf_get_prandom_u32() & 63);
+	return 0;
+}
+
+SEC("iter/task_file") int seq_write_maybe_empty(struct bpf_iter__task_file *ctx)
+{
+	char buf[8] = {};
+
+	bpf_seq_write(ctx->meta->seq, buf, bpf_get_prandom_u32() & 7);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
