@@ -12,8 +12,9 @@
 #   debian-extra  optional: objects of ir-keytable, libknot13, qemu-system-x86,
 #                 xdp-tests (apt-get download; a package that cannot be fetched
 #                 is skipped with one line); not in the default corpus
-#   repos         optional: BPF programs of public projects from git mirrors (repos.sh)
-#                 under $RB_REPOS (skipped with one line each without them)
+#   repos         optional: BPF programs of public projects, built by local recipes
+#                 (programs/recipe/local/*.sh, not in git) from git mirrors under
+#                 $RB_REPOS (skipped with one line without them; see repos.sh)
 #   kernel        6.1 selftests and kernel-tree programs, compiled with clang
 #   own           programs/src/*.bpf.c
 #   verifier-tests the kernel's test_verifier tables, one raw program per test
@@ -35,15 +36,15 @@ EXTRACTOR=$(hash_files "$ROOT"/src/corpus/*.[ch] "$ROOT/src/cli/cmd_extract.c")
 CLANG_V=$($CLANG --version | head -1)
 apt_candidate() { printf '%s=%s' "$1" "$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')"; }
 PCP_V=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}')
-# the commits of the optional repository mirrors (repos.sh), "none" without RB_REPOS
+# the optional sources' key: the local recipes (programs/recipe/local/, not
+# in git: see repos.sh) and the commit of every mirror under RB_REPOS
 repos_key() {
-	local r
-	for r in OISF+suricata facebookincubator+katran '*+cilium' cilium+tetragon cilium+pwru \
-		inspektor-gadget+inspektor-gadget xdp-project+bpf-examples libbpf+libbpf-bootstrap Netflix+bpftop \
-		cloudflare+ebpf_exporter; do
-		printf '%s=%s ' "$r" "$(for m in "${RB_REPOS:-/nonexistent}"/$r/repo; do
-			git -C "$m" rev-parse -q --verify HEAD 2>/dev/null; done | tr '\n' , || echo none)"
+	local m
+	cat /dev/null "${RB_LOCAL_RECIPES:-$RECIPE/local}"/*.sh 2>/dev/null | sha256sum | cut -c1-16
+	for m in "${RB_REPOS:-/nonexistent}"/*/repo; do
+		[ -d "$m" ] && printf '%s=%s ' "$(basename "$(dirname "$m")")" "$(git -C "$m" rev-parse -q --verify HEAD 2>/dev/null)"
 	done
+	echo
 }
 
 # run_step NAME STAMPDIR KEY CMD... : run CMD unless STAMPDIR/.stamp-NAME holds KEY
@@ -82,8 +83,8 @@ run_step cilium-ebpf "$CORPUS" "$(hash_files "$L" "$RECIPE/cilium-ebpf.sh") $(ap
 # optional: other Debian packages' objects (each skipped when it cannot be fetched)
 run_step debian-extra "$CORPUS" "$(hash_files "$L" "$RECIPE/debian-extra.sh") $(for p in ir-keytable libknot13 qemu-system-x86 xdp-tests; do apt_candidate $p; printf ' '; done) $EXTRACTOR" \
 	"$RECIPE/debian-extra.sh" "$RB"
-# optional: public repositories, only where a git mirror is given (RB_REPOS)
-run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key) $CLANG_V" \
+# optional: public repositories, only where local recipes and git mirrors exist
+run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key | tr '\n' ' ') $CLANG_V" \
 	"$RECIPE/repos.sh"
 run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.sh" "$ROOT"/programs/src/*) ${KEYS[headers]} $CLANG_V" \
 	"$RECIPE/own.sh"

@@ -24,9 +24,17 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 SHF_EXECINSTR = 4
+# the sources the repository's recipes build, in manifest order; any other
+# directory of the corpus with a .provenance.tsv (the optional sources of
+# local recipes, see recipe/repos.sh) comes after them in name order
 SOURCES = ["xdp-tools", "libbpf-tools", "pcp", "selftests", "kernel-tree", "iproute2", "cilium-ebpf",
-           "debian-extra", "suricata", "katran", "cilium", "tetragon", "pwru", "inspektor-gadget", "bpf-examples",
-           "libbpf-bootstrap", "bpftop", "ebpf_exporter", "own", "verifier-tests"]
+           "debian-extra", "own", "verifier-tests"]
+
+
+def all_sources(corpus):
+    extra = sorted(d for d in os.listdir(corpus)
+                   if d not in SOURCES and os.path.exists(os.path.join(corpus, d, ".provenance.tsv")))
+    return SOURCES[:-2] + extra + SOURCES[-2:]
 
 
 def readelf(paths):
@@ -88,7 +96,7 @@ def main():
     rb = sys.argv[2] if len(sys.argv) > 2 else None
     used_loader = used_readelf = 0
     rows = []
-    for src in SOURCES:
+    for src in all_sources(corpus):
         prov_path = os.path.join(corpus, src, ".provenance.tsv")
         if not os.path.exists(prov_path):
             continue
