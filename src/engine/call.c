@@ -5,6 +5,7 @@
 
 #include "engine/backtrack.h"
 #include "engine/call.h"
+#include "engine/liveness.h"
 #include "engine/locks.h"
 #include "engine/callbacks.h"
 #include "engine/log.h"
@@ -123,6 +124,9 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 	rb_scratch_reg(env, RB_REG_FP); /* 6.18 prints the callee's R10 after the call */
 	st->frame[st->curframe + 1] = callee;
 	st->curframe++;
+	/* 6.18 check_func_call: bpf_reset_live_stack_callchain (the call
+	 * insn's writes are not merged) */
+	rb_live_reset_callchain(env);
 	if (env->log) {
 		rb_log(env, "caller:\n");
 		rb_log_state(env, st, st->curframe - 1, true);
@@ -223,8 +227,13 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 			rb_log(env, "Unreleased reference id=%u alloc_insn=%d\n", st->refs[i], st->ref_insns[i]);
 		return rb_reject(env, "BPF_EXIT instruction in main prog would lead to reference leak");
 	}
-	if (st->curframe)
+	if (st->curframe) {
+		/* 6.18 process_bpf_exit_full: bpf_update_live_stack before
+		 * prepare_func_exit */
+		if ((err = rb_live_update(env)))
+			return err;
 		return rb_subprog_return(env, insn_idx);
+	}
 	if (st->frame[0]->in_async_callback_fn) {
 		if ((err = rb_async_callback_return(env)))
 			return err;

@@ -6,6 +6,7 @@
 
 #include "engine/branches.h"
 #include "engine/explore.h"
+#include "engine/liveness.h"
 #include "engine/insn.h"
 #include "engine/log.h"
 #include "engine/prune.h"
@@ -78,6 +79,9 @@ static int end_path(struct rb_env *env, int *prev_insn_idx)
 	rb_scratch_all(env);
 	int err = update_branch_counts(env, env->cur);
 	if (err)
+		return err;
+	/* 6.18 process_bpf_exit: bpf_update_live_stack before pop_stack */
+	if ((err = rb_live_update(env)))
 		return err;
 	rb_states_mem_sub(env, env->cur);
 	rb_state_free(env->cur);
@@ -162,9 +166,11 @@ int rb_explore(struct rb_env *env, int start)
 			if (rec && rec->insn && rec->insn(rec->ctx, env->insn_idx, env->cur, ckpt))
 				return RB_E_NOMEM;
 			prev_insn_idx = last_done = env->insn_idx;
+			rb_live_insn_begin(env);
 			err = rb_do_insn(env, &exit_path);
 			if (err < 0)
 				return err;
+			rb_live_insn_commit(env);
 			if (err == 2) /* returned from a subprogram */
 				print_state = true;
 			if (!exit_path)

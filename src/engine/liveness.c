@@ -1,7 +1,12 @@
-/* liveness.c — stack slot liveness (a path-insensitive approximation of
- * Linux 6.18's kernel/bpf/liveness.c): slot reads and full writes recorded
- * per instruction during exploration, live-before sets by a backward fixed
- * point; only complete checkpoints are cleaned, as in the kernel. */
+/* liveness.c — stack slot liveness, as Linux 6.18's kernel/bpf/liveness.c
+ * computes it: per call chain and instruction, the slots a visit may read
+ * (the union over visits) and must fully write (the intersection over
+ * visits, a visit that writes nothing included); live_before is brought
+ * up to date by a backward dataflow pass over the subprogram in CFG
+ * postorder, at the kernel's moments only (a path's end, a subprogram's
+ * exit), starting from the previous solution; a callee's entry is
+ * transferred to its callsite in the caller's chain. Complete checkpoints
+ * are cleaned with the result, as the kernel does. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,215 +14,324 @@
 #include "engine/states.h"
 #include "util/grow.h"
 
-/* One table per call chain (the callsites leading to the innermost frame),
- * as 6.18's liveness.c keeps one per callchain. For every frame f of the
- * chain and every insn of the innermost subprogram: the frame-f slots read
- * there, and the frame-f slots surely fully written there (an outer
- * frame's through a pointer argument too, as 6.18's must_write). The
- * liveness of frame f's slots flows backwards through the innermost
- * subprogram, into callees at call insns and out to the caller's chain
- * after the callsite at exits. */
-static struct rb_chain *chain_by(struct rb_env *env, const int *cs, int depth)
+#define AT(ch, arr, f, i) ((ch)->arr[(size_t)(f) * (size_t)(ch)->len + (size_t)((i) - (ch)->start)])
+
+static int chain_index(struct rb_env *env, const int *cs, const int *subs, int depth)
 {
 	for (int c = 0; c < env->nchains; c++) {
 		struct rb_chain *ch = &env->chains[c];
-		if (ch->depth == depth && !memcmp(ch->callsites, cs, sizeof(int) * (size_t)depth))
-			return ch;
+		if (ch->depth == depth && ch->sub == subs[depth] &&
+		    !memcmp(ch->callsites, cs, sizeof(int) * (size_t)depth))
+			return c;
 	}
-	return NULL;
+	return -1;
 }
 
-static struct rb_chain *find_chain(struct rb_env *env, const struct rb_vstate *st, int depth, bool create)
+/* 6.18 __lookup_instance: the chain of frames 0..depth, created when new */
+static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int depth)
 {
-	int cs[RB_MAX_FRAMES];
-	for (int i = 1; i <= depth; i++)
-		cs[i - 1] = st->frame[i]->callsite;
-	struct rb_chain *ch = chain_by(env, cs, depth);
-	if (ch || !create)
-		return ch;
+	int c = chain_index(env, cs, subs, depth);
+	if (c >= 0)
+		return c;
 	if (RB_GROW(env->chains, env->nchains + 1, &env->cap_chains, 8) < 0)
-		return NULL;
-	ch = &env->chains[env->nchains];
+		return -1;
+	struct rb_chain *ch = &env->chains[env->nchains];
 	memset(ch, 0, sizeof(*ch));
-	size_t n = (size_t)env->insn_cnt * (size_t)(depth + 1);
-	ch->read = calloc(n, sizeof(uint64_t));
-	ch->live = calloc(n, sizeof(uint64_t));
-	ch->write = calloc(n, sizeof(uint64_t));
-	ch->wseen = calloc(n, sizeof(uint64_t));
-	if (!ch->read || !ch->write || !ch->live || !ch->wseen) {
-		free(ch->read);
-		free(ch->write);
-		free(ch->live);
-		free(ch->wseen);
-		return NULL;
-	}
 	ch->depth = depth;
+	ch->sub = subs[depth];
+	ch->start = env->subprogs[ch->sub].start;
+	ch->len = env->subprogs[ch->sub].end - ch->start;
 	memcpy(ch->callsites, cs, sizeof(int) * (size_t)depth);
-	ch->sub = st->frame[depth]->subprog;
-	env->nchains++;
-	env->live_dirty = env->live_reset = true;
-	return ch;
+	memcpy(ch->subs, subs, sizeof(int) * (size_t)(depth + 1));
+	size_t n = (size_t)ch->len * (size_t)(depth + 1);
+	ch->may_read = calloc(n, sizeof(uint64_t));
+	ch->must_write = calloc(n, sizeof(uint64_t));
+	ch->write_acc = calloc(n, sizeof(uint64_t));
+	ch->live = calloc(n, sizeof(uint64_t));
+	ch->wset = calloc((size_t)ch->len, 1);
+	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset) {
+		free(ch->may_read);
+		free(ch->must_write);
+		free(ch->write_acc);
+		free(ch->live);
+		free(ch->wset);
+		return -1;
+	}
+	return env->nchains++;
+}
+
+/* the chain of st's frames 0..depth */
+static struct rb_chain *state_chain(struct rb_env *env, const struct rb_vstate *st, int depth)
+{
+	int cs[RB_MAX_FRAMES], subs[RB_MAX_FRAMES];
+	for (int i = 0; i <= depth; i++) {
+		subs[i] = st->frame[i]->subprog;
+		if (i < depth)
+			cs[i] = st->frame[i + 1]->callsite;
+	}
+	int c = lookup_chain(env, cs, subs, depth);
+	return c < 0 ? NULL : &env->chains[c];
 }
 
 void rb_free_chains(struct rb_env *env)
 {
 	for (int c = 0; c < env->nchains; c++) {
-		free(env->chains[c].read);
-		free(env->chains[c].write);
+		free(env->chains[c].may_read);
+		free(env->chains[c].must_write);
+		free(env->chains[c].write_acc);
 		free(env->chains[c].live);
-		free(env->chains[c].wseen);
+		free(env->chains[c].wset);
 	}
 	free(env->chains);
 	env->chains = NULL;
-	env->nchains = 0;
+	env->nchains = env->cap_chains = 0;
+	free(env->live_po);
+	free(env->live_po_start);
+	env->live_po = env->live_po_start = NULL;
+	env->live_wchain = 0;
 }
 
-#define LV(ch, f, i) ((ch)->live[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
-#define RD(ch, f, i) ((ch)->read[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
-#define WR(ch, f, i) ((ch)->write[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
-#define WS(ch, f, i) ((ch)->wseen[(size_t)(f) * (size_t)env->insn_cnt + (size_t)(i)])
+/* 6.18 mark_stack_read */
+static void mark_read(struct rb_chain *ch, int frame, int insn, uint64_t mask)
+{
+	if (insn < ch->start || insn >= ch->start + ch->len)
+		return;
+	uint64_t *r = &AT(ch, may_read, frame, insn), lv = AT(ch, live, frame, insn);
+	uint64_t nw = *r | mask;
+	if (nw != *r && (nw | lv) != lv)
+		ch->updated = true;
+	*r = nw;
+}
 
-/* a stack slot of frame `frameno` is read (or fully written) by the
- * current instruction of the innermost frame */
+/* 6.18 commit_stack_write_marks: the visit's full writes meet the
+ * instruction's earlier visits' */
+static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
+{
+	int rel = insn - ch->start;
+	if (rel < 0 || rel >= ch->len)
+		return;
+	for (int f = 0; f <= ch->depth; f++) {
+		uint64_t mask = env->live_wacc[f];
+		if (!mask && !ch->wset[rel])
+			continue;
+		uint64_t old = AT(ch, must_write, f, insn);
+		if (ch->wset[rel])
+			mask &= old;
+		if (old != mask) {
+			AT(ch, must_write, f, insn) = mask;
+			ch->updated = true;
+		}
+		if (old & ~mask)
+			ch->dropped = true;
+	}
+	ch->wset[rel] = 1;
+}
+
 void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full)
 {
-	if (spi < 0 || spi >= 64)
-		return;
-	struct rb_vstate *st = env->cur;
-	struct rb_chain *ch = find_chain(env, st, st->curframe, true);
-	if (!ch)
-		return;
-	int idx = env->insn_idx;
-	uint64_t bit = 1ull << spi;
-	if (frameno < 0 || frameno > st->curframe)
+	if (spi < 0 || spi >= 64 || frameno < 0 || frameno > env->cur->curframe)
 		return;
 	if (write_full) {
-		/* the slots one visit of the insn writes (a dynptr or an
-		 * iterator: several) are its sure writes when first seen; a later
-		 * visit keeps them (the engine's approximation of 6.18's
-		 * per-visit intersection, bpf_commit_stack_write_marks) */
-		uint64_t visit = env->insn_processed + 1;
-		if (!WS(ch, frameno, idx) || WS(ch, frameno, idx) == visit) {
-			if (!(WR(ch, frameno, idx) & bit)) {
-				WR(ch, frameno, idx) |= bit;
-				env->live_reset = env->live_dirty = true;
-			}
-			WS(ch, frameno, idx) = visit;
-		}
+		env->live_wacc[frameno] |= 1ull << spi;
 		return;
 	}
-	if (!(RD(ch, frameno, idx) & bit)) {
-		RD(ch, frameno, idx) |= bit;
-		env->live_dirty = true;
-	}
-	/* an insn that reads a slot does not surely write it */
-	if (WR(ch, frameno, idx) & bit) {
-		WR(ch, frameno, idx) &= ~bit;
-		env->live_dirty = true;
-	}
+	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
+	if (ch)
+		mark_read(ch, frameno, env->insn_idx, 1ull << spi);
 }
 
-/* The backward fixed point over every chain at once: the least solution
- * of live(i) = read(i) | (live(successors) & ~write(i)). Reads added and
- * sure writes withdrawn since the last solution only make the equations
- * larger, so iterating from the last solution (below the new least one,
- * and a post-fixed point of the new equations) reaches the same least
- * solution in fewer sweeps; a new sure write or a new call chain can
- * shrink it, and then the iteration starts from nothing (live_reset). */
-static void compute_live_stack(struct rb_env *env)
+void rb_live_insn_begin(struct rb_env *env)
 {
-	if (!env->live_dirty)
-		return;
-	env->live_dirty = false;
-	for (int c = 0; env->live_reset && c < env->nchains; c++)
-		memset(env->chains[c].live, 0,
-		       sizeof(uint64_t) * (size_t)env->insn_cnt * (size_t)(env->chains[c].depth + 1));
-	env->live_reset = false;
-	bool changed = true;
-	int iters = 0;
-	while (changed && iters++ < 10000) {
-		changed = false;
-		for (int c = 0; c < env->nchains; c++) {
-			struct rb_chain *ch = &env->chains[c];
-			struct rb_chain *parent = ch->depth ? chain_by(env, ch->callsites, ch->depth - 1) : NULL;
-			int lo = env->subprogs[ch->sub].start, hi = env->subprogs[ch->sub].end;
-			for (int f = 0; f <= ch->depth; f++) {
-				/* after this subprogram returns: the caller's chain after the
-				 * callsite; after a callback returns, the caller's chain at
-				 * the callsite itself, which may call it again (6.18
-				 * bpf_stack_slot_alive: "alive before callsite if callsite
-				 * calls callback, otherwise alive after callsite") */
-				uint64_t at_exit = 0;
-				if (f < ch->depth && parent) {
-					int cs = ch->callsites[ch->depth - 1];
-					at_exit = LV(parent, f, env->aux[cs].calls_callback ? cs : cs + 1);
-				}
-				for (int i = hi - 1; i >= lo; i--) {
-					const struct bpf_insn *in = &env->insns[i];
-					uint8_t cls = BPF_CLASS(in->code);
-					uint64_t out = 0;
-					bool ld64 = in->code == (BPF_LD | BPF_IMM | BPF_DW);
-					int next = i + (ld64 ? 2 : 1);
-					if (cls == BPF_JMP || cls == BPF_JMP32) {
-						uint8_t op = BPF_OP(in->code);
-						if (op == BPF_EXIT) {
-							out = at_exit;
-						} else if (op == BPF_CALL) {
-							struct rb_chain *child = NULL;
-							if (in->src_reg == BPF_PSEUDO_CALL && ch->depth + 1 < RB_MAX_FRAMES) {
-								int cs[RB_MAX_FRAMES];
-								memcpy(cs, ch->callsites, sizeof(int) * (size_t)ch->depth);
-								cs[ch->depth] = i;
-								child = chain_by(env, cs, ch->depth + 1);
-							}
-							if (child)
-								out = LV(child, f, env->subprogs[child->sub].start);
-							else if (next < hi)
-								out = LV(ch, f, next);
-							/* a helper calling back: the callback's reads of
-							 * this chain's frames happen at the call (6.18
-							 * propagate_to_outer_instance: the callback's
-							 * entry live_before is the callsite's may_read) */
-							if (env->aux[i].calls_callback && ch->depth + 1 < RB_MAX_FRAMES) {
-								int cs[RB_MAX_FRAMES];
-								memcpy(cs, ch->callsites, sizeof(int) * (size_t)ch->depth);
-								cs[ch->depth] = i;
-								struct rb_chain *cb = chain_by(env, cs, ch->depth + 1);
-								if (cb)
-									out |= LV(cb, f, env->subprogs[cb->sub].start);
-							}
-						} else if (op == BPF_JA) {
-							int t = i + 1 + (cls == BPF_JMP ? in->off : in->imm);
-							if (t >= lo && t < hi)
-								out = LV(ch, f, t);
-						} else {
-							if (next < hi)
-								out = LV(ch, f, next);
-							int t = i + 1 + in->off;
-							if (t >= lo && t < hi)
-								out |= LV(ch, f, t);
-						}
-					} else if (next < hi) {
-						out = LV(ch, f, next);
-					}
-					uint64_t live = RD(ch, f, i) | (out & ~WR(ch, f, i));
-					if (live != LV(ch, f, i)) {
-						LV(ch, f, i) = live;
-						changed = true;
-					}
-				}
-			}
-		}
-	}
+	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
+	env->live_wchain = ch ? (int)(ch - env->chains) + 1 : 0;
+	env->live_widx = env->insn_idx;
+	memset(env->live_wacc, 0, sizeof(env->live_wacc));
 }
 
-/* clean_verifier_state: dead stack slots of a complete checkpoint become
- * invalid (dead registers are skipped by func_states_equal). Each frame's
- * slots are judged at the state's own instruction in its full call chain. */
+void rb_live_insn_commit(struct rb_env *env)
+{
+	if (env->live_wchain)
+		commit(env, &env->chains[env->live_wchain - 1], env->live_widx);
+	env->live_wchain = 0;
+}
+
+void rb_live_reset_callchain(struct rb_env *env)
+{
+	env->live_wchain = 0;
+}
+
+/* 6.18 bpf_insn_successors */
+static int successors(const struct rb_env *env, int i, int out[2])
+{
+	const struct bpf_insn *in = &env->insns[i];
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	int n = 0, next = i + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
+	if (cls != BPF_JMP && cls != BPF_JMP32) {
+		out[n++] = next;
+		return n;
+	}
+	if (op == BPF_EXIT)
+		return 0;
+	if (op == BPF_CALL) {
+		out[n++] = next;
+		return n;
+	}
+	if (op == BPF_JA) {
+		out[n++] = i + 1 + (cls == BPF_JMP32 ? in->imm : in->off);
+		return n;
+	}
+	out[n++] = next;
+	out[n++] = i + 1 + in->off;
+	return n;
+}
+
+/* 6.18 compute_postorder: each subprogram's insns in DFS postorder */
+static int compute_postorder(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	env->live_po = calloc((size_t)n + 1, sizeof(int));
+	env->live_po_start = calloc((size_t)env->nsubprogs + 1, sizeof(int));
+	uint8_t *state = calloc((size_t)n + 1, 1);
+	int *stack = calloc((size_t)n + 1, sizeof(int));
+	if (!env->live_po || !env->live_po_start || !state || !stack) {
+		free(state);
+		free(stack);
+		return -1;
+	}
+	int cur = 0;
+	for (int s = 0; s < env->nsubprogs; s++) {
+		env->live_po_start[s] = cur;
+		int sz = 1;
+		stack[0] = env->subprogs[s].start;
+		do {
+			int top = stack[sz - 1];
+			state[top] |= 1; /* discovered */
+			if (state[top] & 2) {
+				env->live_po[cur++] = top;
+				sz--;
+				continue;
+			}
+			int succ[2], k = successors(env, top, succ);
+			for (int j = 0; j < k; j++) {
+				if (succ[j] < 0 || succ[j] >= n || state[succ[j]])
+					continue;
+				stack[sz++] = succ[j];
+				state[succ[j]] |= 1;
+			}
+			state[top] |= 2; /* explored */
+		} while (sz);
+	}
+	env->live_po_start[env->nsubprogs] = cur;
+	free(state);
+	free(stack);
+	return 0;
+}
+
+/* 6.18 update_insn */
+static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
+{
+	int succ[2], k = successors(env, i, succ);
+	if (!k)
+		return false;
+	uint64_t after = 0, acc = ~0ull;
+	for (int j = 0; j < k; j++) {
+		after |= AT(ch, live, f, succ[j]);
+		acc &= AT(ch, write_acc, f, succ[j]);
+	}
+	acc |= AT(ch, must_write, f, i);
+	uint64_t before = (after & ~AT(ch, must_write, f, i)) | AT(ch, may_read, f, i);
+	bool changed = before != AT(ch, live, f, i) || acc != AT(ch, write_acc, f, i);
+	AT(ch, live, f, i) = before;
+	AT(ch, write_acc, f, i) = acc;
+	return changed;
+}
+
+/* 6.18 update_instance and propagate_to_outer_instance: live_before to a
+ * fixed point from the previous solution (write_acc from nothing when a
+ * must_write shrank); the entry's marks of the outer frames become the
+ * callsite's in the caller's chain */
+static int update_chain(struct rb_env *env, int c)
+{
+	struct rb_chain *ch = &env->chains[c];
+	if (ch->dropped)
+		memset(ch->write_acc, 0, sizeof(uint64_t) * (size_t)ch->len * (size_t)(ch->depth + 1));
+	int lo = env->live_po_start[ch->sub], hi = env->live_po_start[ch->sub + 1];
+	bool changed;
+	do {
+		changed = false;
+		for (int f = 0; f <= ch->depth; f++)
+			for (int p = lo; p < hi; p++)
+				changed |= update_insn(env, ch, f, env->live_po[p]);
+	} while (changed);
+	if (!ch->depth)
+		return 0;
+	int depth = ch->depth, cs[RB_MAX_FRAMES], subs[RB_MAX_FRAMES];
+	memcpy(cs, ch->callsites, sizeof(cs));
+	memcpy(subs, ch->subs, sizeof(subs));
+	int o = lookup_chain(env, cs, subs, depth - 1);
+	if (o < 0)
+		return -1;
+	ch = &env->chains[c]; /* lookup_chain may have moved the array */
+	struct rb_chain *outer = &env->chains[o];
+	int callsite = cs[depth - 1];
+	memset(env->live_wacc, 0, sizeof(env->live_wacc));
+	for (int f = 0; f < depth; f++) {
+		env->live_wacc[f] |= AT(ch, write_acc, f, ch->start);
+		mark_read(outer, f, callsite, AT(ch, live, f, ch->start));
+	}
+	commit(env, outer, callsite);
+	return 0;
+}
+
+/* 6.18 bpf_update_live_stack: at a path's end and a subprogram's exit,
+ * every chain of the current state's frames, innermost first */
+int rb_live_update(struct rb_env *env)
+{
+	env->live_wchain = 0;
+	if (!env->live_po && compute_postorder(env) < 0)
+		return RB_E_NOMEM;
+	const struct rb_vstate *st = env->cur;
+	for (int fr = st->curframe; fr >= 0; fr--) {
+		struct rb_chain *ch = state_chain(env, st, fr);
+		if (!ch)
+			return RB_E_NOMEM;
+		if (!ch->updated)
+			continue;
+		int c = (int)(ch - env->chains);
+		if (update_chain(env, c) < 0)
+			return RB_E_NOMEM;
+		env->chains[c].updated = env->chains[c].dropped = false;
+	}
+	return 0;
+}
+
+/* 6.18 bpf_stack_slot_alive: live before the state's insn in its chain,
+ * or, for an outer frame, live after the callsite of each level (before
+ * it, for a helper that calls back) */
+static bool slot_alive(struct rb_env *env, const struct rb_vstate *st, struct rb_chain **inst, int frameno, int spi)
+{
+	uint64_t bit = 1ull << spi;
+	if (AT(inst[st->curframe], live, frameno, st->insn_idx) & bit)
+		return true;
+	for (int i = frameno; i < st->curframe; i++) {
+		int cs = st->frame[i + 1]->callsite;
+		int at = env->aux[cs].calls_callback ? cs : cs + 1;
+		if (AT(inst[i], live, frameno, at) & bit)
+			return true;
+	}
+	return false;
+}
+
+/* clean_verifier_state: registers dead before each frame's insn become
+ * NOT_INIT, dead stack slots invalid */
 void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 {
-	struct rb_chain *ch = find_chain(env, st, st->curframe, true);
-	compute_live_stack(env);
+	struct rb_chain *inst[RB_MAX_FRAMES];
+	for (int fr = 0; fr <= st->curframe; fr++) {
+		inst[fr] = state_chain(env, st, fr);
+		if (!inst[fr])
+			return; /* out of memory: keep everything */
+	}
 	for (int fr = 0; fr <= st->curframe; fr++) {
 		struct rb_func *f = st->frame[fr];
 		/* 6.18 clean_func_state: registers dead before the frame's
@@ -228,27 +342,8 @@ void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 		for (int r = 0; r < RB_REG_FP; r++)
 			if (!(live_regs & (1u << r)))
 				rb_reg_not_init(env, &f->regs[r]);
-		uint64_t live = ch ? LV(ch, fr, st->insn_idx) : ~0ull;
-		/* 6.18 bpf_stack_slot_alive: an outer frame's slot is also alive
-		 * when it is live after the callsite of each level (before it, for
-		 * a callback-calling one), whatever the callee writes on the way */
-		for (int k = fr; ch && k < st->curframe; k++) {
-			struct rb_chain *outer = find_chain(env, st, k, false);
-			int cs = st->frame[k + 1]->callsite;
-			if (cs < 0 || cs >= env->insn_cnt) {
-				live = ~0ull;
-				break;
-			}
-			if (!outer)
-				continue; /* no access recorded along that chain yet: nothing live */
-			int at = env->aux[cs].calls_callback ? cs : cs + 1;
-			if (at < env->insn_cnt)
-				live |= LV(outer, fr, at);
-		}
-		for (int s = 0; s < f->nslots && s < 64; s++) {
-			if (live & (1ull << s))
-				continue;
-			memset(&f->stack[s], 0, sizeof(f->stack[s]));
-		}
+		for (int s = 0; s < f->nslots && s < 64; s++)
+			if (!slot_alive(env, st, inst, fr, s))
+				memset(&f->stack[s], 0, sizeof(f->stack[s]));
 	}
 }

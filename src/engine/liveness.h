@@ -1,5 +1,5 @@
 /* liveness.h — stack slot liveness per call chain (Linux 6.18
- * kernel/bpf/liveness.c, approximated; see liveness.c). */
+ * kernel/bpf/liveness.c; see liveness.c). */
 #ifndef RB_ENGINE_LIVENESS_H
 #define RB_ENGINE_LIVENESS_H
 
@@ -10,6 +10,14 @@
 /* a stack slot of frame `frameno` is read (or fully written) by the
  * current instruction of the innermost frame */
 void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full);
+/* around one instruction: collect its full writes, then merge them into
+ * its earlier visits' (bpf_reset/commit_stack_write_marks) */
+void rb_live_insn_begin(struct rb_env *env);
+void rb_live_insn_commit(struct rb_env *env);
+/* the instruction entered or left a subprogram: its writes are not merged */
+void rb_live_reset_callchain(struct rb_env *env);
+/* bpf_update_live_stack: at a path's end and before a subprogram's exit */
+int rb_live_update(struct rb_env *env);
 /* clean_verifier_state: dead stack slots of a complete checkpoint become invalid */
 void rb_clean_state(struct rb_env *env, struct rb_vstate *st);
 void rb_free_chains(struct rb_env *env);

@@ -191,14 +191,19 @@ struct rb_aux {
 	uint8_t ptr_type, ptr_flags;
 };
 
-/* stack slot liveness of one call chain (explore.c) */
+/* stack slot liveness of one call chain (liveness.c; 6.18's func_instance):
+ * per frame of the chain and per insn of the innermost subprogram, as
+ * [frame * len + insn - start] */
 struct rb_chain {
-	int depth, sub;
-	int callsites[RB_MAX_FRAMES];
-	uint64_t *read, *live; /* [frame][insn]: frame's slots read at / live before insn */
-	uint64_t *write;       /* [frame][insn]: frame's slots surely fully written at insn
-				* (an outer frame's through a pointer, as 6.18's must_write) */
-	uint64_t *wseen;       /* [frame][insn]: the first visit that wrote there (insn_processed + 1), 0: none */
+	int depth, sub, start, len;
+	int callsites[RB_MAX_FRAMES]; /* the call insn entering frame i + 1 */
+	int subs[RB_MAX_FRAMES];      /* the subprogram of each frame */
+	uint64_t *may_read;   /* the frame's slots read at the insn */
+	uint64_t *must_write; /* fully written by the insn on every visit */
+	uint64_t *write_acc;  /* written by the insn or on every way after it */
+	uint64_t *live;       /* live before the insn */
+	uint8_t *wset;        /* [insn - start]: must_write initialised */
+	bool updated, dropped;
 };
 
 /* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */
@@ -255,7 +260,9 @@ struct rb_env {
 	/* stack liveness, one table per call chain */
 	struct rb_chain *chains;
 	int nchains, cap_chains;
-	bool live_dirty, live_reset; /* liveness.c: recompute; from nothing */
+	int live_wchain, live_widx; /* the insn whose full writes are collected: its chain + 1 (0: none), index */
+	uint64_t live_wacc[RB_MAX_FRAMES];
+	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
 	/* SCC visits (loops) and the counters peak_states is made of */
 	struct rb_scc_visit *visits;
 	int nvisits, cap_visits;
