@@ -6,11 +6,14 @@
  * postorder, at the kernel's moments only (a path's end, a subprogram's
  * exit), starting from the previous solution; a callee's entry is
  * transferred to its callsite in the caller's chain. Complete checkpoints
- * are cleaned with the result, as the kernel does. */
+ * are cleaned with the result, as the kernel does. At log level 2 it
+ * prints 6.18's traces of each solution ("(0) frame 0 insn 13 +live -8"),
+ * which tests/cli/liveness_trace.sh compares with the kernel's. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/liveness.h"
+#include "engine/log.h"
 #include "engine/states.h"
 #include "util/grow.h"
 
@@ -227,7 +230,49 @@ static int compute_postorder(struct rb_env *env)
 	return 0;
 }
 
-/* 6.18 update_insn */
+/* bpf_fmt_stack_mask: "-8,-16" */
+static void fmt_mask(char *buf, size_t sz, uint64_t mask)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (int s = 0; s < 64 && n < sz; s++)
+		if (mask & (1ull << s))
+			n += (size_t)snprintf(buf + n, sz - n, "%s%d", n ? "," : "", -(s + 1) * 8);
+}
+
+/* fmt_callchain: "(callsite,...,subprogram start)" */
+static void fmt_chain(const struct rb_chain *ch, char *buf, size_t sz)
+{
+	size_t n = (size_t)snprintf(buf, sz, "(");
+	for (int i = 0; i < ch->depth && n < sz; i++)
+		n += (size_t)snprintf(buf + n, sz - n, "%d,", ch->callsites[i]);
+	if (n < sz)
+		snprintf(buf + n, sz - n, "%d)", ch->start);
+}
+
+/* 6.18 log_mask_change (log level 2) */
+static void log_change(struct rb_env *env, const struct rb_chain *ch, const char *pfx, int frame, int insn,
+		       uint64_t old, uint64_t nw)
+{
+	uint64_t changed = old ^ nw;
+	if (!changed)
+		return;
+	char cb[128], mb[64 * 6];
+	fmt_chain(ch, cb, sizeof(cb));
+	rb_log(env, "%s frame %d insn %d ", cb, frame, insn);
+	if (nw & changed) {
+		fmt_mask(mb, sizeof(mb), nw & changed);
+		rb_log(env, "+%s %s ", pfx, mb);
+	}
+	if (~nw & changed) {
+		fmt_mask(mb, sizeof(mb), ~nw & changed);
+		rb_log(env, "-%s %s", pfx, mb);
+	}
+	rb_log(env, "\n");
+}
+
+/* 6.18 update_insn (it logs the changes of insns that read or write the
+ * stack, of the subprogram's entry and of prune points) */
 static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
 {
 	int succ[2], k = successors(env, i, succ);
@@ -241,6 +286,10 @@ static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
 	acc |= AT(ch, must_write, f, i);
 	uint64_t before = (after & ~AT(ch, must_write, f, i)) | AT(ch, may_read, f, i);
 	bool changed = before != AT(ch, live, f, i) || acc != AT(ch, write_acc, f, i);
+	if (env->log && (AT(ch, may_read, f, i) || AT(ch, must_write, f, i) || i == ch->start || env->aux[i].prune_point)) {
+		log_change(env, ch, "live", f, i, AT(ch, live, f, i), before);
+		log_change(env, ch, "written", f, i, AT(ch, write_acc, f, i), acc);
+	}
 	AT(ch, live, f, i) = before;
 	AT(ch, write_acc, f, i) = acc;
 	return changed;
@@ -257,12 +306,19 @@ static int update_chain(struct rb_env *env, int c)
 		memset(ch->write_acc, 0, sizeof(uint64_t) * (size_t)ch->len * (size_t)(ch->depth + 1));
 	int lo = env->live_po_start[ch->sub], hi = env->live_po_start[ch->sub + 1];
 	bool changed;
+	int iters = 0;
 	do {
+		iters++;
 		changed = false;
 		for (int f = 0; f <= ch->depth; f++)
 			for (int p = lo; p < hi; p++)
 				changed |= update_insn(env, ch, f, env->live_po[p]);
 	} while (changed);
+	if (env->log) {
+		char cb[128];
+		fmt_chain(ch, cb, sizeof(cb));
+		rb_log(env, "%s live stack update done in %d iterations\n", cb, iters);
+	}
 	if (!ch->depth)
 		return 0;
 	int depth = ch->depth, cs[RB_MAX_FRAMES], subs[RB_MAX_FRAMES];

@@ -663,4 +663,36 @@ PROG(live_store_visits_meet)
 		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
 }
 
+/* 6.18 liveness.c solves stack liveness only when a path ends (and when a
+ * subprogram returns): a checkpoint cleaned before that is judged without
+ * the reads the current path made since. Here the path through 3 reads
+ * fp-8 and then writes half of it; at 4 the checkpoints of the paths
+ * through 2 are cleaned before that read is solved, so fp-8 is dead in
+ * them and the path is pruned (the engine used to solve at once, keep fp-8 and
+ * go on: Tetragon's generic_uprobe_actions, 637463 insns against the
+ * kernel's 898442) */
+PROG(live_stack_solved_at_path_end)
+{
+	asm volatile("r1 = 0;"
+		     "*(u64 *)(r10 - 8) = r1;"
+		     "r7 = 0;"
+		     "r3 = 0;"
+		     "r4 = 0;"
+		     "1: call %[bpf_get_prandom_u32];"
+		     "if r0 == 0 goto 3f;"
+		     "r2 = 1;"
+		     "r2 += 1;"
+		     "r2 += 1;"
+		     "r2 += 1;"
+		     "r2 += 1;"
+		     "goto 4f;"
+		     "3: r1 = *(u64 *)(r10 - 8);"
+		     "r1 = 1;"
+		     "*(u32 *)(r10 - 8) = r1;"
+		     "4: r7 += 1;"
+		     "if r7 < 2 goto 1b;"
+		     "r0 = 0;"
+		     "exit;" ::IMM(bpf_get_prandom_u32) : CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";
