@@ -368,6 +368,8 @@ static void mark_prune_points(struct rb_env *env)
 			continue;
 		}
 		mark_prune(env, i);
+		if (op == 0xe0 /* BPF_JCOND: may_goto */)
+			env->aux[i].force_checkpoint = true;
 		mark_prune(env, i + 1 + in->off);
 		mark_jmp(env, i + 1 + in->off);
 	}

@@ -11,6 +11,7 @@
 #include "engine/insn.h"
 #include "engine/jmp.h"
 #include "engine/kfuncs.h"
+#include "engine/states.h"
 #include "engine/ksym.h"
 #include "engine/locks.h"
 #include "engine/mem.h"
@@ -60,6 +61,28 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 }
 
 /* legacy LD_ABS/LD_IND packet loads (check_ld_abs) */
+
+/* 6.18 check_cond_jmp_op for BPF_JCOND (may_goto): the path goes on at the
+ * target; the fall-through is queued with may_goto_depth one higher, its
+ * imprecise scalars widened against the previous visit of this insn on
+ * the path (find_prev_entry, widen_imprecise_scalars). The insn is a
+ * forced checkpoint (cfg.c), so cur's parent was stored here. */
+static int may_goto(struct rb_env *env, const struct bpf_insn *insn)
+{
+	if (insn->src_reg != 0 || insn->dst_reg != 0 || insn->imm != 0 || insn->off == 0)
+		return rb_reject(env, "invalid may_goto off %d imm %d", insn->off, insn->imm);
+	int idx = env->insn_idx;
+	struct rb_vstate *prev = env->cur->parent ? rb_find_prev_entry(env, env->cur->parent, idx) : NULL;
+	struct rb_vstate *q = rb_push_branch(env, idx + 1, idx);
+	if (!q)
+		return env->done ? RB_E_REJECT : RB_E_NOMEM;
+	q->may_goto_depth++;
+	if (prev)
+		rb_widen_imprecise_scalars(env, prev, q);
+	env->insn_idx += insn->off + 1;
+	return 0;
+}
+
 static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 {
 	uint8_t mode = BPF_MODE(insn->code);
@@ -182,7 +205,7 @@ int rb_do_insn(struct rb_env *env, bool *exit_path)
 			return rb_check_exit(env, &env->insn_idx, exit_path);
 		}
 		if (op == 0xe0 /* BPF_JCOND: may_goto */)
-			return rb_unsupported(env, "may_goto");
+			return may_goto(env, insn);
 		err = rb_check_cond_jmp(env, insn, &env->insn_idx);
 		if (err < 0)
 			return err;

@@ -117,6 +117,8 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 			}
 		} else if (op == BPF_EXIT) {
 			snprintf(buf, len, "exit");
+		} else if (op == 0xe0 /* BPF_JCOND */ && cls == BPF_JMP && in->src_reg == 0) {
+			snprintf(buf, len, "may_goto pc%+d", in->off);
 		} else if (op == BPF_JA) {
 			if (cls == BPF_JMP)
 				snprintf(buf, len, "goto pc%+d", in->off);

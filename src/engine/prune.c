@@ -84,13 +84,18 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 			 * own (6.18.44 has mainline's "scc-for-callbacks" fix:
 			 * its log prints "SCC enter" at a bpf_loop call that is
 			 * in no CFG loop) */
+			/* may_goto: another depth of the same loop, within
+			 * range of a state still being explored (6.18) */
+			if (env->insns[insn_idx].code == (BPF_JMP | 0xe0) && sl->may_goto_depth != cur->may_goto_depth &&
+			    rb_states_equal(env, sl, cur, RANGE_WITHIN))
+				return state_hit(env, sl, cur, insn_idx, true);
 			if (env->aux[insn_idx].calls_callback) {
 				if (rb_states_equal(env, sl, cur, RANGE_WITHIN))
 					return state_hit(env, sl, cur, insn_idx, true);
 				goto skip_inf_loop_check;
 			}
 			if (rb_states_maybe_looping(env, sl, cur) && rb_states_equal(env, sl, cur, EXACT) &&
-			    !rb_iter_active_depths_differ(sl, cur) &&
+			    !rb_iter_active_depths_differ(sl, cur) && sl->may_goto_depth == cur->may_goto_depth &&
 			    sl->callback_unroll_depth == cur->callback_unroll_depth) {
 				/* 6.18.44 prints both states after the message */
 				int err = rb_reject(env, "infinite loop detected at insn %d", insn_idx);

@@ -103,6 +103,7 @@ struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
 	st->rec_node = src->rec_node;
 	st->lock_map = src->lock_map;
 	st->callback_unroll_depth = src->callback_unroll_depth;
+	st->may_goto_depth = src->may_goto_depth;
 	for (int i = 0; i <= src->curframe; i++) {
 		st->frame[i] = func_copy(src->frame[i]);
 		if (!st->frame[i])

@@ -148,6 +148,7 @@ struct rb_vstate {
 	struct rb_vstate *next; /* next in its insn's list */
 	uint32_t rec_node; /* the recorder's (engine.h), copied with the state */
 	uint32_t callback_unroll_depth; /* callback visits pushed along this path (callbacks.c) */
+	uint32_t may_goto_depth;        /* may_goto fall-throughs taken along this path (6.18) */
 	size_t acct_bytes; /* bytes this state is counted at in cur_state_mem (states.c), 0: not counted */
 };
 

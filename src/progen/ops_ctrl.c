@@ -52,14 +52,21 @@ void pg_op_maygoto(struct gen *g, int depth)
 		g->reserved &= (uint16_t)~(1u << c);
 		return;
 	}
-	/* an unbounded loop: only may_goto (or a break on a scalar) leaves it */
+	/* an unbounded loop: only may_goto (or a break on a scalar the body
+	 * leaves alone) leaves it. The body has no jumps of its own: a branch
+	 * decided on a value the body changes would make it precise, never
+	 * widened, and the loop would be explored to the instruction limit */
 	uint16_t before = g->scalars;
+	int r = pg_chance(g, 40) ? pg_pick_scalar(g) : -1;
+	if (r >= 0)
+		g->reserved |= (uint16_t)(1u << r);
 	int top = pg_here(g);
 	int m = may_goto(g);
-	body(g, 1 + (int)pg_rnd(g, 3));
+	for (int i = 0, n = 1 + (int)pg_rnd(g, 3); i < n && !g->full; i++)
+		pg_op(g, pg_simple_kind(g), 1);
 	int brk = -1;
-	int r = pg_pick_scalar(g);
-	if (r >= 0 && pg_chance(g, 40)) {
+	if (r >= 0) {
+		g->reserved &= (uint16_t)~(1u << r);
 		brk = pg_emit(g, pg_jmp_class(g) | pg_cond_op(g) | BPF_K, (uint8_t)r, 0, 0, pg_interesting(g));
 	}
 	int back = pg_chance(g, 50) ? gotol(g) : pg_emit(g, BPF_JMP | BPF_JA, 0, 0, 0, 0);

@@ -57,6 +57,9 @@ static const struct family families[] = {
 	{"link32", false, true, false, false,
 	 {[OP_LINK32] = 6, [OP_LINKED_ADD] = 2, [OP_REGJMP] = 2, [OP_RANGE_JMP] = 2, [OP_ALU_K] = 2, [OP_MOV] = 1,
 	  [OP_PTR_MAP] = 2}},
+	{"maygoto", false, false, false, false,
+	 {[OP_MAYGOTO] = 4, [OP_GOTOL] = 3, [OP_RANGE_JMP] = 3, [OP_ALU_K] = 3, [OP_ALU_X] = 1, [OP_MOV] = 1,
+	  [OP_SPILL] = 1, [OP_FILL] = 1, [OP_DIAMOND] = 1}},
 	{"ringbuf", false, true, false, true,
 	 {[OP_RINGBUF] = 5, [OP_DYNPTR] = 4, [OP_RANGE_JMP] = 2, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_SPILL] = 1}},
 };

@@ -160,7 +160,10 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 			if (kr.verdict == RB_ACCEPT)
 				c->kernel_accepts++;
 			const char *diff = NULL;
-			if (er.verdict != RB_ACCEPT && er.verdict != RB_REJECT) {
+			/* both at the instruction limit: the same verdict (the message
+			 * names no instruction of its own: not compared) */
+			bool both_limit = kr.verdict == RB_LIMIT && er.verdict == RB_LIMIT;
+			if (!both_limit && er.verdict != RB_ACCEPT && er.verdict != RB_REJECT) {
 				c->engine_other++;
 				diff = "the engine gave no verdict";
 			} else if (kr.verdict != er.verdict) {

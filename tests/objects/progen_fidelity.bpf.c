@@ -376,4 +376,22 @@ PROG(ringbuf_size_not_scalar)
 		     "exit;" ::IMM(bpf_ringbuf_reserve), [rb] "i"(&rb) : CLOBBERS);
 }
 
+/* may_goto (BPF_JMP | BPF_JCOND, 6.18 check_cond_jmp_op): the path goes on
+ * at the target, the fall-through is queued one may_goto depth deeper with
+ * its imprecise scalars widened against the previous visit; at the insn
+ * (a forced checkpoint) a state of another depth within range of one still
+ * being explored ends the path (is_state_visited). The engine refused it as
+ * unsupported (progdiff maygoto family). r6 counts up and is widened at the
+ * second visit; the third matches and the loop ends. */
+PROG(may_goto_loop)
+{
+	asm volatile("r6 = 0;"
+		     "1: .8byte 0x00000000000300e5;" /* may_goto pc+3 */
+		     "r6 += 1;"
+		     "r7 = r6;"
+		     "goto 1b;"
+		     "r0 = 0;"
+		     "exit;" ::: CLOBBERS);
+}
+
 char _license[] SEC("license") = "GPL";

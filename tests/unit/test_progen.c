@@ -62,7 +62,8 @@ static void test_well_formed(void **state)
 		bool seen_memsx = false, seen_sdiv = false, seen_neg = false, seen_end = false, seen_back = false,
 		     seen_jset = false, seen_jx = false, seen_map = false, seen_alu32 = false, seen_atomic = false,
 		     seen_fetch = false, seen_call = false, seen_pkt = false, seen_varstack = false,
-		     seen_ringbuf = false, seen_dynptr = false, seen_jmp32x = false;
+		     seen_ringbuf = false, seen_dynptr = false, seen_jmp32x = false, seen_maygoto = false,
+		     seen_gotol = false;
 		for (uint64_t i = 0; i < 200; i++) {
 			assert_int_equal(rb_progen_generate(f, 3, i, p), 0);
 			assert_true(p->insn_cnt > 2 && p->insn_cnt <= RB_PROGEN_MAX_INSNS);
@@ -79,9 +80,10 @@ static void test_well_formed(void **state)
 					continue;
 				}
 				if (is_jmp(in)) {
-					long to = (long)k + 1 + in->off;
+					long delta = in->code == (BPF_JMP32 | BPF_JA) ? in->imm : in->off; /* gotol: imm */
+					long to = (long)k + 1 + delta;
 					assert_true(to >= 0 && to < (long)p->insn_cnt);
-					if (in->off < 0)
+					if (delta < 0)
 						seen_back = true;
 					if (BPF_OP(in->code) == BPF_JSET)
 						seen_jset = true;
@@ -113,6 +115,8 @@ static void test_well_formed(void **state)
 				}
 				if (BPF_CLASS(in->code) == BPF_JMP32 && BPF_OP(in->code) != BPF_JA)
 					seen_jmp32x = true;
+				seen_maygoto |= in->code == (BPF_JMP | 0xe0);
+				seen_gotol |= in->code == (BPF_JMP32 | BPF_JA);
 				if ((BPF_OP(in->code) == BPF_DIV || BPF_OP(in->code) == BPF_MOD) &&
 				    (BPF_CLASS(in->code) == BPF_ALU || BPF_CLASS(in->code) == BPF_ALU64) && in->off == 1)
 					seen_sdiv = true;
@@ -157,6 +161,8 @@ static void test_well_formed(void **state)
 			assert_true(seen_memsx && seen_sdiv);
 		if (!strcmp(name, "link32"))
 			assert_true(seen_jmp32x && seen_map);
+		if (!strcmp(name, "maygoto"))
+			assert_true(seen_maygoto && seen_gotol && seen_back);
 		if (!strcmp(name, "ringbuf"))
 			assert_true(seen_ringbuf && seen_dynptr);
 	}
