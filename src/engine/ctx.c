@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "engine/btf.h"
 #include "engine/ctx.h"
 #include "engine/prog_types.h"
 
@@ -273,4 +274,24 @@ int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_c
 	if (!env->ptype->ctx_access)
 		return rb_unsupported(env, "ctx access for program type %u", env->prog->prog_type);
 	return env->ptype->ctx_access(env, off, size, write, out);
+}
+
+/* 6.18 nf_is_valid_access (net/netfilter/nf_bpf_link.c): struct bpf_nf_ctx
+ * { const struct nf_hook_state *state; struct sk_buff *skb; }, read only,
+ * whole pointers, each trusted and typed by vmlinux BTF */
+int rb_ctx_netfilter(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out)
+{
+	out->reg_type = RT_SCALAR;
+	out->flags = 0;
+	out->btf_id = 0;
+	if (off < 0 || off >= 16 || write || size != 8 || off % 8)
+		return reject(env, off, size);
+	const char *name = off == 0 ? "nf_hook_state" : "sk_buff";
+	int32_t id = rb_btf_struct_id(env, name);
+	if (id <= 0)
+		return rb_unsupported(env, "vmlinux BTF has no struct %s", name);
+	out->reg_type = RT_BTF_ID;
+	out->flags = RF_TRUSTED;
+	out->btf_id = id;
+	return 0;
 }

@@ -11,6 +11,7 @@
 struct rb_ctx_access {
 	enum rb_rtype reg_type; /* RT_SCALAR for plain fields */
 	uint8_t flags;
+	int32_t btf_id; /* RT_BTF_ID: the vmlinux type id */
 };
 /* is (off,size) a valid ctx access for this program type (its prog_types.c row)? */
 int rb_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
@@ -25,6 +26,7 @@ int rb_ctx_tracepoint(struct rb_env *env, int off, int size, bool write, struct 
 int rb_ctx_raw_tp_writable(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_syscall(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_raw_tracepoint(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
+int rb_ctx_netfilter(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 /* ctx_sock.c, ctx_cgroup.c */
 int rb_ctx_sock_addr(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);
 int rb_ctx_sock(struct rb_env *env, int off, int size, bool write, struct rb_ctx_access *out);

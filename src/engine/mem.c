@@ -228,7 +228,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 				regs[value_regno] = v;
 			break;
 		}
-		struct rb_ctx_access ca;
+		struct rb_ctx_access ca = {0};
 		if ((err = rb_ctx_access(env, off, size, write, &ca)))
 			return err;
 		if (!write && value_regno >= 0) {
@@ -237,6 +237,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			} else {
 				rb_reg_ptr(env, &regs[value_regno], ca.reg_type);
 				regs[value_regno].flags = ca.flags;
+				if (ca.reg_type == RT_BTF_ID)
+					regs[value_regno].map_idx = ca.btf_id;
 				if (ca.flags & RF_MAYBE_NULL)
 					regs[value_regno].id = ++env->id_gen;
 			}

@@ -79,6 +79,11 @@ static const uint64_t hs_lwt_seg6local[4] = {0x008004ae1743d1eeull, 0x296f260063
 static const uint64_t hs_syscall[4] = {0x008064280a43d1feull, 0x2b6fbe0063810008ull, 0x907fbff476383f7cull,
 				       0x00000000000f0ffcull};
 
+/* netfilter programs (bpf_nf_func_proto: bpf_base_func_proto), measured
+ * on 6.18.44 like the sets above */
+static const uint64_t hs_netfilter[4] = {0x008004280043d1eeull, 0x296f260063810000ull, 0x80739e307630207cull,
+					 0x00000000000f0fecull};
+
 #define UNCHECKED {false, 0, 0}
 #define RANGE(lo, hi) {true, lo, hi}
 #define RULES(a) a, (int)(sizeof(a) / sizeof(a[0]))
@@ -199,6 +204,9 @@ static const struct rb_prog_type types[] = {
 	 hs_lwt_xmit, NULL, 0},
 	{BPF_PROG_TYPE_LWT_SEG6LOCAL, "lwt_seg6local", "__sk_buff", rb_ctx_lwt, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_lwt_seg6local, NULL, 0},
+	/* netfilter (6.4+, type 32 of 6.18's UAPI): struct bpf_nf_ctx, the base
+	 * helpers (measured set), NF_DROP or NF_ACCEPT returned */
+	{32, "netfilter", "bpf_nf_ctx", rb_ctx_netfilter, PT_NO_CONVERT, 0, RANGE(0, 1), hs_netfilter, NULL, 0},
 	{BPF_PROG_TYPE_FLOW_DISSECTOR, "flow_dissector", "__sk_buff", rb_ctx_flow_dissector, PT_PKT_HELPER, 0, UNCHECKED,
 	 hs_flow_dissector, NULL, 0},
 };
@@ -245,6 +253,7 @@ static uint32_t usual_attach(uint32_t type)
 	case BPF_PROG_TYPE_CGROUP_DEVICE: return BPF_CGROUP_DEVICE;
 	case BPF_PROG_TYPE_SK_LOOKUP: return BPF_SK_LOOKUP;
 	case BPF_PROG_TYPE_SOCK_OPS: return BPF_CGROUP_SOCK_OPS;
+	case 32 /* netfilter */: return 45; /* BPF_NETFILTER, which it must carry */
 	default: return 0;
 	}
 }

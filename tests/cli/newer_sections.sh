@@ -13,7 +13,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/newer_sections.bpf.o
 
 "$RB" load "$OBJ" >"$tmp/load" 2>"$tmp/err"; rc=$?
 check "load: exit 0, no program of unknown type" \
-  '[ $rc -eq 0 ] && grep -q "20 programs (0 of unknown type, 0 not prepared)" "$tmp/load"' "$tmp/err"
+  '[ $rc -eq 0 ] && grep -q "22 programs (0 of unknown type, 0 not prepared)" "$tmp/load"' "$tmp/err"
 # program, type, attach type as mainline libbpf loads them on this kernel
 while read -r prog type attach; do
 	check "load: $prog is $type / $attach (type-from libbpf>1.1)" \
@@ -37,6 +37,8 @@ unix_connect cgroup_sock_addr cgroup_unix_connect
 unix_sendmsg cgroup_sock_addr cgroup_unix_sendmsg
 unix_recvmsg cgroup_sock_addr cgroup_unix_recvmsg
 unix_getsockname_bad cgroup_sock_addr cgroup_unix_getsockname
+nf_accept netfilter netfilter
+nf_write_bad netfilter netfilter
 tp_sleepable tracepoint -
 raw_tp_sleepable raw_tracepoint -
 EOF
@@ -52,6 +54,8 @@ check "verify: a session program must return 0 or 1" \
   'grep -Eq "up_session_s_bad +failure .*should have been in \[0, 1\]" "$tmp/v"' "$tmp/v"
 check "verify: the AF_UNIX hooks are verified, getsockname must return 1" \
   'grep -Eq "unix_connect +success" "$tmp/v" && grep -Eq "unix_getsockname_bad +failure .*should have been in \[1, 1\]" "$tmp/v"' "$tmp/v"
+check "verify: netfilter programs are verified (context: two trusted BTF pointers, read only)" \
+  'grep -Eq "nf_accept +success" "$tmp/v" && grep -Eq "nf_write_bad +failure" "$tmp/v"' "$tmp/v"
 check "verify: the sleepable uprobe-multi program may call bpf_copy_from_user" \
   'grep -Eq "up_multi_s +success" "$tmp/v"' "$tmp/v"
 

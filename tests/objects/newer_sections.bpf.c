@@ -137,6 +137,38 @@ int unix_getsockname_bad(struct bpf_sock_addr *ctx)
 	return 0;
 }
 
+/* netfilter: struct bpf_nf_ctx, two trusted BTF pointers; NF_DROP (0) or
+ * NF_ACCEPT (1) */
+struct nf_hook_state {
+	unsigned char hook;
+	unsigned char pf;
+} __attribute__((preserve_access_index));
+
+struct sk_buff {
+	unsigned int len;
+} __attribute__((preserve_access_index));
+
+struct bpf_nf_ctx {
+	const struct nf_hook_state *state;
+	struct sk_buff *skb;
+};
+
+SEC("netfilter")
+int nf_accept(struct bpf_nf_ctx *ctx)
+{
+	const struct nf_hook_state *st = ctx->state;
+	struct sk_buff *skb = ctx->skb;
+	return skb->len > 20 && st->pf == 2;
+}
+
+/* a write to the context: refused */
+SEC("netfilter")
+int nf_write_bad(struct bpf_nf_ctx *ctx)
+{
+	ctx->skb = 0;
+	return 1;
+}
+
 /* sleepable tracepoints: 6.18 refuses them ("Only fentry/fexit/fmod_ret,
  * lsm, iter, uprobe, and struct_ops programs can be sleepable") */
 SEC("tp.s/syscalls/sys_enter_nanosleep")
