@@ -63,8 +63,9 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	return env->nchains++;
 }
 
-/* the chain of st's frames 0..depth */
-static struct rb_chain *state_chain(struct rb_env *env, const struct rb_vstate *st, int depth)
+/* the index in env->chains of the chain of st's frames 0..depth (created
+ * if new, which may move env->chains), -1 when out of memory */
+static int state_chain_idx(struct rb_env *env, const struct rb_vstate *st, int depth)
 {
 	int cs[RB_MAX_FRAMES], subs[RB_MAX_FRAMES];
 	for (int i = 0; i <= depth; i++) {
@@ -72,7 +73,13 @@ static struct rb_chain *state_chain(struct rb_env *env, const struct rb_vstate *
 		if (i < depth)
 			cs[i] = st->frame[i + 1]->callsite;
 	}
-	int c = lookup_chain(env, cs, subs, depth);
+	return lookup_chain(env, cs, subs, depth);
+}
+
+/* the chain of st's frames 0..depth */
+static struct rb_chain *state_chain(struct rb_env *env, const struct rb_vstate *st, int depth)
+{
+	int c = state_chain_idx(env, st, depth);
 	return c < 0 ? NULL : &env->chains[c];
 }
 
@@ -382,12 +389,17 @@ static bool slot_alive(struct rb_env *env, const struct rb_vstate *st, struct rb
  * NOT_INIT, dead stack slots invalid */
 void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 {
-	struct rb_chain *inst[RB_MAX_FRAMES];
+	/* every chain is looked up (and created) before any pointer into
+	 * env->chains is kept: a lookup that creates one may move the array */
+	int idx[RB_MAX_FRAMES];
 	for (int fr = 0; fr <= st->curframe; fr++) {
-		inst[fr] = state_chain(env, st, fr);
-		if (!inst[fr])
+		idx[fr] = state_chain_idx(env, st, fr);
+		if (idx[fr] < 0)
 			return; /* out of memory: keep everything */
 	}
+	struct rb_chain *inst[RB_MAX_FRAMES];
+	for (int fr = 0; fr <= st->curframe; fr++)
+		inst[fr] = &env->chains[idx[fr]];
 	for (int fr = 0; fr <= st->curframe; fr++) {
 		struct rb_func *f = st->frame[fr];
 		/* 6.18 clean_func_state: registers dead before the frame's
