@@ -149,15 +149,22 @@ build/test/rangebench: $(TST)/cli/main.o build/test/librangebench.a
 # assembly (*.bpf.s); em_none.bpf.o is old_toolchain.bpf.o with e_machine 0.
 TEST_BPF_SRCS := $(sort $(wildcard tests/objects/*.bpf.c tests/objects/*.bpf.s))
 # tests/objects/bad/: objects that must not open (an object without
-# programs), kept out of build/test/objects, which tools run whole.
+# programs), kept out of build/test/objects, which tools run whole;
+# tests/objects/hostile/: objects that crash the loader of the process that
+# opens them (libbpf 1.1), kept out of both (the fuzz replay opens bad/ in
+# process).
 TEST_BPF_OBJS := $(patsubst tests/objects/%,build/test/objects/%.o,$(basename $(TEST_BPF_SRCS))) \
 	build/test/objects/em_none.bpf.o \
-	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c))
+	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c)) \
+	$(patsubst tests/objects/hostile/%.bpf.c,build/test/objects-hostile/%.bpf.o,$(wildcard tests/objects/hostile/*.bpf.c))
 BPF_CFLAGS := -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu
 build/test/objects/%.bpf.o: tests/objects/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@
 build/test/objects-bad/%.bpf.o: tests/objects/bad/%.bpf.c | build/.deps
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -c $< -o $@
+build/test/objects-hostile/%.bpf.o: tests/objects/hostile/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@
 build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps

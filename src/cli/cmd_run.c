@@ -14,6 +14,7 @@
 #include "driver/census_store.h"
 #include "driver/driver.h"
 #include "driver/fault.h"
+#include "driver/scan.h"
 #include "store/runinfo.h"
 #include "report/run_summary.h"
 #include "store/store.h"
@@ -263,6 +264,9 @@ int cmd_run(int argc, char **argv)
 	/* a child process of a run: one object (src/driver/child.c) */
 	if (argc > 1 && !strcmp(argv[1], "--child"))
 		return rb_driver_child_main(argc, argv);
+	/* a scan child: opens the objects its parent names (src/driver/scan.c) */
+	if (argc == 2 && !strcmp(argv[1], "--scan-child"))
+		return rb_scan_child_main();
 	struct run_cli c;
 	int rc = rb_run_cli_parse(argc, argv, &c);
 	if (rc >= 0)

@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/type_opts.h"
+#include "driver/scan.h"
 #include "loader/prog_type.h"
 #include "tracker/tracker.h"
 #include "loader/object.h"
@@ -106,6 +107,40 @@ static int print_rows(const struct row *rows, size_t n, bool csv)
 	return 0;
 }
 
+/* each object is first opened in a child process (src/driver/scan.h):
+ * one the loader crashes on is reported and skipped, never opened here */
+struct probe {
+	struct rb_scan *scan;
+	bool unavailable; /* no child could be started: opened here only */
+};
+
+/* true when the object is done with (reported, *rc set): the loader
+ * crashed on it or refused it in the child */
+static bool opened_apart(struct probe *pr, const char *path, const struct rb_load_opts *lo, int *rc)
+{
+	if (pr->unavailable)
+		return false;
+	if (!pr->scan && !(pr->scan = rb_scan_new("/proc/self/exe", NULL, NULL, 0))) {
+		pr->unavailable = true;
+		return false;
+	}
+	struct rb_scan_obj so;
+	struct rb_err err = {{0}};
+	int r = rb_scan_object(pr->scan, path, lo, &so, &err);
+	if (r == RB_SCAN_OK) {
+		rb_scan_obj_free(&so);
+		return false;
+	}
+	if (r < 0) {
+		fprintf(stderr, "rangebench verify: note: %s; objects are opened without that isolation\n", err.msg);
+		pr->unavailable = true;
+		return false;
+	}
+	fprintf(stderr, "rangebench verify: %s\n", err.msg);
+	*rc = 2;
+	return true;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -161,6 +196,7 @@ int cmd_verify(int argc, char **argv)
 	/* helper sets: the running kernel's, probed when a program needs them */
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, !compiled_helpers);
+	struct probe probe = {0};
 	for (int a = optind; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
@@ -173,6 +209,8 @@ int cmd_verify(int argc, char **argv)
 		}
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
+		if (opened_apart(&probe, path, &lopts, &rc))
+			continue;
 		if (rb_object_open(path, &lopts, &obj, &err) < 0) {
 			fprintf(stderr, "rangebench verify: %s\n", err.msg);
 			rc = 2;
@@ -222,5 +260,6 @@ int cmd_verify(int argc, char **argv)
 	}
 	free(rows);
 	rb_vmlinux_free(vmlinux);
+	rb_scan_free(probe.scan);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "driver/driver_impl.h"
 #include "driver/fault.h"
 #include "driver/rss.h"
+#include "driver/scan.h"
 #include "loader/object.h"
 #include "loader/sha256.h"
 #include "store/writer.h"
@@ -119,40 +120,88 @@ void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const
 	}
 }
 
+/* the programs of an opened object that pass the filter and the shard */
+static void scan_keep(struct rb_driver *d, struct obj_state *os, const struct rb_scan_obj *so)
+{
+	snprintf(os->sha256, sizeof(os->sha256), "%s", so->sha256);
+	os->progs = calloc(so->nprogs ? so->nprogs : 1, sizeof(*os->progs));
+	for (size_t p = 0; os->progs && p < so->nprogs; p++) {
+		const struct rb_scan_prog *pr = &so->progs[p];
+		if (!rb_filter_match(d->opts.filter, os->job->path, pr->name) ||
+		    !in_shard(d, so->sha256, pr->section, pr->name))
+			continue;
+		struct prog_ref *ref = &os->progs[os->nprogs++];
+		ref->idx = pr->idx;
+		snprintf(ref->name, sizeof(ref->name), "%s", pr->name);
+		snprintf(ref->section, sizeof(ref->section), "%s", pr->section);
+		ref->prog_type = pr->prog_type;
+		ref->insn_cnt = pr->insn_cnt;
+	}
+	__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
+}
+
+/* an object opened here, in the run's own process (no child_exe) */
+static int scan_in_process(const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *so,
+			   struct rb_err *e)
+{
+	struct rb_object *obj = NULL;
+	memset(so, 0, sizeof(*so));
+	if (rb_object_open(path, lo, &obj, e) < 0)
+		return RB_SCAN_FAILED;
+	snprintf(so->sha256, sizeof(so->sha256), "%s", obj->sha256);
+	so->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*so->progs));
+	for (size_t p = 0; so->progs && p < obj->prog_cnt; p++) {
+		struct rb_scan_prog *sp = &so->progs[so->nprogs++];
+		sp->idx = (uint32_t)p;
+		sp->name = strdup(obj->progs[p].name);
+		sp->section = strdup(obj->progs[p].section);
+		sp->prog_type = obj->progs[p].prog_type;
+		sp->insn_cnt = obj->progs[p].insn_cnt;
+	}
+	rb_object_free(obj);
+	return 0;
+}
+
+static bool stop_cb(void *arg) { return rb_drv_stop_requested(arg); }
+
+/* phase 1: each worker opens objects in a scan child of its own (scan.h),
+ * so that a loader crashing on one object costs that object's row */
 static void *scan_worker(void *arg)
 {
 	struct rb_driver *d = arg;
+	struct rb_scan *sc = d->opts.child_exe ? rb_scan_new(d->opts.child_exe, stop_cb, d, d->opts.mem_limit_mib)
+					       : NULL;
+	if (d->opts.child_exe && !sc) {
+		struct rb_err e;
+		rb_errf(&e, "run: out of memory");
+		rb_drv_fail(d, &e);
+		return NULL;
+	}
 	for (;;) {
 		size_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
 		if (i >= d->jobs->n || rb_drv_stop_requested(d))
 			break;
 		struct obj_state *os = &d->objs[i];
-		struct rb_object *obj = NULL;
 		struct rb_err e = {{0}};
 		struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job)};
-		if (rb_object_open(os->job->path, &lo, &obj, &e) < 0) {
+		struct rb_scan_obj so;
+		int rc = sc ? rb_scan_object(sc, os->job->path, &lo, &so, &e) : scan_in_process(os->job->path, &lo, &so, &e);
+		if (rc < 0) {
+			rb_drv_fail(d, &e);
+			break;
+		}
+		if (rc == RB_SCAN_STOPPED)
+			break;
+		if (rc == RB_SCAN_OK) {
+			scan_keep(d, os, &so);
+			rb_scan_obj_free(&so);
+		} else {
 			os->load_failed = true;
 			rb_drv_object_failed(d, os, &e, false);
-		} else {
-			snprintf(os->sha256, sizeof(os->sha256), "%s", obj->sha256);
-			os->progs = calloc(obj->prog_cnt ? obj->prog_cnt : 1, sizeof(*os->progs));
-			for (size_t p = 0; os->progs && p < obj->prog_cnt; p++) {
-				const struct rb_prog *pr = &obj->progs[p];
-				if (!rb_filter_match(d->opts.filter, os->job->path, pr->name) ||
-				    !in_shard(d, obj->sha256, pr->section, pr->name))
-					continue;
-				struct prog_ref *ref = &os->progs[os->nprogs++];
-				ref->idx = p;
-				snprintf(ref->name, sizeof(ref->name), "%s", pr->name);
-				snprintf(ref->section, sizeof(ref->section), "%s", pr->section);
-				ref->prog_type = pr->prog_type;
-				ref->insn_cnt = pr->insn_cnt;
-			}
-			__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
-			rb_object_free(obj);
 		}
 		__atomic_add_fetch(&d->scanned, 1, __ATOMIC_RELAXED);
 	}
+	rb_scan_free(sc);
 	return NULL;
 }
 
@@ -371,11 +420,15 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 	pthread_mutex_init(&d->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &d->t0);
 
-	/* the threads started from here inherit a mask without SIGINT/SIGTERM */
+	/* the threads started from here inherit a mask without SIGINT,
+	 * SIGTERM, SIGHUP and SIGPIPE: those reach the caller's thread (and a
+	 * write to a child that died fails with EPIPE in the thread itself) */
 	sigset_t block, old;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	int rc = rb_writer_start(st, 256, &d->w, err);
 	if (rc == 0 && pthread_create(&d->manager, NULL, manager, d) != 0) {

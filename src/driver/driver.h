@@ -5,12 +5,17 @@
  * thread) and returns at once; the caller polls rb_driver_progress() to
  * show progress and sets *opts->stop (from a signal handler, say) to stop
  * early; rb_driver_finish() waits, stores what finished and says whether
- * the run completed. The driver's threads block SIGINT/SIGTERM, so those
- * signals reach the caller's thread.
+ * the run completed. The driver's threads block SIGINT, SIGTERM, SIGHUP
+ * and SIGPIPE, so those signals reach the caller's thread.
  *
- * Two phases: a scan opens every object (in parallel) and lists the
- * programs that pass the filter, so the total is known; then each object
- * is opened again by one worker, which verifies its programs with every
+ * No object is ever opened in the driver's own process (with child_exe):
+ * the loader runs on untrusted files. Two phases: a scan opens every
+ * object (in parallel, each worker through a scan child of its own that
+ * opens object after object, scan.h) and lists the programs that pass the
+ * filter, so the total is known; an object whose scan child dies (a loader
+ * crash) becomes one load_error row naming the signal, and a new child
+ * goes on with the next object. Then each object is opened again, in the
+ * child of one worker, which verifies its programs with every
  * tracker (objects with the most programs first) in a child process (a
  * fresh exec of opts.child_exe, never a bare fork of this threaded
  * process) that pipes the rows back (child.c): a verifier crash costs one

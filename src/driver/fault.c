@@ -1,6 +1,8 @@
 /* fault.c — the test-only fault switch (see fault.h). */
 #include "driver/fault.h"
 
+#include <fnmatch.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,38 @@ int rb_fault_parse(const char *spec, const char *tracker)
 			return -1;
 		if (!strcmp(item, tracker) || !strcmp(item, "*"))
 			kinds |= k;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return kinds;
+}
+
+int rb_fault_open(const char *spec, const char *path)
+{
+	if (!spec || !*spec)
+		return 0;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int kinds = 0;
+	for (const char *p = spec; *p;) {
+		size_t n = strcspn(p, ",");
+		char item[64];
+		if (n < sizeof(item)) {
+			memcpy(item, p, n);
+			item[n] = 0;
+			char *colon = strrchr(item, ':');
+			if (colon) {
+				*colon = 0;
+				const char *kind = colon + 1;
+				bool target = !strcmp(item, "open") ||
+					      (!strncmp(item, "open=", 5) && fnmatch(item + 5, base, 0) == 0);
+				if (target && !strcmp(kind, "crash"))
+					kinds |= RB_FAULT_CRASH;
+				else if (target && !strcmp(kind, "hang"))
+					kinds |= RB_FAULT_HANG;
+			}
+		}
 		p += n;
 		if (*p == ',')
 			p++;

@@ -12,6 +12,10 @@
  *   hang     each verification hangs after verifying (until killed)
  *   hog      each verification then grows its memory by 64 MiB every
  *            50 ms (touched, so resident) until killed
+ * and the target "open" (every object) or "open=GLOB" (objects whose file
+ * name matches GLOB) with KIND crash or hang makes the process that opens
+ * an object (a scan child, scan.h) die or hang in the opening step, as a
+ * loader crashing on a hostile object would.
  * The perturbation lives in the driver, not in a tracker: the recorded
  * rows change, the verifier does not. Release builds ignore the variable. */
 #ifndef RB_DRIVER_FAULT_H
@@ -31,6 +35,8 @@ enum {
 
 /* The fault kinds spec sets for tracker (0: none; -1: bad spec). */
 int rb_fault_parse(const char *spec, const char *tracker);
+/* The kinds (RB_FAULT_CRASH, RB_FAULT_HANG) spec sets for opening path. */
+int rb_fault_open(const char *spec, const char *path);
 /* After a verification: sleep, crash or hang as the kinds say. */
 void rb_fault_during(int kinds);
 /* Apply the kinds to a result (not RB_FAULT_SLOW/CRASH/HANG). */

@@ -1,0 +1,250 @@
+/* scan.c — opening objects in a scan child (see scan.h). */
+#include "driver/scan.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "driver/fault.h"
+#include "driver/spawn.h"
+#include "driver/wire.h"
+
+struct rb_scan {
+	char *exe;
+	bool (*stop)(void *);
+	void *stop_arg;
+	uint64_t mem_limit_mib;
+	pid_t pid; /* 0: no child */
+	int to, from;
+	struct rb_wbuf buf;
+};
+
+void rb_scan_obj_free(struct rb_scan_obj *o)
+{
+	for (size_t i = 0; o->progs && i < o->nprogs; i++) {
+		free(o->progs[i].name);
+		free(o->progs[i].section);
+	}
+	free(o->progs);
+	memset(o, 0, sizeof(*o));
+}
+
+struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_arg, uint64_t mem_limit_mib)
+{
+	struct rb_scan *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->exe = strdup(exe);
+	if (!s->exe) {
+		free(s);
+		return NULL;
+	}
+	s->stop = stop;
+	s->stop_arg = stop_arg;
+	s->mem_limit_mib = mem_limit_mib;
+	return s;
+}
+
+/* close the pipes, kill the child if asked, reap it: its status */
+static int end_child(struct rb_scan *s, bool kill_it)
+{
+	if (!s->pid)
+		return 0;
+	close(s->to);
+	if (kill_it)
+		kill(s->pid, SIGKILL);
+	close(s->from);
+	int status = rb_wait_child(s->pid);
+	s->pid = 0;
+	return status;
+}
+
+void rb_scan_free(struct rb_scan *s)
+{
+	if (!s)
+		return;
+	/* stdin closed: an idle child reads end of file and exits */
+	end_child(s, false);
+	rb_wbuf_free(&s->buf);
+	free(s->exe);
+	free(s);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_reply(struct rb_scan *s, const char *path, struct rb_scan_obj *out, struct rb_err *err)
+{
+	struct rb_wcur c = rb_wcur_of(&s->buf);
+	uint32_t kind = rb_wget_u32(&c);
+	if (kind == RB_SCAN_FAILED) {
+		const char *msg = rb_wget_str(&c);
+		if (!c.bad) {
+			rb_errf(err, "%s", msg);
+			return RB_SCAN_FAILED;
+		}
+	}
+	snprintf(out->sha256, sizeof(out->sha256), "%s", rb_wget_str(&c));
+	uint32_t n = rb_wget_u32(&c);
+	/* each program takes at least 26 bytes of the frame: n is bounded by it */
+	if (!c.bad && (size_t)n > s->buf.n / 26) {
+		c.bad = true;
+	} else if (!c.bad) {
+		out->progs = calloc(n ? n : 1, sizeof(*out->progs));
+		if (!out->progs) {
+			rb_errf(err, "%s: out of memory", path);
+			return -1;
+		}
+	}
+	for (uint32_t i = 0; !c.bad && i < n; i++) {
+		struct rb_scan_prog *p = &out->progs[out->nprogs++];
+		p->idx = rb_wget_u32(&c);
+		p->name = strdup(rb_wget_str(&c));
+		p->section = strdup(rb_wget_str(&c));
+		p->prog_type = rb_wget_u32(&c);
+		p->insn_cnt = rb_wget_u64(&c);
+		if (!p->name || !p->section) {
+			rb_scan_obj_free(out);
+			rb_errf(err, "%s: out of memory", path);
+			return -1;
+		}
+	}
+	if (kind != RB_SCAN_OK || c.bad) {
+		rb_scan_obj_free(out);
+		rb_errf(err, "%s: malformed answer from the scan process", path);
+		return RB_SCAN_CRASHED;
+	}
+	return RB_SCAN_OK;
+}
+
+int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *out,
+		   struct rb_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	s->buf.n = 0;
+	s->buf.oom = false;
+	rb_wput_str(&s->buf, path);
+	rb_wput_str(&s->buf, lo && lo->prog_type ? lo->prog_type : "");
+	rb_wput_str(&s->buf, lo && lo->attach_type ? lo->attach_type : "");
+	rb_wput_str(&s->buf, lo && lo->btf_path ? lo->btf_path : "");
+	if (s->buf.oom)
+		return rb_errf(err, "%s: out of memory", path);
+	/* a child that died since its last answer is replaced once */
+	for (int attempt = 0;; attempt++) {
+		if (!s->pid) {
+			char *argv[] = {s->exe, "run", "--scan-child", NULL};
+			struct rb_err e;
+			pid_t pid = rb_spawn(argv, &s->to, &s->from, &e);
+			if (pid < 0)
+				return rb_errf(err, "%s: cannot open it in a child process: %s", path, e.msg);
+			s->pid = pid;
+		}
+		if (rb_wire_send(s->to, &s->buf) == 0)
+			break;
+		end_child(s, true);
+		if (attempt)
+			return rb_errf(err, "%s: the scan process does not take requests", path);
+	}
+	double t0 = now_s();
+	for (;;) {
+		struct pollfd p = {.fd = s->from, .events = POLLIN};
+		int r = poll(&p, 1, 100);
+		if (s->stop && s->stop(s->stop_arg)) {
+			end_child(s, true);
+			rb_errf(err, "%s: stopped", path);
+			return RB_SCAN_STOPPED;
+		}
+		if (now_s() - t0 > RB_SCAN_BUDGET_S) {
+			end_child(s, true);
+			rb_errf(err, "%s: opening it took longer than %.0f s: stopped", path, RB_SCAN_BUDGET_S);
+			return RB_SCAN_CRASHED;
+		}
+		uint64_t rss_mib;
+		if (s->mem_limit_mib && (rss_mib = rb_rss_of(s->pid) >> 20) > s->mem_limit_mib) {
+			end_child(s, true);
+			rb_errf(err, "%s: opening it passed the memory limit of %llu MiB (resident %llu MiB): stopped", path,
+				(unsigned long long)s->mem_limit_mib, (unsigned long long)rss_mib);
+			return RB_SCAN_CRASHED;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			continue;
+		if (r > 0 && rb_wire_recv(s->from, &s->buf) == 1)
+			return parse_reply(s, path, out, err);
+		/* end of file or a broken frame: the child died opening it */
+		char how[96];
+		rb_status_text(end_child(s, true), how, sizeof(how));
+		rb_errf(err, "%s: the loader crashed opening it: %s", path, how);
+		return RB_SCAN_CRASHED;
+	}
+}
+
+int rb_scan_child_main(void)
+{
+	if (!rb_child_bind_parent())
+		return 2;
+	/* answers go to the pipe the parent gave as stdout; anything else
+	 * printed to stdout (a library's message) goes to stderr instead */
+	int out = dup(STDOUT_FILENO);
+	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		return 2;
+	const char *fault = rb_fault_env();
+	struct rb_wbuf req = {0}, rep = {0};
+	int rc = 0;
+	for (;;) {
+		int r = rb_wire_recv(STDIN_FILENO, &req);
+		if (r <= 0) {
+			rc = r < 0 ? 2 : 0;
+			break;
+		}
+		struct rb_wcur c = rb_wcur_of(&req);
+		const char *path = rb_wget_str(&c), *pt = rb_wget_str(&c), *at = rb_wget_str(&c),
+			   *btf = rb_wget_str(&c);
+		if (c.bad) {
+			rc = 2;
+			break;
+		}
+		struct rb_load_opts lo = {
+			.prog_type = *pt ? pt : NULL, .attach_type = *at ? at : NULL, .btf_path = *btf ? btf : NULL};
+		rb_fault_during(rb_fault_open(fault, path));
+		struct rb_object *obj = NULL;
+		struct rb_err e = {{0}};
+		rep.n = 0;
+		rep.oom = false;
+		if (rb_object_open(path, &lo, &obj, &e) < 0) {
+			rb_wput_u32(&rep, RB_SCAN_FAILED);
+			rb_wput_str(&rep, e.msg);
+		} else {
+			rb_wput_u32(&rep, RB_SCAN_OK);
+			rb_wput_str(&rep, obj->sha256);
+			rb_wput_u32(&rep, (uint32_t)obj->prog_cnt);
+			for (size_t i = 0; i < obj->prog_cnt; i++) {
+				const struct rb_prog *p = &obj->progs[i];
+				rb_wput_u32(&rep, (uint32_t)i);
+				rb_wput_str(&rep, p->name);
+				rb_wput_str(&rep, p->section);
+				rb_wput_u32(&rep, p->prog_type);
+				rb_wput_u64(&rep, p->insn_cnt);
+			}
+			rb_object_free(obj);
+		}
+		if (rb_wire_send(out, &rep) < 0) {
+			rc = 2;
+			break;
+		}
+	}
+	rb_wbuf_free(&req);
+	rb_wbuf_free(&rep);
+	close(out);
+	return rc;
+}

@@ -1,0 +1,63 @@
+/* scan.h — opening untrusted objects in a child process.
+ *
+ * An object is opened only in a scan child, `EXE run --scan-child`
+ * (spawn.h), never in the process that asks: the loader (libbpf among it)
+ * runs on hostile files, and a crash or heap corruption there must cost
+ * that object, not the run (issue 24). One child opens object after
+ * object, as the parent sends their paths through its stdin, and answers
+ * each with the object's identity (sha256, and every program's index,
+ * name, section, type and instruction count, names whole: wire.h) or the
+ * loader's error. A child that dies (or passes the budget) costs the
+ * object in flight: the caller is told the signal, and the next object
+ * goes to a new child. */
+#ifndef RB_DRIVER_SCAN_H
+#define RB_DRIVER_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/object.h"
+#include "util/err.h"
+
+/* seconds one object may take to open before its child is killed */
+#define RB_SCAN_BUDGET_S 120.0
+
+struct rb_scan_prog {
+	uint32_t idx; /* index in rb_object.progs */
+	char *name, *section;
+	uint32_t prog_type;
+	uint64_t insn_cnt;
+};
+
+struct rb_scan_obj {
+	char sha256[65];
+	struct rb_scan_prog *progs;
+	size_t nprogs;
+};
+
+void rb_scan_obj_free(struct rb_scan_obj *o);
+
+enum rb_scan_status {
+	RB_SCAN_OK = 0,      /* opened: out filled */
+	RB_SCAN_FAILED = 1,  /* the loader refused it: err is its message */
+	RB_SCAN_CRASHED = 2, /* the child died or was killed opening it: err says how */
+	RB_SCAN_STOPPED = 3, /* stop() said so: the child was killed */
+};
+
+struct rb_scan;
+
+/* exe: the rangebench executable ("/proc/self/exe"); stop (may be NULL)
+ * is polled while a child works; mem_limit_mib: 0 = none */
+struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_arg, uint64_t mem_limit_mib);
+/* Open one object in the child (started when needed): an rb_scan_status,
+ * or -1 when no child could be started (err says why). */
+int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *out,
+		   struct rb_err *err);
+/* ends the child (if any) and frees s */
+void rb_scan_free(struct rb_scan *s);
+
+/* the child's side: requests from stdin, answers to stdout; exit code */
+int rb_scan_child_main(void);
+
+#endif

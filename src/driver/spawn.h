@@ -1,0 +1,35 @@
+/* spawn.h — starting a child process of the driver: a fresh exec of the
+ * rangebench executable with posix_spawn (never a bare fork of a
+ * multi-threaded process, which could inherit locks held by other threads
+ * and pipes of sibling children), its stdin and stdout pipes to the
+ * parent, and SIGINT, SIGTERM, SIGHUP and SIGPIPE blocked: a Ctrl-C or a
+ * hang-up reaches the whole process group, and the parent, not the child,
+ * decides what it stops. Children set PR_SET_PDEATHSIG themselves
+ * (rb_child_bind_parent), so a parent killed outright takes them along. */
+#ifndef RB_DRIVER_SPAWN_H
+#define RB_DRIVER_SPAWN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/err.h"
+
+/* Start argv[0] with argv; *to_child: a pipe to its stdin (-1 to leave
+ * stdin alone), *from_child: a pipe from its stdout. Both close-on-exec in
+ * the parent. Returns the pid or -1 (err names what). */
+pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err *err);
+
+/* in a child: die with the parent; false if the parent is already gone */
+bool rb_child_bind_parent(void);
+
+/* "signal 6 (Aborted)", "exit status 3", for a waitpid status */
+void rb_status_text(int status, char *buf, size_t len);
+
+/* wait for pid (retrying on EINTR); its status */
+int rb_wait_child(pid_t pid);
+
+/* resident bytes of a process (0 if unknown) */
+uint64_t rb_rss_of(pid_t pid);
+
+#endif
