@@ -28,7 +28,8 @@ set grid noxtics
 set xtics rotate by -20 scale 0 noenhanced
 set key top right horizontal box opaque noenhanced
 
-trk = header(f)
+load data."/agreement.vars.gp"
+trk = trk1
 nt = words(trk)
 # the export writes spaces inside a cell as '_': "source (n=N)" again
 unus(s) = (strstrt(s, "_(") > 0 ? s[1:strstrt(s, "_(") - 1]." ".s[strstrt(s, "_(") + 1:] : s)

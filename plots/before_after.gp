@@ -24,7 +24,8 @@ set key top left box opaque font ",16" noenhanced
 
 sel(t, v) = (strcol(2) eq t && v > 0 ? v : 1/0)
 # the trackers of the runs, in file order (registry order, then others)
-trk = system(sprintf("grep -v '^#' '%s' | cut -f2 | awk '!s[$0]++' | tr '\n' ' '", f))
+load data."/before_after.vars.gp"
+trk = trk1
 nt = words(trk)
 pts = "7 5 9 11 13 15"
 ptof(i) = int(word(pts, 1 + (i - 1) % 6))

@@ -16,7 +16,8 @@ load plotdir."/style.gp"
 
 f = data."/bench.tsv"
 set datafile missing ""
-trk = header(f)
+load data."/bench_ratio.vars.gp"
+trk = trk1
 nt = words(trk)
 stats f using 2 nooutput
 nops = STATS_records
@@ -50,7 +51,7 @@ set style fill solid 0.9 border -1
 set grid noxtics
 set xtics rotate by -60 scale 0 font xfont noenhanced ()
 # one label per operation, at its group's centre
-ops = system(sprintf("grep -v '^#' '%s' | cut -f1 | tr '\n' ' '", f))
+ops = keys1
 do for [k = 1:words(ops)] {
     set xtics add (word(ops, k) k - 1)
 }

@@ -15,7 +15,8 @@ load plotdir."/style.gp"
 
 f = data."/time_ratio_cdf.tsv"
 # the trackers, in block order
-trk = system(sprintf("grep -v '^#' '%s' | cut -f1 | grep . | uniq | tr '\\n' ' '", f))
+load data."/cdf_time_ratio.vars.gp"
+trk = trk1
 nt = words(trk)
 stats f using 2 nooutput
 lo = STATS_min

@@ -7,7 +7,8 @@
 # Data: <data>/census.tsv and <data>/census_jmp.tsv (from `rangebench plot`):
 #   op, then one column per tracker of the census (headed by its name):
 #   the share of its results that are optimal, in %
-# By hand: gnuplot -e "data='plots/out/data'; out='plots/out/census'; fmt='png'" plots/census.gp
+# By hand (after a `rangebench plot`, which writes data/census.vars.gp):
+#   gnuplot -e "data='plots/out/data'; out='plots/out/census'; fmt='png'" plots/census.gp
 
 if (!exists("data")) data = "plots/out/data"
 if (!exists("out")) out = "plots/out/census"
@@ -18,7 +19,8 @@ load plotdir."/style.gp"
 f1 = data."/census.tsv"
 f2 = data."/census_jmp.tsv"
 # the trackers, as the header line names them
-trk = header(f1)
+load data."/census.vars.gp"
+trk = trk1
 nt = words(trk)
 # tick labels shrink when there are many operations
 tickfont(n) = (n > 40 ? ",12" : (n > 24 ? ",14" : ",18"))
@@ -26,7 +28,7 @@ stats f1 using 2 nooutput
 n1 = STATS_records
 n2 = 0
 xf1 = tickfont(n1)
-if (system("grep -vc '^#' ".f2." 2>/dev/null") + 0 > 0) {
+if (rows2 > 0) {
     stats f2 using 2 nooutput
     n2 = STATS_records
     xf2 = tickfont(n2)

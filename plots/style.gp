@@ -32,8 +32,9 @@ icolour(t, i) = int("0x".tcolour(t, i)[2:7])
 # passes them; by hand, the defaults)
 if (!exists("base")) base = "old"
 if (!exists("cand")) cand = "cnum"
-# the tracker names heading columns 2.. of a pivot file ("#key old cnum ...")
-header(f) = system(sprintf("head -n1 '%s' | cut -f2- | tr '\\t' ' '", f))
+# what a chart needs to know about its data (the trackers, the rows) is
+# in <data>/NAME.vars.gp, written by `rangebench plot` beside the data:
+# no script starts a shell
 
 set datafile separator "\t"
 set datafile commentschars "#"

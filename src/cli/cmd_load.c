@@ -5,6 +5,7 @@
  * line. */
 #include <bpf/libbpf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
@@ -12,6 +13,7 @@
 #include "loader/object.h"
 #include "loader/prog_type.h"
 #include "loader/uapi_names.h"
+#include "util/printable.h"
 
 static void usage(FILE *f)
 {
@@ -73,55 +75,74 @@ static void fixups_text(uint32_t f, char *buf, size_t sz)
 		 f & RB_MAP_FIX_INNER ? " inner_map" : "");
 }
 
+/* names from the object, escaped for the terminal (util/printable.h);
+ * "?" when out of memory */
+static char *esc(const char *s)
+{
+	char *e = rb_printable_dup(s);
+	return e ? e : strdup("?");
+}
+
 static void print_text(const struct rb_object *o)
 {
-	printf("%s: %zu programs, %zu maps, BTF %s%s%s%s, sha256 %s\n", o->path, o->prog_cnt, o->map_cnt,
+	char *path = esc(o->path);
+	printf("%s: %zu programs, %zu maps, BTF %s%s%s%s, sha256 %s\n", path ? path : "?", o->prog_cnt, o->map_cnt,
 	       o->btf ? "yes" : "no", o->legacy_maps ? ", legacy maps" : "", o->iproute2 ? " (iproute2)" : "",
 	       o->own_path && !o->legacy_maps ? ", opened without libbpf" : "", o->sha256);
 	for (size_t i = 0; i < o->prog_cnt; i++) {
 		const struct rb_prog *p = &o->progs[i];
-		printf("  prog %-24s section %-28s type %-16s attach %-22s autoload %-3s insns %zu",
-		       p->name, p->section, prog_type_name(p), attach_name(p),
-		       p->autoload ? "yes" : "no", p->insn_cnt);
+		char *name = esc(p->name), *sec = esc(p->section), *target = esc(p->attach_name),
+		     *from = esc(p->type_from), *fills = esc(p->tail_filled ? o->maps[p->tail_map_idx].name : ""),
+		     *undef = esc(p->undefined_calls), *error = esc(p->error);
+		printf("  prog %-24s section %-28s type %-16s attach %-22s autoload %-3s insns %zu", name ? name : "?",
+		       sec ? sec : "?", prog_type_name(p), attach_name(p), p->autoload ? "yes" : "no", p->insn_cnt);
 		if (p->attach_btf_id)
-			printf(" target %s (btf id %u)", p->attach_name, p->attach_btf_id);
+			printf(" target %s (btf id %u)", target ? target : "?", p->attach_btf_id);
 		if (p->type_known && strcmp(p->type_from, "libbpf"))
-			printf(" type-from %s", p->type_from);
+			printf(" type-from %s", from ? from : "?");
 		if (p->tail_call)
 			printf(" tail-call map-id %u slot %u%s%s", p->tail_map_id, p->tail_slot,
-			       p->tail_filled ? " fills " : "", p->tail_filled ? o->maps[p->tail_map_idx].name : "");
-		if (p->undefined_calls[0]) { /* one column: "a,b" */
+			       p->tail_filled ? " fills " : "", fills ? fills : "?");
+		if (p->undefined_calls[0] && undef) { /* one column: "a,b" */
 			printf(" calls-undefined ");
-			for (const char *c = p->undefined_calls; *c; c++)
+			for (const char *c = undef; *c; c++)
 				if (*c != ' ')
 					putchar(*c);
 		}
 		if (p->error[0])
-			printf(" error: %s", p->error);
+			printf(" error: %s", error ? error : "?");
 		putchar('\n');
 		if (!p->type_known) {
-			char why[256];
+			char why[256], *w;
 			rb_prog_type_unknown_msg(p, why, sizeof(why));
-			fprintf(stderr, "%s: %s: %s\n", o->path, p->name, why);
+			w = esc(why);
+			fprintf(stderr, "%s: %s: %s\n", path ? path : "?", name ? name : "?", w ? w : "?");
+			free(w);
 		}
 		if (p->undefined_calls[0]) {
-			char why[512];
+			char why[512], *w;
 			rb_prog_undefined_note(p, why, sizeof(why));
-			fprintf(stderr, "%s: %s: %s\n", o->path, p->name, why);
+			w = esc(why);
+			fprintf(stderr, "%s: %s: %s\n", path ? path : "?", name ? name : "?", w ? w : "?");
+			free(w);
 		}
+		free(name), free(sec), free(target), free(from), free(fills), free(undef), free(error);
 	}
 	for (size_t i = 0; i < o->map_cnt; i++) {
 		const struct rb_map *m = &o->maps[i];
 		char fx[64];
 		fixups_text(m->fixups, fx, sizeof(fx));
-		printf("  map  %-24s type %-18s key %u value %u max_entries %u flags 0x%x%s%s%s%s%s", m->name,
+		char *name = esc(m->name), *inner = esc(m->inner_map_idx >= 0 ? o->maps[m->inner_map_idx].name : "");
+		printf("  map  %-24s type %-18s key %u value %u max_entries %u flags 0x%x%s%s%s%s%s", name ? name : "?",
 		       map_type_name(m->type), m->key_size, m->value_size, m->max_entries, m->map_flags,
 		       m->frozen ? " read-only(frozen)" : "", m->global_data ? " global-data" : "",
 		       m->inner_template ? " inner-template" : "", m->fixups ? " sized-by-loader:" : "", fx);
 		if (m->inner_map_idx >= 0)
-			printf(" inner-map %s", o->maps[m->inner_map_idx].name);
+			printf(" inner-map %s", inner ? inner : "?");
 		putchar('\n');
+		free(name), free(inner);
 	}
+	free(path);
 }
 
 static void print_json(const struct rb_object *o)
@@ -239,7 +260,9 @@ int cmd_load(int argc, char **argv)
 				printf("}\n");
 			} else {
 				fflush(stdout);
-				fprintf(stderr, "%s: error: %s\n", argv[i], why);
+				char *file = esc(argv[i]);
+				fprintf(stderr, "%s: error: %s\n", file ? file : "?", why);
+				free(file);
 			}
 			continue;
 		}

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,16 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0777) < 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* run gnuplot on one script; its messages go to logpath */
-static int render(const char *script, const char *vars, const char *logpath)
+/* run gnuplot on the variables file `args`, then the script; its
+ * messages go to logpath. Paths travel as gnuplot string literals in
+ * args (rb_gp_string), never through a shell or gnuplot's command line. */
+static int render(const char *script, const char *args, const char *logpath)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	char *argv[] = {"gnuplot", "-e", (char *)vars, (char *)script, NULL};
+	char *argv[] = {"gnuplot", (char *)args, (char *)script, NULL};
 	pid_t pid;
 	int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -75,6 +78,48 @@ static int render(const char *script, const char *vars, const char *logpath)
 	if (waitpid(pid, &status, 0) < 0)
 		return -1;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* What gnuplot wrote, checked: it exits 0 when the disk fills up under
+ * it, leaving an empty or cut file. A PNG must hold its chunks up to
+ * IEND, whole; an SVG must end with </svg>. NULL when it is whole, else
+ * what is wrong. */
+static const char *check_image(const char *path, bool png)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return "missing";
+	unsigned char buf[72];
+	const char *bad = NULL;
+	if (png) {
+		static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+		bad = fread(buf, 1, 8, f) != 8 || memcmp(buf, sig, 8) ? "empty or not a PNG" : NULL;
+		/* chunks: 4-byte length, type, data, CRC; IEND last */
+		while (!bad) {
+			unsigned char h[8];
+			if (fread(h, 1, 8, f) != 8) {
+				bad = "truncated (no IEND chunk)";
+				break;
+			}
+			long len = (long)((uint32_t)h[0] << 24 | (uint32_t)h[1] << 16 | (uint32_t)h[2] << 8 | h[3]);
+			long here = ftell(f);
+			if (fseek(f, 0, SEEK_END) != 0 || ftell(f) < here + len + 4) {
+				bad = "truncated (a chunk is cut)";
+				break;
+			}
+			if (!memcmp(h + 4, "IEND", 4))
+				break;
+			fseek(f, here + len + 4, SEEK_SET);
+		}
+	} else {
+		long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+		long from = size > 64 ? size - 64 : 0;
+		size_t n = size > 0 && fseek(f, from, SEEK_SET) == 0 ? fread(buf, 1, 64, f) : 0;
+		buf[n] = 0;
+		bad = size <= 0 ? "empty" : !strstr((char *)buf, "</svg>") ? "truncated (no </svg>)" : NULL;
+	}
+	fclose(f);
+	return bad;
 }
 
 static void print_log(const char *logpath)
@@ -89,8 +134,8 @@ static void print_log(const char *logpath)
 	fclose(f);
 }
 
-/* a run's label for a chart title; quotes and backslashes dropped (the
- * title travels inside a gnuplot string) */
+/* a run's label for a chart title; quotes, backslashes and control
+ * characters dropped */
 static void label_of(struct rb_store *st, int64_t run, char *out, size_t len)
 {
 	out[0] = 0;
@@ -101,7 +146,7 @@ static void label_of(struct rb_store *st, int64_t run, char *out, size_t len)
 		return;
 	size_t k = 0;
 	for (const char *l = label; *l && k + 1 < len; l++)
-		if (*l != '\'' && *l != '"' && *l != '\\')
+		if (*l != '\'' && *l != '"' && *l != '\\' && (unsigned char)*l >= ' ' && *l != 0x7f)
 			out[k++] = *l;
 	out[k] = 0;
 }
@@ -172,10 +217,6 @@ static int parse_args(int argc, char **argv, struct plot_cli *c)
 		fprintf(stderr, "rangebench plot: no chart '%s'\n", c->only);
 		return 2;
 	}
-	if (strchr(c->outdir, '\'') || strchr(c->root, '\'')) {
-		fprintf(stderr, "rangebench plot: paths with quotes are not supported\n");
-		return 2;
-	}
 	return -1;
 }
 
@@ -187,7 +228,10 @@ static int find_runs(struct rb_store *st, char **args, int nruns, struct rb_char
 	*runs = (struct rb_chart_runs_ids){.run = -1, .before = -1, .after = -1, .census = -1, .bench = -1};
 	if (nruns >= 1 && rb_store_find_run(st, args[0], "verify", &runs->run, err) < 0)
 		return -1;
-	if (nruns == 0 && rb_store_latest_run(st, "verify", &runs->run, err) < 0)
+	int r = nruns ? 0 : rb_store_latest_run(st, "verify", &runs->run, err);
+	if (r < 0)
+		return -1;
+	if (r > 0)
 		runs->run = -1;
 	if (nruns == 2) {
 		runs->before = runs->run;
@@ -200,9 +244,13 @@ static int find_runs(struct rb_store *st, char **args, int nruns, struct rb_char
 		if (runs->before >= 0)
 			runs->after = runs->run;
 	}
-	if (rb_store_latest_run(st, "census", &runs->census, err) < 0)
+	if ((r = rb_store_latest_run(st, "census", &runs->census, err)) < 0)
+		return -1;
+	if (r > 0)
 		runs->census = -1;
-	if (rb_store_latest_run(st, "bench", &runs->bench, err) < 0)
+	if ((r = rb_store_latest_run(st, "bench", &runs->bench, err)) < 0)
+		return -1;
+	if (r > 0)
 		runs->bench = -1;
 	return 0;
 }
@@ -217,27 +265,49 @@ static void before_after_title(struct rb_store *st, const struct rb_chart_runs_i
 		 *la ? ")" : "", (long long)runs->after, *lb ? " (" : "", lb, *lb ? ")" : "");
 }
 
+/* the variables of one rendering (gnuplot assignments) into path */
+static int write_args(const char *path, const struct plot_cli *c, const struct rb_chart *ch, const char *datadir,
+		      const char *ext, const char *title_ab)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -1;
+	char out[PATH_MAX + 64], plotdir[PATH_MAX + 16];
+	snprintf(out, sizeof(out), "%s/%s", c->outdir, ch->name);
+	snprintf(plotdir, sizeof(plotdir), "%s/plots", c->root);
+	const char *name[] = {"data", "out", "fmt", "plotdir", "title_ab", "base", "cand"};
+	const char *val[] = {datadir, out, ext, plotdir, title_ab, c->baseline, c->candidate};
+	fprintf(f, "# the variables of plots/%s.gp for one rendering (rangebench plot)\n", ch->name);
+	for (size_t i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
+		fprintf(f, "%s = ", name[i]);
+		rb_gp_string(f, val[i]);
+		fputc('\n', f);
+	}
+	bool bad = ferror(f) != 0;
+	return fclose(f) != 0 || bad ? -1 : 0;
+}
+
 /* render one chart whose data is in datadir, in each format asked for: 0
- * done, 1 gnuplot failed (its log printed), -1 a fatal error (printed) */
+ * done, 1 gnuplot failed (its log printed) or wrote a broken image
+ * (removed), -1 a fatal error (printed) */
 static int render_chart(const struct plot_cli *c, const struct rb_chart *ch, const char *datadir,
 			const char *title_ab)
 {
-	char script[PATH_MAX + 64], vars[3 * PATH_MAX + 256], logpath[PATH_MAX + 64];
+	char script[PATH_MAX + 64], args[PATH_MAX + 64], logpath[PATH_MAX + 64], image[PATH_MAX + 64];
 	snprintf(script, sizeof(script), "%s/plots/%s.gp", c->root, ch->name);
 	snprintf(logpath, sizeof(logpath), "%s/%s.log", datadir, ch->name);
+	snprintf(args, sizeof(args), "%s/%s.args.gp", datadir, ch->name);
 	int rc = 0;
 	for (int fmt = 0; fmt < 2; fmt++) {
 		if ((fmt == 0 && !c->want_png) || (fmt == 1 && !c->want_svg))
 			continue;
 		const char *ext = fmt == 0 ? "png" : "svg";
-		if (snprintf(vars, sizeof(vars),
-			     "data='%s'; out='%s/%s'; fmt='%s'; plotdir='%s/plots'; title_ab='%s'; base='%s'; cand='%s'",
-			     datadir, c->outdir, ch->name, ext, c->root, title_ab, c->baseline,
-			     c->candidate) >= (int)sizeof(vars)) {
-			fprintf(stderr, "rangebench plot: paths too long\n");
+		if (write_args(args, c, ch, datadir, ext, title_ab) < 0) {
+			fprintf(stderr, "rangebench plot: cannot write %s: %s\n", args, strerror(errno));
 			return -1;
 		}
-		int r = render(script, vars, logpath);
+		snprintf(image, sizeof(image), "%s/%s.%s", c->outdir, ch->name, ext);
+		int r = render(script, args, logpath);
 		if (r == -2) {
 			fprintf(stderr, "rangebench plot: cannot run gnuplot (install gnuplot-nox)\n");
 			return -1;
@@ -249,7 +319,16 @@ static int render_chart(const struct plot_cli *c, const struct rb_chart *ch, con
 			rc = 1;
 			continue;
 		}
-		printf("%-8s %s/%s.%s  (%s)\n", "wrote", c->outdir, ch->name, ext, ch->title);
+		const char *bad = check_image(image, fmt == 0);
+		if (bad) {
+			fflush(stdout);
+			fprintf(stderr, "rangebench plot: gnuplot exited 0 but %s is %s (disk full?); removed\n", image,
+				bad);
+			unlink(image);
+			rc = 1;
+			continue;
+		}
+		printf("%-8s %s  (%s)\n", "wrote", image, ch->title);
 	}
 	return rc;
 }

@@ -1,4 +1,6 @@
 /* main.c — the rangebench command line: dispatch to a subcommand. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +32,28 @@ static void usage(FILE *f)
 	fprintf(f, "\n'rangebench COMMAND --help' describes one command.\n");
 }
 
+/* Output lost on a full disk, a closed pipe or /dev/full must not end
+ * with exit 0: every buffered byte is flushed and stdout closed here, and
+ * any write error (now or earlier, seen by ferror) is reported and turns
+ * the exit code into 2 (a command's own non-zero code is kept). */
+static int close_stdout(const char *cmd, int rc)
+{
+	int e = 0;
+	if (fflush(stdout) != 0)
+		e = errno;
+	bool bad = ferror(stdout) || e;
+	if (fclose(stdout) != 0) {
+		bad = true;
+		if (!e)
+			e = errno;
+	}
+	if (!bad)
+		return rc;
+	fprintf(stderr, "rangebench %s: cannot write the standard output%s%s: output lost\n", cmd, e ? ": " : "",
+		e ? strerror(e) : "");
+	return rc ? rc : 2;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -38,11 +62,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return close_stdout("--help", 0);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return close_stdout(commands[i].name, commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "rangebench: unknown command '%s' (try 'rangebench --help')\n", argv[1]);
 	return 2;
 }

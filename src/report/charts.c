@@ -1,8 +1,10 @@
 /* charts.c — the chart rows (see charts.h) and their export. */
 #include "report/charts.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracker/tracker.h"
@@ -276,10 +278,59 @@ static char *pivot_sql(sqlite3 *db, const struct rb_chart *c, const struct rb_ch
 	return out;
 }
 
-/* Write the rows of a query to dir/name as TSV with a '#' header. Spaces
- * inside text cells become '_' so every reader splits columns alike. */
+/* the inside of a gnuplot single-quoted string: '' is a quote (s has no
+ * control character) */
+static void gp_body(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc(*s, f);
+}
+
+void rb_gp_string(FILE *f, const char *s)
+{
+	/* single quotes: gnuplot expands `...` (a shell command) inside
+	 * double-quoted strings, never inside single-quoted ones; a control
+	 * character (none fits in '...') is joined as a double-quoted octal
+	 * escape */
+	fputc('\'', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "'.\"\\%03o\".'", *p);
+		else if (*p == '\'')
+			fputs("''", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}
+
+/* one text cell as gnuplot reads it, in a new string (NULL: out of
+ * memory): a byte that would split the row or the cell (newline, tab,
+ * any control character, a space, a double quote) becomes '_', and so
+ * does a '#' opening a row (a comment) */
+static char *clean_cell(const unsigned char *t, bool first)
+{
+	size_t n = t ? strlen((const char *)t) : 0;
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		out[i] = t[i] <= ' ' || t[i] == 0x7f || t[i] == '"' || (first && i == 0 && t[i] == '#') ? '_'
+												      : (char)t[i];
+	out[n] = 0;
+	return out;
+}
+
+/* Write the rows of a query to dir/name as TSV with a '#' header, and to
+ * vars (a gnuplot script) what the chart scripts need to know about it
+ * without a shell: rowsN (data rows), trkN (the trackers: a pivot's
+ * column names, else the values of a column named "tracker", in order)
+ * and, for a pivot, keysN (the first column's values), N = idx. */
 static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_runs_ids *runs, const char *dir,
-		  const char *name, const char *sql, struct rb_err *err)
+		  const char *name, const char *sql, int idx, FILE *vars, struct rb_err *err)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -297,17 +348,32 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		sqlite3_finalize(s);
-		return rb_errf(err, "%s: cannot write", path);
+		return rb_errf(err, "%s: cannot write: %s", path, strerror(errno));
 	}
-	int ncol = sqlite3_column_count(s);
+	int ncol = sqlite3_column_count(s), tcol = -1;
 	fputc('#', f);
-	for (int i = 0; i < ncol; i++)
-		fprintf(f, "%s%s", i ? "\t" : "", sqlite3_column_name(s, i));
+	fprintf(vars, "trk%d = '", idx);
+	for (int i = 0; i < ncol; i++) {
+		const char *cn = sqlite3_column_name(s, i);
+		fprintf(f, "%s%s", i ? "\t" : "", cn);
+		if (c->pivot && i > 0) {
+			/* pivot_sql's column names: letters, digits, '-', '_' */
+			fputs(i > 1 ? " " : "", vars);
+			gp_body(vars, cn);
+		}
+		if (!strcmp(cn, "tracker"))
+			tcol = i;
+	}
 	fputc('\n', f);
+	fputs("'\n", vars);
+	if (c->pivot)
+		fprintf(vars, "keys%d = '", idx);
 	int rc;
+	int64_t rows = 0;
 	const unsigned char *block = NULL;
 	char prev[128] = "";
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	bool oom = false;
+	while (!oom && (rc = sqlite3_step(s)) == SQLITE_ROW) {
 		/* a first column named "tracker" over several rows: blocks per
 		 * tracker for gnuplot's "index" (two blank lines between) */
 		if (c->blocks && (block = sqlite3_column_text(s, 0)) != NULL) {
@@ -315,18 +381,56 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 				fputs("\n\n", f);
 			snprintf(prev, sizeof(prev), "%s", (const char *)block);
 		}
-		for (int i = 0; i < ncol; i++) {
+		for (int i = 0; i < ncol && !oom; i++) {
+			char *cell = clean_cell(sqlite3_column_text(s, i), i == 0);
+			oom = !cell;
 			if (i)
 				fputc('\t', f);
-			const unsigned char *t = sqlite3_column_text(s, i);
-			for (; t && *t; t++)
-				fputc(*t == ' ' || *t == '\t' ? '_' : *t, f);
+			if (cell)
+				fputs(cell, f);
+			if (cell && i == 0 && c->pivot) {
+				fputs(rows ? " " : "", vars);
+				gp_body(vars, cell);
+			}
+			free(cell);
 		}
 		fputc('\n', f);
+		rows++;
 	}
+	if (c->pivot)
+		fputs("'\n", vars);
+	/* the trackers of a long table, in file order (each tracker's rows
+	 * are consecutive) */
+	if (!c->pivot && tcol >= 0 && !oom && rc == SQLITE_DONE) {
+		sqlite3_reset(s);
+		fprintf(vars, "trk%d = '", idx);
+		char *last = NULL;
+		while (!oom && sqlite3_step(s) == SQLITE_ROW) {
+			char *t = clean_cell(sqlite3_column_text(s, tcol), false);
+			oom = !t;
+			if (t && (!last || strcmp(t, last))) {
+				fputs(last ? " " : "", vars);
+				gp_body(vars, t);
+				free(last);
+				last = t;
+			} else {
+				free(t);
+			}
+		}
+		free(last);
+		fputs("'\n", vars);
+	}
+	fprintf(vars, "rows%d = %lld\n", idx, (long long)rows);
 	sqlite3_finalize(s);
-	if (fclose(f) != 0 || rc != SQLITE_DONE)
-		return rb_errf(err, "chart %s: %s", c->name, rc != SQLITE_DONE ? sqlite3_errmsg(db) : "write failed");
+	bool werr = ferror(f) != 0;
+	if (fclose(f) != 0)
+		werr = true;
+	if (oom)
+		return rb_errf(err, "chart %s: out of memory", c->name);
+	if (rc != SQLITE_DONE)
+		return rb_errf(err, "chart %s: %s", c->name, sqlite3_errmsg(db));
+	if (werr)
+		return rb_errf(err, "%s: write failed: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -336,9 +440,21 @@ int rb_chart_export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart
 	*points = 0;
 	if (fill_trackers(db, err) < 0)
 		return -1;
+	char vpath[4096];
+	snprintf(vpath, sizeof(vpath), "%s/%s.vars.gp", dir, c->name);
+	FILE *vars = fopen(vpath, "w");
+	if (!vars)
+		return rb_errf(err, "%s: cannot write: %s", vpath, strerror(errno));
+	fprintf(vars, "# %s.vars.gp: written by rangebench plot beside the data files of chart %s\n", c->name,
+		c->name);
 	for (int i = 0; i < 2 && c->file[i]; i++)
-		if (export(db, c, runs, dir, c->file[i], c->query[i], err) < 0)
+		if (export(db, c, runs, dir, c->file[i], c->query[i], i + 1, vars, err) < 0) {
+			fclose(vars);
 			return -1;
+		}
+	bool werr = ferror(vars) != 0;
+	if (fclose(vars) != 0 || werr)
+		return rb_errf(err, "%s: write failed: %s", vpath, strerror(errno));
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(db, c->points, -1, &s, NULL) != SQLITE_OK)
 		return rb_errf(err, "chart %s: %s", c->name, sqlite3_errmsg(db));

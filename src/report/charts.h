@@ -22,6 +22,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/err.h"
 
@@ -54,9 +55,14 @@ struct rb_chart_runs_ids {
 	const char *baseline, *candidate;
 };
 
-/* Export chart c's data files into dir (which must exist) and count its
- * plottable points into *points. */
+/* Export chart c's data files into dir (which must exist), and
+ * dir/NAME.vars.gp (rowsN, trkN, keysN of each file N: see export() in
+ * charts.c), and count its plottable points into *points. */
 int rb_chart_export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_runs_ids *runs,
 		    const char *dir, int64_t *points, struct rb_err *err);
+
+/* s as a gnuplot string literal (single-quoted, never expanded; control
+ * characters as joined octal escapes) */
+void rb_gp_string(FILE *f, const char *s);
 
 #endif

@@ -2,6 +2,9 @@
 #include "report/run_summary.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "util/printable.h"
 
 int rb_run_summary_table(sqlite3 *db, int64_t run_id, struct rb_table *out, int64_t *rows,
 			 struct rb_err *err)
@@ -56,8 +59,12 @@ int64_t rb_run_failed_objects(sqlite3 *db, int64_t run_id, FILE *f, const char *
 	int64_t n = 0;
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (n < max)
-			fprintf(f, "%s: %s\n", prefix, (const char *)sqlite3_column_text(s, 0));
+		if (n < max) {
+			/* stored messages name objects: escaped for the terminal */
+			char *m = rb_printable_dup((const char *)sqlite3_column_text(s, 0));
+			fprintf(f, "%s: %s\n", prefix, m ? m : "(out of memory)");
+			free(m);
+		}
 		n++;
 	}
 	sqlite3_finalize(s);

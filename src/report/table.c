@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/printable.h"
 
 static char *dup0(const char *s) { return strdup(s ? s : ""); }
 
@@ -50,11 +51,17 @@ static bool numeric(const char *s)
 
 static void csv_cell(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	/* a text cell a spreadsheet would take for a formula (=, +, -, @,
+	 * tab or CR first) gets a leading ' (OWASP's CSV injection advice);
+	 * numbers such as -3 or +1.5% stay numbers */
+	bool formula = *s && strchr("=+-@\t\r", *s) && !numeric(s);
+	if (!formula && !strpbrk(s, ",\"\n\r")) {
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
@@ -82,19 +89,30 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 		}
 		return;
 	}
+	/* on a terminal: names escaped (util/printable.h) */
+	size_t n = (t->nrows + 1) * t->ncols;
+	char **esc = calloc(n ? n : 1, sizeof(*esc));
 	size_t *w = calloc(t->ncols, sizeof(*w));
 	bool *right = calloc(t->ncols, sizeof(*right));
-	if (!w || !right) {
+	bool oom = !esc || !w || !right;
+	for (size_t i = 0; !oom && i < n; i++)
+		oom = !(esc[i] = rb_printable_dup(i < t->ncols ? t->hdr[i] : t->cells[i - t->ncols]));
+	if (oom) {
+		for (size_t i = 0; esc && i < n; i++)
+			free(esc[i]);
+		free(esc);
 		free(w);
 		free(right);
+		fprintf(f, "(out of memory)\n");
 		return;
 	}
+	char **hdr = esc, **cells = esc + t->ncols;
 	for (size_t c = 0; c < t->ncols; c++) {
-		w[c] = strlen(t->hdr[c]);
+		w[c] = strlen(hdr[c]);
 		/* right-aligned: some number and nothing but numbers (or blanks) */
 		bool any = false, all = true;
 		for (size_t r = 0; r < t->nrows; r++) {
-			const char *s = t->cells[r * t->ncols + c];
+			const char *s = cells[r * t->ncols + c];
 			size_t l = strlen(s);
 			if (l > w[c])
 				w[c] = l;
@@ -105,9 +123,9 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		if (c + 1 == t->ncols && !right[c])
-			fprintf(f, "%s%s\n", c ? "  " : "", t->hdr[c]);
+			fprintf(f, "%s%s\n", c ? "  " : "", hdr[c]);
 		else
-			fprintf(f, "%s%*s%s", c ? "  " : "", right[c] ? (int)w[c] : -(int)w[c], t->hdr[c],
+			fprintf(f, "%s%*s%s", c ? "  " : "", right[c] ? (int)w[c] : -(int)w[c], hdr[c],
 				c + 1 == t->ncols ? "\n" : "");
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -118,7 +136,7 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 	fputc('\n', f);
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
+			const char *s = cells[r * t->ncols + c];
 			bool last = c + 1 == t->ncols;
 			/* no trailing blanks after a left-aligned last column */
 			if (last && !right[c])
@@ -127,6 +145,9 @@ void rb_table_print(const struct rb_table *t, FILE *f, bool csv)
 				fprintf(f, "%s%*s%s", c ? "  " : "", right[c] ? (int)w[c] : -(int)w[c], s,
 					last ? "\n" : "");
 		}
+	for (size_t i = 0; i < n; i++)
+		free(esc[i]);
+	free(esc);
 	free(w);
 	free(right);
 }

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "util/printable.h"
+
 struct rb_err {
 	char msg[512];
 };
@@ -14,10 +16,15 @@ struct rb_err {
 __attribute__((format(printf, 2, 3))) static inline int rb_errf(struct rb_err *e, const char *fmt, ...)
 {
 	if (e) {
+		/* names in it come from untrusted objects: control characters
+		 * and escape sequences are escaped (util/printable.h), so the
+		 * message stays one harmless line on any terminal */
+		char raw[sizeof(e->msg)];
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		vsnprintf(raw, sizeof(raw), fmt, ap);
 		va_end(ap);
+		rb_printable(e->msg, sizeof(e->msg), raw);
 	}
 	return -1;
 }
