@@ -1,8 +1,11 @@
 /* cmd_merge.c — `rangebench merge OUT.sqlite IN.sqlite...`: results
  * databases (shards of one run spread over machines, or separate runs)
  * into one (src/store/merge.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "store/merge.h"
@@ -33,11 +36,13 @@ int cmd_merge(int argc, char **argv)
 	}
 	struct rb_store *st;
 	struct rb_err err = {{0}};
+	struct stat sb;
+	bool existed = stat(argv[1], &sb) == 0;
 	if (rb_store_open(argv[1], &st, &err) < 0) {
 		fprintf(stderr, "rangebench merge: %s\n", err.msg);
 		return 2;
 	}
-	int rc = 0;
+	int rc = 0, merged = 0;
 	struct rb_merge_stats total = {0};
 	for (int i = 2; i < argc; i++) {
 		struct rb_merge_stats s = {0};
@@ -46,6 +51,7 @@ int cmd_merge(int argc, char **argv)
 			rc = 2;
 			continue;
 		}
+		merged++;
 		printf("%s: %llu new runs, %llu joined, %llu new programs, %llu results, %llu census rows, %llu bench "
 		       "rows\n",
 		       argv[i], (unsigned long long)s.runs_new, (unsigned long long)s.runs_joined,
@@ -53,7 +59,23 @@ int cmd_merge(int argc, char **argv)
 		       (unsigned long long)s.census_new, (unsigned long long)s.bench_new);
 		total.results_new += s.results_new;
 	}
-	printf("merged into %s: %llu result rows added\n", argv[1], (unsigned long long)total.results_new);
 	rb_store_close(st);
+	if (!merged) {
+		/* every input refused: an OUT this merge created is removed,
+		 * not left as an empty database */
+		if (!existed) {
+			char side[4200];
+			unlink(argv[1]);
+			snprintf(side, sizeof(side), "%s-wal", argv[1]);
+			unlink(side);
+			snprintf(side, sizeof(side), "%s-shm", argv[1]);
+			unlink(side);
+		}
+		fprintf(stderr, "rangebench merge: nothing merged into %s%s\n", argv[1],
+			existed ? " (left as it was)" : " (not created)");
+		return 2;
+	}
+	printf("merged into %s: %llu result rows added%s\n", argv[1], (unsigned long long)total.results_new,
+	       rc ? " (some inputs refused, see above)" : "");
 	return rc;
 }

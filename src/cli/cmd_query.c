@@ -172,9 +172,16 @@ int cmd_query(int argc, char **argv)
 	int64_t ids[3] = {-1, -1, -1};
 	for (int k = 0; k < 3; k++) {
 		struct rb_err e2;
-		if (!run || rb_store_find_run(st, run, kinds[k], &ids[k], &e2) < 0)
-			if (rb_store_latest_run(st, kinds[k], &ids[k], &e2) < 0)
-				ids[k] = -1; /* none yet: the parameter stays NULL */
+		if (run && rb_store_find_run(st, run, kinds[k], &ids[k], &e2) == 0)
+			continue;
+		int r = rb_store_latest_run(st, kinds[k], &ids[k], &err);
+		if (r < 0) {
+			fprintf(stderr, "rangebench query: %s\n", err.msg);
+			rc = 2;
+			goto out;
+		}
+		if (r > 0)
+			ids[k] = -1; /* none yet: the parameter stays NULL */
 	}
 	int64_t any;
 	if (run && rb_store_find_run(st, run, NULL, &any, &err) < 0) {

@@ -99,8 +99,8 @@ static void wait_for_driver(struct rb_driver *d, bool quiet, struct rb_progress 
 
 /* the driver's last rows, then the run's status in the database: 0 or 2;
  * *complete, and why (" (reason)") when it is not */
-static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, bool *complete, char *why,
-		   size_t whylen)
+static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, const struct rb_driver_opts *o,
+		   bool *complete, char *why, size_t whylen)
 {
 	struct rb_err err = {{0}};
 	int rc = 0;
@@ -116,6 +116,10 @@ static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, boo
 	const char *meant = *complete ? "complete" : "incomplete";
 	struct rb_err end_err = {{0}};
 	bool end_failed = rb_store_run_end(st, run_id, meant, &end_err) < 0;
+	/* one shard of N: stored 'incomplete' until every shard is merged */
+	bool shard_done = *complete && o->shard_n > 1;
+	if (shard_done)
+		meant = "incomplete";
 	/* The status is read back through a reader connection of its own: the
 	 * database is the truth (a failing statement may still have been
 	 * committed, and the writer's connection may be the broken one), so
@@ -147,6 +151,9 @@ static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, boo
 			snprintf(why, whylen, " (its status cannot be read back: %.300s)", err.msg);
 		*complete = false;
 		rc = 2;
+	} else if (shard_done && !strcmp(stored, "incomplete")) {
+		snprintf(why, whylen, " (shard %u of %u: the run is incomplete until all %u shards are merged)", o->shard_k,
+			 o->shard_n, o->shard_n);
 	} else if (strcmp(stored, "complete")) {
 		if (*complete)
 			snprintf(why, whylen, " (could not be marked complete: %.300s)", end_err.msg);
@@ -244,7 +251,7 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	wait_for_driver(d, c->quiet, &p);
 	bool complete;
 	char why[400] = "";
-	int rc = end_run(st, run_id, d, &complete, why, sizeof(why));
+	int rc = end_run(st, run_id, d, &c->o, &complete, why, sizeof(why));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (print_summary(st, c, run_id, complete, why, secs, &p))

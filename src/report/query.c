@@ -2,6 +2,8 @@
 #include "report/query.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "tracker/tracker.h"
 
@@ -17,6 +19,16 @@ int rb_query_run(sqlite3 *db, const char *sql, const char *what, const struct rb
 			return rb_errf(err, "%s: %s", what, sqlite3_errmsg(db));
 		if (!s)
 			break; /* only whitespace or comments left */
+		/* the database is opened read-only: a statement that writes
+		 * (VACUUM INTO a new file, CREATE TEMP ..., a PRAGMA that sets)
+		 * is refused before it runs, like any other write */
+		if (!sqlite3_stmt_readonly(s)) {
+			char head[64];
+			snprintf(head, sizeof(head), "%s", sqlite3_sql(s) ? sqlite3_sql(s) : "");
+			sqlite3_finalize(s);
+			return rb_errf(err, "%s: refused: a statement that writes (%s%s): queries only read", what, head,
+				       strlen(head) == sizeof(head) - 1 ? "..." : "");
+		}
 		for (int k = 0; k < 3; k++) {
 			int pi = sqlite3_bind_parameter_index(s, names[k]);
 			if (pi > 0 && ids[k] >= 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/shards.h"
 #include "store/store_impl.h"
 
 static const char *const tables[] = {"runs", "programs", "results", "census", "bench"};
@@ -72,48 +73,6 @@ static int check_schema(sqlite3 *db, const char *path, struct rb_err *err)
 	return 0;
 }
 
-/* "--shard K/N" or "--shard=K/N" in a run's options: pointer to "K/N"
- * (or to a merged list "1,2!,4/N") and its length; NULL when absent */
-static const char *shard_arg(const char *opts, size_t *len)
-{
-	for (const char *p = opts ? strstr(opts, "--shard") : NULL; p; p = strstr(p + 1, "--shard")) {
-		if ((p != opts && p[-1] != ' ') || (p[7] != ' ' && p[7] != '='))
-			continue;
-		const char *a = p + 8;
-		*len = strcspn(a, " ");
-		return a;
-	}
-	return NULL;
-}
-
-/* N of a shard argument, 0 when malformed */
-static unsigned shard_n(const char *a, size_t len)
-{
-	const char *slash = memchr(a, '/', len);
-	if (!slash)
-		return 0;
-	return (unsigned)strtoul(slash + 1, NULL, 10);
-}
-
-/* is shard k in the list "1,2!,4/N"? */
-static bool shard_has(const char *a, size_t len, unsigned k, bool *complete)
-{
-	const char *end = memchr(a, '/', len);
-	for (const char *p = a; p && p < end;) {
-		char *q;
-		unsigned v = (unsigned)strtoul(p, &q, 10);
-		if (v == k) {
-			if (complete)
-				*complete = *q != '!';
-			return true;
-		}
-		p = memchr(p, ',', (size_t)(end - p));
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 static int64_t one_int(sqlite3 *db, const char *sql, int64_t a)
 {
 	sqlite3_stmt *s;
@@ -143,60 +102,71 @@ static int exec1(sqlite3 *db, const char *sql, int64_t a, int64_t b, uint64_t *c
 	return 0;
 }
 
-/* Join shard run `src_id` (shard arg a/alen of N) to output run `dst`
- * holding shards `have`: add k to the list, widen the times, set status. */
-static int join_shard(sqlite3 *db, int64_t dst, const char *have, size_t hlen, unsigned k, bool k_complete,
-		      unsigned n, int64_t src_id)
+/* Output run `dst` after input run `src_id` was merged into it. A shard
+ * run: its list is the union of both lists (a shard complete on either
+ * side is complete: the rows are the union), its status complete when
+ * it lists all N shards complete, its times widened. Another run: the
+ * input's status when that is 'complete' (every row of the run is now
+ * here), otherwise as it was. */
+static int update_run(sqlite3 *db, int64_t dst, int64_t src_id, const struct rb_shards *in)
 {
-	char list[4096] = "";
-	size_t l = 0;
-	bool all_complete = k_complete;
-	unsigned count = 1;
-	for (unsigned i = 1; i <= n && l + 16 < sizeof(list); i++) {
-		bool c = false;
-		bool present = i == k ? (c = k_complete, true) : shard_has(have, hlen, i, &c);
-		if (!present)
-			continue;
-		if (i != k) {
-			count++;
-			all_complete = all_complete && c;
-		}
-		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u%s", l ? "," : "", i, c ? "" : "!");
-	}
-	snprintf(list + l, sizeof(list) - l, "/%u", n);
-	/* the output run's options with its shard list replaced */
-	const char *opts = NULL;
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "SELECT options FROM main.runs WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(s, 1, dst);
-	char nopts[8192] = "";
-	if (sqlite3_step(s) == SQLITE_ROW && (opts = (const char *)sqlite3_column_text(s, 0))) {
-		size_t alen;
-		const char *a = shard_arg(opts, &alen);
-		if (a)
-			snprintf(nopts, sizeof(nopts), "%.*s%s%s", (int)(a - opts), opts, list, a + alen);
+	char *opts = NULL;
+	const char *status = NULL;
+	if (in->n) {
+		if (sqlite3_prepare_v2(db, "SELECT options FROM main.runs WHERE id = ?", -1, &s, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int64(s, 1, dst);
+		struct rb_shards have = {0};
+		int rc = 0;
+		if (sqlite3_step(s) == SQLITE_ROW)
+			rc = rb_shards_read((const char *)sqlite3_column_text(s, 0), false, &have);
+		if (rc == 0 && have.n == in->n) {
+			for (unsigned k = 1; k <= in->n; k++)
+				if (in->state[k] > have.state[k])
+					have.state[k] = in->state[k];
+			opts = rb_shards_options((const char *)sqlite3_column_text(s, 0), &have);
+			status = rb_shards_complete(&have) ? "complete" : "incomplete";
+		}
+		rb_shards_free(&have);
+		sqlite3_finalize(s);
+		if (rc < 0 || !opts)
+			return -1;
 	}
-	sqlite3_finalize(s);
 	if (sqlite3_prepare_v2(db,
-			       "UPDATE main.runs SET options = ?1, status = ?2, "
+			       "UPDATE main.runs SET options = coalesce(?1, options), pid = NULL, "
+			       "status = coalesce(?2, CASE WHEN (SELECT status FROM src.runs WHERE id = ?3) = 'complete' "
+			       "THEN 'complete' ELSE status END), "
+			       "trackers = CASE WHEN (SELECT status FROM src.runs WHERE id = ?3) = 'complete' AND ?1 IS NULL "
+			       "THEN (SELECT trackers FROM src.runs WHERE id = ?3) ELSE trackers END, "
 			       "started_at = min(started_at, (SELECT started_at FROM src.runs WHERE id = ?3)), "
-			       "ended_at = CASE WHEN ended_at IS NULL OR (SELECT ended_at FROM src.runs WHERE id = ?3) "
-			       "IS NULL THEN NULL ELSE max(ended_at, (SELECT ended_at FROM src.runs WHERE id = ?3)) END "
+			       "ended_at = CASE WHEN (SELECT ended_at FROM src.runs WHERE id = ?3) IS NULL THEN ended_at "
+			       "WHEN ended_at IS NULL THEN (SELECT ended_at FROM src.runs WHERE id = ?3) "
+			       "ELSE max(ended_at, (SELECT ended_at FROM src.runs WHERE id = ?3)) END "
 			       "WHERE id = ?4",
-			       -1, &s, NULL) != SQLITE_OK)
+			       -1, &s, NULL) != SQLITE_OK) {
+		free(opts);
 		return -1;
-	sqlite3_bind_text(s, 1, nopts, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, count == n && all_complete ? "complete" : "incomplete", -1, SQLITE_STATIC);
+	}
+	if (opts)
+		sqlite3_bind_text(s, 1, opts, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, 1);
+	if (status)
+		sqlite3_bind_text(s, 2, status, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 2);
 	sqlite3_bind_int64(s, 3, src_id);
 	sqlite3_bind_int64(s, 4, dst);
 	int rc = sqlite3_step(s);
 	sqlite3_finalize(s);
+	free(opts);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The output run that input run `src_id` goes to (found or created). */
-static int64_t target_run(sqlite3 *db, int64_t src_id, struct rb_merge_stats *st)
+/* The output run that input run `src_id` goes to (found or created),
+ * with its shard list (if any) in *in. */
+static int64_t target_run(sqlite3 *db, int64_t src_id, struct rb_shards *in, struct rb_merge_stats *st)
 {
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(db, "SELECT kind, label, options, status FROM src.runs WHERE id = ?", -1, &s, NULL) !=
@@ -207,54 +177,53 @@ static int64_t target_run(sqlite3 *db, int64_t src_id, struct rb_merge_stats *st
 		sqlite3_finalize(s);
 		return -1;
 	}
-	char kind[32], label[512], opts[8192];
+	char kind[32], label[512];
 	snprintf(kind, sizeof(kind), "%s", (const char *)sqlite3_column_text(s, 0));
 	snprintf(label, sizeof(label), "%s", (const char *)sqlite3_column_text(s, 1));
-	snprintf(opts, sizeof(opts), "%s", sqlite3_column_text(s, 2) ? (const char *)sqlite3_column_text(s, 2) : "");
-	bool complete = !strcmp((const char *)sqlite3_column_text(s, 3), "complete");
+	const char *status = (const char *)sqlite3_column_text(s, 3);
+	bool running = !strcmp(status, "running");
+	int rrc = rb_shards_read((const char *)sqlite3_column_text(s, 2), !strcmp(status, "complete"), in);
 	sqlite3_finalize(s);
-	size_t alen;
-	const char *a = shard_arg(opts, &alen);
-	unsigned n = a ? shard_n(a, alen) : 0;
-	unsigned k = a ? (unsigned)strtoul(a, NULL, 10) : 0;
-	if (n > 1 && k >= 1 && k <= n) {
-		/* a shard: the latest output run of the same kind, label and N */
+	if (rrc < 0)
+		return -1;
+	/* a run still being written: what is here of its shards is partial */
+	for (unsigned k = 1; running && k <= in->n; k++)
+		if (in->state[k])
+			in->state[k] = 1;
+	int64_t id = 0;
+	if (in->n) {
+		/* shards: the latest output run of the same kind, label and N */
 		if (sqlite3_prepare_v2(db, "SELECT id, options FROM main.runs WHERE kind = ? AND label = ? ORDER BY id DESC",
 				       -1, &s, NULL) != SQLITE_OK)
 			return -1;
 		sqlite3_bind_text(s, 1, kind, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s, 2, label, -1, SQLITE_STATIC);
-		int64_t found = 0;
-		while (!found && sqlite3_step(s) == SQLITE_ROW) {
-			const char *o = (const char *)sqlite3_column_text(s, 1);
+		while (!id && sqlite3_step(s) == SQLITE_ROW) {
 			size_t hl;
-			const char *h = shard_arg(o, &hl);
-			if (!h || shard_n(h, hl) != n)
-				continue;
-			found = sqlite3_column_int64(s, 0);
-			if (shard_has(h, hl, k, NULL)) {
-				st->runs_joined++; /* merged before: its rows are ignored as duplicates */
-			} else if (join_shard(db, found, h, hl, k, complete, n, src_id) < 0) {
-				found = -1;
-			} else {
-				st->runs_joined++;
-			}
+			const char *h = rb_shard_arg((const char *)sqlite3_column_text(s, 1), &hl);
+			const char *slash = h ? memchr(h, '/', hl) : NULL;
+			if (slash && strtoul(slash + 1, NULL, 10) == in->n)
+				id = sqlite3_column_int64(s, 0);
 		}
 		sqlite3_finalize(s);
-		if (found)
-			return found;
 	} else {
-		int64_t id = one_int(db,
-				     "SELECT m.id FROM main.runs m, src.runs r WHERE r.id = ?1 AND m.kind = r.kind AND "
-				     "m.label = r.label AND m.started_at = r.started_at AND m.host IS r.host AND "
-				     "m.pid IS r.pid ORDER BY m.id LIMIT 1",
-				     src_id);
-		if (id > 0) {
-			st->runs_joined++;
-			return id;
-		}
+		/* the same run: kind, label, start and host (not the pid: a
+		 * running run's is cleared when it ends) */
+		id = one_int(db,
+			     "SELECT m.id FROM main.runs m, src.runs r WHERE r.id = ?1 AND m.kind = r.kind AND "
+			     "m.label = r.label AND m.started_at = r.started_at AND m.host IS r.host "
+			     "ORDER BY m.id LIMIT 1",
+			     src_id);
+		if (id < 0)
+			id = 0;
 	}
-	/* a new run (a first shard keeps its own "--shard K/N" options) */
+	if (id > 0) {
+		st->runs_joined++;
+		return id;
+	}
+	/* a new run: the input's, a running one as 'incomplete' (rows of
+	 * it may still come: a later merge of its finished database makes
+	 * it complete); a shard run's list starts empty (update_run) */
 	char cols[2048], sql[4400];
 	if (columns(db, "src", "runs", ",id,", cols, sizeof(cols)) <= 0)
 		return -1;
@@ -262,9 +231,37 @@ static int64_t target_run(sqlite3 *db, int64_t src_id, struct rb_merge_stats *st
 		 cols);
 	if (exec1(db, sql, src_id, 0, NULL) < 0)
 		return -1;
-	int64_t id = sqlite3_last_insert_rowid(db);
-	if (n > 1 && k >= 1 && k <= n && join_shard(db, id, "", 0, k, complete, n, src_id) < 0)
+	id = sqlite3_last_insert_rowid(db);
+	if (exec1(db,
+		  "UPDATE main.runs SET pid = NULL, status = CASE WHEN status = 'running' THEN 'incomplete' ELSE status "
+		  "END WHERE id = ?1 AND ?2 = ?2",
+		  id, 0, NULL) < 0)
 		return -1;
+	if (in->n) {
+		/* its list starts empty ("/N"): update_run adds the input's */
+		struct rb_shards none = {in->n, calloc(in->n + 1, 1)};
+		char *o = NULL;
+		sqlite3_stmt *q;
+		if (none.state && sqlite3_prepare_v2(db, "SELECT options FROM main.runs WHERE id = ?", -1, &q, NULL) ==
+					  SQLITE_OK) {
+			sqlite3_bind_int64(q, 1, id);
+			if (sqlite3_step(q) == SQLITE_ROW)
+				o = rb_shards_options((const char *)sqlite3_column_text(q, 0), &none);
+			sqlite3_finalize(q);
+		}
+		rb_shards_free(&none);
+		int rc = -1;
+		if (o && sqlite3_prepare_v2(db, "UPDATE main.runs SET options = ?1 WHERE id = ?2", -1, &q, NULL) ==
+			     SQLITE_OK) {
+			sqlite3_bind_text(q, 1, o, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int64(q, 2, id);
+			rc = sqlite3_step(q) == SQLITE_DONE ? 0 : -1;
+			sqlite3_finalize(q);
+		}
+		free(o);
+		if (rc < 0)
+			return -1;
+	}
 	st->runs_new++;
 	return id;
 }
@@ -287,11 +284,14 @@ static int merge_rows(sqlite3 *db, const char *path, struct rb_merge_stats *st, 
 	int rc = 0;
 	while (rc == 0 && sqlite3_step(runs) == SQLITE_ROW) {
 		int64_t src_id = sqlite3_column_int64(runs, 0);
-		int64_t dst = target_run(db, src_id, st);
-		if (dst <= 0) {
+		struct rb_shards in;
+		int64_t dst = target_run(db, src_id, &in, st);
+		if (dst <= 0 || update_run(db, dst, src_id, &in) < 0) {
+			rb_shards_free(&in);
 			rc = sql_err(db, err, path, "merging a run");
 			break;
 		}
+		rb_shards_free(&in);
 		/* results: program ids through the program identity */
 		char rcols[2048], sel[2400];
 		columns(db, "src", "results", ",run_id,program_id,", rcols, sizeof(rcols));

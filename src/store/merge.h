@@ -6,12 +6,16 @@
  * nothing of it is merged). Programs are matched by their identity
  * (object sha256, section, name). Runs:
  *  - a shard of a sharded run (`run --shard K/N`, visible in the run's
- *    options) joins the run of the output with the same kind, label and N:
- *    the shards become one run again, complete when all N shards were
- *    merged and each was complete; its options say which shards it holds
- *    ("--shard 1,2,4/4"; "3!" marks an incomplete shard);
+ *    options, store/shards.h) joins the run of the output with the same
+ *    kind, label and N: the shards become one run again, complete when
+ *    all N shards were merged and each was complete; its options say
+ *    which shards it holds ("--shard 1,2,4/4"; "3!" marks an incomplete
+ *    shard). An input run that is itself merged shards ("1,2/4") brings
+ *    each of them; a shard merged again after it completed is complete;
  *  - any other run is the same run as an output run with the same kind,
- *    label, start time, host and pid, or else a new run.
+ *    label, start time and host, or else a new run; a run still running
+ *    in the input is stored 'incomplete' (no pid), and becomes complete
+ *    when its input is merged again once it is complete.
  * Rows already present (same run, program, tracker / op) are kept, so
  * merging the same input twice changes nothing. One transaction per
  * input. */

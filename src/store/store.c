@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store/schema_sql.h"
+#include "store/shards.h"
 #include "store/store_impl.h"
 
 static int db_err(struct rb_store *st, struct rb_err *err, const char *what)
@@ -335,6 +336,45 @@ static int reader_views(struct rb_store *st, struct rb_err *err)
 	return rc;
 }
 
+/* A file in WAL mode whose directory this user cannot write: SQLite
+ * needs to create PATH-shm even to read, and fails ("attempt to write a
+ * readonly database"). With no PATH-wal file (or an empty one) nothing
+ * but the main file holds data, so it is read as an immutable file
+ * (SQLite's immutable=1: no locks, no -shm). 0 reopened, -1 otherwise
+ * (err kept, with a hint). */
+static int reopen_immutable(struct rb_store *st, struct rb_err *err)
+{
+	int c = sqlite3_errcode(st->db) & 0xff;
+	if (c != SQLITE_READONLY && c != SQLITE_CANTOPEN)
+		return -1;
+	char side[sizeof(st->path) + 8];
+	snprintf(side, sizeof(side), "%s-wal", st->path);
+	if (file_size(side) > 0) {
+		size_t l = strlen(err->msg);
+		snprintf(err->msg + l, sizeof(err->msg) - l,
+			 " (the database is in WAL mode with a live -wal file and its directory is not writable "
+			 "here: read it where it can be written, or after its writer has closed it)");
+		return -1;
+	}
+	/* file: URI, every byte but unreserved ones and '/' percent-encoded */
+	char uri[3 * sizeof(st->path) + 32];
+	size_t o = (size_t)snprintf(uri, sizeof(uri), "file:");
+	for (const unsigned char *p = (const unsigned char *)st->path; *p; p++) {
+		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			     strchr("/-._~", *p);
+		o += (size_t)snprintf(uri + o, sizeof(uri) - o, plain ? "%c" : "%%%02X", *p);
+	}
+	snprintf(uri + o, sizeof(uri) - o, "?immutable=1");
+	sqlite3_close(st->db);
+	st->db = NULL;
+	if (sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK)
+		return rb_errf(err, "%s: cannot open database: %s", st->path,
+			       st->db ? sqlite3_errmsg(st->db) : "out of memory");
+	sqlite3_extended_result_codes(st->db, 1);
+	st->immutable = true;
+	return 0;
+}
+
 int rb_store_open_read(const char *path, struct rb_store **out, struct rb_err *err)
 {
 	*out = NULL;
@@ -356,7 +396,9 @@ int rb_store_open_read(const char *path, struct rb_store **out, struct rb_err *e
 	sqlite3_busy_timeout(st->db, 30000);
 	sqlite3_extended_result_codes(st->db, 1);
 	int64_t v = 0, tables = 0;
-	if (schema_state(st, &v, &tables, err) < 0)
+	if (schema_state(st, &v, &tables, err) < 0 && reopen_immutable(st, err) < 0)
+		goto fail;
+	if (st->immutable && schema_state(st, &v, &tables, err) < 0)
 		goto fail;
 	if (v == 0 && tables == 0) {
 		rb_errf(err, "%s: an empty database (no runs yet)", path);
@@ -385,6 +427,16 @@ void rb_store_close(struct rb_store *st)
 		return;
 	for (size_t i = 0; i < sizeof(st->stmt) / sizeof(st->stmt[0]); i++)
 		sqlite3_finalize(st->stmt[i]);
+	/* A writer leaves the file in rollback-journal mode: WAL needs the
+	 * -shm file, which a reader who cannot write the directory cannot
+	 * create (the next writer switches back to WAL). Only possible when
+	 * no other connection has the file open; then the last writer to
+	 * close does it. No waiting for that. */
+	if (st->db && !st->readonly) {
+		sqlite3_busy_timeout(st->db, 0);
+		sqlite3_progress_handler(st->db, 0, NULL, NULL);
+		sqlite3_exec(st->db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+	}
 	sqlite3_close(st->db);
 	free(st);
 }
@@ -467,14 +519,41 @@ int rb_store_run_end(struct rb_store *st, int64_t run_id, const char *status, st
 {
 	if (strcmp(status, "complete") && strcmp(status, "incomplete"))
 		return rb_errf(err, "%s: bad run status '%s'", st->path, status);
+	/* a shard run (store/shards.h): an interrupted shard is marked '!'
+	 * in the list; the run is complete only when it lists all N shards
+	 * complete, so a lone shard ends 'incomplete' (until merged) */
 	sqlite3_stmt *s;
+	char *opts = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT options FROM runs WHERE id = ?1", -1, &s, NULL) != SQLITE_OK)
+		return db_err(st, err, "read run options");
+	sqlite3_bind_int64(s, 1, run_id);
+	if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0)) {
+		struct rb_shards sh;
+		if (rb_shards_read((const char *)sqlite3_column_text(s, 0), false, &sh) == 0 && sh.n) {
+			if (!strcmp(status, "incomplete"))
+				for (unsigned k = 1; k <= sh.n; k++)
+					sh.state[k] = sh.state[k] ? 1 : 0;
+			else if (!rb_shards_complete(&sh))
+				status = "incomplete";
+			opts = rb_shards_options((const char *)sqlite3_column_text(s, 0), &sh);
+		}
+		rb_shards_free(&sh);
+	}
+	sqlite3_finalize(s);
 	if (rb_store_prepare(st, STMT_RUN_END,
-			     "UPDATE runs SET status = ?2, pid = NULL, "
+			     "UPDATE runs SET status = ?2, pid = NULL, options = coalesce(?3, options), "
 			     "ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
-			     &s, err) < 0)
+			     &s, err) < 0) {
+		free(opts);
 		return -1;
+	}
 	sqlite3_bind_int64(s, 1, run_id);
 	rb_bind_text(s, 2, status);
+	if (opts)
+		sqlite3_bind_text(s, 3, opts, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, 3);
+	free(opts);
 #ifdef RB_TEST_BUILD
 	if (st->fault_end) {
 		st->fault_ops = 0;
@@ -628,9 +707,18 @@ int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, 
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(s, 0);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		/* a real error (a corrupt file: "database disk image is
+		 * malformed") is not "no run yet" */
+		db_err(st, err, "latest run");
+		sqlite3_finalize(s);
+		return -1;
+	}
 	sqlite3_finalize(s);
-	if (rc != SQLITE_ROW)
-		return rb_errf(err, "%s: no %s run yet", st->path, kind ? kind : "");
+	if (rc != SQLITE_ROW) {
+		rb_errf(err, "%s: no %s%srun yet", st->path, kind ? kind : "", kind ? " " : "");
+		return 1;
+	}
 	return 0;
 }
 

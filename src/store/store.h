@@ -57,7 +57,10 @@ int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int6
 		       struct rb_err *err);
 int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *trackers,
 			      struct rb_err *err);
-/* status: "complete" or "incomplete"; sets ended_at */
+/* status: "complete" or "incomplete"; sets ended_at. A shard run
+ * ("--shard K/N" in its options, store/shards.h) is stored 'incomplete'
+ * even when its shard completed (the run is complete once all N are
+ * merged); an interrupted one is marked "K!/N". */
 int rb_store_run_end(struct rb_store *st, int64_t run_id, const char *status, struct rb_err *err);
 /* Runs left 'running' by a process of this host that no longer exists are
  * marked 'incomplete'. Returns how many (done by rb_store_open too). */
@@ -75,7 +78,8 @@ int rb_store_run_describe(struct rb_store *st, int64_t run_id, char *label, size
 			  struct rb_err *err);
 /* the newest verify run before run_id (*prev = -1 if none) */
 int rb_store_previous_run(struct rb_store *st, int64_t run_id, int64_t *prev, struct rb_err *err);
-/* the newest run of a kind (any status) */
+/* the newest run of a kind (any status): 0 found, 1 none (err says so),
+ * -1 a database error (err) */
 int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, struct rb_err *err);
 
 /* A program's identity. */

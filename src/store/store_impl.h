@@ -24,6 +24,7 @@ struct rb_store {
 	char path[4096];
 	sqlite3_stmt *stmt[STMT_COUNT]; /* prepared on first use */
 	bool readonly;
+	bool immutable; /* a reader of a WAL file it could not share (reopen_immutable) */
 	/* the last failed rb_store_exec was SQLITE_BUSY/LOCKED (kept because a
 	 * ROLLBACK after it resets sqlite3_errcode) */
 	bool last_busy;
