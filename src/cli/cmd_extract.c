@@ -29,14 +29,33 @@ static void usage(FILE *f)
 		   "  Exit 0 ok, 2 bad usage, unreadable input or malformed embedded object.\n");
 }
 
+/* path gets the n bytes at p whole or not at all: they go to a
+ * temporary file beside it, renamed to path once written and closed
+ * without error (a full disk leaves neither a cut nor an empty
+ * .o, and an older path stays as it was) */
 static int write_file(const char *path, const uint8_t *p, size_t n, struct rb_err *err)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f)
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.partial-%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
 		return rb_errf(err, "%s: cannot create: %s", path, strerror(errno));
-	size_t w = fwrite(p, 1, n, f);
-	if (fclose(f) != 0 || w != n)
-		return rb_errf(err, "%s: write failed", path);
+	int e = 0;
+	for (size_t done = 0; done < n && !e;) {
+		ssize_t w = write(fd, p + done, n - done);
+		if (w < 0 && errno != EINTR)
+			e = errno;
+		else if (w > 0)
+			done += (size_t)w;
+	}
+	if (close(fd) < 0 && !e)
+		e = errno;
+	if (!e && rename(tmp, path) < 0)
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		return rb_errf(err, "%s: write failed: %s (nothing written)", path, strerror(e));
+	}
 	return 0;
 }
 

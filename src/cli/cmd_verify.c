@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "oracle/bpf_sys.h"
 #include "cli/type_opts.h"
 #include "driver/scan.h"
 #include "loader/prog_type.h"
@@ -183,6 +184,13 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (rb_cli_check_type_opts("verify", &lopts))
 		return 2;
+	/* the running kernel as the tracker: one line saying why it cannot
+	 * run, rather than a row "unavailable" per program (and exit 0) */
+	char why[256];
+	if (!strcmp(tracker, "kernel") && !rb_bpf_available_why(why, sizeof(why))) {
+		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
+		return 2;
+	}
 	struct row *rows = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
@@ -234,8 +242,11 @@ int cmd_verify(int argc, char **argv)
 			struct row *r = &rows[n - 1];
 			snprintf(r->file, sizeof(r->file), "%s", file);
 			snprintf(r->prog, sizeof(r->prog), "%s", obj->progs[p].name);
-			if (want_log)
-				fprintf(logf, "=== %s:%s (%s) ===\n", file, obj->progs[p].name, tracker);
+			if (want_log) {
+				struct rb_err head; /* names escaped (rb_errf) */
+				rb_errf(&head, "=== %s:%s (%s) ===", file, obj->progs[p].name, tracker);
+				fprintf(logf, "%s\n", head.msg);
+			}
 			struct rb_verify_opts vo = {
 				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src};
 			if (rb_verify(obj, p, &vo, &r->res, &err) < 0) {
@@ -245,11 +256,13 @@ int cmd_verify(int argc, char **argv)
 			} else if (obj->progs[p].undefined_calls[0]) {
 				char why[512];
 				rb_prog_undefined_note(&obj->progs[p], why, sizeof(why));
-				fprintf(stderr, "rangebench verify: %s: %s: %s\n", path, obj->progs[p].name, why);
+				rb_errf(&err, "%s: %s: %s", path, obj->progs[p].name, why);
+				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 			}
 		}
 		if (want && !found) {
-			fprintf(stderr, "rangebench verify: %s: no program named '%s'\n", path, want);
+			rb_errf(&err, "%s: no program named '%s'", path, want);
+			fprintf(stderr, "rangebench verify: %s\n", err.msg);
 			rc = 2;
 		}
 		rb_object_free(obj);

@@ -231,7 +231,14 @@ int rb_exec_run(const struct rb_object *obj, size_t prog_idx, const struct rb_xt
 	int32_t node = rb_xtree_root(tr);
 	if (node < 0)
 		return 0;
-	if (xm_init(&m, obj, prog_idx, seed)) {
+	int irc = xm_init(&m, obj, prog_idx, seed);
+	if (irc == -2) {
+		/* beyond the machine's model: this program's runs abort */
+		count_abort(stats, m.why);
+		xm_free(&m);
+		return 0;
+	}
+	if (irc) {
 		xm_free(&m);
 		return -1;
 	}

@@ -34,6 +34,14 @@ int xm_new_region(struct xm *m, int kind, int idx, int64_t lo, int64_t hi)
 {
 	if (m->nrg >= XM_MAX_REGIONS)
 		return -1;
+	if (m->nrg == m->cap_rg) {
+		int cap = m->cap_rg ? 2 * m->cap_rg : 16;
+		struct xregion *v = realloc(m->rg, (size_t)cap * sizeof(*v));
+		if (!v)
+			return -1;
+		m->rg = v;
+		m->cap_rg = cap;
+	}
 	int i = m->nrg;
 	struct xregion *r = &m->rg[i];
 	size_t n = (size_t)(hi - lo);
@@ -222,6 +230,21 @@ int xm_init(struct xm *m, const struct rb_object *obj, size_t prog_idx, uint64_t
 	m->cc = rb_concrete_get(64);
 	m->rng = seed;
 	m->ctx_rg = m->pkt_rg = -1;
+	/* 2 regions per map at most, then ctx, packet, stack frames and a
+	 * few helper buffers */
+	if (m->obj->map_cnt > (size_t)(XM_MAX_REGIONS - 64) / 2) {
+		snprintf(m->why, sizeof(m->why), "%zu maps: more than the %d the concrete machine models",
+			 m->obj->map_cnt, (XM_MAX_REGIONS - 64) / 2);
+		return -2;
+	}
+	/* a map value is modelled byte by byte (contents, taint, tags: 4
+	 * bytes each), so a huge one (a large .bss) is beyond the model */
+	for (size_t i = 0; i < m->obj->map_cnt; i++)
+		if (m->obj->maps[i].value_size > XM_MAX_VALUE) {
+			snprintf(m->why, sizeof(m->why), "map %zu: a %u-byte value, more than the %u bytes modelled", i,
+				 m->obj->maps[i].value_size, XM_MAX_VALUE);
+			return -2;
+		}
 	if (make_maps(m) || make_ctx(m))
 		return -1;
 	int st = xm_new_region(m, XR_STACK, 0, -XM_STACK, 0);
@@ -246,6 +269,7 @@ void xm_free(struct xm *m)
 		free(m->rg[i].taint);
 		free(m->rg[i].tag);
 	}
+	free(m->rg);
 	free(m->mapval_rg);
 	free(m->mapptr_rg);
 	memset(m, 0, sizeof(*m));

@@ -17,7 +17,13 @@
 
 #define XM_FRAMES 8
 #define XM_STACK 512
-#define XM_MAX_REGIONS 64
+/* regions of one machine: every map of the object has one or two, so the
+ * array grows as they are made, up to what a region index (int16_t)
+ * and the synthetic address space (16 MiB per region) hold; an object
+ * with more maps aborts its own runs (xm_init), never the whole check */
+#define XM_MAX_REGIONS 32000
+/* the largest map value modelled (bytes) */
+#define XM_MAX_VALUE (16u << 20)
 
 enum { XR_STACK, XR_CTX, XR_PKT, XR_MAPVAL, XR_MAPPTR, XR_MEM };
 
@@ -51,8 +57,8 @@ struct xm {
 	const struct bpf_insn *insns;
 	int ninsns;
 	const struct rb_concrete *cc;
-	struct xregion rg[XM_MAX_REGIONS];
-	int nrg;
+	struct xregion *rg;
+	int nrg, cap_rg;
 	struct xframe fr[XM_FRAMES];
 	int cur;
 	int pc;
@@ -81,6 +87,7 @@ static inline uint64_t xm_rand(struct xm *m)
 /* an "interesting" random 64-bit value: small, negative, boundary or any */
 uint64_t xm_rand_value(struct xm *m);
 
+/* 0, -1 out of memory, -2 beyond the model (m->why says what) */
 int xm_init(struct xm *m, const struct rb_object *obj, size_t prog_idx, uint64_t seed);
 void xm_free(struct xm *m);
 int xm_step(struct xm *m);

@@ -5,7 +5,10 @@
  * fuzzing), so everything it will dereference is checked here first:
  *   - ELF64, little-endian, ET_REL, EM_BPF (or EM_NONE, as old LLVM wrote),
  *     64-byte section headers;
- *   - every section with contents lies inside the file; NOBITS sizes capped;
+ *   - extended section numbering (more than 65,279 sections) read as libelf
+ *     reads it;
+ *   - every section with contents lies inside the file; NOBITS sections
+ *     take no file bytes, their size is capped at a map value's limit;
  *   - section and symbol names are NUL-terminated inside their string table;
  *   - at most one symbol table; symbol section indexes exist; functions and
  *     objects lie inside their section; functions are instruction-aligned;
@@ -168,14 +171,32 @@ int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t siz
 		return rb_errf(err, "%s: not a BPF object (e_type %u, e_machine %u)", path, eh.e_type, eh.e_machine);
 	if (eh.e_shentsize != sizeof(Elf64_Shdr))
 		return rb_errf(err, "%s: bad section header size %u", path, eh.e_shentsize);
-	if (eh.e_shnum == 0 || eh.e_shnum >= SHN_LORESERVE)
-		return rb_errf(err, "%s: bad section count %u", path, eh.e_shnum);
-	if (!in_file(e, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr)))
-		return rb_errf(err, "%s: section header table (offset %llu, %u entries) lies outside the file (%zu bytes)",
-			       path, (unsigned long long)eh.e_shoff, eh.e_shnum, size);
-	if (eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum)
-		return rb_errf(err, "%s: bad section name table index %u", path, eh.e_shstrndx);
-	e->nsec = eh.e_shnum;
+	/* Extended section numbering (gABI, as libelf's elf_getshdrnum and
+	 * elf_getshdrstrndx read it): with SHN_LORESERVE (65,280) sections
+	 * or more, e_shnum is 0 and the count is section 0's sh_size; an
+	 * index of SHN_LORESERVE or more in e_shstrndx is SHN_XINDEX and
+	 * the index is section 0's sh_link. */
+	uint64_t shnum = eh.e_shnum, shstrndx = eh.e_shstrndx;
+	if (eh.e_shoff && (shnum == 0 || shstrndx == SHN_XINDEX)) {
+		Elf64_Shdr s0;
+		if (!in_file(e, eh.e_shoff, sizeof(s0)))
+			return rb_errf(err, "%s: section header table (offset %llu) lies outside the file (%zu bytes)", path,
+				       (unsigned long long)eh.e_shoff, size);
+		memcpy(&s0, (const uint8_t *)buf + eh.e_shoff, sizeof(s0));
+		if (shnum == 0)
+			shnum = s0.sh_size;
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = s0.sh_link;
+	}
+	if (shnum == 0)
+		return rb_errf(err, "%s: bad section count 0", path);
+	if (shnum > size / sizeof(Elf64_Shdr) || !in_file(e, eh.e_shoff, shnum * sizeof(Elf64_Shdr)))
+		return rb_errf(err,
+			       "%s: section header table (offset %llu, %llu entries) lies outside the file (%zu bytes)",
+			       path, (unsigned long long)eh.e_shoff, (unsigned long long)shnum, size);
+	if (shstrndx == SHN_UNDEF || shstrndx >= shnum)
+		return rb_errf(err, "%s: bad section name table index %llu", path, (unsigned long long)shstrndx);
+	e->nsec = shnum;
 	e->secs = calloc(e->nsec, sizeof(*e->secs));
 	if (!e->secs)
 		return rb_errf(err, "%s: out of memory", path);
@@ -186,8 +207,15 @@ int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t siz
 		if (i == 0)
 			continue;
 		if (s->sh.sh_type == SHT_NOBITS) {
-			if (s->sh.sh_size > RB_MAX_NOBITS_SIZE)
-				goto bad_size;
+			/* no bytes in the file (.bss); its size becomes a
+			 * map's value_size, which the kernel caps */
+			if (s->sh.sh_size > RB_MAX_NOBITS_SIZE) {
+				rb_errf(err,
+					"%s: section %zu (NOBITS, %llu bytes) is larger than a map value may be (%u "
+					"bytes: the kernel's array_map_alloc_check refuses value_size > INT_MAX)",
+					path, i, (unsigned long long)s->sh.sh_size, RB_MAX_NOBITS_SIZE);
+				goto fail;
+			}
 		} else if (s->sh.sh_type != SHT_NULL) {
 			if (!in_file(e, s->sh.sh_offset, s->sh.sh_size))
 				goto bad_size;
@@ -204,7 +232,7 @@ int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t siz
 		rb_errf(err, "%s: section %zu links to missing section %u", path, i, s->sh.sh_link);
 		goto fail;
 	}
-	const struct rb_elf_sec *shstr = &e->secs[eh.e_shstrndx];
+	const struct rb_elf_sec *shstr = &e->secs[shstrndx];
 	if (shstr->sh.sh_type != SHT_STRTAB || !shstr->data) {
 		rb_errf(err, "%s: section name table is not a string table", path);
 		goto fail;

@@ -18,7 +18,11 @@
 
 #define RB_MAX_INSNS 1000000u            /* the kernel's BPF_COMPLEXITY_LIMIT_INSNS */
 #define RB_MAX_FILE_SIZE (512u << 20)    /* refuse bigger object files */
-#define RB_MAX_NOBITS_SIZE (64u << 20)   /* .bss-like sections (no file contents) */
+/* .bss-like sections (no file contents) become a map's value: the
+ * kernel's limit for an array map value (array_map_alloc_check, 6.18:
+ * value_size > INT_MAX is E2BIG). Nothing is allocated for their zero
+ * bytes until something needs them. */
+#define RB_MAX_NOBITS_SIZE 0x7fffffffu
 #define RB_MAX_FUNCS 65536u              /* function symbols in code (programs + sub-programs) */
 
 #ifndef EM_BPF

@@ -232,12 +232,14 @@ static int parse_maps(struct lctx *c)
 		m->frozen = ro;
 		m->global_data = true;
 		m->inner_map_idx = -1;
-		m->init = calloc(1, s->sh.sh_size);
-		if (!m->init)
-			return rb_errf(c->err, "%s: out of memory", e->path);
-		if (s->data)
+		/* NOBITS (.bss): zero, nothing to keep or allocate */
+		if (s->data && s->sh.sh_size) {
+			m->init = malloc(s->sh.sh_size);
+			if (!m->init)
+				return rb_errf(c->err, "%s: out of memory", e->path);
 			memcpy(m->init, s->data, s->sh.sh_size);
-		m->init_size = s->sh.sh_size;
+			m->init_size = s->sh.sh_size;
+		}
 		c->sec_map[i] = (long)c->obj->map_cnt++;
 	}
 	return 0;

@@ -17,6 +17,7 @@
 #include <elf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,15 @@ static int find_map_by_rec(const struct rb_object *obj, const long *rec_of, long
 	return -1;
 }
 
+/* n bytes at p all zero (NULL: no value written, zero) */
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
 static void fill_map(struct rb_map *rm, const char *name, const struct rb_rec_map *r)
 {
 	snprintf(rm->name, sizeof(rm->name), "%s", name);
@@ -238,7 +248,10 @@ static int collect_maps(struct attempt *a, struct rb_object *obj, long **rec_of_
 		rm->global_data = bpf_map__is_internal(m);
 		rm->fixups = fix;
 		rec_of[n] = r - a->st.maps;
-		if (rm->global_data && rm->value_size) {
+		/* the initial value of global data; none kept for a writable
+		 * map whose value is all zero (.bss: no copy of a large zero
+		 * area, which reads as zero anyway) */
+		if (rm->global_data && rm->value_size && (rm->frozen || !all_zero(r->value, rm->value_size))) {
 			rm->init = calloc(1, rm->value_size);
 			if (!rm->init)
 				return rb_errf(err, "%s: out of memory", path);

@@ -2,6 +2,7 @@
 #include "oracle/bpf_sys.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -130,6 +131,33 @@ bool rb_bpf_available(const char **why)
 		case ENOSYS: *why = "bpf() not implemented by this kernel (ENOSYS)"; break;
 		default: *why = "bpf() refused a trivial program"; break;
 		}
+	}
+	return false;
+}
+
+bool rb_bpf_available_why(char *buf, size_t len)
+{
+	const char *why = NULL;
+	if (rb_bpf_available(&why)) {
+		snprintf(buf, len, "bpf() available");
+		return true;
+	}
+	int e = errno;
+	size_t o = (size_t)snprintf(buf, len, "%s", why ? why : "bpf() refused");
+	if ((e == EPERM || e == EACCES) && o < len) {
+		char v[16] = "";
+		FILE *f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "r");
+		if (f) {
+			if (!fgets(v, sizeof(v), f))
+				v[0] = 0;
+			fclose(f);
+		}
+		v[strcspn(v, "\n")] = 0;
+		snprintf(buf + o, len - o,
+			 ": running as uid %ld without CAP_BPF or CAP_SYS_ADMIN%s%s%s (bpf() is root's, or a "
+			 "capable user's, here)",
+			 (long)geteuid(), v[0] ? ", and kernel.unprivileged_bpf_disabled = " : "", v,
+			 v[0] && strcmp(v, "0") ? " refuses unprivileged bpf()" : "");
 	}
 	return false;
 }

@@ -71,4 +71,10 @@ int rb_sys_btf_load(const void *btf, size_t size, char *log, size_t log_size);
  * reason ("bpf() not permitted (EPERM)", "bpf() not implemented", ...). */
 bool rb_bpf_available(const char **why);
 
+/* The same test, with the reason spelled out for a person in buf: the
+ * errno, and when it is a permission error, the user id and
+ * kernel.unprivileged_bpf_disabled (unprivileged bpf() needs it 0, else
+ * CAP_BPF or CAP_SYS_ADMIN). */
+bool rb_bpf_available_why(char *buf, size_t len);
+
 #endif
