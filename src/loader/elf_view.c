@@ -149,6 +149,41 @@ static int check_relocs(struct rb_elf *e, size_t idx, struct rb_err *err)
 	return 0;
 }
 
+/* The section count and the section name table's index, as libelf's
+ * elf_getshdrnum and elf_getshdrstrndx read them (extended section
+ * numbering, gABI): with SHN_LORESERVE (65,280) sections or more, e_shnum
+ * is 0 and the count is section 0's sh_size; e_shstrndx SHN_XINDEX means
+ * the index is section 0's sh_link. 0, or -1 with err. */
+static int section_count(const struct rb_elf *e, const Elf64_Ehdr *eh, uint64_t *shnum_out, uint64_t *shstrndx_out,
+			 struct rb_err *err)
+{
+	const char *path = e->path;
+	size_t size = e->size;
+	uint64_t shnum = eh->e_shnum, shstrndx = eh->e_shstrndx;
+	if (eh->e_shoff && (shnum == 0 || shstrndx == SHN_XINDEX)) {
+		Elf64_Shdr s0;
+		if (!in_file(e, eh->e_shoff, sizeof(s0)))
+			return rb_errf(err, "%s: section header table (offset %llu) lies outside the file (%zu bytes)", path,
+				       (unsigned long long)eh->e_shoff, size);
+		memcpy(&s0, e->buf + eh->e_shoff, sizeof(s0));
+		if (shnum == 0)
+			shnum = s0.sh_size;
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = s0.sh_link;
+	}
+	if (shnum == 0)
+		return rb_errf(err, "%s: bad section count 0", path);
+	if (shnum > size / sizeof(Elf64_Shdr) || !in_file(e, eh->e_shoff, shnum * sizeof(Elf64_Shdr)))
+		return rb_errf(err,
+			       "%s: section header table (offset %llu, %llu entries) lies outside the file (%zu bytes)",
+			       path, (unsigned long long)eh->e_shoff, (unsigned long long)shnum, size);
+	if (shstrndx == SHN_UNDEF || shstrndx >= shnum)
+		return rb_errf(err, "%s: bad section name table index %llu", path, (unsigned long long)shstrndx);
+	*shnum_out = shnum;
+	*shstrndx_out = shstrndx;
+	return 0;
+}
+
 int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t size, struct rb_err *err)
 {
 	memset(e, 0, sizeof(*e));
@@ -171,31 +206,9 @@ int rb_elf_parse(struct rb_elf *e, const char *path, const void *buf, size_t siz
 		return rb_errf(err, "%s: not a BPF object (e_type %u, e_machine %u)", path, eh.e_type, eh.e_machine);
 	if (eh.e_shentsize != sizeof(Elf64_Shdr))
 		return rb_errf(err, "%s: bad section header size %u", path, eh.e_shentsize);
-	/* Extended section numbering (gABI, as libelf's elf_getshdrnum and
-	 * elf_getshdrstrndx read it): with SHN_LORESERVE (65,280) sections
-	 * or more, e_shnum is 0 and the count is section 0's sh_size; an
-	 * index of SHN_LORESERVE or more in e_shstrndx is SHN_XINDEX and
-	 * the index is section 0's sh_link. */
-	uint64_t shnum = eh.e_shnum, shstrndx = eh.e_shstrndx;
-	if (eh.e_shoff && (shnum == 0 || shstrndx == SHN_XINDEX)) {
-		Elf64_Shdr s0;
-		if (!in_file(e, eh.e_shoff, sizeof(s0)))
-			return rb_errf(err, "%s: section header table (offset %llu) lies outside the file (%zu bytes)", path,
-				       (unsigned long long)eh.e_shoff, size);
-		memcpy(&s0, (const uint8_t *)buf + eh.e_shoff, sizeof(s0));
-		if (shnum == 0)
-			shnum = s0.sh_size;
-		if (shstrndx == SHN_XINDEX)
-			shstrndx = s0.sh_link;
-	}
-	if (shnum == 0)
-		return rb_errf(err, "%s: bad section count 0", path);
-	if (shnum > size / sizeof(Elf64_Shdr) || !in_file(e, eh.e_shoff, shnum * sizeof(Elf64_Shdr)))
-		return rb_errf(err,
-			       "%s: section header table (offset %llu, %llu entries) lies outside the file (%zu bytes)",
-			       path, (unsigned long long)eh.e_shoff, (unsigned long long)shnum, size);
-	if (shstrndx == SHN_UNDEF || shstrndx >= shnum)
-		return rb_errf(err, "%s: bad section name table index %llu", path, (unsigned long long)shstrndx);
+	uint64_t shnum = 0, shstrndx = 0;
+	if (section_count(e, &eh, &shnum, &shstrndx, err) < 0)
+		return -1;
 	e->nsec = shnum;
 	e->secs = calloc(e->nsec, sizeof(*e->secs));
 	if (!e->secs)
