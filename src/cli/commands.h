@@ -21,6 +21,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_kdiff(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_progdiff(int argc, char **argv);
 int cmd_execcheck(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -16,6 +16,7 @@ static const struct rb_command commands[] = {
 	{"verify", cmd_verify, "verify programs with a tracker or the running kernel, veristat-style"},
 	{"helpers", cmd_helpers, "the running kernel's helper set per program type against the compiled-in 6.18 sets"},
 	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
+	{"explain", cmd_explain, "why two trackers explore a program differently: deciding instruction, cause, counterfactual"},
 	{"execcheck", cmd_execcheck, "run accepted programs concretely and check every value against the explored states"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},
 	{"merge", cmd_merge, "merge results databases (shards of a run from several machines) into one"},

@@ -129,6 +129,10 @@ struct rb_tracker {
 	/* the kernel's field list, e.g. "smin=0,smax=umax=0xff,var_off=(0x0; 0xff)";
 	 * snprintf conventions */
 	int (*print)(const rb_val *v, char *buf, size_t len);
+	/* optional: the value in the representation's own terms (cnum: the
+	 * tnum and each width's arc as base and size, not the bounds derived
+	 * from them); NULL when print already is (old) */
+	int (*print_repr)(const rb_val *v, char *buf, size_t len);
 
 	/* transfer functions */
 	void (*alu)(rb_val *dst, const rb_val *src, const struct rb_alu *op);

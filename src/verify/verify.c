@@ -50,6 +50,7 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		.log = opts ? opts->log : NULL,
 		.vmlinux = opts ? opts->vmlinux : NULL,
 		.helpers = opts ? opts->helpers : NULL,
+		.rec = opts ? opts->rec : NULL,
 		/* the running kernel's nr_cpu_ids */
 		.nr_cpu_ids = rb_possible_cpus(),
 	};

@@ -15,6 +15,7 @@
 #include "result/result.h"
 
 struct rb_helper_source;
+struct rb_engine_recorder;
 
 struct rb_verify_opts {
 	const char *tracker;    /* "old", "cnum" or "kernel" */
@@ -23,6 +24,7 @@ struct rb_verify_opts {
 	FILE *log;              /* non-NULL: write a level-2 style per-instruction log here */
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF for the engine (engine/vmlinux.h); NULL: per program */
 	const struct rb_helper_source *helpers; /* the running kernel's helper sets; NULL: compiled-in */
+	const struct rb_engine_recorder *rec;   /* engine only: an observer of the exploration (engine.h) */
 };
 
 /* Returns 0 and fills res (whatever the verdict); < 0 only when the call

@@ -173,6 +173,22 @@ static int a_print(const rb_val *v, char *buf, size_t len)
 	return rb_print_bounds(&b, buf, len);
 }
 
+/* the representation itself: the tnum and both arcs of each width (the
+ * set is their intersection), each arc as first..last member, u64 order */
+static int a_print_repr(const rb_val *v, char *buf, size_t len)
+{
+	struct a2reg r = a2_load(v);
+	if (a_is_empty(v))
+		return snprintf(buf, len, "empty");
+	return snprintf(buf, len,
+			"var_off=(%#llx; %#llx) r64=[%#llx..%#llx]&[%#llx..%#llx] r32=[%#llx..%#llx]&[%#llx..%#llx]",
+			(unsigned long long)r.t.value, (unsigned long long)r.t.mask, (unsigned long long)r.a.base,
+			(unsigned long long)cnum_end(r.a, W_BITS), (unsigned long long)r.b.base,
+			(unsigned long long)cnum_end(r.b, W_BITS), (unsigned long long)r.a32.base,
+			(unsigned long long)cnum_end(r.a32, H_BITS), (unsigned long long)r.b32.base,
+			(unsigned long long)cnum_end(r.b32, H_BITS));
+}
+
 /* Every operation runs old's transfer function on the value in old's
  * fields and cnum's on each smallest-arc cnum value of it (a2_to_cnums:
  * usually one; when two arcs are equally small, both, so the result is
@@ -298,6 +314,7 @@ const struct rb_tracker RB_SYM(rb_arc2_tracker) = {
 	.equal = a_equal,
 	.is_subset = a_is_subset,
 	.print = a_print,
+	.print_repr = a_print_repr,
 	.alu = a_alu,
 	.truncate = a_truncate,
 	.branch_taken = a_branch_taken,

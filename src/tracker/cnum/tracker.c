@@ -5,6 +5,7 @@
  * part follows.
  */
 #include <linux/bpf.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tracker/cnum/reg.h"
@@ -143,6 +144,21 @@ static int cn_print(const rb_val *v, char *buf, size_t len)
 	return creg_print(&r, buf, len);
 }
 
+/* the representation itself: tnum and both arcs (empty: "empty"); an arc
+ * is printed as its first and last member, u64 order, with its size,
+ * e.g. r64=[0x7ffffffffffffffc..0x8000000000000004] (size 0x8) */
+static int cn_print_repr(const rb_val *v, char *buf, size_t len)
+{
+	struct creg r = creg_load(v);
+	if (cn_is_empty(v))
+		return snprintf(buf, len, "empty");
+	return snprintf(buf, len, "var_off=(%#llx; %#llx) r64=[%#llx..%#llx] (size %#llx) r32=[%#llx..%#llx] (size %#llx)",
+			(unsigned long long)r.var_off.value, (unsigned long long)r.var_off.mask,
+			(unsigned long long)r.r64.base, (unsigned long long)cnum_end(r.r64, RW),
+			(unsigned long long)r.r64.size, (unsigned long long)r.r32.base,
+			(unsigned long long)cnum_end(r.r32, RH), (unsigned long long)r.r32.size);
+}
+
 static void cn_alu(rb_val *dst, const rb_val *src, const struct rb_alu *op)
 {
 	/* shortcuts with creg_alu's results, without unpacking: a 64-bit
@@ -242,6 +258,7 @@ const struct rb_tracker CN_SYM(rb_cnum_tracker) = {
 	.equal = cn_equal,
 	.is_subset = cn_is_subset,
 	.print = cn_print,
+	.print_repr = cn_print_repr,
 	.alu = cn_alu,
 	.truncate = cn_truncate,
 	.branch_taken = cn_branch_taken,
