@@ -170,6 +170,14 @@ build/test/objects-hostile/%.bpf.o: tests/objects/hostile/%.bpf.c | build/.deps
 build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps
 	@mkdir -p $(@D)
 	clang -target bpf -c $< -o $@
+# The worked examples of programs/src/ (tests/cli/explain.sh), with the
+# flags programs/recipe/compile-one.sh gives them and the UAPI headers as
+# their vmlinux.h (tests/objects/own/vmlinux.h): instruction numbers as in
+# the corpus's own/ objects.
+TEST_OWN_OBJS := $(patsubst programs/src/%.bpf.c,build/test/own/%.bpf.o,$(wildcard programs/src/*.bpf.c))
+build/test/own/%.bpf.o: programs/src/%.bpf.c programs/src/common.h tests/objects/own/vmlinux.h | build/.deps
+	@mkdir -p $(@D)
+	clang -g -O2 -target bpf -mcpu=v3 -Wall -Werror -Itests/objects/own -I/usr/include/x86_64-linux-gnu -c $< -o $@
 # older tc objects carry no BTF
 build/test/objects/iproute2_tc.bpf.o: BPF_CFLAGS += -g0
 build/test/objects/em_none.bpf.o: build/test/objects/old_toolchain.bpf.o
@@ -192,7 +200,7 @@ build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine
 
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
-test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) build/fuzz/fuzz_loader build/test/fuzz_verify \
+test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) build/fuzz/fuzz_loader build/test/fuzz_verify \
       build/bench/shim.o $(BENCH_OBJS)
 	@tests/run.sh build/test
 
@@ -220,8 +228,9 @@ build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
 	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
 build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
+# no colour codes unless stdout is a terminal (logs of `make bench > FILE` stay plain)
 bench: deps build/bench/rangebench-bench
-	build/bench/rangebench-bench $(BENCH_REPS) $(BENCH_ARGS)
+	build/bench/rangebench-bench $$([ -t 1 ] || echo --benchmark_color=false) $(BENCH_REPS) $(BENCH_ARGS)
 # instructions per operation, old vs cnum (valgrind's callgrind; bench/README.md)
 bench-insns: deps build/bench/rangebench-bench
 	bench/insns.sh

@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 3).
+-- schema.sql — the rangebench results database, current schema (version 6).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -25,7 +25,9 @@ CREATE TABLE runs (
 	trackers       TEXT,             -- the trackers actually run, comma-separated
 	status         TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete')),
 	pid            INTEGER,          -- the process writing a 'running' run
-	helper_sets    TEXT              -- verify runs: 'kernel' (probed) or 'compiled-6.18' helper sets
+	helper_sets    TEXT,             -- verify runs: 'kernel' (probed) or 'compiled-6.18' helper sets
+	diff_sha256    TEXT,             -- SHA-256 of the checkout's uncommitted diff (git diff HEAD), NULL if clean
+	diff_text      TEXT              -- that diff (at most 1 MiB kept; the hash covers all of it)
 );
 CREATE INDEX runs_label ON runs (label, id);
 
@@ -96,4 +98,28 @@ CREATE TABLE bench (
 	ns_per_op  REAL NOT NULL,
 	iterations INTEGER,
 	PRIMARY KEY (run_id, op, tracker)
+) WITHOUT ROWID;
+
+-- Why two trackers of a run explore a program differently (`compare --changed
+-- --explain`, rangebench explain; db/migrations/006_explain_provenance.sql).
+CREATE TABLE explanations (
+	run_id         INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	program_id     INTEGER NOT NULL REFERENCES programs (id),
+	baseline       TEXT NOT NULL,
+	candidate      TEXT NOT NULL,
+	part           TEXT,      -- branch | prune | verdict | counts | none
+	part_insn      INTEGER,   -- where the explorations part
+	deciding       TEXT,      -- the deciding location there, e.g. r1
+	first_insn     INTEGER,   -- where its value sets first differ (walking back)
+	cause_insn     INTEGER,   -- the cause: the counterfactual made the change vanish here
+	cause_loc      TEXT,
+	cause_text     TEXT,      -- the instruction, disassembled
+	source_line    TEXT,      -- file:line: text, from BTF line info
+	class          TEXT,      -- cause class, e.g. 'wrap across 2^63'
+	counterfactual TEXT,      -- vanished | verdict only | remains | not run | failed
+	cf_given       TEXT,      -- the tracker given the other's value set
+	explained      INTEGER NOT NULL, -- 1: cause found and counterfactual vanished
+	more_causes    TEXT,      -- further causes the counterfactual needed: 'insn 12 r0 (class); ...'
+	explained_at   TEXT,
+	PRIMARY KEY (run_id, program_id, baseline, candidate)
 ) WITHOUT ROWID;

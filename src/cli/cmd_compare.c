@@ -7,8 +7,11 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "util/list.h"
 #include "util/root.h"
 #include "report/compare.h"
+#include "report/compare_explain.h"
+#include "store/provenance.h"
 #include "store/store.h"
 #include "tracker/tracker.h"
 
@@ -41,27 +44,22 @@ static void usage(FILE *f)
 		"  --changed        only programs whose verdict or counts (insns, states, peak\n"
 		"                   states) changed; time and memory are not counted\n"
 		"  --csv            CSV instead of an aligned table\n"
-		"  --summary        only the summary table\n");
-}
-
-/* is name one of the comma-separated list? */
-static bool list_has(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; p && *p;) {
-		const char *c = strchr(p, ',');
-		size_t k = c ? (size_t)(c - p) : strlen(p);
-		if (k == n && !strncmp(p, name, n))
-			return true;
-		p = c ? c + 1 : NULL;
-	}
-	return false;
+		"  --summary        only the summary table\n"
+		"  --explain        (two trackers of one run) explain every program whose\n"
+		"                   verdict or instruction count changed, as `rangebench\n"
+		"                   explain` does, print one row each and store them in the\n"
+		"                   database (query explain_classes lists the classes per\n"
+		"                   source); exits 1 when one is left unexplained\n"
+		"  --patch          print each run's uncommitted diff recorded at run time\n"
+		"\n"
+		"Each side's provenance (commit, and hash of the uncommitted diff) is shown\n"
+		"above the table.\n");
 }
 
 struct compare_cli {
 	const char *db, *trackers, *sort, *stats_arg, *baseline, *candidate;
 	struct rb_compare_spec spec;
-	bool changed_only, csv, summary_only;
+	bool changed_only, csv, summary_only, explain, patch;
 	long top;
 	int nargs;
 	char db_default[PATH_MAX + 32], rolebuf[128];
@@ -105,8 +103,14 @@ static int parse_sides(struct compare_cli *c)
 	if (!c->trackers) {
 		if (c->nargs == 2)
 			return -1;
-		usage(stderr);
-		return 2;
+		if (c->nargs > 2) {
+			usage(stderr);
+			return 2;
+		}
+		/* no side named: the roles (baseline old, candidate cnum) in
+		 * the run given or the latest one */
+		snprintf(c->rolebuf, sizeof(c->rolebuf), "%s,%s", RB_ROLE_BASELINE, RB_ROLE_CANDIDATE);
+		c->trackers = c->rolebuf;
 	}
 	const char *comma = strchr(c->trackers, ',');
 	if (!comma || comma == c->trackers || !comma[1] || strchr(comma + 1, ',') ||
@@ -133,6 +137,7 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 		{"top", required_argument, NULL, 'n'},    {"changed", no_argument, NULL, 'c'},
 		{"csv", no_argument, NULL, 'C'},          {"summary", no_argument, NULL, 'S'},
 		{"baseline", required_argument, NULL, 'B'}, {"candidate", required_argument, NULL, 'K'},
+		{"explain", no_argument, NULL, 'E'},      {"patch", no_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
 	};
 	memset(c, 0, sizeof(*c));
@@ -157,6 +162,8 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 		case 'c': c->changed_only = true; break;
 		case 'C': c->csv = true; break;
 		case 'S': c->summary_only = true; break;
+		case 'E': c->explain = true; break;
+		case 'P': c->patch = true; break;
 		case 'n': {
 			char *end;
 			c->top = strtol(optarg, &end, 10);
@@ -171,6 +178,12 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 		}
 	}
 	c->nargs = argc - optind;
+	/* --filter is a glob: an expression would match nothing, silently */
+	if (c->spec.filter && strpbrk(c->spec.filter, "<>=! \t")) {
+		fprintf(stderr, "rangebench compare: --filter takes a glob on the program name or OBJECT.o/PROGRAM "
+				"(e.g. 'xdp_*', 'bias_add64.bpf.o/*'), not an expression: '%s'\n", c->spec.filter);
+		return 2;
+	}
 	int rc = parse_stats(c);
 	return rc >= 0 ? rc : parse_sides(c);
 }
@@ -210,7 +223,7 @@ static int describe_sides(struct rb_store *st, const struct compare_cli *c, stru
 			return -1;
 	const char *want[2] = {c->trackers ? c->ta : c->spec.tracker, c->trackers ? c->tb : c->spec.tracker};
 	for (int i = 0; i < 2; i++) {
-		if (!want[i] || list_has(si->trk[i], want[i]) || (!c->trackers && list_has(si->trk[1 - i], want[i])))
+		if (!want[i] || rb_list_has(si->trk[i], want[i]) || (!c->trackers && rb_list_has(si->trk[1 - i], want[i])))
 			continue;
 		fprintf(stderr, "rangebench compare: run %lld (%s) has no results of tracker '%s' (it has: %s)\n",
 			(long long)ids[i], si->lab[i], want[i], *si->trk[i] ? si->trk[i] : "none");
@@ -224,13 +237,34 @@ static int describe_sides(struct rb_store *st, const struct compare_cli *c, stru
 	return 0;
 }
 
+/* each side's provenance (commit and uncommitted diff), and with --patch
+ * the diffs themselves */
+static void print_provenance(struct rb_store *st, const struct compare_cli *c)
+{
+	int64_t ids[2] = {c->spec.run_a, c->spec.run_b};
+	for (int i = 0; i < 2 && !(i == 1 && ids[1] == ids[0]); i++) {
+		struct rb_provenance p;
+		struct rb_err err = {{0}};
+		if (rb_store_run_provenance(st, ids[i], &p, &err) < 0)
+			continue;
+		char line[256];
+		rb_provenance_line(&p, line, sizeof(line));
+		printf("%s: run %lld built from %s\n", ids[1] == ids[0] ? "A, B" : i ? "B" : "A", (long long)ids[i], line);
+		if (c->patch && p.diff)
+			printf("--- uncommitted diff of run %lld ---\n%s--- end of diff ---\n", (long long)ids[i], p.diff);
+		rb_provenance_free(&p);
+	}
+	printf("\n");
+}
+
 /* the per-program table (unless --summary) and the summary table */
-static void print_comparison(const struct compare_cli *c, const struct side_info *si, struct rb_compare *cmp,
-			     const bool *keep, const struct rb_compare_summary *sum)
+static void print_comparison(struct rb_store *st, const struct compare_cli *c, const struct side_info *si,
+			     struct rb_compare *cmp, const bool *keep, const struct rb_compare_summary *sum)
 {
 	struct rb_table t;
 	if (!c->summary_only) {
 		if (!c->csv) {
+			print_provenance(st, c);
 			if (c->trackers)
 				printf("A = run %lld (%s, %s) tracker %s, B = run %lld (%s, %s) tracker %s\n\n",
 				       (long long)c->spec.run_a, si->lab[0], si->stat[0], c->ta,
@@ -272,9 +306,27 @@ static int compare_runs(struct rb_store *st, const struct compare_cli *c, const 
 		return 2;
 	for (size_t i = 0; i < cmp->n; i++)
 		keep[i] = !c->changed_only || rb_cmp_row_changed(&cmp->rows[i]);
-	print_comparison(c, si, cmp, keep, &sum);
+	print_comparison(st, c, si, cmp, keep, &sum);
+	int rc = sum.verdict_changes ? 1 : 0;
+	if (c->explain) {
+		struct rb_cmp_explain_opts eo = {.baseline = c->ta, .candidate = c->tb, .run_id = c->spec.run_a,
+						 .st = st, .csv = c->csv, .time_limit_s = 60};
+		struct rb_cmp_explain_summary es;
+		if (!c->csv)
+			printf("\nexplanations (%s vs %s):\n", c->ta, c->tb);
+		if (rb_compare_explain(cmp, keep, &eo, stdout, &es, err) < 0) {
+			free(keep);
+			return -1;
+		}
+		if (!c->csv)
+			printf("\n%zu programs changed verdict or instructions: cause found for %zu, explained "
+			       "(counterfactual vanished) %zu, objects not opened %zu\n",
+			       es.changed, es.found, es.explained, es.not_opened);
+		if (es.explained < es.changed)
+			rc = 1;
+	}
 	free(keep);
-	return sum.verdict_changes ? 1 : 0;
+	return rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -283,9 +335,15 @@ int cmd_compare(int argc, char **argv)
 	int rc = parse_args(argc, argv, &c);
 	if (rc >= 0)
 		return rc;
+	if (c.explain && (!c.trackers || !rb_tracker_known(c.ta, false) || !rb_tracker_known(c.tb, false))) {
+		fprintf(stderr, "rangebench compare: --explain compares two engine trackers of one run (--trackers "
+				"X,Y or --baseline/--candidate), not two runs or the kernel\n");
+		return 2;
+	}
 	struct rb_store *st;
 	struct rb_err err = {{0}};
-	if (rb_store_open_read(c.db, &st, &err) < 0) {
+	/* --explain stores its rows: a writer's connection (which migrates) */
+	if ((c.explain ? rb_store_open(c.db, &st, &err) : rb_store_open_read(c.db, &st, &err)) < 0) {
 		fprintf(stderr, "rangebench compare: %s\n", err.msg);
 		return 2;
 	}

@@ -18,7 +18,9 @@
 #include "explain/explain.h"
 #include "loader/object.h"
 #include "oracle/helper_probe.h"
+#include "store/runinfo.h"
 #include "tracker/tracker.h"
+#include "util/root.h"
 
 static void usage(FILE *f)
 {
@@ -35,11 +37,6 @@ static void usage(FILE *f)
 		   "  Exit 1 when a change is left unexplained.\n");
 }
 
-static bool explained(const struct rb_explain *x)
-{
-	return x->found && x->cf == RB_CF_VANISHED;
-}
-
 static int explain_one(const struct rb_object *obj, size_t i, const struct rb_explain_opts *eo, bool all, int *bad)
 {
 	struct rb_explain x;
@@ -52,7 +49,7 @@ static int explain_one(const struct rb_object *obj, size_t i, const struct rb_ex
 		return 0;
 	rb_explain_print(stdout, obj, i, &x);
 	printf("\n");
-	if (x.changed && !explained(&x))
+	if (x.changed && !rb_explain_ok(&x))
 		*bad = 1;
 	return 0;
 }
@@ -106,6 +103,17 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (rb_cli_check_type_opts("explain", &lopts))
 		return 2;
+	/* which tree these trackers were built from (provenance, as runs record it) */
+	char root[4096];
+	struct rb_runinfo ri;
+	rb_project_root(root, sizeof(root));
+	rb_runinfo_read(&ri, root);
+	if (ri.git_commit[0] && ri.diff)
+		printf("tree: commit %.12s + uncommitted diff sha256 %.16s (%zu bytes)\n\n", ri.git_commit, ri.diff_sha256,
+		       ri.diff_len);
+	else if (ri.git_commit[0])
+		printf("tree: commit %.12s (clean)\n\n", ri.git_commit);
+	rb_runinfo_free(&ri);
 	struct rb_vmlinux *vmlinux = rb_vmlinux_new();
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, true);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "util/list.h"
 #include "util/root.h"
 #include "report/query.h"
 #include "report/table.h"
@@ -188,6 +189,25 @@ int cmd_query(int argc, char **argv)
 		fprintf(stderr, "rangebench query: %s\n", err.msg);
 		rc = 2;
 		goto out;
+	}
+	/* a query on a tracker pair needs both in the run, as compare does:
+	 * else it would print no rows, as if nothing had changed */
+	if (ids[0] >= 0 && strstr(sql, ":run") && (strstr(sql, ":baseline") || strstr(sql, ":candidate"))) {
+		char lab[128], stat[32], trk[256];
+		const char *want[2] = {baseline, candidate};
+		if (rb_store_run_describe(st, ids[0], lab, sizeof(lab), stat, sizeof(stat), trk, sizeof(trk), &err) < 0) {
+			fprintf(stderr, "rangebench query: %s\n", err.msg);
+			rc = 2;
+			goto out;
+		}
+		static const char *const param[2] = {":baseline", ":candidate"};
+		for (int i = 0; i < 2; i++)
+			if (strstr(sql, param[i]) && !rb_list_has(trk, want[i])) {
+				fprintf(stderr, "rangebench query: run %lld (%s) has no results of tracker '%s' (it has: %s)\n",
+					(long long)ids[0], lab, want[i], *trk ? trk : "none");
+				rc = 2;
+				goto out;
+			}
 	}
 	struct rb_query_params qp = {ids[0], ids[1], ids[2], baseline, candidate};
 	if (rb_query_run(rb_store_db(st), sql, path, &qp, print_table, &csv, &err) < 0) {

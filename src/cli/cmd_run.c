@@ -188,13 +188,16 @@ static int print_summary(struct rb_store *st, const struct run_cli *c, int64_t r
 		rc = 2;
 	}
 	fflush(stdout);
-	if (rd && rb_run_failed_objects(rb_store_db(rd), run_id, stderr, "rangebench run", 10, &err) < 0)
+	int64_t noprog = 0;
+	if (rd && rb_run_failed_objects(rb_store_db(rd), run_id, stderr, "rangebench run", 10, &noprog, &err) < 0)
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
 	rb_store_close(rd);
-	printf("run %lld (%s) %s%s: %s in %.1f s, %llu objects failed to open, %llu duplicate "
-	       "objects skipped; db %s\n",
-	       (long long)run_id, c->label, complete ? "complete" : "INCOMPLETE", why, rowtxt, secs,
-	       (unsigned long long)p->load_errors, (unsigned long long)p->duplicates, c->db);
+	/* objects without programs (maps or .text only) are no failure */
+	unsigned long long failed = p->load_errors > (uint64_t)noprog ? p->load_errors - (uint64_t)noprog : 0;
+	printf("run %lld (%s) %s%s: %s in %.1f s, %llu objects failed to open, %lld hold no programs, %llu "
+	       "duplicate objects skipped; db %s\n",
+	       (long long)run_id, c->label, complete ? "complete" : "INCOMPLETE", why, rowtxt, secs, failed,
+	       (long long)noprog, (unsigned long long)p->duplicates, c->db);
 	fflush(stdout);
 	return rc;
 }
@@ -321,6 +324,8 @@ int cmd_run(int argc, char **argv)
 		/* the children probe each program type's set on demand, or
 		 * keep the compiled-in ones where bpf() is refused */
 		.helper_sets = !c.o.compiled_helpers && rb_bpf_available(NULL) ? "kernel" : "compiled-6.18",
+		.diff_sha256 = ri.diff ? ri.diff_sha256 : NULL,
+		.diff_text = ri.diff,
 	};
 
 	struct sigaction sa;
@@ -332,6 +337,7 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	rc = run_verify(st, &c, &jobs, &info);
+	rb_runinfo_free(&ri);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	rb_store_close(st);

@@ -64,7 +64,7 @@ static int add_row(struct row **rows, size_t *n, size_t *cap)
 }
 
 /* one row per program: veristat's column names in CSV, its headers on screen */
-static int print_rows(const struct row *rows, size_t n, bool csv)
+static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel)
 {
 	static const char *const hdr[] = {"File",	   "Program",	   "Verdict",	    "Duration (us)",
 					  "Insns",	   "States",	   "Peak states",   "Reg state (B)",
@@ -88,7 +88,11 @@ static int print_rows(const struct row *rows, size_t n, bool csv)
 		snprintf(num[3], sizeof(num[3]), "%llu", (unsigned long long)r->peak_states);
 		snprintf(num[4], sizeof(num[4]), "%llu", (unsigned long long)r->reg_state_bytes);
 		snprintf(num[5], sizeof(num[5]), "%llu", (unsigned long long)r->state_bytes);
-		snprintf(num[6], sizeof(num[6]), "%llu", (unsigned long long)r->peak_state_mem);
+		/* the kernel's state memory is not measured: n/a, not 0 */
+		if (kernel)
+			snprintf(num[6], sizeof(num[6]), "%s", csv ? "" : "n/a");
+		else
+			snprintf(num[6], sizeof(num[6]), "%llu", (unsigned long long)r->peak_state_mem);
 		snprintf(num[7], sizeof(num[7]), "%d", r->verdict == RB_ACCEPT ? -1 : r->err_insn);
 		if (csv)
 			snprintf(error, sizeof(error), "%s", r->verdict == RB_ACCEPT ? "" : r->msg);
@@ -152,6 +156,7 @@ int cmd_verify(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *tracker = RB_ROLE_BASELINE;
+	bool tracker_set = false;
 	bool want_log = false, csv = false, compiled_helpers = false;
 	struct rb_load_opts lopts = {0};
 	int c;
@@ -165,7 +170,14 @@ int cmd_verify(int argc, char **argv)
 				fprintf(stderr, "rangebench verify: unknown tracker '%s' (%s)\n", optarg, names);
 				return 2;
 			}
+			if (tracker_set && strcmp(tracker, optarg)) {
+				fprintf(stderr, "rangebench verify: one --tracker per call ('%s' and '%s' given); "
+						"verify each, or compare trackers with `rangebench run` and `compare`\n",
+					tracker, optarg);
+				return 2;
+			}
 			tracker = optarg;
+			tracker_set = true;
 			break;
 		case 'l': want_log = true; break;
 		case 'c': csv = true; break;
@@ -267,7 +279,7 @@ int cmd_verify(int argc, char **argv)
 		}
 		rb_object_free(obj);
 	}
-	if ((csv || n) && print_rows(rows, n, csv) < 0) {
+	if ((csv || n) && print_rows(rows, n, csv, !strcmp(tracker, "kernel")) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		rc = 2;
 	}

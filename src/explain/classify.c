@@ -151,6 +151,17 @@ void ex_classify(const struct bpf_insn *insn, const struct rb_tracker *const t[2
 	const struct rb_bounds *bp = &b[p], *bi = &b[!p];
 	/* wraps come from arithmetic; a comparison refines within one set */
 	bool alu = c == BPF_ALU || c == BPF_ALU64;
+	/* a 32-bit operation wraps in the subregister (then zero-extends) */
+	if (c == BPF_ALU && !same32(bp, bi)) {
+		if (wraps31(bp) && !wraps31(bi)) {
+			snprintf(cls, len, "wrap across 2^31");
+			return;
+		}
+		if (wraps32(bp) && !wraps32(bi)) {
+			snprintf(cls, len, "wrap across 2^32");
+			return;
+		}
+	}
 	if (!same64(bp, bi)) {
 		if (alu && wraps63(bp) && !wraps63(bi))
 			snprintf(cls, len, "wrap across 2^63");

@@ -121,43 +121,48 @@ void ex_snaps_free(struct ex_snaps *s, size_t n)
 
 /* ---- the counterfactual ---- */
 
-static int inject_event(struct ex_inject *in, struct rb_vstate *st)
+/* apply the fixes due at this event to st (and to the checkpoint just
+ * stored for it: later paths compare against what the fixed instruction
+ * produced) */
+static int inject_event(struct ex_inject *in, struct rb_vstate *st, struct rb_vstate *ckpt)
 {
-	if (in->count++ != in->at)
-		return 0;
-	struct rb_reg *r = ex_loc_reg(st, in->loc);
-	if (!r) {
-		in->missing = true;
-		return 1;
+	uint64_t e = in->count++;
+	for (int i = 0; i < in->nfix; i++) {
+		if (in->fix[i].at != e)
+			continue;
+		struct rb_reg *r = ex_loc_reg(st, in->fix[i].loc);
+		if (!r) {
+			in->missing = true;
+			return 1;
+		}
+		r->val = in->fix[i].val;
+		struct rb_reg *k = ckpt ? ex_loc_reg(ckpt, in->fix[i].loc) : NULL;
+		if (k)
+			k->val = in->fix[i].val;
+		in->done++;
 	}
-	r->val = in->val;
-	in->done = true;
 	return 0;
 }
 
-static int inject_insn(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *ckpt)
+static int combo_insn(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *ckpt)
 {
-	(void)idx;
-	/* a checkpoint stored for this very state keeps the old value: the
-	 * change is the current path's, as if the instruction before had
-	 * produced it (later paths compare against what it produced) */
-	if (ckpt && ((struct ex_inject *)ctx)->count == ((struct ex_inject *)ctx)->at) {
-		struct rb_reg *r = ex_loc_reg(ckpt, ((struct ex_inject *)ctx)->loc);
-		if (r)
-			r->val = ((struct ex_inject *)ctx)->val;
-	}
-	return inject_event(ctx, st);
+	struct ex_combo *k = ctx;
+	int rc = inject_event(k->inj, st, ckpt);
+	if (rc || !k->inner->insn)
+		return rc;
+	return k->inner->insn(k->inner->ctx, idx, st, ckpt);
 }
 
-static int inject_prune(void *ctx, int idx, struct rb_vstate *st, const struct rb_vstate *old, uint16_t live)
+static int combo_prune(void *ctx, int idx, struct rb_vstate *st, const struct rb_vstate *old, uint16_t live)
 {
-	(void)idx;
-	(void)old;
-	(void)live;
-	return inject_event(ctx, st);
+	struct ex_combo *k = ctx;
+	int rc = inject_event(k->inj, st, NULL);
+	if (rc || !k->inner->prune)
+		return rc;
+	return k->inner->prune(k->inner->ctx, idx, st, old, live);
 }
 
-void ex_inject_recorder(struct ex_inject *in, struct rb_engine_recorder *rec)
+void ex_combo_recorder(struct ex_combo *k, struct rb_engine_recorder *rec)
 {
-	*rec = (struct rb_engine_recorder){.ctx = in, .insn = inject_insn, .prune = inject_prune};
+	*rec = (struct rb_engine_recorder){.ctx = k, .insn = combo_insn, .prune = combo_prune};
 }

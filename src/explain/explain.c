@@ -25,7 +25,26 @@ struct ex_ctx {
 	struct rb_explain *x;
 	/* the walk back: the location followed at each path position it passed */
 	struct ex_loc *chain; /* [path position] */
+	/* the constants the path's conditional jumps compare with */
+	struct ex_probes probes;
+	/* fixes applied to a side's runs (the further-causes rounds), or NULL */
+	struct ex_inject *inj[2];
 };
+
+/* one run of side s with inner (its fixes applied first, if any) */
+static int run_side(struct ex_ctx *c, int s, const struct rb_engine_recorder *inner, struct rb_result *res,
+		    struct rb_err *err)
+{
+	if (!c->inj[s])
+		return ex_run(c->obj, c->idx, c->o, c->names[s], inner, res, err);
+	c->inj[s]->count = 0;
+	c->inj[s]->done = 0;
+	c->inj[s]->missing = false;
+	struct ex_combo k = {.inj = c->inj[s], .inner = inner};
+	struct rb_engine_recorder rec;
+	ex_combo_recorder(&k, &rec);
+	return ex_run(c->obj, c->idx, c->o, c->names[s], &rec, res, err);
+}
 
 /* counterfactual attempts along the history, at most */
 #define MAX_CF_TRIES 8
@@ -53,17 +72,39 @@ static const struct rb_tracker *tracker_of(const char *name)
 	return rb_tracker_get(base, 64);
 }
 
+/* side s's events (and result) */
+static int trace_side(struct ex_ctx *c, int s, struct rb_result *res, struct rb_err *err)
+{
+	free(c->tr[s].ev);
+	c->tr[s] = (struct ex_trace){0};
+	struct rb_engine_recorder rec;
+	ex_trace_recorder(&c->tr[s], &rec);
+	if (run_side(c, s, &rec, res, err) < 0)
+		return -1;
+	if (c->tr[s].nomem)
+		return rb_errf(err, "explain: out of memory recording %s's exploration", c->names[s]);
+	return 0;
+}
+
 static int pass1(struct ex_ctx *c, struct rb_err *err)
 {
-	for (int s = 0; s < 2; s++) {
-		struct rb_engine_recorder rec;
-		ex_trace_recorder(&c->tr[s], &rec);
-		if (ex_run(c->obj, c->idx, c->o, c->names[s], &rec, &c->x->res[s], err) < 0)
+	for (int s = 0; s < 2; s++)
+		if (trace_side(c, s, &c->x->res[s], err) < 0)
 			return -1;
-		if (c->tr[s].nomem)
-			return rb_errf(err, "explain: out of memory recording %s's exploration", c->names[s]);
-	}
 	return 0;
+}
+
+/* what pass2 and the walk keep, dropped before the next round */
+static void drop_round(struct ex_ctx *c, int64_t d)
+{
+	for (int s = 0; s < 2; s++)
+		ex_snaps_free(&c->sn[s], d >= 0 ? (size_t)d + 1 : 0);
+	free(c->path);
+	free(c->chain);
+	c->path = NULL;
+	c->chain = NULL;
+	c->npath = 0;
+	c->probes.n = 0;
 }
 
 /* the path to the decision, and each side's states along it */
@@ -104,7 +145,7 @@ static int pass2(struct ex_ctx *c, struct rb_err *err)
 		struct rb_engine_recorder rec;
 		ex_snaps_recorder(sn, &rec);
 		struct rb_result r;
-		if (ex_run(c->obj, c->idx, c->o, c->names[s], &rec, &r, err) < 0)
+		if (run_side(c, s, &rec, &r, err) < 0)
 			rc = -1;
 		else if (sn->nomem || !sn->st[d])
 			rc = rb_errf(err, "explain: %s's re-run did not reach event %lld", c->names[s], (long long)d);
@@ -115,7 +156,37 @@ static int pass2(struct ex_ctx *c, struct rb_err *err)
 
 static bool differs(struct ex_ctx *c, int64_t e, struct ex_loc l)
 {
-	return ex_loc_differs(c->t[0], c->sn[0].st[e], c->t[1], c->sn[1].st[e], l);
+	return ex_loc_differs(c->t[0], c->sn[0].st[e], c->t[1], c->sn[1].st[e], l, &c->probes);
+}
+
+static void add_probe(struct ex_probes *p, uint64_t v)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->v[i] == v)
+			return;
+	if (p->n < EX_MAX_PROBES)
+		p->v[p->n++] = v;
+}
+
+/* the immediates of the conditional jumps along the path (and for JMP32
+ * the same low word with the high word set): a set with a hole at such a
+ * constant, which bounds cannot show, is told apart by its membership */
+static void collect_probes(struct ex_ctx *c)
+{
+	const struct bpf_insn *insns = c->obj->progs[c->idx].insns;
+	for (size_t i = c->npath; i-- > 0;) {
+		const struct bpf_insn *in = &insns[c->tr[0].ev[c->path[i]].insn];
+		uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+		if ((cls != BPF_JMP && cls != BPF_JMP32) || BPF_SRC(in->code) != BPF_K || op == BPF_JA ||
+		    op == BPF_CALL || op == BPF_EXIT)
+			continue;
+		if (cls == BPF_JMP32) {
+			add_probe(&c->probes, (uint32_t)in->imm);
+			add_probe(&c->probes, 0xffffffff00000000ull | (uint32_t)in->imm);
+		} else {
+			add_probe(&c->probes, (uint64_t)(int64_t)in->imm);
+		}
+	}
 }
 
 /* the location the decision at event d was made on: the first operand
@@ -188,35 +259,71 @@ static bool changed_at(struct ex_ctx *c, size_t p, struct ex_loc l)
 {
 	for (int s = 0; s < 2; s++) {
 		const struct rb_vstate *a = c->sn[s].st[c->path[p - 1]], *b = c->sn[s].st[c->path[p]];
-		if (ex_loc_differs(c->t[s], a, c->t[s], b, l))
+		if (ex_loc_differs(c->t[s], a, c->t[s], b, l, &c->probes))
 			return true;
 	}
 	return false;
 }
 
-/* the counterfactual: side `to` re-run with side `from`'s value of l at
- * event `at`; compared with side from's result */
-static enum rb_cf_outcome counterfactual(struct ex_ctx *c, int to, int64_t at, struct ex_loc l,
-					 struct rb_result *res, struct rb_err *err)
+/* the fix giving side `to` side from's value of l at event `at` (converted
+ * through the bounds); false when from has no such location there */
+static bool make_fix(struct ex_ctx *c, int to, int64_t at, struct ex_loc l, struct ex_fix *f)
 {
-	int from = !to;
-	const struct rb_reg *src = ex_loc_reg(c->sn[from].st[at], l);
+	const struct rb_reg *src = ex_loc_reg(c->sn[!to].st[at], l);
 	if (!src || src->type == RT_NOT_INIT)
-		return RB_CF_FAILED;
+		return false;
 	struct rb_bounds b;
-	struct ex_inject in = {.at = (uint64_t)at, .loc = l};
-	c->t[from]->bounds(&src->val, &b);
-	c->t[to]->from_bounds(&in.val, &b);
-	struct rb_engine_recorder rec;
-	ex_inject_recorder(&in, &rec);
-	if (ex_run(c->obj, c->idx, c->o, c->names[to], &rec, res, err) < 0)
+	c->t[!to]->bounds(&src->val, &b);
+	*f = (struct ex_fix){.at = (uint64_t)at, .loc = l};
+	c->t[to]->from_bounds(&f->val, &b);
+	return true;
+}
+
+/* side `to` re-run with the fixes of in (plus f, unless NULL), compared
+ * with the other side's result */
+static enum rb_cf_outcome run_fixed(struct ex_ctx *c, int to, const struct ex_inject *in, const struct ex_fix *f,
+				    struct rb_result *res, struct rb_err *err)
+{
+	struct ex_inject all = in ? *in : (struct ex_inject){0};
+	if (f && all.nfix < EX_MAX_FIX)
+		all.fix[all.nfix++] = *f;
+	struct ex_inject *keep = c->inj[to];
+	c->inj[to] = &all;
+	static const struct rb_engine_recorder none = {0};
+	int rc = run_side(c, to, &none, res, err);
+	c->inj[to] = keep;
+	if (rc < 0 || all.missing || all.done < all.nfix)
 		return RB_CF_FAILED;
-	if (!in.done)
-		return RB_CF_FAILED;
-	const struct rb_result *want = &c->x->res[from];
+	const struct rb_result *want = &c->x->res[!to];
 	if (res->verdict != want->verdict)
 		return RB_CF_REMAINS;
 	return res->insns_processed == want->insns_processed ? RB_CF_VANISHED : RB_CF_VERDICT;
+}
+
+/* the counterfactual: side `to` re-run with the other side's value of l
+ * at event `at` */
+static enum rb_cf_outcome counterfactual(struct ex_ctx *c, int to, int64_t at, struct ex_loc l,
+					 struct rb_result *res, struct rb_err *err)
+{
+	struct ex_fix f;
+	if (!make_fix(c, to, at, l, &f))
+		return RB_CF_FAILED;
+	return run_fixed(c, to, NULL, &f, res, err);
+}
+
+/* the class of the change the instruction before path position pos made
+ * to l; rb, ra: each side's l before and after (rb may hold NULLs) */
+static void cause_class(struct ex_ctx *c, size_t pos, struct ex_loc l, const struct rb_reg *rb[2],
+			const struct rb_reg *ra[2], char *cls, size_t len)
+{
+	int64_t after = c->path[pos], before = pos > 0 ? c->path[pos - 1] : -1;
+	if (before < 0)
+		snprintf(cls, len, "differs from the start of the path");
+	else if (!ex_loc_differs(c->t[0], c->sn[0].st[after], c->t[1], c->sn[1].st[after], l, NULL))
+		/* equal bounds, told apart only by a probe: a hole */
+		snprintf(cls, len, "excluded constant (x != C) kept by one side");
+	else
+		ex_classify(&c->obj->progs[c->idx].insns[c->tr[0].ev[before].insn], c->t, rb, ra, cls, len);
 }
 
 /* the cause fields of x: the instruction before path position pos, the
@@ -241,10 +348,7 @@ static void fill_cause(struct ex_ctx *c, size_t pos, struct ex_loc l)
 		ex_loc_value(c->t[s], c->sn[s].st[after], l, x->val[s][1], sizeof(x->val[s][1]));
 		ra[s] = ex_loc_reg(c->sn[s].st[after], l);
 	}
-	if (before < 0)
-		snprintf(x->cls, sizeof(x->cls), "differs from the start of the path");
-	else
-		ex_classify(&insns[x->cause_insn], c->t, rb, ra, x->cls, sizeof(x->cls));
+	cause_class(c, pos, l, rb, ra, x->cls, sizeof(x->cls));
 }
 
 /* both directions at position p: the candidate with the baseline's value
@@ -264,6 +368,75 @@ static bool try_cf(struct ex_ctx *c, size_t p, struct rb_err *err)
 		x->cf_other = o, x->cf_other_res = r;
 	}
 	return x->cf == RB_CF_VANISHED;
+}
+
+bool rb_explain_ok(const struct rb_explain *x)
+{
+	return x->found && (x->cf == RB_CF_VANISHED || x->cf_all == RB_CF_VANISHED);
+}
+
+/* one more round: side `to` with the fixes so far against the other side;
+ * the first difference of the deciding location where they part becomes
+ * the next fix. false when there is none */
+static bool next_cause(struct ex_ctx *c, int to, struct ex_inject *inj, struct rb_err *err)
+{
+	struct rb_explain *x = c->x;
+	drop_round(c, c->part.d);
+	c->inj[to] = inj;
+	struct rb_result res2[2];
+	res2[!to] = x->res[!to];
+	bool ok = trace_side(c, to, &res2[to], err) == 0;
+	if (ok) {
+		ex_find_part(c->tr, res2, c->names, c->obj->progs[c->idx].insns, &c->part);
+		ok = c->part.kind != RB_PART_NONE && c->part.d >= 0 && pass2(c, err) == 0;
+	}
+	struct ex_loc l;
+	if (ok) {
+		collect_probes(c);
+		ok = deciding_loc(c, &l);
+	}
+	int steps = 0;
+	size_t pos = ok ? walk_back(c, &l, &steps) : 0;
+	ok = ok && pos > 0 && make_fix(c, to, c->path[pos], l, &inj->fix[inj->nfix]);
+	if (ok) {
+		inj->nfix++;
+		const struct rb_reg *rb[2], *ra[2];
+		for (int s = 0; s < 2; s++) {
+			rb[s] = ex_loc_reg(c->sn[s].st[c->path[pos - 1]], l);
+			ra[s] = ex_loc_reg(c->sn[s].st[c->path[pos]], l);
+		}
+		char cls[64], name[32];
+		cause_class(c, pos, l, rb, ra, cls, sizeof(cls));
+		ex_loc_name(l, c->sn[0].st[c->path[pos]]->curframe, name, sizeof(name));
+		size_t n = strlen(x->more);
+		snprintf(x->more + n, sizeof(x->more) - n, "%sinsn %d %s (%s)", n ? "; " : "",
+			 c->tr[0].ev[c->path[pos - 1]].insn, name, cls);
+	}
+	c->inj[to] = NULL;
+	return ok;
+}
+
+/* no single counterfactual made the change vanish: give side `to` the
+ * first cause's value set, then each further cause's, until the change
+ * vanishes or EX_MAX_FIX causes are given */
+static void further_causes(struct ex_ctx *c, size_t pos, struct ex_loc l, int to, struct rb_err *err)
+{
+	struct rb_explain *x = c->x;
+	struct ex_inject *inj = calloc(1, sizeof(*inj));
+	if (!inj || !make_fix(c, to, c->path[pos], l, &inj->fix[0])) {
+		free(inj);
+		return;
+	}
+	inj->nfix = 1;
+	x->cf_all_side = to;
+	for (;;) {
+		x->cf_all = run_fixed(c, to, inj, NULL, &x->cf_all_res, err);
+		x->ncauses = inj->nfix;
+		if (x->cf_all == RB_CF_VANISHED || x->cf_all == RB_CF_FAILED || inj->nfix == EX_MAX_FIX ||
+		    !next_cause(c, to, inj, err))
+			break;
+	}
+	free(inj);
 }
 
 static void explain_cause(struct ex_ctx *c, struct rb_err *err)
@@ -312,6 +485,11 @@ static void explain_cause(struct ex_ctx *c, struct rb_err *err)
 		}
 	}
 	x->cf = kcf, x->cf_other = kother, x->cf_res = keep, x->cf_other_res = keep_other, x->cf_side = kside;
+	/* several causes: the direction that came closer (the verdict) first */
+	int to = x->cf_side;
+	if (x->cf != RB_CF_VERDICT && x->cf_other == RB_CF_VERDICT)
+		to = !to;
+	further_causes(c, pos, c->chain[pos], to, err);
 }
 
 int rb_explain_prog(const struct rb_object *obj, size_t prog_idx, const struct rb_explain_opts *opts,
@@ -319,6 +497,7 @@ int rb_explain_prog(const struct rb_object *obj, size_t prog_idx, const struct r
 {
 	memset(out, 0, sizeof(*out));
 	out->part_insn = out->cause_insn = out->first_insn = -1;
+	out->ncauses = 1;
 	struct ex_ctx c = {.obj = obj, .idx = prog_idx, .o = opts, .x = out};
 	c.names[0] = opts->baseline ? opts->baseline : RB_ROLE_BASELINE;
 	c.names[1] = opts->candidate ? opts->candidate : RB_ROLE_CANDIDATE;
@@ -344,6 +523,7 @@ int rb_explain_prog(const struct rb_object *obj, size_t prog_idx, const struct r
 	out->part_insn = c.tr[0].ev[c.part.d].insn;
 	if ((rc = pass2(&c, err)) < 0)
 		goto out;
+	collect_probes(&c);
 	explain_cause(&c, err);
 out:
 	for (int s = 0; s < 2; s++) {

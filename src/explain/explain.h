@@ -89,7 +89,20 @@ struct rb_explain {
 	struct rb_result cf_res;
 	enum rb_cf_outcome cf_other; /* the other direction, when tried */
 	struct rb_result cf_other_res;
+	/* when no single cause's counterfactual makes the change vanish: the
+	 * further causes (the first difference of each exploration that still
+	 * parts once the earlier ones are given), and the counterfactual with
+	 * all of them given at once */
+	int ncauses;            /* 1 + the further causes */
+	char more[512];         /* "insn 12 r0 (class); insn 18 r0 (class)" */
+	enum rb_cf_outcome cf_all;
+	int cf_all_side;        /* the side given the other's value sets */
+	struct rb_result cf_all_res;
 };
+
+/* a cause was found and a counterfactual (single, or with every cause
+ * given) made the change vanish */
+bool rb_explain_ok(const struct rb_explain *x);
 
 /* Explain one program; 0 with *out filled (also when nothing changed),
  * < 0 with err when the program cannot be run (unknown tracker, bad index,

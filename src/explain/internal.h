@@ -43,12 +43,26 @@ struct ex_loc {
 	int16_t no; /* register number, or slot index (fp-8*(no+1)) */
 };
 
-/* the counterfactual: at event `at`, give location `loc` the value `val` */
-struct ex_inject {
-	uint64_t at, count;
+/* the counterfactual: at event `at`, give location `loc` the value `val`;
+ * several such fixes for a change with several causes */
+#define EX_MAX_FIX 8
+struct ex_fix {
+	uint64_t at;
 	struct ex_loc loc;
 	rb_val val;
-	bool done, missing;
+};
+struct ex_inject {
+	struct ex_fix fix[EX_MAX_FIX];
+	int nfix, done;
+	uint64_t count;
+	bool missing;
+};
+
+/* a recorder that applies inj's fixes, then calls inner (may have NULL
+ * callbacks) */
+struct ex_combo {
+	struct ex_inject *inj;
+	const struct rb_engine_recorder *inner;
 };
 
 /* one engine run of a tracker, with a recorder (NULL: none) */
@@ -56,14 +70,22 @@ int ex_run(const struct rb_object *obj, size_t idx, const struct rb_explain_opts
 	   const struct rb_engine_recorder *rec, struct rb_result *res, struct rb_err *err);
 void ex_trace_recorder(struct ex_trace *tr, struct rb_engine_recorder *rec);
 void ex_snaps_recorder(struct ex_snaps *s, struct rb_engine_recorder *rec);
-void ex_inject_recorder(struct ex_inject *in, struct rb_engine_recorder *rec);
+void ex_combo_recorder(struct ex_combo *k, struct rb_engine_recorder *rec);
 void ex_snaps_free(struct ex_snaps *s, size_t n);
 
 /* the register or spilled slot a location names in a state, or NULL */
 struct rb_reg *ex_loc_reg(const struct rb_vstate *st, struct ex_loc l);
-/* do the two sides' values at l differ? */
+/* values whose membership tells two value sets apart where their bounds
+ * agree (an arc with a hole: "w8 != 5" kept by a 32-bit arc) */
+#define EX_MAX_PROBES 64
+struct ex_probes {
+	uint64_t v[EX_MAX_PROBES];
+	int n;
+};
+/* do the two sides' values at l differ? (bounds, then membership of each
+ * probe; probes may be NULL) */
 bool ex_loc_differs(const struct rb_tracker *ta, const struct rb_vstate *a, const struct rb_tracker *tb,
-		    const struct rb_vstate *b, struct ex_loc l);
+		    const struct rb_vstate *b, struct ex_loc l, const struct ex_probes *probes);
 void ex_loc_name(struct ex_loc l, int curframe, char *buf, size_t len);
 /* the value at l in the tracker's own terms (print_repr, else print) */
 void ex_loc_value(const struct rb_tracker *t, const struct rb_vstate *st, struct ex_loc l, char *buf, size_t len);

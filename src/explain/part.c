@@ -45,7 +45,7 @@ static void successors(const struct ex_trace *t, int64_t d, char *buf, size_t le
 					 : "ends the path there");
 }
 
-static void describe_branch(struct ex_part *p, const struct ex_trace tr[2], const char *const names[2],
+static void describe_branch(struct ex_part *p, const struct ex_trace *tr, const char *const *names,
 			    const struct bpf_insn *insns)
 {
 	int insn = tr[0].ev[p->d].insn;
@@ -58,7 +58,7 @@ static void describe_branch(struct ex_part *p, const struct ex_trace tr[2], cons
 		 names[1], s[1]);
 }
 
-void ex_find_part(const struct ex_trace tr[2], const struct rb_result res[2], const char *const names[2],
+void ex_find_part(const struct ex_trace *tr, const struct rb_result *res, const char *const *names,
 		  const struct bpf_insn *insns, struct ex_part *p)
 {
 	memset(p, 0, sizeof(*p));

@@ -12,7 +12,8 @@ struct ex_part {
 	char what[512];
 };
 
-void ex_find_part(const struct ex_trace tr[2], const struct rb_result res[2], const char *const names[2],
+/* tr, res, names: the baseline's and the candidate's (two each) */
+void ex_find_part(const struct ex_trace *tr, const struct rb_result *res, const char *const *names,
 		  const struct bpf_insn *insns, struct ex_part *p);
 
 #endif

@@ -55,4 +55,10 @@ void rb_explain_print(FILE *f, const struct rb_object *obj, size_t prog_idx, con
 		fprintf(f, "  (reverse: %s given %s's: %s, %llu insns -> %s)\n", x->names[from], x->names[to],
 			rb_verdict_name(x->cf_other_res.verdict), (unsigned long long)x->cf_other_res.insns_processed,
 			rb_cf_name(x->cf_other));
+	if (x->cf_all == RB_CF_NOT_RUN)
+		return;
+	fprintf(f, "further causes: %s\n", x->more[0] ? x->more : "(none found)");
+	fprintf(f, "counterfactual with all %d causes: %s given %s's value sets: %s, %llu insns -> %s\n", x->ncauses,
+		x->names[x->cf_all_side], x->names[!x->cf_all_side], rb_verdict_name(x->cf_all_res.verdict),
+		(unsigned long long)x->cf_all_res.insns_processed, rb_cf_name(x->cf_all));
 }

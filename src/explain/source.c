@@ -1,6 +1,7 @@
 /* source.c — the source line of an instruction from the program's BTF
  * line info (.BTF.ext, as the kernel receives it: struct bpf_line_info,
- * insn_off in instructions): the last record at or before the insn. */
+ * insn_off in instructions): the last record at or before the insn that
+ * names a line (line 0 marks compiler-made code). */
 #include <bpf/btf.h>
 #include <linux/bpf.h>
 #include <stdio.h>
@@ -18,7 +19,9 @@ void ex_source_line(const struct rb_object *obj, size_t prog_idx, int insn, char
 	for (uint32_t i = 0; i < p->line_info_cnt; i++) {
 		const struct bpf_line_info *li =
 			(const void *)((const char *)p->line_info + (size_t)i * p->line_info_rec_size);
-		if (li->insn_off <= (uint32_t)insn && (!best || li->insn_off >= best->insn_off))
+		/* line 0: code the compiler made up (no source line) */
+		if (li->insn_off <= (uint32_t)insn && BPF_LINE_INFO_LINE_NUM(li->line_col) &&
+		    (!best || li->insn_off >= best->insn_off))
 			best = li;
 	}
 	if (!best)

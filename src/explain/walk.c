@@ -30,9 +30,9 @@ static bool bounds_equal(const struct rb_bounds *a, const struct rb_bounds *b)
 }
 
 /* value sets compared through each tracker's bounds (the kernel's eight
- * bounds and var_off): two sets with equal bounds count as equal */
+ * bounds and var_off), then by the membership of each probe value */
 bool ex_loc_differs(const struct rb_tracker *ta, const struct rb_vstate *a, const struct rb_tracker *tb,
-		    const struct rb_vstate *b, struct ex_loc l)
+		    const struct rb_vstate *b, struct ex_loc l, const struct ex_probes *probes)
 {
 	const struct rb_reg *x = ex_loc_reg(a, l), *y = ex_loc_reg(b, l);
 	if (!x || !y)
@@ -48,7 +48,12 @@ bool ex_loc_differs(const struct rb_tracker *ta, const struct rb_vstate *a, cons
 	struct rb_bounds p, q;
 	ta->bounds(&x->val, &p);
 	tb->bounds(&y->val, &q);
-	return !bounds_equal(&p, &q);
+	if (!bounds_equal(&p, &q))
+		return true;
+	for (int i = 0; probes && x->type == RT_SCALAR && i < probes->n; i++)
+		if (ta->contains(&x->val, probes->v[i]) != tb->contains(&y->val, probes->v[i]))
+			return true;
+	return false;
 }
 
 void ex_loc_name(struct ex_loc l, int curframe, char *buf, size_t len)
@@ -79,7 +84,7 @@ void ex_loc_value(const struct rb_tracker *t, const struct rb_vstate *st, struct
 	else
 		t->print(&r->val, v, sizeof(v));
 	if (r->type == RT_SCALAR)
-		snprintf(buf, len, "scalar %s", v);
+		snprintf(buf, len, "scalar %s", v[0] ? v : "(unknown: no bounds)");
 	else
 		snprintf(buf, len, "%s off=%d, variable part %s", rb_rtype_name(r, tn, sizeof(tn)), r->off, v);
 }

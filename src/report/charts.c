@@ -167,7 +167,7 @@ const struct rb_chart rb_charts[] = {
 		.points = "SELECT count(*) FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND "
 			  "c.tracker <> ?3 WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND "
 			  "c.ns_per_op > 0",
-		.needs = "a bench run with the baseline and another tracker (make bench ARGS='--db FILE')",
+		.needs = "a bench run with the baseline and another tracker (make bench BENCH_ARGS='--db FILE')",
 		.pivot = 1,
 	},
 	{NULL},

@@ -44,14 +44,31 @@ int rb_run_summary_table(sqlite3 *db, int64_t run_id, struct rb_table *out, int6
 	return 0;
 }
 
+/* the loader's words for an object without programs (object.c) */
+#define NO_PROGRAMS "%: no programs: %"
+
 int64_t rb_run_failed_objects(sqlite3 *db, int64_t run_id, FILE *f, const char *prefix, unsigned max,
-			      struct rb_err *err)
+			      int64_t *noprog, struct rb_err *err)
 {
 	sqlite3_stmt *s;
+	if (noprog) {
+		*noprog = 0;
+		if (sqlite3_prepare_v2(db,
+				       "SELECT count(DISTINCT r.program_id) FROM results r JOIN programs p ON "
+				       "p.id = r.program_id WHERE r.run_id = ?1 AND p.name = '(object)' AND r.msg "
+				       "LIKE '" NO_PROGRAMS "'",
+				       -1, &s, NULL) != SQLITE_OK)
+			return rb_errf(err, "failed objects: %s", sqlite3_errmsg(db));
+		sqlite3_bind_int64(s, 1, run_id);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			*noprog = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
 	/* one row per object (the first tracker's message) */
 	if (sqlite3_prepare_v2(db,
 			       "SELECT min(r.msg) FROM results r JOIN programs p ON p.id = r.program_id "
-			       "WHERE r.run_id = ?1 AND p.name = '(object)' GROUP BY r.program_id "
+			       "WHERE r.run_id = ?1 AND p.name = '(object)' AND r.msg NOT LIKE '" NO_PROGRAMS "' "
+			       "GROUP BY r.program_id "
 			       "ORDER BY min(r.obj_path)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return rb_errf(err, "failed objects: %s", sqlite3_errmsg(db));

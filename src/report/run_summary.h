@@ -18,8 +18,11 @@ int rb_run_summary_table(sqlite3 *db, int64_t run_id, struct rb_table *out, int6
 
 /* Print (to f, one "prefix: message" line each) why the objects of the
  * run that could not be opened failed, at most `max` of them, then how
- * many more. Returns the number of such objects or -1. */
+ * many more. Objects that hold no program at all (maps or data only, or
+ * only .text sub-programs: the loader's "no programs: ..." error) are no
+ * failure: they are left out and counted in *noprog (may be NULL).
+ * Returns the number of failed objects or -1. */
 int64_t rb_run_failed_objects(sqlite3 *db, int64_t run_id, FILE *f, const char *prefix, unsigned max,
-			      struct rb_err *err);
+			      int64_t *noprog, struct rb_err *err);
 
 #endif

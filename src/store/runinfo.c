@@ -1,8 +1,11 @@
 /* runinfo.c — git commit, kernel, host. */
 #include "store/runinfo.h"
 
+#include "loader/sha256.h"
+
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -26,6 +29,65 @@ static int first_line(const char *cmd, char *out, size_t len)
 	return rc == 0 ? lines : -1;
 }
 
+/* the whole output of cmd (malloc'd, NUL-terminated), NULL on failure */
+static char *all_output(const char *cmd, size_t *len)
+{
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	size_t n = 0, cap = 4096;
+	char *buf = malloc(cap);
+	while (buf) {
+		if (n + 1 >= cap) {
+			char *b = realloc(buf, cap * 2);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b, cap *= 2;
+		}
+		size_t k = fread(buf + n, 1, cap - n - 1, p);
+		if (!k)
+			break;
+		n += k;
+	}
+	if (pclose(p) != 0 && buf) {
+		free(buf);
+		return NULL;
+	}
+	if (buf)
+		buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* the uncommitted diff of the checkout against HEAD: hash and text */
+static void read_diff(struct rb_runinfo *info, const char *root)
+{
+	char cmd[PATH_MAX + 128];
+	snprintf(cmd, sizeof(cmd), "git -C '%s' diff --binary --no-color --no-ext-diff HEAD 2>/dev/null", root);
+	size_t len = 0;
+	char *d = all_output(cmd, &len);
+	if (!d)
+		return;
+	if (!len) {
+		free(d);
+		return;
+	}
+	rb_sha256_hex(d, len, info->diff_sha256);
+	info->diff_len = len;
+	if (len > RB_RUNINFO_DIFF_MAX)
+		d[RB_RUNINFO_DIFF_MAX] = 0;
+	info->diff = d;
+}
+
+void rb_runinfo_free(struct rb_runinfo *info)
+{
+	free(info->diff);
+	info->diff = NULL;
+}
+
 void rb_runinfo_read(struct rb_runinfo *info, const char *root)
 {
 	memset(info, 0, sizeof(*info));
@@ -46,5 +108,6 @@ void rb_runinfo_read(struct rb_runinfo *info, const char *root)
 		int n = first_line(cmd, line, sizeof(line));
 		if (n >= 0)
 			info->git_dirty = n > 0;
+		read_diff(info, root);
 	}
 }

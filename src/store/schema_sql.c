@@ -19,16 +19,19 @@ RB_INCBIN(rb_sql_migration_002, "db/migrations/002_census_bench.sql");
 RB_INCBIN(rb_sql_migration_003, "db/migrations/003_verdict_words.sql");
 RB_INCBIN(rb_sql_migration_004, "db/migrations/004_peak_rss.sql");
 RB_INCBIN(rb_sql_migration_005, "db/migrations/005_helper_sets.sql");
+RB_INCBIN(rb_sql_migration_006, "db/migrations/006_explain_provenance.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
 extern const char rb_sql_migration_004[];
 extern const char rb_sql_migration_005[];
+extern const char rb_sql_migration_006[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
 	{3, rb_sql_migration_003},
 	{4, rb_sql_migration_004},
 	{5, rb_sql_migration_005},
+	{6, rb_sql_migration_006},
 };
 const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);

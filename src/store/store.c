@@ -471,9 +471,10 @@ int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int6
 	sqlite3_stmt *s;
 	if (rb_store_prepare(st, STMT_RUN_BEGIN,
 			     "INSERT INTO runs (kind, label, started_at, git_commit, git_dirty, "
-			     "kernel_release, host, options, trackers, status, pid, helper_sets) VALUES "
+			     "kernel_release, host, options, trackers, status, pid, helper_sets, diff_sha256, "
+			     "diff_text) VALUES "
 			     "(?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?3, ?4, ?5, ?6, ?7, ?8, "
-			     "'running', ?9, ?10)",
+			     "'running', ?9, ?10, ?11, ?12)",
 			     &s, err) < 0)
 		return -1;
 	rb_bind_text(s, 1, info->kind ? info->kind : "verify");
@@ -487,6 +488,8 @@ int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int6
 	rb_bind_text(s, 8, info->trackers);
 	sqlite3_bind_int64(s, 9, (int64_t)getpid());
 	rb_bind_text(s, 10, info->helper_sets);
+	rb_bind_text(s, 11, info->diff_sha256);
+	rb_bind_text(s, 12, info->diff_text);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return db_err(st, err, "insert run");
 	*run_id = sqlite3_last_insert_rowid(st->db);

@@ -20,7 +20,7 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 5
+#define RB_SCHEMA_VERSION 6
 
 struct rb_store;
 
@@ -50,6 +50,7 @@ struct rb_run_info {
 	const char *options;
 	const char *trackers;
 	const char *helper_sets; /* verify runs: "kernel" or "compiled-6.18" */
+	const char *diff_sha256, *diff_text; /* the checkout's uncommitted diff (runinfo.h), NULL if none */
 };
 
 /* Insert a run with status 'running' (and this process's pid). */

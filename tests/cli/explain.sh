@@ -1,37 +1,45 @@
 #!/usr/bin/env bash
-# explain.sh — `rangebench explain` on the worked examples
-# (tests/objects/explain_examples.bpf.c): where old and cnum part, the
+# explain.sh — `rangebench explain` on the worked examples of
+# programs/src/ (built by the Makefile into build/test/own/ with the
+# corpus's flags, so instruction numbers are the corpus's): where old and cnum part, the
 # instruction where the deciding register's value sets first differ, both
 # sides' values in their own terms (cnum's arcs), the source line, the
 # cause class and the counterfactual check; no change on a program both
 # explore alike; bad usage exits 2.
 source "$(dirname "$0")/lib/tap.sh"
 RB=${RB:-build/test/rangebench}
-O=${RB_TEST_BIN:-build/test}/objects/explain_examples.bpf.o
+OWN=${RB_TEST_BIN:-build/test}/own
+O=$OWN/bias_add64.bpf.o
+A=$OWN/abs_window.bpf.o
 
 "$RB" explain "$O:bias_add64" >"$tmp/bias.txt" 2>&1; rc=$?
 check "bias_add64: explained (exit 0)" '[ $rc -eq 0 ]' "$tmp/bias.txt"
 check "bias_add64: old stops, cnum goes on" 'grep -q "^parting: .* old stops (failure: math between map_value pointer and register with unbounded min value" "$tmp/bias.txt"' "$tmp/bias.txt"
-check "bias_add64: cause is the add of 2^63" 'grep -q "^cause: *insn [0-9]*: (0f) r[0-9] += r[0-9]$" "$tmp/bias.txt"' "$tmp/bias.txt"
+check "bias_add64: deciding r1 at the access, insn 20" 'grep -q "^deciding: *r1 at insn 20$" "$tmp/bias.txt"' "$tmp/bias.txt"
+check "bias_add64: cause is insn 17, the add of 2^63" 'grep -q "^cause: *insn 17: (0f) r1 += r2$" "$tmp/bias.txt"' "$tmp/bias.txt"
 check "bias_add64: class wrap across 2^63" 'grep -q "^class: *wrap across 2^63$" "$tmp/bias.txt"' "$tmp/bias.txt"
 check "bias_add64: cnum's arc after the add, in its own terms" 'grep -q "cnum r[0-9] after: .*r64=\[0x7ffffffffffffffc..0x8000000000000004\] (size 0x8)" "$tmp/bias.txt"' "$tmp/bias.txt"
 check "bias_add64: old's value after the add lost its 64-bit bounds" 'grep -q "old r[0-9] after:  scalar smin32=-4,smax32=4$" "$tmp/bias.txt"' "$tmp/bias.txt"
-check "bias_add64: source line from BTF" 'grep -q "^source: *explain_examples.bpf.c:[0-9]*: asm volatile" "$tmp/bias.txt"' "$tmp/bias.txt"
-check "bias_add64: counterfactual, cnum given old's value, vanishes" 'grep -q "^counterfactual: cnum given old.s r[0-9] after insn [0-9]*: failure, 19 insns -> vanished" "$tmp/bias.txt"' "$tmp/bias.txt"
+check "bias_add64: source line from BTF" 'grep -q "^source: *bias_add64.bpf.c:36: asm volatile" "$tmp/bias.txt"' "$tmp/bias.txt"
+check "bias_add64: counterfactual, cnum given old's value, vanishes" 'grep -q "^counterfactual: cnum given old.s r1 after insn 17: failure, 18 insns -> vanished" "$tmp/bias.txt"' "$tmp/bias.txt"
 
-"$RB" explain "$O:abs_window_neg" >"$tmp/abs.txt" 2>&1; rc=$?
+"$RB" explain "$A:abs_window_neg" >"$tmp/abs.txt" 2>&1; rc=$?
 check "abs_window_neg: explained (exit 0)" '[ $rc -eq 0 ]' "$tmp/abs.txt"
 check "abs_window_neg: cnum stops at the access" 'grep -q "cnum stops (failure: R7 max value is outside of the allowed memory range)" "$tmp/abs.txt"' "$tmp/abs.txt"
-check "abs_window_neg: deciding r7, followed back to the index" 'grep -q "^deciding: *r7 " "$tmp/abs.txt" && grep -q "followed back 1 def-use step" "$tmp/abs.txt"' "$tmp/abs.txt"
-check "abs_window_neg: cause is the unsigned check x > -5" 'grep -q "^cause: *insn [0-9]*: (25) if r[0-9] > 0xfffffffb goto" "$tmp/abs.txt" && grep -q "^source: .*(__u64)x > (__u64)-5" "$tmp/abs.txt"' "$tmp/abs.txt"
+check "abs_window_neg: deciding r7 at insn 21, followed back to the index" 'grep -q "^deciding: *r7 at insn 21$" "$tmp/abs.txt" && grep -q "followed back 1 def-use step" "$tmp/abs.txt"' "$tmp/abs.txt"
+check "abs_window_neg: first difference at insn 15 (if r1 < 5: umin=5)" 'grep -q "^first differs: insn 15: (a5) if r1 < 0x5 goto" "$tmp/abs.txt"' "$tmp/abs.txt"
+check "abs_window_neg: cause is insn 16, the unsigned check x > -5" 'grep -q "^cause: *insn 16: (25) if r1 > 0xfffffffb goto pc+6 *(the first difference alone does not decide" "$tmp/abs.txt" && grep -q "^source: .*(__u64)x > (__u64)-5" "$tmp/abs.txt"' "$tmp/abs.txt"
 check "abs_window_neg: class two-run set lost by one arc" 'grep -q "^class: *two-run set lost by one arc$" "$tmp/abs.txt"' "$tmp/abs.txt"
 check "abs_window_neg: old keeps both runs (umin=5, umax=-5)" 'grep -q "old r[0-9] after:  scalar smin=smin32=-10,smax=smax32=10,umin=5,umax=0xfffffffffffffffb$" "$tmp/abs.txt"' "$tmp/abs.txt"
-check "abs_window_neg: the reverse counterfactual vanishes" 'grep -q "^counterfactual: old given cnum.s r[0-9] after insn [0-9]*: failure, 22 insns -> vanished" "$tmp/abs.txt"' "$tmp/abs.txt"
+check "abs_window_neg: the reverse counterfactual vanishes" 'grep -q "^counterfactual: old given cnum.s r1 after insn 16: failure, 21 insns -> vanished" "$tmp/abs.txt"' "$tmp/abs.txt"
 
-"$RB" explain "$O" >"$tmp/all.txt" 2>&1; rc=$?
-check "whole object: the two changed programs, not the unchanged one" '[ $rc -eq 0 ] && [ $(grep -c "^class:" "$tmp/all.txt") -eq 2 ] && ! grep -q same_both "$tmp/all.txt"' "$tmp/all.txt"
-"$RB" explain "$O:same_both" >"$tmp/same.txt" 2>&1; rc=$?
-check "same_both: identical explorations, exit 0" '[ $rc -eq 0 ] && grep -q "^explorations: identical" "$tmp/same.txt"' "$tmp/same.txt"
+"$RB" explain "$A" >"$tmp/all.txt" 2>&1; rc=$?
+check "whole object: the changed program, not the unchanged one" '[ $rc -eq 0 ] && [ $(grep -c "^class:" "$tmp/all.txt") -eq 1 ] && ! grep -q abs_window_pos "$tmp/all.txt"' "$tmp/all.txt"
+"$RB" explain "$A:abs_window_pos" >"$tmp/same.txt" 2>&1; rc=$?
+check "abs_window_pos: identical explorations, exit 0" '[ $rc -eq 0 ] && grep -q "^explorations: identical" "$tmp/same.txt"' "$tmp/same.txt"
+"$RB" explain "$OWN/wrap_alu32.bpf.o" >"$tmp/w32.txt" 2>&1; rc=$?
+check "wrap_alu32: the 32-bit add wraps across 2^31, explained" '[ $rc -eq 0 ] && grep -q "^class: *wrap across 2^31$" "$tmp/w32.txt"' "$tmp/w32.txt"
+check "explain names the tree it runs from" 'grep -q "^tree: commit [0-9a-f]\{12\}" "$tmp/bias.txt"' "$tmp/bias.txt"
 "$RB" explain --candidate arc2 "$O:bias_add64" >"$tmp/arc2.txt" 2>&1; rc=$?
 check "arc2 as candidate: its two arcs printed, explained" '[ $rc -eq 0 ] && grep -q "arc2 r[0-9] after: .*r64=\[0x7ffffffffffffffc..0x8000000000000004\]&\[" "$tmp/arc2.txt"' "$tmp/arc2.txt"
 "$RB" explain --no-counterfactual "$O:bias_add64" >"$tmp/nocf.txt" 2>&1; rc=$?
@@ -45,3 +53,7 @@ check "kernel as a side: exit 2, named" '[ $rc -eq 2 ] && grep -q "names an engi
 check "unknown program: exit 2, named" '[ $rc -eq 2 ] && grep -q "no program .nosuch." "$tmp/np.txt"' "$tmp/np.txt"
 "$RB" explain /nonexistent.o >/dev/null 2>&1; rc=$?
 check "missing object: exit 2" '[ $rc -eq 2 ]'
+
+"$RB" explain "${RB_TEST_BIN:-build/test}/objects/explain_two.bpf.o" >"$tmp/two.txt" 2>&1; rc=$?
+check "two causes: one counterfactual alone leaves a change" 'grep -q "^counterfactual: cnum given old.s r8 after insn 17: success, 32 insns -> verdict only" "$tmp/two.txt"' "$tmp/two.txt"
+check "two causes: the second found, both together vanish (exit 0)" '[ $rc -eq 0 ] && grep -q "^further causes: insn 19 r6 (wrap across 2^63)$" "$tmp/two.txt" && grep -q "^counterfactual with all 2 causes: cnum given old.s value sets: success, 41 insns -> vanished" "$tmp/two.txt"' "$tmp/two.txt"

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# compare_explain.sh — `compare --changed --explain` on a run of old and
+# cnum over two worked examples (programs/src/, built into build/test/own/):
+# every changed program explained and stored, the cause classes per
+# source (query explain_classes); the run's provenance (commit, hash of
+# the uncommitted diff) stored and shown; and the frictions of issue 23
+# item 5: compare with no side names, --filter given an expression,
+# query on a tracker pair the run lacks, verify --tracker twice, kernel
+# memory n/a, objects without programs not counted as failures.
+source "$(dirname "$0")/lib/tap.sh"
+RB=${RB:-build/test/rangebench}
+B=${RB_TEST_BIN:-build/test}
+O=$B/own/bias_add64.bpf.o
+db=$tmp/e.sqlite
+
+$RB run -q --db "$db" --label ex --trackers old,cnum --no-census "$O" "$B/own/abs_window.bpf.o" >"$tmp/run.out" 2>&1
+check "run of old and cnum over the examples" "[ $? -eq 0 ]" "$tmp/run.out"
+
+# provenance: the hash of `git diff HEAD` of the tree the binary is in, NULL when clean
+want=$(git diff --binary --no-color --no-ext-diff HEAD 2>/dev/null | sha256sum | cut -c1-64)
+[ -z "$(git diff --binary --no-color --no-ext-diff HEAD 2>/dev/null | head -c1)" ] && want=NULL
+got=$(sqlite3 "$db" "SELECT coalesce(diff_sha256, 'NULL') FROM runs WHERE label = 'ex'")
+check "run stores the uncommitted diff's sha256 ($want)" "[ '$got' = '$want' ]"
+check "run stores the diff's text when there is one" \
+	"[ \"\$(sqlite3 $db \"SELECT (diff_sha256 IS NULL) = (diff_text IS NULL) FROM runs WHERE label = 'ex'\")\" = 1 ]"
+
+$RB compare --db "$db" --changed --explain >"$tmp/cmp.out" 2>&1; rc=$?
+check "compare --explain with no side names: old vs cnum of the latest run (exit 1: verdicts differ)" \
+	"[ $rc -eq 1 ] && grep -q 'tracker old, B = run 1 (ex, complete) tracker cnum' $tmp/cmp.out" "$tmp/cmp.out"
+check "compare shows the run's provenance" "grep -q '^A, B: run 1 built from commit [0-9a-f]\{12\}' $tmp/cmp.out" "$tmp/cmp.out"
+check "both changed programs explained" \
+	"grep -q '^2 programs changed verdict or instructions: cause found for 2, explained (counterfactual vanished) 2' $tmp/cmp.out" "$tmp/cmp.out"
+check "bias_add64's row: verdict parting at the access, wrap across 2^63" \
+	"grep 'bias_add64' $tmp/cmp.out | grep -q 'verdict@20 .*17: (0f) r1 += r2 .*wrap across 2^63 .*vanished'" "$tmp/cmp.out"
+check "stored: one row per changed program with class and counterfactual" \
+	"[ \"\$(sqlite3 $db \"SELECT group_concat(class || ':' || counterfactual || ':' || explained, ';') FROM (SELECT * FROM explanations ORDER BY class)\")\" = 'two-run set lost by one arc:vanished:1;wrap across 2^63:vanished:1' ]"
+$RB query --db "$db" explain_classes --csv >"$tmp/q.csv" 2>&1
+check "query explain_classes: the classes per source" \
+	"[ \$(tail -n +2 $tmp/q.csv | wc -l) -eq 2 ] && grep -q ',wrap across 2^63,1,1,0,bias_add64 @' $tmp/q.csv" "$tmp/q.csv"
+$RB compare --db "$db" --changed --explain --trackers old,kernel >"$tmp/k.out" 2>&1
+check "--explain with the kernel as a side: exit 2, said why" "[ $? -eq 2 ] && grep -q 'two engine trackers' $tmp/k.out" "$tmp/k.out"
+
+$RB compare --db "$db" --filter 'insns>1000' >"$tmp/f.out" 2>&1
+check "--filter with an expression: exit 2, says it wants a glob" "[ $? -eq 2 ] && grep -q 'takes a glob' $tmp/f.out" "$tmp/f.out"
+$RB query --db "$db" --candidate arc2 pair_changed >"$tmp/pq.out" 2>&1
+check "query pair_changed on a run without the candidate: exit 2 naming it" \
+	"[ $? -eq 2 ] && grep -q \"has no results of tracker 'arc2' (it has: cnum,old)\" $tmp/pq.out" "$tmp/pq.out"
+$RB query --db "$db" pair_changed >"$tmp/pq2.out" 2>&1
+check "query pair_changed with both trackers still runs" "[ $? -eq 0 ] && grep -q bias_add64 $tmp/pq2.out" "$tmp/pq2.out"
+$RB verify --tracker old --tracker cnum "$O" >"$tmp/v.out" 2>&1
+check "verify --tracker twice: exit 2 naming both" "[ $? -eq 2 ] && grep -q \"'old' and 'cnum'\" $tmp/v.out" "$tmp/v.out"
+$RB verify --tracker kernel "$O" >"$tmp/vk.out" 2>&1
+check "verify --tracker kernel: peak memory n/a, not 0" "grep 'bias_add64  ' $tmp/vk.out | grep -q ' n/a '" "$tmp/vk.out"
+
+mkdir -p "$tmp/np"
+cp "$B/objects-bad/no_program.bpf.o" "$tmp/np/"
+cp "$O" "$tmp/np/"
+$RB run --db "$db" --label np --trackers old --no-census "$tmp/np" >"$tmp/np.out" 2>&1
+check "an object without programs is not a failure" \
+	"grep -q '0 objects failed to open, 1 hold no programs' $tmp/np.out && ! grep -q 'rangebench run: .*no programs' $tmp/np.out" "$tmp/np.out"
