@@ -107,7 +107,9 @@ static bool reg_const32(struct rb_env *env, const struct rb_reg *r, bool is32, u
 	return true;
 }
 
-static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct rb_reg *b, uint8_t op, bool is32)
+/* same: BPF_X with src_reg == dst_reg (a and b are that one register) */
+static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct rb_reg *b, uint8_t op, bool is32,
+			bool same)
 {
 	if (is_pkt_any(a) && is_pkt_any(b) && !is32)
 		return pkt_branch_taken(a, b, op);
@@ -131,6 +133,8 @@ static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct
 			return 1;
 		return -1;
 	}
+	if (same && env->t->branch_taken_same)
+		return env->t->branch_taken_same(&a->val, op, is32);
 	return env->t->branch_taken(&a->val, &b->val, op, is32);
 }
 
@@ -386,6 +390,24 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 	return 0;
 }
 
+/* refine the true outcome v[0] (dst, src) and the false one v[1]; *t_dead
+ * / *f_dead when the tracker finds one impossible */
+static void refine_outcomes(struct rb_env *env, rb_val *v[2][2], uint8_t op, bool is32, bool aliased,
+			    char why[2][2][RB_VIOLATION_LEN], bool *t_dead, bool *f_dead)
+{
+	if (aliased && env->t->branch_taken_same)
+		/* same register, undecided (a tracker following Linux 7.2:
+		 * is_scalar_branch_taken() returned -1 before
+		 * simulate_both_branches_taken(), so both outcomes keep the
+		 * register as it was) */
+		return;
+	/* same register: 6.18.44 reg_set_min_max() refines it as both
+	 * operands at once (aliased), e.g. the impossible "r < r" leaves
+	 * umin=1 and umax=U64_MAX-1 */
+	*t_dead = !refine(env, v[0][0], aliased ? v[0][0] : v[0][1], op, is32, why[0]);
+	*f_dead = !refine(env, v[1][0], aliased ? v[1][0] : v[1][1], rb_jmp_negate(op), is32, why[1]);
+}
+
 /* returns 0, 1 when the current (fall-through) path is impossible, < 0 on error */
 int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn_idx)
 {
@@ -415,7 +437,8 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		rb_reg_const(env, &kreg, is32 ? (uint64_t)(uint32_t)insn->imm : (uint64_t)(int64_t)insn->imm);
 		src = &kreg;
 	}
-	int pred = branch_taken(env, dst, src, op, is32);
+	bool aliased = BPF_SRC(insn->code) == BPF_X && insn->src_reg == insn->dst_reg;
+	int pred = branch_taken(env, dst, src, op, is32, aliased);
 	if (pred >= 0) {
 		if (!rb_is_pointer(dst))
 			err = rb_mark_chain_precision(env, insn->dst_reg);
@@ -442,23 +465,15 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 	 * (6.18 check_cond_jmp_op on pred >= 0); else a later path lacking
 	 * what made it impossible could be pruned against a checkpoint whose
 	 * continuation never explored it */
-	bool this_dead = false, other_dead = false, scalars = false, aliased = insn->src_reg == insn->dst_reg;
+	bool this_dead = false, other_dead = false, scalars = false;
 	rb_val t_dst, t_src, f_dst, f_src;
 	char why[2][2][RB_VIOLATION_LEN];
 	if (dst->type == RT_SCALAR && (BPF_SRC(insn->code) == BPF_K || regs[insn->src_reg].type == RT_SCALAR)) {
 		scalars = true;
 		t_dst = f_dst = dst->val;
 		t_src = f_src = src->val;
-		if (BPF_SRC(insn->code) == BPF_X && aliased) {
-			/* same register: 6.18.44 reg_set_min_max() refines it as
-			 * both operands at once (aliased), e.g. the impossible
-			 * "r < r" leaves umin=1 and umax=U64_MAX-1 */
-			other_dead = !refine(env, &t_dst, &t_dst, op, is32, why[0]);
-			this_dead = !refine(env, &f_dst, &f_dst, rb_jmp_negate(op), is32, why[1]);
-		} else {
-			other_dead = !refine(env, &t_dst, &t_src, op, is32, why[0]);
-			this_dead = !refine(env, &f_dst, &f_src, rb_jmp_negate(op), is32, why[1]);
-		}
+		refine_outcomes(env, (rb_val *[2][2]){{&t_dst, &t_src}, {&f_dst, &f_src}}, op, is32, aliased, why,
+				&other_dead, &this_dead);
 		if (other_dead || this_dead) {
 			err = rb_mark_chain_precision(env, insn->dst_reg);
 			if (!err && BPF_SRC(insn->code) == BPF_X && !aliased)

@@ -155,7 +155,10 @@ int rb_replay_run(const struct rb_tracker *t, const struct bpf_insn *insns, unsi
 			uint16_t touched = (uint16_t)((1u << d) | (isx ? 1u << s : 0));
 			struct rb_replay_jump *j = &out->jumps[out->njumps < RB_REPLAY_MAX_INSNS ? out->njumps++ : out->njumps - 1];
 			j->insn = p.pc;
-			j->taken = t->branch_taken(&p.r[d], &b, op, is32);
+			/* "r6 op r6" with a tracker that decides it itself (Linux
+			 * 7.2's is_scalar_branch_taken() with reg1 == reg2) */
+			bool same = isx && s == d && t->branch_taken_same;
+			j->taken = same ? t->branch_taken_same(&p.r[d], op, is32) : t->branch_taken(&p.r[d], &b, op, is32);
 			int target = p.pc + in->off + 1;
 			if (j->taken == RB_BR_ALWAYS) {
 				if ((rc = add_event(out, RB_VLOG_AFTER, p.pc, -1, &p, touched, err)))
@@ -172,13 +175,14 @@ int rb_replay_run(const struct rb_tracker *t, const struct bpf_insn *insns, unsi
 			/* undecided: the taken side waits on the stack, refined */
 			/* "r6 op r6": Linux 6.18 refines through two pointers to the
 			 * same register (reg_set_min_max() with reg1 == reg2), so
-			 * the tracker gets the same value twice as well */
+			 * the tracker gets the same value twice as well; Linux 7.2
+			 * (branch_taken_same) refines neither outcome */
 			struct path tp = p;
 			rb_val tb = b, fb = b;
-			bool t_ok = t->branch_refine(&tp.r[d], isx ? &tp.r[s] : &tb, op, is32);
+			bool t_ok = same || t->branch_refine(&tp.r[d], isx ? &tp.r[s] : &tb, op, is32);
 			tp.pc = target;
 			tp.from = p.pc;
-			bool f_ok = t->branch_refine(&p.r[d], isx ? &p.r[s] : &fb, rb_jmp_negate(op), is32);
+			bool f_ok = same || t->branch_refine(&p.r[d], isx ? &p.r[s] : &fb, rb_jmp_negate(op), is32);
 			j->true_impossible = !t_ok;
 			j->false_impossible = !f_ok;
 			if (t_ok)

@@ -139,8 +139,17 @@ struct rb_tracker {
 	/* coerce to size_bits (BPF bits), zero- or sign-extending: a load of
 	 * that size, a narrowing fill, MOVSX's input side */
 	void (*truncate)(rb_val *v, unsigned size_bits, bool sext);
-	/* is "a jop b" always / never true? (RB_BR_*) */
+	/* is "a jop b" always / never true? (RB_BR_*) a and b are two
+	 * operands, even when they are the same value */
 	int (*branch_taken)(const rb_val *a, const rb_val *b, uint8_t jop, bool is32);
+	/* optional: is "r jop r" always / never true, one register compared
+	 * with itself (BPF_X, src_reg == dst_reg)? Linux 7.2's
+	 * is_scalar_branch_taken() answers this itself (reg1 == reg2) and,
+	 * when it cannot decide, refines neither outcome; the engine then
+	 * leaves the register as it is on both paths. NULL: the register is
+	 * passed as both operands of branch_taken and branch_refine, as
+	 * Linux 6.18 does */
+	int (*branch_taken_same)(const rb_val *a, uint8_t jop, bool is32);
 	/* refine a and b assuming "a jop b" holds; false if that is impossible.
 	 * a and b may be the same value ("if r1 < r1": the kernel refines the
 	 * register as both operands, in place) */

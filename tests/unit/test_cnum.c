@@ -677,6 +677,116 @@ static void test_mainline_empty_to_const(void **state)
 	}
 }
 
+/* "r op r", one register compared with itself: cnum-mainline answers as
+ * Linux 7.2.13's is_scalar_branch_taken() does for reg1 == reg2 (the
+ * orderings with equality and JEQ always, the strict ones and JNE never,
+ * JSET by the constant or by 0 lying outside the signed bounds), sound on
+ * every member of every input at both compared widths; "cnum" (6.18)
+ * leaves "r op r" to branch_taken/branch_refine with the value twice. */
+static void test_mainline_same_register8(void **state)
+{
+	(void)state;
+	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
+	const struct rb_tracker *cn = rb_tracker_get("cnum", 8);
+	assert_non_null(ml);
+	assert_non_null(cn);
+	assert_null(cn->branch_taken_same);
+	assert_non_null(ml->branch_taken_same);
+	const struct rb_concrete *c = ml->concrete;
+	static struct absval in[32];
+	size_t n = make_inputs(ml, in);
+	static const uint8_t jops[] = {BPF_JEQ, BPF_JNE, BPF_JSET, RB_JSET_FALSE, BPF_JGT, BPF_JGE,
+				       BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE};
+	unsigned jset_decided = 0, jset_open = 0;
+	for (int is32 = 0; is32 < 2; is32++)
+		for (size_t o = 0; o < sizeof(jops); o++)
+			for (size_t i = 0; i < n; i++) {
+				int got = ml->branch_taken_same(&in[i].v, jops[o], is32);
+				bool jset = jops[o] == BPF_JSET || jops[o] == RB_JSET_FALSE;
+				if (!jset) {
+					bool holds = c->jmp(0, 0, jops[o], is32);
+					assert_int_equal(got, holds ? RB_BR_ALWAYS : RB_BR_NEVER);
+				} else {
+					/* may the compared bits be 0? exactly when
+					 * undecided, unless the value is constant */
+					struct rb_bounds b;
+					ml->bounds(&in[i].v, &b);
+					int64_t lo = is32 ? b.s32_min : b.smin, hi = is32 ? b.s32_max : b.smax;
+					uint64_t m = is32 ? (UINT64_C(1) << ml->subbits) - 1 : UINT64_MAX;
+					if (!(b.var_off.mask & m))
+						assert_true(got != RB_BR_UNKNOWN);
+					else
+						assert_int_equal(got == RB_BR_UNKNOWN, lo <= 0 && hi >= 0);
+					jset_decided += got != RB_BR_UNKNOWN;
+					jset_open += got == RB_BR_UNKNOWN;
+				}
+				/* sound: every member x agrees with "x op x" */
+				for (unsigned x = 0; x < in[i].n; x++) {
+					bool h = c->jmp(in[i].mem[x], in[i].mem[x], jops[o], is32);
+					if (got == RB_BR_NEVER)
+						assert_false(h);
+					if (got == RB_BR_ALWAYS)
+						assert_true(h);
+				}
+			}
+	assert_true(jset_decided > 10 && jset_open > 10);
+}
+
+/* cnum-mainline: JSET without a constant operand. Linux 7.2.13 returns
+ * from is_scalar_branch_taken() before simulate_both_branches_taken(), so
+ * both outcomes keep plain copies (neither refined nor synced); the engine
+ * calls branch_refine, which refines nothing here and syncs. Equal only
+ * because reg_bounds_sync is idempotent on every value the tracker makes:
+ * checked bit for bit on make_inputs() and values reached from them by
+ * random ALU, MOVSX and truncation steps (some leave the register
+ * unsynced, as mainline's coerce_reg_to_size_sx does). */
+static void test_mainline_jset_no_const8(void **state)
+{
+	(void)state;
+	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
+	static struct absval in[256];
+	size_t n0 = make_inputs(ml, in), n = n0;
+	static const uint8_t ops[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_OR, BPF_AND, BPF_XOR,
+				      BPF_LSH, BPF_RSH, BPF_ARSH, BPF_NEG};
+	uint64_t rng = 0x9e3779b97f4a7c15u;
+	while (n < sizeof(in) / sizeof(in[0])) {
+		rb_val v = in[rng % n0].v;
+		for (int k = 0; k < 4; k++) {
+			rng = rng * 6364136223846793005u + 1442695040888963407u;
+			unsigned r = (unsigned)(rng >> 33);
+			struct rb_alu op = {.code = (uint8_t)((r & 1 ? BPF_ALU64 : BPF_ALU) | ops[(r >> 1) % sizeof(ops)] |
+							      BPF_X)};
+			if (r % 7 == 0)
+				ml->truncate(&v, (r >> 4) & 1 ? 8 : 16, true);
+			else if (r % 7 == 1)
+				op = (struct rb_alu){.code = BPF_ALU64 | BPF_MOV | BPF_X, .off = 8};
+			if (r % 7 != 0)
+				ml->alu(&v, &in[(r >> 8) % n0].v, &op);
+		}
+		in[n].v = v;
+		members(ml, &in[n]);
+		if (in[n].n > 1)
+			n++;
+	}
+	for (int is32 = 0; is32 < 2; is32++)
+		for (int f = 0; f < 2; f++)
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = 0; j < n; j++) {
+					if (ml->is_const(&in[i].v) || ml->is_const(&in[j].v))
+						continue;
+					struct rb_bounds bi, bj;
+					ml->bounds(&in[i].v, &bi);
+					ml->bounds(&in[j].v, &bj);
+					uint64_t m = (UINT64_C(1) << ml->subbits) - 1;
+					if (is32 && (!(bi.var_off.mask & m) || !(bj.var_off.mask & m)))
+						continue;
+					rb_val a = in[i].v, b = in[j].v;
+					assert_true(ml->branch_refine(&a, &b, f ? RB_JSET_FALSE : BPF_JSET, is32));
+					assert_memory_equal(&a, &in[i].v, ml->val_size);
+					assert_memory_equal(&b, &in[j].v, ml->val_size);
+				}
+}
+
 static void test_example_add_2_63(void **state)
 {
 	(void)state;
@@ -847,6 +957,8 @@ int main(void)
 		cmocka_unit_test(test_example_s32_wrap),
 		cmocka_unit_test(test_example_add_2_63),
 		cmocka_unit_test(test_mainline_empty_to_const),
+		cmocka_unit_test(test_mainline_same_register8),
+		cmocka_unit_test(test_mainline_jset_no_const8),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_rules),
 		cmocka_unit_test(test_print_vs_old),

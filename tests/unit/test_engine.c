@@ -575,6 +575,36 @@ static void test_dead_outcome_precise(void **state)
 	kernel_rejects(BPF_PROG_TYPE_SOCKET_FILTER, w8_ne_5, n, 14, "R8 invalid mem access 'scalar'");
 }
 
+/* "if r6 s< r6" never jumps. Linux 7.2.13 decides it in
+ * is_scalar_branch_taken() (reg1 == reg2), so cnum-mainline never walks
+ * into the scalar dereference behind it and accepts after 5 insns; 6.18
+ * (old, cnum, and the running kernel) refines r6 as both operands, finds
+ * the outcome possible and rejects there. */
+static const struct bpf_insn self_slt[] = {
+	CALL(BPF_FUNC_get_prandom_u32), /* 0 */
+	MOV_X(6, 0),                    /* 1 */
+	JMP_X(BPF_JSLT, 6, 6, 2),       /* 2: -> 5 */
+	MOV_K(0, 0),                    /* 3 */
+	EXIT(),                         /* 4 */
+	LDX(BPF_DW, 0, 6, 0),           /* 5: r6 is a scalar */
+	EXIT(),                         /* 6 */
+};
+
+static void test_same_register_jump(void **state)
+{
+	(void)state;
+	struct fixture f;
+	size_t n = sizeof(self_slt) / sizeof(self_slt[0]);
+	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, self_slt, n);
+	struct rb_result res;
+	run(&f, "cnum-mainline", &res, NULL);
+	if (res.verdict != RB_ACCEPT)
+		print_error("cnum-mainline: %s at %d: %s\n", rb_verdict_name(res.verdict), res.err_insn, res.msg);
+	assert_int_equal(res.verdict, RB_ACCEPT);
+	assert_int_equal(res.insns_processed, 5);
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, self_slt, n, 5, "R6 invalid mem access 'scalar'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -588,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_map_helper_compat),
 		cmocka_unit_test(test_local_dynptr), cmocka_unit_test(test_this_cpu_ptr_arg),
 		cmocka_unit_test(test_dead_outcome_precise),
+		cmocka_unit_test(test_same_register_jump),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

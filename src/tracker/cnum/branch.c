@@ -293,3 +293,45 @@ int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is
 	}
 }
 #endif
+
+#ifdef RB_CNUM_MAINLINE_ALGOS
+/* Linux 7.2.13 is_scalar_branch_taken() for reg1 == reg2 (one register
+ * compared with itself): the orderings that include equality always hold,
+ * the strict ones and JNE never; JSET holds unless the value may be 0
+ * (a constant decides, else the signed bounds at the compared width must
+ * hold 0); anything undecided is left unrefined (see tracker.h) */
+int creg_branch_taken_same_val(const rb_val *a, uint8_t jop, bool is32)
+{
+	switch (jop) {
+	case BPF_JGE:
+	case BPF_JLE:
+	case BPF_JSGE:
+	case BPF_JSLE:
+	case BPF_JEQ:
+		return RB_BR_ALWAYS;
+	case BPF_JGT:
+	case BPF_JLT:
+	case BPF_JSGT:
+	case BPF_JSLT:
+	case BPF_JNE:
+		return RB_BR_NEVER;
+	case BPF_JSET:
+	case RB_JSET_FALSE: {
+		struct creg r = creg_load(a);
+		struct tnum t = is32 ? tnum_subreg(r.var_off) : r.var_off;
+		int64_t smin = is32 ? reg_s32_min(&r) : reg_smin(&r);
+		int64_t smax = is32 ? reg_s32_max(&r) : reg_smax(&r);
+		int set;
+		if (tnum_is_const(t))
+			set = t.value != 0;
+		else
+			set = smin <= 0 && smax >= 0 ? RB_BR_UNKNOWN : RB_BR_ALWAYS;
+		if (jop == RB_JSET_FALSE && set != RB_BR_UNKNOWN)
+			set = !set;
+		return set;
+	}
+	default:
+		return RB_BR_UNKNOWN;
+	}
+}
+#endif

@@ -126,6 +126,7 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_alu CN_SYM(creg_alu)
 #define creg_refine CN_SYM(creg_refine)
 #define creg_branch_taken_val CN_SYM(creg_branch_taken_val)
+#define creg_branch_taken_same_val CN_SYM(creg_branch_taken_same_val)
 #define creg_print CN_SYM(creg_print)
 #define creg_bounds CN_SYM(creg_bounds)
 
@@ -163,6 +164,10 @@ void creg_alu(struct creg *dst, const struct creg *src, const struct rb_alu *op)
  * reg_bounds_sync(); jop as in tracker.h (RB_JSET_FALSE for "not JSET") */
 bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32);
 int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32);
+#ifdef RB_CNUM_MAINLINE_ALGOS
+/* Linux 7.2.13 is_scalar_branch_taken() with reg1 == reg2 */
+int creg_branch_taken_same_val(const rb_val *a, uint8_t jop, bool is32);
+#endif
 
 /* bounds.c */
 /* the same, with an empty arc shown as inverted bounds (min > max) */

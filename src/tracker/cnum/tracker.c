@@ -234,7 +234,7 @@ static bool cn_intersect(rb_val *a, const rb_val *b)
 const struct rb_tracker CN_SYM(rb_cnum_tracker) = {
 	.name = CN_NAME,
 #ifdef RB_CNUM_MAINLINE_ALGOS
-	.follows = "Linux mainline cnum (2026) as merged: include/linux/cnum.h, kernel/bpf/cnum.c, "
+	.follows = "Linux 7.2.13's cnum tracker (mainline 2026): include/linux/cnum.h, kernel/bpf/cnum.c, "
 		   "kernel/bpf/verifier.c",
 	.build_flags = "-DRB_CNUM_MAINLINE_ALGOS",
 #else
@@ -262,6 +262,9 @@ const struct rb_tracker CN_SYM(rb_cnum_tracker) = {
 	.alu = cn_alu,
 	.truncate = cn_truncate,
 	.branch_taken = cn_branch_taken,
+#ifdef RB_CNUM_MAINLINE_ALGOS
+	.branch_taken_same = creg_branch_taken_same_val,
+#endif
 	.branch_refine = cn_branch_refine,
 	.intersect = cn_intersect,
 };
