@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 6).
+-- schema.sql — the rangebench results database, current schema (version 8).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 8;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -27,22 +27,27 @@ CREATE TABLE runs (
 	pid            INTEGER,          -- the process writing a 'running' run
 	helper_sets    TEXT,             -- verify runs: 'kernel' (probed) or 'compiled-6.18' helper sets
 	diff_sha256    TEXT,             -- SHA-256 of the checkout's uncommitted diff (git diff HEAD), NULL if clean
-	diff_text      TEXT              -- that diff (at most 1 MiB kept; the hash covers all of it)
+	diff_text      TEXT,             -- that diff (at most 1 MiB kept; the hash covers all of it)
+	pid_start      TEXT              -- that process's identity, 'BOOT_ID:START_TIME': a reused pid is another process
 );
 CREATE INDEX runs_label ON runs (label, id);
 
 -- One BPF program, identified by the content hash of its object file plus
--- its section and name: the same object found under two paths is one row.
+-- its section and name (whole), and its ordinal among the object's programs
+-- of that section and name (0 but for a second program of the same name in
+-- one section): the same object found under two paths is one row, two
+-- programs of one object are never one.
 CREATE TABLE programs (
 	id         INTEGER PRIMARY KEY,
 	obj_sha256 TEXT NOT NULL,
 	section    TEXT NOT NULL,
 	name       TEXT NOT NULL,
+	ordinal    INTEGER NOT NULL DEFAULT 0, -- among the object's programs of equal section and name, in object order
 	prog_type  INTEGER,             -- enum bpf_prog_type
 	insn_cnt   INTEGER,             -- instructions after relocation
 	obj_path   TEXT NOT NULL,       -- where it was first seen
 	source     TEXT,                -- corpus source (xdp-tools, libbpf-tools, selftests, ...)
-	UNIQUE (obj_sha256, section, name)
+	UNIQUE (obj_sha256, section, name, ordinal)
 );
 
 -- One row per (run, program, verifier).

@@ -19,14 +19,21 @@
 #include "report/run_summary.h"
 #include "store/store.h"
 
-/* Set by SIGINT/SIGTERM; the only thing the handler touches. */
+/* The signal that stops the run (SIGINT, SIGTERM, SIGHUP, SIGPIPE), 0
+ * while none came; the only thing the handler touches. A hang-up (the
+ * terminal closed) or a closed output pipe (`run ... | head`) stops the
+ * run as Ctrl-C does: the rows so far kept, the run marked incomplete,
+ * exit 128 + the signal. */
 static volatile sig_atomic_t run_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	run_stop = 1;
+	if (!run_stop)
+		run_stop = sig;
 }
+
+/* exit code of a run stopped by a signal */
+static int stop_code(void) { return 128 + (int)run_stop; }
 
 static void fmt_eta(double s, char *buf, size_t len)
 {
@@ -106,11 +113,14 @@ static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, con
 	int rc = 0;
 	if (rb_driver_finish(d, complete, &err) < 0) {
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
-		snprintf(why, whylen, " (database write failed: %.300s)", err.msg);
+		snprintf(why, whylen, " (stopped: %.300s)", err.msg);
 		*complete = false;
 		rc = 2;
 	} else if (!*complete) {
-		snprintf(why, whylen, "%s", run_stop ? " (interrupted)" : " (not every verification ran)");
+		if (run_stop)
+			snprintf(why, whylen, " (interrupted: %s)", strsignal(run_stop));
+		else
+			snprintf(why, whylen, " (not every verification ran)");
 	}
 	/* the verify run ends here, whatever the census does next */
 	const char *meant = *complete ? "complete" : "incomplete";
@@ -217,7 +227,7 @@ static int run_census(struct rb_store *st, const struct run_cli *c, const struct
 		fprintf(stderr, "rangebench run: census run %lld INCOMPLETE: %s (verify run %lld is "
 				"complete)\n",
 			(long long)cid, err.msg, (long long)run_id);
-		return run_stop ? 130 : 2;
+		return run_stop ? stop_code() : 2;
 	}
 	if (!c->quiet)
 		fprintf(stderr, "census run %lld: %llu rows, %llu cases, %llu unsound\n", (long long)cid,
@@ -260,7 +270,7 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	if (print_summary(st, c, run_id, complete, why, secs, &p))
 		rc = 2;
 	if (!complete && rc == 0)
-		rc = run_stop ? 130 : 2;
+		rc = run_stop ? stop_code() : 2;
 	if (complete && c->census == 1 && !run_stop && c->o.shard_k <= 1) {
 		int crc = run_census(st, c, info, run_id);
 		if (crc)
@@ -333,13 +343,24 @@ int cmd_run(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
 	sigemptyset(&sa.sa_mask);
-	struct sigaction old_int, old_term;
+	struct sigaction old_int, old_term, old_hup, old_pipe;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	/* every write to a closed pipe raises SIGPIPE again: it stays handled
+	 * (the writes fail with EPIPE) while the run ends */
+	sa.sa_flags = 0;
+	sigaction(SIGPIPE, &sa, &old_pipe);
 	rc = run_verify(st, &c, &jobs, &info);
 	rb_runinfo_free(&ri);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	/* after a closed pipe, what is left to write at exit fails quietly */
+	if (run_stop == SIGPIPE)
+		signal(SIGPIPE, SIG_IGN);
+	else
+		sigaction(SIGPIPE, &old_pipe, NULL);
 	rb_store_close(st);
 	rb_jobs_free(&jobs);
 	return rc;

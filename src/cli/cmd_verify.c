@@ -39,7 +39,7 @@ static void usage(FILE *f)
 }
 
 struct row {
-	char file[256], prog[128];
+	char file[256], prog[RB_PROG_NAME_MAX];
 	struct rb_result res;
 };
 

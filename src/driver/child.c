@@ -9,64 +9,38 @@
  * row (crash: load_error; budget: limit) and starts a new child at the
  * next (program, tracker). A stop request kills the child; the rows
  * already received are kept. Without opts.child_exe the worker thread
- * verifies in-process. */
+ * verifies in-process.
+ *
+ * What a child verifies (the object, the trackers, the limits and the
+ * list of program indexes, any length) reaches it as one frame on its
+ * stdin (wire.h), not on its command line, so no program count can fail
+ * to fit. */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "driver/driver_impl.h"
 #include "driver/fault.h"
-
+#include "driver/spawn.h"
+#include "driver/wire.h"
 
 enum { MSG_START = 1, MSG_ROW, MSG_OPEN_FAILED };
 
+/* child -> parent: a pair started, its result, or the object's open
+ * error (in res.msg); the row's identity is the parent's (from the scan),
+ * so no name crosses the pipe */
 struct msg {
 	uint32_t type;
 	uint32_t q; /* the (program, tracker) pair */
-	struct rb_result_row row;
+	uint32_t repeats;
+	struct rb_result res;
 };
-
-static int write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* bytes read: n, or fewer at end of file; -1 on error */
-static ssize_t read_all(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-	size_t got = 0;
-	while (got < n) {
-		ssize_t r = read(fd, p + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
 
 /* Pair q of object order[i] (rot = i): program k, tracker t. The tracker
  * that goes first meets cold caches, so the order rotates from program to
@@ -82,8 +56,8 @@ static void pair_of(unsigned ntrackers, size_t rot, size_t q, size_t *k, unsigne
 static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 			 const struct rb_object *obj, size_t rot, size_t q0, int fd)
 {
-	struct msg *m = calloc(1, sizeof(*m)); /* big: not on the stack */
-	if (!m)
+	struct rb_result_row *row = calloc(1, sizeof(*row)); /* big: not on the stack */
+	if (!row)
 		return;
 	size_t npairs = os->nprogs * d->opts.ntrackers;
 	for (size_t q = q0; q < npairs; q++) {
@@ -92,35 +66,21 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 		size_t k;
 		unsigned t;
 		pair_of(d->opts.ntrackers, rot, q, &k, &t);
-		m->type = MSG_START;
-		m->q = (uint32_t)q;
-		if (fd >= 0 && write_all(fd, m, sizeof(*m)) < 0)
+		struct msg m = {.type = MSG_START, .q = (uint32_t)q};
+		if (fd >= 0 && rb_write_all(fd, &m, sizeof(m)) < 0)
 			break;
-		rb_drv_verify_one(d, os, obj, k, t, &m->row);
+		rb_drv_verify_one(d, os, obj, k, t, row);
 		if (fd < 0) {
-			rb_drv_put(d, &m->row);
+			rb_drv_put(d, row);
 			continue;
 		}
-		m->type = MSG_ROW;
-		if (write_all(fd, m, sizeof(*m)) < 0)
+		m.type = MSG_ROW;
+		m.repeats = row->repeats;
+		m.res = row->res;
+		if (rb_write_all(fd, &m, sizeof(m)) < 0)
 			break;
 	}
-	free(m);
-}
-
-/* resident bytes of a process (0 if unknown) */
-static uint64_t rss_of(pid_t pid)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	unsigned long long size = 0, res = 0;
-	int n = fscanf(f, "%llu %llu", &size, &res);
-	fclose(f);
-	long page = sysconf(_SC_PAGESIZE);
-	return n == 2 && page > 0 ? (uint64_t)res * (uint64_t)page : 0;
+	free(row);
 }
 
 static double now_s(void)
@@ -164,100 +124,55 @@ static void run_in_process(struct rb_driver *d, size_t i)
 	rb_object_free(obj);
 }
 
-/* argv of `EXE run --child ...` for pairs q.. of object order[i]; the
- * strings live in buf */
-struct child_args {
-	char *argv[32];
-	char buf[16384];
-};
-
-static int build_args(const struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
-		      struct child_args *a)
+/* the frame a child reads on its stdin: what to verify, pairs q.. of
+ * object order[i] */
+static void job_frame(const struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
+		      struct rb_wbuf *b)
 {
-	size_t used = 0;
-	int n = 0;
-#define ARG(...)                                                                                   \
-	do {                                                                                       \
-		int w_ = snprintf(a->buf + used, sizeof(a->buf) - used, __VA_ARGS__);              \
-		if (w_ < 0 || (size_t)w_ >= sizeof(a->buf) - used || n >= 30)                      \
-			return -1;                                                                 \
-		a->argv[n++] = a->buf + used;                                                      \
-		used += (size_t)w_ + 1;                                                            \
-	} while (0)
-	ARG("%s", d->opts.child_exe);
-	ARG("run");
-	ARG("--child");
-	ARG("%s", os->job->path);
-	ARG("%s", os->job->source);
-	ARG("%zu", i);
-	ARG("%zu", q);
-	ARG("%lld", (long long)d->opts.run_id);
-	ARG("%u", d->opts.repeat ? d->opts.repeat : 1);
-	ARG("%llu", (unsigned long long)d->opts.insn_limit);
-	ARG("%.17g", d->opts.time_limit_s);
-	char tl[256] = "";
+	rb_wput_str(b, os->job->path);
+	rb_wput_str(b, os->job->source);
+	rb_wput_u64(b, i);
+	rb_wput_u64(b, q);
+	rb_wput_u64(b, (uint64_t)d->opts.run_id);
+	rb_wput_u32(b, d->opts.repeat ? d->opts.repeat : 1);
+	rb_wput_u64(b, d->opts.insn_limit);
+	rb_wput_bytes(b, &d->opts.time_limit_s, sizeof(d->opts.time_limit_s));
+	rb_wput_u32(b, d->opts.ntrackers);
 	for (unsigned t = 0; t < d->opts.ntrackers; t++)
-		snprintf(tl + strlen(tl), sizeof(tl) - strlen(tl), "%s%s", t ? "," : "", d->opts.trackers[t]);
-	ARG("%s", tl);
-	/* the programs: indexes in the object */
-	size_t start = used;
-	for (size_t k = 0; k < os->nprogs; k++) {
-		int w = snprintf(a->buf + used, sizeof(a->buf) - used, "%s%zu", k ? "," : "", os->progs[k].idx);
-		if (w < 0 || (size_t)w >= sizeof(a->buf) - used)
-			return -1;
-		used += (size_t)w;
-	}
-	if (used + 1 > sizeof(a->buf))
-		return -1;
-	a->buf[used++] = 0;
-	a->argv[n++] = a->buf + start;
+		rb_wput_str(b, d->opts.trackers[t]);
 	const char *pt = rb_driver_job_prog_type(&d->opts, os->job);
-	ARG("%s", pt ? pt : "-");
-	ARG("%s", d->opts.compiled_helpers ? "compiled" : "kernel");
-	a->argv[n] = NULL;
-#undef ARG
-	return 0;
+	rb_wput_str(b, pt ? pt : "");
+	rb_wput_u32(b, d->opts.compiled_helpers);
+	rb_wput_u64(b, os->nprogs);
+	for (size_t k = 0; k < os->nprogs; k++)
+		rb_wput_u64(b, os->progs[k].idx);
 }
 
+/* start a verifier child for pairs q.. and hand it its job; the pid, or
+ * -1 with err naming what failed */
 static pid_t spawn_child(const struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
 			 int *rfd, struct rb_err *err)
 {
-	struct child_args *a = malloc(sizeof(*a));
-	if (!a || build_args(d, os, i, q, a) < 0) {
-		free(a);
-		rb_errf(err, "%s: too many programs for one child's command line", os->job->path);
+	struct rb_wbuf job = {0};
+	job_frame(d, os, i, q, &job);
+	if (job.oom) {
+		rb_wbuf_free(&job);
+		rb_errf(err, "%s: out of memory", os->job->path);
 		return -1;
 	}
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		free(a);
-		rb_errf(err, "%s: pipe: %s", os->job->path, strerror(errno));
+	char *argv[] = {(char *)d->opts.child_exe, "run", "--child", NULL};
+	int wfd;
+	struct rb_err e;
+	pid_t pid = rb_spawn(argv, &wfd, rfd, &e);
+	if (pid < 0) {
+		rb_wbuf_free(&job);
+		rb_errf(err, "%s: %s", os->job->path, e.msg);
 		return -1;
 	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-	/* the child leaves SIGINT/SIGTERM to the parent, which stops it */
-	posix_spawnattr_t at;
-	posix_spawnattr_init(&at);
-	sigset_t mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	posix_spawnattr_setsigmask(&at, &mask);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-	pid_t pid;
-	int rc = posix_spawn(&pid, d->opts.child_exe, &fa, &at, a->argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	free(a);
-	close(fds[1]);
-	if (rc != 0) {
-		close(fds[0]);
-		rb_errf(err, "%s: cannot start %s: %s", os->job->path, d->opts.child_exe, strerror(rc));
-		return -1;
-	}
-	*rfd = fds[0];
+	/* a child that dies before reading it is seen as the child's end */
+	rb_wire_send(wfd, &job);
+	close(wfd);
+	rb_wbuf_free(&job);
 	return pid;
 }
 
@@ -274,9 +189,10 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 	 * limit, plus slack for loading (up to 5 s) */
 	double tl = d->opts.time_limit_s;
 	double budget = tl > 0 ? tl * repeat + (tl < 5 ? tl : 5) : 0;
-	struct msg *m = malloc(sizeof(*m));
+	struct msg m;
+	struct rb_result_row *row = malloc(sizeof(*row));
 	size_t q = 0;
-	while (m && q < npairs && !rb_drv_stop_requested(d)) {
+	while (row && q < npairs && !rb_drv_stop_requested(d)) {
 		int rfd;
 		struct rb_err e = {{0}};
 		pid_t pid = spawn_child(d, os, i, q, &rfd, &e);
@@ -300,7 +216,7 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 				how = OVER_BUDGET;
 				break;
 			}
-			if (d->opts.mem_limit_mib && (rss_mib = rss_of(pid) >> 20) > d->opts.mem_limit_mib) {
+			if (d->opts.mem_limit_mib && (rss_mib = rb_rss_of(pid) >> 20) > d->opts.mem_limit_mib) {
 				how = OVER_MEMORY;
 				break;
 			}
@@ -310,26 +226,37 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 				break; /* treated as the child's end */
 			if (r == 0)
 				continue;
-			ssize_t n = read_all(rfd, m, sizeof(*m));
-			if (n != (ssize_t)sizeof(*m))
+			ssize_t n = rb_read_all(rfd, &m, sizeof(m));
+			if (n != (ssize_t)sizeof(m) || m.q >= npairs)
 				break; /* end of file, or the child died mid-message */
-			if (m->type == MSG_START) {
+			if (m.type == MSG_START) {
 				inflight = true;
-				cur = m->q;
+				cur = m.q;
 				started = now_s();
-			} else if (m->type == MSG_ROW) {
+			} else if (m.type == MSG_ROW) {
+				/* the row's identity from the scan, its result from the child */
+				size_t k;
+				unsigned t;
+				pair_of(d->opts.ntrackers, i, m.q, &k, &t);
+				memset(row, 0, sizeof(*row));
+				row->run_id = d->opts.run_id;
+				rb_drv_ident(&row->prog, os, k);
+				snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
+				row->res = m.res;
+				row->repeats = m.repeats;
 				inflight = false;
-				rb_drv_put(d, &m->row);
-				q = (size_t)m->q + 1;
-			} else if (m->type == MSG_OPEN_FAILED) {
+				rb_drv_put(d, row);
+				q = (size_t)m.q + 1;
+			} else if (m.type == MSG_OPEN_FAILED) {
 				/* opened in the scan, not now (the file changed?) */
+				m.res.msg[sizeof(m.res.msg) - 1] = 0;
 				if (q == 0) {
 					struct rb_err oe;
-					snprintf(oe.msg, sizeof(oe.msg), "%s", m->row.res.msg);
+					snprintf(oe.msg, sizeof(oe.msg), "%s", m.res.msg);
 					rb_drv_object_failed(d, os, &oe, true);
 				} else {
 					for (; q < npairs; q++)
-						lost_row(d, os, i, q, RB_LOAD_ERROR, m->row.res.msg);
+						lost_row(d, os, i, q, RB_LOAD_ERROR, m.res.msg);
 				}
 				q = npairs;
 			}
@@ -337,9 +264,7 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 		if (how != EXITED)
 			kill(pid, SIGKILL);
 		close(rfd);
-		int status = 0;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		int status = rb_wait_child(pid);
 		if (how == STOPPED)
 			break;
 		char why[160];
@@ -374,105 +299,116 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 		lost_row(d, os, i, bad, RB_LOAD_ERROR, why);
 		q = bad + 1;
 	}
-	free(m);
+	free(row);
 }
 
-/* split "a,b,c" in place; returns the count */
-static unsigned split_commas(char *s, char **out, unsigned max)
+/* the child's job (job_frame) into d, job and os; false when malformed */
+static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *job, struct obj_state *os,
+		     size_t *rot, size_t *q0)
 {
-	unsigned n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(s, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
-		out[n++] = t;
-	return n;
+	job->path = (char *)rb_wget_str(c);
+	job->source = (char *)rb_wget_str(c);
+	*rot = rb_wget_u64(c);
+	*q0 = rb_wget_u64(c);
+	d->opts.run_id = (int64_t)rb_wget_u64(c);
+	d->opts.repeat = rb_wget_u32(c);
+	d->opts.insn_limit = rb_wget_u64(c);
+	rb_wget_bytes(c, &d->opts.time_limit_s, sizeof(d->opts.time_limit_s));
+	d->opts.ntrackers = rb_wget_u32(c);
+	if (d->opts.ntrackers == 0 || d->opts.ntrackers > RB_DRIVER_MAX_TRACKERS)
+		return false;
+	for (unsigned t = 0; t < d->opts.ntrackers; t++) {
+		d->opts.trackers[t] = rb_wget_str(c);
+		d->fault[t] = rb_fault_parse(rb_fault_env(), d->opts.trackers[t]);
+		if (d->fault[t] < 0)
+			d->fault[t] = 0;
+	}
+	job->prog_type = (char *)rb_wget_str(c);
+	d->opts.compiled_helpers = rb_wget_u32(c) != 0;
+	uint64_t n = rb_wget_u64(c);
+	if (c->bad || n > (c->n - c->off) / sizeof(uint64_t))
+		return false;
+	os->job = job;
+	os->progs = calloc(n ? n : 1, sizeof(*os->progs));
+	if (!os->progs)
+		return false;
+	for (uint64_t k = 0; k < n; k++)
+		os->progs[os->nprogs++].idx = rb_wget_u64(c);
+	return !c->bad;
 }
 
 int rb_driver_child_main(int argc, char **argv)
 {
-	/* run --child OBJ SOURCE ROT START RUN_ID REPEAT INSN_LIMIT TIME_LIMIT TRACKERS PROGS PROG_TYPE HELPERS */
-	if (argc != 14 || strcmp(argv[1], "--child")) {
+	/* run --child, its job on stdin (job_frame) */
+	if (argc != 2 || strcmp(argv[1], "--child")) {
 		fprintf(stderr, "rangebench run --child: internal use only\n");
 		return 2;
 	}
 	/* a driver that dies (kill -9) takes its verifier with it */
-	pid_t parent = getppid();
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
+	if (!rb_child_bind_parent())
 		return 2;
+	struct rb_wbuf jb = {0};
 	struct rb_driver *d = calloc(1, sizeof(*d));
 	if (d && (!(d->vmlinux = rb_vmlinux_new()) || !(d->helpers = malloc(sizeof(*d->helpers))))) {
 		rb_vmlinux_free(d->vmlinux);
 		free(d);
 		d = NULL;
 	}
-	if (d)
-		rb_helper_probe_init(d->helpers, strcmp(argv[13], "compiled") != 0);
-	struct rb_job_obj job = {.path = argv[2], .source = argv[3], .prog_type = strcmp(argv[12], "-") ? argv[12] : ""};
-	struct obj_state os = {.job = &job};
-	size_t rot = strtoull(argv[4], NULL, 10), q0 = strtoull(argv[5], NULL, 10);
-	if (!d)
+	struct rb_job_obj job = {0};
+	struct obj_state os = {0};
+	size_t rot = 0, q0 = 0;
+	struct rb_wcur c;
+	if (!d || rb_wire_recv(STDIN_FILENO, &jb) != 1 || (c = rb_wcur_of(&jb), !read_job(&c, d, &job, &os, &rot, &q0))) {
+		fprintf(stderr, "rangebench run --child: no job, or a malformed one, on stdin\n");
+		if (d) {
+			rb_vmlinux_free(d->vmlinux);
+			free(d->helpers);
+			free(d);
+		}
+		free(os.progs);
+		rb_wbuf_free(&jb);
 		return 2;
+	}
+	rb_helper_probe_init(d->helpers, !d->opts.compiled_helpers);
 	d->measure_rss = true;
 	d->rss = (struct rb_rss)RB_RSS_INIT;
-	d->opts.run_id = strtoll(argv[6], NULL, 10);
-	d->opts.repeat = (unsigned)strtoul(argv[7], NULL, 10);
-	d->opts.insn_limit = strtoull(argv[8], NULL, 10);
-	d->opts.time_limit_s = strtod(argv[9], NULL);
-	char *names[RB_DRIVER_MAX_TRACKERS];
-	d->opts.ntrackers = split_commas(argv[10], names, RB_DRIVER_MAX_TRACKERS);
-	for (unsigned t = 0; t < d->opts.ntrackers; t++) {
-		d->opts.trackers[t] = names[t];
-		d->fault[t] = rb_fault_parse(rb_fault_env(), names[t]);
-		if (d->fault[t] < 0)
-			d->fault[t] = 0;
-	}
-	char *idx[4096];
-	unsigned nidx = split_commas(argv[11], idx, 4096);
 
 	/* the rows go to the pipe the parent gave as stdout; anything else
 	 * printed to stdout (a library's message) goes to stderr instead */
 	int out = dup(STDOUT_FILENO);
-	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		rb_vmlinux_free(d->vmlinux);
-		free(d->helpers);
-		free(d);
-		return 2;
-	}
-	struct msg *m = calloc(1, sizeof(*m));
+	int rc = 0;
 	struct rb_object *obj = NULL;
 	struct rb_err e = {{0}};
-	int rc = 0;
-	if (!m) {
+	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
 		rc = 2;
 	} else if (rb_object_open(job.path, &(struct rb_load_opts){.prog_type = job.prog_type[0] ? job.prog_type : NULL},
 				  &obj, &e) < 0) {
-		m->type = MSG_OPEN_FAILED;
-		snprintf(m->row.res.msg, sizeof(m->row.res.msg), "%.255s", e.msg);
-		write_all(out, m, sizeof(*m));
+		struct msg m = {.type = MSG_OPEN_FAILED};
+		snprintf(m.res.msg, sizeof(m.res.msg), "%.255s", e.msg);
+		rb_write_all(out, &m, sizeof(m));
 	} else {
 		snprintf(os.sha256, sizeof(os.sha256), "%s", obj->sha256);
-		os.progs = calloc(nidx ? nidx : 1, sizeof(*os.progs));
-		for (unsigned k = 0; os.progs && k < nidx; k++) {
-			struct prog_ref *ref = &os.progs[os.nprogs++];
-			ref->idx = strtoull(idx[k], NULL, 10);
+		/* names for the rows built here (the parent replaces them by the scan's) */
+		for (size_t k = 0; k < os.nprogs; k++) {
+			struct prog_ref *ref = &os.progs[k];
 			if (ref->idx < obj->prog_cnt) {
-				const struct rb_prog *pr = &obj->progs[ref->idx];
-				snprintf(ref->name, sizeof(ref->name), "%s", pr->name);
-				snprintf(ref->section, sizeof(ref->section), "%s", pr->section);
+				struct rb_prog *pr = &obj->progs[ref->idx];
+				ref->name = pr->name;
+				ref->section = pr->section;
 				ref->prog_type = pr->prog_type;
 				ref->insn_cnt = pr->insn_cnt;
 			}
 		}
-		if (os.progs)
-			verify_pairs(d, &os, obj, rot, q0, out);
-		free(os.progs);
+		verify_pairs(d, &os, obj, rot, q0, out);
 		rb_object_free(obj);
 	}
-	free(m);
+	free(os.progs);
+	rb_wbuf_free(&jb);
 	rb_rss_close(&d->rss);
 	rb_vmlinux_free(d->vmlinux);
 	free(d->helpers);
 	free(d);
-	close(out);
+	if (out >= 0)
+		close(out);
 	return rc;
 }

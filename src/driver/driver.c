@@ -79,8 +79,9 @@ void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k
 	snprintf(id->source, sizeof(id->source), "%s", os->job->source);
 	snprintf(id->obj_sha256, sizeof(id->obj_sha256), "%s", os->sha256);
 	const struct prog_ref *p = &os->progs[k];
-	snprintf(id->section, sizeof(id->section), "%s", p->section);
-	snprintf(id->name, sizeof(id->name), "%s", p->name);
+	snprintf(id->section, sizeof(id->section), "%s", p->section ? p->section : "");
+	snprintf(id->name, sizeof(id->name), "%s", p->name ? p->name : "");
+	id->ordinal = p->ordinal;
 	id->prog_type = p->prog_type;
 	id->insn_cnt = p->insn_cnt;
 }
@@ -120,23 +121,61 @@ void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const
 	}
 }
 
-/* the programs of an opened object that pass the filter and the shard */
-static void scan_keep(struct rb_driver *d, struct obj_state *os, const struct rb_scan_obj *so)
+/* rows and identities hold names whole: as long as the loader keeps them */
+_Static_assert(sizeof(((struct rb_prog_ident *)0)->name) == RB_PROG_NAME_MAX, "name bound");
+_Static_assert(sizeof(((struct rb_prog_ident *)0)->section) == RB_PROG_SECTION_MAX, "section bound");
+
+static int cmp_ident(const void *a, const void *b, void *ctx)
+{
+	const struct rb_scan_prog *p = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(p[x].section, p[y].section);
+	if (!c)
+		c = strcmp(p[x].name, p[y].name);
+	return c ? c : (x > y) - (x < y);
+}
+
+/* ord[p] (zeroed by the caller): program p's ordinal among the programs
+ * of equal section and name, in object order; false when out of memory */
+static bool ordinals(const struct rb_scan_obj *so, uint32_t *ord)
+{
+	size_t *idx = malloc((so->nprogs ? so->nprogs : 1) * sizeof(*idx));
+	if (!idx)
+		return false;
+	for (size_t p = 0; p < so->nprogs; p++)
+		idx[p] = p;
+	qsort_r(idx, so->nprogs, sizeof(*idx), cmp_ident, so->progs);
+	for (size_t i = 1; i < so->nprogs; i++) {
+		const struct rb_scan_prog *a = &so->progs[idx[i - 1]], *b = &so->progs[idx[i]];
+		if (!strcmp(a->section, b->section) && !strcmp(a->name, b->name))
+			ord[idx[i]] = ord[idx[i - 1]] + 1;
+	}
+	free(idx);
+	return true;
+}
+
+/* the programs of an opened object that pass the filter and the shard
+ * (their names taken from so) */
+static void scan_keep(struct rb_driver *d, struct obj_state *os, struct rb_scan_obj *so)
 {
 	snprintf(os->sha256, sizeof(os->sha256), "%s", so->sha256);
-	os->progs = calloc(so->nprogs ? so->nprogs : 1, sizeof(*os->progs));
+	uint32_t *ord = calloc(so->nprogs ? so->nprogs : 1, sizeof(*ord));
+	os->progs = ord && ordinals(so, ord) ? calloc(so->nprogs ? so->nprogs : 1, sizeof(*os->progs)) : NULL;
 	for (size_t p = 0; os->progs && p < so->nprogs; p++) {
-		const struct rb_scan_prog *pr = &so->progs[p];
+		struct rb_scan_prog *pr = &so->progs[p];
 		if (!rb_filter_match(d->opts.filter, os->job->path, pr->name) ||
 		    !in_shard(d, so->sha256, pr->section, pr->name))
 			continue;
 		struct prog_ref *ref = &os->progs[os->nprogs++];
 		ref->idx = pr->idx;
-		snprintf(ref->name, sizeof(ref->name), "%s", pr->name);
-		snprintf(ref->section, sizeof(ref->section), "%s", pr->section);
+		ref->name = pr->name;
+		ref->section = pr->section;
+		pr->name = pr->section = NULL;
+		ref->ordinal = ord[p];
 		ref->prog_type = pr->prog_type;
 		ref->insn_cnt = pr->insn_cnt;
 	}
+	free(ord);
 	__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
 }
 
@@ -157,8 +196,15 @@ static int scan_in_process(const char *path, const struct rb_load_opts *lo, stru
 		sp->section = strdup(obj->progs[p].section);
 		sp->prog_type = obj->progs[p].prog_type;
 		sp->insn_cnt = obj->progs[p].insn_cnt;
+		if (!sp->name || !sp->section)
+			break;
 	}
+	bool oom = !so->progs || (so->nprogs && (!so->progs[so->nprogs - 1].name || !so->progs[so->nprogs - 1].section));
 	rb_object_free(obj);
+	if (oom) {
+		rb_scan_obj_free(so);
+		return rb_errf(e, "%s: out of memory", path);
+	}
 	return 0;
 }
 
@@ -483,8 +529,13 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 			*err = d->err;
 		rc = -1;
 	}
-	for (size_t i = 0; i < d->jobs->n; i++)
+	for (size_t i = 0; i < d->jobs->n; i++) {
+		for (size_t k = 0; d->objs[i].progs && k < d->objs[i].nprogs; k++) {
+			free(d->objs[i].progs[k].name);
+			free(d->objs[i].progs[k].section);
+		}
 		free(d->objs[i].progs);
+	}
 	free(d->objs);
 	free(d->order);
 	rb_vmlinux_free(d->vmlinux);

@@ -17,9 +17,11 @@
 
 struct prog_ref {
 	size_t idx; /* index in rb_object.progs */
-	/* identity, kept from the scan for rows written without the object
-	 * (a crashed or stopped verification) */
-	char name[128], section[128];
+	/* identity, kept from the scan for every row (a verifier child
+	 * reports results only): whole strings, owned by the obj_state in the
+	 * driver, pointers into the open object in a child */
+	char *name, *section;
+	uint32_t ordinal; /* among the object's programs of equal section and name */
 	uint32_t prog_type;
 	uint64_t insn_cnt;
 };

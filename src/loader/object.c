@@ -205,3 +205,16 @@ void rb_prog_undefined_note(const struct rb_prog *p, char *buf, size_t len)
 		 "left unresolved",
 		 p->undefined_calls);
 }
+
+bool rb_prog_set_names(struct rb_prog *p, const char *name, const char *section)
+{
+	size_t nl = strlen(name), sl = strlen(section);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->section, sizeof(p->section), "%s", section);
+	if (nl < sizeof(p->name) && sl < sizeof(p->section))
+		return true;
+	snprintf(p->error, sizeof(p->error), "%s of %zu bytes is longer than the %zu rangebench keeps: not verified",
+		 nl >= sizeof(p->name) ? "program name" : "section name", nl >= sizeof(p->name) ? nl : sl,
+		 (nl >= sizeof(p->name) ? sizeof(p->name) : sizeof(p->section)) - 1);
+	return false;
+}

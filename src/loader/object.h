@@ -44,9 +44,17 @@ struct rb_map {
 #define RB_MAP_FIX_VALUE_SIZE 4u
 #define RB_MAP_FIX_INNER 8u /* inner map made up by the loader (map_fixup.c) */
 
+/* Program names and sections are kept whole up to these bounds (6.18's
+ * KSYM_NAME_LEN, the longest BTF function name it takes, is 512; a
+ * section may hold a path: "uprobe//path/to/binary:func"). A program with
+ * a longer one is kept with its name cut and an error naming the bound
+ * (rb_prog_set_names): its row says so, never another program's. */
+#define RB_PROG_NAME_MAX 1024
+#define RB_PROG_SECTION_MAX 4096
+
 struct rb_prog {
-	char name[128];
-	char section[128];
+	char name[RB_PROG_NAME_MAX];
+	char section[RB_PROG_SECTION_MAX];
 	uint32_t prog_type;            /* enum bpf_prog_type */
 	uint32_t expected_attach_type; /* enum bpf_attach_type */
 	bool autoload;                 /* false for SEC("?...") */
@@ -113,6 +121,10 @@ int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_
 int rb_object_open_mem(const char *name, const void *buf, size_t size, const struct rb_load_opts *opts,
 		       struct rb_object **out, struct rb_err *err);
 void rb_object_free(struct rb_object *obj);
+
+/* Set a program's name and section; one longer than its bound (above) is
+ * cut and the program gets an error naming the bound: returns false. */
+bool rb_prog_set_names(struct rb_prog *p, const char *name, const char *section);
 
 /* One line on a program that calls functions its object does not define
  * (rb_prog.undefined_calls), for load and verify: what is missing and why

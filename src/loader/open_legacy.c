@@ -675,9 +675,10 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 					continue;
 				}
 				struct rb_prog *p = &obj->progs[np++];
-				snprintf(p->name, sizeof(p->name), "%s", rb_elf_sym_name(e, &sym));
-				snprintf(p->section, sizeof(p->section), "%s", s->name);
+				bool whole = rb_prog_set_names(p, rb_elf_sym_name(e, &sym), s->name);
 				ret = prog_or_error(&c, p, build_prog(&c, p, i, c.fr[k].start, c.fr[k].len));
+				if (!whole) /* the names' error, not the build's */
+					rb_prog_set_names(p, rb_elf_sym_name(e, &sym), s->name);
 			}
 			if (nf == 0) {
 				if (pass == 0) {
@@ -685,9 +686,10 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 					continue;
 				}
 				struct rb_prog *p = &obj->progs[np++];
-				snprintf(p->name, sizeof(p->name), "%s", s->name);
-				snprintf(p->section, sizeof(p->section), "%s", s->name);
+				bool whole = rb_prog_set_names(p, s->name, s->name);
 				ret = prog_or_error(&c, p, build_prog(&c, p, i, 0, s->sh.sh_size / 8));
+				if (!whole)
+					rb_prog_set_names(p, s->name, s->name);
 			}
 		}
 	}

@@ -314,8 +314,7 @@ static int collect_progs(struct attempt *a, struct rb_object *obj, const long *r
 	struct bpf_program *p;
 	bpf_object__for_each_program(p, a->bo) {
 		struct rb_prog *rp = &obj->progs[i++];
-		snprintf(rp->name, sizeof(rp->name), "%s", bpf_program__name(p));
-		snprintf(rp->section, sizeof(rp->section), "%s", bpf_program__section_name(p));
+		rb_prog_set_names(rp, bpf_program__name(p), bpf_program__section_name(p));
 		struct rb_sec_info si;
 		rp->type_known = rb_section_by_libbpf(rp->section, &si);
 		const char *tn = rp->type_known ? rb_prog_type_str(bpf_program__type(p)) : NULL;

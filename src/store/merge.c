@@ -304,7 +304,8 @@ static int merge_rows(sqlite3 *db, const char *path, struct rb_merge_stats *st, 
 		snprintf(sql, sizeof(sql),
 			 "INSERT OR IGNORE INTO main.results (run_id,program_id,%s) SELECT ?2, p.id%s FROM src.results r "
 			 "JOIN src.programs sp ON sp.id = r.program_id JOIN main.programs p ON p.obj_sha256 = "
-			 "sp.obj_sha256 AND p.section = sp.section AND p.name = sp.name WHERE r.run_id = ?1",
+			 "sp.obj_sha256 AND p.section = sp.section AND p.name = sp.name AND p.ordinal = sp.ordinal "
+			 "WHERE r.run_id = ?1",
 			 rcols, sel);
 		if (exec1(db, sql, src_id, dst, &st->results_new) < 0) {
 			rc = sql_err(db, err, path, "merging results");

@@ -21,8 +21,8 @@ static int put_program(struct rb_store *st, const struct rb_prog_ident *p, int64
 	 * source that was unknown */
 	if (rb_store_prepare(st, STMT_PROGRAM,
 			     "INSERT INTO programs (obj_sha256, section, name, prog_type, insn_cnt, "
-			     "obj_path, source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-			     "ON CONFLICT (obj_sha256, section, name) DO UPDATE SET "
+			     "obj_path, source, ordinal) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+			     "ON CONFLICT (obj_sha256, section, name, ordinal) DO UPDATE SET "
 			     "source = coalesce(programs.source, excluded.source), "
 			     "insn_cnt = coalesce(programs.insn_cnt, excluded.insn_cnt) "
 			     "RETURNING id",
@@ -36,6 +36,7 @@ static int put_program(struct rb_store *st, const struct rb_prog_ident *p, int64
 		sqlite3_bind_int64(s, 5, (int64_t)p->insn_cnt);
 	rb_bind_text(s, 6, p->obj_path);
 	rb_bind_text(s, 7, p->source[0] ? p->source : NULL);
+	sqlite3_bind_int64(s, 8, p->ordinal);
 	if (sqlite3_step(s) != SQLITE_ROW)
 		return rb_errf(err, "%s: insert program %s: %s", st->path, p->name,
 			       sqlite3_errmsg(st->db));

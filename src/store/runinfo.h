@@ -6,6 +6,7 @@
 #define RB_STORE_RUNINFO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct rb_runinfo {
 	char git_commit[64]; /* "" if unknown */
@@ -21,5 +22,12 @@ struct rb_runinfo {
 /* Fill info; git is asked in `root` (skipped when git is missing). */
 void rb_runinfo_read(struct rb_runinfo *info, const char *root);
 void rb_runinfo_free(struct rb_runinfo *info);
+
+/* A process's identity on this host, "BOOT_ID:START_TIME" (the kernel's
+ * boot id and the process's start time in clock ticks since boot, field 22
+ * of /proc/PID/stat): a pid reused by another process, or by a process of
+ * a later boot, has another identity. 0, or -1 when there is no such
+ * process (or /proc cannot say). */
+int rb_proc_identity(pid_t pid, char *out, size_t len);
 
 #endif

@@ -20,12 +20,16 @@ RB_INCBIN(rb_sql_migration_003, "db/migrations/003_verdict_words.sql");
 RB_INCBIN(rb_sql_migration_004, "db/migrations/004_peak_rss.sql");
 RB_INCBIN(rb_sql_migration_005, "db/migrations/005_helper_sets.sql");
 RB_INCBIN(rb_sql_migration_006, "db/migrations/006_explain_provenance.sql");
+RB_INCBIN(rb_sql_migration_007, "db/migrations/007_program_ordinal.sql");
+RB_INCBIN(rb_sql_migration_008, "db/migrations/008_run_process.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
 extern const char rb_sql_migration_004[];
 extern const char rb_sql_migration_005[];
 extern const char rb_sql_migration_006[];
+extern const char rb_sql_migration_007[];
+extern const char rb_sql_migration_008[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
@@ -33,5 +37,7 @@ const struct rb_migration rb_migrations[] = {
 	{4, rb_sql_migration_004},
 	{5, rb_sql_migration_005},
 	{6, rb_sql_migration_006},
+	{7, rb_sql_migration_007},
+	{8, rb_sql_migration_008},
 };
 const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/runinfo.h"
 #include "store/schema_sql.h"
 #include "store/shards.h"
 #include "store/store_impl.h"
@@ -238,20 +239,32 @@ fail:
 	return -1;
 }
 
-/* rb_run_alive(host, pid): 0 when pid names a process of this host that
- * no longer exists (its run was interrupted), 1 otherwise */
+/* Is the process that writes a 'running' run (host, pid and its identity
+ * when the run began, rb_proc_identity) still there? A run of another
+ * host is taken as alive (nothing here can tell). On this host: no such
+ * pid, or a pid now held by another process (another start time or boot),
+ * is dead; without a stored identity (runs of schema 7 and before), only a
+ * pid that no longer exists is. */
+static bool run_alive(const char *host, pid_t pid, const char *identity)
+{
+	char here[256] = "";
+	gethostname(here, sizeof(here) - 1);
+	if (!host || strcmp(host, here) || pid <= 0)
+		return true;
+	if (identity && *identity) {
+		char now[128];
+		return rb_proc_identity(pid, now, sizeof(now)) == 0 && !strcmp(now, identity);
+	}
+	return pid == getpid() || !(kill(pid, 0) < 0 && errno == ESRCH);
+}
+
+/* rb_run_alive(host, pid, pid_start): run_alive() for SQL */
 static void fn_run_alive(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	(void)argc;
-	char host[256] = "";
-	gethostname(host, sizeof(host) - 1);
-	const char *h = (const char *)sqlite3_value_text(argv[0]);
-	int alive = 1;
-	if (h && !strcmp(h, host) && sqlite3_value_type(argv[1]) != SQLITE_NULL) {
-		pid_t pid = (pid_t)sqlite3_value_int64(argv[1]);
-		if (pid > 0 && kill(pid, 0) < 0 && errno == ESRCH)
-			alive = 0;
-	}
+	bool alive = sqlite3_value_type(argv[1]) == SQLITE_NULL ||
+		     run_alive((const char *)sqlite3_value_text(argv[0]), (pid_t)sqlite3_value_int64(argv[1]),
+			       (const char *)sqlite3_value_text(argv[2]));
 	sqlite3_result_int(ctx, alive);
 }
 
@@ -261,7 +274,7 @@ static void fn_run_alive(sqlite3_context *ctx, int argc, sqlite3_value **argv)
  * sees the views of this rangebench without writing anything. */
 static int reader_views(struct rb_store *st, struct rb_err *err)
 {
-	if (sqlite3_create_function(st->db, "rb_run_alive", 2, SQLITE_UTF8, NULL, fn_run_alive, NULL,
+	if (sqlite3_create_function(st->db, "rb_run_alive", 3, SQLITE_UTF8, NULL, fn_run_alive, NULL,
 				    NULL) != SQLITE_OK)
 		return db_err(st, err, "register function");
 	sqlite3_stmt *s;
@@ -281,7 +294,7 @@ static int reader_views(struct rb_store *st, struct rb_err *err)
 		char item[512];
 		if (!strcmp(c, "status"))
 			snprintf(item, sizeof(item),
-				 "%sCASE WHEN status = 'running' AND NOT rb_run_alive(host, pid) "
+				 "%sCASE WHEN status = 'running' AND NOT rb_run_alive(host, pid, pid_start) "
 				 "THEN 'incomplete' ELSE status END AS status",
 				 cols ? ", " : "");
 		else
@@ -472,9 +485,9 @@ int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int6
 	if (rb_store_prepare(st, STMT_RUN_BEGIN,
 			     "INSERT INTO runs (kind, label, started_at, git_commit, git_dirty, "
 			     "kernel_release, host, options, trackers, status, pid, helper_sets, diff_sha256, "
-			     "diff_text) VALUES "
+			     "diff_text, pid_start) VALUES "
 			     "(?1, ?2, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?3, ?4, ?5, ?6, ?7, ?8, "
-			     "'running', ?9, ?10, ?11, ?12)",
+			     "'running', ?9, ?10, ?11, ?12, ?13)",
 			     &s, err) < 0)
 		return -1;
 	rb_bind_text(s, 1, info->kind ? info->kind : "verify");
@@ -490,6 +503,8 @@ int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int6
 	rb_bind_text(s, 10, info->helper_sets);
 	rb_bind_text(s, 11, info->diff_sha256);
 	rb_bind_text(s, 12, info->diff_text);
+	char me[128];
+	rb_bind_text(s, 13, rb_proc_identity(getpid(), me, sizeof(me)) == 0 ? me : NULL);
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return db_err(st, err, "insert run");
 	*run_id = sqlite3_last_insert_rowid(st->db);
@@ -577,7 +592,7 @@ int rb_store_reap_stale(struct rb_store *st, struct rb_err *err)
 	gethostname(host, sizeof(host) - 1);
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(st->db,
-			       "SELECT id, pid FROM runs WHERE status = 'running' AND host = ?1 "
+			       "SELECT id, pid, pid_start FROM runs WHERE status = 'running' AND host = ?1 "
 			       "AND pid IS NOT NULL",
 			       -1, &s, NULL) != SQLITE_OK)
 		return db_err(st, err, "select running runs");
@@ -585,8 +600,7 @@ int rb_store_reap_stale(struct rb_store *st, struct rb_err *err)
 	int64_t dead[64];
 	int n = 0;
 	while (sqlite3_step(s) == SQLITE_ROW && n < 64) {
-		pid_t pid = (pid_t)sqlite3_column_int64(s, 1);
-		if (pid > 0 && pid != getpid() && kill(pid, 0) < 0 && errno == ESRCH)
+		if (!run_alive(host, (pid_t)sqlite3_column_int64(s, 1), (const char *)sqlite3_column_text(s, 2)))
 			dead[n++] = sqlite3_column_int64(s, 0);
 	}
 	sqlite3_finalize(s);

@@ -20,7 +20,7 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 6
+#define RB_SCHEMA_VERSION 8
 
 struct rb_store;
 
@@ -53,7 +53,9 @@ struct rb_run_info {
 	const char *diff_sha256, *diff_text; /* the checkout's uncommitted diff (runinfo.h), NULL if none */
 };
 
-/* Insert a run with status 'running' (and this process's pid). */
+/* Insert a run with status 'running' (and this process's pid and its
+ * identity, runinfo.h's rb_proc_identity, so that a dead run is told from
+ * a live one whatever later holds the pid). */
 int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int64_t *run_id,
 		       struct rb_err *err);
 int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *trackers,
@@ -63,8 +65,9 @@ int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *t
  * even when its shard completed (the run is complete once all N are
  * merged); an interrupted one is marked "K!/N". */
 int rb_store_run_end(struct rb_store *st, int64_t run_id, const char *status, struct rb_err *err);
-/* Runs left 'running' by a process of this host that no longer exists are
- * marked 'incomplete'. Returns how many (done by rb_store_open too). */
+/* Runs left 'running' by a process of this host that no longer exists
+ * (its pid gone, or held by another process now) are marked 'incomplete'.
+ * Returns how many (done by rb_store_open too). */
 int rb_store_reap_stale(struct rb_store *st, struct rb_err *err);
 
 /* Resolve "42" (a run id) or a label (its latest run of that kind) to a
@@ -83,12 +86,16 @@ int rb_store_previous_run(struct rb_store *st, int64_t run_id, int64_t *prev, st
  * -1 a database error (err) */
 int rb_store_latest_run(struct rb_store *st, const char *kind, int64_t *run_id, struct rb_err *err);
 
-/* A program's identity. */
+/* A program's identity: object content, section and name (whole: the
+ * bounds of loader/object.h's rb_prog), and the program's ordinal among
+ * the object's programs of that section and name (0 for the first, in
+ * the object's order), so that two programs never share a row. */
 struct rb_prog_ident {
 	char obj_path[4096];
 	char obj_sha256[65];
-	char section[128];
-	char name[128];
+	char section[4096];
+	char name[1024];
+	uint32_t ordinal;
 	char source[64]; /* "" = unknown */
 	uint32_t prog_type;
 	uint64_t insn_cnt;

@@ -13,15 +13,7 @@ RB=${RB:-build/test/rangebench}
 for i in 1 2 3; do clang -O2 -target bpf -DTAG=$i -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/t$i.o"; done
 rm "$tmp/tiny.o"
 
-# wait until run $1 of database $2 has at least one result row (10 s at most)
-wait_rows() {
-	for _ in $(seq 100); do
-		c=$(sqlite3 "$2" "SELECT count(*) FROM results WHERE run_id = $1" 2>/dev/null)
-		[ -n "$c" ] && [ "$c" -ge 1 ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$(dirname "$0")/lib/wait_rows.sh"
 
 db=$tmp/i.sqlite
 RB_TEST_FAULT='*:slow' $RB run --db "$db" --label sigint -j 1 "$tmp" >"$tmp/int.out" 2>&1 &

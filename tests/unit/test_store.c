@@ -93,6 +93,11 @@ static void migrate_from_v1(void **state)
 	fx_text(db, "SELECT kind FROM runs WHERE id = 1", kind, sizeof(kind));
 	assert_string_equal(kind, "verify");
 	assert_int_equal(fx_count(db, "SELECT count(*) FROM result_rows WHERE program = 'p1'"), 2);
+	/* 006: programs rebuilt with their ids, keyed with an ordinal (0);
+	 * the results still find their program */
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM programs WHERE id = 1 AND name = 'p1' AND ordinal = 0"), 1);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM pragma_index_list('programs') WHERE \"unique\""), 1);
 	/* 003: verdicts in veristat's words; a v1 run left 'running' (v1
 	 * kept no pid, so nothing could ever end it) is incomplete */
 	fx_text(db, "SELECT group_concat(verdict, ',') FROM (SELECT verdict FROM results ORDER BY tracker)",
