@@ -391,7 +391,7 @@ static void agree_object(const char *path, struct agree_count *c)
 			print_message("disagree: %s:%s oracle %s (%s) libbpf %s\n", path, o->progs[i].name,
 				      rb_verdict_name(r.verdict), r.msg, lb ? "accepted" : "rejected");
 			if (!c->first_diff[0])
-				snprintf(c->first_diff, sizeof(c->first_diff), "%s:%s oracle %s libbpf %s", path,
+				snprintf(c->first_diff, sizeof(c->first_diff), "%s:%.200s oracle %s libbpf %s", path,
 					 o->progs[i].name, rb_verdict_name(r.verdict), lb ? "accepted" : "rejected");
 		}
 	}
