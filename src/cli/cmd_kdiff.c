@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/row.h"
 #include "cli/commands.h"
 #include "cli/opt_num.h"
 #include "cli/type_opts.h"
@@ -60,9 +61,9 @@ int cmd_kdiff(int argc, char **argv)
 		switch (c) {
 		case 't':
 			/* the kernel is the other side of the comparison */
-			if (!rb_tracker_known(optarg, false)) {
-				char names[256];
-				rb_tracker_names(names, sizeof(names), ", ", false);
+			if (!rb_row_known(optarg, false)) {
+				char names[384];
+				rb_row_names(names, sizeof(names), ", ", false);
 				fprintf(stderr, "rangebench kdiff: --tracker names the engine's tracker to compare with the "
 						"kernel (%s), not '%s'\n",
 					names, optarg);

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "verify/row.h"
 #include "cli/commands.h"
 #include "util/root.h"
 #include "report/charts.h"
@@ -197,10 +198,10 @@ static int parse_args(int argc, char **argv, struct plot_cli *c)
 		fprintf(stderr, "rangebench plot: --format wants png, svg or png,svg\n");
 		return 2;
 	}
-	if (!rb_tracker_known(c->baseline, true) || !rb_tracker_known(c->candidate, true) ||
+	if (!rb_row_known(c->baseline, true) || !rb_row_known(c->candidate, true) ||
 	    !strcmp(c->baseline, c->candidate)) {
-		char names[256];
-		rb_tracker_names(names, sizeof(names), ", ", true);
+		char names[384];
+		rb_row_names(names, sizeof(names), ", ", true);
 		fprintf(stderr, "rangebench plot: --baseline and --candidate take two different trackers of: %s\n",
 			names);
 		return 2;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/row.h"
 #include "cli/commands.h"
 #include "util/list.h"
 #include "util/root.h"
@@ -134,9 +135,9 @@ int cmd_query(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (!rb_tracker_known(baseline, true) || !rb_tracker_known(candidate, true)) {
-		char names[256];
-		rb_tracker_names(names, sizeof(names), ", ", true);
+	if (!rb_row_known(baseline, true) || !rb_row_known(candidate, true)) {
+		char names[384];
+		rb_row_names(names, sizeof(names), ", ", true);
 		fprintf(stderr, "rangebench query: --baseline and --candidate take one of: %s\n", names);
 		return 2;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "verify/row.h"
 #include "cli/commands.h"
 #include "oracle/bpf_sys.h"
 #include "cli/type_opts.h"
@@ -30,7 +31,10 @@ static void usage(FILE *f)
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
 		"  kernel), and print veristat-style rows. --log: the per-instruction verifier\n"
-		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE.\n"
+		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE\n"
+		"  and the engine. --tracker NAME@PROFILE: the engine following another kernel\n"
+		"  (cnum-mainline@7.2: Linux 7.2.13; a bare NAME follows 6.18.44; README \"Kernel\n"
+		"  profiles\"); give that kernel's BTF with --btf.\n"
 		"  --prog-type/--attach-type: the type of programs whose section libbpf does not\n"
 		"  know (see rangebench load --help). An object without programs is an error.\n"
 		"  Which helpers a program type may call follows the running kernel where bpf()\n"
@@ -164,9 +168,9 @@ int cmd_verify(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:lcb:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (!rb_tracker_known(optarg, true)) {
-				char names[256];
-				rb_tracker_names(names, sizeof(names), ", ", true);
+			if (!rb_row_known(optarg, true)) {
+				char names[384];
+				rb_row_names(names, sizeof(names), ", ", true);
 				fprintf(stderr, "rangebench verify: unknown tracker '%s' (%s)\n", optarg, names);
 				return 2;
 			}
@@ -207,8 +211,9 @@ int cmd_verify(int argc, char **argv)
 	size_t n = 0, cap = 0;
 	int rc = 0;
 	FILE *logf = csv ? stderr : stdout;
-	/* vmlinux BTF parsed once for every program verified here */
-	struct rb_vmlinux *vmlinux = rb_vmlinux_new();
+	/* vmlinux BTF parsed once for every program verified here: --btf's
+	 * file when given (another kernel's, e.g. for a @7.2 profile) */
+	struct rb_vmlinux *vmlinux = rb_vmlinux_new_file(lopts.btf_path);
 	if (!vmlinux) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		return 2;

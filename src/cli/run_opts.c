@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "verify/row.h"
 #include "cli/run_opts.h"
 #include "cli/type_opts.h"
 #include "tracker/tracker.h"
@@ -190,9 +191,9 @@ static int default_inputs(struct run_cli *c)
 static int add_tracker(struct run_cli *c, const char *t)
 {
 	struct rb_driver_opts *o = &c->o;
-	if (!rb_tracker_known(t, true)) {
-		char names[256];
-		rb_tracker_names(names, sizeof(names), ", ", true);
+	if (!rb_row_known(t, true)) {
+		char names[384];
+		rb_row_names(names, sizeof(names), ", ", true);
 		fprintf(stderr, "rangebench run: unknown tracker '%s' (%s)\n", t, names);
 		return 2;
 	}

@@ -10,6 +10,7 @@
 #include "engine/cfg.h"
 #include "engine/prog_types.h"
 #include "engine/engine.h"
+#include "engine/profile.h"
 #include "loader/prog_arrays.h"
 #include "engine/explore.h"
 #include "engine/iter.h"
@@ -207,6 +208,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	env.prog = &obj->progs[prog_idx];
 	env.t = t;
 	env.opts = opts;
+	env.prof = opts && opts->profile ? opts->profile : rb_profile_default();
 	env.log = opts ? opts->log : NULL;
 	env.insns = env.prog->insns;
 	env.insn_cnt = (int)env.prog->insn_cnt;

@@ -14,6 +14,7 @@
 #include "result/result.h"
 
 struct rb_vstate;
+struct rb_profile;
 
 /* An optional observer of the exploration (execcheck uses it to check
  * concrete runs against the states explored). Every callback may be NULL;
@@ -50,6 +51,7 @@ struct rb_engine_opts {
 	const struct rb_engine_recorder *rec; /* NULL: none */
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF (engine/vmlinux.h); NULL: parsed per program */
 	const struct rb_helper_source *helpers; /* NULL: the compiled-in helper sets */
+	const struct rb_profile *profile; /* the kernel followed (engine/profile.h); NULL: 6.18 */
 	unsigned nr_cpu_ids; /* bpf_get_smp_processor_id's range is [0, nr_cpu_ids - 1] (6.18
 			      * do_refine_retval_range); 0: 2, the machines this was first measured on */
 };

@@ -8,6 +8,7 @@
 #include "engine/backtrack.h"
 #include "engine/branches.h"
 #include "engine/jmp.h"
+#include "engine/profile.h"
 #include "engine/locks.h"
 #include "engine/log.h"
 
@@ -209,8 +210,10 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 			rb_reg_const(env, r, 0);
 		} else {
 			not_null_reg(env, r);
-			/* only pointers that may point to a bpf_spin_lock keep it */
-			if (r->type != RT_MAP_VALUE || rb_map_spin_lock_off(env, r->map_idx) < 0)
+			/* 6.18: only pointers that may point to a bpf_spin_lock
+			 * keep it; 7.2 keeps every id (profile.h) */
+			if (!env->prof->null_check_keeps_id &&
+			    (r->type != RT_MAP_VALUE || rb_map_spin_lock_off(env, r->map_idx) < 0))
 				r->id = 0;
 		}
 	})

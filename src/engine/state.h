@@ -225,6 +225,7 @@ struct rb_env {
 	const struct rb_prog_type *ptype; /* the program type's row (prog_types.c) */
 	const struct rb_tracker *t;
 	const struct rb_engine_opts *opts;
+	const struct rb_profile *prof; /* never NULL: the kernel profile followed (profile.h) */
 	const struct bpf_insn *insns;
 	int insn_cnt;
 	struct rb_aux *aux;

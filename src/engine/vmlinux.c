@@ -5,12 +5,14 @@
 #include <bpf/btf.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct rb_vmlinux {
 	pthread_mutex_t lock;
 	bool tried;
 	unsigned loads;
 	struct btf *btf;
+	char *path; /* NULL: the running kernel's */
 };
 
 struct rb_vmlinux *rb_vmlinux_new(void)
@@ -23,6 +25,16 @@ struct rb_vmlinux *rb_vmlinux_new(void)
 	return v;
 }
 
+struct rb_vmlinux *rb_vmlinux_new_file(const char *path)
+{
+	struct rb_vmlinux *v = rb_vmlinux_new();
+	if (v && path && !(v->path = strdup(path))) {
+		rb_vmlinux_free(v);
+		return NULL;
+	}
+	return v;
+}
+
 const struct btf *rb_vmlinux_get(struct rb_vmlinux *v)
 {
 	if (!v)
@@ -30,7 +42,8 @@ const struct btf *rb_vmlinux_get(struct rb_vmlinux *v)
 	pthread_mutex_lock(&v->lock);
 	if (!v->tried) {
 		v->tried = true;
-		v->btf = btf__load_vmlinux_btf(); /* libbpf 1.x: NULL on error */
+		/* libbpf 1.x: NULL on error */
+		v->btf = v->path ? btf__parse(v->path, NULL) : btf__load_vmlinux_btf();
 		v->loads++;
 	}
 	const struct btf *b = v->btf;
@@ -48,6 +61,7 @@ void rb_vmlinux_free(struct rb_vmlinux *v)
 	if (!v)
 		return;
 	btf__free(v->btf);
+	free(v->path);
 	pthread_mutex_destroy(&v->lock);
 	free(v);
 }

@@ -16,6 +16,10 @@ struct rb_vmlinux;
 
 /* NULL when out of memory */
 struct rb_vmlinux *rb_vmlinux_new(void);
+/* the BTF in file `path` (raw BTF or an ELF with .BTF: another kernel's
+ * vmlinux, for a kernel profile other than the running kernel's) instead
+ * of the running kernel's; NULL path: as rb_vmlinux_new */
+struct rb_vmlinux *rb_vmlinux_new_file(const char *path);
 /* the parsed BTF, loading it on the first call; NULL when unreadable (the
  * failure is remembered: no retry) */
 const struct btf *rb_vmlinux_get(struct rb_vmlinux *v);

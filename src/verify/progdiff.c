@@ -3,6 +3,7 @@
  * compared at the same index, so one extra or missing line (a fork or a
  * pruning the other side did not do) shifts everything after it and shows
  * up as a state difference as well as an instruction-count difference. */
+#include "verify/row.h"
 #include "verify/progdiff.h"
 #include "tracker/tracker.h"
 
@@ -108,11 +109,11 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 	memset(st, 0, sizeof(*st));
 	const char *tracker = o->tracker ? o->tracker : "old";
 	const char *ref = o->reference ? o->reference : "kernel";
-	char names[256];
-	rb_tracker_names(names, sizeof(names), ", ", false);
-	if (!rb_tracker_known(tracker, false))
+	char names[384];
+	rb_row_names(names, sizeof(names), ", ", false);
+	if (!rb_row_known(tracker, false))
 		return rb_errf(err, "progdiff: unknown tracker '%s' (%s)", tracker, names);
-	if (!rb_tracker_known(ref, true))
+	if (!rb_row_known(ref, true))
 		return rb_errf(err, "progdiff: unknown reference '%s' (kernel, %s)", ref, names);
 	int nf = rb_progen_family_count();
 	if (o->family >= nf)

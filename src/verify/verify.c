@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/profile.h"
 #include "loader/prog_type.h"
 #include "oracle/kload.h"
 #include "oracle/kstruct.h"
@@ -21,8 +22,11 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 	const char *name = opts && opts->tracker ? opts->tracker : RB_ROLE_BASELINE;
 	if (prog_idx >= obj->prog_cnt)
 		return rb_errf(err, "%s: no program %zu (%zu programs)", obj->path, prog_idx, obj->prog_cnt);
-	if (strcmp(name, "kernel") && !rb_tracker_get(name, 64))
-		return rb_errf(err, "unknown tracker '%s' (old, cnum, kernel)", name);
+	/* "NAME@PROFILE": the engine with tracker NAME following that kernel profile */
+	char base[64];
+	const struct rb_profile *prof = rb_profile_split(name, base, sizeof(base));
+	if (strcmp(name, "kernel") && (!prof || !rb_tracker_get(base, 64)))
+		return rb_errf(err, "unknown tracker '%s' (old, cnum, kernel; NAME@PROFILE)", name);
 	if (rb_prog_prepare_outcome(&obj->progs[prog_idx], res))
 		return 0;
 	if (!strcmp(name, "kernel")) {
@@ -37,7 +41,7 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		}
 		return rc;
 	}
-	const struct rb_tracker *t = rb_tracker_get(name, 64);
+	const struct rb_tracker *t = rb_tracker_get(base, 64);
 	if (!t)
 	{
 		char names[256];
@@ -49,8 +53,10 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		.time_limit_s = opts ? opts->time_limit_s : 0,
 		.log = opts ? opts->log : NULL,
 		.vmlinux = opts ? opts->vmlinux : NULL,
-		.helpers = opts ? opts->helpers : NULL,
+		/* helper sets measured on the running kernel hold for its profile only */
+		.helpers = opts && prof == rb_profile_default() ? opts->helpers : NULL,
 		.rec = opts ? opts->rec : NULL,
+		.profile = prof,
 		/* the running kernel's nr_cpu_ids */
 		.nr_cpu_ids = rb_possible_cpus(),
 	};

@@ -1,0 +1,52 @@
+/* profile.c — the engine's kernel profiles (see profile.h). */
+#include "engine/profile.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct rb_profile profiles[] = {
+	{.name = "6.18", .kernel = "6.18.44"},
+	{
+		.name = "7.2",
+		.kernel = "7.2.13",
+		.null_check_keeps_id = true,
+	},
+};
+
+const struct rb_profile *rb_profile_default(void)
+{
+	return &profiles[0];
+}
+
+const struct rb_profile *rb_profile_get(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		if (!strcmp(profiles[i].name, name))
+			return &profiles[i];
+	return NULL;
+}
+
+const struct rb_profile *rb_profile_split(const char *row, char *base, size_t len)
+{
+	if (!row || !len)
+		return NULL;
+	const char *at = strchr(row, '@');
+	size_t n = at ? (size_t)(at - row) : strlen(row);
+	if (n >= len)
+		return NULL;
+	memcpy(base, row, n);
+	base[n] = '\0';
+	return at ? rb_profile_get(at + 1) : rb_profile_default();
+}
+
+int rb_profile_names(char *buf, size_t len, const char *sep)
+{
+	int n = 0;
+	const char *s = "";
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++, s = sep) {
+		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%s%s", s,
+				 profiles[i].name);
+		n += k > 0 ? k : 0;
+	}
+	return n;
+}

@@ -1,0 +1,40 @@
+/* profile.h — kernel profiles of the engine. The engine follows Linux
+ * 6.18.44; a profile names the kernel whose verifier it follows instead,
+ * as a set of switches: each field below is one behaviour that differs
+ * between 6.18.44 and the profile's kernel, with the kernel code (or
+ * upstream change) it follows. A switch that is false everywhere is 6.18's
+ * behaviour; the "6.18" profile has every switch false, so an engine row
+ * without a profile is byte-identical to the engine before profiles.
+ *
+ * A tracker row names its profile after an '@': "cnum-mainline@7.2" is the
+ * engine with the cnum-mainline tracker following Linux 7.2.13; a bare
+ * "cnum-mainline" follows 6.18. The README lists every switch. */
+#ifndef RB_ENGINE_PROFILE_H
+#define RB_ENGINE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rb_profile {
+	const char *name;   /* the suffix after '@': "6.18", "7.2" */
+	const char *kernel; /* the exact kernel followed: "6.18.44", "7.2.13" */
+
+	/* 7.2 kernel/bpf/verifier.c mark_ptr_or_null_reg: a pointer found
+	 * non-NULL keeps its id ("reg->id is preserved for object relationship
+	 * tracking and spin_lock lock state tracking"); 6.18 cleared it unless
+	 * the map value held a bpf_spin_lock. */
+	bool null_check_keeps_id;
+};
+
+/* the profile named `name` ("6.18", "7.2"); NULL when unknown */
+const struct rb_profile *rb_profile_get(const char *name);
+/* the default profile (6.18) */
+const struct rb_profile *rb_profile_default(void);
+/* "NAME@PROFILE" or "NAME": copies NAME into base (at most len - 1
+ * bytes) and returns the profile (the default one without '@'); NULL when
+ * the profile is unknown or NAME does not fit. */
+const struct rb_profile *rb_profile_split(const char *row, char *base, size_t len);
+/* the profile names, separated by sep, into buf (snprintf-style return) */
+int rb_profile_names(char *buf, size_t len, const char *sep);
+
+#endif

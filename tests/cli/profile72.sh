@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# profile72.sh — the engine's kernel profiles (src/engine/profile.h):
+# tracker rows NAME@PROFILE, a bare name byte-identical to NAME@6.18, and
+# each 7.2 switch pinned by a program of tests/objects/profile72.bpf.c with
+# the counts the real kernels give. The running kernel (6.18.44) is checked
+# live where bpf() works; Linux 7.2.13's counts cannot be (CI does not boot
+# it) and are recorded here as measured, with the command that measured
+# them: `rangebench verify --csv --tracker kernel build/test/objects/profile72.bpf.o`
+# run inside Debian sid's linux-image-7.2.13+deb14-cloud-amd64 under QEMU
+# (an initramfs holding the binary and the object, as README "Kernel
+# profiles" describes).
+set -u
+RB=${RB:-build/test/rangebench}
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72.bpf.o
+. tests/cli/lib/tap.sh
+
+# row names
+"$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ" >"$tmp/ok.csv" 2>&1
+check "NAME@7.2 is a tracker row" '[ $? -eq 0 ] && grep -q "^profile72.bpf.o,null_id_join,success," "$tmp/ok.csv"' "$tmp/ok.csv"
+for bad in old@9 nope@7.2 kernel@7.2 old@; do
+	"$RB" verify --tracker "$bad" "$OBJ" >"$tmp/bad.out" 2>&1
+	check "'$bad' is bad usage naming the profiles" '[ $? -eq 2 ] && grep -q "NAME@6.18|7.2" "$tmp/bad.out"' "$tmp/bad.out"
+done
+"$RB" kdiff --tracker old@9 "$OBJ:null_id_join" >"$tmp/kd.out" 2>&1
+check "kdiff refuses an unknown profile" '[ $? -eq 2 ]' "$tmp/kd.out"
+"$RB" verify --log --tracker old@7.2 "$OBJ" >"$tmp/hdr.out" 2>&1
+check "the log names the row with its profile" 'grep -q "^=== profile72.bpf.o:null_id_join (old@7.2) ===" "$tmp/hdr.out"' "$tmp/hdr.out"
+
+# a bare name is the 6.18 profile, byte for byte (log and counts)
+for t in old cnum-mainline; do
+	"$RB" verify --csv --log --tracker "$t" "$OBJ" >"$tmp/bare.csv" 2>"$tmp/bare.log"
+	"$RB" verify --csv --log --tracker "$t@6.18" "$OBJ" >"$tmp/618.csv" 2>"$tmp/618.log"
+	cut -d, -f4 --complement "$tmp/bare.csv" >"$tmp/bare.cut"; cut -d, -f4 --complement "$tmp/618.csv" >"$tmp/618.cut"
+	sed -i 's/(\(old\|cnum-mainline\)@6.18) ===$/(\1) ===/' "$tmp/618.log"
+	check "$t and $t@6.18: the same log and counts" 'cmp -s "$tmp/bare.log" "$tmp/618.log" && cmp -s "$tmp/bare.cut" "$tmp/618.cut"' "$tmp/618.log"
+done
+
+# counts: insns,states per tracker row; the kernels' as measured
+counts() { "$RB" verify --csv --tracker "$1" "$OBJ:$2" 2>/dev/null | awk -F, 'NR == 2 { print $3 "," $5 "," $6 }'; }
+pin() { # PROG SWITCH 6.18-COUNTS 7.2-COUNTS (verdict,insns,states)
+	local p=$1 sw=$2 k618=$3 k72=$4 t got
+	for t in old cnum-mainline; do
+		got=$(counts "$t" "$p")
+		check "$p ($sw): $t gives 6.18.44's $k618" '[ "$got" = "$k618" ]'
+		got=$(counts "$t@7.2" "$p")
+		check "$p ($sw): $t@7.2 gives 7.2.13's $k72 (measured)" '[ "$got" = "$k72" ]'
+	done
+	got=$("$RB" verify --csv --tracker kernel "$OBJ:$p" 2>/dev/null | awk -F, 'NR == 2 { print $3 "," $5 "," $6 }')
+	case $got in
+	unavailable*|"") ok "$p: the running kernel gives $k618 # skip bpf() not permitted" ;;
+	*) check "$p: the running kernel (6.18.44) gives $k618" '[ "$got" = "$k618" ] || ! uname -r | grep -q "^6\.18\."' ;;
+	esac
+}
+# 7.2.13 measured 2026-12-06: success,71,4 (6.18.44: success,61,4)
+pin null_id_join null_check_keeps_id success,61,4 success,71,4
+"$RB" verify --log --tracker old@7.2 "$OBJ:null_id_join" >"$tmp/id.log" 2>&1
+check "null_id_join @7.2: the map value keeps its id after the null check (as 7.2 logs it)" \
+	'grep -q "if r0 == 0x0 goto pc+[0-9]* *; R0=map_value(id=[0-9]*,map=vals" "$tmp/id.log"' "$tmp/id.log"
+"$RB" verify --log --tracker old "$OBJ:null_id_join" >"$tmp/id618.log" 2>&1
+check "null_id_join (6.18): the id is dropped" \
+	'grep -q "if r0 == 0x0 goto pc+[0-9]* *; R0=map_value(map=vals" "$tmp/id618.log"' "$tmp/id618.log"
