@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/btf_remap.h"
 #include "loader/bpf_standin.h"
 #include "loader/open_paths.h"
 #include "loader/prog_type.h"
@@ -577,6 +578,9 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 		goto out;
 	if (weak[0])
 		mark_unresolved(obj, weak);
+	/* another kernel's BTF: the vmlinux ids libbpf took from the running one, in it */
+	if (opts && opts->btf_path && rb_btf_remap_object(obj, opts->btf_path, err))
+		goto out;
 	struct btf *b = bpf_object__btf(a.bo);
 	struct rb_rec_btf *rb = b ? rb_standin_btf_by_fd(&a.st, btf__fd(b)) : NULL;
 	if (rb) {

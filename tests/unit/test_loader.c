@@ -255,6 +255,9 @@ static void test_core_custom_btf(void **state)
 	assert_true(i32 > 0 && ts > 0);
 	assert_int_equal(btf__add_field(b, "tgid", i32, 0, 0), 0);
 	assert_int_equal(btf__add_field(b, "pid", i32, 1234 * 8, 0), 0);
+	/* the tp_btf target, at an id of this BTF (btf_remap.c) */
+	int tp = btf__add_typedef(b, "btf_trace_sched_switch", i32);
+	assert_true(tp > 0);
 	uint32_t sz;
 	const void *raw = btf__raw_data(b, &sz);
 	char path[] = "/tmp/rb_test_btf_XXXXXX";
@@ -265,6 +268,12 @@ static void test_core_custom_btf(void **state)
 	btf__free(b);
 	struct rb_object *o = open_test("core", path);
 	assert_int_equal(pid_offset_in(lf_prog(o, "read_pid")), 1234);
+	/* libbpf resolved the attach target in the running kernel's BTF; the
+	 * loader gives its id in this one (where the host has BTF at all) */
+	struct btf *host = btf__load_vmlinux_btf();
+	if (host)
+		assert_int_equal(lf_prog(o, "on_switch")->attach_btf_id, tp);
+	btf__free(host);
 	rb_object_free(o);
 	/* a missing BTF file is a clean error naming the object */
 	char p[512];
