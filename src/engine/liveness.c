@@ -14,6 +14,7 @@
 
 #include "engine/liveness.h"
 #include "engine/log.h"
+#include "engine/profile.h"
 #include "engine/states.h"
 #include "util/grow.h"
 
@@ -47,10 +48,10 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	memcpy(ch->callsites, cs, sizeof(int) * (size_t)depth);
 	memcpy(ch->subs, subs, sizeof(int) * (size_t)(depth + 1));
 	size_t n = (size_t)ch->len * (size_t)(depth + 1);
-	ch->may_read = calloc(n, sizeof(uint64_t));
-	ch->must_write = calloc(n, sizeof(uint64_t));
-	ch->write_acc = calloc(n, sizeof(uint64_t));
-	ch->live = calloc(n, sizeof(uint64_t));
+	ch->may_read = calloc(n, sizeof(rb_spis));
+	ch->must_write = calloc(n, sizeof(rb_spis));
+	ch->write_acc = calloc(n, sizeof(rb_spis));
+	ch->live = calloc(n, sizeof(rb_spis));
 	ch->wset = calloc((size_t)ch->len, 1);
 	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset) {
 		free(ch->may_read);
@@ -102,12 +103,12 @@ void rb_free_chains(struct rb_env *env)
 }
 
 /* 6.18 mark_stack_read */
-static void mark_read(struct rb_chain *ch, int frame, int insn, uint64_t mask)
+static void mark_read(struct rb_chain *ch, int frame, int insn, rb_spis mask)
 {
 	if (insn < ch->start || insn >= ch->start + ch->len)
 		return;
-	uint64_t *r = &AT(ch, may_read, frame, insn), lv = AT(ch, live, frame, insn);
-	uint64_t nw = *r | mask;
+	rb_spis *r = &AT(ch, may_read, frame, insn), lv = AT(ch, live, frame, insn);
+	rb_spis nw = *r | mask;
 	if (nw != *r && (nw | lv) != lv)
 		ch->updated = true;
 	*r = nw;
@@ -121,10 +122,10 @@ static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 	if (rel < 0 || rel >= ch->len)
 		return;
 	for (int f = 0; f <= ch->depth; f++) {
-		uint64_t mask = env->live_wacc[f];
+		rb_spis mask = env->live_wacc[f];
 		if (!mask && !ch->wset[rel])
 			continue;
-		uint64_t old = AT(ch, must_write, f, insn);
+		rb_spis old = AT(ch, must_write, f, insn);
 		if (ch->wset[rel])
 			mask &= old;
 		if (old != mask) {
@@ -137,17 +138,40 @@ static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 	ch->wset[rel] = 1;
 }
 
-void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full)
+static void access_mask(struct rb_env *env, int frameno, rb_spis mask, bool write)
 {
-	if (spi < 0 || spi >= 64 || frameno < 0 || frameno > env->cur->curframe)
+	if (!mask || frameno < 0 || frameno > env->cur->curframe)
 		return;
-	if (write_full) {
-		env->live_wacc[frameno] |= 1ull << spi;
+	if (write) {
+		env->live_wacc[frameno] |= mask;
 		return;
 	}
 	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
 	if (ch)
-		mark_read(ch, frameno, env->insn_idx, 1ull << spi);
+		mark_read(ch, frameno, env->insn_idx, mask);
+}
+
+void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full)
+{
+	if (spi >= 0 && spi < 64)
+		access_mask(env, frameno, RB_SPIS_SLOT(spi), write_full);
+}
+
+/* 7.2 record_stack_access_off: a read marks every half slot it touches,
+ * a write only the half slots it covers fully */
+void rb_live_stack_bytes(struct rb_env *env, int frameno, int off, int size, bool write)
+{
+	if (off >= 0 || size <= 0)
+		return;
+	int hi = (-off - 1) / 4, lo = write ? (-off - size + 3) / 4 : (-off - size) / 4;
+	if (write)
+		hi = -off / 4 - 1;
+	if (lo < 0)
+		lo = 0;
+	rb_spis mask = 0;
+	for (int h = lo; h <= hi && h < 128; h++)
+		mask |= RB_SPIS_HALF(h);
+	access_mask(env, frameno, mask, write);
 }
 
 void rb_live_insn_begin(struct rb_env *env)
@@ -237,13 +261,13 @@ static int compute_postorder(struct rb_env *env)
 	return 0;
 }
 
-/* bpf_fmt_stack_mask: "-8,-16" */
-static void fmt_mask(char *buf, size_t sz, uint64_t mask)
+/* bpf_fmt_stack_mask: "-8,-16" (a slot with either half in the mask) */
+static void fmt_mask(char *buf, size_t sz, rb_spis mask)
 {
 	size_t n = 0;
 	buf[0] = 0;
 	for (int s = 0; s < 64 && n < sz; s++)
-		if (mask & (1ull << s))
+		if (mask & RB_SPIS_SLOT(s))
 			n += (size_t)snprintf(buf + n, sz - n, "%s%d", n ? "," : "", -(s + 1) * 8);
 }
 
@@ -259,9 +283,9 @@ static void fmt_chain(const struct rb_chain *ch, char *buf, size_t sz)
 
 /* 6.18 log_mask_change (log level 2) */
 static void log_change(struct rb_env *env, const struct rb_chain *ch, const char *pfx, int frame, int insn,
-		       uint64_t old, uint64_t nw)
+		       rb_spis old, rb_spis nw)
 {
-	uint64_t changed = old ^ nw;
+	rb_spis changed = old ^ nw;
 	if (!changed)
 		return;
 	char cb[128], mb[64 * 6];
@@ -285,13 +309,13 @@ static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
 	int succ[2], k = successors(env, i, succ);
 	if (!k)
 		return false;
-	uint64_t after = 0, acc = ~0ull;
+	rb_spis after = 0, acc = ~(rb_spis)0;
 	for (int j = 0; j < k; j++) {
 		after |= AT(ch, live, f, succ[j]);
 		acc &= AT(ch, write_acc, f, succ[j]);
 	}
 	acc |= AT(ch, must_write, f, i);
-	uint64_t before = (after & ~AT(ch, must_write, f, i)) | AT(ch, may_read, f, i);
+	rb_spis before = (after & ~AT(ch, must_write, f, i)) | AT(ch, may_read, f, i);
 	bool changed = before != AT(ch, live, f, i) || acc != AT(ch, write_acc, f, i);
 	if (env->log && (AT(ch, may_read, f, i) || AT(ch, must_write, f, i) || i == ch->start || env->aux[i].prune_point)) {
 		log_change(env, ch, "live", f, i, AT(ch, live, f, i), before);
@@ -310,7 +334,7 @@ static int update_chain(struct rb_env *env, int c)
 {
 	struct rb_chain *ch = &env->chains[c];
 	if (ch->dropped)
-		memset(ch->write_acc, 0, sizeof(uint64_t) * (size_t)ch->len * (size_t)(ch->depth + 1));
+		memset(ch->write_acc, 0, sizeof(rb_spis) * (size_t)ch->len * (size_t)(ch->depth + 1));
 	int lo = env->live_po_start[ch->sub], hi = env->live_po_start[ch->sub + 1];
 	bool changed;
 	int iters = 0;
@@ -371,9 +395,9 @@ int rb_live_update(struct rb_env *env)
 /* 6.18 bpf_stack_slot_alive: live before the state's insn in its chain,
  * or, for an outer frame, live after the callsite of each level (before
  * it, for a helper that calls back) */
-static bool slot_alive(struct rb_env *env, const struct rb_vstate *st, struct rb_chain **inst, int frameno, int spi)
+static bool half_alive(struct rb_env *env, const struct rb_vstate *st, struct rb_chain **inst, int frameno, int h)
 {
-	uint64_t bit = 1ull << spi;
+	rb_spis bit = RB_SPIS_HALF(h);
 	if (AT(inst[st->curframe], live, frameno, st->insn_idx) & bit)
 		return true;
 	for (int i = frameno; i < st->curframe; i++) {
@@ -383,6 +407,35 @@ static bool slot_alive(struct rb_env *env, const struct rb_vstate *st, struct rb
 			return true;
 	}
 	return false;
+}
+
+/* 7.2 clean_func_state for one slot, from the liveness of its upper four
+ * bytes (lo_live: type[0..3]) and lower four (hi_live: type[4..7]): dead
+ * halves become invalid (7.2's STACK_POISON, equal to STACK_INVALID for
+ * pruning); iterator and dynptr slots stay; a spill whose lower half is
+ * dead is forgotten, its live upper bytes becoming misc when it was a
+ * scalar other than a known zero, and a pointer spill stays whole */
+static void clean_halves(struct rb_env *env, struct rb_slot *sl, bool lo_live, bool hi_live)
+{
+	if (lo_live && hi_live)
+		return;
+	uint8_t t7 = sl->type[7];
+	if (t7 == SLOT_ITER || t7 == SLOT_DYNPTR)
+		return;
+	if (!hi_live) {
+		if (lo_live && t7 == SLOT_SPILL) {
+			if (sl->spilled.type != RT_SCALAR)
+				return;
+			if (rb_reg_is_const(env, &sl->spilled) && rb_reg_const_val(env, &sl->spilled) == 0)
+				return;
+			for (int j = 0; j < 4; j++)
+				if (sl->type[j] == SLOT_SPILL)
+					sl->type[j] = SLOT_MISC;
+		}
+		memset(&sl->spilled, 0, sizeof(sl->spilled));
+	}
+	for (int j = lo_live ? 4 : 0; j < (hi_live ? 4 : 8); j++)
+		sl->type[j] = SLOT_INVALID;
 }
 
 /* clean_verifier_state: registers dead before each frame's insn become
@@ -410,8 +463,15 @@ void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 		for (int r = 0; r < RB_REG_FP; r++)
 			if (!(live_regs & (1u << r)))
 				rb_reg_not_init(env, &f->regs[r]);
-		for (int s = 0; s < f->nslots && s < 64; s++)
-			if (!slot_alive(env, st, inst, fr, s))
+		for (int s = 0; s < f->nslots && s < 64; s++) {
+			if (env->prof->stack_live_half_slots) {
+				clean_halves(env, &f->stack[s], half_alive(env, st, inst, fr, 2 * s),
+					     half_alive(env, st, inst, fr, 2 * s + 1));
+				continue;
+			}
+			/* 6.18: both halves of a slot are marked alike */
+			if (!half_alive(env, st, inst, fr, 2 * s))
 				memset(&f->stack[s], 0, sizeof(f->stack[s]));
+		}
 	}
 }

@@ -10,6 +10,10 @@
 /* a stack slot of frame `frameno` is read (or fully written) by the
  * current instruction of the innermost frame */
 void rb_live_stack_access(struct rb_env *env, int frameno, int spi, bool write_full);
+/* the profile's stack_live_half_slots: bytes [off, off + size) of the
+ * frame's stack are read (or written) by the current instruction, in 7.2's
+ * half-slot granularity */
+void rb_live_stack_bytes(struct rb_env *env, int frameno, int off, int size, bool write);
 /* around one instruction: collect its full writes, then merge them into
  * its earlier visits' (bpf_reset/commit_stack_write_marks) */
 void rb_live_insn_begin(struct rb_env *env);

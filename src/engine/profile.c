@@ -10,6 +10,7 @@ static const struct rb_profile profiles[] = {
 		.name = "7.2",
 		.kernel = "7.2.13",
 		.null_check_keeps_id = true,
+		.stack_live_half_slots = true,
 	},
 };
 

@@ -24,6 +24,12 @@ struct rb_profile {
 	 * tracking and spin_lock lock state tracking"); 6.18 cleared it unless
 	 * the map value held a bpf_spin_lock. */
 	bool null_check_keeps_id;
+	/* 7.2 kernel/bpf/liveness.c (spis_t) and states.c clean_func_state:
+	 * stack liveness per four-byte half slot: a narrower write kills the
+	 * half slots it covers, a read marks only the halves it touches, and
+	 * a checkpoint's dead halves are invalidated (STACK_POISON); 6.18
+	 * tracked whole 8-byte slots, killed only by an 8-byte write. */
+	bool stack_live_half_slots;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

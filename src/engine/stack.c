@@ -9,6 +9,7 @@
 #include "engine/dynptr.h"
 #include "engine/liveness.h"
 #include "engine/log.h"
+#include "engine/profile.h"
 #include "engine/stack.h"
 #include "engine/stack_depth.h"
 
@@ -70,7 +71,9 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 	rb_scratch_slot(env, spi);
 	/* 6.18 liveness: only a full 8-byte write kills the slot; a narrower
 	 * one neither kills nor reads it */
-	if (size == 8)
+	if (env->prof->stack_live_half_slots)
+		rb_live_stack_bytes(env, f->frameno, off, size, true);
+	else if (size == 8)
 		rb_live_stack_access(env, f->frameno, spi, true);
 
 	if (reg && !(off % 8) && reg->type == RT_SCALAR) {
@@ -129,7 +132,10 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 	struct rb_reg *regs = rb_cur_regs(env);
 	uint32_t hflags = stack_flags(f->frameno, spi);
 	rb_scratch_slot(env, spi);
-	rb_live_stack_access(env, f->frameno, spi, false);
+	if (env->prof->stack_live_half_slots)
+		rb_live_stack_bytes(env, f->frameno, off, size, false);
+	else
+		rb_live_stack_access(env, f->frameno, spi, false);
 	if (is_spill(s)) {
 		int spill_size = 1;
 		for (int i = 7; i > 0 && s->type[i - 1] == SLOT_SPILL; i--)
@@ -334,7 +340,10 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 		return err;
 	for (int i = min_off; i < max_off + size; i++) {
 		int slot = -i - 1, spi = slot / 8;
-		rb_live_stack_access(env, f->frameno, spi, false);
+		if (env->prof->stack_live_half_slots)
+			rb_live_stack_bytes(env, f->frameno, i, 1, false);
+		else
+			rb_live_stack_access(env, f->frameno, spi, false);
 	}
 	/* 6.18.44 mark_reg_stack_read(): slots are scratched (logged) up to the
 	 * first byte that is not STACK_ZERO */
@@ -387,7 +396,11 @@ int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg
 		/* raw mode returns before the slots are read; the helper's
 		 * writes after the call are one-byte stores, which mark no
 		 * liveness (only a full 8-byte store is a write) */
-		if (!raw)
+		if (env->prof->stack_live_half_slots)
+			/* 7.2's static pass: a helper's write of known size
+			 * defines the half slots it covers */
+			rb_live_stack_bytes(env, f->frameno, raw ? min_off : i, raw ? sz : 1, raw);
+		else if (!raw)
 			rb_live_stack_access(env, f->frameno, spi, false);
 		if (write_uninit) {
 			rb_scratch_slot(env, spi);

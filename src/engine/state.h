@@ -195,14 +195,22 @@ struct rb_aux {
 /* stack slot liveness of one call chain (liveness.c; 6.18's func_instance):
  * per frame of the chain and per insn of the innermost subprogram, as
  * [frame * len + insn - start] */
+/* stack liveness masks: two bits per 8-byte slot s, bit 2s for its upper
+ * four bytes (fp-8s-4..fp-8s-1), bit 2s+1 for its lower four (7.2
+ * liveness.c's half slots); the 6.18 profile sets and tests both bits of
+ * a slot together */
+__extension__ typedef unsigned __int128 rb_spis;
+#define RB_SPIS_SLOT(s) ((rb_spis)3 << (2 * (s)))
+#define RB_SPIS_HALF(h) ((rb_spis)1 << (h))
+
 struct rb_chain {
 	int depth, sub, start, len;
 	int callsites[RB_MAX_FRAMES]; /* the call insn entering frame i + 1 */
 	int subs[RB_MAX_FRAMES];      /* the subprogram of each frame */
-	uint64_t *may_read;   /* the frame's slots read at the insn */
-	uint64_t *must_write; /* fully written by the insn on every visit */
-	uint64_t *write_acc;  /* written by the insn or on every way after it */
-	uint64_t *live;       /* live before the insn */
+	rb_spis *may_read;   /* the frame's slots read at the insn */
+	rb_spis *must_write; /* fully written by the insn on every visit */
+	rb_spis *write_acc;  /* written by the insn or on every way after it */
+	rb_spis *live;       /* live before the insn */
 	uint8_t *wset;        /* [insn - start]: must_write initialised */
 	bool updated, dropped;
 };
@@ -263,7 +271,7 @@ struct rb_env {
 	struct rb_chain *chains;
 	int nchains, cap_chains;
 	int live_wchain, live_widx; /* the insn whose full writes are collected: its chain + 1 (0: none), index */
-	uint64_t live_wacc[RB_MAX_FRAMES];
+	rb_spis live_wacc[RB_MAX_FRAMES];
 	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
 	/* SCC visits (loops) and the counters peak_states is made of */
 	struct rb_scc_visit *visits;

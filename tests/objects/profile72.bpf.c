@@ -49,3 +49,29 @@ int null_id_join(struct xdp_md *ctx)
 	*a += *b;
 	return XDP_PASS;
 }
+
+/* stack_live_half_slots: a four-byte key spilled on one path only; at the
+ * join the key's half slot is written again before it is read, so 7.2
+ * (liveness per half slot) finds it dead and prunes the second arrival,
+ * while 6.18 (whole slots, killed by 8-byte writes only) keeps the slot
+ * live and explores the join again. */
+SEC("xdp")
+int half_slot_join(struct xdp_md *ctx)
+{
+	__u32 key __attribute__((aligned(8)));
+	__u64 *v;
+
+	if (ctx->rx_queue_index == 7) {
+		key = bpf_get_smp_processor_id();
+		v = bpf_map_lookup_elem(&vals, &key);
+		if (!v)
+			return XDP_PASS;
+		if (ctx->ingress_ifindex == 9)
+			*v += 1;
+	}
+	key = (__u32)bpf_get_prandom_u32();
+	v = bpf_map_lookup_elem(&vals, &key);
+	if (v)
+		*v += 2;
+	return XDP_PASS;
+}
