@@ -7,6 +7,8 @@
 
 #include "engine/callbacks.h"
 #include "engine/cfg.h"
+#include "engine/const_fold.h"
+#include "engine/profile.h"
 #include "engine/live_regs.h"
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
@@ -465,6 +467,9 @@ int rb_check_cfg(struct rb_env *env)
 		return err;
 	mark_prune_points(env);
 	if ((err = check_reachable(env)))
+		return err;
+	/* 7.2 bpf_check: constant branches folded before live registers and SCCs */
+	if (env->prof->const_fold_branches && (err = rb_const_fold_branches(env)))
 		return err;
 	rb_compute_live_regs(env);
 	if ((err = rb_compute_scc(env)))

@@ -162,6 +162,7 @@ static void free_env(struct rb_env *env)
 	rb_free_branches(env);
 	rb_states_free(env);
 	free(env->aux);
+	free(env->own_insns);
 	free(env->subprogs);
 	rb_free_chains(env);
 	rb_vmlinux_free(env->own_vmlinux);

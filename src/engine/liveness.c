@@ -195,7 +195,7 @@ void rb_live_reset_callchain(struct rb_env *env)
 }
 
 /* 6.18 bpf_insn_successors */
-static int successors(const struct rb_env *env, int i, int out[2])
+int rb_insn_successors(const struct rb_env *env, int i, int out[2])
 {
 	const struct bpf_insn *in = &env->insns[i];
 	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
@@ -245,7 +245,7 @@ static int compute_postorder(struct rb_env *env)
 				sz--;
 				continue;
 			}
-			int succ[2], k = successors(env, top, succ);
+			int succ[2], k = rb_insn_successors(env, top, succ);
 			for (int j = 0; j < k; j++) {
 				if (succ[j] < 0 || succ[j] >= n || state[succ[j]])
 					continue;
@@ -306,7 +306,7 @@ static void log_change(struct rb_env *env, const struct rb_chain *ch, const char
  * stack, of the subprogram's entry and of prune points) */
 static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
 {
-	int succ[2], k = successors(env, i, succ);
+	int succ[2], k = rb_insn_successors(env, i, succ);
 	if (!k)
 		return false;
 	rb_spis after = 0, acc = ~(rb_spis)0;

@@ -25,5 +25,8 @@ int rb_live_update(struct rb_env *env);
 /* clean_verifier_state: dead stack slots of a complete checkpoint become invalid */
 void rb_clean_state(struct rb_env *env, struct rb_vstate *st);
 void rb_free_chains(struct rb_env *env);
+/* bpf_insn_successors: the instructions control may reach from insn i
+ * (none after exit), into out; returns their count */
+int rb_insn_successors(const struct rb_env *env, int i, int out[2]);
 
 #endif

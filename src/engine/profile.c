@@ -11,6 +11,7 @@ static const struct rb_profile profiles[] = {
 		.kernel = "7.2.13",
 		.null_check_keeps_id = true,
 		.stack_live_half_slots = true,
+		.const_fold_branches = true,
 	},
 };
 

@@ -30,6 +30,12 @@ struct rb_profile {
 	 * a checkpoint's dead halves are invalidated (STACK_POISON); 6.18
 	 * tracked whole 8-byte slots, killed only by an 8-byte write. */
 	bool stack_live_half_slots;
+	/* 7.2 kernel/bpf/const_fold.c (bpf_compute_const_regs,
+	 * bpf_prune_dead_branches, run by bpf_check before the live
+	 * registers): a conditional jump whose outcome known constants decide
+	 * (constants moved, added, and-ed, read from frozen .rodata) becomes a
+	 * goto before exploration; 6.18 explores such jumps. */
+	bool const_fold_branches;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

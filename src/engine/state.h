@@ -235,6 +235,7 @@ struct rb_env {
 	const struct rb_engine_opts *opts;
 	const struct rb_profile *prof; /* never NULL: the kernel profile followed (profile.h) */
 	const struct bpf_insn *insns;
+	struct bpf_insn *own_insns; /* insns rewritten by a profile's pass (const_fold.c), or NULL */
 	int insn_cnt;
 	struct rb_aux *aux;
 	struct rb_subprog *subprogs;

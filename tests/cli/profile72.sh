@@ -61,3 +61,5 @@ check "null_id_join (6.18): the id is dropped" \
 	'grep -q "if r0 == 0x0 goto pc+[0-9]* *; R0=map_value(map=vals" "$tmp/id618.log"' "$tmp/id618.log"
 # 7.2.13 measured 2026-12-06: success,39,3 (6.18.44: success,45,4)
 pin half_slot_join stack_live_half_slots success,45,4 success,39,3
+# 7.2.13 measured 2026-12-06: success,54,5 (6.18.44: success,66,6)
+pin rodata_fold const_fold_branches success,66,6 success,54,5

@@ -75,3 +75,35 @@ int half_slot_join(struct xdp_md *ctx)
 		*v += 2;
 	return XDP_PASS;
 }
+
+/* const_fold_branches: a branch on a constant of .rodata. 7.2 rewrites it
+ * into a goto before exploring (const_fold.c), so the dead side's use of
+ * `p` keeps no register live and the second arrival at the join is pruned;
+ * 6.18 explores the branch and keeps `p` (a packet pointer on one path, 0
+ * on the other) live there. */
+const volatile __u32 fold_flag = 0;
+
+SEC("xdp")
+int rodata_fold(struct xdp_md *ctx)
+{
+	void *p = 0;
+	__u32 k = 0;
+	__u64 *v;
+
+	/* jumps and insns enough for a checkpoint at the join (both kernels'
+	 * is_state_visited: 2 jumps and 8 insns since the last one) */
+	if (ctx->ingress_ifindex == 5)
+		k = 1;
+	asm volatile("" : "+r"(k));
+	if (ctx->rx_queue_index == 3)
+		p = (void *)(long)ctx->data;
+	asm volatile("" : "+r"(p));
+	if (fold_flag && p)
+		return XDP_DROP;
+	v = bpf_map_lookup_elem(&vals, &k);
+	if (v)
+		*v += 1;
+	if (ctx->ingress_ifindex == 2)
+		return XDP_TX;
+	return XDP_PASS;
+}
