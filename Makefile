@@ -75,7 +75,7 @@ TST_OBJS := $(call objs,$(TST))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
-.PHONY: all deps test corpus bench bench-insns clean fuzz main-job
+.PHONY: all deps test corpus bench bench-insns clean fuzz main-job kernels
 all: deps build/rangebench
 
 deps: build/.deps
@@ -210,8 +210,14 @@ test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) 
 corpus: deps build/rangebench
 	@programs/recipe/corpus.sh build/rangebench
 
+# the Debian kernel images of kernels.conf, into build/kernels/ (src/kernels/)
+kernels:
+	@scripts/kernels.sh
+
 # the store embeds db/*.sql with .incbin (src/store/schema_sql.c)
 $(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
+# and the kernel registry embeds kernels.conf (src/kernels/conf_default.c)
+$(REL)/kernels/conf_default.o $(TST)/kernels/conf_default.o: kernels.conf
 
 # Micro-benchmarks: C bodies in bench/*.c, registered with Google Benchmark
 # by the C++ shim bench/shim.cc. `make bench` prints ns/op of every registry tracker and its ratio to old per

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # main_job.sh — the suite's main job, from a fresh clone (as root on Debian):
 # install what is missing and build, build the corpus, verify the default
-# corpus with every available tracker (plus the operator census) into
+# corpus with every available tracker and every kernel image `make kernels`
+# downloaded (plus the operator census) into
 # db/results.sqlite, run the micro-benchmarks into the same database, and
 # render the charts into plots/out/. Ends with a closing note: the charts
 # and how long each step and the whole job took.
@@ -27,7 +28,11 @@ step "build" make
 step "corpus" make corpus
 # exit 130: interrupted; anything else non-zero stops the job
 # --repeat 3: the median of three verifications per (program, tracker) for times
-step "verify default corpus" build/rangebench run --repeat 3 --label "$label"
+# the kernel images of kernels.conf that `make kernels` downloaded (none:
+# the engine's trackers and the running kernel, as before) join the run
+trackers=$(build/rangebench trackers --csv | awk -F, 'NR > 1 && ($2 == "engine" || $1 == "kernel" ||
+	($2 == "kernel" && $0 !~ /not downloaded/)) {print $1}' | paste -sd, -)
+step "verify default corpus" build/rangebench run --repeat 3 --label "$label" --trackers "$trackers"
 step "micro-benchmarks" make bench BENCH_ARGS="--benchmark_min_time=0.01 --db db/results.sqlite --label $label"
 step "charts" build/rangebench plot
 

@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 8).
+-- schema.sql — the rangebench results database, current schema (version 9).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -54,7 +54,7 @@ CREATE TABLE programs (
 CREATE TABLE results (
 	run_id              INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	program_id          INTEGER NOT NULL REFERENCES programs (id),
-	tracker             TEXT NOT NULL,   -- old | cnum | kernel
+	tracker             TEXT NOT NULL,   -- an engine tracker or a kernel (rangebench trackers)
 	verdict             TEXT NOT NULL,   -- success | failure | unsupported | refused | unavailable | limit | load_error
 	err_insn            INTEGER,         -- instruction index of the error, NULL if none
 	sys_errno           INTEGER,
@@ -71,6 +71,8 @@ CREATE TABLE results (
 	peak_state_mem      INTEGER,         -- peak bytes of verifier states alive at once, as allocated
 	peak_rss_kib        INTEGER,         -- the verifying process's peak resident set during this verification (userspace trackers, `run` only)
 	obj_path            TEXT,            -- the path verified in this run
+	kernel_release      TEXT,            -- kernel rows: the exact release that verified (uname -r; a Debian image's package version too)
+	clock               TEXT,            -- NULL: verify_us native; 'tcg' or 'kvm': measured inside a guest (never in a ratio with native times)
 	PRIMARY KEY (run_id, program_id, tracker)
 ) WITHOUT ROWID;
 CREATE INDEX results_program ON results (program_id, tracker);

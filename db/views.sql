@@ -21,7 +21,7 @@ SELECT res.run_id, ru.label, p.id AS program_id, p.source, p.obj_path AS object,
        p.section, p.name AS program, p.prog_type, p.insn_cnt, res.tracker,
        res.verdict, res.err_insn, res.msg, res.insns_processed, res.total_states,
        res.peak_states, res.max_states_per_insn, res.verify_us, res.reg_state_bytes,
-       res.state_bytes, res.peak_state_mem
+       res.state_bytes, res.peak_state_mem, res.kernel_release, res.clock
 FROM results res
 JOIN programs p ON p.id = res.program_id
 JOIN runs ru ON ru.id = res.run_id;
@@ -37,7 +37,10 @@ SELECT o.run_id, p.id AS program_id, p.source, p.obj_path AS object, p.name AS p
        o.insns_processed AS base_insns, c.insns_processed AS cand_insns,
        o.total_states AS base_states, c.total_states AS cand_states,
        o.peak_states AS base_peak_states, c.peak_states AS cand_peak_states,
-       o.verify_us AS base_us, c.verify_us AS cand_us,
+       -- times only where both were measured on the same clock (a guest's
+       -- emulated time is never put beside a native one: results.clock)
+       CASE WHEN o.clock IS c.clock THEN o.verify_us END AS base_us,
+       CASE WHEN o.clock IS c.clock THEN c.verify_us END AS cand_us,
        o.peak_state_mem AS base_mem, c.peak_state_mem AS cand_mem
 FROM results o
 JOIN results c ON c.run_id = o.run_id AND c.program_id = o.program_id AND c.tracker <> o.tracker

@@ -10,6 +10,9 @@
 
 #include "verify/row.h"
 #include "cli/commands.h"
+#include "cli/kdiff_trace.h"
+#include "guest/guest.h"
+#include "kernels/kernels.h"
 #include "cli/opt_num.h"
 #include "cli/type_opts.h"
 #include "oracle/kdiff.h"
@@ -20,10 +23,17 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rangebench kdiff [--tracker old|cnum] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]\n"
-		   "  Run the kernel and the engine (default tracker old) on one program with\n"
-		   "  level-2 logs; print the first differing log line with context, verdicts\n"
-		   "  and counts. Exit 1 when they differ.\n");
+	fprintf(f, "usage: rangebench kdiff [--kernel NAME] [--tracker NAME] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]\n"
+		   "  Run a kernel (default the running one; --kernel kernel-7.2: a kernel image\n"
+		   "  of kernels.conf, in a guest) and the engine (default tracker old; or\n"
+		   "  another kernel) on one program with level-2 logs; print the first\n"
+		   "  differing log line with context, verdicts and counts. Exit 1 when they\n"
+		   "  differ.\n"
+		   "  --trace OBJ:PROG...: for each program, one line: both sides' verdict and\n"
+		   "  insns/states, and the first entry where the paths they explored part\n"
+		   "  (instruction lines, branch switches, pruning points; the state formats\n"
+		   "  of two kernels need not match). A kernel image verifies them all in one\n"
+		   "  guest.\n");
 }
 
 static int run_one(const struct rb_object *obj, size_t idx, const char *tracker, char **text, size_t *len,
@@ -45,31 +55,96 @@ static int run_one(const struct rb_object *obj, size_t idx, const char *tracker,
 	return rc;
 }
 
+struct guest_side {
+	char **text;
+	size_t *len;
+	struct rb_result *res;
+	bool got;
+};
+
+static int guest_row(void *ctx, const struct rb_result_row *row, const char *log)
+{
+	struct guest_side *g = ctx;
+	*g->res = row->res;
+	free(*g->text);
+	*g->text = strdup(log ? log : "");
+	*g->len = *g->text ? strlen(*g->text) : 0;
+	g->got = true;
+	return 0;
+}
+
+/* one side: an engine tracker or the running kernel here, or a kernel
+ * image in a guest (its log through the serial port) */
+static int run_side(const struct rb_object *obj, size_t idx, const char *path, const struct rb_load_opts *lo,
+		    const char *name, char **text, size_t *len, struct rb_result *res)
+{
+	struct rb_kernel k;
+	if (rb_tracker_get(name, 64) || rb_kernel_is_running(name) || rb_kernel_find(name, &k, NULL) < 0)
+		return run_one(obj, idx, name, text, len, res);
+	struct rb_guest_obj go = {.path = path, .prog_type = lo->prog_type, .prog = obj->progs[idx].name};
+	struct rb_guest_opts opts = {.want_log = true};
+	struct guest_side g = {.text = text, .len = len, .res = res};
+	struct rb_guest_stats gs;
+	struct rb_err err = {{0}};
+	if (rb_guest_run(&k, &go, 1, &opts, guest_row, &g, &gs, &err) < 0 || !g.got) {
+		fprintf(stderr, "kdiff: %s\n", g.got ? err.msg : "the guest gave no row");
+		return -1;
+	}
+	return 0;
+}
+
+/* the program PROG (or the only one): its index, or prog_cnt (said why) */
+static size_t find_prog(const struct rb_object *obj, const char *path, const char *pname)
+{
+	size_t idx = obj->prog_cnt;
+	if (!pname && obj->prog_cnt == 1)
+		idx = 0;
+	for (size_t i = 0; pname && i < obj->prog_cnt; i++)
+		if (!strcmp(obj->progs[i].name, pname))
+			idx = i;
+	if (idx == obj->prog_cnt && pname)
+		fprintf(stderr, "kdiff: %s: no program '%s'\n", path, pname);
+	else if (idx == obj->prog_cnt)
+		fprintf(stderr, "kdiff: %s holds %zu programs: give OBJ:PROG\n", path, obj->prog_cnt);
+	return idx;
+}
+
 int cmd_kdiff(int argc, char **argv)
 {
-	const char *tracker = RB_ROLE_BASELINE;
+	const char *tracker = RB_ROLE_BASELINE, *kname = RB_KERNEL_RUNNING;
+	bool trace = false;
 	int ctx = 6;
 	struct rb_load_opts lopts = {0};
 	static const struct option lo[] = {{"tracker", required_argument, NULL, 't'},
+					   {"kernel", required_argument, NULL, 'k'},
+					   {"trace", no_argument, NULL, 'r'},
 					   {"help", no_argument, NULL, 'h'},
 					   {"prog-type", required_argument, NULL, 'T'},
 					   {"attach-type", required_argument, NULL, 'A'},
 					   {NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:C:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:k:C:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			/* the kernel is the other side of the comparison */
-			if (!rb_row_known(optarg, false)) {
+			if (!rb_row_known(optarg, true)) {
 				char names[384];
 				rb_row_names(names, sizeof(names), ", ", false);
 				fprintf(stderr, "rangebench kdiff: --tracker names the engine's tracker to compare with the "
-						"kernel (%s), not '%s'\n",
+						"kernel (%s) or another kernel, not '%s'\n",
 					names, optarg);
 				return 2;
 			}
 			tracker = optarg;
+			break;
+		case 'k':
+			if (!rb_kernel_known(optarg)) {
+				fprintf(stderr, "rangebench kdiff: --kernel names a kernel (rangebench trackers), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			kname = optarg;
 			break;
 		case 'C': {
 			unsigned long long v;
@@ -83,6 +158,9 @@ int cmd_kdiff(int argc, char **argv)
 		case 'T':
 			lopts.prog_type = optarg;
 			break;
+		case 'r':
+			trace = true;
+			break;
 		case 'A':
 			lopts.attach_type = optarg;
 			break;
@@ -94,6 +172,14 @@ int cmd_kdiff(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (!strcmp(tracker, kname)) {
+		fprintf(stderr, "rangebench kdiff: --tracker names the engine's tracker (or another kernel) to compare "
+				"with the kernel, not '%s', the kernel side already (--kernel NAME sets it)\n",
+			tracker);
+		return 2;
+	}
+	if (trace && optind < argc)
+		return rb_kdiff_trace(kname, tracker, argc - optind, argv + optind, &lopts);
 	if (optind + 1 != argc) {
 		usage(stderr);
 		return 2;
@@ -115,24 +201,16 @@ int cmd_kdiff(int argc, char **argv)
 		fprintf(stderr, "kdiff: %s\n", err.msg);
 		return 2;
 	}
-	size_t idx = obj->prog_cnt;
-	if (!pname && obj->prog_cnt == 1)
-		idx = 0;
-	for (size_t i = 0; pname && i < obj->prog_cnt; i++)
-		if (!strcmp(obj->progs[i].name, pname))
-			idx = i;
+	size_t idx = find_prog(obj, path, pname);
 	if (idx == obj->prog_cnt) {
-		if (pname)
-			fprintf(stderr, "kdiff: %s: no program '%s'\n", path, pname);
-		else
-			fprintf(stderr, "kdiff: %s holds %zu programs: give OBJ:PROG\n", path, obj->prog_cnt);
 		rb_object_free(obj);
 		return 2;
 	}
 	char *kt = NULL, *et = NULL;
 	size_t kl = 0, el = 0;
 	struct rb_result kr, er;
-	if (run_one(obj, idx, "kernel", &kt, &kl, &kr) < 0 || run_one(obj, idx, tracker, &et, &el, &er) < 0) {
+	if (run_side(obj, idx, path, &lopts, kname, &kt, &kl, &kr) < 0 ||
+	    run_side(obj, idx, path, &lopts, tracker, &et, &el, &er) < 0) {
 		free(kt);
 		free(et);
 		rb_object_free(obj);
@@ -148,25 +226,25 @@ int cmd_kdiff(int argc, char **argv)
 	long d = rb_kdiff_first(&ka, &ea);
 	if (d >= 0) {
 		rc = 1;
-		printf("first difference at log line %ld (of %zu kernel, %zu %s):\n", d, ka.n, ea.n, tracker);
+		printf("first difference at log line %ld (of %zu %s, %zu %s):\n", d, ka.n, kname, ea.n, tracker);
 		long from = d - ctx > 0 ? d - ctx : 0;
 		for (long i = from; i < d && i < (long)ka.n; i++)
 			printf("  = %s\n", ka.line[i]);
 		for (long i = d; i < d + 3 && i < (long)ka.n; i++)
-			printf("  kernel: %s\n", ka.line[i]);
+			printf("  %s: %s\n", kname, ka.line[i]);
 		for (long i = d; i < d + 3 && i < (long)ea.n; i++)
 			printf("  %s: %s\n", tracker, ea.line[i]);
 	} else {
 		printf("logs agree (%zu lines)\n", ka.n);
 	}
-	printf("verdict  kernel %s / %s %s\n", rb_verdict_name(kr.verdict), tracker, rb_verdict_name(er.verdict));
+	printf("verdict  %s %s / %s %s\n", kname, rb_verdict_name(kr.verdict), tracker, rb_verdict_name(er.verdict));
 	if (kr.verdict != RB_ACCEPT || er.verdict != RB_ACCEPT)
-		printf("message  kernel [insn %d] %s / %s [insn %d] %s\n", kr.err_insn, kr.msg, tracker, er.err_insn,
+		printf("message  %s [insn %d] %s / %s [insn %d] %s\n", kname, kr.err_insn, kr.msg, tracker, er.err_insn,
 		       er.msg);
-	printf("insns    kernel %llu / %s %llu\n", (unsigned long long)kr.insns_processed, tracker,
+	printf("insns    %s %llu / %s %llu\n", kname, (unsigned long long)kr.insns_processed, tracker,
 	       (unsigned long long)er.insns_processed);
-	printf("states   kernel total %llu peak %llu max/insn %llu / %s total %llu peak %llu max/insn %llu\n",
-	       (unsigned long long)kr.total_states, (unsigned long long)kr.peak_states,
+	printf("states   %s total %llu peak %llu max/insn %llu / %s total %llu peak %llu max/insn %llu\n",
+	       kname, (unsigned long long)kr.total_states, (unsigned long long)kr.peak_states,
 	       (unsigned long long)kr.max_states_per_insn, tracker, (unsigned long long)er.total_states,
 	       (unsigned long long)er.peak_states, (unsigned long long)er.max_states_per_insn);
 	if (kr.verdict != er.verdict || kr.insns_processed != er.insns_processed || kr.total_states != er.total_states ||

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "kernels/kernels.h"
 #include "progen/progen.h"
 #include "verify/progdiff.h"
 
@@ -139,7 +140,7 @@ int cmd_progdiff(int argc, char **argv)
 		row(rb_progen_family_name(st->fam_id[i]), &st->fam[i]);
 	if (st->nfam > 1)
 		row("total", &st->total);
-	const char *ref = o.reference ? o.reference : "kernel";
+	const char *ref = o.reference ? o.reference : RB_KERNEL_RUNNING;
 	printf("seed %llu, programs %llu..%llu of each family, tracker %s, reference %s\n", (unsigned long long)o.seed,
 	       (unsigned long long)o.first, (unsigned long long)(o.first + o.cases - 1), o.tracker, ref);
 	printf("%s accepts, %s rejects: %llu; %s accepts, %s rejects: %llu\n", ref, o.tracker,

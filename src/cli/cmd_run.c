@@ -106,12 +106,14 @@ static void wait_for_driver(struct rb_driver *d, bool quiet, struct rb_progress 
 
 /* the driver's last rows, then the run's status in the database: 0 or 2;
  * *complete, and why (" (reason)") when it is not */
-static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, const struct rb_driver_opts *o,
-		   bool *complete, char *why, size_t whylen)
+static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, const struct run_cli *c,
+		   const struct rb_joblist *jobs, bool *complete, char *why, size_t whylen)
 {
+	const struct rb_driver_opts *o = &c->o;
 	struct rb_err err = {{0}};
 	int rc = 0;
-	if (rb_driver_finish(d, complete, &err) < 0) {
+	*complete = true;
+	if (d && rb_driver_finish(d, complete, &err) < 0) {
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
 		snprintf(why, whylen, " (stopped: %.300s)", err.msg);
 		*complete = false;
@@ -121,6 +123,9 @@ static int end_run(struct rb_store *st, int64_t run_id, struct rb_driver *d, con
 			snprintf(why, whylen, " (interrupted: %s)", strsignal(run_stop));
 		else
 			snprintf(why, whylen, " (not every verification ran)");
+	} else if (c->nguests && !run_stop && rb_run_guests(st, c, jobs, run_id, &run_stop, why, whylen) < 0) {
+		/* the kernel images, in their guests, once the driver is done */
+		*complete = false;
 	}
 	/* the verify run ends here, whatever the census does next */
 	const char *meant = *complete ? "complete" : "incomplete";
@@ -254,17 +259,19 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	if (!c->quiet)
 		fprintf(stderr, "run %lld (%s): %zu objects, trackers %s, %u workers, db %s\n",
 			(long long)run_id, c->label, jobs->n, c->ran, c->o.jobs, c->db);
-	struct rb_driver *d;
-	if (rb_driver_start(&c->o, jobs, st, &d, &err) < 0) {
+	struct rb_driver *d = NULL;
+	struct rb_progress p;
+	memset(&p, 0, sizeof(p));
+	if (c->o.ntrackers && rb_driver_start(&c->o, jobs, st, &d, &err) < 0) {
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
 		rb_store_run_end(st, run_id, "incomplete", &err);
 		return 2;
 	}
-	struct rb_progress p;
-	wait_for_driver(d, c->quiet, &p);
+	if (d)
+		wait_for_driver(d, c->quiet, &p);
 	bool complete;
 	char why[400] = "";
-	int rc = end_run(st, run_id, d, &c->o, &complete, why, sizeof(why));
+	int rc = end_run(st, run_id, d, c, jobs, &complete, why, sizeof(why));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (print_summary(st, c, run_id, complete, why, secs, &p))

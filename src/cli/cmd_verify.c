@@ -15,6 +15,8 @@
 #include "oracle/bpf_sys.h"
 #include "cli/type_opts.h"
 #include "driver/scan.h"
+#include "guest/guest.h"
+#include "kernels/kernels.h"
 #include "loader/prog_type.h"
 #include "tracker/tracker.h"
 #include "loader/object.h"
@@ -26,11 +28,13 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench verify [--tracker old|cnum|kernel] [--log] [--csv] [--btf FILE]\n"
+		"usage: rangebench verify [--tracker NAME] [--log] [--csv] [--btf FILE]\n"
 		"                         [--prog-type TYPE [--attach-type TYPE]] [--compiled-helpers] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
-		"  kernel), and print veristat-style rows. --log: the per-instruction verifier\n"
+		"  kernel), or with a kernel image of kernels.conf booted in QEMU (--tracker\n"
+		"  kernel-7.2; one boot for all the objects; rangebench trackers lists them),\n"
+		"  and print veristat-style rows. --log: the per-instruction verifier\n"
 		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE\n"
 		"  and the engine. --tracker NAME@PROFILE: the engine following another kernel\n"
 		"  (cnum-mainline@7.2: Linux 7.2.13; a bare NAME follows 6.18.44; README \"Kernel\n"
@@ -150,6 +154,79 @@ static bool opened_apart(struct probe *pr, const char *path, const struct rb_loa
 	return true;
 }
 
+struct guest_rows {
+	struct row *rows;
+	size_t n, cap;
+	FILE *logf;
+	const char *tracker;
+	bool oom;
+};
+
+static int guest_row(void *ctx, const struct rb_result_row *row, const char *log)
+{
+	struct guest_rows *g = ctx;
+	if (add_row(&g->rows, &g->n, &g->cap)) {
+		g->oom = true;
+		return -1;
+	}
+	struct row *r = &g->rows[g->n - 1];
+	const char *b = strrchr(row->prog.obj_path, '/');
+	b = b ? b + 1 : row->prog.obj_path;
+	if (snprintf(r->file, sizeof(r->file), "%s", b) >= (int)sizeof(r->file))
+		r->file[sizeof(r->file) - 1] = 0; /* a long name cut, as basename() rows are */
+	snprintf(r->prog, sizeof(r->prog), "%s", row->prog.name);
+	r->res = row->res;
+	if (log)
+		fprintf(g->logf, "=== %s:%s (%s) ===\n%s", r->file, r->prog, g->tracker, log);
+	return 0;
+}
+
+/* --tracker NAME of a kernel image: every OBJ[:PROG] in one guest */
+static int verify_in_guest(const char *tracker, int argc, char **argv, const struct rb_load_opts *lopts,
+			   bool want_log, bool csv)
+{
+	struct rb_kernel k;
+	struct rb_err err = {{0}};
+	if (rb_kernel_find(tracker, &k, &err) < 0) {
+		fprintf(stderr, "rangebench verify: %s\n", err.msg);
+		return 2;
+	}
+	struct rb_guest_obj *objs = calloc((size_t)argc, sizeof(*objs));
+	char(*paths)[4096] = calloc((size_t)argc, sizeof(*paths));
+	if (!objs || !paths) {
+		free(objs);
+		free(paths);
+		fprintf(stderr, "rangebench verify: out of memory\n");
+		return 2;
+	}
+	for (int a = 0; a < argc; a++) {
+		snprintf(paths[a], sizeof(paths[a]), "%s", argv[a]);
+		struct stat sb;
+		char *colon = strrchr(paths[a], ':');
+		if (stat(paths[a], &sb) != 0 && colon) {
+			*colon = 0;
+			objs[a].prog = colon + 1;
+		}
+		objs[a].path = paths[a];
+		objs[a].prog_type = lopts->prog_type;
+	}
+	struct guest_rows g = {.logf = csv ? stderr : stdout, .tracker = tracker};
+	struct rb_guest_opts go = {.want_log = want_log};
+	struct rb_guest_stats gs;
+	int rc = rb_guest_run(&k, objs, (size_t)argc, &go, guest_row, &g, &gs, &err) < 0 ? 2 : 0;
+	if (rc)
+		fprintf(stderr, "rangebench verify: %s\n", g.oom ? "out of memory" : err.msg);
+	else if ((csv || g.n) && print_rows(g.rows, g.n, csv, true) < 0)
+		rc = 2;
+	for (size_t i = 0; i < g.n; i++)
+		if (!strcmp(g.rows[i].prog, "(object)"))
+			rc = 2;
+	free(g.rows);
+	free(objs);
+	free(paths);
+	return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -200,10 +277,12 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (rb_cli_check_type_opts("verify", &lopts))
 		return 2;
+	if (!rb_tracker_get(tracker, 64) && !rb_kernel_is_running(tracker) && rb_kernel_known(tracker))
+		return verify_in_guest(tracker, argc - optind, argv + optind, &lopts, want_log, csv);
 	/* the running kernel as the tracker: one line saying why it cannot
 	 * run, rather than a row "unavailable" per program (and exit 0) */
 	char why[256];
-	if (!strcmp(tracker, "kernel") && !rb_bpf_available_why(why, sizeof(why))) {
+	if (rb_kernel_is_running(tracker) && !rb_bpf_available_why(why, sizeof(why))) {
 		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
 		return 2;
 	}
@@ -284,7 +363,7 @@ int cmd_verify(int argc, char **argv)
 		}
 		rb_object_free(obj);
 	}
-	if ((csv || n) && print_rows(rows, n, csv, !strcmp(tracker, "kernel")) < 0) {
+	if ((csv || n) && print_rows(rows, n, csv, rb_kernel_is_running(tracker)) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		rc = 2;
 	}

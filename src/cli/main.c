@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "guest/child.h"
 
 static const struct rb_command commands[] = {
 	{"trackers", cmd_trackers, "list the tracker registry: names, roles, sizes, build flags"},
@@ -65,6 +66,9 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return close_stdout("--help", 0);
 	}
+	/* inside a guest: one object through the guest's kernel (src/guest/) */
+	if (!strcmp(argv[1], "guest-verify"))
+		return rb_guest_child_main(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return close_stdout(commands[i].name, commands[i].run(argc - 1, argv + 1));

@@ -13,6 +13,8 @@
 #include "verify/row.h"
 #include "cli/run_opts.h"
 #include "cli/type_opts.h"
+#include "guest/guest.h"
+#include "kernels/kernels.h"
 #include "tracker/tracker.h"
 #include "util/root.h"
 
@@ -200,15 +202,30 @@ static int add_tracker(struct run_cli *c, const char *t)
 	for (unsigned i = 0; i < o->ntrackers; i++)
 		if (!strcmp(o->trackers[i], t))
 			return -1;
-	char why[300];
-	if (!rb_driver_tracker_available(t, why, sizeof(why))) {
+	for (unsigned i = 0; i < c->nguests; i++)
+		if (!strcmp(c->guests[i], t))
+			return -1;
+	char why[600];
+	struct rb_kernel k;
+	/* a kernel image (src/kernels/): its guests run after the driver */
+	bool image = !rb_tracker_get(t, 64) && rb_kernel_find(t, &k, NULL) == 0 && k.backend != RB_KBACK_RUNNING;
+	if (image ? !rb_guest_available(&k, why, sizeof(why)) : !rb_driver_tracker_available(t, why, sizeof(why))) {
 		fprintf(stderr, "note: tracker '%s' skipped: not available here (%s)\n", t, why);
 		return -1;
 	}
-	if (!strcmp(t, "kernel") && o->insn_limit) {
+	if (rb_kernel_known(t) && o->insn_limit) {
 		fprintf(stderr, "rangebench run: --insn-limit applies to old and cnum only: the "
-				"kernel's budget is fixed at 1000000 (drop 'kernel' from --trackers)\n");
+				"kernel's budget is fixed at 1000000 (drop '%s' from --trackers)\n", t);
 		return 2;
+	}
+	if (image) {
+		if (c->nguests == RB_DRIVER_MAX_TRACKERS) {
+			fprintf(stderr, "rangebench run: at most %d kernel images\n", RB_DRIVER_MAX_TRACKERS);
+			return 2;
+		}
+		snprintf(c->guests[c->nguests++], sizeof(c->guests[0]), "%s", t);
+		snprintf(c->ran + strlen(c->ran), sizeof(c->ran) - strlen(c->ran), "%s%s", *c->ran ? "," : "", t);
+		return -1;
 	}
 	if (o->ntrackers == RB_DRIVER_MAX_TRACKERS) {
 		fprintf(stderr, "rangebench run: at most %d trackers\n", RB_DRIVER_MAX_TRACKERS);
@@ -238,7 +255,7 @@ static int select_trackers(struct run_cli *c)
 	free(tbuf);
 	if (rc >= 0)
 		return rc;
-	if (c->o.ntrackers == 0) {
+	if (c->o.ntrackers == 0 && c->nguests == 0) {
 		fprintf(stderr, "rangebench run: %s\n",
 			c->trackers_arg && strspn(c->trackers_arg, ",") == strlen(c->trackers_arg)
 				? "--trackers names no tracker"

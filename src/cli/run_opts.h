@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "driver/driver.h"
+#include "store/store.h"
 
 struct run_cli {
 	char root[PATH_MAX]; /* the project root (default paths) */
@@ -22,11 +23,21 @@ struct run_cli {
 	const char *def_inputs[1];
 	char ran[256]; /* the trackers that run, comma-separated */
 	char tnames[RB_DRIVER_MAX_TRACKERS][32];
+	/* kernel images (src/kernels/): verified in guests (src/guest/) after
+	 * the driver's trackers, not by the driver */
+	char guests[RB_DRIVER_MAX_TRACKERS][16];
+	unsigned nguests;
 };
 
 /* Parse argv into *c (which must stay where it is: it points into itself).
  * Returns -1 to go on, else the exit code (0 after --help, 2 after an
  * error, which it has printed). */
 int rb_run_cli_parse(int argc, char **argv, struct run_cli *c);
+
+/* The kernel images of the run (c->guests), each through its guests
+ * (run_guests.c), rows stored under run_id: 0, or -1 with why (" (...)")
+ * when a kernel could not run or the rows could not be stored. */
+int rb_run_guests(struct rb_store *st, const struct run_cli *c, const struct rb_joblist *jobs, int64_t run_id,
+		  volatile sig_atomic_t *stop, char *why, size_t whylen);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include "driver/fault.h"
 #include "driver/rss.h"
 #include "driver/scan.h"
+#include "kernels/kernels.h"
 #include "loader/object.h"
 #include "loader/sha256.h"
 #include "store/writer.h"
@@ -43,6 +45,14 @@ void rb_drv_fail(struct rb_driver *d, const struct rb_err *e)
 
 void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row)
 {
+	struct rb_result_row k;
+	struct utsname u;
+	/* a row of the running kernel names its exact release */
+	if (rb_kernel_is_running(row->tracker) && !row->kernel_release[0] && uname(&u) == 0) {
+		k = *row;
+		snprintf(k.kernel_release, sizeof(k.kernel_release), "%s", u.release);
+		row = &k;
+	}
 	if (rb_writer_put(d->w, row) < 0) {
 		struct rb_err e;
 		rb_errf(&e, "%s: the database writer failed", rb_store_path(d->st));
@@ -295,7 +305,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.helpers = d->helpers ? &d->helpers->src : NULL,
 	};
 	/* the program's helper set probed now, not inside the timed verification */
-	if (d->helpers && strcmp(vo.tracker, "kernel"))
+	if (d->helpers && !rb_kernel_is_running(vo.tracker))
 		rb_helper_probe_set(d->helpers, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
 	double times[64];
@@ -308,7 +318,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		memset(&res, 0, sizeof(res));
 		res.err_insn = -1;
 		/* the first verification's peak RSS, for userspace trackers */
-		bool rss = r == 0 && d->measure_rss && strcmp(vo.tracker, "kernel") && rb_rss_reset_peak(&d->rss);
+		bool rss = r == 0 && d->measure_rss && !rb_kernel_is_running(vo.tracker) && rb_rss_reset_peak(&d->rss);
 		unsigned loads = rss && d->vmlinux ? rb_vmlinux_loads(d->vmlinux) : 0;
 		int rc = rb_verify(obj, pidx, &vo, &res, &e);
 		if (rss && rc >= 0)

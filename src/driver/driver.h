@@ -39,7 +39,7 @@
 #define RB_DRIVER_MEM_LIMIT_MIB 4096
 
 struct rb_driver_opts {
-	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* "old", "cnum", "kernel" */
+	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* engine trackers and the running kernel */
 	unsigned ntrackers;
 	unsigned jobs;        /* worker threads, >= 1 */
 	unsigned repeat;      /* verifications per (program, tracker); median time kept

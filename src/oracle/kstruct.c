@@ -1,5 +1,7 @@
 /* kstruct.c — verifier state sizes from the running kernel's BTF (see
- * kstruct.h). The cnum layout is computed, not read: the eight bounds of
+ * kstruct.h). A kernel that holds cnums already (Linux 7.2: r64, r32)
+ * gives its own sizes, and its cnum layout is itself. For 6.18 the cnum
+ * layout is computed, not read: the eight bounds of
  * 6.18's struct bpf_reg_state are consecutive 8- and 4-byte fields at an
  * 8-byte aligned offset, so one struct cnum64 {u64 base, size} and one
  * struct cnum32 {u32 base, size} (24 bytes) take their place with no new
@@ -42,7 +44,24 @@ static int bounds_bytes(const struct btf *b, int reg_id, uint32_t *out)
 			found++;
 		}
 	}
-	if (found != 8)
+	if (found == 8) {
+		*out = sum;
+		return 0;
+	}
+	if (found)
+		return -1;
+	/* Linux 7.2 (include/linux/bpf_verifier.h): struct cnum64 r64 and
+	 * struct cnum32 r32 in place of the eight bounds */
+	m = btf_members(t);
+	for (unsigned i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *mt = btf__type_by_id(b, m->type);
+		const char *tn = mt && btf_is_struct(mt) ? btf__name_by_offset(b, mt->name_off) : NULL;
+		if (tn && (!strcmp(tn, "cnum64") || !strcmp(tn, "cnum32"))) {
+			sum += mt->size;
+			found++;
+		}
+	}
+	if (found != 2)
 		return -1;
 	*out = sum;
 	return 0;

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kernels.h"
 #include "tracker/tracker.h"
+
+/* SQL: the tracker column names no kernel row (temp.chart_trackers.kernel) */
+#define RB_NOT_KERNEL(col) col " NOT IN (SELECT name FROM temp.chart_trackers WHERE kernel > 0)"
 
 /* the baseline (?3) and the candidate (?4) side by side, per program of run ?1 */
 #define PAIR_SQL                                                                                   \
@@ -61,14 +65,14 @@ const struct rb_chart rb_charts[] = {
 		 * blocks separated by two blank lines (gnuplot's "index") */
 		.query = {"WITH r AS (SELECT b.tracker, t.ord, b.verify_us / a.verify_us AS ratio FROM results a "
 			  "JOIN results b ON b.run_id = a.run_id AND b.program_id = a.program_id AND b.tracker <> ?3 "
-			  "AND b.tracker <> 'kernel' JOIN chart_trackers t ON t.name = b.tracker "
-			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0) "
+			  "AND " RB_NOT_KERNEL("b.tracker") " JOIN chart_trackers t ON t.name = b.tracker "
+			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0 AND a.clock IS b.clock) "
 			  "SELECT tracker, printf('%.6g', ratio) AS ratio, "
 			  "printf('%.6f', 1.0 * row_number() OVER (PARTITION BY tracker ORDER BY ratio) / "
 			  "count(*) OVER (PARTITION BY tracker)) AS cum_share FROM r ORDER BY ord, r.ratio"},
 		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
-			  "b.program_id = a.program_id AND b.tracker <> ?3 AND b.tracker <> 'kernel' "
-			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0",
+			  "b.program_id = a.program_id AND b.tracker <> ?3 AND " RB_NOT_KERNEL("b.tracker") " "
+			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0 AND a.clock IS b.clock",
 		.needs = "a run with the baseline and another userspace tracker",
 		.blocks = 1,
 	},
@@ -91,19 +95,20 @@ const struct rb_chart rb_charts[] = {
 		 * the run accepted, in MiB */
 		.query = {"WITH m AS (SELECT tracker, max(reg_state_bytes) AS reg, max(state_bytes) AS st FROM results "
 			  "WHERE run_id = ?1 GROUP BY tracker), "
-			  "u AS (SELECT count(DISTINCT tracker) AS n FROM results WHERE run_id = ?1 AND tracker <> 'kernel'), "
-			  "ok AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker <> 'kernel' GROUP BY program_id "
+			  "u AS (SELECT count(DISTINCT tracker) AS n FROM results WHERE run_id = ?1 AND " RB_NOT_KERNEL("tracker") "), "
+			  "ok AS (SELECT program_id FROM results WHERE run_id = ?1 AND " RB_NOT_KERNEL("tracker") " GROUP BY program_id "
 			  "HAVING count(*) = (SELECT n FROM u) AND sum(verdict <> 'success') = 0), "
-			  "p AS (SELECT tracker, sum(peak_state_mem) AS mem FROM results WHERE run_id = ?1 AND tracker <> 'kernel' "
+			  "p AS (SELECT tracker, sum(peak_state_mem) AS mem FROM results WHERE run_id = ?1 AND " RB_NOT_KERNEL("tracker") " "
 			  "AND program_id IN ok GROUP BY tracker), "
 			  "rows AS (SELECT t.ord, t.name AS tracker, t.val_size AS value_bytes, "
-			  "coalesce(nullif(m.reg, 0), CASE t.name WHEN 'kernel' THEN 112 END) AS reg_state_bytes, "
-			  "coalesce(nullif(m.st, 0), CASE t.name WHEN 'kernel' THEN 1280 END) AS state_bytes, "
+			  "coalesce(nullif(m.reg, 0), t.reg_bytes) AS reg_state_bytes, "
+			  "coalesce(nullif(m.st, 0), t.state_bytes) AS state_bytes, "
 			  "CASE WHEN p.mem IS NOT NULL THEN printf('%.2f', p.mem / 1048576.0) END AS state_mib "
-			  "FROM chart_trackers t LEFT JOIN m ON m.tracker = t.name LEFT JOIN p ON p.tracker = t.name) "
+			  "FROM chart_trackers t LEFT JOIN m ON m.tracker = t.name LEFT JOIN p ON p.tracker = t.name "
+			  "WHERE t.kernel < 2 OR m.tracker IS NOT NULL) "
 			  "SELECT tracker, value_bytes, reg_state_bytes, state_bytes, state_mib FROM (SELECT * FROM rows "
 			  "UNION ALL SELECT 1000000, 'kernel-cnum', 40, reg_state_bytes - 24, state_bytes - 11 * 24, NULL "
-			  "FROM rows WHERE tracker = 'kernel') ORDER BY ord"},
+			  "FROM rows WHERE tracker IN (SELECT name FROM temp.chart_trackers WHERE kernel = 1)) ORDER BY ord"},
 		.points = "SELECT count(*) FROM chart_trackers",
 		.needs = "nothing",
 	},
@@ -121,6 +126,31 @@ const struct rb_chart rb_charts[] = {
 			  "FROM a WHERE source IN (SELECT source FROM a GROUP BY source HAVING max(n) > 0)"},
 		.points = "SELECT count(*) FROM tracker_vs_kernel WHERE run_id = ?1 AND agree IS NOT NULL",
 		.needs = "a run with the kernel and at least one userspace tracker",
+		.pivot = 1,
+	},
+	{
+		.name = "kernels",
+		.title = "programs verified exactly as the run's kernel image does, per corpus source",
+		.runs = RB_CHART_RUN,
+		.file = {"kernels.tsv"},
+		/* the reference: the run's first kernel image (src/kernels/,
+		 * e.g. kernel-7.2); one row per source, one column per other
+		 * tracker of the run (the running kernel, the engine's): the
+		 * share of programs with the reference's verdict and
+		 * instruction count, over those both verified */
+		.query = {"WITH ref AS (SELECT name FROM temp.chart_trackers t WHERE kernel = 2 AND EXISTS "
+			  "(SELECT 1 FROM results r WHERE r.run_id = ?1 AND r.tracker = t.name) ORDER BY ord LIMIT 1), "
+			  "a AS (SELECT coalesce(p.source, 'unknown') AS source, t.tracker, count(*) AS n, "
+			  "sum(t.verdict = k.verdict AND t.insns_processed = k.insns_processed) AS ok FROM results k "
+			  "JOIN results t ON t.run_id = k.run_id AND t.program_id = k.program_id AND t.tracker <> k.tracker "
+			  "AND t.verdict IN ('success', 'failure') JOIN programs p ON p.id = k.program_id "
+			  "WHERE k.run_id = ?1 AND k.tracker = (SELECT name FROM ref) AND k.verdict IN ('success', 'failure') "
+			  "GROUP BY 1, 2) "
+			  "SELECT source || ' (n=' || max(n) OVER (PARTITION BY source) || ')' AS source, source AS ord, "
+			  "tracker, printf('%.2f', 100.0 * ok / n) AS value FROM a"},
+		.points = "SELECT count(*) FROM results WHERE run_id = ?1 AND verdict IN ('success', 'failure') AND "
+			  "tracker IN (SELECT name FROM temp.chart_trackers WHERE kernel = 2)",
+		.needs = "a run with a kernel image (e.g. --trackers kernel,cnum-mainline,kernel-7.2)",
 		.pivot = 1,
 	},
 	{
@@ -174,31 +204,52 @@ const struct rb_chart rb_charts[] = {
 };
 
 /* TEMP chart_trackers: every registry tracker (registry order), then the
- * kernel */
+ * kernels (src/kernels/: kernel 1 the running one, 2 an image of
+ * kernels.conf), with the register and state sizes a row without its own
+ * stands for (the running kernel's 6.18 structs) */
 static int fill_trackers(sqlite3 *db, struct rb_err *err)
 {
 	if (sqlite3_exec(db,
 			 "CREATE TEMP TABLE IF NOT EXISTS chart_trackers (name TEXT PRIMARY KEY, ord INTEGER, "
-			 "val_size INTEGER); DELETE FROM temp.chart_trackers;",
+			 "val_size INTEGER, kernel INTEGER, reg_bytes INTEGER, state_bytes INTEGER); "
+			 "DELETE FROM temp.chart_trackers;",
 			 NULL, NULL, NULL) != SQLITE_OK)
 		return rb_errf(err, "charts: %s", sqlite3_errmsg(db));
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, "INSERT INTO temp.chart_trackers VALUES (?1, ?2, ?3)", -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "INSERT INTO temp.chart_trackers VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &s, NULL) != SQLITE_OK)
 		return rb_errf(err, "charts: %s", sqlite3_errmsg(db));
 	int ord = 0, rc = SQLITE_DONE;
 	for (const struct rb_tracker *const *t = rb_trackers(64); t && *t && rc == SQLITE_DONE; t++, ord++) {
 		sqlite3_bind_text(s, 1, (*t)->name, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 2, ord);
 		sqlite3_bind_int64(s, 3, (int64_t)(*t)->val_size);
+		sqlite3_bind_int(s, 4, 0);
 		rc = sqlite3_step(s);
 		sqlite3_reset(s);
 	}
-	if (rc == SQLITE_DONE) {
-		/* the kernel's 6.18 bounds: 64 bytes (docs/kernel-facts.md) */
-		sqlite3_bind_text(s, 1, "kernel", -1, SQLITE_STATIC);
+	struct rb_kernel ks[RB_KERNELS_MAX];
+	size_t nk = 0;
+	if (rb_kernels_list(ks, RB_KERNELS_MAX, &nk, err) < 0)
+		nk = 0; /* a broken kernels.conf: the running kernel only */
+	if (nk == 0) {
+		nk = 1;
+		rb_kernel_find(RB_KERNEL_RUNNING, &ks[0], NULL);
+	}
+	for (size_t i = 0; i < nk && rc == SQLITE_DONE; i++, ord++) {
+		bool run = ks[i].backend == RB_KBACK_RUNNING;
+		sqlite3_clear_bindings(s);
+		sqlite3_bind_text(s, 1, ks[i].name, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int(s, 2, ord);
-		sqlite3_bind_int64(s, 3, 64);
+		sqlite3_bind_int(s, 4, run ? 1 : 2);
+		if (run) {
+			/* the running kernel's 6.18 bounds: 64 bytes of a 112-byte
+			 * bpf_reg_state, a 1280-byte bpf_func_state (docs/kernel-facts.md) */
+			sqlite3_bind_int64(s, 3, 64);
+			sqlite3_bind_int64(s, 5, 112);
+			sqlite3_bind_int64(s, 6, 1280);
+		}
 		rc = sqlite3_step(s);
+		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
@@ -229,8 +280,8 @@ static int bind_runs(sqlite3_stmt *s, const struct rb_chart *c, const struct rb_
 
 /* The pivot of a (key, ord, tracker, value) query: one column per
  * tracker present (registry order), named after it. The names are the
- * registry's (and "kernel"): letters, digits, '-' and '_' only, so they
- * are quoted as they are. */
+ * registry's and the kernels' (src/kernels/): letters, digits, '-', '_'
+ * and '.' only, so they are quoted as they are. */
 static char *pivot_sql(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_runs_ids *runs,
 		       const char *sql, struct rb_err *err)
 {
@@ -258,7 +309,7 @@ static char *pivot_sql(sqlite3 *db, const struct rb_chart *c, const struct rb_ch
 		bool ok = t && *t;
 		for (const char *p = t; ok && *p; p++)
 			ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			     *p == '-' || *p == '_';
+			     *p == '-' || *p == '_' || *p == '.';
 		if (!ok)
 			continue;
 		char *next = sqlite3_mprintf("%s, max(CASE WHEN q.tracker = '%s' THEN q.value END) AS \"%s\"", out,

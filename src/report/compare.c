@@ -104,6 +104,10 @@ static int shortest_names(struct rb_compare *c)
 	return 0;
 }
 
+/* a side's time, only where both sides were measured on the same clock
+ * (results.clock: a guest's emulated time never meets a native one) */
+#define SAME_CLOCK(side) "CASE WHEN a.clock IS b.clock THEN " side ".verify_us END"
+
 int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
 		    struct rb_err *err)
 {
@@ -115,8 +119,8 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		"AND (?3 IS NULL OR tracker = ?3) UNION SELECT program_id, tracker FROM results "
 		"WHERE run_id = ?2 AND (?3 IS NULL OR tracker = ?3)) "
 		"SELECT p.obj_path, p.name, coalesce(p.source, ''), k.tracker, "
-		"a.verdict, a.insns_processed, a.total_states, a.peak_states, a.verify_us, a.peak_state_mem, "
-		"b.verdict, b.insns_processed, b.total_states, b.peak_states, b.verify_us, b.peak_state_mem "
+		"a.verdict, a.insns_processed, a.total_states, a.peak_states, " SAME_CLOCK("a") ", a.peak_state_mem, "
+		"b.verdict, b.insns_processed, b.total_states, b.peak_states, " SAME_CLOCK("b") ", b.peak_state_mem "
 		"FROM k JOIN programs p ON p.id = k.program_id "
 		"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = k.tracker "
 		"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = k.tracker "
@@ -125,8 +129,8 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		"WITH k AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker = ?3 "
 		"UNION SELECT program_id FROM results WHERE run_id = ?2 AND tracker = ?4) "
 		"SELECT p.obj_path, p.name, coalesce(p.source, ''), '', "
-		"a.verdict, a.insns_processed, a.total_states, a.peak_states, a.verify_us, a.peak_state_mem, "
-		"b.verdict, b.insns_processed, b.total_states, b.peak_states, b.verify_us, b.peak_state_mem "
+		"a.verdict, a.insns_processed, a.total_states, a.peak_states, " SAME_CLOCK("a") ", a.peak_state_mem, "
+		"b.verdict, b.insns_processed, b.total_states, b.peak_states, " SAME_CLOCK("b") ", b.peak_state_mem "
 		"FROM k JOIN programs p ON p.id = k.program_id "
 		"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = ?3 "
 		"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = ?4 "

@@ -76,9 +76,10 @@ int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size
 				     "INSERT OR REPLACE INTO results (run_id, program_id, tracker, "
 				     "verdict, err_insn, sys_errno, msg, insns_processed, total_states, "
 				     "peak_states, max_states_per_insn, mark_read, verify_us, repeats, "
-				     "reg_state_bytes, state_bytes, peak_state_mem, obj_path, peak_rss_kib) VALUES "
+				     "reg_state_bytes, state_bytes, peak_state_mem, obj_path, peak_rss_kib, "
+				     "kernel_release, clock) VALUES "
 				     "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-				     "?16, ?17, ?18, ?19)",
+				     "?16, ?17, ?18, ?19, ?20, ?21)",
 				     &s, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
@@ -105,6 +106,8 @@ int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size
 		rb_bind_text(s, 18, r->prog.obj_path);
 		if (res->peak_rss_kib)
 			bind_u64(s, 19, res->peak_rss_kib);
+		rb_bind_text(s, 20, r->kernel_release[0] ? r->kernel_release : NULL);
+		rb_bind_text(s, 21, r->clock[0] ? r->clock : NULL);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return fail_rollback(st, err, "insert result");
 	}

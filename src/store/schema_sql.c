@@ -22,6 +22,7 @@ RB_INCBIN(rb_sql_migration_005, "db/migrations/005_helper_sets.sql");
 RB_INCBIN(rb_sql_migration_006, "db/migrations/006_explain_provenance.sql");
 RB_INCBIN(rb_sql_migration_007, "db/migrations/007_program_ordinal.sql");
 RB_INCBIN(rb_sql_migration_008, "db/migrations/008_run_process.sql");
+RB_INCBIN(rb_sql_migration_009, "db/migrations/009_kernel_rows.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
@@ -30,6 +31,7 @@ extern const char rb_sql_migration_005[];
 extern const char rb_sql_migration_006[];
 extern const char rb_sql_migration_007[];
 extern const char rb_sql_migration_008[];
+extern const char rb_sql_migration_009[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
@@ -39,5 +41,6 @@ const struct rb_migration rb_migrations[] = {
 	{6, rb_sql_migration_006},
 	{7, rb_sql_migration_007},
 	{8, rb_sql_migration_008},
+	{9, rb_sql_migration_009},
 };
 const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);

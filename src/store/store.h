@@ -20,7 +20,7 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 8
+#define RB_SCHEMA_VERSION 9
 
 struct rb_store;
 
@@ -108,6 +108,8 @@ struct rb_result_row {
 	char tracker[16];
 	struct rb_result res;
 	unsigned repeats;
+	char kernel_release[96]; /* kernel rows: the exact release; "" = NULL */
+	char clock[8];           /* "" native, "tcg"/"kvm": verify_us inside a guest */
 };
 
 /* Upsert the programs and insert the results, all in one transaction. A

@@ -3,6 +3,7 @@
 #include <linux/bpf.h>
 #include <string.h>
 
+#include "kernels/kernels.h"
 #include "tracker/tracker.h"
 
 #include <stdio.h>
@@ -55,7 +56,7 @@ const struct rb_tracker *rb_tracker_get(const char *name, unsigned bits)
 
 bool rb_tracker_known(const char *name, bool with_kernel)
 {
-	return rb_tracker_get(name, 64) || (with_kernel && name && !strcmp(name, "kernel"));
+	return rb_tracker_get(name, 64) || (with_kernel && rb_kernel_known(name));
 }
 
 int rb_tracker_names(char *buf, size_t len, const char *sep, bool with_kernel)
@@ -67,7 +68,7 @@ int rb_tracker_names(char *buf, size_t len, const char *sep, bool with_kernel)
 		n += k > 0 ? k : 0;
 	}
 	if (with_kernel) {
-		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%skernel", sep);
+		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%s%s", sep, RB_KERNEL_RUNNING);
 		n += k > 0 ? k : 0;
 	}
 	return n;

@@ -177,11 +177,12 @@ const struct rb_tracker *const *rb_trackers(unsigned bits);
 /* The default roles of comparisons: baseline "old", candidate "cnum". */
 #define RB_ROLE_BASELINE "old"
 #define RB_ROLE_CANDIDATE "cnum"
-/* Is `name` a registry tracker? (or, with_kernel, "kernel", the running
- * kernel's verifier, which the driver and verify accept too) */
+/* Is `name` a registry tracker? (or, with_kernel, a kernel row: the
+ * running kernel's verifier or a kernel of kernels.conf, src/kernels/) */
 bool rb_tracker_known(const char *name, bool with_kernel);
-/* "old, cnum, ..." (every registry name, then "kernel" if with_kernel) into
- * buf, snprintf conventions; for usage and error messages */
+/* "old, cnum, ..." (every registry name, then the running kernel's if
+ * with_kernel) into buf, snprintf conventions; the default tracker list
+ * of `run`, and for usage and error messages */
 int rb_tracker_names(char *buf, size_t len, const char *sep, bool with_kernel);
 const struct rb_concrete *rb_concrete_get(unsigned bits);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/kernels.h"
 #include "oracle/kdiff.h"
 #include "oracle/vlog.h"
 #include "oracle/bpf_sys.h"
@@ -62,7 +63,7 @@ static void show(FILE *f, const struct rb_progen_prog *p, const char *ref, const
 		(unsigned long long)p->seed, why);
 	fprintf(f, "  reproduce: rangebench progdiff --family %s --seed %llu --first %llu --cases 1 --tracker %s%s%s\n",
 		fam, (unsigned long long)p->seed, (unsigned long long)p->index, tracker,
-		strcmp(ref, "kernel") ? " --reference " : "", strcmp(ref, "kernel") ? ref : "");
+		!rb_kernel_is_running(ref) ? " --reference " : "", !rb_kernel_is_running(ref) ? ref : "");
 	fprintf(f, "  verdict %s %s / %s %s; insns %s %llu / %s %llu\n", ref, rb_verdict_name(kr->verdict),
 		tracker, rb_verdict_name(er->verdict), ref, (unsigned long long)kr->insns_processed, tracker,
 		(unsigned long long)er->insns_processed);
@@ -108,7 +109,7 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 {
 	memset(st, 0, sizeof(*st));
 	const char *tracker = o->tracker ? o->tracker : "old";
-	const char *ref = o->reference ? o->reference : "kernel";
+	const char *ref = o->reference ? o->reference : RB_KERNEL_RUNNING;
 	char names[384];
 	rb_row_names(names, sizeof(names), ", ", false);
 	if (!rb_row_known(tracker, false))
@@ -119,7 +120,7 @@ int rb_progdiff_run(const struct rb_progdiff_opts *o, struct rb_progdiff_stats *
 	if (o->family >= nf)
 		return rb_errf(err, "progdiff: no family %d", o->family);
 	const char *why = NULL;
-	if (!strcmp(ref, "kernel") && !rb_bpf_available(&why)) {
+	if (rb_kernel_is_running(ref) && !rb_bpf_available(&why)) {
 		st->skipped = true;
 		snprintf(st->skip_reason, sizeof(st->skip_reason), "%s", why ? why : "bpf() unavailable");
 		return 0;

@@ -1,8 +1,10 @@
 /* verify.c — rb_verify(): one program of an opened object, verified by the
- * tracker named in the options: "kernel" is the running kernel through
- * bpf() (oracle/kload.h); every registry tracker ("old", "cnum", ...,
- * tracker.h) is the userspace engine (engine/engine.h) with that scalar
- * tracker at 64 bits. */
+ * tracker named in the options: the running kernel (RB_KERNEL_RUNNING,
+ * kernels/kernels.h) through bpf() (oracle/kload.h); every registry
+ * tracker ("old", "cnum", ..., tracker.h) is the userspace engine
+ * (engine/engine.h) with that scalar tracker at 64 bits. A kernel image
+ * of kernels.conf verifies whole batches in a guest (guest/guest.h), never
+ * one program here. */
 #include "util/cpus.h"
 #include "verify/verify.h"
 
@@ -11,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "engine/profile.h"
+#include "kernels/kernels.h"
 #include "loader/prog_type.h"
 #include "oracle/kload.h"
 #include "oracle/kstruct.h"
@@ -25,11 +28,17 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 	/* "NAME@PROFILE": the engine with tracker NAME following that kernel profile */
 	char base[64];
 	const struct rb_profile *prof = rb_profile_split(name, base, sizeof(base));
-	if (strcmp(name, "kernel") && (!prof || !rb_tracker_get(base, 64)))
-		return rb_errf(err, "unknown tracker '%s' (old, cnum, kernel; NAME@PROFILE)", name);
+	const struct rb_tracker *t = prof ? rb_tracker_get(base, 64) : NULL;
+	if (!t && !rb_kernel_is_running(name)) {
+		if (rb_kernel_known(name))
+			return rb_errf(err, "tracker '%s' is a kernel image: it verifies in a guest, not here", name);
+		char names[256];
+		rb_tracker_names(names, sizeof(names), ", ", true);
+		return rb_errf(err, "unknown tracker '%s' (%s; NAME@PROFILE)", name, names);
+	}
 	if (rb_prog_prepare_outcome(&obj->progs[prog_idx], res))
 		return 0;
-	if (!strcmp(name, "kernel")) {
+	if (rb_kernel_is_running(name)) {
 		struct rb_kload_opts ko = {.want_log = opts && opts->log, .log = opts ? opts->log : NULL};
 		int rc = rb_kload_object_prog(obj, prog_idx, &ko, res, err);
 		/* the kernel's own sizes, from its BTF: one bpf_reg_state, and
@@ -40,13 +49,6 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 			res->state_bytes = (uint64_t)ks.vstate + ks.func;
 		}
 		return rc;
-	}
-	const struct rb_tracker *t = rb_tracker_get(base, 64);
-	if (!t)
-	{
-		char names[256];
-		rb_tracker_names(names, sizeof(names), ", ", true);
-		return rb_errf(err, "unknown tracker '%s' (%s)", name, names);
 	}
 	struct rb_engine_opts eo = {
 		.insn_limit = opts ? opts->insn_limit : 0,

@@ -1,6 +1,7 @@
 /* verify.h — the front door: verify one program of an opened object with
  * one verifier ("old" or "cnum": the userspace engine with that tracker;
- * "kernel": the running kernel through bpf()). Used by `rangebench verify`,
+ * the running kernel, RB_KERNEL_RUNNING, through bpf(); kernel images
+ * verify in guests, src/guest/). Used by `rangebench verify`,
  * `kdiff` and the driver. */
 #ifndef RB_VERIFY_VERIFY_H
 #define RB_VERIFY_VERIFY_H
@@ -18,7 +19,7 @@ struct rb_helper_source;
 struct rb_engine_recorder;
 
 struct rb_verify_opts {
-	const char *tracker;    /* "old", "cnum" or "kernel" */
+	const char *tracker;    /* an engine tracker, or the running kernel (RB_KERNEL_RUNNING) */
 	uint64_t insn_limit;    /* 0 = the kernel's 1,000,000 */
 	double time_limit_s;    /* 0 = none */
 	FILE *log;              /* non-NULL: write a level-2 style per-instruction log here */

@@ -1,0 +1,176 @@
+/* boot.c — starting a guest and watching it (see guest_impl.h). */
+#include "guest/guest_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest/initramfs.h"
+#include "util/file.h"
+
+extern char **environ;
+
+double rb_gst_now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+bool rb_gst_find_in_path(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char buf[8192];
+	snprintf(buf, sizeof(buf), "%s", path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if (snprintf(out, len, "%s/%s", d, name) < (int)len && access(out, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err)
+{
+	char tmpl[] = "/tmp/rb-guest-XXXXXX";
+	const char *td = getenv("TMPDIR");
+	if (td && *td)
+		snprintf(g->dir, sizeof(g->dir), "%s/rb-guest-XXXXXX", td);
+	else
+		snprintf(g->dir, sizeof(g->dir), "%s", tmpl);
+	if (!mkdtemp(g->dir))
+		return rb_errf(err, "%s: cannot create a directory for the guest: %s", g->dir, strerror(errno));
+	char initrd[PATH_MAX + 32];
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", g->dir);
+	char config[PATH_MAX + 32];
+	snprintf(config, sizeof(config), "%s/inputs/config", r->kdir);
+	struct rb_initramfs_spec spec = {
+		.config = access(config, R_OK) == 0 ? config : NULL,
+		.exe = r->exe,
+		.objs = r->objs,
+		.batch = g->batch,
+		.nbatch = g->nbatch,
+		.workers = r->vcpus,
+		.want_log = r->o->want_log,
+		.dump_inputs = g->dump_inputs,
+	};
+	if (rb_initramfs_write(initrd, &spec, err) < 0)
+		return -1;
+	char mem[32], smp[16], accel[64], ser[MAX_PORTS + 1][PATH_MAX + 40], outp[PATH_MAX + 32];
+	snprintf(mem, sizeof(mem), "%uM", r->k->mem_mib);
+	snprintf(smp, sizeof(smp), "%u", r->vcpus);
+	snprintf(accel, sizeof(accel), "%s", !strcmp(g->accel, "kvm") ? "kvm" : "tcg,thread=multi");
+	const char *argv[64];
+	int a = 0;
+	argv[a++] = r->qemu;
+	argv[a++] = "-nodefaults";
+	argv[a++] = "-no-user-config";
+	argv[a++] = "-display";
+	argv[a++] = "none";
+	argv[a++] = "-no-reboot";
+	argv[a++] = "-accel";
+	argv[a++] = accel;
+	argv[a++] = "-cpu";
+	argv[a++] = !strcmp(g->accel, "kvm") ? "host" : "max";
+	argv[a++] = "-smp";
+	argv[a++] = smp;
+	argv[a++] = "-m";
+	argv[a++] = mem;
+	argv[a++] = "-kernel";
+	argv[a++] = r->image;
+	argv[a++] = "-initrd";
+	argv[a++] = initrd;
+	argv[a++] = "-append";
+	argv[a++] = "console=ttyS0 quiet panic=-1 oops=panic";
+	for (unsigned p = 0; p <= r->vcpus; p++) {
+		snprintf(ser[p], sizeof(ser[p]), "file:%s/ttyS%u", g->dir, p);
+		argv[a++] = "-serial";
+		argv[a++] = ser[p];
+	}
+	argv[a] = NULL;
+	snprintf(outp, sizeof(outp), "%s/qemu.out", g->dir);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	int rc = posix_spawn(&g->pid, r->qemu, &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		return rb_errf(err, "%s: cannot start: %s", r->qemu, strerror(rc));
+	g->started = g->last_output = rb_gst_now_s();
+	r->st->guests++;
+	if (r->o->progress)
+		fprintf(r->o->progress, "%s: guest %d booting (%s, %zu objects)\n", r->k->name, (int)g->pid, g->accel,
+			g->nbatch);
+	return 0;
+}
+
+
+/* the line of the console that says why the guest kernel died, or "" */
+void rb_gst_crash_line(const char *dir, char *out, size_t len, char *last, size_t lastlen)
+{
+	char path[PATH_MAX + 16], line[512];
+	snprintf(path, sizeof(path), "%s/ttyS0", dir);
+	out[0] = last[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	static const char *const marks[] = {"Kernel panic", "BUG:", "Oops", "general protection fault",
+					    "Out of memory", "KVM internal error"};
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0])
+			snprintf(last, lastlen, "%s", line);
+		for (size_t m = 0; !out[0] && m < sizeof(marks) / sizeof(marks[0]); m++)
+			if (strstr(line, marks[m]))
+				snprintf(out, len, "%s", line);
+	}
+	fclose(f);
+}
+
+bool rb_gst_file_has(const char *path, const char *needle)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	if (rb_read_file(path, 64 << 20, &buf, &len, NULL) < 0)
+		return false;
+	bool has = memmem(buf, len, needle, strlen(needle)) != NULL;
+	free(buf);
+	return has;
+}
+
+void rb_gst_rm_dir(const char *dir)
+{
+	static const char *const files[] = {"initramfs.cpio", "qemu.out", "ttyS0", "ttyS1", "ttyS2", "ttyS3"};
+	char p[PATH_MAX + 32];
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+
+/* output seen since the last look? (console and ports) */
+bool rb_gst_grew(struct runner *r, struct guest *g)
+{
+	bool any = false;
+	for (unsigned p = 0; p <= r->vcpus; p++) {
+		char path[PATH_MAX + 16];
+		struct stat sb;
+		snprintf(path, sizeof(path), "%s/ttyS%u", g->dir, p);
+		if (stat(path, &sb) == 0 && sb.st_size != g->sizes[p]) {
+			g->sizes[p] = sb.st_size;
+			any = true;
+		}
+	}
+	return any;
+}

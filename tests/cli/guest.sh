@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# guest.sh — the guest runner (src/guest/): `run`, `verify` and `compare`
+# with kernel-7.2, Debian sid's Linux 7.2 of kernels.conf, booted once in
+# QEMU (TCG where KVM fails) on the six tiny programs: rows with the
+# guest's release and clock, 7.2's own state sizes from its BTF, the cache
+# answering a second run without a boot; and a kernel that does not boot
+# becomes a row naming the reason. The image is downloaded on first use
+# into the kernel cache (scripts/kernels.sh); where the Debian mirror
+# cannot be reached the test is skipped with one line.
+set -u
+RB=${RB:-build/test/rangebench}
+. "$(dirname "$0")/lib/tap.sh"
+skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
+
+if $RB trackers | grep -q '^kernel-7.2 .*not downloaded'; then
+	scripts/kernels.sh kernel-7.2 >"$tmp/fetch.out" 2>&1
+fi
+if $RB trackers | grep -q '^kernel-7.2 .*not downloaded'; then
+	skip "guest runner" "kernel-7.2 not downloaded (Debian mirror unreachable?): $(tail -1 "$tmp/fetch.out")"
+	exit 0
+fi
+. "$(dirname "$0")/lib/tiny.sh"
+# the downloaded image, used by path with a cache of the test's own, so the
+# first run boots and the shared cache stays untouched
+pkg=$(awk '$1 == "kernel-7.2" {print $2}' kernels.conf)
+vmlinuz=${RB_KERNEL_CACHE:-$PWD/build/kernels}/${pkg#debian:*/}/vmlinuz
+kc=$tmp/kcache
+cat >"$tmp/kernels.conf" <<EOC
+kernel-7.2  $vmlinuz  qemu  1G
+nokernel    $tmp/tiny.o  qemu  512M
+EOC
+export RB_KERNELS_CONF=$tmp/kernels.conf RB_KERNEL_CACHE=$kc RB_GUEST_INPUTS=0
+db=$tmp/g.sqlite
+
+$RB run --no-census --db "$db" --label g --trackers old,kernel-7.2 -j 1 "$tmp/tiny.o" >"$tmp/run1.out" 2>&1
+check "run --trackers old,kernel-7.2 exits 0" "[ $? -eq 0 ]" "$tmp/run1.out"
+check "one guest booted, nothing from the cache" "grep -q '1 objects, 0 from the cache, 1 guests' $tmp/run1.out" "$tmp/run1.out"
+q() { sqlite3 "$db" "$1"; }
+check "six kernel-7.2 rows, every one a verdict of the kernel" \
+	"[ \"\$(q \"SELECT count(*) FROM results WHERE tracker = 'kernel-7.2' AND verdict IN ('success', 'failure')\")\" = 6 ]" "$tmp/run1.out"
+check "rows name the guest's 7.2 release and the emulated clock" \
+	"[ \"\$(q \"SELECT count(*) FROM results WHERE tracker = 'kernel-7.2' AND kernel_release LIKE '7.2.%' AND clock IN ('tcg', 'kvm')\")\" = 6 ]" "$tmp/run1.out"
+check "7.2's own sizes from its BTF: bpf_reg_state 88 B, bpf_verifier_state + bpf_func_state 1264 B" \
+	"[ \"\$(q \"SELECT min(reg_state_bytes) || '/' || max(state_bytes) FROM results WHERE tracker = 'kernel-7.2' AND verdict = 'success'\")\" = 88/1264 ]"
+check "engine rows keep a native clock" \
+	"[ \"\$(q \"SELECT count(*) FROM results WHERE tracker = 'old' AND clock IS NULL AND kernel_release IS NULL\")\" = 6 ]"
+check "the engine's counts equal 7.2's on the tiny programs (no cnum-sensitive branch)" \
+	"[ \"\$(q \"SELECT count(*) FROM results a JOIN results b USING (run_id, program_id) WHERE a.tracker = 'old' AND b.tracker = 'kernel-7.2' AND a.verdict = b.verdict AND a.insns_processed = b.insns_processed\")\" = 6 ]"
+
+$RB compare --db "$db" --trackers old,kernel-7.2 g >"$tmp/cmp.out" 2>&1
+check "compare --trackers old,kernel-7.2 within the run" "[ $? -le 1 ] && grep -q 'kernel-7.2' $tmp/cmp.out" "$tmp/cmp.out"
+check "compare puts no emulated time in a ratio" "! grep -Eq 'time.*[0-9]+\.[0-9]+x' $tmp/cmp.out" "$tmp/cmp.out"
+
+$RB plot --db "$db" -o "$tmp/plot" --only kernels g >"$tmp/plot.out" 2>&1
+check "plot: the kernels chart renders old against kernel-7.2" \
+	"[ $? -eq 0 ] && grep -q '^wrote .*kernels.svg' $tmp/plot.out && grep -q '100.00' $tmp/plot/data/kernels.tsv" "$tmp/plot.out"
+
+$RB run --no-census --db "$db" --label g2 --trackers kernel-7.2 "$tmp/tiny.o" >"$tmp/run2.out" 2>&1
+check "a second run is answered from the cache: no boot" \
+	"[ $? -eq 0 ] && grep -q '1 from the cache, 0 guests' $tmp/run2.out" "$tmp/run2.out"
+check "the cached rows equal the booted ones" \
+	"[ \"\$(q \"SELECT count(*) FROM results a JOIN results b USING (program_id, tracker) WHERE a.run_id = 1 AND b.run_id = 2 AND a.verdict = b.verdict AND a.insns_processed = b.insns_processed AND a.total_states = b.total_states AND a.kernel_release = b.kernel_release AND a.clock = b.clock\")\" = 6 ]"
+
+$RB verify --csv --tracker kernel-7.2 "$tmp/tiny.o" >"$tmp/verify.out" 2>&1
+check "verify --tracker kernel-7.2: six rows" "[ \$(grep -c '^tiny.o,' $tmp/verify.out) -eq 6 ]" "$tmp/verify.out"
+
+$RB kdiff --trace --kernel kernel-7.2 --tracker old "$tmp/tiny.o:prog_loop" "$tmp/tiny.o:prog_zero" >"$tmp/trace.out" 2>&1
+check "kdiff --trace: 7.2's log (gzip through the serial port) explores the path the engine does" \
+	"[ $? -eq 0 ] && [ \$(grep -c 'success [0-9/]*.success [0-9/]*.same trace' $tmp/trace.out) -eq 2 ]" "$tmp/trace.out"
+
+$RB run --no-census --db "$db" --label bad --trackers nokernel "$tmp/tiny.o" >"$tmp/run3.out" 2>&1
+check "a kernel that does not boot: the run still ends" "[ $? -le 2 ]" "$tmp/run3.out"
+check "and the object gets a row naming the reason" \
+	"[ \"\$(q \"SELECT verdict FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'bad' AND r.tracker = 'nokernel' AND r.msg LIKE 'guest nokernel: did not boot%'\")\" = load_error ]" "$tmp/run3.out"

@@ -1,0 +1,148 @@
+/* test_kernels.c — the kernel rows of the registry (src/kernels/): the
+ * kernels.conf format, its errors, the names beside the engine's trackers;
+ * and the guest's result lines (src/guest/rowtext.h) read back as rows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "guest/rowtext.h"
+#include "kernels/conf_default.h"
+#include "kernels/kernels.h"
+#include "tracker/tracker.h"
+
+static void test_parse_lines(void **state)
+{
+	(void)state;
+	struct rb_kernel k[4];
+	size_t n = 9;
+	struct rb_err e = {{0}};
+	const char *conf = "# comment\n\n"
+			   "kernel-7.2  debian:sid/linux-image-7.2.13+deb14-cloud-amd64  qemu 2G  # trailing\n"
+			   "mine\t/home/me/linux/arch/x86/boot/bzImage\tqemu\t1536M\n";
+	assert_int_equal(rb_kernels_parse(conf, "t.conf", k, 4, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(k[0].name, "kernel-7.2");
+	assert_string_equal(k[0].suite, "sid");
+	assert_string_equal(k[0].package, "linux-image-7.2.13+deb14-cloud-amd64");
+	assert_int_equal(k[0].backend, RB_KBACK_QEMU);
+	assert_int_equal(k[0].mem_mib, 2048);
+	assert_string_equal(k[0].where, "t.conf:3");
+	assert_string_equal(k[1].name, "mine");
+	assert_string_equal(k[1].package, "");
+	assert_string_equal(k[1].image, "/home/me/linux/arch/x86/boot/bzImage");
+	assert_int_equal(k[1].mem_mib, 1536);
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *conf, *want;
+	} bad[] = {
+		{"a debian:sid/x qemu\n", "t.conf:1: 3 fields"},
+		{"kernel debian:sid/x qemu 1G\n", "running kernel's name"},
+		{"a-name-far-too-long debian:sid/x qemu 1G\n", "bad name"},
+		{"a debian:sid qemu 1G\n", "bad image"},
+		{"a relative/bzImage qemu 1G\n", "bad image"},
+		{"a debian:sid/x uml 1G\n", "backend 'uml'"},
+		{"a debian:sid/x qemu 12\n", "bad memory"},
+		{"a debian:sid/x qemu 1G\n\na debian:sid/y qemu 1G\n", "t.conf:3: 'a' defined twice (first at t.conf:1)"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct rb_kernel k[4];
+		size_t n;
+		struct rb_err e = {{0}};
+		assert_int_equal(rb_kernels_parse(bad[i].conf, "t.conf", k, 4, &n, &e), -1);
+		if (!strstr(e.msg, bad[i].want))
+			fail_msg("'%s': got '%s', want '%s'", bad[i].conf, e.msg, bad[i].want);
+	}
+}
+
+/* the project's own kernels.conf: valid, and no kernel named like an
+ * engine tracker */
+static void test_embedded_conf(void **state)
+{
+	(void)state;
+	struct rb_kernel k[RB_KERNELS_MAX];
+	size_t n;
+	struct rb_err e = {{0}};
+	assert_int_equal(rb_kernels_parse(rb_kernels_conf_embedded, "kernels.conf", k, RB_KERNELS_MAX, &n, &e), 0);
+	assert_true(n >= 1);
+	bool has72 = false;
+	for (size_t i = 0; i < n; i++) {
+		assert_null(rb_tracker_get(k[i].name, 64));
+		has72 |= !strcmp(k[i].name, "kernel-7.2");
+	}
+	assert_true(has72);
+	assert_true(rb_kernel_is_running(RB_KERNEL_RUNNING));
+	assert_true(rb_tracker_known(RB_KERNEL_RUNNING, true));
+	assert_false(rb_tracker_known(RB_KERNEL_RUNNING, false));
+}
+
+static void test_rowtext_round_trip(void **state)
+{
+	(void)state;
+	struct rb_result r;
+	memset(&r, 0, sizeof(r));
+	r.verdict = RB_REJECT;
+	r.err_insn = 12;
+	r.sys_errno = 13;
+	r.insns_processed = 96552;
+	r.total_states = 6462;
+	r.peak_states = 367;
+	r.max_states_per_insn = 13;
+	r.verify_us = 1248415.5;
+	r.reg_state_bytes = 88;
+	r.state_bytes = 1264;
+	snprintf(r.msg, sizeof(r.msg), "R1\tinvalid\nmem access 'scalar' \\ done");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	char sha[65];
+	memset(sha, 'a', 64);
+	sha[64] = 0;
+	rb_rowtext_put_row(f, 7, sha, "xdp/prog", "name\twith tab", 6, 1234, &r);
+	fclose(f);
+	assert_int_equal(buf[len - 1], '\n');
+	assert_null(memchr(buf, '\n', len - 1));
+	buf[len - 1] = 0;
+	struct rb_result_row row;
+	unsigned idx = 0;
+	assert_int_equal(rb_rowtext_parse_row(buf, &idx, &row), 0);
+	assert_int_equal(idx, 7);
+	assert_string_equal(row.prog.obj_sha256, sha);
+	assert_string_equal(row.prog.section, "xdp/prog");
+	assert_string_equal(row.prog.name, "name\twith tab");
+	assert_int_equal(row.prog.prog_type, 6);
+	assert_int_equal(row.prog.insn_cnt, 1234);
+	assert_int_equal(row.res.verdict, RB_REJECT);
+	assert_int_equal(row.res.err_insn, 12);
+	assert_int_equal(row.res.sys_errno, 13);
+	assert_int_equal(row.res.insns_processed, 96552);
+	assert_int_equal(row.res.total_states, 6462);
+	assert_int_equal(row.res.reg_state_bytes, 88);
+	assert_int_equal(row.res.state_bytes, 1264);
+	assert_true(row.res.verify_us == 1248415.5);
+	assert_string_equal(row.res.msg, r.msg);
+	free(buf);
+	/* cut short (the guest died mid-line) or with a bad field: refused */
+	char cut[] = "RBR\t7\tabc\tsec\tname\t6";
+	assert_int_equal(rb_rowtext_parse_row(cut, &idx, &row), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_lines),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_embedded_conf),
+		cmocka_unit_test(test_rowtext_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
