@@ -16,10 +16,13 @@ WIDTHS  := 64 32 16 8
 WARN    := -Wall -Wextra -Werror
 CSTD    := -std=c11 -D_GNU_SOURCE
 INC     := -Isrc
-CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g $(INC) $(EXTRA_CFLAGS)
+# -MMD -MP: every object records the headers it includes (build/**/*.d,
+# read below), so a header change rebuilds only what includes it
+DEPFLAGS := -MMD -MP
+CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g $(INC) $(DEPFLAGS) $(EXTRA_CFLAGS)
 CFLAGS_TEST := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined $(INC) \
-               -DRB_TEST_BUILD $(EXTRA_CFLAGS)
+               -DRB_TEST_BUILD $(DEPFLAGS) $(EXTRA_CFLAGS)
 # Tracker code (every tracker alike) is built without GCC 12's -O2
 # vectorizer: it merged pairs of 8-byte fields (a tnum, an arc, two
 # bounds) into 16-byte loads right after the fields were stored one by
@@ -76,6 +79,18 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
 .PHONY: all deps test corpus bench bench-insns clean fuzz main-job kernels
+
+# Parallel by default, one job per core (every rule names its inputs, and
+# objects wait for build/.deps); `make -j1` or any -jN overrides it.
+ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc)
+endif
+# Objects list the headers they include in .d files (-MMD); an object
+# without one (built before -MMD) depends on every header instead (HDEPS,
+# expanded a second time per target).
+-include $(shell find build -name '*.d' 2>/dev/null)
+.SECONDEXPANSION:
+HDEPS = $$(if $$(wildcard $$(basename $$@).d),,$$(HEADERS))
 all: deps build/rangebench
 
 deps: build/.deps
@@ -92,29 +107,29 @@ build/.deps: Makefile
 	@touch $@
 
 define width_rules
-$(REL)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
+$(REL)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) -DRB_BITS=$(1) -c $$< -o $$@
-$(TST)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
+$(TST)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_TEST) -DRB_BITS=$(1) -c $$< -o $$@
 endef
 $(foreach w,$(WIDTHS),$(eval $(call width_rules,$(w))))
 
 define variant_rules
-$(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $(HEADERS) | build/.deps
+$(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
-$(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $(HEADERS) | build/.deps
+$(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS_TEST) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 endef
 $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS),$(eval $(call variant_rules,$(v),$(w)))))
 
-$(REL)/e40/%.o: src/%.c $(HEADERS) | build/.deps
+$(REL)/e40/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_REL) $(ENGINE_SLOT_FLAGS) -c $< -o $@
-$(TST)/e40/%.o: src/%.c $(HEADERS) | build/.deps
+$(TST)/e40/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) $(ENGINE_SLOT_FLAGS) -c $< -o $@
 define slot_link
@@ -127,10 +142,10 @@ endef
 $(eval $(call slot_link,$(REL)))
 $(eval $(call slot_link,$(TST)))
 
-$(REL)/%.o: src/%.c $(HEADERS) | build/.deps
+$(REL)/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_REL) -c $< -o $@
-$(TST)/%.o: src/%.c $(HEADERS) | build/.deps
+$(TST)/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -c $< -o $@
 
@@ -190,7 +205,7 @@ build/test/test_%: tests/unit/test_%.c build/test/librangebench.a $(HEADERS) $(T
 # execcheck's fault-injection test: src/engine/alu.c rebuilt with issue 10's
 # cause A put back (-DRB_FAULT_ALU32_LINK), linked ahead of the library so
 # that its definitions replace the library's alu.o in this binary only.
-build/test/fault/engine/alu.o: src/engine/alu.c $(HEADERS) | build/.deps
+build/test/fault/engine/alu.o: src/engine/alu.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -DRB_FAULT_ALU32_LINK -c $< -o $@
 build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine/alu.o build/test/librangebench.a $(HEADERS)
@@ -226,7 +241,7 @@ $(REL)/kernels/conf_default.o $(TST)/kernels/conf_default.o: kernels.conf
 BENCH_REPS ?= --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 BENCH_ARGS ?= --benchmark_min_time=0.01
 BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
-build/bench/%.o: bench/%.c bench/bench.h $(HEADERS) | build/.deps
+build/bench/%.o: bench/%.c bench/bench.h $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
 build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
@@ -261,23 +276,23 @@ build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SR
 FUZ := build/fuzz/obj
 # (clang also flags static functions one tracker variant compiles out, and
 # designated initializers that leave fields to their zero default)
-CFLAGS_FUZZ := $(CSTD) $(WARN) -Wno-unused-function -Wno-missing-field-initializers -g -O1 -fno-omit-frame-pointer \
+CFLAGS_FUZZ := $(DEPFLAGS) $(CSTD) $(WARN) -Wno-unused-function -Wno-missing-field-initializers -g -O1 -fno-omit-frame-pointer \
                -fsanitize=fuzzer-no-link,address,undefined $(INC)
 define fuzz_width_rules
-$(FUZ)/w$(1)/%.o: src/%.c $(HEADERS) | build/.deps
+$(FUZ)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
 	clang $$(CFLAGS_FUZZ) -DRB_BITS=$(1) -c $$< -o $$@
 $(foreach v,$(TRACKER_VARIANTS),
-$(FUZ)/w$(1)/variant/$(v)/%.o: $(VARIANT_$(v)_DIR)/%.c $(HEADERS) | build/.deps
+$(FUZ)/w$(1)/variant/$(v)/%.o: $(VARIANT_$(v)_DIR)/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
 	clang $$(CFLAGS_FUZZ) $(VARIANT_$(v)_FLAGS) -DRB_BITS=$(1) -c $$< -o $$@)
 endef
 $(foreach w,$(WIDTHS),$(eval $(call fuzz_width_rules,$(w))))
-$(FUZ)/e40/%.o: src/%.c $(HEADERS) | build/.deps
+$(FUZ)/e40/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CFLAGS_FUZZ) $(ENGINE_SLOT_FLAGS) -c $< -o $@
 $(eval $(call slot_link,$(FUZ)))
-$(FUZ)/%.o: src/%.c $(HEADERS) | build/.deps
+$(FUZ)/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CFLAGS_FUZZ) -c $< -o $@
 build/fuzz/librangebench.a: $(call objs,$(FUZ))

@@ -52,6 +52,10 @@ struct rb_census_opts {
 	/* set non-zero (a signal handler, say) to stop: the workers stop
 	 * after their current chunk and rb_census_run returns 2, no rows */
 	volatile sig_atomic_t *stop;
+	/* progress: called from the calling thread about once a second while
+	 * the workers run, with the work items finished and in all (NULL: none) */
+	void (*progress)(uint64_t done, uint64_t total, void *ctx);
+	void *progress_ctx;
 };
 
 #define RB_CENSUS_DEFAULT_PAIRS_8 100000u

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "census/internal.h"
@@ -62,6 +63,8 @@ struct shared {
 	struct census_item *items;
 	size_t nitems;
 	atomic_size_t next;
+	atomic_size_t done;     /* work items finished */
+	atomic_uint finished;   /* workers that have returned */
 	volatile sig_atomic_t *stop; /* rb_census_opts.stop */
 	int fail; /* set by a worker on allocation failure (read after join) */
 };
@@ -88,10 +91,25 @@ static void *worker(void *arg)
 			census_item_sampled(run, &sh->items[i]);
 		else
 			census_item_exact8(run, &sc, &sh->items[i]);
+		atomic_fetch_add(&sh->done, 1);
 	}
 	for (unsigned t = 0; t < run->ntr; t++)
 		free(sc.best[t]);
+	atomic_fetch_add(&sh->finished, 1);
 	return NULL;
+}
+
+/* the calling thread, while the workers run: progress about once a second
+ * (a worker that fails its allocation returns at once, and counts too) */
+static void watch_progress(struct shared *sh, unsigned started, const struct rb_census_opts *o)
+{
+	const struct timespec tick = {.tv_sec = 0, .tv_nsec = 200 * 1000 * 1000};
+	for (unsigned n = 1; atomic_load(&sh->finished) < started; n++) {
+		nanosleep(&tick, NULL);
+		if (n % 5 == 0)
+			o->progress(atomic_load(&sh->done), sh->nitems, o->progress_ctx);
+	}
+	o->progress(atomic_load(&sh->done), sh->nitems, o->progress_ctx);
 }
 
 static unsigned online_cores(void)
@@ -209,6 +227,8 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 	unsigned nth = o->threads ? o->threads : online_cores();
 	struct shared sh = {.run = run, .items = items, .nitems = nitems, .stop = o->stop};
 	atomic_init(&sh.next, 0);
+	atomic_init(&sh.done, 0);
+	atomic_init(&sh.finished, 0);
 	pthread_t th[1024];
 	unsigned started = 0;
 	for (; started < nth; started++)
@@ -218,6 +238,8 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 		rb_errf(err, "census: cannot start a worker thread");
 		goto out;
 	}
+	if (o->progress)
+		watch_progress(&sh, started, o);
 	for (unsigned i = 0; i < started; i++) {
 		void *rv = NULL;
 		pthread_join(th[i], &rv);

@@ -217,17 +217,49 @@ static int print_summary(struct rb_store *st, const struct run_cli *c, int64_t r
 	return rc;
 }
 
+/* the census's progress on stderr, every 5 seconds */
+struct census_progress {
+	struct timespec t0, last;
+	bool finished; /* the 100% line is printed */
+};
+
+static double secs_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void census_progress(uint64_t done, uint64_t total, void *ctx)
+{
+	struct census_progress *cp = ctx;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((done < total && secs_between(&cp->last, &now) < 5) || cp->finished)
+		return;
+	cp->last = now;
+	cp->finished = done >= total;
+	fprintf(stderr, "census: %llu of %llu work items (%.0f%%), %.0f s\n", (unsigned long long)done,
+		(unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0,
+		secs_between(&cp->t0, &now));
+}
+
 /* the operator census after a complete run: 0, or the exit code */
 static int run_census(struct rb_store *st, const struct run_cli *c, const struct rb_run_info *info,
 		      int64_t run_id)
 {
-	struct rb_census_opts co = {.bits = 8, .threads = c->o.jobs, .pairs = c->census_pairs};
+	struct census_progress cp;
+	clock_gettime(CLOCK_MONOTONIC, &cp.t0);
+	cp.last = cp.t0;
+	cp.finished = false;
+	struct rb_census_opts co = {.bits = 8, .threads = c->o.jobs, .pairs = c->census_pairs,
+				    .sets = c->census_sets,
+				    .progress = c->quiet ? NULL : census_progress, .progress_ctx = &cp};
 	struct rb_census_summary sum;
 	struct rb_err err = {{0}};
 	int64_t cid = -1;
 	if (!c->quiet)
-		fprintf(stderr, "operator census (width 8, %llu pairs per binary op)...\n",
-			(unsigned long long)c->census_pairs);
+		fprintf(stderr, "operator census (width 8, %llu pairs per binary op, %llu sets per unary "
+				"op)...\n",
+			(unsigned long long)c->census_pairs, (unsigned long long)c->census_sets);
 	if (rb_census_store(st, &co, info, &run_stop, &cid, &sum, &err) < 0) {
 		fprintf(stderr, "rangebench run: census run %lld INCOMPLETE: %s (verify run %lld is "
 				"complete)\n",

@@ -17,7 +17,7 @@ struct run_cli {
 	struct rb_driver_opts o; /* o.trackers point into tnames */
 	int census;              /* -1: not said, 0 no, 1 yes */
 	int quiet;
-	uint64_t census_pairs;
+	uint64_t census_pairs, census_sets;
 	const char *const *inputs;
 	size_t ninputs;
 	const char *def_inputs[1];

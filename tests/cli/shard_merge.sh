@@ -78,3 +78,17 @@ $RB merge "$tmp/all.sqlite" "$tmp/cb.sqlite" >"$tmp/merge5.out" 2>&1
 check "bench and census rows merged with their runs" \
 	"[ \"\$(sqlite3 $tmp/all.sqlite \"SELECT (SELECT count(*) FROM bench b JOIN runs r ON r.id = b.run_id WHERE r.kind = 'bench') || '/' || (SELECT count(*) FROM census c JOIN runs r ON r.id = c.run_id WHERE r.kind = 'census')\")\" = 2/1 ]" \
 	"$tmp/merge5.out"
+
+# the README's GNU parallel recipe, as the script that runs it (scripts/shards-parallel.sh), run as written
+if command -v parallel >/dev/null; then
+	RB=$RB scripts/shards-parallel.sh -n 2 -l viaparallel -d "$tmp/pshards" "$tmp/pmerged.sqlite" "$tmp/corpus" \
+		>"$tmp/psh.out" 2>&1
+	check "scripts/shards-parallel.sh -n 2 exits 0" "[ $? -eq 0 ]" "$tmp/psh.out"
+	check "its 2 shards merged into one complete run with every (program, tracker) once ($total)" \
+		"[ \"\$(sqlite3 $tmp/pmerged.sqlite \"SELECT count(*) || ':' || min(u.status) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'viaparallel'\")\" = $total:complete ]" \
+		"$tmp/psh.out"
+	RB=$RB scripts/shards-parallel.sh -n 2 -l 'bad;label' "$tmp/p2.sqlite" "$tmp/corpus" >"$tmp/psh2.out" 2>&1
+	check "a label that is not a plain word is refused (exit 2)" "[ $? -eq 2 ] && [ ! -e $tmp/p2.sqlite ]" "$tmp/psh2.out"
+else
+	echo "# GNU parallel not installed: scripts/shards-parallel.sh not run"
+fi

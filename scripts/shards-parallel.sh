@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# shards-parallel.sh — a corpus run spread over shards with GNU parallel,
+# then merged into one database: the recipe of README "Spreading a corpus
+# over several machines", as a script that runs as written.
+#
+#   scripts/shards-parallel.sh [-n SHARDS] [-S SSHLOGINS] [-l LABEL] [-j JOBS] [-d DIR] OUT.sqlite INPUT...
+#
+#   -n SHARDS    number of shards (default 4)
+#   -S LOGINS    GNU parallel --sshlogin list, e.g. '2/hostA,2/hostB' (each host
+#                has this checkout, built, with the same corpus, at the same
+#                path); default: this machine, one shard per core
+#   -l LABEL     the run's label (default: shards)
+#   -j JOBS      rangebench workers per shard (default 1)
+#   -d DIR       where the shards' databases go (default db/shards)
+#   RB=...       the rangebench binary (default: this checkout's build/rangebench)
+# Each shard writes DIR/LABEL.K.sqlite (brought back with --return when
+# it ran over ssh); the merged run is complete when every shard finished.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+n=4 logins="" label=shards jobs=1 dir=$root/db/shards
+while getopts n:S:l:j:d: o; do
+	case $o in
+	n) n=$OPTARG ;;
+	S) logins=$OPTARG ;;
+	l) label=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	d) dir=$OPTARG ;;
+	*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 2 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+out=$1; shift
+RB=${RB:-$root/build/rangebench}
+command -v parallel >/dev/null || { echo "shards-parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
+[[ "$label" =~ ^[A-Za-z0-9._-]+$ ]] || { echo "shards-parallel.sh: label '$label': letters, digits, . _ - only" >&2; exit 2; }
+mkdir -p "$dir"
+rm -f "$dir/$label".*.sqlite
+where=()
+[ -n "$logins" ] && where=(--sshlogin "$logins" --workdir "$PWD" --return "$dir/$label.{}.sqlite" --cleanup)
+# one parallel job per shard; the inputs reach the command line quoted by parallel (-q)
+parallel --will-cite --halt now,fail=1 "${where[@]}" -q \
+	"$RB" run -q --no-census -j "$jobs" --label "$label" --shard "{}/$n" --db "$dir/$label.{}.sqlite" "$@" \
+	::: $(seq "$n")
+shards=()
+for k in $(seq "$n"); do shards+=("$dir/$label.$k.sqlite"); done
+"$RB" merge "$out" "${shards[@]}"
