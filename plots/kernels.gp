@@ -31,7 +31,8 @@ set grid noxtics
 set xtics rotate by -20 scale 0 noenhanced
 set key top right horizontal box opaque noenhanced
 
-trk = header(f)
+load data."/kernels.vars.gp"
+trk = trk1
 nt = words(trk)
 unus(s) = (strstrt(s, "_(") > 0 ? s[1:strstrt(s, "_(") - 1]." ".s[strstrt(s, "_(") + 1:] : s)
 plot for [i = 1:nt] f using (column(i + 1)):xtic(unus(strcol(1))) lc rgb tcolour(word(trk, i), i) title word(trk, i)
