@@ -88,7 +88,7 @@ endif
 # Objects list the headers they include in .d files (-MMD); an object
 # without one (built before -MMD) depends on every header instead (HDEPS,
 # expanded a second time per target).
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build/obj build/test build/fuzz build/bench -type f -name '*.d' 2>/dev/null)
 .SECONDEXPANSION:
 HDEPS = $$(if $$(wildcard $$(basename $$@).d),,$$(HEADERS))
 all: deps build/rangebench
