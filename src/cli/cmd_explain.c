@@ -61,13 +61,14 @@ int cmd_explain(int argc, char **argv)
 	static const struct option lo[] = {{"baseline", required_argument, NULL, 'b'},
 					   {"candidate", required_argument, NULL, 'c'},
 					   {"no-counterfactual", no_argument, NULL, 'n'},
-					   {"prog-type", required_argument, NULL, 'T'},
-					   {"attach-type", required_argument, NULL, 'A'},
+					   RB_CLI_TYPE_LONGOPTS,
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		if (rb_cli_type_opt(c, optarg, &lopts))
+			continue;
 		switch (c) {
 		case 'b':
 		case 'c':
@@ -82,12 +83,6 @@ int cmd_explain(int argc, char **argv)
 			break;
 		case 'n':
 			eo.no_counterfactual = true;
-			break;
-		case 'T':
-			lopts.prog_type = optarg;
-			break;
-		case 'A':
-			lopts.attach_type = optarg;
 			break;
 		case 'h':
 			usage(stdout);

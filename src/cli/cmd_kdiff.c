@@ -119,12 +119,13 @@ int cmd_kdiff(int argc, char **argv)
 					   {"kernel", required_argument, NULL, 'k'},
 					   {"trace", no_argument, NULL, 'r'},
 					   {"help", no_argument, NULL, 'h'},
-					   {"prog-type", required_argument, NULL, 'T'},
-					   {"attach-type", required_argument, NULL, 'A'},
+					   RB_CLI_TYPE_LONGOPTS,
 					   {NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:k:C:h", lo, NULL)) != -1) {
+		if (rb_cli_type_opt(c, optarg, &lopts))
+			continue;
 		switch (c) {
 		case 't':
 			/* the kernel is the other side of the comparison */
@@ -155,14 +156,8 @@ int cmd_kdiff(int argc, char **argv)
 			ctx = (int)v;
 			break;
 		}
-		case 'T':
-			lopts.prog_type = optarg;
-			break;
 		case 'r':
 			trace = true;
-			break;
-		case 'A':
-			lopts.attach_type = optarg;
 			break;
 		case 'h':
 			usage(stdout);

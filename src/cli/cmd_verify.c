@@ -232,8 +232,8 @@ int cmd_verify(int argc, char **argv)
 	static const struct option lo[] = {
 		{"tracker", required_argument, NULL, 't'}, {"log", no_argument, NULL, 'l'},
 		{"csv", no_argument, NULL, 'c'},           {"btf", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},          {"prog-type", required_argument, NULL, 'T'},
-		{"attach-type", required_argument, NULL, 'A'}, {"compiled-helpers", no_argument, NULL, 'H'},
+		{"help", no_argument, NULL, 'h'},          {"compiled-helpers", no_argument, NULL, 'H'},
+		RB_CLI_TYPE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
 	const char *tracker = RB_ROLE_BASELINE;
@@ -243,6 +243,8 @@ int cmd_verify(int argc, char **argv)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:lcb:h", lo, NULL)) != -1) {
+		if (rb_cli_type_opt(c, optarg, &lopts))
+			continue;
 		switch (c) {
 		case 't':
 			if (!rb_row_known(optarg, true)) {
@@ -263,8 +265,6 @@ int cmd_verify(int argc, char **argv)
 		case 'l': want_log = true; break;
 		case 'c': csv = true; break;
 		case 'b': lopts.btf_path = optarg; break;
-		case 'T': lopts.prog_type = optarg; break;
-		case 'A': lopts.attach_type = optarg; break;
 		case 'H': compiled_helpers = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

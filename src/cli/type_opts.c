@@ -26,3 +26,14 @@ int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts)
 	}
 	return 0;
 }
+
+int rb_cli_type_opt(int key, const char *arg, struct rb_load_opts *opts)
+{
+	if (key == RB_OPT_PROG_TYPE)
+		opts->prog_type = arg;
+	else if (key == RB_OPT_ATTACH_TYPE)
+		opts->attach_type = arg;
+	else
+		return 0;
+	return 1;
+}

@@ -3,7 +3,22 @@
 #ifndef RB_CLI_TYPE_OPTS_H
 #define RB_CLI_TYPE_OPTS_H
 
+#include <getopt.h>
+
 #include "loader/object.h"
+
+/* getopt_long keys of the shared options (above every short option) */
+enum { RB_OPT_PROG_TYPE = 0x100, RB_OPT_ATTACH_TYPE };
+
+/* the long options of a command that loads objects with libbpf's typing:
+ * put in its struct option table */
+#define RB_CLI_TYPE_LONGOPTS                                                  \
+	{"prog-type", required_argument, NULL, RB_OPT_PROG_TYPE},            \
+	{"attach-type", required_argument, NULL, RB_OPT_ATTACH_TYPE}
+
+/* Apply one key getopt_long returned: 1 when it was a type option (stored
+ * in opts, checked later by rb_cli_check_type_opts), 0 otherwise. */
+int rb_cli_type_opt(int key, const char *arg, struct rb_load_opts *opts);
 
 /* Check the type options in opts and the --btf file (once, before any
  * object is opened); on a bad one print "rangebench CMD: reason" and
