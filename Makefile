@@ -37,7 +37,7 @@ LDFLAGS_TEST := -fsanitize=address,undefined
 # Debian packages the project needs (installed by `make` when missing)
 DEB_PKGS := gcc g++ make libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
             libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm linux-source-6.1 \
-            bpftool python3 parallel valgrind
+            bpftool python3 parallel valgrind strace
 
 SRC_ALL   := $(shell find src -name '*.c' | sort)
 GENERIC   := $(filter-out src/tracker/registry.c,$(filter src/tracker/%,$(SRC_ALL)))

@@ -12,24 +12,28 @@
 #   -l LABEL     the run's label (default: shards)
 #   -j JOBS      rangebench workers per shard (default 1)
 #   -d DIR       where the shards' databases go (default db/shards)
+#   -c COSTS     a results database of an earlier run (--shard-costs): shards
+#                balanced by what its programs cost; every host needs it at
+#                the same path
 #   RB=...       the rangebench binary (default: this checkout's build/rangebench)
 # Each shard writes DIR/LABEL.K.sqlite (brought back with --return when
 # it ran over ssh); the merged run is complete when every shard finished.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-n=4 logins="" label=shards jobs=1 dir=$root/db/shards
-while getopts n:S:l:j:d: o; do
+n=4 logins="" label=shards jobs=1 dir=$root/db/shards costs=()
+while getopts n:S:l:j:d:c: o; do
 	case $o in
 	n) n=$OPTARG ;;
 	S) logins=$OPTARG ;;
 	l) label=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	d) dir=$OPTARG ;;
-	*) sed -n '2,18p' "$0" >&2; exit 2 ;;
+	c) costs=(--shard-costs "$OPTARG") ;;
+	*) sed -n '2,21p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 out=$1; shift
 RB=${RB:-$root/build/rangebench}
 command -v parallel >/dev/null || { echo "shards-parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
@@ -40,7 +44,7 @@ where=()
 [ -n "$logins" ] && where=(--sshlogin "$logins" --workdir "$PWD" --return "$dir/$label.{}.sqlite" --cleanup)
 # one parallel job per shard; the inputs reach the command line quoted by parallel (-q)
 parallel --will-cite --halt now,fail=1 "${where[@]}" -q \
-	"$RB" run -q --no-census -j "$jobs" --label "$label" --shard "{}/$n" --db "$dir/$label.{}.sqlite" "$@" \
+	"$RB" run -q --no-census -j "$jobs" --label "$label" --shard "{}/$n" "${costs[@]}" --db "$dir/$label.{}.sqlite" "$@" \
 	::: $(seq "$n")
 shards=()
 for k in $(seq "$n"); do shards+=("$dir/$label.$k.sqlite"); done

@@ -13,6 +13,7 @@
 #include "oracle/bpf_sys.h"
 #include "driver/census_store.h"
 #include "driver/driver.h"
+#include "driver/shard_plan.h"
 #include "driver/fault.h"
 #include "driver/scan.h"
 #include "store/runinfo.h"
@@ -282,8 +283,25 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int64_t run_id;
+	struct rb_shard_plan *plan = NULL;
+	if (c->shard_costs && c->o.shard_n > 1) {
+		if (rb_shard_plan_load(c->shard_costs, c->o.shard_n, &plan, &err) < 0) {
+			fprintf(stderr, "rangebench run: --shard-costs %s\n", err.msg);
+			return 2;
+		}
+		c->o.shard_plan = plan;
+		if (!c->quiet) {
+			uint64_t all = 0;
+			for (unsigned k = 1; k <= c->o.shard_n; k++)
+				all += rb_shard_plan_cost(plan, k);
+			fprintf(stderr, "shard plan: %llu programs' costs from %s; shard %u of %u expects %.1f%% of their work\n",
+				(unsigned long long)rb_shard_plan_programs(plan), c->shard_costs, c->o.shard_k, c->o.shard_n,
+				all ? 100.0 * (double)rb_shard_plan_cost(plan, c->o.shard_k) / (double)all : 0.0);
+		}
+	}
 	if (rb_store_run_begin(st, info, &run_id, &err) < 0) {
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
+		rb_shard_plan_free(plan);
 		return 2;
 	}
 	c->o.run_id = run_id;
@@ -297,6 +315,7 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	if (c->o.ntrackers && rb_driver_start(&c->o, jobs, st, &d, &err) < 0) {
 		fprintf(stderr, "rangebench run: %s\n", err.msg);
 		rb_store_run_end(st, run_id, "incomplete", &err);
+		rb_shard_plan_free(plan);
 		return 2;
 	}
 	if (d)
@@ -304,6 +323,8 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	bool complete;
 	char why[400] = "";
 	int rc = end_run(st, run_id, d, c, jobs, &complete, why, sizeof(why));
+	c->o.shard_plan = NULL;
+	rb_shard_plan_free(plan);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (print_summary(st, c, run_id, complete, why, secs, &p))

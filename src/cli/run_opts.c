@@ -25,6 +25,7 @@ static void usage(FILE *f)
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
 		"                      [--mem-limit MIB] [--compiled-helpers]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
+		"                      [--shard-costs DB]\n"
 		"                      [-q] [CORPUS_DIR|OBJ]...\n"
 		"\n"
 		"Verifies every program of the given corpus directories and objects with each\n"
@@ -66,6 +67,11 @@ static void usage(FILE *f)
 		"                   hash of object content, section and name), the same on every\n"
 		"                   machine; the census runs in shard 1 only. Combine the shards'\n"
 		"                   databases with 'rangebench merge' (one run per label)\n"
+		"  --shard-costs DB with --shard: programs an earlier run in DB (any results\n"
+		"                   database, the run's own --db included) verified are dealt to\n"
+		"                   shards by the instructions they processed there, largest\n"
+		"                   first to the least loaded shard; the others by the hash.\n"
+		"                   Every machine given the same DB picks the same programs\n"
 		"  --compiled-helpers  which helpers each program type may call from the\n"
 		"                   compiled-in 6.18 sets; by default from the running kernel\n"
 		"                   where bpf() can measure it ('rangebench helpers'). The run\n"
@@ -158,6 +164,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'q': c->quiet = 1; return -1;
 	case 'H': c->o.compiled_helpers = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
+	case 'K': c->shard_costs = arg; return -1;
 	case 'T':
 		if (parse_seconds(arg, &c->o.time_limit_s) < 0) {
 			fprintf(stderr, "rangebench run: --time-limit wants seconds from 0 to 1000000 "
@@ -282,6 +289,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"census-sets", required_argument, NULL, 'E'},
 		{"prog-type", required_argument, NULL, 'Y'},
 		{"shard", required_argument, NULL, 'S'},
+		{"shard-costs", required_argument, NULL, 'K'},
 		{"mem-limit", required_argument, NULL, 'M'},
 		{"compiled-helpers", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
@@ -305,6 +313,10 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 			return rc;
 	c->inputs = (const char *const *)argv + optind;
 	c->ninputs = (size_t)(argc - optind);
+	if (c->shard_costs && c->o.shard_n <= 1) {
+		fprintf(stderr, "rangebench run: --shard-costs balances shards: it needs --shard K/N with N >= 2\n");
+		return 2;
+	}
 	if (c->ninputs == 0 && (rc = default_inputs(c)) >= 0)
 		return rc;
 	return select_trackers(c);

@@ -14,6 +14,7 @@ struct run_cli {
 	char root[PATH_MAX]; /* the project root (default paths) */
 	char db_default[PATH_MAX + 32], corpus_default[PATH_MAX + 32];
 	const char *trackers_arg, *db, *label;
+	const char *shard_costs; /* --shard-costs DB: shards balanced by the costs there */
 	struct rb_driver_opts o; /* o.trackers point into tnames */
 	int census;              /* -1: not said, 0 no, 1 yes */
 	int quiet;

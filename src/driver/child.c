@@ -126,7 +126,7 @@ static void run_in_process(struct rb_driver *d, size_t i)
 
 /* the frame a child reads on its stdin: what to verify, pairs q.. of
  * object order[i] */
-static void job_frame(const struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
+static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
 		      struct rb_wbuf *b)
 {
 	rb_wput_str(b, os->job->path);
@@ -143,6 +143,28 @@ static void job_frame(const struct rb_driver *d, const struct obj_state *os, siz
 	const char *pt = rb_driver_job_prog_type(&d->opts, os->job);
 	rb_wput_str(b, pt ? pt : "");
 	rb_wput_u32(b, d->opts.compiled_helpers);
+	/* the helper sets of the object's (type, attach type) pairs, probed
+	 * once per run here and handed over: a child probing them again cost
+	 * about 250 loads per pair and object (issue 26) */
+	uint32_t pairs[RB_HELPER_PROBE_MAX][2], np = 0;
+	for (size_t k = 0; k < os->nprogs && !d->helpers->off; k++) {
+		uint32_t t = os->progs[k].prog_type, a = os->progs[k].attach_type, j = 0;
+		while (j < np && !(pairs[j][0] == t && pairs[j][1] == a))
+			j++;
+		if (j == np && np < RB_HELPER_PROBE_MAX) {
+			pairs[np][0] = t;
+			pairs[np++][1] = a;
+		}
+	}
+	rb_wput_u32(b, np);
+	for (uint32_t j = 0; j < np; j++) {
+		const uint64_t *set = rb_drv_helper_set(d, pairs[j][0], pairs[j][1]);
+		rb_wput_u32(b, pairs[j][0]);
+		rb_wput_u32(b, pairs[j][1]);
+		rb_wput_u32(b, set != NULL);
+		for (int w = 0; w < 4; w++)
+			rb_wput_u64(b, set ? set[w] : 0);
+	}
 	rb_wput_u64(b, os->nprogs);
 	for (size_t k = 0; k < os->nprogs; k++)
 		rb_wput_u64(b, os->progs[k].idx);
@@ -150,7 +172,7 @@ static void job_frame(const struct rb_driver *d, const struct obj_state *os, siz
 
 /* start a verifier child for pairs q.. and hand it its job; the pid, or
  * -1 with err naming what failed */
-static pid_t spawn_child(const struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
+static pid_t spawn_child(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
 			 int *rfd, struct rb_err *err)
 {
 	struct rb_wbuf job = {0};
@@ -325,6 +347,20 @@ static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *
 	}
 	job->prog_type = (char *)rb_wget_str(c);
 	d->opts.compiled_helpers = rb_wget_u32(c) != 0;
+	/* the sets the parent probed (job_frame): this child probes nothing it was given */
+	rb_helper_probe_init(d->helpers, !d->opts.compiled_helpers);
+	rb_drv_helper_source_init(d);
+	uint32_t np = rb_wget_u32(c);
+	if (np > RB_HELPER_PROBE_MAX)
+		return false;
+	for (uint32_t j = 0; j < np && !c->bad; j++) {
+		uint32_t t = rb_wget_u32(c), a = rb_wget_u32(c);
+		bool ok = rb_wget_u32(c) != 0;
+		uint64_t set[4];
+		for (int w = 0; w < 4; w++)
+			set[w] = rb_wget_u64(c);
+		rb_helper_probe_seed(d->helpers, t, a, ok ? set : NULL);
+	}
 	uint64_t n = rb_wget_u64(c);
 	if (c->bad || n > (c->n - c->off) / sizeof(uint64_t))
 		return false;
@@ -354,6 +390,8 @@ int rb_driver_child_main(int argc, char **argv)
 		free(d);
 		d = NULL;
 	}
+	if (d)
+		pthread_mutex_init(&d->lock, NULL);
 	struct rb_job_obj job = {0};
 	struct obj_state os = {0};
 	size_t rot = 0, q0 = 0;
@@ -369,7 +407,6 @@ int rb_driver_child_main(int argc, char **argv)
 		rb_wbuf_free(&jb);
 		return 2;
 	}
-	rb_helper_probe_init(d->helpers, !d->opts.compiled_helpers);
 	d->measure_rss = true;
 	d->rss = (struct rb_rss)RB_RSS_INIT;
 
@@ -396,6 +433,7 @@ int rb_driver_child_main(int argc, char **argv)
 				ref->name = pr->name;
 				ref->section = pr->section;
 				ref->prog_type = pr->prog_type;
+				ref->attach_type = pr->expected_attach_type;
 				ref->insn_cnt = pr->insn_cnt;
 			}
 		}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "driver/driver_impl.h"
+#include "driver/shard_plan.h"
 #include "driver/fault.h"
 #include "driver/rss.h"
 #include "driver/scan.h"
@@ -30,6 +31,25 @@ bool rb_drv_stop_requested(struct rb_driver *d)
 		return true;
 	}
 	return false;
+}
+
+const uint64_t *rb_drv_helper_set(struct rb_driver *d, uint32_t prog_type, uint32_t attach_type)
+{
+	pthread_mutex_lock(&d->lock);
+	const uint64_t *set = rb_helper_probe_set(d->helpers, prog_type, attach_type);
+	pthread_mutex_unlock(&d->lock);
+	return set;
+}
+
+static const uint64_t *helper_lookup(void *ctx, uint32_t prog_type, uint32_t attach_type)
+{
+	return rb_drv_helper_set(ctx, prog_type, attach_type);
+}
+
+void rb_drv_helper_source_init(struct rb_driver *d)
+{
+	d->helper_src.ctx = d;
+	d->helper_src.set = helper_lookup;
 }
 
 void rb_drv_fail(struct rb_driver *d, const struct rb_err *e)
@@ -67,19 +87,17 @@ unsigned rb_driver_shard_of(const char *sha256, const char *section, const char 
 {
 	if (n <= 1)
 		return 1;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	const char *parts[3] = {sha256, section, name};
-	for (int i = 0; i < 3; i++) {
-		for (const unsigned char *c = (const unsigned char *)parts[i]; *c; c++)
-			h = (h ^ *c) * 0x100000001b3ULL;
-		h = (h ^ 0) * 0x100000001b3ULL; /* the separator */
-	}
-	return (unsigned)(h % n) + 1;
+	return (unsigned)(rb_shard_identity_hash(sha256, section, name) % n) + 1;
 }
 
 static bool in_shard(const struct rb_driver *d, const char *sha256, const char *section, const char *name)
 {
-	return d->opts.shard_n <= 1 || rb_driver_shard_of(sha256, section, name, d->opts.shard_n) == d->opts.shard_k;
+	if (d->opts.shard_n <= 1)
+		return true;
+	unsigned k = d->opts.shard_plan ? rb_shard_plan_of(d->opts.shard_plan, sha256, section, name) : 0;
+	if (!k)
+		k = rb_driver_shard_of(sha256, section, name, d->opts.shard_n);
+	return k == d->opts.shard_k;
 }
 
 void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k)
@@ -183,6 +201,7 @@ static void scan_keep(struct rb_driver *d, struct obj_state *os, struct rb_scan_
 		pr->name = pr->section = NULL;
 		ref->ordinal = ord[p];
 		ref->prog_type = pr->prog_type;
+		ref->attach_type = pr->attach_type;
 		ref->insn_cnt = pr->insn_cnt;
 	}
 	free(ord);
@@ -205,6 +224,7 @@ static int scan_in_process(const char *path, const struct rb_load_opts *lo, stru
 		sp->name = strdup(obj->progs[p].name);
 		sp->section = strdup(obj->progs[p].section);
 		sp->prog_type = obj->progs[p].prog_type;
+		sp->attach_type = obj->progs[p].expected_attach_type;
 		sp->insn_cnt = obj->progs[p].insn_cnt;
 		if (!sp->name || !sp->section)
 			break;
@@ -302,11 +322,11 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.insn_limit = d->opts.insn_limit,
 		.time_limit_s = d->opts.time_limit_s,
 		.vmlinux = d->vmlinux,
-		.helpers = d->helpers ? &d->helpers->src : NULL,
+		.helpers = d->helpers ? &d->helper_src : NULL,
 	};
 	/* the program's helper set probed now, not inside the timed verification */
 	if (d->helpers && !rb_kernel_is_running(vo.tracker))
-		rb_helper_probe_set(d->helpers, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
+		rb_drv_helper_set(d, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
 	double times[64];
 	if (repeat > 64)
@@ -471,6 +491,7 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 		return rb_errf(err, "run: out of memory");
 	}
 	rb_helper_probe_init(d->helpers, !opts->compiled_helpers);
+	rb_drv_helper_source_init(d);
 	for (size_t i = 0; i < jobs->n; i++)
 		d->objs[i].job = &jobs->objs[i];
 	pthread_mutex_init(&d->lock, NULL);

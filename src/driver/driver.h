@@ -38,6 +38,8 @@
 /* default resident-memory cap of one verifier child (MiB) */
 #define RB_DRIVER_MEM_LIMIT_MIB 4096
 
+struct rb_shard_plan;
+
 struct rb_driver_opts {
 	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* engine trackers and the running kernel */
 	unsigned ntrackers;
@@ -48,6 +50,9 @@ struct rb_driver_opts {
 	unsigned shard_k, shard_n; /* shard_n > 1: only the programs of shard shard_k (1..n),
 	                       * chosen by a hash of (object sha256, section, name):
 	                       * the same on every machine, whatever the paths */
+	const struct rb_shard_plan *shard_plan; /* with shard_n > 1: programs it knows go
+	                       * to its shard (balanced by cost, shard_plan.h), the
+	                       * others by the hash; NULL: the hash for all */
 	uint64_t insn_limit;  /* per program; 0 = the kernel's 1,000,000 */
 	double time_limit_s;  /* per program (passed to the verifier; the child
 	                       * is killed at repeat * limit + slack); 0 = none */

@@ -22,7 +22,7 @@ struct prog_ref {
 	 * driver, pointers into the open object in a child */
 	char *name, *section;
 	uint32_t ordinal; /* among the object's programs of equal section and name */
-	uint32_t prog_type;
+	uint32_t prog_type, attach_type; /* attach_type: libbpf's expected attach type */
 	uint64_t insn_cnt;
 };
 
@@ -42,6 +42,7 @@ struct rb_driver {
 	struct rb_writer *w;
 	struct rb_vmlinux *vmlinux; /* vmlinux BTF parsed once per process, shared by every program */
 	struct rb_helper_probe *helpers; /* the running kernel's helper sets, probed on demand */
+	struct rb_helper_source helper_src; /* the engine's view of them, through rb_drv_helper_set */
 	bool measure_rss; /* a child verifying one program at a time: peak RSS per verification (rss.h) */
 	struct rb_rss rss;
 	int fault[RB_DRIVER_MAX_TRACKERS];
@@ -54,13 +55,18 @@ struct rb_driver {
 	uint64_t next, scanned, total, done, not_accepted, load_errors;
 	uint64_t duplicates; /* written by the manager before phase 2 */
 	int scanning, idle, stopped;
-	pthread_mutex_t lock; /* guards err */
+	pthread_mutex_t lock; /* guards err and helpers */
 	bool failed;
 	struct rb_err err;
 };
 
 bool rb_drv_stop_requested(struct rb_driver *d);
 void rb_drv_fail(struct rb_driver *d, const struct rb_err *e);
+/* the running kernel's helper set of a pair, probed once per run by
+ * whichever worker needs it first (the table is shared: under d->lock);
+ * NULL where not measured */
+void rb_drv_helper_source_init(struct rb_driver *d);
+const uint64_t *rb_drv_helper_set(struct rb_driver *d, uint32_t prog_type, uint32_t attach_type);
 /* hand a finished row to the writer and count it */
 void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row);
 /* the row identity of program k of an object, from the scan */

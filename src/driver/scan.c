@@ -111,6 +111,7 @@ static int parse_reply(struct rb_scan *s, const char *path, struct rb_scan_obj *
 		p->name = strdup(rb_wget_str(&c));
 		p->section = strdup(rb_wget_str(&c));
 		p->prog_type = rb_wget_u32(&c);
+		p->attach_type = rb_wget_u32(&c);
 		p->insn_cnt = rb_wget_u64(&c);
 		if (!p->name || !p->section) {
 			rb_scan_obj_free(out);
@@ -234,6 +235,7 @@ int rb_scan_child_main(void)
 				rb_wput_str(&rep, p->name);
 				rb_wput_str(&rep, p->section);
 				rb_wput_u32(&rep, p->prog_type);
+				rb_wput_u32(&rep, p->expected_attach_type);
 				rb_wput_u64(&rep, p->insn_cnt);
 			}
 			rb_object_free(obj);

@@ -26,7 +26,7 @@
 struct rb_scan_prog {
 	uint32_t idx; /* index in rb_object.progs */
 	char *name, *section;
-	uint32_t prog_type;
+	uint32_t prog_type, attach_type; /* attach_type: libbpf's expected attach type */
 	uint64_t insn_cnt;
 };
 

@@ -90,6 +90,22 @@ const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t type, u
 	return hp->e[i].ok ? hp->e[i].set : NULL;
 }
 
+void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t type, uint32_t attach, const uint64_t *set)
+{
+	if (hp->off || hp->n >= RB_HELPER_PROBE_MAX)
+		return;
+	for (int i = 0; i < hp->n; i++)
+		if (hp->e[i].type == type && hp->e[i].attach == attach)
+			return;
+	int i = hp->n++;
+	hp->e[i].type = type;
+	hp->e[i].attach = attach;
+	hp->e[i].ok = set != NULL;
+	if (set)
+		memcpy(hp->e[i].set, set, sizeof(hp->e[i].set));
+	hp->nmeasured += hp->e[i].ok;
+}
+
 static const uint64_t *lookup(void *ctx, uint32_t type, uint32_t attach)
 {
 	return rb_helper_probe_set(ctx, type, attach);

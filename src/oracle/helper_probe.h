@@ -37,6 +37,11 @@ void rb_helper_probe_init(struct rb_helper_probe *hp, bool use_kernel);
 void rb_helper_probe_all(struct rb_helper_probe *hp);
 /* the running kernel's set for a pair, probing it if needed; NULL: not measured */
 const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type);
+/* a pair measured elsewhere (a run's parent process, which probes each
+ * pair once per run and hands the sets to its verifier children): kept as
+ * if probed here; set NULL when the probe there could not be trusted */
+void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type,
+			  const uint64_t *set);
 /* where the sets came from: "kernel" (every pair probed was measured),
  * "compiled-6.18" (none), "kernel+compiled-6.18" (some) */
 const char *rb_helper_probe_source(const struct rb_helper_probe *hp);

@@ -92,3 +92,31 @@ if command -v parallel >/dev/null; then
 else
 	echo "# GNU parallel not installed: scripts/shards-parallel.sh not run"
 fi
+
+# shards balanced by cost (--shard-costs: the single run's instructions):
+# the programs the plan deals out largest first to the least loaded shard,
+# so the heaviest goes to shard 1 and the two shards' work differs by no
+# more than one program's cost (the LPT bound); the split stays exact
+for k in 1 2; do
+	$RB run --no-census --db "$tmp/cost$k.sqlite" --label costed -j 1 --shard $k/2 \
+		--shard-costs "$tmp/single.sqlite" "$tmp/corpus" >"$tmp/cost$k.out" 2>&1
+	check "--shard $k/2 --shard-costs: exit 0, the plan said" \
+		"[ $? -eq 0 ] && grep -q \"^shard plan: [0-9]* programs' costs from $tmp/single.sqlite; shard $k of 2 expects\" $tmp/cost$k.out" \
+		"$tmp/cost$k.out"
+done
+work() { sqlite3 "$1" "SELECT coalesce(sum(insns_processed), 0) + 2000 * count(*) FROM results"; }
+w1=$(work "$tmp/cost1.sqlite")
+w2=$(work "$tmp/cost2.sqlite")
+big=$(sqlite3 "$tmp/single.sqlite" "SELECT max(c) FROM (SELECT sum(coalesce(r.insns_processed, 0)) + 2000 * count(*) AS c FROM results r JOIN programs p ON p.id = r.program_id GROUP BY p.obj_sha256, p.section, p.name)")
+heavy=$(sqlite3 "$tmp/single.sqlite" "SELECT p.obj_sha256 || '/' || p.section || '/' || p.name FROM results r JOIN programs p ON p.id = r.program_id GROUP BY p.obj_sha256, p.section, p.name ORDER BY sum(coalesce(r.insns_processed, 0)) + 2000 * count(*) DESC, 1 LIMIT 1")
+c1=$(sqlite3 "$tmp/cost1.sqlite" "SELECT count(*) FROM results")
+c2=$(sqlite3 "$tmp/cost2.sqlite" "SELECT count(*) FROM results")
+check "costed shards split the rows exactly ($c1 + $c2 = $total)" "[ $((c1 + c2)) -eq $total ] && [ $c1 -gt 0 ] && [ $c2 -gt 0 ]"
+check "costed shards' work within one program of each other (|$w1 - $w2| <= $big)" \
+	"[ \$(( w1 > w2 ? w1 - w2 : w2 - w1 )) -le $big ]"
+check "the heaviest program ($heavy) dealt first, to shard 1" \
+	"[ \"\$(sqlite3 $tmp/cost1.sqlite \"SELECT count(*) FROM programs p WHERE p.obj_sha256 || '/' || p.section || '/' || p.name = '$heavy'\")\" -ge 1 ]"
+$RB run -q --no-census --db "$tmp/x2.sqlite" --shard-costs "$tmp/single.sqlite" "$tmp/corpus" >"$tmp/bad2.out" 2>&1
+check "--shard-costs without --shard is refused" "[ $? -eq 2 ] && grep -q 'needs --shard K/N' $tmp/bad2.out" "$tmp/bad2.out"
+$RB run -q --no-census --db "$tmp/x3.sqlite" --shard 1/2 --shard-costs "$tmp/nope.sqlite" "$tmp/corpus" >"$tmp/bad3.out" 2>&1
+check "--shard-costs with a missing database: refused naming it" "[ $? -eq 2 ] && grep -q 'nope.sqlite' $tmp/bad3.out" "$tmp/bad3.out"
