@@ -20,15 +20,62 @@
 
 #define AT(ch, arr, f, i) ((ch)->arr[(size_t)(f) * (size_t)(ch)->len + (size_t)((i) - (ch)->start)])
 
+/* chains are found through a hash of (depth, subprogram, callsites), as
+ * 6.18's liveness keys its func instances by call chain in a hash table;
+ * a scan of every chain per instruction was O(insns x chains) */
+static uint32_t chain_hash(const int *cs, int sub, int depth)
+{
+	uint32_t h = 2166136261u;
+	h = (h ^ (uint32_t)depth) * 16777619u;
+	h = (h ^ (uint32_t)sub) * 16777619u;
+	for (int i = 0; i < depth; i++)
+		h = (h ^ (uint32_t)cs[i]) * 16777619u;
+	return h;
+}
+
+static bool chain_is(const struct rb_chain *ch, const int *cs, int sub, int depth)
+{
+	return ch->depth == depth && ch->sub == sub && !memcmp(ch->callsites, cs, sizeof(int) * (size_t)depth);
+}
+
 static int chain_index(struct rb_env *env, const int *cs, const int *subs, int depth)
 {
-	for (int c = 0; c < env->nchains; c++) {
-		struct rb_chain *ch = &env->chains[c];
-		if (ch->depth == depth && ch->sub == subs[depth] &&
-		    !memcmp(ch->callsites, cs, sizeof(int) * (size_t)depth))
+	if (!env->nchain_slots)
+		return -1;
+	uint32_t m = (uint32_t)env->nchain_slots - 1;
+	for (uint32_t i = chain_hash(cs, subs[depth], depth) & m;; i = (i + 1) & m) {
+		int c = env->chain_slots[i];
+		if (c < 0)
+			return -1;
+		if (chain_is(&env->chains[c], cs, subs[depth], depth))
 			return c;
 	}
-	return -1;
+}
+
+/* index chain c; the table doubles when half full: 0, or -1 out of memory */
+static int chain_slot_add(struct rb_env *env, int c)
+{
+	if (2 * (env->nchains + 1) > env->nchain_slots) {
+		int n = env->nchain_slots ? env->nchain_slots * 2 : 16;
+		int *t = malloc(sizeof(int) * (size_t)n);
+		if (!t)
+			return -1;
+		for (int i = 0; i < n; i++)
+			t[i] = -1;
+		free(env->chain_slots);
+		env->chain_slots = t;
+		env->nchain_slots = n;
+		for (int k = 0; k < env->nchains; k++)
+			if (k != c && chain_slot_add(env, k) < 0)
+				return -1;
+	}
+	const struct rb_chain *ch = &env->chains[c];
+	uint32_t m = (uint32_t)env->nchain_slots - 1;
+	uint32_t i = chain_hash(ch->callsites, ch->sub, ch->depth) & m;
+	while (env->chain_slots[i] >= 0)
+		i = (i + 1) & m;
+	env->chain_slots[i] = c;
+	return 0;
 }
 
 /* 6.18 __lookup_instance: the chain of frames 0..depth, created when new */
@@ -54,6 +101,14 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	ch->live = calloc(n, sizeof(rb_spis));
 	ch->wset = calloc((size_t)ch->len, 1);
 	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset) {
+		free(ch->may_read);
+		free(ch->must_write);
+		free(ch->write_acc);
+		free(ch->live);
+		free(ch->wset);
+		return -1;
+	}
+	if (chain_slot_add(env, env->nchains) < 0) {
 		free(ch->may_read);
 		free(ch->must_write);
 		free(ch->write_acc);
@@ -96,6 +151,9 @@ void rb_free_chains(struct rb_env *env)
 	free(env->chains);
 	env->chains = NULL;
 	env->nchains = env->cap_chains = 0;
+	free(env->chain_slots);
+	env->chain_slots = NULL;
+	env->nchain_slots = 0;
 	free(env->live_po);
 	free(env->live_po_start);
 	env->live_po = env->live_po_start = NULL;

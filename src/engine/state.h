@@ -271,6 +271,8 @@ struct rb_env {
 	/* stack liveness, one table per call chain */
 	struct rb_chain *chains;
 	int nchains, cap_chains;
+	int *chain_slots; /* open-addressing index of chains by call chain: -1 free */
+	int nchain_slots; /* a power of 2 above twice nchains; 0: none yet */
 	int live_wchain, live_widx; /* the insn whose full writes are collected: its chain + 1 (0: none), index */
 	rb_spis live_wacc[RB_MAX_FRAMES];
 	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
