@@ -156,6 +156,7 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 			pairs[np++][1] = a;
 		}
 	}
+	rb_wput_u32(b, d->helpers->off);
 	rb_wput_u32(b, np);
 	for (uint32_t j = 0; j < np; j++) {
 		const uint64_t *set = rb_drv_helper_set(d, pairs[j][0], pairs[j][1]);
@@ -348,7 +349,7 @@ static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *
 	job->prog_type = (char *)rb_wget_str(c);
 	d->opts.compiled_helpers = rb_wget_u32(c) != 0;
 	/* the sets the parent probed (job_frame): this child probes nothing it was given */
-	rb_helper_probe_init(d->helpers, !d->opts.compiled_helpers);
+	rb_helper_probe_init_off(d->helpers, rb_wget_u32(c) != 0);
 	rb_drv_helper_source_init(d);
 	uint32_t np = rb_wget_u32(c);
 	if (np > RB_HELPER_PROBE_MAX)

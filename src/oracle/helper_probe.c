@@ -111,12 +111,17 @@ static const uint64_t *lookup(void *ctx, uint32_t type, uint32_t attach)
 	return rb_helper_probe_set(ctx, type, attach);
 }
 
-void rb_helper_probe_init(struct rb_helper_probe *hp, bool use_kernel)
+void rb_helper_probe_init_off(struct rb_helper_probe *hp, bool off)
 {
 	memset(hp, 0, sizeof(*hp));
 	hp->src.ctx = hp;
 	hp->src.set = lookup;
-	hp->off = !use_kernel || !rb_bpf_available(NULL);
+	hp->off = off;
+}
+
+void rb_helper_probe_init(struct rb_helper_probe *hp, bool use_kernel)
+{
+	rb_helper_probe_init_off(hp, !use_kernel || !rb_bpf_available(NULL));
 }
 
 void rb_helper_probe_all(struct rb_helper_probe *hp)

@@ -33,6 +33,9 @@ struct rb_helper_probe {
 /* ready to probe on demand; use_kernel false (or bpf() refused): never
  * probe, every set compiled-in */
 void rb_helper_probe_init(struct rb_helper_probe *hp, bool use_kernel);
+/* as rb_helper_probe_init, told rather than testing whether bpf() works
+ * (a run's verifier child: its parent tested, and hands over the sets) */
+void rb_helper_probe_init_off(struct rb_helper_probe *hp, bool off);
 /* probe every pair with a compiled-in set now (about 9,000 loads) */
 void rb_helper_probe_all(struct rb_helper_probe *hp);
 /* the running kernel's set for a pair, probing it if needed; NULL: not measured */
