@@ -1,9 +1,11 @@
-/* child.h — the guest side: `rangebench guest-verify IDX OBJ [--prog-type
- * T] [--prog NAME] [--log]`, run by the guest's init for each object of a
- * batch. It verifies the object's programs with the kernel it runs on
- * (the guest kernel, through bpf(); the loader reads that kernel's BTF,
- * kallsyms, config and uname, and probes its helper sets) and prints the
- * lines of rowtext.h to stdout (a serial port of the guest). */
+/* child.h — the guest side: `rangebench guest-verify --list FILE --ports
+ * TTY,...`, run once by the guest's init for a batch (FILE: lines "IDX OBJ
+ * [--prog-type T] [--prog NAME] [--log]"), or `guest-verify IDX OBJ
+ * [ARGS]` for one object. Each object, in a child process of its own,
+ * has its programs verified with the kernel it runs on (the guest kernel,
+ * through bpf(); the loader reads that kernel's BTF, kallsyms, config and
+ * uname) and prints the lines of rowtext.h to its port (a serial port of
+ * the guest; stdout for one object). */
 #ifndef RB_GUEST_CHILD_H
 #define RB_GUEST_CHILD_H
 

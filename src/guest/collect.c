@@ -57,6 +57,24 @@ static void rb_gst_release_of(const struct runner *r, const char *uname, char *o
 		snprintf(out, len, "%s", uname); /* too long: the release alone */
 }
 
+/* A message of the guest names an object by its path inside the guest,
+ * /o/IDX/NAME (initramfs.c): that path is replaced by the host's, so an
+ * error names the object the user gave, never the guest's copy. */
+static void host_msg(const struct runner *r, size_t idx, const char *msg, char *out, size_t len)
+{
+	char pre[32];
+	snprintf(pre, sizeof(pre), "/o/%zu/", idx);
+	const char *at = strstr(msg, pre);
+	if (!at) {
+		snprintf(out, len, "%s", msg);
+		return;
+	}
+	const char *end = at + strlen(pre);
+	while (*end && *end != ':' && *end != ' ' && *end != '\t' && *end != ',')
+		end++;
+	snprintf(out, len, "%.*s%s%s", (int)(at - msg), msg, r->objs[idx].path, end);
+}
+
 struct parse {
 	char release[96];     /* as rows name it */
 	char clock[8];        /* the accelerator the rows were timed on */
@@ -133,8 +151,9 @@ static int parse_line(struct runner *r, struct parse *p, char *line, long force,
 		}
 		if (line[2] == 'E') {
 			rb_rowtext_unescape(rest);
-			snprintf(s->open_err, sizeof(s->open_err), "%s", rest);
-			return rb_gst_object_row(r, idx, RB_LOAD_ERROR, accel, p->release, "%.0s%s", rest);
+			char msg[1024];
+			host_msg(r, idx, rest, msg, sizeof(msg));
+			return rb_gst_object_row(r, idx, RB_LOAD_ERROR, accel, p->release, "%.0s%s", msg);
 		}
 		if (line[2] == 'Z') {
 			char *t2 = strchr(rest, '\t');
@@ -162,6 +181,9 @@ static int parse_line(struct runner *r, struct parse *p, char *line, long force,
 			return 0;
 		snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", o->path);
 		snprintf(row.prog.source, sizeof(row.prog.source), "%s", o->source ? o->source : "");
+		char msg[sizeof(row.res.msg)];
+		host_msg(r, idx, row.res.msg, msg, sizeof(msg));
+		snprintf(row.res.msg, sizeof(row.res.msg), "%s", msg);
 		snprintf(row.tracker, sizeof(row.tracker), "%s", r->k->name);
 		snprintf(row.kernel_release, sizeof(row.kernel_release), "%s", p->release);
 		snprintf(row.clock, sizeof(row.clock), "%s", accel);
@@ -248,8 +270,9 @@ static void cache_path(const struct runner *r, size_t i, char *out, size_t len)
 
 
 /* A guest ended: its rows, then a row for every object it did not
- * finish. Returns 1 when the batch must run again under TCG (KVM does not
- * work here), 0, or -1 (callback failed). */
+ * finish. Returns 1 when the batch must run again (under TCG when KVM
+ * does not work here; or its guest did not boot: booted MAX_BOOTS times
+ * at most), 0, or -1 (callback failed). */
 int rb_gst_finish_guest(struct runner *r, struct guest *g, int status)
 {
 	char first[PATH_MAX + 16];
@@ -261,6 +284,15 @@ int rb_gst_finish_guest(struct runner *r, struct guest *g, int status)
 		r->kvm_broken = true;
 		if (r->o->progress)
 			fprintf(r->o->progress, "%s: KVM does not work here, TCG from now on\n", r->k->name);
+		rb_gst_rm_dir(g->dir);
+		return 1;
+	}
+	if (!reported && !g->stopped && g->boots < MAX_BOOTS) {
+		char crash[512], last[512];
+		rb_gst_crash_line(g->dir, crash, sizeof(crash), last, sizeof(last));
+		if (r->o->progress)
+			fprintf(r->o->progress, "%s: guest %d did not boot%s%s; booting it again\n", r->k->name, (int)g->pid,
+				crash[0] || last[0] ? ": " : "", crash[0] ? crash : last);
 		rb_gst_rm_dir(g->dir);
 		return 1;
 	}

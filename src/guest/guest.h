@@ -1,20 +1,22 @@
 /* guest.h — verifying with a kernel image of kernels.conf: the guest
  * runner.
  *
- * The objects are split into batches, one per guest; each guest boots the
- * image in QEMU once (KVM where it works, else TCG: -accel
- * tcg,thread=multi -cpu max) with an initramfs holding busybox, this
- * rangebench binary, the libraries it links and the batch's objects; its
- * init runs `rangebench guest-verify` (child.h) on every object, one
- * process per object, one loop per vCPU, each loop on its own serial
- * port (ttyS1, ttyS2, ...; ttyS0 is the kernel's console). The lines
+ * The objects are split into batches of at most BATCH_MAX (guest_impl.h),
+ * one per guest; each guest boots the image in QEMU once (KVM where it
+ * works, else TCG: -accel tcg,thread=multi -cpu max) with an initramfs
+ * holding busybox, this rangebench binary, the libraries it links and the
+ * batch's objects; its init runs one `rangebench guest-verify --list`
+ * (child.h), which parses the guest kernel's BTF once and forks a child
+ * per object, each object to the first free vCPU's serial port (ttyS1,
+ * ttyS2, ...; ttyS0 is the kernel's console). The lines
  * (rowtext.h) are parsed when the guest ends and handed to the caller as
  * result rows of tracker k->name, with the guest's kernel release and the
  * clock they were timed on ("tcg" or "kvm": never compared with native
  * times). Up to opts.jobs guests run at once.
  *
  * Guest failures become rows, never a hang: a guest that never reports
- * (boot failure) or whose kernel panics or oopses gives every object it
+ * (boot failure: booted once more first) or whose kernel panics or oopses
+ * gives every object it
  * had not finished an "(object)" row, verdict load_error, naming the
  * reason (the console's panic line); a guest silent for idle_timeout_s is
  * killed (verdict limit); a rangebench process that dies inside the guest

@@ -14,13 +14,14 @@
 #define DEF_BOOT_S 300
 #define DEF_IDLE_S 900
 #define KVM_BOOT_S 60
+#define BATCH_MAX 250 /* objects per guest */
+#define MAX_BOOTS 2   /* a batch whose guest did not boot is booted again once */
 
 /* what became of one object of a batch */
 struct obj_state {
 	char sha256[65];  /* of the host file; "" unreadable */
 	bool begun, ended, have_exit, cached;
 	int exit_code;
-	char open_err[256];
 };
 
 struct guest {
@@ -33,6 +34,7 @@ struct guest {
 	off_t sizes[MAX_PORTS + 1]; /* console, then ports */
 	bool killed_idle, killed_boot, stopped;
 	bool done;                  /* ended for good (not to be started again) */
+	unsigned boots;             /* times this batch was booted */
 };
 
 struct runner {
@@ -61,8 +63,8 @@ bool rb_gst_grew(struct runner *r, struct guest *g);
 /* the console's line saying why the guest kernel died ("" if none), and its last line */
 void rb_gst_crash_line(const char *dir, char *out, size_t len, char *last, size_t lastlen);
 void rb_gst_rm_dir(const char *dir);
-/* collect.c: a guest ended (1: run the batch again under TCG; 0; -1 the
- * callback failed) */
+/* collect.c: a guest ended (1: run the batch again, under TCG or after a
+ * failed boot; 0; -1 the callback failed) */
 int rb_gst_finish_guest(struct runner *r, struct guest *g, int status);
 /* object i from the cache: 0 and *hit, or -1 (callback failed) */
 int rb_gst_from_cache(struct runner *r, size_t i, bool *hit);

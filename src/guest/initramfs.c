@@ -102,9 +102,10 @@ static bool word_ok(const char *s)
 	return true;
 }
 
-/* The init script. Each worker w reads its list /o/wW (lines "IDX PATH
- * ARGS...") and writes to ttyS(w+1); the kernel console (ttyS0) gets the
- * processes' stderr. */
+/* The init script: one `guest-verify --list /o/list` (lines "IDX PATH
+ * ARGS...") runs a child process per object, one at a time on each port
+ * ttyS1..ttySW (a port per vCPU), each object to the first free port; the
+ * kernel console (ttyS0) gets the processes' stderr. */
 static char *init_script(const struct rb_initramfs_spec *s)
 {
 	char *buf = NULL;
@@ -128,12 +129,10 @@ static char *init_script(const struct rb_initramfs_spec *s)
 			   "{ dump btf /sys/kernel/btf/vmlinux; dump kallsyms /proc/kallsyms;\n"
 			   "  [ -e /proc/config.gz ] && { printf 'RBF\\tconfig\\tbegin\\n'; $B base64 /proc/config.gz;\n"
 			   "  printf 'RBF\\tconfig\\tend\\n'; }; $B uname -a > /tmp/uname; dump uname /tmp/uname; } > /dev/ttyS1\n");
-	fprintf(f, "work() {\n"
-		   "  while read i p a; do /bin/rangebench guest-verify $i $p $a; printf 'RBO\\t%%s\\texit\\t%%s\\n' $i $?; "
-		   "done < /o/w$1 > /dev/ttyS$(($1 + 1)) 2>/dev/console\n"
-		   "}\n");
+	fprintf(f, "/bin/rangebench guest-verify --list /o/list --ports ");
 	for (unsigned w = 0; w < s->workers; w++)
-		fprintf(f, "work %u &\n", w);
+		fprintf(f, "%s/dev/ttyS%u", w ? "," : "", w + 1);
+	fprintf(f, " 2>/dev/console\n");
 	fprintf(f, "wait\n"
 		   "printf 'RBG\\tdone\\n' > /dev/ttyS1\n"
 		   "$B sync\n"
@@ -169,14 +168,11 @@ int rb_initramfs_write(const char *path, const struct rb_initramfs_spec *s, stru
 		rb_cpio_close(&c, NULL);
 		goto fail;
 	}
-	/* the objects, and each worker's list, round robin */
-	char **lists = calloc(s->workers, sizeof(*lists));
-	size_t *lens = calloc(s->workers, sizeof(*lens));
-	FILE **lf = calloc(s->workers, sizeof(*lf));
-	for (unsigned w = 0; lists && lens && lf && w < s->workers; w++)
-		if (!(lf[w] = open_memstream(&lists[w], &lens[w])))
-			rc = -1;
-	if (!lists || !lens || !lf)
+	/* the objects, and the list the guest's workers take them from */
+	char *list = NULL;
+	size_t llen = 0;
+	FILE *f = open_memstream(&list, &llen);
+	if (!f)
 		rc = -1;
 	for (size_t j = 0; rc == 0 && j < s->nbatch; j++) {
 		size_t i = s->batch[j];
@@ -189,7 +185,6 @@ int rb_initramfs_write(const char *path, const struct rb_initramfs_spec *s, stru
 			rc = -2;
 			break;
 		}
-		FILE *f = lf[j % s->workers];
 		fprintf(f, "%zu /%s", i, gp);
 		if (o->prog_type && *o->prog_type && word_ok(o->prog_type))
 			fprintf(f, " --prog-type %s", o->prog_type);
@@ -199,18 +194,11 @@ int rb_initramfs_write(const char *path, const struct rb_initramfs_spec *s, stru
 			fprintf(f, " --log");
 		fputc('\n', f);
 	}
-	for (unsigned w = 0; lf && w < s->workers; w++) {
-		if (lf[w] && fclose(lf[w]) != 0)
-			rc = rc ? rc : -1;
-		char lname[32];
-		snprintf(lname, sizeof(lname), "o/w%u", w);
-		if (rc == 0 && rb_cpio_data(&c, lname, 0644, lists[w], lens[w]) < 0)
-			rc = -1;
-		free(lists[w]);
-	}
-	free(lists);
-	free(lens);
-	free(lf);
+	if (f && fclose(f) != 0)
+		rc = rc ? rc : -1;
+	if (rc == 0 && rb_cpio_data(&c, "o/list", 0644, list, llen) < 0)
+		rc = -1;
+	free(list);
 	char *init = rc == 0 ? init_script(s) : NULL;
 	if (rc == 0 && (!init || rb_cpio_data(&c, "init", 0755, init, strlen(init)) < 0))
 		rc = -1;

@@ -3,7 +3,8 @@
 # with kernel-7.2, Debian sid's Linux 7.2 of kernels.conf, booted once in
 # QEMU (TCG where KVM fails) on the six tiny programs: rows with the
 # guest's release and clock, 7.2's own state sizes from its BTF, the cache
-# answering a second run without a boot; and a kernel that does not boot
+# answering a second run without a boot, an object the guest cannot open
+# named by its host path; and a kernel that does not boot (booted twice)
 # becomes a row naming the reason. The image is downloaded on first use
 # into the kernel cache (scripts/kernels.sh); where the Debian mirror
 # cannot be reached the test is skipped with one line.
@@ -61,8 +62,11 @@ check "a second run is answered from the cache: no boot" \
 check "the cached rows equal the booted ones" \
 	"[ \"\$(q \"SELECT count(*) FROM results a JOIN results b USING (program_id, tracker) WHERE a.run_id = 1 AND b.run_id = 2 AND a.verdict = b.verdict AND a.insns_processed = b.insns_processed AND a.total_states = b.total_states AND a.kernel_release = b.kernel_release AND a.clock = b.clock\")\" = 6 ]"
 
-$RB verify --csv --tracker kernel-7.2 "$tmp/tiny.o" >"$tmp/verify.out" 2>&1
+printf 'not a BPF object\n' >"$tmp/bad.o"
+$RB verify --csv --tracker kernel-7.2 "$tmp/tiny.o" "$tmp/bad.o" >"$tmp/verify.out" 2>&1
 check "verify --tracker kernel-7.2: six rows" "[ \$(grep -c '^tiny.o,' $tmp/verify.out) -eq 6 ]" "$tmp/verify.out"
+check "an object the guest cannot open is named by its host path, not the guest's copy (/o/N/...)" \
+	"grep -q '$tmp/bad.o' $tmp/verify.out && ! grep -q '/o/[0-9]' $tmp/verify.out" "$tmp/verify.out"
 
 $RB kdiff --trace --kernel kernel-7.2 --tracker old "$tmp/tiny.o:prog_loop" "$tmp/tiny.o:prog_zero" >"$tmp/trace.out" 2>&1
 check "kdiff --trace: 7.2's log (gzip through the serial port) explores the path the engine does" \
