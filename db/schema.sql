@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 9).
+-- schema.sql — the rangebench results database, current schema (version 10).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -128,5 +128,23 @@ CREATE TABLE explanations (
 	explained      INTEGER NOT NULL, -- 1: cause found and counterfactual vanished
 	more_causes    TEXT,      -- further causes the counterfactual needed: 'insn 12 r0 (class); ...'
 	explained_at   TEXT,
+	PRIMARY KEY (run_id, program_id, baseline, candidate)
+) WITHOUT ROWID;
+
+-- Why two kernels of a run differ on a program (`rangebench attribute`;
+-- db/migrations/010_kernel_attributions.sql).
+CREATE TABLE kernel_attributions (
+	run_id         INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	program_id     INTEGER NOT NULL REFERENCES programs (id),
+	baseline       TEXT NOT NULL,   -- the old kernel
+	candidate      TEXT NOT NULL,   -- the new kernel
+	differ         TEXT NOT NULL,   -- what differs: 'verdict', 'insns', 'states' (comma-separated)
+	attribution    TEXT NOT NULL CHECK (attribution IN ('tracker', 'other')),
+	part_index     INTEGER,         -- entry of the explored path where the logs part (NULL: same path, or no logs)
+	common_line    TEXT,            -- the last entry both logs share before they part
+	baseline_line  TEXT,            -- the baseline's entry there ('(end)': its log ended)
+	candidate_line TEXT,
+	mechanism      TEXT,            -- the candidate's mechanism there (ktrace.h names), NULL: tracker
+	attributed_at  TEXT,
 	PRIMARY KEY (run_id, program_id, baseline, candidate)
 ) WITHOUT ROWID;

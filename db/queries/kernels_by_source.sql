@@ -5,17 +5,17 @@
 -- verdict, instructions or states, and the attribution of each difference:
 -- 'tracker' when the engine reproduces it with the scalar tracker alone
 -- (old equals the old kernel and cnum-mainline equals the new kernel, in
--- verdict and instructions), 'other' when it does not (another verifier
--- change between the two kernels, or an error of the emulation:
--- `rangebench kdiff --kernel NEW --tracker OLD OBJ:PROG` shows the first
--- log line where they part). Last: cnum-mainline equal to the new kernel
--- (verdict and instructions) over all the programs, as a share.
+-- verdict, instructions and states), 'other' when it does not (another
+-- verifier change between the two kernels, or an error of the emulation:
+-- `rangebench attribute` stores where their logs part, `query
+-- kernels_attribution` reads it). Last: cnum-mainline equal to the new
+-- kernel (verdict and instructions) over all the programs, as a share.
 WITH k AS (
 	SELECT b.program_id, coalesce(p.source, 'unknown') AS source,
 	       b.verdict AS bv, b.insns_processed AS bi, b.total_states AS bs,
 	       c.verdict AS cv, c.insns_processed AS ci, c.total_states AS cs,
-	       o.verdict AS ov, o.insns_processed AS oi,
-	       m.verdict AS mv, m.insns_processed AS mi
+	       o.verdict AS ov, o.insns_processed AS oi, o.total_states AS os,
+	       m.verdict AS mv, m.insns_processed AS mi, m.total_states AS ms
 	FROM results b
 	JOIN results c ON c.run_id = b.run_id AND c.program_id = b.program_id AND c.tracker = :candidate
 	JOIN programs p ON p.id = b.program_id
@@ -25,7 +25,7 @@ WITH k AS (
 	  AND b.verdict IN ('success', 'failure') AND c.verdict IN ('success', 'failure')
 ), d AS (
 	SELECT *, (bv <> cv OR bi <> ci OR bs <> cs) AS differ,
-	       (ov IS bv AND oi IS bi AND mv IS cv AND mi IS ci) AS tracker
+	       (ov IS bv AND oi IS bi AND os IS bs AND mv IS cv AND mi IS ci AND ms IS cs) AS tracker
 	FROM k
 )
 SELECT source,

@@ -27,5 +27,6 @@ int cmd_execcheck(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_trackers(int argc, char **argv);
 int cmd_helpers(int argc, char **argv);
+int cmd_attribute(int argc, char **argv);
 
 #endif

@@ -20,14 +20,8 @@
 #include "tracker/tracker.h"
 #include "verify/verify.h"
 
-struct side {
-	char **log;             /* per program */
-	struct rb_result *res;  /* per program */
-	bool *got;
-};
-
 struct gctx {
-	struct side *s;
+	struct rb_kdiff_logs *s;
 	const struct rb_guest_obj *objs;
 	int n;
 };
@@ -47,13 +41,13 @@ static int put(void *ctx, const struct rb_result_row *row, const char *log)
 	return 0;
 }
 
-static int run_side(const char *name, const struct rb_guest_obj *objs, int n, const struct rb_load_opts *lo,
-		    struct side *s)
+int rb_kdiff_logs(const char *name, const struct rb_guest_obj *objs, int n, const struct rb_load_opts *lo,
+		  struct rb_kdiff_logs *s)
 {
 	struct rb_kernel k;
 	if (!rb_tracker_get(name, 64) && !rb_kernel_is_running(name) && rb_kernel_find(name, &k, NULL) == 0) {
 		struct gctx g = {.s = s, .objs = objs, .n = n};
-		struct rb_guest_opts go = {.want_log = true};
+		struct rb_guest_opts go = {.want_log = true, .jobs = s->jobs, .progress = s->progress};
 		struct rb_guest_stats gs;
 		struct rb_err err = {{0}};
 		if (rb_guest_run(&k, objs, (size_t)n, &go, put, &g, &gs, &err) < 0) {
@@ -92,6 +86,7 @@ static int run_side(const char *name, const struct rb_guest_obj *objs, int n, co
 				fprintf(stderr, "kdiff: %s:%s: %s\n", objs[i].path, objs[i].prog, err.msg);
 				free(text);
 			}
+			break;
 		}
 		rb_object_free(obj);
 	}
@@ -99,7 +94,7 @@ static int run_side(const char *name, const struct rb_guest_obj *objs, int n, co
 	return 0;
 }
 
-static int alloc_side(struct side *s, int n)
+int rb_kdiff_logs_alloc(struct rb_kdiff_logs *s, int n)
 {
 	s->log = calloc((size_t)n, sizeof(*s->log));
 	s->res = calloc((size_t)n, sizeof(*s->res));
@@ -107,7 +102,7 @@ static int alloc_side(struct side *s, int n)
 	return s->log && s->res && s->got ? 0 : -1;
 }
 
-static void free_side(struct side *s, int n)
+void rb_kdiff_logs_free(struct rb_kdiff_logs *s, int n)
 {
 	for (int i = 0; s->log && i < n; i++)
 		free(s->log[i]);
@@ -120,9 +115,9 @@ int rb_kdiff_trace(const char *a, const char *b, int n, char **args, const struc
 {
 	struct rb_guest_obj *objs = calloc((size_t)n, sizeof(*objs));
 	char(*paths)[4096] = calloc((size_t)n, sizeof(*paths));
-	struct side sa = {0}, sb = {0};
+	struct rb_kdiff_logs sa = {0}, sb = {0};
 	int rc = 0;
-	if (!objs || !paths || alloc_side(&sa, n) < 0 || alloc_side(&sb, n) < 0) {
+	if (!objs || !paths || rb_kdiff_logs_alloc(&sa, n) < 0 || rb_kdiff_logs_alloc(&sb, n) < 0) {
 		fprintf(stderr, "kdiff: out of memory\n");
 		rc = 2;
 		goto out;
@@ -138,7 +133,7 @@ int rb_kdiff_trace(const char *a, const char *b, int n, char **args, const struc
 		*colon = 0;
 		objs[i] = (struct rb_guest_obj){.path = paths[i], .prog = colon + 1, .prog_type = lo->prog_type};
 	}
-	if (run_side(a, objs, n, lo, &sa) < 0 || run_side(b, objs, n, lo, &sb) < 0) {
+	if (rb_kdiff_logs(a, objs, n, lo, &sa) < 0 || rb_kdiff_logs(b, objs, n, lo, &sb) < 0) {
 		rc = 2;
 		goto out;
 	}
@@ -168,8 +163,8 @@ int rb_kdiff_trace(const char *a, const char *b, int n, char **args, const struc
 			rc = 1;
 	}
 out:
-	free_side(&sa, n);
-	free_side(&sb, n);
+	rb_kdiff_logs_free(&sa, n);
+	rb_kdiff_logs_free(&sb, n);
 	free(objs);
 	free(paths);
 	return rc;

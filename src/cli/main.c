@@ -17,6 +17,7 @@ static const struct rb_command commands[] = {
 	{"verify", cmd_verify, "verify programs with a tracker or the running kernel, veristat-style"},
 	{"helpers", cmd_helpers, "the running kernel's helper set per program type against the compiled-in 6.18 sets"},
 	{"kdiff", cmd_kdiff, "first difference between the engine and the running kernel on one program"},
+	{"attribute", cmd_attribute, "why two kernels of a run differ: tracker (the engine reproduces it) or other, with where their logs part"},
 	{"explain", cmd_explain, "why two trackers explore a program differently: deciding instruction, cause, counterfactual"},
 	{"execcheck", cmd_execcheck, "run accepted programs concretely and check every value against the explored states"},
 	{"run", cmd_run, "verify a corpus with every tracker into the results database"},

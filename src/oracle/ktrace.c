@@ -70,8 +70,11 @@ static int trace_of(const char *log, struct trace *t)
 		} else if (k && len - k >= 4 && !strncmp(l + k, "safe", 4)) {
 			rc = push(t, l, len);
 		} else if (!strncmp(l, "from ", 5)) {
+			/* "from N to M: R1=..." (the state dropped) or "from N to
+			 * M: safe" (kept: a prune) */
 			const char *colon = memchr(l, ':', len);
-			rc = push(t, l, colon ? (size_t)(colon - l) : len);
+			bool safe = colon && (size_t)(colon - l) + 6 <= len && !strncmp(colon, ": safe", 6);
+			rc = push(t, l, colon && !safe ? (size_t)(colon - l) : len);
 		}
 		if (rc < 0)
 			return -1;
@@ -98,6 +101,7 @@ int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *
 		if (i < a.n && i < b.n && !strcmp(a.e[i], b.e[i]))
 			continue;
 		out->index = (long)i;
+		snprintf(out->common, sizeof(out->common), "%s", i ? a.e[i - 1] : "");
 		snprintf(out->a, sizeof(out->a), "%s", i < a.n ? a.e[i] : "(end)");
 		snprintf(out->b, sizeof(out->b), "%s", i < b.n ? b.e[i] : "(end)");
 		break;
@@ -105,4 +109,53 @@ int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *
 	free_trace(&a);
 	free_trace(&b);
 	return rc;
+}
+
+/* the instruction index of an entry "N: ...", or -1 */
+static long entry_insn(const char *e)
+{
+	size_t k = insn_prefix(e);
+	return k ? strtol(e, NULL, 10) : -1;
+}
+
+static bool is_safe(const char *e)
+{
+	size_t l = strlen(e);
+	return l >= 4 && !strcmp(e + l - 4, "safe");
+}
+
+/* "N: (op) ..." with a conditional jump's opcode: class JMP or JMP32
+ * (low three bits 5 or 6), operation neither JA (0x0), CALL (0x8) nor
+ * EXIT (0x9) */
+static bool is_cond_jump(const char *e)
+{
+	size_t k = insn_prefix(e);
+	if (!k || e[k] != '(')
+		return false;
+	unsigned op = (unsigned)strtoul(e + k + 1, NULL, 16);
+	unsigned cls = op & 7, code = op >> 4;
+	return (cls == 5 || cls == 6) && code != 0 && code != 8 && code != 9;
+}
+
+const char *rb_ktrace_mechanism(const struct rb_ktrace_part *p)
+{
+	if (p->index < 0)
+		return "checkpoints";
+	if (!strcmp(p->a, "(end)") || !strcmp(p->b, "(end)"))
+		return "ends";
+	bool sa = is_safe(p->a), sb = is_safe(p->b);
+	if (sb && !sa)
+		return "prune_earlier";
+	if (sa && !sb)
+		return "prune_later";
+	long ia = entry_insn(p->a), ib = entry_insn(p->b);
+	if (ia >= 0 && ia == ib) {
+		size_t k = insn_prefix(p->b);
+		return is_cond_jump(p->a) && !strncmp(p->b + k, "(05)", 4) ? "const_fold" : "insn_rewrite";
+	}
+	if (!strncmp(p->a, "from ", 5) || !strncmp(p->b, "from ", 5))
+		return "path_ends";
+	if (ia >= 0 && ib >= 0 && is_cond_jump(p->common))
+		return "branch";
+	return "other";
 }

@@ -14,9 +14,35 @@ struct rb_ktrace_part {
 	long index;        /* trace entry where they part; -1: the same trace */
 	size_t n_a, n_b;   /* entries of each trace */
 	char a[256], b[256]; /* the entry of each at that index ("(end)" past the end) */
+	char common[256];  /* the last entry both share before it ("" at the start) */
 };
 
 /* 0, or -1 when out of memory */
 int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *out);
+
+/* What the second log's kernel (b, e.g. 7.2) does differently where the
+ * two part, read from the entries there; a name of the list below, which
+ * a query can group by (db/queries/kernels_attribution.sql):
+ *   const_fold    at one instruction b prints a goto where a prints a
+ *                 conditional jump: b rewrote a jump its constants decide
+ *                 before exploring (7.2 kernel/bpf/const_fold.c,
+ *                 bpf_prune_dead_branches)
+ *   insn_rewrite  at one instruction the two print other instructions
+ *   prune_earlier b finds the state equal to a checkpoint ("safe") where
+ *                 a explores on (7.2: stack liveness per half slot and its
+ *                 pre-pass, liveness.c; dead slots poisoned, ids cleared in
+ *                 states.c)
+ *   prune_later   a prunes where b explores on (b keeps a difference a
+ *                 dropped: e.g. 7.2 mark_ptr_or_null_reg keeps ids)
+ *   branch        after a conditional jump the two go on at other
+ *                 instructions: the branch decided differently (value
+ *                 tracking or is_branch_taken)
+ *   path_ends     one ends the path it explores (exit, or a pop "from N
+ *                 to M") where the other goes on
+ *   ends          one log ends there: the verdict (an error) or a limit
+ *   checkpoints   the same path: only the states kept differ
+ *                 (where checkpoints are added, is_state_visited)
+ *   other         none of these */
+const char *rb_ktrace_mechanism(const struct rb_ktrace_part *p);
 
 #endif

@@ -154,6 +154,25 @@ const struct rb_chart rb_charts[] = {
 		.pivot = 1,
 	},
 	{
+		.name = "kernels_attribution",
+		.title = "programs two kernels of the run differ on, by attribution, per corpus source",
+		.runs = RB_CHART_RUN,
+		.file = {"kernels_attribution.tsv"},
+		/* `rangebench attribute`'s rows (kernel_attributions), one row
+		 * per source: tracker, then the others by mechanism */
+		.query = {"SELECT coalesce(p.source, 'unknown') || ' (n=' || count(*) || ')' AS source, "
+			  "sum(a.attribution = 'tracker') AS tracker, sum(a.mechanism = 'const_fold') AS const_fold, "
+			  "sum(a.mechanism = 'prune_earlier') AS prune_earlier, sum(a.mechanism = 'prune_later') AS prune_later, "
+			  "sum(a.mechanism = 'branch') AS branch, sum(a.mechanism = 'path_ends') AS path_ends, "
+			  "sum(a.mechanism = 'ends') AS ends, sum(a.mechanism = 'checkpoints') AS checkpoints, "
+			  "sum(a.mechanism = 'insn_rewrite') AS insn_rewrite, "
+			  "sum(a.mechanism IN ('other', 'no_log')) AS unnamed FROM kernel_attributions a "
+			  "JOIN programs p ON p.id = a.program_id WHERE a.run_id = ?1 GROUP BY coalesce(p.source, 'unknown') "
+			  "ORDER BY 1"},
+		.points = "SELECT count(*) FROM kernel_attributions WHERE run_id = ?1",
+		.needs = "a run with two kernels and `rangebench attribute` (e.g. --trackers old,cnum-mainline,kernel,kernel-7.2)",
+	},
+	{
 		.name = "census",
 		.title = "operator precision census",
 		.runs = RB_CHART_CENSUS,

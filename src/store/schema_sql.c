@@ -23,6 +23,7 @@ RB_INCBIN(rb_sql_migration_006, "db/migrations/006_explain_provenance.sql");
 RB_INCBIN(rb_sql_migration_007, "db/migrations/007_program_ordinal.sql");
 RB_INCBIN(rb_sql_migration_008, "db/migrations/008_run_process.sql");
 RB_INCBIN(rb_sql_migration_009, "db/migrations/009_kernel_rows.sql");
+RB_INCBIN(rb_sql_migration_010, "db/migrations/010_kernel_attributions.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
@@ -32,6 +33,7 @@ extern const char rb_sql_migration_006[];
 extern const char rb_sql_migration_007[];
 extern const char rb_sql_migration_008[];
 extern const char rb_sql_migration_009[];
+extern const char rb_sql_migration_010[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
@@ -42,5 +44,6 @@ const struct rb_migration rb_migrations[] = {
 	{7, rb_sql_migration_007},
 	{8, rb_sql_migration_008},
 	{9, rb_sql_migration_009},
+	{10, rb_sql_migration_010},
 };
 const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);

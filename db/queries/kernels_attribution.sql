@@ -1,0 +1,29 @@
+-- per corpus source, the stored attributions (`rangebench attribute`,
+-- table kernel_attributions) of the programs whose verdict, instructions
+-- or states differ between two kernels of a run (--run; --baseline the old
+-- kernel, e.g. kernel; --candidate the new, e.g. kernel-7.2): how many
+-- differ (of them, in verdict), 'tracker' (the engine's old equals the old
+-- kernel and cnum-mainline the new in all three figures), 'other', and the
+-- others by the mechanism named where the two kernels' logs part
+-- (src/oracle/ktrace.h): const_fold, prune_earlier, prune_later, branch,
+-- path_ends, ends, checkpoints (same path, other states), insn_rewrite,
+-- unnamed (other, or no log). `query kernels_diff` lists the programs.
+WITH a AS (
+	SELECT coalesce(p.source, 'unknown') AS source, a.*
+	FROM kernel_attributions a JOIN programs p ON p.id = a.program_id
+	WHERE a.run_id = :run AND a.baseline = :baseline AND a.candidate = :candidate
+), s AS (
+	SELECT source, count(*) AS differ, sum(differ LIKE '%verdict%') AS verdicts,
+	       sum(attribution = 'tracker') AS tracker, sum(attribution = 'other') AS other,
+	       sum(mechanism = 'const_fold') AS const_fold, sum(mechanism = 'prune_earlier') AS prune_earlier,
+	       sum(mechanism = 'prune_later') AS prune_later, sum(mechanism = 'branch') AS branch,
+	       sum(mechanism = 'path_ends') AS path_ends, sum(mechanism = 'ends') AS ends,
+	       sum(mechanism = 'checkpoints') AS checkpoints, sum(mechanism = 'insn_rewrite') AS insn_rewrite,
+	       sum(mechanism IN ('other', 'no_log')) AS unnamed
+	FROM a GROUP BY source
+)
+SELECT * FROM s
+UNION ALL
+SELECT 'all', sum(differ), sum(verdicts), sum(tracker), sum(other), sum(const_fold), sum(prune_earlier),
+       sum(prune_later), sum(branch), sum(path_ends), sum(ends), sum(checkpoints), sum(insn_rewrite), sum(unnamed)
+FROM s;

@@ -1,0 +1,345 @@
+/* cmd_attribute.c — `rangebench attribute`: why two kernels of a run
+ * differ. For every program whose verdict, instructions or states differ
+ * between the baseline kernel (default kernel, the running 6.18) and the
+ * candidate (default kernel-7.2, a kernel image in its guests), the
+ * attribution: 'tracker' when the engine's old equals the baseline and
+ * cnum-mainline the candidate in verdict, instructions and states (the
+ * scalar tracker's change alone reproduces the candidate's figures),
+ * else 'other', with where the two kernels' level-2 logs part (the paths
+ * they explored, oracle/ktrace.h: map addresses normalised, the 7.2
+ * pre-pass lines before the first state skipped) and the mechanism named
+ * there. Stored in kernel_attributions (db/schema.sql), replacing the
+ * run's earlier ones for the two kernels; read with `query
+ * kernels_attribution` and the kernels_attribution chart. The candidate's
+ * logs come from one guest batch of the 'other' programs (never cached),
+ * the baseline's from bpf(). */
+#include <getopt.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "cli/commands.h"
+#include "cli/kdiff_trace.h"
+#include "loader/prog_type.h"
+#include "oracle/ktrace.h"
+#include "store/store.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rangebench attribute [--db FILE] [--run RUN] [--baseline KERNEL] [--candidate KERNEL]\n"
+		   "                            [--old TRACKER] [--new TRACKER] [-j N] [-q]\n"
+		   "  For every program whose verdict, instructions or states differ between two\n"
+		   "  kernels of a run (default: kernel, the running one, and kernel-7.2):\n"
+		   "  'tracker' when the engine's --old (default old) equals the baseline and\n"
+		   "  --new (default cnum-mainline) the candidate in all three, else 'other' with\n"
+		   "  the first entry where the kernels' level-2 logs part and the mechanism\n"
+		   "  there (oracle/ktrace.h). Stored in the database (kernel_attributions);\n"
+		   "  `query kernels_attribution` and `plot --chart kernels_attribution` read it.\n"
+		   "  --run: a run id or label (default: the newest run with both kernels);\n"
+		   "  -j: the candidate's guests at once (default 1).\n");
+}
+
+struct diff {
+	int64_t program_id;
+	char *path, *name, *source, *differ, *prog_type;
+	bool tracker;
+	char bfig[64], cfig[64];
+};
+
+struct opts {
+	const char *db, *run, *base, *cand, *old, *new_;
+	unsigned jobs;
+	bool quiet;
+};
+
+static char *dupcol(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	return strdup(t ? t : "");
+}
+
+/* --run, or the newest run with rows of both kernels */
+static int find_run(struct rb_store *st, const struct opts *o, int64_t *run, struct rb_err *err)
+{
+	if (o->run)
+		return rb_store_find_run(st, o->run, "verify", run, err);
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(rb_store_db(st),
+			       "SELECT run_id FROM results WHERE tracker = ?1 AND run_id IN (SELECT run_id FROM "
+			       "results WHERE tracker = ?2) ORDER BY run_id DESC LIMIT 1",
+			       -1, &s, NULL) != SQLITE_OK)
+		return rb_errf(err, "%s: %s", o->db, sqlite3_errmsg(rb_store_db(st)));
+	sqlite3_bind_text(s, 1, o->base, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, o->cand, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s) == SQLITE_ROW ? 0 : -1;
+	if (rc == 0)
+		*run = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == 0 ? 0 : rb_errf(err, "%s: no run with rows of both %s and %s", o->db, o->base, o->cand);
+}
+
+/* the programs both kernels verified (success or failure) that differ */
+static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct diff **out, size_t *n)
+{
+	static const char sql[] =
+		"SELECT p.id, p.obj_path, p.name, coalesce(p.source, 'unknown'), p.prog_type, "
+		"rtrim((CASE WHEN b.verdict <> c.verdict THEN 'verdict,' ELSE '' END) || "
+		"(CASE WHEN b.insns_processed <> c.insns_processed THEN 'insns,' ELSE '' END) || "
+		"(CASE WHEN b.total_states <> c.total_states THEN 'states,' ELSE '' END), ','), "
+		"(o.verdict IS b.verdict AND o.insns_processed IS b.insns_processed AND o.total_states IS b.total_states "
+		" AND m.verdict IS c.verdict AND m.insns_processed IS c.insns_processed AND m.total_states IS c.total_states), "
+		"b.verdict || ' ' || b.insns_processed || '/' || b.total_states, "
+		"c.verdict || ' ' || c.insns_processed || '/' || c.total_states, p.section "
+		"FROM results b JOIN results c ON c.run_id = b.run_id AND c.program_id = b.program_id AND c.tracker = ?3 "
+		"JOIN programs p ON p.id = b.program_id "
+		"LEFT JOIN results o ON o.run_id = b.run_id AND o.program_id = b.program_id AND o.tracker = ?4 "
+		"LEFT JOIN results m ON m.run_id = b.run_id AND m.program_id = b.program_id AND m.tracker = ?5 "
+		"WHERE b.run_id = ?1 AND b.tracker = ?2 AND b.verdict IN ('success', 'failure') "
+		"AND c.verdict IN ('success', 'failure') AND (b.verdict <> c.verdict OR "
+		"b.insns_processed <> c.insns_processed OR b.total_states <> c.total_states) "
+		"ORDER BY p.source, p.obj_path, p.name";
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(s, 1, run);
+	sqlite3_bind_text(s, 2, o->base, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, o->cand, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, o->old, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, o->new_, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct diff *nd = realloc(*out, cap * sizeof(**out));
+			if (!nd)
+				break;
+			*out = nd;
+		}
+		struct diff *d = &(*out)[(*n)++];
+		memset(d, 0, sizeof(*d));
+		d->program_id = sqlite3_column_int64(s, 0);
+		d->path = dupcol(s, 1);
+		d->name = dupcol(s, 2);
+		d->source = dupcol(s, 3);
+		/* the run's type for programs libbpf does not type: only where
+		 * neither libbpf nor the loader's own section table types the
+		 * program (a type given for every program would replace the
+		 * loader's, attach type and all) */
+		const char *sec = (const char *)sqlite3_column_text(s, 9);
+		struct rb_sec_info si;
+		const char *pt = sqlite3_column_type(s, 4) == SQLITE_NULL || (sec && rb_section_info(sec, &si))
+					 ? NULL
+					 : libbpf_bpf_prog_type_str((enum bpf_prog_type)sqlite3_column_int(s, 4));
+		d->prog_type = pt ? strdup(pt) : NULL;
+		d->differ = dupcol(s, 5);
+		d->tracker = sqlite3_column_int(s, 6) != 0;
+		snprintf(d->bfig, sizeof(d->bfig), "%s", (const char *)sqlite3_column_text(s, 7));
+		snprintf(d->cfig, sizeof(d->cfig), "%s", (const char *)sqlite3_column_text(s, 8));
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int store(sqlite3 *db, int64_t run, const struct opts *o, const struct diff *d, const struct rb_ktrace_part *kp,
+		 const char *mech)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO kernel_attributions (run_id, program_id, baseline, candidate, differ, "
+		"attribution, part_index, common_line, baseline_line, candidate_line, mechanism, attributed_at) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))";
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(s, 1, run);
+	sqlite3_bind_int64(s, 2, d->program_id);
+	sqlite3_bind_text(s, 3, o->base, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, o->cand, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 5, d->differ, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 6, d->tracker ? "tracker" : "other", -1, SQLITE_STATIC);
+	if (kp && kp->index >= 0) {
+		sqlite3_bind_int64(s, 7, kp->index);
+		sqlite3_bind_text(s, 8, kp->common, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 9, kp->a, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 10, kp->b, -1, SQLITE_STATIC);
+	}
+	if (mech)
+		sqlite3_bind_text(s, 11, mech, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* logs of the 'other' programs from both kernels, each part stored */
+static int attribute_others(sqlite3 *db, int64_t run, const struct opts *o, struct diff *d, size_t n,
+			    size_t *named)
+{
+	size_t no = 0;
+	for (size_t i = 0; i < n; i++)
+		no += !d[i].tracker;
+	struct rb_guest_obj *objs = calloc(no ? no : 1, sizeof(*objs));
+	size_t *which = calloc(no ? no : 1, sizeof(*which));
+	struct rb_kdiff_logs lb = {.jobs = o->jobs, .progress = o->quiet ? NULL : stderr}, lc = lb;
+	int rc = objs && which && rb_kdiff_logs_alloc(&lb, (int)(no ? no : 1)) == 0 &&
+				 rb_kdiff_logs_alloc(&lc, (int)(no ? no : 1)) == 0
+			 ? 0
+			 : -1;
+	size_t k = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (!d[i].tracker) {
+			objs[k] = (struct rb_guest_obj){
+				.path = d[i].path, .source = d[i].source, .prog = d[i].name, .prog_type = d[i].prog_type};
+			which[k++] = i;
+		}
+	struct rb_load_opts lo = {0};
+	if (rc == 0 && no && (rb_kdiff_logs(o->base, objs, (int)no, &lo, &lb) < 0 ||
+			      rb_kdiff_logs(o->cand, objs, (int)no, &lo, &lc) < 0))
+		rc = -2;
+	for (size_t j = 0; rc == 0 && j < no; j++) {
+		struct diff *x = &d[which[j]];
+		struct rb_ktrace_part kp;
+		const char *mech = "no_log";
+		bool have = lb.got[j] && lc.got[j];
+		if (have && rb_ktrace_part(lb.log[j], lc.log[j], &kp) < 0)
+			rc = -1;
+		else if (have)
+			mech = rb_ktrace_mechanism(&kp);
+		*named += have && strcmp(mech, "other");
+		if (rc == 0 && store(db, run, o, x, have ? &kp : NULL, mech) < 0)
+			rc = -1;
+		if (rc == 0 && !o->quiet)
+			printf("%s\t%s:%s\t%s\t%s\tother\t%s\t%s\t%s\t%s\n", x->source, x->path, x->name, x->bfig, x->cfig,
+			       mech, have && kp.index >= 0 ? kp.common : "-", have && kp.index >= 0 ? kp.a : "-",
+			       have && kp.index >= 0 ? kp.b : "-");
+	}
+	rb_kdiff_logs_free(&lb, (int)(no ? no : 1));
+	rb_kdiff_logs_free(&lc, (int)(no ? no : 1));
+	free(objs);
+	free(which);
+	return rc;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{"db", required_argument, NULL, 'd'},       {"run", required_argument, NULL, 'r'},
+		{"baseline", required_argument, NULL, 'b'}, {"candidate", required_argument, NULL, 'c'},
+		{"old", required_argument, NULL, 'o'},      {"new", required_argument, NULL, 'n'},
+		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+	};
+	*o = (struct opts){.db = "db/results.sqlite", .base = "kernel", .cand = "kernel-7.2", .old = "old",
+			   .new_ = "cnum-mainline", .jobs = 1};
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "j:qh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o->db = optarg; break;
+		case 'r': o->run = optarg; break;
+		case 'b': o->base = optarg; break;
+		case 'c': o->cand = optarg; break;
+		case 'o': o->old = optarg; break;
+		case 'n': o->new_ = optarg; break;
+		case 'j': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (*end || v < 1 || v > 64) {
+				fprintf(stderr, "attribute: -j wants 1..64, not '%s'\n", optarg);
+				return 2;
+			}
+			o->jobs = (unsigned)v;
+			break;
+		}
+		case 'q': o->quiet = true; break;
+		case 'h': usage(stdout); return 1;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_attribute(int argc, char **argv)
+{
+	struct opts o;
+	int prc = parse(argc, argv, &o);
+	if (prc)
+		return prc == 1 ? 0 : 2;
+	struct rb_store *st = NULL;
+	struct rb_err err = {{0}};
+	if (rb_store_open(o.db, &st, &err) < 0) {
+		fprintf(stderr, "attribute: %s\n", err.msg);
+		return 2;
+	}
+	sqlite3 *db = rb_store_db(st);
+	int64_t run = 0;
+	struct diff *d = NULL;
+	size_t n = 0, ntracker = 0, named = 0;
+	int rc = 0;
+	if (find_run(st, &o, &run, &err) < 0) {
+		fprintf(stderr, "attribute: %s\n", err.msg);
+		rc = 2;
+	} else if (load_diffs(db, &o, run, &d, &n) < 0) {
+		fprintf(stderr, "attribute: %s: %s\n", o.db, sqlite3_errmsg(db));
+		rc = 2;
+	}
+	if (rc == 0 && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		rc = 2;
+	if (rc == 0) {
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(db, "DELETE FROM kernel_attributions WHERE run_id = ?1 AND baseline = ?2 AND "
+					   "candidate = ?3", -1, &s, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(s, 1, run);
+			sqlite3_bind_text(s, 2, o.base, -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, 3, o.cand, -1, SQLITE_STATIC);
+			rc = sqlite3_step(s) == SQLITE_DONE ? 0 : 2;
+			sqlite3_finalize(s);
+		} else {
+			rc = 2;
+		}
+	}
+	if (rc == 0 && !o.quiet)
+		printf("source\tprogram\t%s\t%s\tattribution\tmechanism\tcommon entry\t%s entry\t%s entry\n", o.base,
+		       o.cand, o.base, o.cand);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (!d[i].tracker)
+			continue;
+		ntracker++;
+		if (store(db, run, &o, &d[i], NULL, NULL) < 0)
+			rc = 2;
+		else if (!o.quiet)
+			printf("%s\t%s:%s\t%s\t%s\ttracker\t-\t-\t-\t-\n", d[i].source, d[i].path, d[i].name, d[i].bfig,
+			       d[i].cfig);
+	}
+	if (rc == 0) {
+		int ar = attribute_others(db, run, &o, d, n, &named);
+		rc = ar == 0 ? 0 : 2;
+		if (ar == -1)
+			fprintf(stderr, "attribute: %s: storing: %s\n", o.db, sqlite3_errmsg(db));
+	}
+	if (sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK && rc == 0) {
+		fprintf(stderr, "attribute: %s: %s\n", o.db, sqlite3_errmsg(db));
+		rc = 2;
+	}
+	if (rc == 0)
+		fprintf(stderr, "attribute: run %lld, %s vs %s: %zu programs differ: %zu tracker, %zu other (%zu with a "
+				"mechanism named); stored in %s (kernel_attributions)\n",
+			(long long)run, o.base, o.cand, n, ntracker, n - ntracker, named, o.db);
+	for (size_t i = 0; i < n; i++) {
+		free(d[i].path);
+		free(d[i].name);
+		free(d[i].source);
+		free(d[i].differ);
+		free(d[i].prog_type);
+	}
+	free(d);
+	rb_store_close(st);
+	return rc;
+}
