@@ -13,8 +13,9 @@ check "fixture database loaded" "[ \"\$(sqlite3 $db 'SELECT count(*) FROM result
 
 $RB plot --db "$db" -o "$tmp/out" before after >"$tmp/plot.out" 2>&1
 check "plot exits 0" "[ $? -eq 0 ]" "$tmp/plot.out"
-# (kernels needs a kernel image's rows: tests/cli/guest.sh renders it)
-charts=$(ls plots/*.gp | xargs -n1 basename | sed 's/\.gp$//' | grep -v '^style$' | grep -v '^kernels$')
+# (kernels needs a kernel image's rows: tests/cli/guest.sh renders it;
+# kernels_attribution needs `attribute`'s rows: tests/cli/attribute.sh)
+charts=$(ls plots/*.gp | xargs -n1 basename | sed 's/\.gp$//' | grep -v '^style$' | grep -Ev '^kernels(_attribution)?$')
 for c in $charts; do
 	png=$tmp/out/$c.png svg=$tmp/out/$c.svg
 	# PNG signature, then IHDR width and height (big-endian) at bytes 16..23
@@ -35,7 +36,7 @@ for c in $charts; do
 	check "$c.svg is an SVG titled '$title'" "grep -q '<svg' $svg && grep -qF '$title' $svg" "$tmp/plot.out"
 done
 ncharts=$(echo $charts | wc -w)
-check "every chart rendered ($ncharts), but kernels (no kernel image in the fixture)" "[ $ncharts -ge 8 ] && grep -q '^$ncharts charts rendered, 1 skipped, 0 failed' $tmp/plot.out && grep -q '^skipped  kernels ' $tmp/plot.out" "$tmp/plot.out"
+check "every chart rendered ($ncharts), but kernels and kernels_attribution (no kernel image in the fixture)" "[ $ncharts -ge 8 ] && grep -q '^$ncharts charts rendered, 2 skipped, 0 failed' $tmp/plot.out && grep -q '^skipped  kernels ' $tmp/plot.out && grep -q '^skipped  kernels_attribution ' $tmp/plot.out" "$tmp/plot.out"
 check "before/after data: run 1 -> run 2 has one verdict change" \
 	"[ \$(awk -F'\t' '!/^#/ && \$7 == 1' $tmp/out/data/before_after.tsv | wc -l) -eq 1 ]" "$tmp/out/data/before_after.tsv"
 check "scatter data: one row per program with the baseline and the candidate" \
@@ -75,6 +76,6 @@ check "a script renders by hand with gnuplot" "[ $? -eq 0 ] && [ -s $tmp/hand.pn
 sqlite3 "$tmp/empty.sqlite" <db/schema.sql
 $RB plot --db "$tmp/empty.sqlite" -o "$tmp/empty" >"$tmp/empty.out" 2>&1
 check "empty database: exit 0, charts without data skipped with a note" \
-	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 8 ] && grep -q 'needs a run with both the baseline and the candidate tracker' $tmp/empty.out" "$tmp/empty.out"
+	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 9 ] && grep -q 'needs a run with both the baseline and the candidate tracker' $tmp/empty.out" "$tmp/empty.out"
 $RB plot --db "$db" --only nosuch >"$tmp/bad.out" 2>&1
 check "an unknown chart is a usage error" "[ $? -eq 2 ]" "$tmp/bad.out"
