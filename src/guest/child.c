@@ -1,11 +1,13 @@
 /* child.c — verifying one object inside the guest (see child.h). */
 #include "guest/child.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -127,10 +129,13 @@ static int split_line(char *line, char **av, int max)
  * ARGS...") in a child process of its own (an object that crashes the
  * loader costs that object only), one child per port at a time, the next
  * object to the first port that is free (a slow object holds up one port
- * only); after each, "RBO IDX exit CODE" on its port. The guest kernel's
+ * only); after each, "RBO IDX exit CODE" on its port, and while one
+ * runs, "RBG alive IDX" every KEEPALIVE_S seconds. The guest kernel's
  * BTF is parsed once, here, and inherited: parsing it for each object (the
  * kernel rows' struct sizes) cost about 0.15 s per object natively and
  * several times that under TCG, most of a small object's time. */
+#define KEEPALIVE_S 30 /* an "RBG alive" line per busy port this often */
+
 static int verify_list(const char *list, const char *ports, struct rb_vmlinux *vm)
 {
 	enum { MAX_SLOTS = 8 };
@@ -153,6 +158,11 @@ static int verify_list(const char *list, const char *ports, struct rb_vmlinux *v
 		return 2;
 	}
 	rb_vmlinux_get(vm);
+	/* SIGCHLD blocked: waited for with a timeout (sigtimedwait) */
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
 	char line[4096];
 	bool more = true;
 	for (int running = 0; more || running;) {
@@ -171,6 +181,7 @@ static int verify_list(const char *list, const char *ports, struct rb_vmlinux *v
 			fflush(NULL);
 			pid_t pid = fork();
 			if (pid == 0) {
+				sigprocmask(SIG_UNBLOCK, &chld, NULL);
 				dup2(fileno(port[slot]), 1);
 				int rc = verify_object(idx, av[1], ac - 2, av + 2, vm);
 				fflush(stdout);
@@ -187,15 +198,25 @@ static int verify_list(const char *list, const char *ports, struct rb_vmlinux *v
 		}
 		if (!running)
 			continue;
+		/* a child ended, or KEEPALIVE_S passed: an object at the
+		 * instruction limit takes minutes under TCG (strobemeta_bpf_loop:
+		 * 12 s natively, over 13 min in a guest on a loaded host), and
+		 * the host kills a guest silent for its idle timeout */
+		struct timespec ts = {.tv_sec = KEEPALIVE_S};
+		sigtimedwait(&chld, NULL, &ts);
 		int st = 0;
-		pid_t pid = wait(&st);
-		for (int s = 0; pid > 0 && s < nport; s++)
-			if (busy[s] == pid) {
-				int code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
-				fprintf(port[s], "RBO\t%u\texit\t%d\n", busy_idx[s], code);
-				busy[s] = 0;
-				running--;
-			}
+		pid_t pid;
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+			for (int s = 0; s < nport; s++)
+				if (busy[s] == pid) {
+					int code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+					fprintf(port[s], "RBO\t%u\texit\t%d\n", busy_idx[s], code);
+					busy[s] = 0;
+					running--;
+				}
+		for (int s = 0; s < nport; s++)
+			if (busy[s])
+				fprintf(port[s], "RBG\talive\t%u\n", busy_idx[s]);
 	}
 	fclose(f);
 	for (int s = 0; s < nport; s++)

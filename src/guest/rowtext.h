@@ -4,6 +4,8 @@
  * escaped (\\ \t \n \r).
  *
  *   RBG uname RELEASE            the guest kernel's uname -r
+ *   RBG alive IDX                object IDX is still being verified (every
+ *                                30 s: the host's idle timeout sees output)
  *   RBO IDX begin|end            object IDX of the batch starts / is done
  *   RBO IDX exit CODE            the process that verified it exited
  *   RBE IDX MESSAGE              object IDX could not be opened
