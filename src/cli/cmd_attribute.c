@@ -81,6 +81,19 @@ static int find_run(struct rb_store *st, const struct opts *o, int64_t *run, str
 	return rc == 0 ? 0 : rb_errf(err, "%s: no run with rows of both %s and %s", o->db, o->base, o->cand);
 }
 
+/* sql prepared with ?1 the run, ?2 the baseline and ?3 the candidate
+ * bound; NULL on error */
+static sqlite3_stmt *prep(sqlite3 *db, const char *sql, int64_t run, const struct opts *o)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(s, 1, run);
+	sqlite3_bind_text(s, 2, o->base, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, o->cand, -1, SQLITE_STATIC);
+	return s;
+}
+
 /* the programs both kernels verified (success or failure) that differ */
 static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct diff **out, size_t *n)
 {
@@ -101,12 +114,9 @@ static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct dif
 		"AND c.verdict IN ('success', 'failure') AND (b.verdict <> c.verdict OR "
 		"b.insns_processed <> c.insns_processed OR b.total_states <> c.total_states) "
 		"ORDER BY p.source, p.obj_path, p.name";
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+	sqlite3_stmt *s = prep(db, sql, run, o);
+	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, run);
-	sqlite3_bind_text(s, 2, o->base, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, o->cand, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, o->old, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 5, o->new_, -1, SQLITE_STATIC);
 	size_t cap = 0;
@@ -152,14 +162,11 @@ static int store(sqlite3 *db, int64_t run, const struct opts *o, const struct di
 	static const char sql[] =
 		"INSERT OR REPLACE INTO kernel_attributions (run_id, program_id, baseline, candidate, differ, "
 		"attribution, part_index, common_line, baseline_line, candidate_line, mechanism, attributed_at) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))";
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		"VALUES (?1, ?4, ?2, ?3, ?5, ?6, ?7, ?8, ?9, ?10, ?11, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))";
+	sqlite3_stmt *s = prep(db, sql, run, o);
+	if (!s)
 		return -1;
-	sqlite3_bind_int64(s, 1, run);
-	sqlite3_bind_int64(s, 2, d->program_id);
-	sqlite3_bind_text(s, 3, o->base, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, o->cand, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, d->program_id);
 	sqlite3_bind_text(s, 5, d->differ, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 6, d->tracker ? "tracker" : "other", -1, SQLITE_STATIC);
 	if (kp && kp->index >= 0) {
@@ -293,12 +300,9 @@ int cmd_attribute(int argc, char **argv)
 	if (rc == 0 && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		rc = 2;
 	if (rc == 0) {
-		sqlite3_stmt *s;
-		if (sqlite3_prepare_v2(db, "DELETE FROM kernel_attributions WHERE run_id = ?1 AND baseline = ?2 AND "
-					   "candidate = ?3", -1, &s, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(s, 1, run);
-			sqlite3_bind_text(s, 2, o.base, -1, SQLITE_STATIC);
-			sqlite3_bind_text(s, 3, o.cand, -1, SQLITE_STATIC);
+		sqlite3_stmt *s = prep(db, "DELETE FROM kernel_attributions WHERE run_id = ?1 AND baseline = ?2 AND "
+					   "candidate = ?3", run, &o);
+		if (s) {
 			rc = sqlite3_step(s) == SQLITE_DONE ? 0 : 2;
 			sqlite3_finalize(s);
 		} else {
