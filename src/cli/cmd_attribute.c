@@ -47,6 +47,10 @@ struct diff {
 	char *path, *name, *source, *differ, *prog_type;
 	bool tracker;
 	char bfig[64], cfig[64];
+	/* an 'other' program: both logs taken (have), where they part */
+	bool have;
+	struct rb_ktrace_part kp;
+	const char *mech; /* NULL: tracker */
 };
 
 struct opts {
@@ -182,9 +186,10 @@ static int store(sqlite3 *db, int64_t run, const struct opts *o, const struct di
 	return rc;
 }
 
-/* logs of the 'other' programs from both kernels, each part stored */
-static int attribute_others(sqlite3 *db, int64_t run, const struct opts *o, struct diff *d, size_t n,
-			    size_t *named)
+/* the logs of the 'other' programs from both kernels (no database lock is
+ * held meanwhile: the candidate's guests take minutes), and where each
+ * pair parts */
+static int attribute_others(const struct opts *o, struct diff *d, size_t n)
 {
 	size_t no = 0;
 	for (size_t i = 0; i < n; i++)
@@ -209,20 +214,12 @@ static int attribute_others(sqlite3 *db, int64_t run, const struct opts *o, stru
 		rc = -2;
 	for (size_t j = 0; rc == 0 && j < no; j++) {
 		struct diff *x = &d[which[j]];
-		struct rb_ktrace_part kp;
-		const char *mech = "no_log";
-		bool have = lb.got[j] && lc.got[j];
-		if (have && rb_ktrace_part(lb.log[j], lc.log[j], &kp) < 0)
+		x->mech = "no_log";
+		x->have = lb.got[j] && lc.got[j];
+		if (x->have && rb_ktrace_part(lb.log[j], lc.log[j], &x->kp) < 0)
 			rc = -1;
-		else if (have)
-			mech = rb_ktrace_mechanism(&kp);
-		*named += have && strcmp(mech, "other");
-		if (rc == 0 && store(db, run, o, x, have ? &kp : NULL, mech) < 0)
-			rc = -1;
-		if (rc == 0 && !o->quiet)
-			printf("%s\t%s:%s\t%s\t%s\tother\t%s\t%s\t%s\t%s\n", x->source, x->path, x->name, x->bfig, x->cfig,
-			       mech, have && kp.index >= 0 ? kp.common : "-", have && kp.index >= 0 ? kp.a : "-",
-			       have && kp.index >= 0 ? kp.b : "-");
+		else if (x->have)
+			x->mech = rb_ktrace_mechanism(&x->kp);
 	}
 	rb_kdiff_logs_free(&lb, (int)(no ? no : 1));
 	rb_kdiff_logs_free(&lc, (int)(no ? no : 1));
@@ -297,6 +294,10 @@ int cmd_attribute(int argc, char **argv)
 		fprintf(stderr, "attribute: %s: %s\n", o.db, sqlite3_errmsg(db));
 		rc = 2;
 	}
+	if (rc == 0 && attribute_others(&o, d, n) < 0) {
+		fprintf(stderr, "attribute: %s\n", n ? "taking the logs failed" : "out of memory");
+		rc = 2;
+	}
 	if (rc == 0 && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		rc = 2;
 	if (rc == 0) {
@@ -313,20 +314,18 @@ int cmd_attribute(int argc, char **argv)
 		printf("source\tprogram\t%s\t%s\tattribution\tmechanism\tcommon entry\t%s entry\t%s entry\n", o.base,
 		       o.cand, o.base, o.cand);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		if (!d[i].tracker)
-			continue;
-		ntracker++;
-		if (store(db, run, &o, &d[i], NULL, NULL) < 0)
-			rc = 2;
-		else if (!o.quiet)
-			printf("%s\t%s:%s\t%s\t%s\ttracker\t-\t-\t-\t-\n", d[i].source, d[i].path, d[i].name, d[i].bfig,
-			       d[i].cfig);
-	}
-	if (rc == 0) {
-		int ar = attribute_others(db, run, &o, d, n, &named);
-		rc = ar == 0 ? 0 : 2;
-		if (ar == -1)
+		const struct diff *x = &d[i];
+		bool part = x->have && x->kp.index >= 0;
+		ntracker += x->tracker;
+		named += x->have && strcmp(x->mech, "other");
+		if (store(db, run, &o, x, x->have ? &x->kp : NULL, x->mech) < 0) {
 			fprintf(stderr, "attribute: %s: storing: %s\n", o.db, sqlite3_errmsg(db));
+			rc = 2;
+		} else if (!o.quiet) {
+			printf("%s\t%s:%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x->source, x->path, x->name, x->bfig, x->cfig,
+			       x->tracker ? "tracker" : "other", x->mech ? x->mech : "-", part ? x->kp.common : "-",
+			       part ? x->kp.a : "-", part ? x->kp.b : "-");
+		}
 	}
 	if (sqlite3_exec(db, rc == 0 ? "COMMIT" : "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK && rc == 0) {
 		fprintf(stderr, "attribute: %s: %s\n", o.db, sqlite3_errmsg(db));
