@@ -7,7 +7,7 @@
 -- others by the mechanism named where the two kernels' logs part
 -- (src/oracle/ktrace.h): const_fold, prune_earlier, prune_later, branch,
 -- path_ends, ends, checkpoints (same path, other states), insn_rewrite,
--- unnamed (other, or no log). `query kernels_diff` lists the programs.
+-- unnamed (other; no log; too_large: past attribute --max-insns). `query kernels_diff` lists the programs.
 WITH a AS (
 	SELECT coalesce(p.source, 'unknown') AS source, a.*
 	FROM kernel_attributions a JOIN programs p ON p.id = a.program_id
@@ -19,7 +19,7 @@ WITH a AS (
 	       sum(mechanism = 'prune_later') AS prune_later, sum(mechanism = 'branch') AS branch,
 	       sum(mechanism = 'path_ends') AS path_ends, sum(mechanism = 'ends') AS ends,
 	       sum(mechanism = 'checkpoints') AS checkpoints, sum(mechanism = 'insn_rewrite') AS insn_rewrite,
-	       sum(mechanism IN ('other', 'no_log')) AS unnamed
+	       sum(mechanism IN ('other', 'no_log', 'too_large')) AS unnamed
 	FROM a GROUP BY source
 )
 SELECT * FROM s

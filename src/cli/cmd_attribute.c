@@ -30,7 +30,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench attribute [--db FILE] [--run RUN] [--baseline KERNEL] [--candidate KERNEL]\n"
-		   "                            [--old TRACKER] [--new TRACKER] [-j N] [-q]\n"
+		   "                            [--old TRACKER] [--new TRACKER] [--max-insns N] [-j N] [-q]\n"
 		   "  For every program whose verdict, instructions or states differ between two\n"
 		   "  kernels of a run (default: kernel, the running one, and kernel-7.2):\n"
 		   "  'tracker' when the engine's --old (default old) equals the baseline and\n"
@@ -39,7 +39,9 @@ static void usage(FILE *f)
 		   "  there (oracle/ktrace.h). Stored in the database (kernel_attributions);\n"
 		   "  `query kernels_attribution` and `plot --chart kernels_attribution` read it.\n"
 		   "  --run: a run id or label (default: the newest run with both kernels);\n"
-		   "  -j: the candidate's guests at once (default 1).\n");
+		   "  -j: the candidate's guests at once (default 1). --max-insns N: no logs for a\n"
+		   "  program either kernel processed more than N instructions of (mechanism\n"
+		   "  too_large): a level-2 log of 10^5 instructions takes minutes in a TCG guest.\n");
 }
 
 struct diff {
@@ -47,6 +49,7 @@ struct diff {
 	char *path, *name, *source, *differ, *prog_type;
 	bool tracker;
 	char bfig[64], cfig[64];
+	unsigned long long insns; /* the larger of the two kernels' counts */
 	/* an 'other' program: both logs taken (have), where they part */
 	bool have;
 	struct rb_ktrace_part kp;
@@ -56,6 +59,7 @@ struct diff {
 struct opts {
 	const char *db, *run, *base, *cand, *old, *new_;
 	unsigned jobs;
+	unsigned long long max_insns; /* no logs past this count (0: no bound) */
 	bool quiet;
 };
 
@@ -109,7 +113,8 @@ static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct dif
 		"(o.verdict IS b.verdict AND o.insns_processed IS b.insns_processed AND o.total_states IS b.total_states "
 		" AND m.verdict IS c.verdict AND m.insns_processed IS c.insns_processed AND m.total_states IS c.total_states), "
 		"b.verdict || ' ' || b.insns_processed || '/' || b.total_states, "
-		"c.verdict || ' ' || c.insns_processed || '/' || c.total_states, p.section "
+		"c.verdict || ' ' || c.insns_processed || '/' || c.total_states, p.section, "
+		"max(b.insns_processed, c.insns_processed) "
 		"FROM results b JOIN results c ON c.run_id = b.run_id AND c.program_id = b.program_id AND c.tracker = ?3 "
 		"JOIN programs p ON p.id = b.program_id "
 		"LEFT JOIN results o ON o.run_id = b.run_id AND o.program_id = b.program_id AND o.tracker = ?4 "
@@ -155,6 +160,7 @@ static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct dif
 		d->tracker = sqlite3_column_int(s, 6) != 0;
 		snprintf(d->bfig, sizeof(d->bfig), "%s", (const char *)sqlite3_column_text(s, 7));
 		snprintf(d->cfig, sizeof(d->cfig), "%s", (const char *)sqlite3_column_text(s, 8));
+		d->insns = (unsigned long long)sqlite3_column_int64(s, 10);
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -192,8 +198,12 @@ static int store(sqlite3 *db, int64_t run, const struct opts *o, const struct di
 static int attribute_others(const struct opts *o, struct diff *d, size_t n)
 {
 	size_t no = 0;
-	for (size_t i = 0; i < n; i++)
-		no += !d[i].tracker;
+	for (size_t i = 0; i < n; i++) {
+		bool large = !d[i].tracker && o->max_insns && d[i].insns > o->max_insns;
+		if (large)
+			d[i].mech = "too_large"; /* a level-2 log of that size takes too long in a TCG guest */
+		no += !d[i].tracker && !large;
+	}
 	struct rb_guest_obj *objs = calloc(no ? no : 1, sizeof(*objs));
 	size_t *which = calloc(no ? no : 1, sizeof(*which));
 	struct rb_kdiff_logs lb = {.jobs = o->jobs, .progress = o->quiet ? NULL : stderr}, lc = lb;
@@ -203,7 +213,7 @@ static int attribute_others(const struct opts *o, struct diff *d, size_t n)
 			 : -1;
 	size_t k = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (!d[i].tracker) {
+		if (!d[i].tracker && !d[i].mech) {
 			objs[k] = (struct rb_guest_obj){
 				.path = d[i].path, .source = d[i].source, .prog = d[i].name, .prog_type = d[i].prog_type};
 			which[k++] = i;
@@ -234,7 +244,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"db", required_argument, NULL, 'd'},       {"run", required_argument, NULL, 'r'},
 		{"baseline", required_argument, NULL, 'b'}, {"candidate", required_argument, NULL, 'c'},
 		{"old", required_argument, NULL, 'o'},      {"new", required_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+		{"max-insns", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.db = "db/results.sqlite", .base = "kernel", .cand = "kernel-7.2", .old = "old",
 			   .new_ = "cnum-mainline", .jobs = 1};
@@ -248,6 +259,15 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'c': o->cand = optarg; break;
 		case 'o': o->old = optarg; break;
 		case 'n': o->new_ = optarg; break;
+		case 'm': {
+			char *end;
+			o->max_insns = strtoull(optarg, &end, 10);
+			if (*end || !*optarg) {
+				fprintf(stderr, "attribute: --max-insns wants a number, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		}
 		case 'j': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);

@@ -166,7 +166,7 @@ const struct rb_chart rb_charts[] = {
 			  "sum(a.mechanism = 'branch') AS branch, sum(a.mechanism = 'path_ends') AS path_ends, "
 			  "sum(a.mechanism = 'ends') AS ends, sum(a.mechanism = 'checkpoints') AS checkpoints, "
 			  "sum(a.mechanism = 'insn_rewrite') AS insn_rewrite, "
-			  "sum(a.mechanism IN ('other', 'no_log')) AS unnamed FROM kernel_attributions a "
+			  "sum(a.mechanism IN ('other', 'no_log', 'too_large')) AS unnamed FROM kernel_attributions a "
 			  "JOIN programs p ON p.id = a.program_id WHERE a.run_id = ?1 GROUP BY coalesce(p.source, 'unknown') "
 			  "ORDER BY 1"},
 		.points = "SELECT count(*) FROM kernel_attributions WHERE run_id = ?1",
