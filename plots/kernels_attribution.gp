@@ -19,7 +19,7 @@ if (!exists("plotdir")) plotdir = "plots"
 load plotdir."/style.gp"
 
 f = data."/kernels_attribution.tsv"
-set title "Where two kernels differ, per corpus source: the tracker, or the mechanism where their logs part"
+set title "Kernel differences per source: the tracker, or the mechanism where the logs part"
 set ylabel "programs that differ"
 set style data histogram
 set style histogram rowstacked
