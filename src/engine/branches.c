@@ -13,7 +13,8 @@
 struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
 {
 	if (env->nstack >= BRANCH_LIMIT) {
-		rb_reject(env, "The sequence of %d jumps is too complex.", env->nstack);
+		/* 6.18 push_stack() counts this push before the test */
+		rb_reject(env, "The sequence of %d jumps is too complex.", env->nstack + 1);
 		return NULL;
 	}
 	if (RB_GROW(env->stack, env->nstack + 1, &env->cap_stack, 32) < 0)

@@ -370,7 +370,9 @@ static void mark_prune_points(struct rb_env *env)
 			continue;
 		}
 		mark_prune(env, i);
-		if (op == 0xe0 /* BPF_JCOND: may_goto */)
+		/* 6.18 bpf_is_may_goto_insn(): JCOND with src_reg BPF_MAY_GOTO
+		 * (0); another src_reg is refused later without a checkpoint */
+		if (op == 0xe0 /* BPF_JCOND: may_goto */ && in->src_reg == 0)
 			env->aux[i].force_checkpoint = true;
 		mark_prune(env, i + 1 + in->off);
 		mark_jmp(env, i + 1 + in->off);

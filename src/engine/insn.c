@@ -24,7 +24,7 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 	if (err)
 		return err;
 	if (insn->off != 0)
-		return rb_reject(env, "BPF_LD_[ABS|IND] uses reserved fields");
+		return rb_reject(env, "BPF_LD_IMM64 uses reserved fields");
 	const struct bpf_insn *next = insn + 1;
 	struct rb_reg *dst = &rb_cur_regs(env)[insn->dst_reg];
 	switch (insn->src_reg) {
@@ -69,8 +69,11 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
  * forced checkpoint (cfg.c), so cur's parent was stored here. */
 static int may_goto(struct rb_env *env, const struct bpf_insn *insn)
 {
-	if (insn->src_reg != 0 || insn->dst_reg != 0 || insn->imm != 0 || insn->off == 0)
-		return rb_reject(env, "invalid may_goto off %d imm %d", insn->off, insn->imm);
+	/* 6.18 checks the fields, not the offset: off 0 is a may_goto
+	 * whose both outcomes continue at the next insn (measured: accepted
+	 * by 6.18.44) */
+	if (insn->src_reg != 0 || insn->dst_reg != 0 || insn->imm != 0)
+		return rb_reject(env, "invalid may_goto imm %d", insn->imm);
 	int idx = env->insn_idx;
 	struct rb_vstate *prev = env->cur->parent ? rb_find_prev_entry(env, env->cur->parent, idx) : NULL;
 	struct rb_vstate *q = rb_push_branch(env, idx + 1, idx);

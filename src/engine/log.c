@@ -15,7 +15,9 @@
 static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
 				      "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?"};
 static const char *const jmp_s[16] = {"jmp", "==", ">", ">=", "&", "!=", "s>", "s>=",
-				      "call", "exit", "<", "<=", "s<", "s<=", "?", "?"};
+				      "call", "exit", "<", "<=", "s<", "s<=", "(null)", "?"};
+/* ([14]: 6.18's bpf_jmp_string has no BPF_JCOND entry, so a JCOND that is
+ * not may_goto prints the NULL string as "(null)") */
 static const char *const size_s[4] = {"u32", "u16", "u8", "u64"};
 
 
@@ -39,7 +41,10 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 		} else if (op == BPF_NEG) {
 			snprintf(buf, len, "%c%d = -%c%d", r, in->dst_reg, r, in->dst_reg);
 		} else if (BPF_SRC(in->code) == BPF_X) {
-			if (op == BPF_MOV && in->off)
+			if (op == BPF_MOV && cls == BPF_ALU64 && in->off == 1) /* addr_space_cast */
+				snprintf(buf, len, "r%d = addr_space_cast(r%d, %u, %u)", in->dst_reg, in->src_reg,
+					 (uint32_t)in->imm >> 16, (unsigned)(uint16_t)in->imm);
+			else if (op == BPF_MOV && in->off)
 				snprintf(buf, len, "%c%d = (s%d)%c%d", r, in->dst_reg, in->off, r, in->src_reg);
 			else
 				snprintf(buf, len, "%c%d %s%s %c%d", r, in->dst_reg, in->off == 1 ? "s" : "",
@@ -63,6 +68,16 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 			else if (in->imm == BPF_XCHG)
 				snprintf(buf, len, "r%d = atomic%s_xchg((%s *)(r%d %+d), r%d)", in->src_reg, sz,
 					 size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off, in->src_reg);
+			else if (in->imm == 0x100) /* BPF_LOAD_ACQ */
+				snprintf(buf, len, "r%d = load_acquire((%s *)(r%d %+d))", in->dst_reg,
+					 size_s[BPF_SIZE(in->code) >> 3], in->src_reg, in->off);
+			else if (in->imm == 0x110) /* BPF_STORE_REL */
+				snprintf(buf, len, "store_release((%s *)(r%d %+d), r%d)", size_s[BPF_SIZE(in->code) >> 3],
+					 in->dst_reg, in->off, in->src_reg);
+			else if (aop != BPF_ADD && aop != BPF_AND && aop != BPF_OR && aop != BPF_XOR)
+				/* 6.18 print_bpf_insn(): an unknown atomic op, without the
+				 * "(code) " prefix */
+				snprintf(buf - n, len + (size_t)n, "BUG_%02x", in->code);
 			else if (in->imm & BPF_FETCH)
 				snprintf(buf, len, "r%d = atomic%s_fetch_%s((%s *)(r%d %+d), r%d)", in->src_reg, sz, an,
 					 size_s[BPF_SIZE(in->code) >> 3], in->dst_reg, in->off, in->src_reg);
@@ -70,7 +85,7 @@ void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf
 				snprintf(buf, len, "lock *(%s *)(r%d %+d) %s r%d", size_s[BPF_SIZE(in->code) >> 3],
 					 in->dst_reg, in->off, alu_s[aop >> 4], in->src_reg);
 		} else {
-			snprintf(buf, len, "BUG_%02x", in->code);
+			snprintf(buf - n, len + (size_t)n, "BUG_%02x", in->code);
 		}
 		break;
 	case BPF_ST:

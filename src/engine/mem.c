@@ -332,8 +332,17 @@ static int check_atomic(struct rb_env *env, const struct bpf_insn *insn)
 	case BPF_XCHG:
 	case BPF_CMPXCHG:
 		break;
+	case 0x100: /* BPF_LOAD_ACQ: 6.18 check_atomic_load() -> check_load_mem() */
+		if ((err = rb_check_reg_read(env, insn->src_reg)) || (err = rb_check_reg_write(env, insn->dst_reg)))
+			return err;
+		return rb_unsupported(env, "load-acquire");
+	case 0x110: /* BPF_STORE_REL: 6.18 check_atomic_store() -> check_store_reg() */
+		if ((err = rb_check_reg_read(env, insn->src_reg)) || (err = rb_check_reg_read(env, insn->dst_reg)))
+			return err;
+		return rb_unsupported(env, "store-release");
 	default:
-		return rb_unsupported(env, "atomic op %#x", insn->imm);
+		/* 6.18 check_atomic() */
+		return rb_reject(env, "BPF_ATOMIC uses invalid atomic opcode %02x", (unsigned)insn->imm);
 	}
 	if (size != 4 && size != 8)
 		return rb_reject(env, "invalid atomic operand size");

@@ -515,6 +515,10 @@ static void test_tracker_alu8(void **state)
 			}
 }
 
+/* every conditional jump, with "not JSET" */
+static const uint8_t jops[] = {BPF_JEQ, BPF_JNE, BPF_JSET, RB_JSET_FALSE, BPF_JGT, BPF_JGE,
+			       BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE};
+
 static void test_tracker_branch8(void **state)
 {
 	(void)state;
@@ -522,8 +526,6 @@ static void test_tracker_branch8(void **state)
 	const struct rb_concrete *c = t->concrete;
 	static struct absval in[32];
 	size_t n = make_inputs(t, in);
-	static const uint8_t jops[] = {BPF_JEQ, BPF_JNE, BPF_JSET, RB_JSET_FALSE, BPF_JGT, BPF_JGE,
-				       BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE};
 	unsigned decided = 0, refined = 0;
 	for (int is32 = 0; is32 < 2; is32++)
 		for (size_t o = 0; o < sizeof(jops); o++)
@@ -695,8 +697,6 @@ static void test_mainline_same_register8(void **state)
 	const struct rb_concrete *c = ml->concrete;
 	static struct absval in[32];
 	size_t n = make_inputs(ml, in);
-	static const uint8_t jops[] = {BPF_JEQ, BPF_JNE, BPF_JSET, RB_JSET_FALSE, BPF_JGT, BPF_JGE,
-				       BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE};
 	unsigned jset_decided = 0, jset_open = 0;
 	for (int is32 = 0; is32 < 2; is32++)
 		for (size_t o = 0; o < sizeof(jops); o++)
