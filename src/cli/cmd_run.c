@@ -283,6 +283,13 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int64_t run_id;
+	/* a signal while the options, the objects or the database were being
+	 * read (the handlers are installed first, in cmd_run): no run begins */
+	if (run_stop) {
+		fprintf(stderr, "rangebench run: stopped (%s) before the run began: nothing stored\n",
+			strsignal(run_stop));
+		return stop_code();
+	}
 	struct rb_shard_plan *plan = NULL;
 	if (c->shard_costs && c->o.shard_n > 1) {
 		if (rb_shard_plan_load(c->shard_costs, c->o.shard_n, &plan, &err) < 0) {
@@ -339,14 +346,9 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 	return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* options, objects, database, then the run: the exit code */
+static int run_command(int argc, char **argv)
 {
-	/* a child process of a run: one object (src/driver/child.c) */
-	if (argc > 1 && !strcmp(argv[1], "--child"))
-		return rb_driver_child_main(argc, argv);
-	/* a scan child: opens the objects its parent names (src/driver/scan.c) */
-	if (argc == 2 && !strcmp(argv[1], "--scan-child"))
-		return rb_scan_child_main();
 	struct run_cli c;
 	int rc = rb_run_cli_parse(argc, argv, &c);
 	if (rc >= 0)
@@ -398,6 +400,24 @@ int cmd_run(int argc, char **argv)
 		.diff_text = ri.diff,
 	};
 
+	rc = run_verify(st, &c, &jobs, &info);
+	rb_runinfo_free(&ri);
+	rb_store_close(st);
+	rb_jobs_free(&jobs);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	/* a child process of a run: one object (src/driver/child.c) */
+	if (argc > 1 && !strcmp(argv[1], "--child"))
+		return rb_driver_child_main(argc, argv);
+	/* a scan child: opens the objects its parent names (src/driver/scan.c) */
+	if (argc == 2 && !strcmp(argv[1], "--scan-child"))
+		return rb_scan_child_main();
+	/* The handlers first (issue 24): a hang-up while the options, the
+	 * objects or the database are being read (a locked database waits up
+	 * to 30 s) stops the run before it begins instead of killing it. */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -411,8 +431,7 @@ int cmd_run(int argc, char **argv)
 	 * (the writes fail with EPIPE) while the run ends */
 	sa.sa_flags = 0;
 	sigaction(SIGPIPE, &sa, &old_pipe);
-	rc = run_verify(st, &c, &jobs, &info);
-	rb_runinfo_free(&ri);
+	int rc = run_command(argc, argv);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
@@ -421,7 +440,5 @@ int cmd_run(int argc, char **argv)
 		signal(SIGPIPE, SIG_IGN);
 	else
 		sigaction(SIGPIPE, &old_pipe, NULL);
-	rb_store_close(st);
-	rb_jobs_free(&jobs);
 	return rc;
 }

@@ -64,3 +64,43 @@ check "a live run is shown running" "grep -Eq '^ *3 +live +verify +running ' $tm
 kill -INT $pid
 wait $pid
 check "and stopped by Ctrl-C, exit 130" "[ $? -eq 130 ]"
+
+# A hang-up before the run begins (issue 24): the handlers are installed
+# before the options, the objects and the database are read. Made
+# deterministic with a locked database: a sqlite3 process holds the write
+# lock (WAL mode, so that the waiting reader cannot block its COMMIT), so
+# `run` waits in opening the store (SQLite's busy handler, 30 s); once its
+# process has the database file open the hang-up is sent, then the lock
+# is released. Before the fix SIGHUP killed it there (no message); now it
+# stops with exit 129 and stores nothing.
+db=$tmp/early.sqlite
+$RB run -q --db "$db" --trackers old --label first "$tmp/t1.o" >/dev/null 2>&1
+mkfifo "$tmp/lock.in"
+sqlite3 "$db" <"$tmp/lock.in" >"$tmp/lock.out" 2>&1 &
+lockpid=$!
+exec 3>"$tmp/lock.in"
+echo ".timeout 30000" >&3
+echo "PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; SELECT 'locked';" >&3
+for _ in $(seq 200); do grep -q locked "$tmp/lock.out" && break; sleep 0.1; done
+$RB run -q --db "$db" --trackers old --label early "$tmp/t1.o" >"$tmp/early.out" 2>&1 3>&- &
+pid=$!
+# the database (or its WAL) open in the run's process: it waits for the lock
+opened=0
+for _ in $(seq 200); do
+	if ls -l /proc/$pid/fd 2>/dev/null | grep -q "early.sqlite"; then opened=1; break; fi
+	sleep 0.1
+done
+# the signal is pending from here: the process handles it before any of its
+# system calls returns, so before it can take the lock released next
+kill -HUP $pid
+echo "COMMIT;" >&3
+exec 3>&-
+wait $lockpid
+wait $pid
+rc=$?
+check "SIGHUP while the database is being opened: the run waited for the lock, which was then released" \
+	"[ $opened -eq 1 ] && ! grep -q error $tmp/lock.out" "$tmp/lock.out"
+check "SIGHUP before the run began: exit 129, 'stopped (Hangup) before the run began: nothing stored'" \
+	"[ $rc -eq 129 ] && grep -q 'stopped (Hangup) before the run began: nothing stored' $tmp/early.out" "$tmp/early.out"
+check "SIGHUP before the run began: no run row added, integrity ok" \
+	"[ \"\$(sqlite3 $db 'SELECT count(*) FROM runs')\" = 1 ] && [ \"\$(sqlite3 $db 'PRAGMA integrity_check')\" = ok ]"
