@@ -169,7 +169,7 @@ TEST_BPF_SRCS := $(sort $(wildcard tests/objects/*.bpf.c tests/objects/*.bpf.s))
 # opens them (libbpf 1.1), kept out of both (the fuzz replay opens bad/ in
 # process).
 TEST_BPF_OBJS := $(patsubst tests/objects/%,build/test/objects/%.o,$(basename $(TEST_BPF_SRCS))) \
-	build/test/objects/em_none.bpf.o \
+	build/test/objects/em_none.bpf.o build/test/objects/legacy_rela.bpf.o \
 	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c)) \
 	$(patsubst tests/objects/hostile/%.bpf.c,build/test/objects-hostile/%.bpf.o,$(wildcard tests/objects/hostile/*.bpf.c))
 BPF_CFLAGS := -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu
@@ -195,6 +195,11 @@ build/test/own/%.bpf.o: programs/src/%.bpf.c programs/src/common.h tests/objects
 	clang -g -O2 -target bpf -mcpu=v3 -Wall -Werror -Itests/objects/own -I/usr/include/x86_64-linux-gnu -c $< -o $@
 # older tc objects carry no BTF
 build/test/objects/iproute2_tc.bpf.o: BPF_CFLAGS += -g0
+# old LLVM's relocations: SHT_RELA sections of R_BPF_NONE entries (tests/objects/rela/)
+build/test/objects/legacy_rela.bpf.o: tests/objects/rela/legacy_rela.bpf.c tests/objects/rela/rel_to_rela.py | build/.deps
+	@mkdir -p $(@D)
+	clang $(BPF_CFLAGS) -g0 -c $< -o $@.rel.o
+	python3 tests/objects/rela/rel_to_rela.py $@.rel.o $@ && rm -f $@.rel.o
 build/test/objects/em_none.bpf.o: build/test/objects/old_toolchain.bpf.o
 	cp $< $@.tmp && printf '\000\000' | dd of=$@.tmp bs=1 seek=18 conv=notrunc status=none && mv $@.tmp $@
 
@@ -303,7 +308,7 @@ build/test/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h build/tes
 	$(CC) $(CFLAGS_TEST) -DRB_FUZZ_REPLAY -o $@ $< build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS)
 fuzz: build/fuzz/fuzz_verify $(TEST_BPF_OBJS)
 	@mkdir -p build/fuzz/corpus build/fuzz/artifacts
-	cp $(TEST_BPF_OBJS) build/fuzz/corpus/
+	cp $(TEST_BPF_OBJS) tests/fuzz/regress/* build/fuzz/corpus/
 	-cp /usr/lib/x86_64-linux-gnu/bpf/*.o build/fuzz/corpus/ 2>/dev/null
 	build/fuzz/fuzz_verify -max_total_time=$(FUZZ_TIME) -rss_limit_mb=2048 -timeout=20 -max_len=262144 \
 	  -artifact_prefix=build/fuzz/artifacts/ build/fuzz/corpus

@@ -12,12 +12,14 @@
 #include "cli/type_opts.h"
 #include "loader/object.h"
 #include "loader/prog_type.h"
+#include "loader/type_hints.h"
 #include "loader/uapi_names.h"
 #include "util/printable.h"
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rangebench load [--btf FILE] [--json] [--prog-type TYPE [--attach-type TYPE]] OBJ...\n"
+	fprintf(f, "usage: rangebench load [--btf FILE] [--json] [--prog-type TYPE [--attach-type TYPE]]\n"
+		   "                       [--license LICENSE] OBJ...\n"
 		   "  Open BPF ELF objects as the kernel would receive them and list every\n"
 		   "  program (section, program and attach type, autoload flag, instructions\n"
 		   "  after relocation) and map. --btf: vmlinux BTF for CO-RE (default\n"
@@ -26,7 +28,11 @@ static void usage(FILE *f)
 		   "  not know (a libbpf type name such as sched_cls, xdp, or a section name such\n"
 		   "  as tc, kprobe/NAME); --attach-type: their expected attach type.\n"
 		   "  Sections libbpf does not know are typed by the conventions of iproute2,\n"
-		   "  Cilium and libbpf < 1.0 where those decide (shown as type-from).\n");
+		   "  Cilium and libbpf < 1.0 where those decide (shown as type-from), after the\n"
+		   "  rules of a file " RB_TYPE_HINTS_FILE " in the object's directory, one a line:\n"
+		   "  OBJECT-GLOB[:SECTION-GLOB] PROG-TYPE [ATTACH-TYPE] (first match wins); a line\n"
+		   "  on stderr says which rule typed each program. --license: the license of an\n"
+		   "  object without a license section (default: empty, as libbpf loads it).\n");
 }
 
 static const char *prog_type_name(const struct rb_prog *p)
@@ -100,6 +106,11 @@ static void print_text(const struct rb_object *o)
 			printf(" target %s (btf id %u)", target ? target : "?", p->attach_btf_id);
 		if (p->type_known && strcmp(p->type_from, "libbpf"))
 			printf(" type-from %s", from ? from : "?");
+		if (p->type_rule[0]) {
+			char *rule = esc(p->type_rule);
+			printf(" (%s)", rule ? rule : "?");
+			free(rule);
+		}
 		if (p->tail_call)
 			printf(" tail-call map-id %u slot %u%s%s", p->tail_map_id, p->tail_slot,
 			       p->tail_filled ? " fills " : "", fills ? fills : "?");
@@ -224,6 +235,12 @@ int cmd_load(int argc, char **argv)
 				opts.prog_type = argv[++i];
 			else
 				opts.attach_type = argv[++i];
+		} else if (!strcmp(argv[i], "--license")) {
+			if (++i >= argc) {
+				fprintf(stderr, "rangebench load: --license needs a LICENSE\n");
+				return 2;
+			}
+			opts.license = argv[i];
 		} else if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
@@ -276,6 +293,8 @@ int cmd_load(int argc, char **argv)
 			print_json(o);
 		else
 			print_text(o);
+		fflush(stdout);
+		rb_cli_object_notes("load", o);
 		rb_object_free(o);
 	}
 	if (!json)

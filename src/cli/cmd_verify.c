@@ -29,7 +29,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench verify [--tracker NAME] [--log] [--csv] [--btf FILE]\n"
-		"                         [--prog-type TYPE [--attach-type TYPE]] [--compiled-helpers] OBJ[:PROG]...\n"
+		"                         [--prog-type TYPE [--attach-type TYPE]] [--license LICENSE]\n"
+		"                         [--compiled-helpers] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
 		"  kernel), or with a kernel image of kernels.conf booted in QEMU (--tracker\n"
@@ -40,7 +41,9 @@ static void usage(FILE *f)
 		"  (cnum-mainline@7.2: Linux 7.2.13; a bare NAME follows 6.18.44; README \"Kernel\n"
 		"  profiles\"); give that kernel's BTF with --btf.\n"
 		"  --prog-type/--attach-type: the type of programs whose section libbpf does not\n"
-		"  know (see rangebench load --help). An object without programs is an error.\n"
+		"  know (see rangebench load --help; the directory's rangebench.types rules come\n"
+		"  next). --license: the license of an object without a license section (default:\n"
+		"  empty, as libbpf loads it). An object without programs is an error.\n"
 		"  Which helpers a program type may call follows the running kernel where bpf()\n"
 		"  can measure it (rangebench helpers); --compiled-helpers: the compiled-in 6.18\n"
 		"  sets, as where bpf() is refused.\n");
@@ -320,6 +323,7 @@ int cmd_verify(int argc, char **argv)
 			rc = 2;
 			continue;
 		}
+		rb_cli_object_notes("verify", obj);
 		char base[4096];
 		snprintf(base, sizeof(base), "%s", path);
 		const char *file = basename(base);

@@ -33,7 +33,25 @@ int rb_cli_type_opt(int key, const char *arg, struct rb_load_opts *opts)
 		opts->prog_type = arg;
 	else if (key == RB_OPT_ATTACH_TYPE)
 		opts->attach_type = arg;
+	else if (key == RB_OPT_LICENSE)
+		opts->license = arg;
 	else
 		return 0;
 	return 1;
+}
+
+void rb_cli_object_notes(const char *cmd, const struct rb_object *obj)
+{
+	char line[2048];
+	struct rb_err e; /* names escaped (rb_errf) */
+	rb_object_types_line(obj, line, sizeof(line));
+	if (line[0]) {
+		rb_errf(&e, "%s: %s", obj->path, line);
+		fprintf(stderr, "rangebench %s: %s\n", cmd, e.msg);
+	}
+	rb_object_license_note(obj, line, sizeof(line));
+	if (line[0]) {
+		rb_errf(&e, "%s: %s", obj->path, line);
+		fprintf(stderr, "rangebench %s: %s\n", cmd, e.msg);
+	}
 }

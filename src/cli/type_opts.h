@@ -8,13 +8,14 @@
 #include "loader/object.h"
 
 /* getopt_long keys of the shared options (above every short option) */
-enum { RB_OPT_PROG_TYPE = 0x100, RB_OPT_ATTACH_TYPE };
+enum { RB_OPT_PROG_TYPE = 0x100, RB_OPT_ATTACH_TYPE, RB_OPT_LICENSE };
 
 /* the long options of a command that loads objects with libbpf's typing:
  * put in its struct option table */
 #define RB_CLI_TYPE_LONGOPTS                                                  \
 	{"prog-type", required_argument, NULL, RB_OPT_PROG_TYPE},            \
-	{"attach-type", required_argument, NULL, RB_OPT_ATTACH_TYPE}
+	{"attach-type", required_argument, NULL, RB_OPT_ATTACH_TYPE},        \
+	{"license", required_argument, NULL, RB_OPT_LICENSE}
 
 /* Apply one key getopt_long returned: 1 when it was a type option (stored
  * in opts, checked later by rb_cli_check_type_opts), 0 otherwise. */
@@ -24,5 +25,10 @@ int rb_cli_type_opt(int key, const char *arg, struct rb_load_opts *opts);
  * object is opened); on a bad one print "rangebench CMD: reason" and
  * return -1. */
 int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts);
+
+/* On stderr, one line each when they say something: which rule typed each
+ * program of obj (rb_object_types_line) and how an object without a
+ * license section was loaded (rb_object_license_note). */
+void rb_cli_object_notes(const char *cmd, const struct rb_object *obj);
 
 #endif

@@ -14,12 +14,14 @@
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "loader/bpf_standin.h"
 #include "loader/elf_view.h"
 #include "loader/open_paths.h"
 #include "loader/prog_type.h"
 #include "loader/sha256.h"
+#include "loader/type_hints.h"
 #include "util/file.h"
 
 /* code sections other than .text (program sections), and whether .text has code */
@@ -94,11 +96,43 @@ static bool calls_undefined(const struct rb_object *obj)
  * objects from old toolchains), our own path tries, unless the object
  * needs what only libbpf does (CO-RE relocations). libbpf's error stands
  * if both fail. */
+/* a call in .text relocated against a symbol the object does not define */
+static bool text_calls_undefined(const struct rb_elf *e)
+{
+	for (size_t i = 1; i < e->nsec; i++) {
+		const struct rb_elf_sec *rs = &e->secs[i];
+		if (rs->sh.sh_type != SHT_REL || !rs->data || strcmp(e->secs[rs->sh.sh_info].name, ".text"))
+			continue;
+		const struct rb_elf_sec *t = &e->secs[rs->sh.sh_info];
+		for (size_t k = 0; k < rs->sh.sh_size / sizeof(Elf64_Rel); k++) {
+			Elf64_Rel r;
+			memcpy(&r, rs->data + k * sizeof(r), sizeof(r));
+			Elf64_Sym s = rb_elf_sym(e, ELF64_R_SYM(r.r_info));
+			/* elf_view.c checked the offset against the section */
+			if (s.st_shndx == SHN_UNDEF && t->data && r.r_offset + 8 <= t->sh.sh_size &&
+			    t->data[r.r_offset] == (BPF_JMP | BPF_CALL))
+				return true;
+		}
+	}
+	return false;
+}
+
 static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts, struct rb_object *obj,
 		       struct rb_err *err)
 {
 	if (elf->legacy_maps) {
 		obj->legacy_maps = obj->own_path = true;
+		return rb_open_legacy(elf, obj, err);
+	}
+	/* libbpf 1.1 takes the lone function of a .text-only object for a
+	 * program; when it calls a function no object defines,
+	 * bpf_object__reloc_code copies overlapping memory (ASan
+	 * memcpy-param-overlap, heap corruption: tests/objects/hostile/,
+	 * found again by make fuzz). Our own path keeps the call for the
+	 * verifier, as it does in other objects. */
+	bool text_only;
+	if (program_sections(elf, &text_only) == 0 && text_only && text_calls_undefined(elf)) {
+		obj->own_path = true;
 		return rb_open_legacy(elf, obj, err);
 	}
 	int ret = rb_open_libbpf(elf, opts, obj, err);
@@ -131,6 +165,55 @@ static int open_either(const struct rb_elf *elf, const struct rb_load_opts *opts
 	return ret;
 }
 
+/* An object without a "license" section: libbpf loads its programs with
+ * an empty license (not GPL-compatible: the kernel refuses GPL-only
+ * helpers and kfuncs); --license gives one instead. */
+static void apply_license(const struct rb_elf *e, const struct rb_load_opts *opts, struct rb_object *obj)
+{
+	for (size_t i = 1; i < e->nsec; i++)
+		if (!strcmp(e->secs[i].name, "license"))
+			return;
+	obj->no_license = true;
+	if (!opts || !opts->license)
+		return;
+	obj->license_given = true;
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		snprintf(obj->progs[i].license, sizeof(obj->progs[i].license), "%s", opts->license);
+}
+
+void rb_object_license_note(const struct rb_object *obj, char *buf, size_t len)
+{
+	if (!obj->no_license)
+		snprintf(buf, len, "%s", "");
+	else if (obj->license_given)
+		snprintf(buf, len, "no license section: loaded with license '%s' (--license)",
+			 obj->prog_cnt ? obj->progs[0].license : "");
+	else
+		snprintf(buf, len, "no license section: loaded with an empty license, as libbpf does "
+				   "(GPL-only helpers and kfuncs refused; --license LICENSE to give one)");
+}
+
+void rb_object_types_line(const struct rb_object *obj, char *buf, size_t len)
+{
+	size_t at = 0;
+	bool any = false;
+	buf[0] = 0;
+	for (size_t i = 0; i < obj->prog_cnt && at < len; i++) {
+		const struct rb_prog *p = &obj->progs[i];
+		any |= p->type_known && strcmp(p->type_from, "libbpf");
+		const char *by = !p->type_known ? "no rule: unknown"
+				 : p->type_rule[0] ? p->type_rule
+						   : p->type_from;
+		int w = snprintf(buf + at, len - at, "%s%s %s by %s", i ? ", " : "types: ", p->name,
+				 p->type_known && p->libbpf_type_name[0] ? p->libbpf_type_name : "-", by);
+		if (w < 0)
+			break;
+		at += (size_t)w;
+	}
+	if (!any)
+		buf[0] = 0;
+}
+
 int rb_object_open_mem(const char *path, const void *buf, size_t size, const struct rb_load_opts *opts,
 		       struct rb_object **out, struct rb_err *err)
 {
@@ -152,6 +235,8 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 		ret = rb_open_rbvt(path, buf, size, obj, err);
 	} else if ((ret = rb_elf_parse(&elf, path, buf, size, err)) == 0) {
 		ret = open_either(&elf, opts, obj, err);
+		if (ret == 0)
+			apply_license(&elf, opts, obj);
 		if (ret == 0)
 			ret = rb_map_fix_object(obj, err);
 		if (ret == 0)
@@ -180,7 +265,19 @@ int rb_object_open(const char *path, const struct rb_load_opts *opts, struct rb_
 	size_t size = 0;
 	if (rb_read_file(path, RB_MAX_FILE_SIZE, &buf, &size, err))
 		return -1;
-	int ret = rb_object_open_mem(path, buf, size, opts, out, err);
+	/* the type hints of the object's directory, unless the caller has them */
+	struct rb_type_hints hints;
+	bool found = false;
+	struct rb_load_opts with = opts ? *opts : (struct rb_load_opts){0};
+	if (!with.hints && rb_type_hints_load(path, &hints, &found, err)) {
+		free(buf);
+		return -1;
+	}
+	if (found)
+		with.hints = &hints;
+	int ret = rb_object_open_mem(path, buf, size, &with, out, err);
+	if (found)
+		rb_type_hints_free(&hints);
 	free(buf);
 	return ret;
 }

@@ -78,8 +78,9 @@ struct rb_prog {
 				        * ("a, b"; our own path keeps such calls as the file has
 				        * them), or "" */
 	char libbpf_type_name[32];     /* libbpf_bpf_prog_type_str(), "" if unknown */
-	char type_from[16];            /* who decided prog_type: "libbpf", "user", "iproute2",
+	char type_from[16];            /* who decided prog_type: "libbpf", "user", "hints", "iproute2",
 				        * "cilium", "libbpf<1.0", "object" (prog_type.h); "" if unknown */
+	char type_rule[160];           /* type_from "hints": the rule, "rangebench.types:LINE PATTERN" */
 	bool tail_call;                /* section "N/M": iproute2 puts it in slot tail_slot */
 	uint32_t tail_map_id, tail_slot; /* of the prog array whose bpf_elf_map id is tail_map_id */
 	bool tail_filled;              /* it fills slot tail_slot of prog array tail_map_idx, as
@@ -101,7 +102,12 @@ struct rb_object {
 	bool iproute2;     /* maps are iproute2's struct bpf_elf_map (tc/ip load it as one type) */
 	/* added by the loader: */
 	size_t file_size;
+	bool no_license;   /* no "license" section: loaded with an empty license, as libbpf
+			    * does (GPL-only helpers refused), unless --license gave one */
+	bool license_given; /* no_license, and rb_load_opts.license was used */
 };
+
+struct rb_type_hints;
 
 struct rb_load_opts {
 	const char *btf_path; /* vmlinux BTF for CO-RE; NULL = /sys/kernel/btf/vmlinux */
@@ -109,7 +115,20 @@ struct rb_load_opts {
 	 * (prog_type.h): a libbpf type or section name, and an attach type;
 	 * NULL = none */
 	const char *prog_type, *attach_type;
+	/* the license of an object without a "license" section (--license);
+	 * NULL = as libbpf: an empty one */
+	const char *license;
+	/* the type hints of the object's directory (type_hints.h); rb_object_open
+	 * reads them itself when this is NULL */
+	const struct rb_type_hints *hints;
 };
+
+/* One line on an object without a license section (how it was loaded), or
+ * "" when it has one. */
+void rb_object_license_note(const struct rb_object *obj, char *buf, size_t len);
+/* One line saying which rule typed each program ("types: NAME TYPE by
+ * RULE, ..."), or "" when libbpf's section table typed them all. */
+void rb_object_types_line(const struct rb_object *obj, char *buf, size_t len);
 
 /* Open one object file. On error returns < 0 with err naming the file and
  * the reason; never crashes on hostile input. An object that yields no

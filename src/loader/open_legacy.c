@@ -24,7 +24,12 @@
  *     functions, else the whole section as one program (as tc loads a
  *     section); program types come from prog_type.c, called by object.c;
  *   - R_BPF_64_64 relocations on ld_imm64 become map references (map index
- *     form, see object.h); calls (R_BPF_64_32, or pc-relative calls with no
+ *     form, see object.h); so do the SHT_RELA sections (".rela<section>")
+ *     of old LLVM, whose entries on ld_imm64 have type 0 (R_BPF_NONE)
+ *     against the map symbols: the loaders of that era (iproute2's,
+ *     samples/bpf's bpf_load.c) read only the symbol of each entry and
+ *     relocated every ld_imm64 it names, whatever the type (libbpf 1.x
+ *     skips SHT_RELA sections, leaving the reference a scalar); calls (R_BPF_64_32, or pc-relative calls with no
  *     relocation) pull the called function in after the program, once,
  *     and the call offset is rewritten, as libbpf does for BTF objects; a
  *     call to a function the object does not define (memset, memcpy not
@@ -41,6 +46,7 @@
 #include "loader/legacy_btf_maps.h"
 #include "loader/open_paths.h"
 
+#define R_BPF_NONE 0
 #define R_BPF_64_64 1
 #define R_BPF_64_32 10
 
@@ -278,6 +284,19 @@ static bool func_sym(const struct rb_elf *e, const Elf64_Sym *s, const bool *has
 	return !has_func || !has_func[s->st_shndx];
 }
 
+/* a relocation section (SHT_REL, or old LLVM's SHT_RELA) of a code section */
+static bool code_relocs(const struct rb_elf *e, size_t i)
+{
+	const struct rb_elf_sec *rs = &e->secs[i];
+	return (rs->sh.sh_type == SHT_REL || rs->sh.sh_type == SHT_RELA) &&
+	       (e->secs[rs->sh.sh_info].sh.sh_flags & SHF_EXECINSTR) && rs->data;
+}
+
+static size_t rel_size(const struct rb_elf_sec *rs)
+{
+	return rs->sh.sh_type == SHT_RELA ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
+}
+
 static int build_index(struct lctx *c)
 {
 	const struct rb_elf *e = c->e;
@@ -291,8 +310,8 @@ static int build_index(struct lctx *c)
 			c->has_func[s.st_shndx] = true;
 	}
 	for (size_t i = 1; i < e->nsec; i++)
-		if (e->secs[i].sh.sh_type == SHT_REL && (e->secs[e->secs[i].sh.sh_info].sh.sh_flags & SHF_EXECINSTR))
-			nr += e->secs[i].sh.sh_size / sizeof(Elf64_Rel);
+		if (code_relocs(e, i))
+			nr += e->secs[i].sh.sh_size / rel_size(&e->secs[i]);
 	for (size_t i = 1; i < e->nsyms; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
 		nf += func_sym(e, &s, NULL) != 0;
@@ -305,13 +324,27 @@ static int build_index(struct lctx *c)
 		return rb_errf(c->err, "%s: out of memory", e->path);
 	for (size_t i = 1; i < e->nsec; i++) {
 		const struct rb_elf_sec *rs = &e->secs[i];
-		if (rs->sh.sh_type != SHT_REL || !(e->secs[rs->sh.sh_info].sh.sh_flags & SHF_EXECINSTR))
+		if (!code_relocs(e, i))
 			continue;
-		for (size_t k = 0; k < rs->sh.sh_size / sizeof(Elf64_Rel); k++) {
-			struct rel_ent *r = &c->rels[c->nrels++];
-			memcpy(&r->rel, rs->data + k * sizeof(Elf64_Rel), sizeof(r->rel));
+		size_t esz = rel_size(rs);
+		const struct rb_elf_sec *ts = &e->secs[rs->sh.sh_info];
+		for (size_t k = 0; k < rs->sh.sh_size / esz; k++) {
+			struct rel_ent *r = &c->rels[c->nrels];
+			/* r_offset and r_info lead both forms (an Elf64_Rela's
+			 * addend follows; map references take none) */
+			memcpy(&r->rel, rs->data + k * esz, sizeof(r->rel));
 			r->sec = rs->sh.sh_info;
 			r->off = r->rel.r_offset;
+			if (rs->sh.sh_type == SHT_RELA && ELF64_R_TYPE(r->rel.r_info) == R_BPF_NONE) {
+				/* old LLVM's form (see the top): an ld_imm64 it
+				 * names is relocated as R_BPF_64_64; on any
+				 * other instruction it does nothing */
+				const uint8_t *at = ts->data + r->off;
+				if (r->off % 8 || r->off + 16 > ts->sh.sh_size || at[0] != (BPF_LD | BPF_IMM | BPF_DW))
+					continue;
+				r->rel.r_info = ELF64_R_INFO(ELF64_R_SYM(r->rel.r_info), R_BPF_64_64);
+			}
+			c->nrels++;
 		}
 	}
 	qsort(c->rels, c->nrels, sizeof(*c->rels), rel_cmp);
@@ -639,10 +672,27 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 				kver = rb_rd32(s->data);
 		}
 	}
-	/* programs: per code section other than .text, its global functions
+	/* programs: per code section other than .text (or the lone function of
+	 * a .text-only object, as libbpf 1.1 takes it), its global functions
 	 * (STT_FUNC, else named global STT_NOTYPE); if none, its static
 	 * functions (libbpf < 1.0 took those as programs); if none, the whole
 	 * section (iproute2 loads a section as one program). */
+	/* an object whose only code is one function in .text: libbpf 1.1 takes
+	 * that function for a program (prog_is_subprog: a .text function is a
+	 * sub-program only beside other programs), in section ".text" */
+	size_t text_sec = 0, ncode = 0, ntext = 0;
+	for (size_t i = 1; i < e->nsec; i++) {
+		const struct rb_elf_sec *s = &e->secs[i];
+		if (s->sh.sh_type != SHT_PROGBITS || !(s->sh.sh_flags & SHF_EXECINSTR) || s->sh.sh_size == 0)
+			continue;
+		if (!strcmp(s->name, ".text"))
+			text_sec = i;
+		else
+			ncode++;
+	}
+	for (size_t k = 0; text_sec && k < c.nfr; k++)
+		ntext += c.fr[k].sec == text_sec;
+	bool lone_text = text_sec && !ncode && ntext == 1;
 	size_t np = 0;
 	for (int pass = 0; pass < 2 && !ret; pass++) {
 		if (pass == 1) {
@@ -659,7 +709,7 @@ int rb_open_legacy(const struct rb_elf *e, struct rb_object *obj, struct rb_err 
 			while (f < c.nfr && c.fr[f].sec < i)
 				f++;
 			if (s->sh.sh_type != SHT_PROGBITS || !(s->sh.sh_flags & SHF_EXECINSTR) || s->sh.sh_size == 0 ||
-			    !strcmp(s->name, ".text"))
+			    (!strcmp(s->name, ".text") && !lone_text))
 				continue;
 			size_t nglobal = 0, nf = 0;
 			for (size_t k = f; k < c.nfr && c.fr[k].sec == i; k++, nf++) {

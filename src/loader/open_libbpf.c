@@ -148,6 +148,7 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8
 			struct rb_prog tmp = {0};
 			struct rb_object one = {.progs = &tmp, .prog_cnt = 1};
 			snprintf(tmp.section, sizeof(tmp.section), "%s", bpf_program__section_name(p));
+			snprintf(one.path, sizeof(one.path), "%s", elf->path); /* for the type hints */
 			struct rb_err ignored;
 			if (rb_resolve_prog_types(&one, opts, &ignored) || !tmp.type_known) {
 				bpf_program__set_type(p, BPF_PROG_TYPE_SOCKET_FILTER);

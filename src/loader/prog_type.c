@@ -25,6 +25,7 @@
  *     attach point does not change verification).
  */
 #include "loader/prog_type.h"
+#include "loader/type_hints.h"
 #include "loader/uapi_names.h"
 
 #include <bpf/libbpf.h>
@@ -274,9 +275,12 @@ int rb_resolve_prog_types(struct rb_object *obj, const struct rb_load_opts *opts
 		if (rb_attach_type_parse(opts->attach_type, &ue, err))
 			return -1;
 	}
+	const struct rb_type_hints *hints = opts ? opts->hints : NULL;
+	const struct rb_type_rule *rule;
 	for (size_t i = 0; i < obj->prog_cnt; i++) {
 		struct rb_prog *p = &obj->progs[i];
 		struct rb_sec_info si;
+		p->type_rule[0] = 0;
 		p->tail_call = rb_section_tail_call(p->section, &p->tail_map_id, &p->tail_slot);
 		if (p->type_known && by_libbpf(p->type_from))
 			continue;
@@ -284,9 +288,13 @@ int rb_resolve_prog_types(struct rb_object *obj, const struct rb_load_opts *opts
 		if (by_section && by_libbpf(si.from)) {
 			set_type(p, si.type, si.eat, si.from);
 			p->prog_flags |= si.prog_flags;
-		} else if (user)
+		} else if (user) {
 			set_type(p, ut, ue, "user");
-		else if (by_section)
+		} else if ((rule = rb_type_hints_match(hints, obj->path, p->section))) {
+			set_type(p, rule->type, rule->eat, "hints");
+			snprintf(p->type_rule, sizeof(p->type_rule), RB_TYPE_HINTS_FILE ":%u %.64s:%.64s", rule->line,
+				 rule->obj_glob, rule->sec_glob);
+		} else if (by_section)
 			set_type(p, si.type, si.eat, si.from);
 		else {
 			p->type_known = false;
@@ -316,7 +324,7 @@ void rb_prog_type_unknown_msg(const struct rb_prog *p, char *buf, size_t len)
 {
 	snprintf(buf, len,
 		 "section '%.64s' names no program type: set one with --prog-type TYPE "
-		 "(or a prog_type column in the corpus manifest)",
+		 "(or a prog_type column in the corpus manifest, or a rule in the directory's " RB_TYPE_HINTS_FILE ")",
 		 p->section);
 }
 

@@ -9,6 +9,8 @@
  *      line, or the `prog_type` column of a corpus manifest (one type per
  *      object, as `bpftool prog load OBJ type TYPE` and `tc ... bpf obj`
  *      give one type to the whole object);
+ *   2b. the rangebench.types file of the object's directory (type_hints.h):
+ *      glob rules per object and section;
  *   3. the conventions of other loaders (table in prog_type.c): iproute2
  *      (tc loads every section as SCHED_CLS, `ip link ... xdp` loads
  *      section "prog" as XDP, "N/M" sections are tail-call targets of

@@ -44,16 +44,17 @@ check "verify: the other objects' 12 programs verified" \
 	"[ \"\$(grep -Ec '^t[13].o +prog_[a-z]+ +(success|failure) ' $tmp/v.out)\" = 12 ] && ! grep -q '^t2.o' $tmp/v.out" "$tmp/v.out"
 
 # --- a real object: libbpf 1.1 corrupts its heap relocating a call to an
-# undefined function beside a BTF map (a fixed libbpf may open it: then
-# its program is verified; either way the run and the other objects live)
+# undefined function from the lone .text function it takes for a program;
+# the loader now opens such objects on its own path (object.c), so its
+# program is one row: no section type names '.text'
 cp "$HOSTILE/extern_call.bpf.o" "$tmp/c/"
 $RB run -q --db "$tmp/x.sqlite" --trackers old --label x "$tmp/c" >"$tmp/x.out" 2>&1
 rc=$?
 ext=$(sqlite3 "$tmp/x.sqlite" "SELECT verdict || ':' || coalesce(msg, '') FROM results WHERE obj_path LIKE '%extern_call.bpf.o'")
 check "run over extern_call.bpf.o and 3 objects: exit 0, the 18 other rows stored" \
 	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $tmp/x.sqlite \"SELECT count(*) FROM results WHERE obj_path NOT LIKE '%extern_call.bpf.o' AND verdict IN ('success', 'failure')\")\" = 18 ]" "$tmp/x.out"
-check "run: extern_call.bpf.o has one row (load_error naming the crash, or its verdict) ($ext)" \
-	"[ \$(echo \"$ext\" | grep -c .) -eq 1 ] && echo \"$ext\" | grep -Eq '^(load_error:.*extern_call.bpf.o: the loader crashed opening it: |success:|failure:)'" "$tmp/x.out"
+check "run: extern_call.bpf.o has one row, load_error: section '.text' names no program type ($ext)" \
+	"[ \$(echo \"$ext\" | grep -c .) -eq 1 ] && echo \"$ext\" | grep -q \"^load_error:section '.text' names no program type\"" "$tmp/x.out"
 $RB verify "$HOSTILE/extern_call.bpf.o" "$tmp/c/t1.o" >"$tmp/xv.out" 2>"$tmp/xv.err"
 rc=$?
 check "verify extern_call.bpf.o t1.o: no crash (exit 0 or 2), t1.o's 6 programs verified" \
