@@ -240,6 +240,18 @@ static const struct rb_helper helpers[] = {
 	H(timer_set_callback, R_INT, HC_ALL, 0, A_TIMER, A_FUNC),
 	H(timer_start, R_INT, HC_ALL, 0, A_TIMER, A_ANY, A_ANY),
 	H(timer_cancel, R_INT, HC_ALL, 0, A_TIMER),
+	/* 6.18 bpf_base_func_proto, every type: bpf_map_lookup_percpu_elem_proto
+	 * (kernel/bpf/helpers.c) is map_lookup_elem's with the CPU as a third,
+	 * unchecked argument; per-CPU maps only (map_compat.c); its result is
+	 * always NULL-able (only map_lookup_elem elides the NULL of a constant
+	 * key, helpers.c) */
+	H(map_lookup_percpu_elem, R_MAP_VALUE_OR_NULL, HC_ALL, HF_PKT_ACCESS, A_MAP, A_KEY, A_ANY),
+	/* 6.18 bpf_lsm_func_proto (kernel/bpf/bpf_lsm.c), LSM programs only
+	 * (helpers.c): a struct file / struct inode BTF pointer, a buffer the
+	 * helper writes (ARG_PTR_TO_UNINIT_MEM) and its constant size;
+	 * .might_sleep, and .allowed only on sleepable hooks (lsm.c) */
+	H(ima_file_hash, R_INT, HC_LSM, HF_MIGHT_SLEEP, A_BTF_STRUCT, A_MEM_UNINIT, A_SIZE),
+	H(ima_inode_hash, R_INT, HC_LSM, HF_MIGHT_SLEEP, A_BTF_STRUCT, A_MEM_UNINIT, A_SIZE),
 };
 
 /* prototypes 6.18 gives only some program types in place of the row above
@@ -321,7 +333,9 @@ const char *rb_helper_arg_struct(int32_t id, int a)
 	(void)a;
 	switch (id) {
 	case BPF_FUNC_d_path: return "path";
-	case BPF_FUNC_sock_from_file: return "file";
+	case BPF_FUNC_sock_from_file:
+	case BPF_FUNC_ima_file_hash: return "file";
+	case BPF_FUNC_ima_inode_hash: return "inode";
 	case BPF_FUNC_sk_storage_get:
 	case BPF_FUNC_sk_storage_delete: return "sock_common";
 	case BPF_FUNC_skb_output: return "sk_buff";

@@ -90,6 +90,7 @@ enum rb_helper_ret {
 #define HC_CGROUP_SKB 0x10    /* cgroup_skb: the socket-related subset of tc's helpers */
 #define HC_SOCKET_FILTER 0x20 /* socket_filter: the same without socket lookups */
 #define HC_ALL 0x3f
+#define HC_LSM 0x40           /* lsm only (6.18 bpf_lsm_func_proto's own helpers); not in HC_ALL */
 
 struct rb_helper {
 	int32_t id;

@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/locks.h"
+#include "engine/lsm.h"
 #include "engine/backtrack.h"
 #include "engine/branches.h"
 #include "engine/btf.h"
@@ -134,6 +135,10 @@ static int check_allowed(struct rb_env *env, const struct rb_helper *p)
 		if (!ok)
 			return rb_reject(env, "helper call is not allowed in probe");
 	}
+	/* bpf_ima_inode_hash_allowed (both ima helpers): the hook is sleepable */
+	if ((p->id == BPF_FUNC_ima_file_hash || p->id == BPF_FUNC_ima_inode_hash) &&
+	    !rb_lsm_sleepable_hook(env->func_name))
+		return rb_reject(env, "helper call is not allowed in probe");
 	if ((p->flags & HF_MIGHT_SLEEP) && !(prog->prog_flags & BPF_F_SLEEPABLE))
 		return rb_reject(env, "helper call might sleep in a non-sleepable prog");
 	return 0;

@@ -84,6 +84,7 @@ static const struct {
 	{F(task_storage_delete), {M(TASK_STORAGE)}},
 	{210, {32}},
 	{211, {32}},
+	{F(map_lookup_percpu_elem), {M(PERCPU_ARRAY), M(PERCPU_HASH), M(LRU_PERCPU_HASH)}},
 	{F(map_pop_elem), {M(QUEUE), M(STACK)}},
 	{F(map_peek_elem), {M(QUEUE), M(STACK), M(BLOOM_FILTER)}},
 	{F(map_push_elem), {M(QUEUE), M(STACK), M(BLOOM_FILTER)}},

@@ -174,7 +174,7 @@ static const struct rb_prog_type types[] = {
 	 * verifier ops (struct_ops.c); any return value of a non-void member */
 	{BPF_PROG_TYPE_STRUCT_OPS, "struct_ops", NULL, NULL, PT_BTF_CTX | PT_NO_CONVERT, 0, UNCHECKED, NULL, NULL, 0},
 	/* lsm: the hook's arguments through BTF (btf.c, lsm.c); helpers as tracing */
-	{BPF_PROG_TYPE_LSM, "lsm", NULL, NULL, PT_BTF_CTX | PT_NO_CONVERT, HC_TRACE, UNCHECKED, NULL, NULL, 0},
+	{BPF_PROG_TYPE_LSM, "lsm", NULL, NULL, PT_BTF_CTX | PT_NO_CONVERT, HC_TRACE | HC_LSM, UNCHECKED, NULL, NULL, 0},
 	/* syscall (6.18 bpf_syscall_verifier_ops): any aligned offset below
 	 * U16_MAX, read or written; loaded sleepable only (measured set) */
 	{BPF_PROG_TYPE_SYSCALL, "syscall", NULL, rb_ctx_syscall, PT_NO_CONVERT, 0, UNCHECKED, hs_syscall, NULL, 0},

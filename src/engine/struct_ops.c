@@ -207,8 +207,20 @@ static int init(struct rb_env *env)
 	const struct rb_prog *p = env->prog;
 	if (!rb_license_gpl_compatible(p->license))
 		return rb_reject(env, "struct ops programs must have a GPL compatible license");
-	if (!p->attach_btf_id)
-		return rb_reject(env, "struct_ops program without attach_btf_id");
+	if (!p->attach_btf_id) {
+		/* Linux 6.18 check_struct_ops_btf_id: -ENOTSUPP (524) with
+		 * nothing logged, before any instruction is verified: the
+		 * program is refused, not rejected by verification (a
+		 * struct_ops program no .struct_ops map names gets no
+		 * attach_btf_id from libbpf) */
+		env->res->verdict = RB_REFUSED;
+		env->res->sys_errno = 524;
+		env->res->err_insn = -1;
+		snprintf(env->res->msg, sizeof(env->res->msg),
+			 "struct_ops program without attach_btf_id: BPF_PROG_LOAD failed with errno 524 (empty log)");
+		env->done = true;
+		return RB_E_REJECT;
+	}
 	const struct btf *b = rb_need_vmlinux(env);
 	if (!b)
 		return rb_unsupported(env, "vmlinux BTF not readable");

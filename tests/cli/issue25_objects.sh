@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# issue25_objects.sh — real-object edges of issue 25 on minimal objects in
+# tests/objects/, each verdict as Linux 6.18.44 gives it and, where bpf()
+# is permitted and the kernel can load the program, kdiff equal:
+#   item 4: a struct_ops program without attach_btf_id is `refused` (the
+#           kernel: errno 524, nothing logged), not a verifier failure;
+#   item 7: old LLVM's SHT_RELA relocations of R_BPF_NONE entries against
+#           map symbols are applied (before: "R1 type=scalar expected=map_ptr");
+#   item 3: bpf_map_lookup_percpu_elem and bpf_ima_file_hash are modelled
+#           (before: `unsupported`).
+set -u
+RB=${RB:-build/test/rangebench}
+OBJS=${RB_TEST_OBJECTS:-build/test/objects}
+. tests/cli/lib/tap.sh
+
+# OBJ then lines "program|verdict|error insn|message" (the engine, old)
+expect() {
+	local obj=$1 name
+	name=$(basename "$obj" .bpf.o)
+	"$RB" verify --csv --tracker old "$obj" >"$tmp/$name.csv" 2>"$tmp/$name.err"
+	check "$name: verify exits 0" '[ $? -eq 0 ]' "$tmp/$name.err"
+	while IFS='|' read -r prog verdict at msg; do
+		check "$name: $prog $verdict${msg:+, '$msg'}" \
+		  'awk -F, -v p="$prog" -v v="$verdict" -v a="$at" -v m="$msg" \
+		     '"'"'$2 == p && $3 == v && $11 == a && index($0, m) { f = 1 } END { exit !f }'"'"' "$tmp/$name.csv"' "$tmp/$name.csv"
+	done
+}
+
+expect "$OBJS/struct_ops_orphan.bpf.o" <<'EOF2'
+orphan_init|refused|-1|struct_ops program without attach_btf_id: BPF_PROG_LOAD failed with errno 524
+EOF2
+expect "$OBJS/legacy_rela.bpf.o" <<'EOF2'
+tail_32|success|-1|
+EOF2
+check "legacy_rela: its relocations are SHT_RELA entries of type R_BPF_NONE" \
+	'readelf -r "$OBJS/legacy_rela.bpf.o" | grep -q "^Relocation section .\.relaclassifier" && [ "$(readelf -r "$OBJS/legacy_rela.bpf.o" | grep -c R_BPF_NONE)" -eq 2 ]'
+expect "$OBJS/percpu_lookup.bpf.o" <<'EOF2'
+percpu_checked|success|-1|
+percpu_unchecked|failure|9|R0 invalid mem access 'map_value_or_null'
+percpu_plain_map|failure|8|cannot pass map_type 2 into func bpf_map_lookup_percpu_elem#195
+EOF2
+# LSM programs: the running kernel refuses them (lockdown); the engine alone
+expect "$OBJS/ima_hash.bpf.o" <<'EOF2'
+ima_sleepable|success|-1|
+ima_not_sleepable|failure|4|helper call might sleep in a non-sleepable prog
+ima_atomic_hook|failure|4|helper call is not allowed in probe
+sleepable_atomic_hook|failure|-1|bpf_lsm_file_permission is not sleepable
+EOF2
+
+. tests/cli/lib/kdiff_each.sh
+kdiff_every_program "$OBJS/struct_ops_orphan.bpf.o" struct_ops_orphan
+kdiff_every_program "$OBJS/legacy_rela.bpf.o" legacy_rela
+kdiff_every_program "$OBJS/percpu_lookup.bpf.o" percpu_lookup
