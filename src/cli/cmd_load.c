@@ -293,7 +293,6 @@ int cmd_load(int argc, char **argv)
 			print_json(o);
 		else
 			print_text(o);
-		fflush(stdout);
 		rb_cli_object_notes("load", o);
 		rb_object_free(o);
 	}

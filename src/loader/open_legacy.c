@@ -477,9 +477,13 @@ static int map_reloc(struct lctx *c, struct rb_prog *p, size_t i, const Elf64_Sy
 		       rb_elf_sym_name(e, sym));
 }
 
-/* add name to p->undefined_calls once ("a, b") */
+/* add name to p->undefined_calls once ("a, b"); a symbol without a name
+ * is "?" (an empty name matched everywhere and the search below never
+ * advanced: found by make fuzz, tests/fuzz/regress/timeout-unnamed-extern) */
 static void note_undefined(struct rb_prog *p, const char *name)
 {
+	if (!name || !*name)
+		name = "?";
 	size_t n = strlen(name), l = strlen(p->undefined_calls);
 	for (const char *q = p->undefined_calls; (q = strstr(q, name)) != NULL; q += n)
 		if ((q == p->undefined_calls || q[-1] == ' ') && (q[n] == 0 || q[n] == ','))

@@ -238,7 +238,8 @@ static void test_type_options(void **state)
 	char why[256];
 	rb_prog_type_unknown_msg(u, why, sizeof(why));
 	assert_string_equal(why, "section 'weird_section_name' names no program type: set one with --prog-type "
-				 "TYPE (or a prog_type column in the corpus manifest)");
+				 "TYPE (or a prog_type column in the corpus manifest, or a rule in the directory's "
+				 "rangebench.types)");
 	rb_object_free(o);
 	struct rb_load_opts lo = {.prog_type = "cgroup_skb", .attach_type = "cgroup_inet_egress"};
 	o = lf_open("btf_maps", &lo);
