@@ -26,25 +26,13 @@ FROM results res
 JOIN programs p ON p.id = res.program_id
 JOIN runs ru ON ru.id = res.run_id;
 
--- Two trackers side by side, per run and program: every ordered pair of
--- trackers of a run (base, cand). A comparison picks its pair by role,
--- e.g. WHERE base_tracker = :baseline AND cand_tracker = :candidate
+-- tracker_pairs: two trackers side by side, per run and program: every
+-- ordered pair of trackers of a run (base, cand), with base_NAME and
+-- cand_NAME for every metric of src/result/metrics.h (insns, states,
+-- peak_states, time, mem, ...). Made by src/store/pairs.c from that
+-- registry, after this file. A comparison picks its pair by role, e.g.
+-- WHERE base_tracker = :baseline AND cand_tracker = :candidate
 -- (`rangebench query --baseline X --candidate Y`; defaults old, cnum).
-CREATE VIEW tracker_pairs AS
-SELECT o.run_id, p.id AS program_id, p.source, p.obj_path AS object, p.name AS program,
-       o.tracker AS base_tracker, c.tracker AS cand_tracker,
-       o.verdict AS base_verdict, c.verdict AS cand_verdict,
-       o.insns_processed AS base_insns, c.insns_processed AS cand_insns,
-       o.total_states AS base_states, c.total_states AS cand_states,
-       o.peak_states AS base_peak_states, c.peak_states AS cand_peak_states,
-       -- times only where both were measured on the same clock (a guest's
-       -- emulated time is never put beside a native one: results.clock)
-       CASE WHEN o.clock IS c.clock THEN o.verify_us END AS base_us,
-       CASE WHEN o.clock IS c.clock THEN c.verify_us END AS cand_us,
-       o.peak_state_mem AS base_mem, c.peak_state_mem AS cand_mem
-FROM results o
-JOIN results c ON c.run_id = o.run_id AND c.program_id = o.program_id AND c.tracker <> o.tracker
-JOIN programs p ON p.id = o.program_id;
 
 -- Each userspace tracker against the running kernel, per run and program.
 -- agree is NULL unless both gave a verification verdict (success/failure).

@@ -17,6 +17,14 @@
 
 static void usage(FILE *f)
 {
+	char names[512], defaults[256];
+	rb_cmp_stat_names(names, sizeof(names), ",");
+	enum rb_cmp_stat d[RB_STAT_COUNT];
+	size_t nd = rb_cmp_default_stats(d), o = 0;
+	defaults[0] = 0;
+	for (size_t i = 0; i < nd && o < sizeof(defaults); i++)
+		o += (size_t)snprintf(defaults + o, sizeof(defaults) - o, "%s%s", i ? "," : "",
+				      d[i] == RB_STAT_VERDICT ? "verdict" : rb_metrics[RB_STAT_METRIC(d[i])].name);
 	fprintf(f,
 		"usage: rangebench compare [options] A B              two runs (ids or labels)\n"
 		"       rangebench compare [options] --trackers X,Y [RUN]  two trackers of one run\n"
@@ -35,8 +43,8 @@ static void usage(FILE *f)
 		"\n"
 		"  --db FILE        results database (default: db/results.sqlite)\n"
 		"  --tracker T      runs: only tracker T (default: every tracker)\n"
-		"  --stats LIST     verdict,insns,states,peak_states,time,mem\n"
-		"                   (default: verdict,insns,states,time)\n"
+		"  --stats LIST     %s\n"
+		"                   (default: %s)\n"
 		"  --filter GLOB    only programs whose name or OBJECT.o/NAME matches\n"
 		"  --sort KEY       name (default), or STAT, STAT_a, STAT_b, STAT_diff, STAT_pct\n"
 		"                   (numbers descending, diff and pct by magnitude)\n"
@@ -53,7 +61,7 @@ static void usage(FILE *f)
 		"  --patch          print each run's uncommitted diff recorded at run time\n"
 		"\n"
 		"Each side's provenance (commit, and hash of the uncommitted diff) is shown\n"
-		"above the table.\n");
+		"above the table.\n", names, defaults);
 }
 
 struct compare_cli {
@@ -71,14 +79,19 @@ struct compare_cli {
 /* --stats LIST: -1, or 2 after the message */
 static int parse_stats(struct compare_cli *c)
 {
+	if (!c->stats_arg) {
+		c->nstats = rb_cmp_default_stats(c->stats);
+		return -1;
+	}
 	char sbuf[256];
 	snprintf(sbuf, sizeof(sbuf), "%s", c->stats_arg);
 	char *save = NULL;
 	for (char *t = strtok_r(sbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		int s = rb_cmp_stat_parse(t);
 		if (s < 0 || c->nstats == RB_STAT_COUNT) {
-			fprintf(stderr, "rangebench compare: unknown statistic '%s' (verdict, insns, states, "
-					"peak_states, time, mem)\n", t);
+			char names[512];
+			rb_cmp_stat_names(names, sizeof(names), ", ");
+			fprintf(stderr, "rangebench compare: unknown statistic '%s' (%s)\n", t, names);
 			return 2;
 		}
 		c->stats[c->nstats++] = (enum rb_cmp_stat)s;
@@ -146,7 +159,6 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 	snprintf(c->db_default, sizeof(c->db_default), "%s/db/results.sqlite", root);
 	c->db = c->db_default;
 	c->sort = "name";
-	c->stats_arg = "verdict,insns,states,time";
 	int key;
 	optind = 1;
 	while ((key = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {

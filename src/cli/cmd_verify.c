@@ -74,45 +74,68 @@ static int add_row(struct row **rows, size_t *n, size_t *cap)
 	return 0;
 }
 
+/* verify's metric columns (result/metrics.h rows with a verify title):
+ * the one marked RB_MF_VERIFY_FIRST first (veristat's Duration), then the
+ * others in registry order; returns how many */
+static size_t verify_metrics(enum rb_metric *out)
+{
+	size_t n = 0;
+	for (int m = 0; m < RB_METRIC_COUNT; m++)
+		if (rb_metrics[m].vtitle && (rb_metrics[m].flags & RB_MF_VERIFY_FIRST))
+			out[n++] = (enum rb_metric)m;
+	for (int m = 0; m < RB_METRIC_COUNT; m++)
+		if (rb_metrics[m].vtitle && !(rb_metrics[m].flags & RB_MF_VERIFY_FIRST))
+			out[n++] = (enum rb_metric)m;
+	return n;
+}
+
 /* one row per program: veristat's column names in CSV, its headers on screen */
 static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel)
 {
-	static const char *const hdr[] = {"File",	   "Program",	   "Verdict",	    "Duration (us)",
-					  "Insns",	   "States",	   "Peak states",   "Reg state (B)",
-					  "State (B)", "Peak mem (B)", "Error"};
-	static const char *const csv_hdr[] = {"file_name",	 "prog_name",	 "verdict",
-					      "duration",	 "total_insns",	 "total_states",
-					      "peak_states",	 "reg_state_bytes", "state_bytes",
-					      "peak_state_mem", "err_insn",	 "error"};
+	enum rb_metric ms[RB_METRIC_COUNT];
+	size_t nm = verify_metrics(ms);
+	const char *hdr[RB_METRIC_COUNT + 5];
+	size_t nc = 0;
+	hdr[nc++] = csv ? "file_name" : "File";
+	hdr[nc++] = csv ? "prog_name" : "Program";
+	hdr[nc++] = csv ? "verdict" : "Verdict";
+	for (size_t j = 0; j < nm; j++)
+		hdr[nc++] = csv ? rb_metrics[ms[j]].vcsv : rb_metrics[ms[j]].vtitle;
+	if (csv)
+		hdr[nc++] = "err_insn";
+	hdr[nc++] = csv ? "error" : "Error";
 	struct rb_table t;
-	size_t nc = csv ? 12 : 11;
-	if (rb_table_init(&t, nc, csv ? csv_hdr : hdr) < 0) {
+	if (rb_table_init(&t, nc, hdr) < 0) {
 		rb_table_free(&t);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rb_result *r = &rows[i].res;
-		char num[8][32], error[320];
-		snprintf(num[0], sizeof(num[0]), "%.0f", r->verify_us);
-		snprintf(num[1], sizeof(num[1]), "%llu", (unsigned long long)r->insns_processed);
-		snprintf(num[2], sizeof(num[2]), "%llu", (unsigned long long)r->total_states);
-		snprintf(num[3], sizeof(num[3]), "%llu", (unsigned long long)r->peak_states);
-		snprintf(num[4], sizeof(num[4]), "%llu", (unsigned long long)r->reg_state_bytes);
-		snprintf(num[5], sizeof(num[5]), "%llu", (unsigned long long)r->state_bytes);
-		/* the kernel's state memory is not measured: n/a, not 0 */
-		if (kernel)
-			snprintf(num[6], sizeof(num[6]), "%s", csv ? "" : "n/a");
-		else
-			snprintf(num[6], sizeof(num[6]), "%llu", (unsigned long long)r->peak_state_mem);
-		snprintf(num[7], sizeof(num[7]), "%d", r->verdict == RB_ACCEPT ? -1 : r->err_insn);
-		if (csv)
+		char num[RB_METRIC_COUNT + 1][32], error[320];
+		const char *cells[RB_METRIC_COUNT + 5];
+		size_t k = 0;
+		cells[k++] = rows[i].file;
+		cells[k++] = rows[i].prog;
+		cells[k++] = rb_verdict_name(r->verdict);
+		for (size_t j = 0; j < nm; j++) {
+			double v = rb_metric_get(r, ms[j]);
+			/* a figure the kernel does not measure: n/a, not 0 */
+			if (kernel && (rb_metrics[ms[j]].flags & RB_MF_ENGINE_ONLY))
+				snprintf(num[j], sizeof(num[j]), "%s", csv ? "" : "n/a");
+			else if (rb_metrics[ms[j]].fmt == RB_MFMT_US)
+				snprintf(num[j], sizeof(num[j]), "%.0f", v);
+			else
+				snprintf(num[j], sizeof(num[j]), "%llu", (unsigned long long)v);
+			cells[k++] = num[j];
+		}
+		if (csv) {
+			snprintf(num[nm], sizeof(num[nm]), "%d", r->verdict == RB_ACCEPT ? -1 : r->err_insn);
+			cells[k++] = num[nm];
 			snprintf(error, sizeof(error), "%s", r->verdict == RB_ACCEPT ? "" : r->msg);
-		else
+		} else {
 			error_text(r, error, sizeof(error));
-		const char *cells[12] = {rows[i].file, rows[i].prog, rb_verdict_name(r->verdict),
-					 num[0],       num[1],	      num[2],
-					 num[3],       num[4],	      num[5],
-					 num[6],       csv ? num[7] : error, error};
+		}
+		cells[k++] = error;
 		if (rb_table_add(&t, cells) < 0) {
 			rb_table_free(&t);
 			return -1;

@@ -117,16 +117,8 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 {
 	memset(res, 0, sizeof(*res));
 	res->err_insn = -1;
-	struct rb_vlog_stats st;
-	bool have = log && rb_vlog_parse_stats(log, &st);
-	if (have) {
-		res->insns_processed = st.insns_processed;
-		res->total_states = st.total_states;
-		res->peak_states = st.peak_states;
-		res->max_states_per_insn = st.max_states_per_insn;
-		res->mark_read = st.mark_read;
-		res->verify_us = (double)st.verify_us;
-	}
+	/* the figures the log prints, each under its metric's key (result/metrics.h) */
+	bool have = rb_metrics_from_klog(log, res);
 	if (fd >= 0) {
 		res->verdict = RB_ACCEPT;
 		return;
@@ -135,12 +127,12 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 	/* the last message line of the log and the insn printed before it */
 	if (log && log[0])
 		rb_vlog_last_message(log, false, res->msg, sizeof(res->msg), &res->err_insn);
-	if (have && !res->msg[0] && (sys_errno == EPERM || st.insns_processed == 0)) {
+	if (have && !res->msg[0] && (sys_errno == EPERM || res->insns_processed == 0)) {
 		/* statistics but no message and nothing verified: refused around
 		 * the verifier (e.g. EPERM for an attach point under lockdown) */
 		res->verdict = RB_REFUSED;
 		snprintf(res->msg, sizeof(res->msg), "%s without a verifier message (%llu insns processed)",
-			 strerror(sys_errno), (unsigned long long)st.insns_processed);
+			 strerror(sys_errno), (unsigned long long)res->insns_processed);
 		return;
 	}
 	if (have) {

@@ -13,14 +13,13 @@
 /* SQL: the tracker column names no kernel row (temp.chart_trackers.kernel) */
 #define RB_NOT_KERNEL(col) col " NOT IN (SELECT name FROM temp.chart_trackers WHERE kernel > 0)"
 
-/* the baseline (?3) and the candidate (?4) side by side, per program of run ?1 */
+/* the baseline (?3) and the candidate (?4) side by side, per program of run
+ * ?1: the tracker_pairs view (src/store/pairs.c) */
+#define PAIR_WHERE "FROM tracker_pairs WHERE run_id = ?1 AND base_tracker = ?3 AND cand_tracker = ?4"
 #define PAIR_SQL                                                                                   \
-	"SELECT p.name AS program, a.insns_processed AS base_insns, b.insns_processed AS cand_insns, " \
-	"a.total_states AS base_states, b.total_states AS cand_states, a.verify_us AS base_us, "    \
-	"b.verify_us AS cand_us, a.verdict <> b.verdict AS verdict_differs, a.verdict AS base_verdict, " \
-	"b.verdict AS cand_verdict FROM results a JOIN results b ON b.run_id = a.run_id AND "       \
-	"b.program_id = a.program_id AND b.tracker = ?4 JOIN programs p ON p.id = a.program_id "    \
-	"WHERE a.run_id = ?1 AND a.tracker = ?3 ORDER BY p.name"
+	"SELECT program, base_insns, cand_insns, base_states, cand_states, base_time AS base_us, "     \
+	"cand_time AS cand_us, base_verdict <> cand_verdict AS verdict_differs, base_verdict, "      \
+	"cand_verdict " PAIR_WHERE " ORDER BY program"
 #define PAIR_NEEDS "a run with both the baseline and the candidate tracker"
 
 /* optimal share per op and tracker (pivot: one column per tracker) */
@@ -38,9 +37,7 @@ const struct rb_chart rb_charts[] = {
 		.file = {"pair.tsv"},
 		.query = {PAIR_SQL},
 		/* log-log: both sides must be positive */
-		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
-			  "b.program_id = a.program_id AND b.tracker = ?4 WHERE a.run_id = ?1 AND "
-			  "a.tracker = ?3 AND a.insns_processed > 0 AND b.insns_processed > 0",
+		.points = "SELECT count(*) " PAIR_WHERE " AND base_insns > 0 AND cand_insns > 0",
 		.needs = PAIR_NEEDS,
 	},
 	{
@@ -49,9 +46,7 @@ const struct rb_chart rb_charts[] = {
 		.runs = RB_CHART_RUN,
 		.file = {"pair.tsv"},
 		.query = {PAIR_SQL},
-		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
-			  "b.program_id = a.program_id AND b.tracker = ?4 WHERE a.run_id = ?1 AND "
-			  "a.tracker = ?3 AND a.total_states > 0 AND b.total_states > 0",
+		.points = "SELECT count(*) " PAIR_WHERE " AND base_states > 0 AND cand_states > 0",
 		.needs = "a run with both the baseline and the candidate tracker and programs with states",
 	},
 	{
@@ -63,16 +58,14 @@ const struct rb_chart rb_charts[] = {
 		 * bpf() call's, not comparable): its i-th smallest ratio has
 		 * cumulative share i/N; one block per tracker (registry order),
 		 * blocks separated by two blank lines (gnuplot's "index") */
-		.query = {"WITH r AS (SELECT b.tracker, t.ord, b.verify_us / a.verify_us AS ratio FROM results a "
-			  "JOIN results b ON b.run_id = a.run_id AND b.program_id = a.program_id AND b.tracker <> ?3 "
-			  "AND " RB_NOT_KERNEL("b.tracker") " JOIN chart_trackers t ON t.name = b.tracker "
-			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0 AND a.clock IS b.clock) "
+		.query = {"WITH r AS (SELECT cand_tracker AS tracker, t.ord, cand_time / base_time AS ratio "
+			  "FROM tracker_pairs JOIN chart_trackers t ON t.name = cand_tracker WHERE run_id = ?1 "
+			  "AND base_tracker = ?3 AND " RB_NOT_KERNEL("cand_tracker") " AND base_time > 0 AND cand_time > 0) "
 			  "SELECT tracker, printf('%.6g', ratio) AS ratio, "
 			  "printf('%.6f', 1.0 * row_number() OVER (PARTITION BY tracker ORDER BY ratio) / "
 			  "count(*) OVER (PARTITION BY tracker)) AS cum_share FROM r ORDER BY ord, r.ratio"},
-		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = a.run_id AND "
-			  "b.program_id = a.program_id AND b.tracker <> ?3 AND " RB_NOT_KERNEL("b.tracker") " "
-			  "WHERE a.run_id = ?1 AND a.tracker = ?3 AND a.verify_us > 0 AND b.verify_us > 0 AND a.clock IS b.clock",
+		.points = "SELECT count(*) FROM tracker_pairs WHERE run_id = ?1 AND base_tracker = ?3 AND "
+			  RB_NOT_KERNEL("cand_tracker") " AND base_time > 0 AND cand_time > 0",
 		.needs = "a run with the baseline and another userspace tracker",
 		.blocks = 1,
 	},
@@ -171,6 +164,27 @@ const struct rb_chart rb_charts[] = {
 			  "ORDER BY 1"},
 		.points = "SELECT count(*) FROM kernel_attributions WHERE run_id = ?1",
 		.needs = "a run with two kernels and `rangebench attribute` (e.g. --trackers old,cnum-mainline,kernel,kernel-7.2)",
+	},
+	{
+		.name = "metric_ratios",
+		.title = "geometric-mean ratio of every metric, each tracker to the baseline",
+		.runs = RB_CHART_RUN,
+		.file = {"metric_ratios.tsv"},
+		/* one row per metric of src/result/metrics.h (registry order;
+		 * a new metric is a new row, with no change here or in the
+		 * script), one column per other tracker: the geometric mean of
+		 * tracker / baseline over the programs both verified with the
+		 * figure > 0 on both sides (tracker_pair_metrics, one row per
+		 * program and metric of the tracker_pairs view) */
+		.query = {"SELECT metric, ord, cand_tracker AS tracker, printf('%.4f', exp(avg(ln(1.0 * cand / base)))) "
+			  "AS value FROM tracker_pair_metrics WHERE run_id = ?1 AND base_tracker = ?3 AND base > 0 "
+			  "AND cand > 0 AND base_verdict IN ('success', 'failure') AND cand_verdict IN ('success', "
+			  "'failure') GROUP BY metric, cand_tracker"},
+		.points = "SELECT count(*) FROM tracker_pair_metrics WHERE run_id = ?1 AND base_tracker = ?3 AND "
+			  "base > 0 AND cand > 0 AND base_verdict IN ('success', 'failure') AND cand_verdict IN "
+			  "('success', 'failure')",
+		.needs = "a run with the baseline and another tracker",
+		.pivot = 1,
 	},
 	{
 		.name = "census",

@@ -8,9 +8,12 @@
  * says), never handed to gnuplot. In every query ?1 is the run (for
  * before/after: the run before), ?2 the run after, ?3 and ?4 the two
  * trackers compared by role (the baseline and the candidate, default
- * "old" and "cnum"). The TEMP table chart_trackers(name, ord, val_size)
- * lists every registry tracker in registry order, then "kernel" (its
- * 6.18 bounds: 64 bytes), for the charts that show every tracker.
+ * "old" and "cnum"). The TEMP table chart_trackers(name, ord, val_size,
+ * kernel, reg_bytes, state_bytes) lists every registry tracker in
+ * registry order, then the kernels of src/kernels/ (kernel 1 the running
+ * one, 2 an image), for the charts that show every tracker. Pairs of
+ * trackers come from the tracker_pairs and tracker_pair_metrics views
+ * (src/store/pairs.c, from the metric registry result/metrics.h).
  *
  * A "pivot" chart's queries return rows (key, ord, tracker, value); the
  * file gets one row per key (in ord order) and one column per tracker

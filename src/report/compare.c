@@ -6,31 +6,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/pairs.h"
 #include "util/filter.h"
 #include "util/grow.h"
 
-static const char *const stat_names[RB_STAT_COUNT] = {
-	[RB_STAT_VERDICT] = "verdict", [RB_STAT_INSNS] = "insns", [RB_STAT_STATES] = "states",
-	[RB_STAT_PEAK_STATES] = "peak_states", [RB_STAT_TIME] = "time", [RB_STAT_MEM] = "mem",
-};
-static const char *const stat_titles[RB_STAT_COUNT] = {
-	[RB_STAT_VERDICT] = "Verdict", [RB_STAT_INSNS] = "Insns", [RB_STAT_STATES] = "States",
-	[RB_STAT_PEAK_STATES] = "Peak states", [RB_STAT_TIME] = "Time (us)", [RB_STAT_MEM] = "Peak mem (B)",
-};
-
-const char *rb_cmp_stat_name(enum rb_cmp_stat s) { return s < RB_STAT_COUNT ? stat_names[s] : NULL; }
+static const char *stat_name(int s) { return s == RB_STAT_VERDICT ? "verdict" : rb_metrics[RB_STAT_METRIC(s)].name; }
+static const char *stat_title(int s) { return s == RB_STAT_VERDICT ? "Verdict" : rb_metrics[RB_STAT_METRIC(s)].title; }
+static unsigned stat_flags(int s) { return s == RB_STAT_VERDICT ? 0 : rb_metrics[RB_STAT_METRIC(s)].flags; }
 
 int rb_cmp_stat_parse(const char *name)
 {
-	for (int i = 0; i < RB_STAT_COUNT; i++)
-		if (!strcmp(stat_names[i], name))
-			return i;
-	return -1;
+	if (!strcmp(name, "verdict"))
+		return RB_STAT_VERDICT;
+	int m = rb_metric_parse(name);
+	return m < 0 ? -1 : m + 1;
 }
 
-/* columns 0..5 per side, in rb_cmp_stat order after the verdict */
-#define SIDE_COLS "verdict, insns_processed, total_states, peak_states, verify_us, peak_state_mem"
+size_t rb_cmp_default_stats(enum rb_cmp_stat *out)
+{
+	size_t n = 0;
+	out[n++] = RB_STAT_VERDICT;
+	for (int s = 1; s < RB_STAT_COUNT; s++)
+		if (stat_flags(s) & RB_MF_COMPARE)
+			out[n++] = (enum rb_cmp_stat)s;
+	return n;
+}
 
+int rb_cmp_stat_names(char *buf, size_t len, const char *sep)
+{
+	int n = 0;
+	for (int s = 0; s < RB_STAT_COUNT; s++) {
+		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%s%s",
+				 s ? sep : "", stat_name(s));
+		n += k > 0 ? k : 0;
+	}
+	return n;
+}
+
+/* one side of a pair row: its verdict at column col, then each metric
+ * at col + 2, col + 4, ... (rb_pair_columns interleaves the two sides) */
 static void read_side(sqlite3_stmt *s, int col, struct rb_cmp_side *side)
 {
 	side->present = sqlite3_column_type(s, col) != SQLITE_NULL;
@@ -38,7 +52,7 @@ static void read_side(sqlite3_stmt *s, int col, struct rb_cmp_side *side)
 		return;
 	snprintf(side->verdict, sizeof(side->verdict), "%s", (const char *)sqlite3_column_text(s, col));
 	for (int i = 1; i < RB_STAT_COUNT; i++)
-		side->v[i] = sqlite3_column_double(s, col + i);
+		side->v[i] = sqlite3_column_double(s, col + 2 * i);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -104,39 +118,45 @@ static int shortest_names(struct rb_compare *c)
 	return 0;
 }
 
-/* a side's time, only where both sides were measured on the same clock
- * (results.clock: a guest's emulated time never meets a native one) */
-#define SAME_CLOCK(side) "CASE WHEN a.clock IS b.clock THEN " side ".verify_us END"
-
 int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
 		    struct rb_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	bool by_tracker = spec->tracker_a && spec->tracker_b;
-	/* every (program, tracker) key on either side, each side LEFT JOINed */
-	const char *sql_runs =
-		"WITH k AS (SELECT program_id, tracker FROM results WHERE run_id = ?1 "
-		"AND (?3 IS NULL OR tracker = ?3) UNION SELECT program_id, tracker FROM results "
-		"WHERE run_id = ?2 AND (?3 IS NULL OR tracker = ?3)) "
-		"SELECT p.obj_path, p.name, coalesce(p.source, ''), k.tracker, "
-		"a.verdict, a.insns_processed, a.total_states, a.peak_states, " SAME_CLOCK("a") ", a.peak_state_mem, "
-		"b.verdict, b.insns_processed, b.total_states, b.peak_states, " SAME_CLOCK("b") ", b.peak_state_mem "
-		"FROM k JOIN programs p ON p.id = k.program_id "
-		"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = k.tracker "
-		"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = k.tracker "
-		"ORDER BY p.obj_path, p.name, k.tracker";
-	const char *sql_trackers =
-		"WITH k AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker = ?3 "
-		"UNION SELECT program_id FROM results WHERE run_id = ?2 AND tracker = ?4) "
-		"SELECT p.obj_path, p.name, coalesce(p.source, ''), '', "
-		"a.verdict, a.insns_processed, a.total_states, a.peak_states, " SAME_CLOCK("a") ", a.peak_state_mem, "
-		"b.verdict, b.insns_processed, b.total_states, b.peak_states, " SAME_CLOCK("b") ", b.peak_state_mem "
-		"FROM k JOIN programs p ON p.id = k.program_id "
-		"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = ?3 "
-		"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = ?4 "
-		"ORDER BY p.obj_path, p.name";
+	/* every (program, tracker) key on either side, each side LEFT JOINed;
+	 * the two sides' columns as the tracker_pairs view has them */
+	char *cols = rb_pair_columns(db, "a", "b", err);
+	if (!cols)
+		return -1;
+	char *sql;
+	if (by_tracker)
+		sql = sqlite3_mprintf(
+			"WITH k AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker = ?3 "
+			"UNION SELECT program_id FROM results WHERE run_id = ?2 AND tracker = ?4) "
+			"SELECT p.obj_path, p.name, coalesce(p.source, ''), '', %s "
+			"FROM k JOIN programs p ON p.id = k.program_id "
+			"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = ?3 "
+			"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = ?4 "
+			"ORDER BY p.obj_path, p.name",
+			cols);
+	else
+		sql = sqlite3_mprintf(
+			"WITH k AS (SELECT program_id, tracker FROM results WHERE run_id = ?1 "
+			"AND (?3 IS NULL OR tracker = ?3) UNION SELECT program_id, tracker FROM results "
+			"WHERE run_id = ?2 AND (?3 IS NULL OR tracker = ?3)) "
+			"SELECT p.obj_path, p.name, coalesce(p.source, ''), k.tracker, %s "
+			"FROM k JOIN programs p ON p.id = k.program_id "
+			"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = k.tracker "
+			"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = k.tracker "
+			"ORDER BY p.obj_path, p.name, k.tracker",
+			cols);
+	sqlite3_free(cols);
+	if (!sql)
+		return rb_errf(err, "compare: out of memory");
 	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(db, by_tracker ? sql_trackers : sql_runs, -1, &s, NULL) != SQLITE_OK)
+	int prc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+	sqlite3_free(sql);
+	if (prc != SQLITE_OK)
 		return rb_errf(err, "compare: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(s, 1, spec->run_a);
 	sqlite3_bind_int64(s, 2, spec->run_b);
@@ -165,7 +185,7 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		snprintf(r->source, sizeof(r->source), "%s", (const char *)sqlite3_column_text(s, 2));
 		snprintf(r->tracker, sizeof(r->tracker), "%s", (const char *)sqlite3_column_text(s, 3));
 		read_side(s, 4, &r->a);
-		read_side(s, 10, &r->b);
+		read_side(s, 5, &r->b);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -191,10 +211,10 @@ bool rb_cmp_row_changed(const struct rb_cmp_row *r)
 		return true;
 	if (strcmp(r->a.verdict, r->b.verdict))
 		return true;
-	/* the counts: time is noise, and memory is states x state size, which
-	 * differs between trackers by design */
+	/* the counts (RB_MF_CHANGED): time is noise, and memory is states x
+	 * state size, which differs between trackers by design */
 	for (int i = 1; i < RB_STAT_COUNT; i++)
-		if (i != RB_STAT_TIME && i != RB_STAT_MEM && r->a.v[i] != r->b.v[i])
+		if ((stat_flags(i) & RB_MF_CHANGED) && r->a.v[i] != r->b.v[i])
 			return true;
 	return false;
 }
@@ -329,7 +349,7 @@ void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary 
 
 static void fmt_num(char *buf, size_t len, int stat, double v)
 {
-	if (stat == RB_STAT_TIME)
+	if (rb_metrics[RB_STAT_METRIC(stat)].fmt == RB_MFMT_US)
 		snprintf(buf, len, "%.1f", v);
 	else
 		snprintf(buf, len, "%.0f", v);
@@ -338,7 +358,7 @@ static void fmt_num(char *buf, size_t len, int stat, double v)
 static void fmt_diff(char *buf, size_t len, int stat, double a, double b, bool with_pct)
 {
 	char d[32];
-	if (stat == RB_STAT_TIME)
+	if (rb_metrics[RB_STAT_METRIC(stat)].fmt == RB_MFMT_US)
 		snprintf(d, sizeof(d), "%+.1f", b - a);
 	else
 		snprintf(d, sizeof(d), "%+.0f", b - a);
@@ -365,7 +385,7 @@ int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, 
 	if (by_run)
 		hdr[nh++] = csv ? "tracker" : "Tracker";
 	for (size_t i = 0; i < nstats && nh + 4 < 64; i++) {
-		const char *name = stat_names[stats[i]], *title = stat_titles[stats[i]];
+		const char *name = stat_name(stats[i]), *title = stat_title(stats[i]);
 		static const char *const parts_txt[] = {"A", "B", "DIFF"};
 		static const char *const parts_csv[] = {"a", "b", "diff", "pct"};
 		size_t np = csv && stats[i] != RB_STAT_VERDICT ? 4 : 3;
@@ -486,11 +506,12 @@ int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table
 		snprintf(v, sizeof(v), "%zu", counts[i].val);
 		rb_table_add(out, (const char *const[]){counts[i].name, v});
 	}
-	static const int gm[] = {RB_STAT_INSNS, RB_STAT_STATES, RB_STAT_PEAK_STATES, RB_STAT_TIME};
-	for (size_t i = 0; i < sizeof(gm) / sizeof(gm[0]); i++) {
-		snprintf(name, sizeof(name), "geomean B/A %s", stat_names[gm[i]]);
-		if (s->gmean_n[gm[i]])
-			snprintf(v, sizeof(v), "%.4f", s->gmean[gm[i]]);
+	for (int g = 1; g < RB_STAT_COUNT; g++) {
+		if (!(stat_flags(g) & RB_MF_GMEAN))
+			continue;
+		snprintf(name, sizeof(name), "geomean B/A %s", stat_name(g));
+		if (s->gmean_n[g])
+			snprintf(v, sizeof(v), "%.4f", s->gmean[g]);
 		else
 			snprintf(v, sizeof(v), "n/a");
 		rb_table_add(out, (const char *const[]){name, v});

@@ -12,16 +12,16 @@
 #include "result/result.h"
 #include "util/err.h"
 
-/* Statistics that can be compared. */
+/* Statistics that can be compared: the verdict, then every metric of
+ * result/metrics.h (RB_STAT_<id> = 1 + RB_M_<id>). */
 enum rb_cmp_stat {
 	RB_STAT_VERDICT,
-	RB_STAT_INSNS,
-	RB_STAT_STATES,      /* total states */
-	RB_STAT_PEAK_STATES,
-	RB_STAT_TIME,        /* verification time, us */
-	RB_STAT_MEM,         /* peak state memory, bytes */
+#define RB_STAT_ENUM(id, ...) RB_STAT_##id,
+	RB_METRICS(RB_STAT_ENUM)
+#undef RB_STAT_ENUM
 	RB_STAT_COUNT
 };
+#define RB_STAT_METRIC(s) ((enum rb_metric)((s) - 1))
 
 struct rb_compare_spec {
 	int64_t run_a, run_b;
@@ -57,12 +57,18 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		    struct rb_err *err);
 void rb_compare_free(struct rb_compare *c);
 
-/* name <-> stat: "verdict", "insns", "states", "peak_states", "time", "mem" */
-const char *rb_cmp_stat_name(enum rb_cmp_stat s);
+/* name -> stat: "verdict" or a metric's name (result/metrics.h); -1 if
+ * unknown */
 int rb_cmp_stat_parse(const char *name);
+/* The default columns: the verdict and the metrics marked RB_MF_COMPARE;
+ * returns how many (at most RB_STAT_COUNT) */
+size_t rb_cmp_default_stats(enum rb_cmp_stat *out);
+/* every stat name, separated by sep, into buf (snprintf conventions) */
+int rb_cmp_stat_names(char *buf, size_t len, const char *sep);
 
-/* Did the verdict, the presence or a count (instructions, states, peak
- * states) change? Time and memory are not counted. */
+/* Did the verdict, the presence or a metric marked RB_MF_CHANGED
+ * (instructions, states, peak states) change? Time and memory are not
+ * counted. */
 bool rb_cmp_row_changed(const struct rb_cmp_row *r);
 
 /* Sort by key: "name", or STAT with suffix _a, _b, _diff or _pct (e.g.

@@ -1,10 +1,12 @@
 /* result.h — what verifying one program yields, whichever verifier did it:
- * the userspace engine with the old or cnum tracker, or the running
- * kernel. The driver stores these rows; `verify` prints them veristat-style. */
+ * the userspace engine with a registry tracker, or a kernel (src/kernels/).
+ * The driver stores these rows; `verify` prints them veristat-style. */
 #ifndef RB_RESULT_RESULT_H
 #define RB_RESULT_RESULT_H
 
 #include <stdint.h>
+
+#include "result/metrics.h"
 
 enum rb_verdict {
 	RB_ACCEPT,      /* verified */
@@ -21,14 +23,10 @@ struct rb_result {
 	int err_insn;          /* instruction index of the error, or -1 */
 	int sys_errno;         /* kernel: errno of BPF_PROG_LOAD, else 0 */
 	char msg[256];         /* error message, unsupported feature, refusal reason */
-	uint64_t insns_processed;
-	uint64_t total_states, peak_states, max_states_per_insn;
-	uint64_t mark_read;
-	double verify_us;         /* verification time in microseconds */
-	uint64_t reg_state_bytes;  /* sizeof one register state */
-	uint64_t state_bytes;      /* sizeof one stored verifier state (one frame) */
-	uint64_t peak_state_mem;   /* peak bytes of verifier states alive at once, as allocated */
-	uint64_t peak_rss_kib;     /* the process's peak RSS during the verification (0: not measured) */
+	/* the figures: one member per row of result/metrics.h */
+#define RB_M_FIELD(id, field, type, ...) RB_MTYPE_##type field;
+	RB_METRICS(RB_M_FIELD)
+#undef RB_M_FIELD
 };
 
 /* "success", "failure", "unsupported", "refused", "unavailable", "limit",

@@ -1,5 +1,6 @@
 /* rows.c — storing programs, results, census and benchmark rows; each call
  * is one transaction. */
+#include <stdio.h>
 #include <string.h>
 
 #include "store/store.h"
@@ -45,42 +46,40 @@ static int put_program(struct rb_store *st, const struct rb_prog_ident *p, int64
 	return 0;
 }
 
-int rb_store_program(struct rb_store *st, const struct rb_prog_ident *p, int64_t *id,
-		     struct rb_err *err)
-{
-	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
-	if (put_program(st, p, id, err) < 0) {
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return rb_store_exec(st, "COMMIT", err);
-}
-
 static void bind_u64(sqlite3_stmt *s, int i, uint64_t v) { sqlite3_bind_int64(s, i, (int64_t)v); }
+
+/* the results INSERT: the row's identity and outcome (?1..?11), then one
+ * column per metric (?12.., result/metrics.h order) */
+#define RESULT_FIXED 11
+static void result_sql(char *sql, size_t len)
+{
+	size_t n = (size_t)snprintf(sql, len,
+				    "INSERT OR REPLACE INTO results (run_id, program_id, tracker, verdict, "
+				    "err_insn, sys_errno, msg, repeats, obj_path, kernel_release, clock");
+	for (int m = 0; m < RB_METRIC_COUNT && n < len; m++)
+		n += (size_t)snprintf(sql + n, len - n, ", %s", rb_metrics[m].column);
+	for (int i = 1; i <= RESULT_FIXED + RB_METRIC_COUNT && n < len; i++)
+		n += (size_t)snprintf(sql + n, len - n, "%s?%d", i == 1 ? ") VALUES (" : ", ", i);
+	if (n < len)
+		snprintf(sql + n, len - n, ")");
+}
 
 int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size_t n,
 		     struct rb_err *err)
 {
 	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
+	char sql[2048];
+	result_sql(sql, sizeof(sql));
 	for (size_t i = 0; i < n; i++) {
 		const struct rb_result_row *r = &rows[i];
-		int64_t pid;
+		int64_t pid = 0;
 		if (put_program(st, &r->prog, &pid, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
 		}
 		sqlite3_stmt *s;
-		if (rb_store_prepare(st, STMT_RESULT,
-				     "INSERT OR REPLACE INTO results (run_id, program_id, tracker, "
-				     "verdict, err_insn, sys_errno, msg, insns_processed, total_states, "
-				     "peak_states, max_states_per_insn, mark_read, verify_us, repeats, "
-				     "reg_state_bytes, state_bytes, peak_state_mem, obj_path, peak_rss_kib, "
-				     "kernel_release, clock) VALUES "
-				     "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-				     "?16, ?17, ?18, ?19, ?20, ?21)",
-				     &s, err) < 0) {
+		if (rb_store_prepare(st, STMT_RESULT, sql, &s, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
 		}
@@ -93,21 +92,20 @@ int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size
 			sqlite3_bind_int(s, 5, res->err_insn);
 		sqlite3_bind_int(s, 6, res->sys_errno);
 		rb_bind_text(s, 7, res->msg[0] ? res->msg : NULL);
-		bind_u64(s, 8, res->insns_processed);
-		bind_u64(s, 9, res->total_states);
-		bind_u64(s, 10, res->peak_states);
-		bind_u64(s, 11, res->max_states_per_insn);
-		bind_u64(s, 12, res->mark_read);
-		sqlite3_bind_double(s, 13, res->verify_us);
-		sqlite3_bind_int(s, 14, r->repeats ? (int)r->repeats : 1);
-		bind_u64(s, 15, res->reg_state_bytes);
-		bind_u64(s, 16, res->state_bytes);
-		bind_u64(s, 17, res->peak_state_mem);
-		rb_bind_text(s, 18, r->prog.obj_path);
-		if (res->peak_rss_kib)
-			bind_u64(s, 19, res->peak_rss_kib);
-		rb_bind_text(s, 20, r->kernel_release[0] ? r->kernel_release : NULL);
-		rb_bind_text(s, 21, r->clock[0] ? r->clock : NULL);
+		sqlite3_bind_int(s, 8, r->repeats ? (int)r->repeats : 1);
+		rb_bind_text(s, 9, r->prog.obj_path);
+		rb_bind_text(s, 10, r->kernel_release[0] ? r->kernel_release : NULL);
+		rb_bind_text(s, 11, r->clock[0] ? r->clock : NULL);
+		for (int m = 0; m < RB_METRIC_COUNT; m++) {
+			double v = rb_metric_get(res, (enum rb_metric)m);
+			int col = RESULT_FIXED + 1 + m;
+			if (v == 0 && (rb_metrics[m].flags & RB_MF_NULL_ZERO))
+				continue;
+			if (rb_metrics[m].real)
+				sqlite3_bind_double(s, col, v);
+			else
+				sqlite3_bind_int64(s, col, (int64_t)v);
+		}
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return fail_rollback(st, err, "insert result");
 	}

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/pairs.h"
 #include "store/runinfo.h"
 #include "store/schema_sql.h"
 #include "store/shards.h"
@@ -34,18 +35,6 @@ int rb_store_exec(struct rb_store *st, const char *sql, struct rb_err *err)
 		return -1;
 	}
 	return 0;
-}
-
-/* exec `sql` inside BEGIN IMMEDIATE ... COMMIT */
-static int exec_tx(struct rb_store *st, const char *sql, struct rb_err *err)
-{
-	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
-	if (rb_store_exec(st, sql, err) < 0) {
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return rb_store_exec(st, "COMMIT", err);
 }
 
 static int query_int(struct rb_store *st, const char *sql, int64_t *out, struct rb_err *err)
@@ -178,7 +167,17 @@ static int setup_writer(struct rb_store *st, struct rb_err *err)
 		return -1;
 	if (upgrade(st, err) < 0)
 		return -1;
-	if (exec_tx(st, rb_sql_views, err) < 0)
+	/* the metric registry's columns (result/metrics.h: a metric newer than
+	 * the database is a column added here, never a migration), the views,
+	 * and the pair view made from the registry */
+	if (rb_store_exec(st, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (rb_results_add_metric_columns(st->db, err) < 0 || rb_store_exec(st, rb_sql_views, err) < 0 ||
+	    rb_pair_view_create(st->db, false, err) < 0) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (rb_store_exec(st, "COMMIT", err) < 0)
 		return -1;
 	if (rb_store_reap_stale(st, err) < 0)
 		return -1;
@@ -346,7 +345,7 @@ static int reader_views(struct rb_store *st, struct rb_err *err)
 	v[o] = 0;
 	rc = rb_store_exec(st, v, err);
 	free(v);
-	return rc;
+	return rc < 0 ? -1 : rb_pair_view_create(st->db, true, err);
 }
 
 /* A file in WAL mode whose directory this user cannot write: SQLite
@@ -508,20 +507,6 @@ int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int6
 	if (sqlite3_step(s) != SQLITE_DONE)
 		return db_err(st, err, "insert run");
 	*run_id = sqlite3_last_insert_rowid(st->db);
-	return 0;
-}
-
-int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *trackers,
-			      struct rb_err *err)
-{
-	sqlite3_stmt *s;
-	if (rb_store_prepare(st, STMT_RUN_TRACKERS, "UPDATE runs SET trackers = ?2 WHERE id = ?1",
-			     &s, err) < 0)
-		return -1;
-	sqlite3_bind_int64(s, 1, run_id);
-	rb_bind_text(s, 2, trackers);
-	if (sqlite3_step(s) != SQLITE_DONE)
-		return db_err(st, err, "update run");
 	return 0;
 }
 

@@ -58,8 +58,6 @@ struct rb_run_info {
  * a live one whatever later holds the pid). */
 int rb_store_run_begin(struct rb_store *st, const struct rb_run_info *info, int64_t *run_id,
 		       struct rb_err *err);
-int rb_store_run_set_trackers(struct rb_store *st, int64_t run_id, const char *trackers,
-			      struct rb_err *err);
 /* status: "complete" or "incomplete"; sets ended_at. A shard run
  * ("--shard K/N" in its options, store/shards.h) is stored 'incomplete'
  * even when its shard completed (the run is complete once all N are
@@ -115,9 +113,6 @@ struct rb_result_row {
 /* Upsert the programs and insert the results, all in one transaction. A
  * second row for the same (run, program, tracker) replaces the first. */
 int rb_store_results(struct rb_store *st, const struct rb_result_row *rows, size_t n,
-		     struct rb_err *err);
-/* Upsert one program and return its id. */
-int rb_store_program(struct rb_store *st, const struct rb_prog_ident *p, int64_t *id,
 		     struct rb_err *err);
 
 /* One row of the operator census. */

@@ -28,6 +28,7 @@ for c in $charts; do
 	bench_ratio) title="geometric mean: cnum 0.94, cnum-mainline 1.04, arc2 4.25" ;;
 	cdf_time_ratio) title="Verification time per program, each tracker / old (60 programs)" ;;
 	census) title="Operator precision" ;;
+	metric_ratios) title="Every metric relative to old: geometric mean of tracker / old" ;;
 	scatter_insns) title="Instructions processed per program: cnum vs old (60 programs," ;;
 	scatter_states) title="Verifier states per program: cnum vs old (60 programs," ;;
 	state_bytes) title="Bytes per state" ;;
@@ -53,6 +54,8 @@ check "bench: one ratio column per tracker but the baseline" \
 regs=$($RB trackers | awk 'NR > 1 && $2 == "engine" {print $1}' | tr '\n' ' ')
 check "state sizes: every registry tracker, then the kernel and its cnum layout" \
 	"[ \"\$(grep -v '^#' $d/state_bytes.tsv | cut -f1 | tr '\n' ' ')\" = '${regs}kernel kernel-cnum ' ]" "$d/state_bytes.tsv"
+check "metric ratios: one row per metric of the registry with data, the trackers but the baseline as columns" \
+	"[ \"\$(grep -v '^#' $d/metric_ratios.tsv | cut -f1 | head -n3 | tr '\n' ' ')\" = 'insns states peak_states ' ] && [ \"\$(head -n1 $d/metric_ratios.tsv | cut -f1)\" = '#metric' ]" "$d/metric_ratios.tsv"
 check "time-ratio CDF: one block per userspace tracker but the baseline" \
 	"[ \"\$(grep -v '^#' $d/time_ratio_cdf.tsv | cut -f1 | grep . | uniq | tr '\n' ' ')\" = 'cnum arc2 ' ]" "$d/time_ratio_cdf.tsv"
 for t in old cnum cnum-mainline arc2; do

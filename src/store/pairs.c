@@ -1,0 +1,100 @@
+/* pairs.c — result rows side by side, from the metric registry (see
+ * pairs.h). */
+#include "store/pairs.h"
+
+#include "result/metrics.h"
+
+bool rb_results_has_column(sqlite3 *db, const char *col)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('results', 'main') WHERE name = ?1", -1, &s,
+			       NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(s, 1, col, -1, SQLITE_STATIC);
+	bool has = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	return has;
+}
+
+char *rb_pair_columns(sqlite3 *db, const char *a, const char *b, struct rb_err *err)
+{
+	char *out = sqlite3_mprintf("%s.verdict AS base_verdict, %s.verdict AS cand_verdict", a, b);
+	for (int m = 0; out && m < RB_METRIC_COUNT; m++) {
+		const struct rb_metric_def *d = &rb_metrics[m];
+		char *next;
+		if (!rb_results_has_column(db, d->column))
+			next = sqlite3_mprintf("%s, NULL AS base_%s, NULL AS cand_%s", out, d->name, d->name);
+		else if (d->flags & RB_MF_SAME_CLOCK)
+			/* a guest's emulated time never meets a native one (results.clock) */
+			next = sqlite3_mprintf("%s, CASE WHEN %s.clock IS %s.clock THEN %s.%s END AS base_%s, "
+					       "CASE WHEN %s.clock IS %s.clock THEN %s.%s END AS cand_%s",
+					       out, a, b, a, d->column, d->name, a, b, b, d->column, d->name);
+		else
+			next = sqlite3_mprintf("%s, %s.%s AS base_%s, %s.%s AS cand_%s", out, a, d->column, d->name, b,
+					       d->column, d->name);
+		sqlite3_free(out);
+		out = next;
+	}
+	if (!out)
+		rb_errf(err, "pair columns: out of memory");
+	return out;
+}
+
+int rb_pair_view_create(sqlite3 *db, bool temp, struct rb_err *err)
+{
+	char *cols = rb_pair_columns(db, "o", "c", err);
+	if (!cols)
+		return -1;
+	char *sql = sqlite3_mprintf(
+		"%sCREATE %sVIEW tracker_pairs AS SELECT o.run_id, p.id AS program_id, p.source, "
+		"p.obj_path AS object, p.name AS program, o.tracker AS base_tracker, c.tracker AS cand_tracker, %s "
+		"FROM results o JOIN results c ON c.run_id = o.run_id AND c.program_id = o.program_id "
+		"AND c.tracker <> o.tracker JOIN programs p ON p.id = o.program_id",
+		temp ? "" : "DROP VIEW IF EXISTS tracker_pair_metrics; DROP VIEW IF EXISTS tracker_pairs; ",
+		temp ? "TEMP " : "", cols);
+	sqlite3_free(cols);
+	/* the same pairs one row per metric (metric, ord = registry order,
+	 * base, cand): a chart or query over every metric, a new metric
+	 * being a new row */
+	for (int m = 0; sql && m < RB_METRIC_COUNT; m++) {
+		char *next = sqlite3_mprintf(
+			"%s%s SELECT run_id, program_id, source, object, program, base_tracker, cand_tracker, "
+			"base_verdict, cand_verdict, '%s' AS metric, %d AS ord, base_%s AS base, cand_%s AS cand "
+			"FROM tracker_pairs",
+			sql, m ? " UNION ALL" : temp ? "; CREATE TEMP VIEW tracker_pair_metrics AS"
+						     : "; DROP VIEW IF EXISTS tracker_pair_metrics; "
+						       "CREATE VIEW tracker_pair_metrics AS",
+			rb_metrics[m].name, m, rb_metrics[m].name, rb_metrics[m].name);
+		sqlite3_free(sql);
+		sql = next;
+	}
+	char *msg = NULL;
+	int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, &msg) : SQLITE_NOMEM;
+	sqlite3_free(sql);
+	if (rc != SQLITE_OK) {
+		rb_errf(err, "tracker_pairs view: %s", msg ? msg : "out of memory");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int rb_results_add_metric_columns(sqlite3 *db, struct rb_err *err)
+{
+	for (int m = 0; m < RB_METRIC_COUNT; m++) {
+		const struct rb_metric_def *d = &rb_metrics[m];
+		if (rb_results_has_column(db, d->column))
+			continue;
+		char *sql = sqlite3_mprintf("ALTER TABLE results ADD COLUMN %s %s", d->column,
+					    d->real ? "REAL" : "INTEGER");
+		char *msg = NULL;
+		int rc = sql ? sqlite3_exec(db, sql, NULL, NULL, &msg) : SQLITE_NOMEM;
+		sqlite3_free(sql);
+		if (rc != SQLITE_OK) {
+			rb_errf(err, "results column %s: %s", d->column, msg ? msg : "out of memory");
+			sqlite3_free(msg);
+			return -1;
+		}
+	}
+	return 0;
+}
