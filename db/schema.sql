@@ -55,7 +55,7 @@ CREATE TABLE results (
 	run_id              INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	program_id          INTEGER NOT NULL REFERENCES programs (id),
 	tracker             TEXT NOT NULL,   -- an engine tracker or a kernel (rangebench trackers)
-	verdict             TEXT NOT NULL,   -- success | failure | unsupported | refused | unavailable | limit | load_error
+	verdict             TEXT NOT NULL,   -- success | failure | unsupported | refused | unavailable | limit | load_error | engine_bug
 	err_insn            INTEGER,         -- instruction index of the error, NULL if none
 	sys_errno           INTEGER,
 	msg                 TEXT,

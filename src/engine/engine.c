@@ -300,7 +300,9 @@ out:
 		res->verdict = RB_LIMIT;
 		snprintf(res->msg, sizeof(res->msg), "out of memory");
 	} else if (rc == RB_E_INTERNAL && !env.done) {
-		res->verdict = RB_UNSUPPORTED;
+		/* the engine's own inconsistency (verifier_bug()): an outcome of
+		 * its own, never a verdict on the program */
+		res->verdict = RB_ENGINE_BUG;
 		snprintf(res->msg, sizeof(res->msg), "engine internal error at insn %d", env.insn_idx);
 	} else if (!env.done && rc == 0) {
 		res->verdict = RB_ACCEPT;

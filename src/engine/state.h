@@ -313,7 +313,7 @@ struct rb_env {
 #define RB_E_UNSUPP (-2)
 #define RB_E_LIMIT (-3)
 #define RB_E_NOMEM (-4)
-#define RB_E_INTERNAL (-5)
+#define RB_E_INTERNAL (-5) /* the engine's own inconsistency: verdict RB_ENGINE_BUG (verifier_bug()) */
 
 __attribute__((format(printf, 2, 3))) int rb_reject(struct rb_env *env, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) int rb_unsupported(struct rb_env *env, const char *fmt, ...);

@@ -487,7 +487,7 @@ int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table
 		rb_table_add(out, (const char *const[]){excl[i].name, v});
 	}
 	for (int side = 0; side < 2; side++)
-		for (int vd = 0; vd <= RB_LOAD_ERROR; vd++) {
+		for (int vd = 0; vd < RB_VERDICT_COUNT; vd++) {
 			if (!s->unverified[side][vd])
 				continue;
 			snprintf(name, sizeof(name), "excluded: %s %s", side ? "B" : "A",

@@ -88,7 +88,7 @@ struct rb_compare_summary {
 	/* excluded: present on both sides, not verified on side s (0 A, 1 B)
 	 * with verdict v (enum rb_verdict; a row unverified on both sides
 	 * counts on side A) */
-	size_t unverified[2][RB_LOAD_ERROR + 1];
+	size_t unverified[2][RB_VERDICT_COUNT];
 	size_t verdict_changes; /* compared rows whose verdicts differ */
 	size_t changed;         /* compared rows with rb_cmp_row_changed */
 	/* geometric mean of B/A over compared rows where both sides are > 0 */

@@ -15,13 +15,14 @@ const char *rb_verdict_name(enum rb_verdict v)
 	case RB_UNAVAILABLE: return "unavailable";
 	case RB_LIMIT: return "limit";
 	case RB_LOAD_ERROR: return "load_error";
+	case RB_ENGINE_BUG: return "engine_bug";
 	}
 	return "?";
 }
 
 int rb_verdict_parse(const char *s)
 {
-	for (int v = RB_ACCEPT; v <= RB_LOAD_ERROR; v++)
+	for (int v = RB_ACCEPT; v < RB_VERDICT_COUNT; v++)
 		if (!strcmp(rb_verdict_name((enum rb_verdict)v), s))
 			return v;
 	return -1;

@@ -16,7 +16,12 @@ enum rb_verdict {
 	RB_UNAVAILABLE, /* kernel: bpf() not permitted on this machine */
 	RB_LIMIT,       /* budget exhausted (insns, states, time) */
 	RB_LOAD_ERROR,  /* the object/program could not be prepared */
+	RB_ENGINE_BUG,  /* engine: its own state is inconsistent, as the kernel's verifier_bug()
+			 * (kernel/bpf/verifier.c): a bug of rangebench, never a verdict on the
+			 * program (the kernel's own "verifier bug" rejections it mimics stay
+			 * failures) */
 };
+#define RB_VERDICT_COUNT (RB_ENGINE_BUG + 1)
 
 struct rb_result {
 	enum rb_verdict verdict;
@@ -30,7 +35,8 @@ struct rb_result {
 };
 
 /* "success", "failure", "unsupported", "refused", "unavailable", "limit",
- * "load_error": one spelling on screen, in the database and in SQL */
+ * "load_error", "engine_bug": one spelling on screen, in the database and
+ * in SQL */
 const char *rb_verdict_name(enum rb_verdict v);
 /* and back; -1 if unknown */
 int rb_verdict_parse(const char *s);

@@ -136,12 +136,35 @@ static void every_metric_stored_and_paired(void **state)
 	fx_rm_db(path);
 }
 
+/* an engine bug is an outcome of its own: its word, and compare counts it
+ * apart from the verdicts */
+static void engine_bug_outcome(void **state)
+{
+	(void)state;
+	assert_string_equal(rb_verdict_name(RB_ENGINE_BUG), "engine_bug");
+	assert_int_equal(rb_verdict_parse("engine_bug"), RB_ENGINE_BUG);
+	for (int v = 0; v < RB_VERDICT_COUNT; v++)
+		assert_int_equal(rb_verdict_parse(rb_verdict_name((enum rb_verdict)v)), v);
+	struct rb_cmp_row row;
+	memset(&row, 0, sizeof(row));
+	row.a.present = row.b.present = true;
+	snprintf(row.a.verdict, sizeof(row.a.verdict), "success");
+	snprintf(row.b.verdict, sizeof(row.b.verdict), "engine_bug");
+	struct rb_compare c = {.rows = &row, .n = 1};
+	struct rb_compare_summary s;
+	rb_compare_summarize(&c, &s);
+	assert_int_equal(s.programs, 0);
+	assert_int_equal(s.unverified[1][RB_ENGINE_BUG], 1);
+	assert_int_equal(s.verdict_changes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rows_are_whole),
 		cmocka_unit_test(kernel_log_keys),
 		cmocka_unit_test(every_metric_stored_and_paired),
+		cmocka_unit_test(engine_bug_outcome),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
