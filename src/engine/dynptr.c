@@ -23,17 +23,6 @@
 #include "engine/mem.h"
 #include "engine/refs.h"
 
-const char *rb_dynptr_type_str(int type)
-{
-	switch (type) {
-	case RB_DYNPTR_LOCAL: return "local";
-	case RB_DYNPTR_RINGBUF: return "ringbuf";
-	case RB_DYNPTR_SKB: return "skb";
-	case RB_DYNPTR_XDP: return "xdp";
-	default: return "unknown";
-	}
-}
-
 static bool refcounted(int type)
 {
 	return type == RB_DYNPTR_RINGBUF;
@@ -290,22 +279,3 @@ void rb_dynptr_cb_reg(struct rb_env *env, struct rb_reg *r, int type)
 	RB_DYNPTR_FIRST(r) = 1;
 }
 
-void rb_dynptr_slot_str(const struct rb_slot *s, char *buf, size_t len)
-{
-	const struct rb_reg *r = &s->spilled;
-	int n = snprintf(buf, len, "dynptr_%s(", rb_dynptr_type_str(RB_DYNPTR_TYPE(r)));
-	const char *sep = "";
-	if (r->id && n >= 0 && (size_t)n < len) {
-		n += snprintf(buf + n, len - (size_t)n, "id=%u", r->id);
-		sep = ",";
-	}
-	if (r->ref_obj_id && n >= 0 && (size_t)n < len) {
-		n += snprintf(buf + n, len - (size_t)n, "%sref_id=%u", sep, r->ref_obj_id);
-		sep = ",";
-	}
-	/* 6.18 prints the union member that shares first_slot's bytes as dynptr_id */
-	if (RB_DYNPTR_FIRST(r) && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - (size_t)n, "%sdynptr_id=1", sep);
-	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ")");
-}

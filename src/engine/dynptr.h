@@ -48,9 +48,5 @@ int rb_dynptr_release(struct rb_env *env, int regno);
 int rb_dynptr_destroy_slot(struct rb_env *env, struct rb_func *f, int spi);
 /* mark_dynptr_cb_reg: a callback's R1 (bpf_user_ringbuf_drain) */
 void rb_dynptr_cb_reg(struct rb_env *env, struct rb_reg *r, int type);
-/* "local", "ringbuf", ... (dynptr_type_str) */
-const char *rb_dynptr_type_str(int type);
-/* the log's "dynptr_ringbuf(id=1,ref_id=2,dynptr_id=1)" of a dynptr's first slot */
-void rb_dynptr_slot_str(const struct rb_slot *s, char *buf, size_t len);
 
 #endif

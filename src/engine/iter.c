@@ -337,13 +337,3 @@ bool rb_iter_active_depths_differ(const struct rb_vstate *old, const struct rb_v
 	return false;
 }
 
-void rb_iter_slot_str(struct rb_env *env, const struct rb_slot *s, char *buf, size_t len)
-{
-	static const char *const states[] = {"invalid", "active", "drained"};
-	const char *nm = rb_btf_name(env, (uint32_t)RB_ITER_BTF_ID(&s->spilled));
-	if (nm && !strncmp(nm, "bpf_iter_", 9))
-		nm += 9;
-	int st = RB_ITER_STATE(&s->spilled);
-	snprintf(buf, len, "iter_%s(ref_id=%u,state=%s,depth=%d)", nm ? nm : "?", s->spilled.ref_obj_id,
-		 st >= 0 && st <= 2 ? states[st] : "?", RB_ITER_DEPTH(&s->spilled));
-}

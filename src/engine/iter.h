@@ -32,7 +32,5 @@ void rb_iter_mark_next_calls(struct rb_env *env);
 bool rb_iter_next_converged(struct rb_env *env, const struct rb_vstate *cur);
 /* iter_active_depths_differ: an iterator active in old has another depth in cur */
 bool rb_iter_active_depths_differ(const struct rb_vstate *old, const struct rb_vstate *cur);
-/* the log's "iter_num(ref_id=1,state=active,depth=0)" of an iterator slot */
-void rb_iter_slot_str(struct rb_env *env, const struct rb_slot *s, char *buf, size_t len);
 
 #endif

@@ -21,6 +21,52 @@ static const char *const jmp_s[16] = {"jmp", "==", ">", ">=", "&", "!=", "s>", "
 static const char *const size_s[4] = {"u32", "u16", "u8", "u64"};
 
 
+/* the names of dynptr and iterator slots, as the log prints them (here,
+ * not in dynptr.c and iter.c, so the log printer calls into nothing that
+ * calls back into it) */
+const char *rb_dynptr_type_str(int type)
+{
+	switch (type) {
+	case RB_DYNPTR_LOCAL: return "local";
+	case RB_DYNPTR_RINGBUF: return "ringbuf";
+	case RB_DYNPTR_SKB: return "skb";
+	case RB_DYNPTR_XDP: return "xdp";
+	default: return "unknown";
+	}
+}
+
+void rb_dynptr_slot_str(const struct rb_slot *s, char *buf, size_t len)
+{
+	const struct rb_reg *r = &s->spilled;
+	int n = snprintf(buf, len, "dynptr_%s(", rb_dynptr_type_str(RB_DYNPTR_TYPE(r)));
+	const char *sep = "";
+	if (r->id && n >= 0 && (size_t)n < len) {
+		n += snprintf(buf + n, len - (size_t)n, "id=%u", r->id);
+		sep = ",";
+	}
+	if (r->ref_obj_id && n >= 0 && (size_t)n < len) {
+		n += snprintf(buf + n, len - (size_t)n, "%sref_id=%u", sep, r->ref_obj_id);
+		sep = ",";
+	}
+	/* 6.18 prints the union member that shares first_slot's bytes as dynptr_id */
+	if (RB_DYNPTR_FIRST(r) && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, "%sdynptr_id=1", sep);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
+void rb_iter_slot_str(struct rb_env *env, const struct rb_slot *s, char *buf, size_t len)
+{
+	static const char *const states[] = {"invalid", "active", "drained"};
+	const char *nm = rb_btf_name(env, (uint32_t)RB_ITER_BTF_ID(&s->spilled));
+	if (nm && !strncmp(nm, "bpf_iter_", 9))
+		nm += 9;
+	int st = RB_ITER_STATE(&s->spilled);
+	snprintf(buf, len, "iter_%s(ref_id=%u,state=%s,depth=%d)", nm ? nm : "?", s->spilled.ref_obj_id,
+		 st >= 0 && st <= 2 ? states[st] : "?", RB_ITER_DEPTH(&s->spilled));
+}
+
+
 void rb_disasm(const struct bpf_insn *in, const struct rb_object *obj, char *buf, size_t len)
 {
 	(void)obj;

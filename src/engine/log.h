@@ -19,5 +19,11 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len);
  * constant as its value (decimal up to 0xffff, else hex), otherwise
  * "(value; mask)" in the kernel's %#llx (which writes 0 as 0x0) */
 const char *rb_tnum_str(uint64_t value, uint64_t mask, char *buf, size_t len);
+/* "local", "ringbuf", ... (dynptr_type_str) */
+const char *rb_dynptr_type_str(int type);
+/* the log's "dynptr_ringbuf(id=1,ref_id=2,dynptr_id=1)" of a dynptr's first slot */
+void rb_dynptr_slot_str(const struct rb_slot *s, char *buf, size_t len);
+/* the log's "iter_num(ref_id=1,state=active,depth=0)" of an iterator slot */
+void rb_iter_slot_str(struct rb_env *env, const struct rb_slot *s, char *buf, size_t len);
 
 #endif
