@@ -5,14 +5,6 @@
 
 static uint64_t wmask(unsigned bits) { return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1; }
 
-const char *census_family_name(unsigned fam)
-{
-	static const char *const names[FAM_COUNT] = {
-		"const", "small", "uint", "scross", "uwrap", "both", "tnum", "subreg", "union", "few", "dense",
-	};
-	return fam < FAM_COUNT ? names[fam] : "?";
-}
-
 static bool arc_has(uint64_t base, uint64_t size, uint64_t m, uint64_t x)
 {
 	return ((x - base) & m) <= size;

@@ -41,8 +41,6 @@ struct census_set {
 	uint64_t a, b, c, d;
 };
 
-const char *census_family_name(unsigned fam);
-
 /* membership (not for SK_RANDOM, whose members are only listed) */
 bool census_set_has(const struct census_set *s, unsigned bits, uint64_t x);
 /* every member, at width 8 */

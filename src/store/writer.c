@@ -97,14 +97,6 @@ int rb_writer_put(struct rb_writer *w, const struct rb_result_row *row)
 	return 0;
 }
 
-uint64_t rb_writer_stored(struct rb_writer *w)
-{
-	pthread_mutex_lock(&w->lock);
-	uint64_t n = w->stored;
-	pthread_mutex_unlock(&w->lock);
-	return n;
-}
-
 int64_t rb_writer_finish(struct rb_writer *w, struct rb_err *err)
 {
 	pthread_mutex_lock(&w->lock);

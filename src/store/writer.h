@@ -20,8 +20,6 @@ struct rb_writer;
 int rb_writer_start(struct rb_store *st, size_t batch, struct rb_writer **out, struct rb_err *err);
 /* Queue a copy of row; thread-safe. Returns < 0 once the writer failed. */
 int rb_writer_put(struct rb_writer *w, const struct rb_result_row *row);
-/* Rows stored so far (thread-safe). */
-uint64_t rb_writer_stored(struct rb_writer *w);
 /* Store what is queued, stop the thread, free w. Returns the number of
  * rows stored, or < 0 with err set if any batch failed. */
 int64_t rb_writer_finish(struct rb_writer *w, struct rb_err *err);
