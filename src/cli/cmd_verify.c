@@ -28,7 +28,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench verify [--tracker NAME] [--log] [--csv] [--btf FILE]\n"
+		"usage: rangebench verify [--tracker NAME] [--log] [--csv] [--emit LIST] [--btf FILE]\n"
 		"                         [--prog-type TYPE [--attach-type TYPE]] [--license LICENSE]\n"
 		"                         [--compiled-helpers] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
@@ -46,7 +46,9 @@ static void usage(FILE *f)
 		"  empty, as libbpf loads it). An object without programs is an error.\n"
 		"  Which helpers a program type may call follows the running kernel where bpf()\n"
 		"  can measure it (rangebench helpers); --compiled-helpers: the compiled-in 6.18\n"
-		"  sets, as where bpf() is refused.\n");
+		"  sets, as where bpf() is refused.\n"
+		"  --emit LIST: the metric columns, as veristat's -e (names of src/result/metrics.h,\n"
+		"  e.g. insns,states,pruned; all: every metric; default: veristat's columns).\n");
 }
 
 struct row {
@@ -74,33 +76,58 @@ static int add_row(struct row **rows, size_t *n, size_t *cap)
 	return 0;
 }
 
-/* verify's metric columns (result/metrics.h rows with a verify title):
- * the one marked RB_MF_VERIFY_FIRST first (veristat's Duration), then the
- * others in registry order; returns how many */
-static size_t verify_metrics(enum rb_metric *out)
+/* verify's metric columns: by default veristat's (result/metrics.h rows
+ * with a verify title), the one marked RB_MF_VERIFY_FIRST first (Duration),
+ * then the others in registry order; with --emit LIST the metrics named
+ * (registry names, "all": every metric, in registry order). Returns how
+ * many, or -1 naming an unknown metric in *bad. */
+static int verify_metrics(const char *emit, enum rb_metric *out, char *bad, size_t badlen)
 {
 	size_t n = 0;
-	for (int m = 0; m < RB_METRIC_COUNT; m++)
-		if (rb_metrics[m].vtitle && (rb_metrics[m].flags & RB_MF_VERIFY_FIRST))
+	if (!emit) {
+		for (int m = 0; m < RB_METRIC_COUNT; m++)
+			if (rb_metrics[m].vtitle && (rb_metrics[m].flags & RB_MF_VERIFY_FIRST))
+				out[n++] = (enum rb_metric)m;
+		for (int m = 0; m < RB_METRIC_COUNT; m++)
+			if (rb_metrics[m].vtitle && !(rb_metrics[m].flags & RB_MF_VERIFY_FIRST))
+				out[n++] = (enum rb_metric)m;
+		return (int)n;
+	}
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", emit);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int m = rb_metric_parse(t);
+		if (!strcmp(t, "all")) {
+			for (int k = 0; k < RB_METRIC_COUNT && n < RB_METRIC_COUNT; k++)
+				out[n++] = (enum rb_metric)k;
+			continue;
+		}
+		if (m < 0) {
+			snprintf(bad, badlen, "%s", t);
+			return -1;
+		}
+		if (n < RB_METRIC_COUNT)
 			out[n++] = (enum rb_metric)m;
-	for (int m = 0; m < RB_METRIC_COUNT; m++)
-		if (rb_metrics[m].vtitle && !(rb_metrics[m].flags & RB_MF_VERIFY_FIRST))
-			out[n++] = (enum rb_metric)m;
-	return n;
+	}
+	return (int)n;
 }
 
 /* one row per program: veristat's column names in CSV, its headers on screen */
-static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel)
+static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel, const char *emit)
 {
 	enum rb_metric ms[RB_METRIC_COUNT];
-	size_t nm = verify_metrics(ms);
+	char bad[64];
+	int got = verify_metrics(emit, ms, bad, sizeof(bad));
+	size_t nm = got < 0 ? 0 : (size_t)got;
 	const char *hdr[RB_METRIC_COUNT + 5];
 	size_t nc = 0;
 	hdr[nc++] = csv ? "file_name" : "File";
 	hdr[nc++] = csv ? "prog_name" : "Program";
 	hdr[nc++] = csv ? "verdict" : "Verdict";
 	for (size_t j = 0; j < nm; j++)
-		hdr[nc++] = csv ? rb_metrics[ms[j]].vcsv : rb_metrics[ms[j]].vtitle;
+		hdr[nc++] = csv ? (rb_metrics[ms[j]].vcsv ? rb_metrics[ms[j]].vcsv : rb_metrics[ms[j]].column)
+			    : (rb_metrics[ms[j]].vtitle ? rb_metrics[ms[j]].vtitle : rb_metrics[ms[j]].title);
 	if (csv)
 		hdr[nc++] = "err_insn";
 	hdr[nc++] = csv ? "error" : "Error";
@@ -209,7 +236,7 @@ static int guest_row(void *ctx, const struct rb_result_row *row, const char *log
 
 /* --tracker NAME of a kernel image: every OBJ[:PROG] in one guest */
 static int verify_in_guest(const char *tracker, int argc, char **argv, const struct rb_load_opts *lopts,
-			   bool want_log, bool csv)
+			   bool want_log, bool csv, const char *emit)
 {
 	struct rb_kernel k;
 	struct rb_err err = {{0}};
@@ -242,7 +269,7 @@ static int verify_in_guest(const char *tracker, int argc, char **argv, const str
 	int rc = rb_guest_run(&k, objs, (size_t)argc, &go, guest_row, &g, &gs, &err) < 0 ? 2 : 0;
 	if (rc)
 		fprintf(stderr, "rangebench verify: %s\n", g.oom ? "out of memory" : err.msg);
-	else if ((csv || g.n) && print_rows(g.rows, g.n, csv, true) < 0)
+	else if ((csv || g.n) && print_rows(g.rows, g.n, csv, true, emit) < 0)
 		rc = 2;
 	for (size_t i = 0; i < g.n; i++)
 		if (!strcmp(g.rows[i].prog, "(object)"))
@@ -259,10 +286,10 @@ int cmd_verify(int argc, char **argv)
 		{"tracker", required_argument, NULL, 't'}, {"log", no_argument, NULL, 'l'},
 		{"csv", no_argument, NULL, 'c'},           {"btf", required_argument, NULL, 'b'},
 		{"help", no_argument, NULL, 'h'},          {"compiled-helpers", no_argument, NULL, 'H'},
-		RB_CLI_TYPE_LONGOPTS,
+		{"emit", required_argument, NULL, 'e'},    RB_CLI_TYPE_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	const char *tracker = RB_ROLE_BASELINE;
+	const char *tracker = RB_ROLE_BASELINE, *emit = NULL;
 	bool tracker_set = false;
 	bool want_log = false, csv = false, compiled_helpers = false;
 	struct rb_load_opts lopts = {0};
@@ -292,6 +319,20 @@ int cmd_verify(int argc, char **argv)
 		case 'c': csv = true; break;
 		case 'b': lopts.btf_path = optarg; break;
 		case 'H': compiled_helpers = true; break;
+		case 'e': {
+			enum rb_metric ms[RB_METRIC_COUNT];
+			char bad[64], names[512];
+			if (verify_metrics(optarg, ms, bad, sizeof(bad)) < 0) {
+				size_t o = 0;
+				names[0] = 0;
+				for (int m = 0; m < RB_METRIC_COUNT && o < sizeof(names); m++)
+					o += (size_t)snprintf(names + o, sizeof(names) - o, "%s, ", rb_metrics[m].name);
+				fprintf(stderr, "rangebench verify: --emit: unknown metric '%s' (%sall)\n", bad, names);
+				return 2;
+			}
+			emit = optarg;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -304,7 +345,7 @@ int cmd_verify(int argc, char **argv)
 	if (rb_cli_check_type_opts("verify", &lopts))
 		return 2;
 	if (!rb_tracker_get(tracker, 64) && !rb_kernel_is_running(tracker) && rb_kernel_known(tracker))
-		return verify_in_guest(tracker, argc - optind, argv + optind, &lopts, want_log, csv);
+		return verify_in_guest(tracker, argc - optind, argv + optind, &lopts, want_log, csv, emit);
 	/* the running kernel as the tracker: one line saying why it cannot
 	 * run, rather than a row "unavailable" per program (and exit 0) */
 	char why[256];
@@ -390,7 +431,7 @@ int cmd_verify(int argc, char **argv)
 		}
 		rb_object_free(obj);
 	}
-	if ((csv || n) && print_rows(rows, n, csv, rb_kernel_is_running(tracker)) < 0) {
+	if ((csv || n) && print_rows(rows, n, csv, rb_kernel_is_running(tracker), emit) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		rc = 2;
 	}

@@ -35,3 +35,11 @@ fi
 "$RB" verify --tracker kernel "$OBJ:no_such_prog" >/dev/null 2>&1; [ $? -eq 2 ]; check "unknown program is bad input" $?
 "$RB" verify --tracker kernel /nonexistent.o >/dev/null 2>&1; [ $? -eq 2 ]; check "missing file is bad input" $?
 "$RB" verify >/dev/null 2>&1; [ $? -eq 2 ]; check "no object is bad usage" $?
+# --emit: any metric of the registry (src/result/metrics.h) as a column, by name
+hdr=$("$RB" verify --tracker old --csv --emit insns,states,rss "$OBJ" 2>/dev/null | head -1)
+[ "$hdr" = "file_name,prog_name,verdict,total_insns,total_states,peak_rss_kib,err_insn,error" ]
+check "--emit insns,states,rss: those columns, veristat's names where it has them" $?
+all=$("$RB" verify --tracker old --csv --emit all "$OBJ" 2>/dev/null | head -1 | tr ',' '\n' | wc -l)
+[ "$all" -ge 15 ]; check "--emit all: every metric ($all columns)" $?
+err=$("$RB" verify --tracker old --emit nope "$OBJ" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && grep -q "unknown metric 'nope' (insns, " <<<"$err"; check "--emit with an unknown metric is bad usage, naming the metrics" $?
