@@ -41,10 +41,11 @@ static void rows_are_whole(void **state)
 	}
 	assert_int_equal(rb_metric_parse("nope"), -1);
 	assert_int_equal(rb_cmp_stat_parse("verdict"), RB_STAT_VERDICT);
-	/* compare's defaults as before the registry */
+	/* compare's defaults begin as before the registry (a metric added
+	 * later may join them) */
 	enum rb_cmp_stat d[RB_STAT_COUNT];
 	size_t n = rb_cmp_default_stats(d);
-	assert_int_equal(n, 4);
+	assert_true(n >= 4);
 	assert_int_equal(d[0], RB_STAT_VERDICT);
 	assert_int_equal(d[1], RB_STAT_INSNS);
 	assert_int_equal(d[2], RB_STAT_STATES);
