@@ -41,6 +41,7 @@ static int state_hit(struct rb_env *env, struct rb_vstate *sl, struct rb_vstate 
 	if (loop && (err = rb_scc_add_backedge(env, sl, cur, insn_idx)))
 		return err;
 	env->prune_hit = sl;
+	env->res->states_pruned++; /* the metric "pruned" (result/metrics.h) */
 	return 1;
 }
 

@@ -79,7 +79,10 @@ enum {
 	  "mark_read")                                                                                  \
 	/* the process's peak RSS during the verification (0: not measured) */                          \
 	X(RSS, peak_rss_kib, u64, "peak_rss_kib", "rss", "Peak RSS (KiB)", NULL, NULL, RB_MFMT_COUNT,   \
-	  RB_MF_NULL_ZERO, NULL)
+	  RB_MF_NULL_ZERO, NULL)                                                                        \
+	/* paths pruned: hits of the engine's state-equivalence check (engine/prune.c) */               \
+	X(PRUNED, states_pruned, u64, "states_pruned", "pruned", "Pruned", NULL, NULL, RB_MFMT_COUNT,   \
+	  RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_ENGINE_ONLY, NULL)
 /* clang-format on */
 
 enum rb_metric {
