@@ -113,6 +113,21 @@ static int verify_metrics(const char *emit, enum rb_metric *out, char *bad, size
 	return (int)n;
 }
 
+/* --emit LIST names only metrics; else false after the message */
+static bool emit_known(const char *list)
+{
+	enum rb_metric ms[RB_METRIC_COUNT];
+	char bad[64], names[512];
+	if (verify_metrics(list, ms, bad, sizeof(bad)) >= 0)
+		return true;
+	size_t o = 0;
+	names[0] = 0;
+	for (int m = 0; m < RB_METRIC_COUNT && o < sizeof(names); m++)
+		o += (size_t)snprintf(names + o, sizeof(names) - o, "%s, ", rb_metrics[m].name);
+	fprintf(stderr, "rangebench verify: --emit: unknown metric '%s' (%sall)\n", bad, names);
+	return false;
+}
+
 /* one row per program: veristat's column names in CSV, its headers on screen */
 static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel, const char *emit)
 {
@@ -319,20 +334,11 @@ int cmd_verify(int argc, char **argv)
 		case 'c': csv = true; break;
 		case 'b': lopts.btf_path = optarg; break;
 		case 'H': compiled_helpers = true; break;
-		case 'e': {
-			enum rb_metric ms[RB_METRIC_COUNT];
-			char bad[64], names[512];
-			if (verify_metrics(optarg, ms, bad, sizeof(bad)) < 0) {
-				size_t o = 0;
-				names[0] = 0;
-				for (int m = 0; m < RB_METRIC_COUNT && o < sizeof(names); m++)
-					o += (size_t)snprintf(names + o, sizeof(names) - o, "%s, ", rb_metrics[m].name);
-				fprintf(stderr, "rangebench verify: --emit: unknown metric '%s' (%sall)\n", bad, names);
+		case 'e':
+			if (!emit_known(optarg))
 				return 2;
-			}
 			emit = optarg;
 			break;
-		}
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
