@@ -335,9 +335,8 @@ int cmd_verify(int argc, char **argv)
 		case 'b': lopts.btf_path = optarg; break;
 		case 'H': compiled_helpers = true; break;
 		case 'e':
-			if (!emit_known(optarg))
+			if (!emit_known(emit = optarg))
 				return 2;
-			emit = optarg;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
