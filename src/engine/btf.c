@@ -144,6 +144,34 @@ static bool iter_arg_trusted(const char *func)
 	return false;
 }
 
+/* prog_args_trusted (kernel/bpf/btf.c, the same in 6.18 and 7.2.13): the
+ * pointer arguments of raw tracepoints (tp_btf), iterators, struct_ops
+ * and LSM hooks are trusted, except the LSM hooks that free or allocate
+ * their object (bpf_lsm_is_trusted: untrusted_lsm_hooks); those of
+ * fentry, fexit and fmod_ret programs are not ("ptr_"). */
+static bool args_trusted(const struct rb_env *env, const char *func)
+{
+	static const char *const untrusted_lsm[] = {
+		"bpf_lsm_bpf_map_free",        "bpf_lsm_bpf_prog_free",     "bpf_lsm_file_alloc_security",
+		"bpf_lsm_file_free_security",  "bpf_lsm_sk_alloc_security", "bpf_lsm_sk_free_security",
+		"bpf_lsm_task_free",           "bpf_lsm_bdev_alloc_security", "bpf_lsm_bdev_free_security",
+	};
+	uint32_t at = env->prog->expected_attach_type;
+	switch (env->prog->prog_type) {
+	case BPF_PROG_TYPE_TRACING:
+		return at == BPF_TRACE_RAW_TP || at == BPF_TRACE_ITER;
+	case BPF_PROG_TYPE_LSM:
+		for (size_t i = 0; func && i < sizeof(untrusted_lsm) / sizeof(untrusted_lsm[0]); i++)
+			if (!strcmp(func, untrusted_lsm[i]))
+				return false;
+		return true;
+	case BPF_PROG_TYPE_STRUCT_OPS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct rb_reg *out)
 {
 	/* 6.18 bpf_tracing_ctx_access, then btf_ctx_access (its reasons are
@@ -166,9 +194,9 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 	if (btf_is_ptr(t)) {
 		if (size != 8)
 			return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
-		/* arguments of tracing programs are trusted pointers; an iterator's
-		 * object (every argument after the meta) may be NULL and is trusted
-		 * only where its target's ctx_arg_info says so */
+		/* an iterator's object (every argument after the meta) may be
+		 * NULL and is trusted only where its target's ctx_arg_info says
+		 * so */
 		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING && env->prog->expected_attach_type == BPF_TRACE_ITER &&
 		    arg > 0) {
 			uint8_t trust = iter_arg_trusted(env->func_name) ? RF_TRUSTED : 0;
@@ -191,7 +219,8 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING && env->prog->expected_attach_type == BPF_TRACE_RAW_TP)
 			rtp = rb_raw_tp_arg_flags(tname, arg);
 		bool maybe_null = (rtp & RB_RAW_TP_MAYBE_NULL) && !(rtp & RB_RAW_TP_MAYBE_ERR);
-		typed_value(env, env->arg_type[arg], RF_TRUSTED | (maybe_null ? RF_MAYBE_NULL : 0), out);
+		typed_value(env, env->arg_type[arg],
+			    (args_trusted(env, tname) ? RF_TRUSTED : 0) | (maybe_null ? RF_MAYBE_NULL : 0), out);
 		if (out->type == RT_BTF_ID) {
 			const struct btf_type *st = btf__type_by_id(env->vmlinux, (uint32_t)out->map_idx);
 			rb_log(env, "func '%s' arg%d has btf_id %d type %s '%s'\n", tname, arg, out->map_idx,

@@ -235,6 +235,18 @@ static const struct rb_helper helpers[] = {
 	/* RET_PTR_TO_MEM_OR_BTF_ID: never reached, A_PERCPU_BTF refuses what the engine can hold */
 	H(per_cpu_ptr, R_INT, HC_ALL, 0, A_PERCPU_BTF, A_ANY),
 	H(this_cpu_ptr, R_INT, HC_ALL, 0, A_PERCPU_BTF),
+	/* trampoline and LSM programs (7.2.13 bpf_trace.c, bpf_lsm.c,
+	 * bpf_inode_storage.c; the same prototypes as 6.18's, whose kernel here
+	 * refuses these programs): reachable only through the 7.2 profile's
+	 * measured sets (helper_sets72.c), so the 6.18 profile is unchanged */
+	H(get_func_arg, R_INT, HC_TRACE, HF_SET_ONLY, A_CTX, A_ANY, A_LONG_OUT),
+	H(get_func_ret, R_INT, HC_TRACE, HF_SET_ONLY, A_CTX, A_LONG_OUT),
+	H(get_func_arg_cnt, R_INT, HC_TRACE, HF_SET_ONLY, A_CTX),
+	H(inode_storage_get, R_MAP_VALUE_OR_NULL, HC_TRACE, HF_SET_ONLY, A_MAP, A_BTF_STRUCT_OR_NULL, A_VALUE_OR_NULL, A_ANY),
+	H(inode_storage_delete, R_INT, HC_TRACE, HF_SET_ONLY, A_MAP, A_BTF_STRUCT_OR_NULL),
+	H(bprm_opts_set, R_INT, HC_TRACE, HF_SET_ONLY, A_BTF_STRUCT, A_ANY),
+	/* bpf_ima_inode_hash/bpf_ima_file_hash: the LSM rows below (6.18's
+	 * prototypes, the same in 7.2.13) */
 	/* bpf_timer in map values (timers.c; the callback: callbacks.c) */
 	H(timer_init, R_INT, HC_ALL, 0, A_TIMER, A_MAP, A_ANY),
 	H(timer_set_callback, R_INT, HC_ALL, 0, A_TIMER, A_FUNC),
@@ -284,6 +296,10 @@ static const struct {
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
 	 H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, A_MAP, A_BTF_STRUCT, A_VALUE_OR_NULL, A_ANY)},
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE, H(sk_storage_delete, R_INT, 0, 0, A_MAP, A_BTF_STRUCT)},
+	/* LSM programs: bpf_sk_storage_{get,delete}_proto (bpf_lsm_func_proto) */
+	{BPF_PROG_TYPE_LSM, RB_ANY_ATTACH_TYPE,
+	 H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, A_MAP, A_SOCK_COMMON, A_VALUE_OR_NULL, A_ANY)},
+	{BPF_PROG_TYPE_LSM, RB_ANY_ATTACH_TYPE, H(sk_storage_delete, R_INT, 0, 0, A_MAP, A_SOCK_COMMON)},
 	/* bpf_skb_output_proto, bpf_xdp_get_buff_len_trace_proto */
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
 	 H(skb_output, R_INT, 0, 0, A_BTF_STRUCT, A_MAP, A_ANY, A_MEM_RO, A_SIZE_OR_ZERO)},
@@ -333,9 +349,12 @@ const char *rb_helper_arg_struct(int32_t id, int a)
 	(void)a;
 	switch (id) {
 	case BPF_FUNC_d_path: return "path";
-	case BPF_FUNC_sock_from_file:
-	case BPF_FUNC_ima_file_hash: return "file";
+	case BPF_FUNC_inode_storage_get:
+	case BPF_FUNC_inode_storage_delete:
 	case BPF_FUNC_ima_inode_hash: return "inode";
+	case BPF_FUNC_ima_file_hash: return "file";
+	case BPF_FUNC_bprm_opts_set: return "linux_binprm";
+	case BPF_FUNC_sock_from_file: return "file";
 	case BPF_FUNC_sk_storage_get:
 	case BPF_FUNC_sk_storage_delete: return "sock_common";
 	case BPF_FUNC_skb_output: return "sk_buff";

@@ -82,6 +82,8 @@ enum rb_helper_ret {
 #define HF_NAME_ONLY 0x4   /* no prototype modelled: the name is for the log only */
 #define HF_PTR_CAST 0x8    /* is_ptr_cast_function: R0 keeps the argument's reference */
 #define HF_MIGHT_SLEEP 0x10 /* .might_sleep: only sleepable programs may call it */
+#define HF_SET_ONLY 0x20   /* available only where a measured set says so (the 7.2 profile's sets,
+			    * helper_sets72.c), never through the classes below */
 
 /* classes of program types without a measured helper set (prog_types.c) */
 #define HC_TRACE 0x1          /* kprobe, tracepoint, raw tracepoint, perf_event, tracing */

@@ -17,6 +17,8 @@
 #include "engine/const_str.h"
 #include "engine/helper_gpl.h"
 #include "engine/helper_sets.h"
+#include "engine/helper_sets72.h"
+#include "engine/profile.h"
 #include "engine/helper_table.h"
 #include "engine/helpers.h"
 #include "engine/struct_ops.h"
@@ -77,9 +79,13 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 		if (k)
 			set = k;
 	}
+	const char *target = env->prog->attach_btf_id ? rb_btf_name(env, env->prog->attach_btf_id) : NULL;
+	uint64_t buf72[4];
+	const uint64_t *s72 = env->prof->helper_sets_72 ? rb_helper_set_72(pt, at, target, buf72) : NULL;
+	if (s72)
+		set = s72;
 	if (!set && pt->type == BPF_PROG_TYPE_TRACING)
-		set = rb_tracing_helper_set(at, env->prog->attach_btf_id ? rb_btf_name(env, env->prog->attach_btf_id)
-									 : NULL);
+		set = rb_tracing_helper_set(at, target);
 	if (set)
 		return id > 0 && id < 256 && ((set[id / 64] >> (id % 64)) & 1)
 			       ? 0
@@ -87,7 +93,7 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 	/* The class of a type without a measured set is an approximation of the
 	 * kernel's get_func_proto callbacks: a helper it does not list for the
 	 * type is reported unsupported rather than risking a false rejection. */
-	if (!h || !(h->classes & pt->helper_classes))
+	if (!h || !(h->classes & pt->helper_classes) || (h->flags & HF_SET_ONLY))
 		return rb_unsupported(env, "helper %s: its availability to program type %s is not modelled", lb,
 				      pt->name);
 	return 0;

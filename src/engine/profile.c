@@ -12,6 +12,7 @@ static const struct rb_profile profiles[] = {
 		.null_check_keeps_id = true,
 		.stack_live_half_slots = true,
 		.const_fold_branches = true,
+		.helper_sets_72 = true,
 	},
 };
 

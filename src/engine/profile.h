@@ -36,6 +36,13 @@ struct rb_profile {
 	 * (constants moved, added, and-ed, read from frozen .rodata) becomes a
 	 * goto before exploration; 6.18 explores such jumps. */
 	bool const_fold_branches;
+	/* which helpers a program type may call: 7.2.13's sets, measured in
+	 * its guest (helper_sets72.c: trampoline and LSM programs, which
+	 * 6.18.44 refuses here, tp_btf's bpf_get_func_arg/_cnt, cgroup_sock's
+	 * sockopt helpers, lwt_seg6local, bpf_probe_write_user without
+	 * lockdown); 6.18: the sets of prog_types.c and helper_sets.c, or the
+	 * running kernel's where probed. */
+	bool helper_sets_72;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

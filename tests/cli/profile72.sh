@@ -63,3 +63,21 @@ check "null_id_join (6.18): the id is dropped" \
 pin half_slot_join stack_live_half_slots success,45,4 success,39,3
 # 7.2.13 measured 2026-12-06: success,54,5 (6.18.44: success,66,6)
 pin rodata_fold const_fold_branches success,66,6 success,54,5
+# 7.2.13 measured 2026-12-06 (verify --csv --tracker kernel-7.2; kdiff --kernel
+# kernel-7.2 --tracker cnum-mainline@7.2 --trace: same trace): success,25,2
+# (6.18.44: failure,5,0, "program of this type cannot use helper bpf_get_func_arg_cnt#185")
+pin tp_func_args helper_sets_72 failure,5,0 success,25,2
+# fentry: 7.2.13 measured 2026-12-06 success,26,2 (same trace); 6.18.44 here
+# refuses trampoline programs, and the engine following it has no helper set
+for t in old cnum-mainline; do
+	got=$(counts "$t@7.2" fentry_func_args)
+	check "fentry_func_args (helper_sets_72): $t@7.2 gives 7.2.13's success,26,2 (measured)" '[ "$got" = "success,26,2" ]'
+	got=$(counts "$t" fentry_func_args)
+	check "fentry_func_args: $t (6.18) leaves the helper unsupported, as before the 7.2 sets" '[ "$got" = "unsupported,5,0" ]'
+done
+# fentry arguments are untrusted in both kernels (btf.c prog_args_trusted):
+# 7.2.13 measured 2026-12-06 success,11,1 (same trace); 6.18.44 refuses fentry here
+for t in old cnum-mainline old@7.2 cnum-mainline@7.2; do
+	got=$(counts "$t" fentry_arg_null)
+	check "fentry_arg_null: $t explores the NULL test on an untrusted argument (7.2.13: success,11,1)" '[ "$got" = "success,11,1" ]'
+done

@@ -107,3 +107,48 @@ int rodata_fold(struct xdp_md *ctx)
 		return XDP_TX;
 	return XDP_PASS;
 }
+
+/* helper_sets_72: 7.2 gives raw tracepoints (tp_btf) bpf_get_func_arg_cnt
+ * and bpf_get_func_arg (7.2 tracing_prog_func_proto); 6.18 refuses them
+ * ("program of this type cannot use helper"). */
+SEC("tp_btf/sched_switch")
+int tp_func_args(__u64 *ctx)
+{
+	__u64 a = 0;
+
+	if (bpf_get_func_arg_cnt(ctx) > 1 && bpf_get_func_arg(ctx, 1, &a) == 0 && a)
+		return 1;
+	return 0;
+}
+
+/* helper_sets_72: a trampoline program's helpers (7.2.13's set, measured
+ * in its guest; 6.18.44 here refuses fentry programs, and the engine
+ * following 6.18 has no set for them) */
+SEC("fentry/bpf_fentry_test1")
+int fentry_func_args(__u64 *ctx)
+{
+	__u64 r = 0;
+
+	if (bpf_get_func_arg_cnt(ctx) == 1 && bpf_get_func_arg(ctx, 0, &r) == 0 && r > 7) {
+		__u32 k = 0;
+
+		bpf_map_delete_elem(&vals, &k);
+	}
+	return 0;
+}
+
+/* not a profile switch: fentry arguments are untrusted pointers ("ptr_",
+ * kernel/bpf/btf.c prog_args_trusted, the same in 6.18 and 7.2.13), so a
+ * NULL test on one is explored both ways; the engine had them trusted
+ * (non-NULL, the test decided), which the running 6.18.44 cannot show:
+ * it refuses fentry programs here */
+SEC("fentry/bpf_fentry_test7")
+int fentry_arg_null(__u64 *ctx)
+{
+	if (!ctx[0]) {
+		__u32 k = 1;
+
+		bpf_map_delete_elem(&vals, &k);
+	}
+	return 0;
+}
