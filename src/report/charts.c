@@ -187,6 +187,54 @@ const struct rb_chart rb_charts[] = {
 		.pivot = 1,
 	},
 	{
+		.name = "profile_matrix",
+		.title = "the 2x2 matrix: engine profile {6.18, 7.2} x tracker {old, cnum-mainline}, per corpus source",
+		.runs = RB_CHART_RUN,
+		.file = {"profile_matrix.tsv"},
+		/* one block per metric (index 0..4: instructions, states, engine
+		 * time, peak state memory, accepted %), one row per source over
+		 * the programs all four rows verified; the first four metrics
+		 * relative to the 6.18 old cell (db/queries/profile_matrix.sql
+		 * has the absolute figures); native times only */
+		.query = {"WITH four AS (SELECT o.program_id, coalesce(p.source, 'unknown') AS source FROM results o "
+			  "JOIN programs p ON p.id = o.program_id "
+			  "JOIN results n ON n.run_id = o.run_id AND n.program_id = o.program_id AND n.tracker = 'cnum-mainline' "
+			  "JOIN results o7 ON o7.run_id = o.run_id AND o7.program_id = o.program_id AND o7.tracker = 'old@7.2' "
+			  "JOIN results n7 ON n7.run_id = o.run_id AND n7.program_id = o.program_id "
+			  "AND n7.tracker = 'cnum-mainline@7.2' WHERE o.run_id = ?1 AND o.tracker = 'old' "
+			  "AND o.verdict IN ('success', 'failure') AND n.verdict IN ('success', 'failure') "
+			  "AND o7.verdict IN ('success', 'failure') AND n7.verdict IN ('success', 'failure')), "
+			  "cell(c, row) AS (VALUES (1, 'old'), (2, 'cnum-mainline'), (3, 'old@7.2'), (4, 'cnum-mainline@7.2')), "
+			  "a AS (SELECT f.source, c.c, count(*) AS n, 100.0 * sum(r.verdict = 'success') / count(*) AS acc, "
+			  "1.0 * sum(r.insns_processed) AS i, 1.0 * sum(r.total_states) AS s, "
+			  "sum(CASE WHEN r.clock IS NULL THEN r.verify_us END) AS t, 1.0 * max(r.peak_state_mem) AS m "
+			  "FROM four f CROSS JOIN cell c JOIN results r ON r.run_id = ?1 AND r.program_id = f.program_id "
+			  "AND r.tracker = c.row GROUP BY 1, 2), "
+			  "w AS (SELECT source || ' (n=' || max(n) || ')' AS source, "
+			  "max(CASE c WHEN 1 THEN i END) AS i1, max(CASE c WHEN 2 THEN i END) AS i2, "
+			  "max(CASE c WHEN 3 THEN i END) AS i3, max(CASE c WHEN 4 THEN i END) AS i4, "
+			  "max(CASE c WHEN 1 THEN s END) AS s1, max(CASE c WHEN 2 THEN s END) AS s2, "
+			  "max(CASE c WHEN 3 THEN s END) AS s3, max(CASE c WHEN 4 THEN s END) AS s4, "
+			  "max(CASE c WHEN 1 THEN t END) AS t1, max(CASE c WHEN 2 THEN t END) AS t2, "
+			  "max(CASE c WHEN 3 THEN t END) AS t3, max(CASE c WHEN 4 THEN t END) AS t4, "
+			  "max(CASE c WHEN 1 THEN m END) AS m1, max(CASE c WHEN 2 THEN m END) AS m2, "
+			  "max(CASE c WHEN 3 THEN m END) AS m3, max(CASE c WHEN 4 THEN m END) AS m4, "
+			  "max(CASE c WHEN 1 THEN acc END) AS a1, max(CASE c WHEN 2 THEN acc END) AS a2, "
+			  "max(CASE c WHEN 3 THEN acc END) AS a3, max(CASE c WHEN 4 THEN acc END) AS a4 FROM a GROUP BY a.source), "
+			  "x(metric, mo, source, o618, n618, o72, n72) AS ("
+			  "SELECT 'instructions', 1, source, 1.0, i2 / i1, i3 / i1, i4 / i1 FROM w WHERE i1 > 0 UNION ALL "
+			  "SELECT 'states', 2, source, 1.0, s2 / s1, s3 / s1, s4 / s1 FROM w WHERE s1 > 0 UNION ALL "
+			  "SELECT 'engine_time', 3, source, 1.0, t2 / t1, t3 / t1, t4 / t1 FROM w WHERE t1 > 0 UNION ALL "
+			  "SELECT 'peak_state_memory', 4, source, 1.0, m2 / m1, m3 / m1, m4 / m1 FROM w WHERE m1 > 0 UNION ALL "
+			  "SELECT 'accepted_pct', 5, source, a1, a2, a3, a4 FROM w) "
+			  "SELECT metric, source, printf('%.4f', o618) AS o618, printf('%.4f', n618) AS n618, "
+			  "printf('%.4f', o72) AS o72, printf('%.4f', n72) AS n72 FROM x ORDER BY mo, source"},
+		.points = "SELECT count(*) FROM results WHERE run_id = ?1 AND tracker = 'cnum-mainline@7.2' "
+			  "AND verdict IN ('success', 'failure')",
+		.needs = "a run with the four rows (--trackers old,cnum-mainline,old@7.2,cnum-mainline@7.2)",
+		.blocks = 1,
+	},
+	{
 		.name = "census",
 		.title = "operator precision census",
 		.runs = RB_CHART_CENSUS,

@@ -103,7 +103,7 @@ struct rb_prog_ident {
 struct rb_result_row {
 	int64_t run_id;
 	struct rb_prog_ident prog;
-	char tracker[16];
+	char tracker[32]; /* a registry row, "cnum-mainline@7.2" included */
 	struct rb_result res;
 	unsigned repeats;
 	char kernel_release[96]; /* kernel rows: the exact release; "" = NULL */

@@ -14,8 +14,10 @@ check "fixture database loaded" "[ \"\$(sqlite3 $db 'SELECT count(*) FROM result
 $RB plot --db "$db" -o "$tmp/out" before after >"$tmp/plot.out" 2>&1
 check "plot exits 0" "[ $? -eq 0 ]" "$tmp/plot.out"
 # (kernels needs a kernel image's rows: tests/cli/guest.sh renders it;
-# kernels_attribution needs `attribute`'s rows: tests/cli/attribute.sh)
-charts=$(ls plots/*.gp | xargs -n1 basename | sed 's/\.gp$//' | grep -v '^style$' | grep -Ev '^kernels(_attribution)?$')
+# kernels_attribution needs `attribute`'s rows: tests/cli/attribute.sh;
+# profile_matrix the @7.2 rows, below)
+charts=$(ls plots/*.gp | xargs -n1 basename | sed 's/\.gp$//' | grep -v '^style$' | grep -Ev '^kernels(_attribution)?$' |
+	grep -v '^profile_matrix$')
 for c in $charts; do
 	png=$tmp/out/$c.png svg=$tmp/out/$c.svg
 	# PNG signature, then IHDR width and height (big-endian) at bytes 16..23
@@ -37,7 +39,23 @@ for c in $charts; do
 	check "$c.svg is an SVG titled '$title'" "grep -q '<svg' $svg && grep -qF '$title' $svg" "$tmp/plot.out"
 done
 ncharts=$(echo $charts | wc -w)
-check "every chart rendered ($ncharts), but kernels and kernels_attribution (no kernel image in the fixture)" "[ $ncharts -ge 8 ] && grep -q '^$ncharts charts rendered, 2 skipped, 0 failed' $tmp/plot.out && grep -q '^skipped  kernels ' $tmp/plot.out && grep -q '^skipped  kernels_attribution ' $tmp/plot.out" "$tmp/plot.out"
+check "every chart rendered ($ncharts), but kernels, kernels_attribution and profile_matrix (no kernel image, no @7.2 rows in the fixture)" "[ $ncharts -ge 8 ] && grep -q '^$ncharts charts rendered, 3 skipped, 0 failed' $tmp/plot.out && grep -q '^skipped  kernels ' $tmp/plot.out && grep -q '^skipped  kernels_attribution ' $tmp/plot.out && grep -q '^skipped  profile_matrix ' $tmp/plot.out" "$tmp/plot.out"
+# the 2x2 matrix: the fixture's old and cnum rows as the four cells
+cp "$db" "$tmp/pm.sqlite"
+sqlite3 "$tmp/pm.sqlite" "UPDATE results SET tracker = 'cnum-mainline' WHERE tracker = 'cnum';
+	INSERT INTO results (run_id, program_id, tracker, verdict, insns_processed, total_states, peak_states, verify_us, peak_state_mem)
+	SELECT run_id, program_id, tracker || '@7.2', verdict, insns_processed * 2, total_states, peak_states, verify_us, peak_state_mem
+	FROM results WHERE tracker IN ('old', 'cnum-mainline');"
+$RB plot --db "$tmp/pm.sqlite" -o "$tmp/pm" >"$tmp/pm.out" 2>&1
+check "profile_matrix renders from the four rows old, cnum-mainline, old@7.2, cnum-mainline@7.2" \
+	"grep -q '^wrote    $tmp/pm/profile_matrix.png' $tmp/pm.out && grep -qF 'Engine profile (6.18, 7.2) x tracker' $tmp/pm/profile_matrix.svg" "$tmp/pm.out"
+check "profile_matrix data: instructions of the 7.2 cells twice the 6.18 old cell" \
+	"awk -F'\t' '\$1 == \"instructions\" && \$5 != \"2.0000\" { bad = 1 } \$1 == \"instructions\" { n++ } END { exit bad || !n }' $tmp/pm/data/profile_matrix.tsv" "$tmp/pm/data/profile_matrix.tsv"
+$RB query --db "$tmp/pm.sqlite" --run 2 profile_matrix >"$tmp/pmq.out" 2>&1
+check "query profile_matrix: four cells per source" \
+	"[ \$? -eq 0 ] && grep -q ' 7.2  cnum-mainline ' $tmp/pmq.out && grep -q ' 6.18  old ' $tmp/pmq.out" "$tmp/pmq.out"
+$RB query --db "$tmp/pm.sqlite" --run 2 profile_tracker_changes >"$tmp/ptc.out" 2>&1
+check "query profile_tracker_changes runs" "[ \$? -eq 0 ]" "$tmp/ptc.out"
 check "before/after data: run 1 -> run 2 has one verdict change" \
 	"[ \$(awk -F'\t' '!/^#/ && \$7 == 1' $tmp/out/data/before_after.tsv | wc -l) -eq 1 ]" "$tmp/out/data/before_after.tsv"
 check "scatter data: one row per program with the baseline and the candidate" \
@@ -79,6 +97,6 @@ check "a script renders by hand with gnuplot" "[ $? -eq 0 ] && [ -s $tmp/hand.pn
 sqlite3 "$tmp/empty.sqlite" <db/schema.sql
 $RB plot --db "$tmp/empty.sqlite" -o "$tmp/empty" >"$tmp/empty.out" 2>&1
 check "empty database: exit 0, charts without data skipped with a note" \
-	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 10 ] && grep -q 'needs a run with both the baseline and the candidate tracker' $tmp/empty.out" "$tmp/empty.out"
+	"[ $? -eq 0 ] && [ \$(grep -c '^skipped' $tmp/empty.out) -eq 11 ] && grep -q 'needs a run with both the baseline and the candidate tracker' $tmp/empty.out" "$tmp/empty.out"
 $RB plot --db "$db" --only nosuch >"$tmp/bad.out" 2>&1
 check "an unknown chart is a usage error" "[ $? -eq 2 ]" "$tmp/bad.out"

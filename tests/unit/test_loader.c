@@ -285,6 +285,45 @@ static void test_core_custom_btf(void **state)
 	unlink(path);
 }
 
+/* with --btf, a struct_ops program's member index (expected_attach_type)
+ * is the index of its member of that name in the given BTF's struct, not
+ * the running kernel's (btf_remap.c): 7.2.13's tcp_congestion_ops has a
+ * member 6.18.44's lacks */
+static void test_struct_ops_member_remap(void **state)
+{
+	(void)state;
+	struct btf *host = btf__load_vmlinux_btf();
+	int hid = host ? btf__find_by_name_kind(host, "tcp_congestion_ops", BTF_KIND_STRUCT) : -1;
+	btf__free(host);
+	if (hid <= 0)
+		skip(); /* libbpf resolves struct_ops members in the running kernel's BTF */
+	struct btf *b = btf__new_empty();
+	assert_non_null(b);
+	int u32 = btf__add_int(b, "unsigned int", 4, 0);
+	int fp = btf__add_ptr(b, u32);
+	int ops = btf__add_struct(b, "tcp_congestion_ops", 64);
+	assert_true(u32 > 0 && fp > 0 && ops > 0);
+	/* two members before the object's three, and undo_cwnd before cong_avoid */
+	static const char *const members[] = {"first", "second", "ssthresh", "undo_cwnd", "cong_avoid"};
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(btf__add_field(b, members[i], fp, (uint32_t)i * 64, 0), 0);
+	uint32_t sz;
+	const void *raw = btf__raw_data(b, &sz);
+	char path[] = "/tmp/rb_test_btf_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, raw, sz), (ssize_t)sz);
+	close(fd);
+	btf__free(b);
+	struct rb_object *o = open_test("struct_ops_remap", path);
+	assert_int_equal(lf_prog(o, "rb_ssthresh")->attach_btf_id, ops);
+	assert_int_equal(lf_prog(o, "rb_ssthresh")->expected_attach_type, 2);
+	assert_int_equal(lf_prog(o, "rb_undo_cwnd")->expected_attach_type, 3);
+	assert_int_equal(lf_prog(o, "rb_cong_avoid")->expected_attach_type, 4);
+	rb_object_free(o);
+	unlink(path);
+}
+
 static void test_legacy_bpf_map_def(void **state)
 {
 	(void)state;
@@ -633,6 +672,7 @@ int main(void)
 		cmocka_unit_test(test_subprog),
 		cmocka_unit_test(test_core_host),
 		cmocka_unit_test(test_core_custom_btf),
+		cmocka_unit_test(test_struct_ops_member_remap),
 		cmocka_unit_test(test_legacy_bpf_map_def),
 		cmocka_unit_test(test_legacy_elf_map),
 		cmocka_unit_test(test_missing_kernel_symbol),
