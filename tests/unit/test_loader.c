@@ -244,6 +244,18 @@ static void test_core_host(void **state)
 	rb_object_free(o);
 }
 
+/* b written to a new file named after the template path (mkstemp), then freed */
+static void write_btf(struct btf *b, char *path)
+{
+	uint32_t sz;
+	const void *raw = btf__raw_data(b, &sz);
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, raw, sz), (ssize_t)sz);
+	close(fd);
+	btf__free(b);
+}
+
 static void test_core_custom_btf(void **state)
 {
 	(void)state;
@@ -258,14 +270,8 @@ static void test_core_custom_btf(void **state)
 	/* the tp_btf target, at an id of this BTF (btf_remap.c) */
 	int tp = btf__add_typedef(b, "btf_trace_sched_switch", i32);
 	assert_true(tp > 0);
-	uint32_t sz;
-	const void *raw = btf__raw_data(b, &sz);
 	char path[] = "/tmp/rb_test_btf_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, raw, sz), (ssize_t)sz);
-	close(fd);
-	btf__free(b);
+	write_btf(b, path);
 	struct rb_object *o = open_test("core", path);
 	assert_int_equal(pid_offset_in(lf_prog(o, "read_pid")), 1234);
 	/* libbpf resolved the attach target in the running kernel's BTF; the
@@ -307,14 +313,8 @@ static void test_struct_ops_member_remap(void **state)
 	static const char *const members[] = {"first", "second", "ssthresh", "undo_cwnd", "cong_avoid"};
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(btf__add_field(b, members[i], fp, (uint32_t)i * 64, 0), 0);
-	uint32_t sz;
-	const void *raw = btf__raw_data(b, &sz);
 	char path[] = "/tmp/rb_test_btf_XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, raw, sz), (ssize_t)sz);
-	close(fd);
-	btf__free(b);
+	write_btf(b, path);
 	struct rb_object *o = open_test("struct_ops_remap", path);
 	assert_int_equal(lf_prog(o, "rb_ssthresh")->attach_btf_id, ops);
 	assert_int_equal(lf_prog(o, "rb_ssthresh")->expected_attach_type, 2);
