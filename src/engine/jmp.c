@@ -346,8 +346,9 @@ static void clear_scalar_id(struct rb_reg *r)
 }
 
 /* collect_linked_regs: live scalars sharing the compared registers'
- * ids go into the jump history (both branches share it), at most 6;
- * only they are synchronised after the branch */
+ * ids go into the jump history (both branches share it), at most 6 (7.2:
+ * 5, profile.h linked_regs_max_5); only they are synchronised after the
+ * branch */
 static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const struct rb_reg *dst, uint64_t *packed,
 			  int *cnt)
 {
@@ -356,6 +357,7 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 	struct rb_reg *sr = BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL;
 	uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & RB_ID_MASK : 0,
 			   dst->type == RT_SCALAR ? dst->id & RB_ID_MASK : 0};
+	const int max = env->prof->linked_regs_max_5 ? 5 : 6;
 	for (int k = 0; k < 2; k++) {
 		if (!ids[k])
 			continue;
@@ -367,7 +369,7 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 				struct rb_reg *r = &f->regs[j];
 				if (!(live & (1u << j)) || r->type != RT_SCALAR || (r->id & RB_ID_MASK) != ids[k])
 					continue;
-				if (*cnt < 6)
+				if (*cnt < max)
 					*packed |= (uint64_t)((fr & 7) | (1u << 3) | ((unsigned)j << 4)) << (10 * (*cnt)++);
 				else
 					clear_scalar_id(r);
@@ -377,7 +379,7 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 				if (f->stack[j].type[7] != SLOT_SPILL || r->type != RT_SCALAR ||
 				    (r->id & RB_ID_MASK) != ids[k])
 					continue;
-				if (*cnt < 6)
+				if (*cnt < max)
 					*packed |= (uint64_t)((fr & 7) | ((unsigned)j << 4)) << (10 * (*cnt)++);
 				else
 					clear_scalar_id(r);

@@ -13,6 +13,7 @@ static const struct rb_profile profiles[] = {
 		.stack_live_half_slots = true,
 		.const_fold_branches = true,
 		.helper_sets_72 = true,
+		.linked_regs_max_5 = true,
 	},
 };
 

@@ -43,6 +43,10 @@ struct rb_profile {
 	 * lockdown); 6.18: the sets of prog_types.c and helper_sets.c, or the
 	 * running kernel's where probed. */
 	bool helper_sets_72;
+	/* 7.2 verifier.c LINKED_REGS_MAX: a conditional jump collects at most
+	 * 5 scalars linked to its operands (6.18: 6); the rest lose their id
+	 * (collect_linked_regs, clear_scalar_id) */
+	bool linked_regs_max_5;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

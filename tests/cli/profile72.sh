@@ -75,6 +75,8 @@ for t in old cnum-mainline; do
 	got=$(counts "$t" fentry_func_args)
 	check "fentry_func_args: $t (6.18) leaves the helper unsupported, as before the 7.2 sets" '[ "$got" = "unsupported,5,0" ]'
 done
+# 7.2.13 measured 2026-12-06 (verify --csv --tracker kernel-7.2): success,18,1 (6.18.44: success,16,1)
+pin linked_regs_max linked_regs_max_5 success,16,1 success,18,1
 # fentry arguments are untrusted in both kernels (btf.c prog_args_trusted):
 # 7.2.13 measured 2026-12-06 success,11,1 (same trace); 6.18.44 refuses fentry here
 for t in old cnum-mainline old@7.2 cnum-mainline@7.2; do

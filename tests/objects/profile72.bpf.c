@@ -152,3 +152,27 @@ int fentry_arg_null(__u64 *ctx)
 	}
 	return 0;
 }
+
+/* linked_regs_max_5: r6, r7, r8 share one id; "if r6 > r7" collects the
+ * linked registers of both operands, each three times over (r6, r7, r8
+ * twice): 7.2 keeps 5 and clears the id of the sixth, r8, so "if r8 > 5"
+ * no longer bounds r6 and "if r6 > 5" is explored both ways; 6.18 keeps
+ * 6 and decides it (ml72's finding, confirmed in the 7.2.13 guest) */
+SEC("socket")
+__attribute__((naked)) int linked_regs_max(void)
+{
+	asm volatile("call %[rand];"
+		     "r6 = r0;"
+		     "r7 = r6;"
+		     "r8 = r6;"
+		     "if r6 > r7 goto +0;"
+		     "if r8 > 5 goto +3;"
+		     "if r6 > 5 goto +2;"
+		     "r0 = 0;"
+		     "exit;"
+		     "r0 = 0;"
+		     "exit;"
+		     :
+		     : [rand] "i"(BPF_FUNC_get_prandom_u32)
+		     : "memory");
+}
