@@ -78,6 +78,16 @@ static int chain_slot_add(struct rb_env *env, int c)
 	return 0;
 }
 
+/* a chain's tables (the chain itself lives in env->chains) */
+static void chain_free(struct rb_chain *ch)
+{
+	free(ch->may_read);
+	free(ch->must_write);
+	free(ch->write_acc);
+	free(ch->live);
+	free(ch->wset);
+}
+
 /* 6.18 __lookup_instance: the chain of frames 0..depth, created when new */
 static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int depth)
 {
@@ -100,20 +110,9 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	ch->write_acc = calloc(n, sizeof(rb_spis));
 	ch->live = calloc(n, sizeof(rb_spis));
 	ch->wset = calloc((size_t)ch->len, 1);
-	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset) {
-		free(ch->may_read);
-		free(ch->must_write);
-		free(ch->write_acc);
-		free(ch->live);
-		free(ch->wset);
-		return -1;
-	}
-	if (chain_slot_add(env, env->nchains) < 0) {
-		free(ch->may_read);
-		free(ch->must_write);
-		free(ch->write_acc);
-		free(ch->live);
-		free(ch->wset);
+	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset ||
+	    chain_slot_add(env, env->nchains) < 0) {
+		chain_free(ch);
 		return -1;
 	}
 	return env->nchains++;
@@ -141,13 +140,8 @@ static struct rb_chain *state_chain(struct rb_env *env, const struct rb_vstate *
 
 void rb_free_chains(struct rb_env *env)
 {
-	for (int c = 0; c < env->nchains; c++) {
-		free(env->chains[c].may_read);
-		free(env->chains[c].must_write);
-		free(env->chains[c].write_acc);
-		free(env->chains[c].live);
-		free(env->chains[c].wset);
-	}
+	for (int c = 0; c < env->nchains; c++)
+		chain_free(&env->chains[c]);
 	free(env->chains);
 	env->chains = NULL;
 	env->nchains = env->cap_chains = 0;
