@@ -5,9 +5,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +36,69 @@ bool rb_gst_find_in_path(const char *name, char *out, size_t len)
 	}
 	return false;
 }
+
+/* Start QEMU with stdin from /dev/null and stdout+stderr into outp. The
+ * child asks the kernel to kill it with SIGKILL when this process dies
+ * (PR_SET_PDEATHSIG), so a guest never outlives a `run`, `verify`, `kdiff`
+ * or `attribute` stopped by a signal, even one it cannot catch. An exec
+ * failure comes back through a close-on-exec pipe as errno. Only
+ * async-signal-safe calls run between fork and exec. */
+static int spawn_qemu(const char *qemu, const char **argv, const char *outp, pid_t *pid, struct rb_err *err)
+{
+	int out = open(outp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0)
+		return rb_errf(err, "%s: cannot create: %s", outp, strerror(errno));
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int ep[2];
+	if (in < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(out);
+		if (in >= 0)
+			close(in);
+		return rb_errf(err, "%s: cannot start: %s", qemu, strerror(e));
+	}
+	pid_t parent = getpid();
+	pid_t p = fork();
+	if (p == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		int e = 0;
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			e = errno;
+		else if (getppid() != parent)
+			e = ESRCH; /* this process died before the request took hold */
+		else if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+			e = errno;
+		else {
+			execve(qemu, (char *const *)argv, environ);
+			e = errno;
+		}
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	int fe = errno;
+	close(ep[1]);
+	close(in);
+	close(out);
+	if (p < 0) {
+		close(ep[0]);
+		return rb_errf(err, "%s: cannot start: %s", qemu, strerror(fe));
+	}
+	int ce = 0;
+	ssize_t n;
+	while ((n = read(ep[0], &ce, sizeof(ce))) < 0 && errno == EINTR)
+		;
+	close(ep[0]);
+	if (n == (ssize_t)sizeof(ce)) {
+		waitpid(p, NULL, 0);
+		return rb_errf(err, "%s: cannot start: %s", qemu, strerror(ce));
+	}
+	*pid = p;
+	return 0;
+}
+
 
 int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err)
 {
@@ -99,15 +162,8 @@ int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err)
 	}
 	argv[a] = NULL;
 	snprintf(outp, sizeof(outp), "%s/qemu.out", g->dir);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	int rc = posix_spawn(&g->pid, r->qemu, &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return rb_errf(err, "%s: cannot start: %s", r->qemu, strerror(rc));
+	if (spawn_qemu(r->qemu, argv, outp, &g->pid, err) < 0)
+		return -1;
 	g->started = g->last_output = rb_gst_now_s();
 	g->boots++;
 	r->st->guests++;
@@ -178,3 +234,4 @@ bool rb_gst_grew(struct runner *r, struct guest *g)
 	}
 	return any;
 }
+

@@ -72,6 +72,28 @@ $RB kdiff --trace --kernel kernel-7.2 --tracker old "$tmp/tiny.o:prog_loop" "$tm
 check "kdiff --trace: 7.2's log (gzip through the serial port) explores the path the engine does" \
 	"[ $? -eq 0 ] && [ \$(grep -c 'success [0-9/]*.success [0-9/]*.same trace' $tmp/trace.out) -eq 2 ]" "$tmp/trace.out"
 
+# a guest never outlives its rangebench: kill -9 a verify whose guest is
+# booting (--log bypasses the cache; its guest directory goes under $tmp),
+# and its QEMU must be gone too
+TMPDIR=$tmp $RB verify --log --tracker kernel-7.2 "$tmp/tiny.o" >"$tmp/orphan.out" 2>&1 &
+vpid=$!
+qpid=
+for _ in $(seq 1 240); do
+	qpid=$(pgrep -P "$vpid" qemu 2>/dev/null | head -1)
+	[ -n "$qpid" ] && break
+	sleep 0.25
+done
+kill -9 "$vpid" 2>/dev/null
+wait "$vpid" 2>/dev/null
+gone=0
+for _ in $(seq 1 40); do
+	if [ -n "$qpid" ] && ! ps -o stat= -p "$qpid" 2>/dev/null | grep -qv Z; then gone=1; break; fi
+	sleep 0.25
+done
+check "QEMU dies with the rangebench that started it (kill -9 of verify while the guest boots)" \
+	"[ -n '$qpid' ] && [ $gone = 1 ]" "$tmp/orphan.out"
+[ -n "$qpid" ] && kill -9 "$qpid" 2>/dev/null
+
 $RB run --no-census --db "$db" --label bad --trackers nokernel "$tmp/tiny.o" >"$tmp/run3.out" 2>&1
 check "a kernel that does not boot: the run still ends" "[ $? -le 2 ]" "$tmp/run3.out"
 check "and the object gets a row naming the reason" \
