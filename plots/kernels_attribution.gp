@@ -9,7 +9,8 @@
 # Data: <data>/kernels_attribution.tsv (from `rangebench plot`): source
 #   (with the number of programs that differ), then one column per class:
 #   tracker, const_fold, prune_earlier, prune_later, branch, path_ends,
-#   ends, checkpoints, insn_rewrite, unnamed (programs)
+#   rejects_upfront, explores_now, stops_earlier, stops_later, checkpoints,
+#   insn_rewrite, unnamed (programs)
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/kernels_attribution'; fmt='png'" plots/kernels_attribution.gp
 
 if (!exists("data")) data = "plots/out/data"
@@ -30,8 +31,8 @@ set xtics rotate by -20 scale 0 noenhanced
 set key outside right top vertical box noenhanced
 set yrange [0:*]
 set datafile missing ""
-names = "tracker const_fold prune_earlier prune_later branch path_ends ends checkpoints insn_rewrite unnamed"
-cols = "#009E73 #D55E00 #0072B2 #56B4E9 #E69F00 #CC79A7 #F0E442 #999999 #8C564B #555555"
+names = "tracker const_fold prune_earlier prune_later branch path_ends rejects_upfront explores_now stops_earlier stops_later checkpoints insn_rewrite unnamed"
+cols = "#009E73 #D55E00 #0072B2 #56B4E9 #E69F00 #CC79A7 #F0E442 #BCBD22 #FFB000 #17BECF #999999 #8C564B #555555"
 # the export writes spaces inside a cell as '_': "source (n=N)" again
 unus(s) = (strstrt(s, "_(") > 0 ? s[1:strstrt(s, "_(") - 1]." ".s[strstrt(s, "_(") + 1:] : s)
-plot for [i = 2:11] f using (column(i)):xtic(unus(strcol(1))) lc rgb word(cols, i - 1) title word(names, i - 1)
+plot for [i = 2:14] f using (column(i)):xtic(unus(strcol(1))) lc rgb word(cols, i - 1) title word(names, i - 1)

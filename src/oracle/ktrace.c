@@ -141,8 +141,10 @@ const char *rb_ktrace_mechanism(const struct rb_ktrace_part *p)
 {
 	if (p->index < 0)
 		return "checkpoints";
-	if (!strcmp(p->a, "(end)") || !strcmp(p->b, "(end)"))
-		return "ends";
+	if (!strcmp(p->b, "(end)"))
+		return p->index == 0 ? "rejects_upfront" : "stops_earlier";
+	if (!strcmp(p->a, "(end)"))
+		return p->index == 0 ? "explores_now" : "stops_later";
 	bool sa = is_safe(p->a), sb = is_safe(p->b);
 	if (sb && !sa)
 		return "prune_earlier";

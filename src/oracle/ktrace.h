@@ -39,7 +39,16 @@ int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *
  *                 tracking or is_branch_taken)
  *   path_ends     one ends the path it explores (exit, or a pop "from N
  *                 to M") where the other goes on
- *   ends          one log ends there: the verdict (an error) or a limit
+ *   rejects_upfront
+ *                 b's log explores nothing where a's does: b refused the
+ *                 program before exploring it (7.2's pre-passes check
+ *                 registers, opcodes and calls before do_check; 6.18
+ *                 finds the same error at the instruction, counting it)
+ *   explores_now  a's log explores nothing where b's does: a refused the
+ *                 program before exploring it, b explores it
+ *   stops_earlier b's log ends where a's goes on: b's verdict (an error)
+ *                 or a limit comes earlier on the same path
+ *   stops_later   a's log ends where b's goes on
  *   checkpoints   the same path: only the states kept differ
  *                 (where checkpoints are added, is_state_visited)
  *   other         none of these */

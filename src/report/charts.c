@@ -157,9 +157,11 @@ const struct rb_chart rb_charts[] = {
 			  "sum(a.attribution = 'tracker') AS tracker, sum(a.mechanism = 'const_fold') AS const_fold, "
 			  "sum(a.mechanism = 'prune_earlier') AS prune_earlier, sum(a.mechanism = 'prune_later') AS prune_later, "
 			  "sum(a.mechanism = 'branch') AS branch, sum(a.mechanism = 'path_ends') AS path_ends, "
-			  "sum(a.mechanism = 'ends') AS ends, sum(a.mechanism = 'checkpoints') AS checkpoints, "
+			  "sum(a.mechanism = 'rejects_upfront') AS rejects_upfront, sum(a.mechanism = 'explores_now') AS explores_now, "
+			  "sum(a.mechanism = 'stops_earlier') AS stops_earlier, sum(a.mechanism = 'stops_later') AS stops_later, "
+			  "sum(a.mechanism = 'checkpoints') AS checkpoints, "
 			  "sum(a.mechanism = 'insn_rewrite') AS insn_rewrite, "
-			  "sum(a.mechanism IN ('other', 'no_log', 'too_large')) AS unnamed FROM kernel_attributions a "
+			  "sum(a.mechanism IN ('other', 'no_log', 'too_large', 'ends')) AS unnamed FROM kernel_attributions a "
 			  "JOIN programs p ON p.id = a.program_id WHERE a.run_id = ?1 GROUP BY coalesce(p.source, 'unknown') "
 			  "ORDER BY 1"},
 		.points = "SELECT count(*) FROM kernel_attributions WHERE run_id = ?1",

@@ -35,7 +35,7 @@ check "both logs taken: the same path (only the edited states differ), mechanism
 
 $RB query --db "$db" --baseline old --candidate kernel kernels_attribution >"$tmp/qa.out" 2>&1
 check "query kernels_attribution: one program, other, checkpoints" \
-	"[ $? -eq 0 ] && grep -Eq '^all +1 +0 +0 +1 +0 +0 +0 +0 +0 +0 +1 +0 +0' $tmp/qa.out" "$tmp/qa.out"
+	"[ $? -eq 0 ] && grep -Eq '^all +1 +0 +0 +1 +0 +0 +0 +0 +0 +0 +0 +0 +0 +1 +0 +0$' $tmp/qa.out" "$tmp/qa.out"
 $RB query --db "$db" --baseline old --candidate kernel kernels_diff >"$tmp/qd.out" 2>&1
 check "query kernels_diff shows the stored mechanism" "[ $? -eq 0 ] && grep -q 'checkpoints' $tmp/qd.out" "$tmp/qd.out"
 $RB plot --db "$db" -o "$tmp/plot" --only kernels_attribution a >"$tmp/plot.out" 2>&1

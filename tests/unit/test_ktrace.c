@@ -137,7 +137,19 @@ static void ends_and_path_ends(void **state)
 	assert_int_equal(rb_ktrace_part(log618, log72_ends, &p), 0);
 	assert_int_equal(p.index, 4);
 	assert_string_equal(p.b, "(end)");
-	assert_string_equal(rb_ktrace_mechanism(&p), "ends");
+	assert_string_equal(rb_ktrace_mechanism(&p), "stops_earlier");
+	assert_int_equal(rb_ktrace_part(log72_ends, log618, &p), 0);
+	assert_string_equal(rb_ktrace_mechanism(&p), "stops_later");
+	/* one side refuses before exploring: its trace is empty (7.2's
+	 * pre-passes reject a bad register before do_check; 6.18 counts the
+	 * instruction it rejects) */
+	static const char upfront[] = "R15 is invalid\nprocessed 0 insns (limit 1000000)\n";
+	static const char at_insn[] = "0: R1=ctx() R10=fp0\n0: (bf) r0 = r15\nR15 is invalid\n";
+	assert_int_equal(rb_ktrace_part(at_insn, upfront, &p), 0);
+	assert_int_equal(p.index, 0);
+	assert_string_equal(rb_ktrace_mechanism(&p), "rejects_upfront");
+	assert_int_equal(rb_ktrace_part(upfront, at_insn, &p), 0);
+	assert_string_equal(rb_ktrace_mechanism(&p), "explores_now");
 	/* a path ended on one side only: a pop where the other goes on */
 	static const char popped[] = "0: R1=ctx() R10=fp0\n0: (b7) r2 = 0\nfrom 3 to 5: R0=0\n5: (95) exit\n";
 	static const char goes_on[] = "0: R1=ctx() R10=fp0\n0: (b7) r2 = 0\n1: (b7) r3 = 0\n5: (95) exit\n";
