@@ -9,13 +9,13 @@ dir=${2:-src}
 echo "largest files (lines):"
 find "$dir" -name '*.[ch]' -exec wc -l {} + | grep -v ' total$' | sort -rn | head -n "$n"
 echo "longest functions (lines, file:line name):"
-find "$dir" -name '*.[ch]' | sort | while read -r f; do
-	awk -v f="$f" '
+# one awk over every file (FNR restarts per file), not one awk per file
+find "$dir" -name '*.[ch]' | sort | tr '\n' '\0' | xargs -0 awk '
+	FNR == 1 { infn = 0; sig = 0 }
 	infn == 0 && /^[A-Za-z_].*\(/ && $0 !~ /;[ \t]*$/ && $0 !~ /^#/ {
-		sig = NR; name = $0
+		sig = FNR; name = $0
 		sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
 	}
-	infn == 0 && sig && (/^\{/ || (/\)[ \t]*\{[ \t]*$/ && NR == sig)) { infn = 1 }
-	infn == 1 && /^\}/ { print NR - sig + 1, f ":" sig, name; infn = 0; sig = 0 }
-	' "$f"
-done | sort -rn | head -n "$n"
+	infn == 0 && sig && (/^\{/ || (/\)[ \t]*\{[ \t]*$/ && FNR == sig)) { infn = 1 }
+	infn == 1 && /^\}/ { print FNR - sig + 1, FILENAME ":" sig, name; infn = 0; sig = 0 }
+	' | sort -rn | head -n "$n"

@@ -1,46 +1,108 @@
 #!/usr/bin/env bash
 # Runs every test: the cmocka unit-test binaries built from tests/unit/ and
 # the command-line tests in tests/cli/*.sh (each gets the sanitizer-built
-# CLI as $RB). Prints each suite's result and ends with "N passed, N failed".
+# CLI as $RB). Suites run side by side, RB_TEST_JOBS at a time (default: one
+# per core; every suite works in its own scratch directory), the slowest of
+# the previous run first. Prints each suite's result and times as it ends
+# (wall and CPU seconds; all of them, slowest first, in $bindir/suite-times),
+# then the output of the failing suites, and ends with "N passed, N failed".
 set -u
 bindir=${1:-build/test}
 export RB="$bindir/rangebench"
 export RB_TEST_BIN="$bindir"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-passed=0; failed=0; failures=()
+jobs=${RB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+times_file="$bindir/suite-times"
 log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
 
+# every suite as "unit:NAME" or "cli:NAME", in the order results are summed
+suites=()
 for t in "$bindir"/test_*; do
-	[ -x "$t" ] || continue
-	name=$(basename "$t")
-	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$log/$name.out" 2>&1
-	rc=$?
-	p=$(grep -c '^\[       OK \]' "$log/$name.out")
-	# cmocka names a failed test twice (when it fails and in the summary)
-	# and prints "[  FAILED  ] N test(s)": count distinct test names
-	f=$(grep -E '^\[  FAILED  \] [a-z_][a-z_0-9]*$' "$log/$name.out" | sort -u | wc -l)
-	# a crash or sanitizer abort counts as a failure even if cmocka did not say so
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	passed=$((passed + p)); failed=$((failed + f))
-	printf '%-40s %4d passed %4d failed\n' "$name" "$p" "$f"
-	[ "$f" -ne 0 ] && { failures+=("$name"); sed 's/^/    /' "$log/$name.out" | grep -v '^\s*\[ RUN' | tail -80; }
+	[ -x "$t" ] && [ -f "$t" ] && suites+=("unit:$(basename "$t")")
 done
-
 for s in tests/cli/*.sh; do
-	[ -f "$s" ] || continue
-	name=$(basename "$s" .sh)
-	bash "$s" >"$log/cli_$name.out" 2>&1
-	rc=$?
-	p=$(grep -c '^ok ' "$log/cli_$name.out")
-	f=$(grep -c '^not ok ' "$log/cli_$name.out")
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-	passed=$((passed + p)); failed=$((failed + f))
-	printf '%-40s %4d passed %4d failed\n' "cli/$name" "$p" "$f"
-	[ "$f" -ne 0 ] && { failures+=("cli/$name"); tail -40 "$log/cli_$name.out" | sed 's/^/    /'; }
+	[ -f "$s" ] && suites+=("cli:$(basename "$s" .sh)")
 done
 
-rm -rf "$log"
+# start order: by the previous run's wall time, slowest first (a suite the
+# file does not know counts as slow); a fresh build keeps the order above
+order=()
+if [ -s "$times_file" ]; then
+	while read -r s; do order+=("$s"); done < <(
+		for s in "${suites[@]}"; do
+			w=$(awk -v s="$s" '$4 == s {print $1; exit}' "$times_file")
+			echo "${w:-99999} $s"
+		done | sort -s -k1,1nr | cut -d' ' -f2)
+else
+	order=("${suites[@]}")
+fi
+
+# one suite: its output in $log/ID.out, "passed failed wall user sys" in $log/ID.res
+run_suite() {
+	local s=$1 id=${1/:/_} name=${1#*:} rc p f
+	local TIMEFORMAT='%R %U %S'
+	{
+		time {
+			if [ "${s%%:*}" = unit ]; then
+				CMOCKA_MESSAGE_OUTPUT=stdout "$bindir/$name" >"$log/$id.out" 2>&1
+			else
+				bash "tests/cli/$name.sh" >"$log/$id.out" 2>&1
+			fi
+			echo $? >"$log/$id.rc"
+		}
+	} 2>"$log/$id.time"
+	rc=$(cat "$log/$id.rc")
+	if [ "${s%%:*}" = unit ]; then
+		p=$(grep -c '^\[       OK \]' "$log/$id.out")
+		# cmocka names a failed test twice (when it fails and in the
+		# summary) and prints "[  FAILED  ] N test(s)": count distinct names
+		f=$(grep -E '^\[  FAILED  \] [a-z_][a-z_0-9]*$' "$log/$id.out" | sort -u | wc -l)
+		label=$name
+	else
+		p=$(grep -c '^ok ' "$log/$id.out")
+		f=$(grep -c '^not ok ' "$log/$id.out")
+		label=cli/$name
+	fi
+	# a crash or sanitizer abort counts as a failure even if the suite did not say so
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	read -r wall user sys <"$log/$id.time"
+	echo "$p $f $wall $user $sys" >"$log/$id.res"
+	printf '%-40s %4d passed %4d failed %7.1fs wall %7.1fs cpu\n' "$label" "$p" "$f" "$wall" \
+		"$(echo "$user $sys" | awk '{print $1 + $2}')"
+}
+
+for s in "${order[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	run_suite "$s" &
+done
+wait
+
+passed=0; failed=0; failures=()
+: >"$log/times"
+for s in "${suites[@]}"; do
+	id=${s/:/_}
+	if [ -s "$log/$id.res" ]; then
+		read -r p f wall user sys <"$log/$id.res"
+	else
+		p=0; f=1; wall=0; user=0; sys=0
+	fi
+	passed=$((passed + p)); failed=$((failed + f))
+	echo "$wall $user $sys $s" >>"$log/times"
+	[ "$f" -ne 0 ] || continue
+	if [ "${s%%:*}" = unit ]; then
+		failures+=("${s#*:}")
+		echo "== ${s#*:}:"
+		sed 's/^/    /' "$log/$id.out" | grep -v '^\s*\[ RUN' | tail -80
+	else
+		failures+=("cli/${s#*:}")
+		echo "== cli/${s#*:}:"
+		tail -40 "$log/$id.out" | sed 's/^/    /'
+	fi
+done
+sort -k1,1nr "$log/times" >"$times_file" 2>/dev/null || true
+
 [ ${#failures[@]} -ne 0 ] && echo "failing suites: ${failures[*]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -86,7 +86,7 @@ struct census_item {
 
 /* pool.c */
 void census_gamma8(const struct rb_tracker *t, const rb_val *v, bm256 *out);
-struct census_pool *census_pool_build(const struct census_run *run, struct rb_err *err);
+struct census_pool *census_pool_build(const struct census_run *run, unsigned threads, struct rb_err *err);
 void census_pool_free(struct census_pool *p);
 int census_tables_build(struct census_run *run, const bool *selected, struct rb_err *err);
 void census_tables_free(struct census_run *run);

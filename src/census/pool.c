@@ -2,6 +2,8 @@
  * tracker's abstraction and exact gamma) and the tabulated concrete
  * semantics of every selected op. */
 #include <linux/bpf.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "census/internal.h"
@@ -37,7 +39,37 @@ static void abstract_of(const struct rb_tracker *t, const bm256 *s, rb_val *v)
 	t->from_set(v, vals, n);
 }
 
-struct census_pool *census_pool_build(const struct census_run *run, struct rb_err *err)
+/* the abstraction and gamma of every pool set for every tracker, in
+ * chunks of POOL_CHUNK sets shared out among threads (each entry depends
+ * on its set alone, so the pool is the same for any thread count) */
+#define POOL_CHUNK 1024u
+struct pool_work {
+	const struct census_run *run;
+	struct census_pool *p;
+	size_t chunks_per_tracker;
+	atomic_size_t next;
+};
+
+static void *abstract_chunks(void *arg)
+{
+	struct pool_work *w = arg;
+	struct census_pool *p = w->p;
+	for (;;) {
+		size_t c = atomic_fetch_add(&w->next, 1);
+		if (c >= w->chunks_per_tracker * w->run->ntr)
+			break;
+		unsigned t = (unsigned)(c / w->chunks_per_tracker);
+		size_t lo = (c % w->chunks_per_tracker) * POOL_CHUNK;
+		size_t hi = lo + POOL_CHUNK < p->n ? lo + POOL_CHUNK : p->n;
+		for (size_t i = lo; i < hi; i++) {
+			abstract_of(w->run->tr[t], &p->set[i], &p->abs[t][i]);
+			census_gamma8(w->run->tr[t], &p->abs[t][i], &p->gam[t][i]);
+		}
+	}
+	return NULL;
+}
+
+struct census_pool *census_pool_build(const struct census_run *run, unsigned threads, struct rb_err *err)
 {
 	size_t nsets = 0;
 	struct census_set *sets = census_sets8(run->seed, &nsets);
@@ -75,15 +107,23 @@ struct census_pool *census_pool_build(const struct census_run *run, struct rb_er
 	for (size_t i = 0; i < p->n; i++)
 		p->fidx[p->fam[i]][p->fcount[p->fam[i]]++] = (uint32_t)i;
 	for (unsigned t = 0; t < run->ntr; t++) {
-		const struct rb_tracker *tr = run->tr[t];
 		p->abs[t] = malloc(p->n * sizeof(rb_val));
 		p->gam[t] = malloc(p->n * sizeof(bm256));
 		if (!p->abs[t] || !p->gam[t])
 			goto oom;
-		for (size_t i = 0; i < p->n; i++) {
-			abstract_of(tr, &p->set[i], &p->abs[t][i]);
-			census_gamma8(tr, &p->abs[t][i], &p->gam[t][i]);
-		}
+	}
+	struct pool_work w = {.run = run, .p = p, .chunks_per_tracker = (p->n + POOL_CHUNK - 1) / POOL_CHUNK};
+	atomic_init(&w.next, 0);
+	pthread_t th[64];
+	unsigned started = 0;
+	for (; started + 1 < threads && started < 64; started++)
+		if (pthread_create(&th[started], NULL, abstract_chunks, &w))
+			break;
+	abstract_chunks(&w); /* the calling thread works too */
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (unsigned t = 0; t < run->ntr; t++) {
+		const struct rb_tracker *tr = run->tr[t];
 		for (unsigned c = 0; c < 256; c++) {
 			p->cabs[t][c] = (rb_val){0};
 			tr->constant(&p->cabs[t][c], c);

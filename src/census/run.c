@@ -214,8 +214,9 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 	for (unsigned i = 0; i < run->nops; i++)
 		nsel += selected[i] = name_selected(&run->ops[i], o->ops);
 
+	unsigned nth = o->threads ? o->threads : online_cores();
 	if (!run->sampled) {
-		if (!(run->pool = census_pool_build(run, err)))
+		if (!(run->pool = census_pool_build(run, nth, err)))
 			goto out;
 		if (census_tables_build(run, selected, err) < 0)
 			goto out;
@@ -224,7 +225,6 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 	if (build_items(run, selected, &items, &nitems, err) < 0)
 		goto out;
 
-	unsigned nth = o->threads ? o->threads : online_cores();
 	struct shared sh = {.run = run, .items = items, .nitems = nitems, .stop = o->stop};
 	atomic_init(&sh.next, 0);
 	atomic_init(&sh.done, 0);

@@ -5,6 +5,7 @@
 #ifndef RB_TRACKER_VALSET_H
 #define RB_TRACKER_VALSET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,26 +16,43 @@ static inline int rb_valset_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* vals[0..n) & mask, ascending and distinct, into a new array *out (the
- * caller frees it); returns how many, 0 when n is 0 (*out NULL), or -1 when
- * out of memory */
-static inline long rb_valset_sorted(const uint64_t *vals, size_t n, uint64_t mask, uint64_t **out)
+/* the values a caller's stack buffer holds (a set at width 8 fits) */
+#define RB_VALSET_BUF 256
+
+/* vals[0..n) & mask, ascending and distinct, into buf when n <= RB_VALSET_BUF
+ * (buf holds RB_VALSET_BUF values), else into a new array; *out is where
+ * they are (release it with rb_valset_release). Returns how many, 0 when n
+ * is 0 (*out NULL), or -1 when out of memory. A set already in ascending
+ * order (as a bitmap lists it) is not sorted again. */
+static inline long rb_valset_sorted(const uint64_t *vals, size_t n, uint64_t mask, uint64_t *buf,
+				    uint64_t **out)
 {
 	*out = NULL;
 	if (n == 0)
 		return 0;
-	uint64_t *v = malloc(n * sizeof(*v));
+	uint64_t *v = n <= RB_VALSET_BUF ? buf : malloc(n * sizeof(*v));
 	if (!v)
 		return -1;
-	for (size_t i = 0; i < n; i++)
+	bool ascending = true;
+	for (size_t i = 0; i < n; i++) {
 		v[i] = vals[i] & mask;
-	qsort(v, n, sizeof(*v), rb_valset_cmp);
+		if (i && v[i] < v[i - 1])
+			ascending = false;
+	}
+	if (!ascending)
+		qsort(v, n, sizeof(*v), rb_valset_cmp);
 	size_t k = 1;
 	for (size_t i = 1; i < n; i++)
 		if (v[i] != v[k - 1])
 			v[k++] = v[i];
 	*out = v;
 	return (long)k;
+}
+
+static inline void rb_valset_release(uint64_t *v, const uint64_t *buf)
+{
+	if (v != buf)
+		free(v);
 }
 
 #endif

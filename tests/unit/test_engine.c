@@ -62,8 +62,7 @@ static void run(struct fixture *f, const char *tracker, struct rb_result *res, F
 /* load into the running kernel (maps as in mkobj); false where bpf() is not permitted */
 static bool kernel_verify(uint32_t type, const struct bpf_insn *p, size_t n, struct rb_result *kr)
 {
-	const char *why;
-	if (!rb_bpf_available(&why))
+	if (!fx_bpf_available())
 		return false;
 	int fds[2];
 	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);

@@ -73,17 +73,23 @@ static const struct rb_helper_source *kernel_helpers(void)
 	return &hp.src;
 }
 
+/* one parsed vmlinux BTF for every program of the process (struct_ops
+ * contexts, LSM hooks) */
+static struct rb_vmlinux *shared_vmlinux(void)
+{
+	static struct rb_vmlinux *shared;
+	if (!shared)
+		shared = rb_vmlinux_new();
+	return shared;
+}
+
 static void engine(uint32_t type, uint32_t attach, const struct bpf_insn *p, size_t n, struct rb_result *res)
 {
 	struct fixture f;
 	mkobj(&f, type, attach, p, n);
 	const struct rb_tracker *t = rb_tracker_get("old", 64);
 	assert_non_null(t);
-	/* one parsed vmlinux BTF for every program (struct_ops contexts) */
-	static struct rb_vmlinux *shared;
-	if (!shared)
-		shared = rb_vmlinux_new();
-	struct rb_engine_opts o = {.vmlinux = shared, .helpers = fx_helpers};
+	struct rb_engine_opts o = {.vmlinux = shared_vmlinux(), .helpers = fx_helpers};
 	struct rb_err err = {{0}};
 	assert_int_equal(rb_engine_verify(&f.obj, 0, t, &o, res, &err), 0);
 }
@@ -91,8 +97,7 @@ static void engine(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 /* false where bpf() is not permitted */
 static bool kernel(uint32_t type, uint32_t attach, const struct bpf_insn *p, size_t n, struct rb_result *kr)
 {
-	const char *why;
-	if (!rb_bpf_available(&why))
+	if (!fx_bpf_available())
 		return false;
 	struct rb_kload_args a = {.prog_type = type, .expected_attach_type = attach, .insns = p, .insn_cnt = n,
 				  .prog_btf_fd = -1, .log_level = 1, .license = fx_license,
@@ -230,10 +235,9 @@ static void test_raw_tp_writable(void **state)
 static void lsm_expect(const char *hook, uint32_t attach, const struct bpf_insn *p, size_t n, enum rb_verdict v,
 		       const char *msg)
 {
-	struct rb_vmlinux *vm = rb_vmlinux_new();
+	struct rb_vmlinux *vm = shared_vmlinux();
 	const struct btf *b = vm ? rb_vmlinux_get(vm) : NULL;
 	int id = b ? btf__find_by_name_kind(b, hook, BTF_KIND_FUNC) : -1;
-	rb_vmlinux_free(vm);
 	if (id <= 0)
 		skip();
 	fx_attach_btf_id = (uint32_t)id;

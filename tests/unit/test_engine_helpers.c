@@ -81,8 +81,7 @@ static void mkobj(struct fixture *f, uint32_t type, uint32_t flags, const struct
 /* the same maps in the running kernel; false where bpf() is not permitted */
 static bool kernel_verify(uint32_t type, uint32_t flags, const struct bpf_insn *p, size_t n, struct rb_result *kr)
 {
-	const char *why;
-	if (!rb_bpf_available(&why))
+	if (!fx_bpf_available())
 		return false;
 	init_strings();
 	int fds[NMAPS];

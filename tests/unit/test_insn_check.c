@@ -46,8 +46,7 @@ static void engine(const char *tracker, const struct bpf_insn *insns, size_t n, 
 /* the kernel's verdict and message; false where bpf() is not permitted */
 static bool kernel(const struct bpf_insn *insns, size_t n, struct rb_result *kr)
 {
-	const char *why;
-	if (!rb_bpf_available(&why))
+	if (!fx_bpf_available())
 		return false;
 	struct rb_kload_args a = {.prog_type = BPF_PROG_TYPE_SOCKET_FILTER, .insns = insns, .insn_cnt = n,
 				  .prog_btf_fd = -1, .log_level = 1};

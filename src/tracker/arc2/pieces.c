@@ -395,8 +395,8 @@ bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, const struct a2_
 		 struct cnum *b)
 {
 	const uint64_t m = cn_mask(bits);
-	uint64_t *v;
-	long nv = rb_valset_sorted(vals, n, m, &v);
+	uint64_t buf[RB_VALSET_BUF], *v;
+	long nv = rb_valset_sorted(vals, n, m, buf, &v);
 	if (nv == 0) {
 		*a = *b = cnum_empty(bits);
 		return true;
@@ -447,7 +447,7 @@ bool a2_from_set(const uint64_t *vals, size_t n, unsigned bits, const struct a2_
 		l.p[0] = (struct cnum){v[(g1 + 1) % k], (v[g2] - v[(g1 + 1) % k]) & m};
 		l.p[1] = (struct cnum){v[(g2 + 1) % k], (v[g1] - v[(g2 + 1) % k]) & m};
 	}
-	free(v);
+	rb_valset_release(v, buf);
 	a2_canon(&l, bits, NULL, a, b);
 	return true;
 }

@@ -121,8 +121,8 @@ struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits)
 bool cnum_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *out)
 {
 	const uint64_t m = cn_mask(bits);
-	uint64_t *v;
-	long k = rb_valset_sorted(vals, n, m, &v);
+	uint64_t buf[RB_VALSET_BUF], *v;
+	long k = rb_valset_sorted(vals, n, m, buf, &v);
 	if (k == 0) {
 		*out = cnum_empty(bits);
 		return true;
@@ -133,7 +133,7 @@ bool cnum_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *o
 	}
 	if (k == 1) { /* a single distinct value */
 		*out = cnum_const(v[0], bits);
-		free(v);
+		rb_valset_release(v, buf);
 		return true;
 	}
 	/* the gap from v[k-1] round to v[0] (values strictly between) */
@@ -148,6 +148,6 @@ bool cnum_from_set(const uint64_t *vals, size_t n, unsigned bits, struct cnum *o
 	}
 	/* the arc covers everything but the gap */
 	*out = mk(v[best], m - best_gap, bits);
-	free(v);
+	rb_valset_release(v, buf);
 	return true;
 }
