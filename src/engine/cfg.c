@@ -8,6 +8,7 @@
 #include "engine/callbacks.h"
 #include "engine/cfg.h"
 #include "engine/const_fold.h"
+#include "engine/insn_fields.h"
 #include "engine/profile.h"
 #include "engine/live_regs.h"
 #include "engine/helper_table.h"
@@ -271,24 +272,36 @@ static int check_subprog_jumps(struct rb_env *env)
 }
 
 /* 6.18 resolve_pseudo_ldimm64(): LDX reserved fields, the static form
- * of every ld_imm64 (direct map value offsets too), known opcodes */
+ * of every ld_imm64 (direct map value offsets too), known opcodes; 7.2
+ * check_and_resolve_insns() also every register number and reserved
+ * field (insn_fields.c, profile.h insn_fields_static) */
 static int check_insn_forms(struct rb_env *env)
 {
 	int n = env->insn_cnt;
+	const bool f72 = env->prof->insn_fields_static;
 	const struct bpf_insn *insns = env->insns;
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		env->insn_idx = i;
-		if (BPF_CLASS(in->code) == BPF_LDX &&
+		/* 7.2 (insn_fields_static): register numbers first, the LDX
+		 * fields with the others after the opcode */
+		int err;
+		if (f72 && (err = rb_insn_regs_72(env, in)))
+			return err;
+		if (!f72 && BPF_CLASS(in->code) == BPF_LDX &&
 		    ((BPF_MODE(in->code) != BPF_MEM && BPF_MODE(in->code) != BPF_MEMSX) || in->imm))
 			return rb_reject(env, "BPF_LDX uses reserved fields");
 		if (!is_ldimm64(in)) {
 			if (!opcode_in_insntable(in->code))
 				return rb_reject(env, "unknown opcode %02x", in->code);
+			if (f72 && (err = rb_insn_fields_72(env, in)))
+				return err;
 			continue;
 		}
 		if (i == n - 1 || in[1].code || in[1].dst_reg || in[1].src_reg || in[1].off)
 			return rb_reject(env, "invalid bpf_ld_imm64 insn");
+		if (f72 && in->off)
+			return rb_reject(env, "BPF_LD_IMM64 uses reserved fields");
 		switch (in->src_reg) {
 		case 0:
 		case BPF_PSEUDO_BTF_ID:

@@ -14,6 +14,7 @@ static const struct rb_profile profiles[] = {
 		.const_fold_branches = true,
 		.helper_sets_72 = true,
 		.linked_regs_max_5 = true,
+		.insn_fields_static = true,
 	},
 };
 

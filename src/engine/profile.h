@@ -47,6 +47,12 @@ struct rb_profile {
 	 * 5 scalars linked to its operands (6.18: 6); the rest lose their id
 	 * (collect_linked_regs, clear_scalar_id) */
 	bool linked_regs_max_5;
+	/* 7.2 verifier.c check_and_resolve_insns -> check_insn_fields: every
+	 * instruction's register numbers and reserved fields are checked
+	 * before exploration, so such a program fails having processed 0
+	 * instructions (insn_fields.c); 6.18 checked them when exploration
+	 * reached the instruction. */
+	bool insn_fields_static;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -83,3 +83,18 @@ for t in old cnum-mainline old@7.2 cnum-mainline@7.2; do
 	got=$(counts "$t" fentry_arg_null)
 	check "fentry_arg_null: $t explores the NULL test on an untrusted argument (7.2.13: success,11,1)" '[ "$got" = "success,11,1" ]'
 done
+
+# insn_fields_static: bad register numbers and reserved fields behind a
+# branch (tests/objects/profile72_fields.bpf.s). 7.2.13 measured
+# 2026-12-06 (verify --csv --log --tracker kernel-7.2): failure,0,0 with
+# "R15 is invalid", "BPF_ALU uses reserved fields", "BPF_LD_IMM64 uses
+# reserved fields" right after "func#0 @0"; 6.18.44: failure,5,0, the
+# same messages when exploration reaches the instruction
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_fields.bpf.o
+for p in field_bad_reg field_alu_off field_ldimm64_off; do
+	pin "$p" insn_fields_static failure,5,0 failure,0,0
+done
+"$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ" 2>/dev/null | cut -d, -f2,12 >"$tmp/fields.csv"
+check "insn_fields_static: 7.2.13's messages" 'grep -qx "field_bad_reg,R15 is invalid" "$tmp/fields.csv" &&
+	grep -qx "field_alu_off,BPF_ALU uses reserved fields" "$tmp/fields.csv" &&
+	grep -qx "field_ldimm64_off,BPF_LD_IMM64 uses reserved fields" "$tmp/fields.csv"' "$tmp/fields.csv"
