@@ -9,6 +9,7 @@
 #include "engine/cfg.h"
 #include "engine/const_fold.h"
 #include "engine/insn_fields.h"
+#include "engine/subprog_topo.h"
 #include "engine/profile.h"
 #include "engine/live_regs.h"
 #include "engine/helper_table.h"
@@ -485,6 +486,9 @@ int rb_check_cfg(struct rb_env *env)
 		return err;
 	/* 7.2 bpf_check: constant branches folded before live registers and SCCs */
 	if (env->prof->const_fold_branches && (err = rb_const_fold_branches(env)))
+		return err;
+	/* 7.2 bpf_check: sort_subprogs_topo refuses recursion before exploring */
+	if (env->prof->recursion_static && (err = rb_subprog_topo_check(env)))
 		return err;
 	rb_compute_live_regs(env);
 	if ((err = rb_compute_scc(env)))

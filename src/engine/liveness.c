@@ -313,6 +313,11 @@ static int compute_postorder(struct rb_env *env)
 	return 0;
 }
 
+int rb_live_postorder(struct rb_env *env)
+{
+	return env->live_po || compute_postorder(env) == 0 ? 0 : RB_E_NOMEM;
+}
+
 /* bpf_fmt_stack_mask: "-8,-16" (a slot with either half in the mask) */
 static void fmt_mask(char *buf, size_t sz, rb_spis mask)
 {
@@ -427,8 +432,9 @@ static int update_chain(struct rb_env *env, int c)
 int rb_live_update(struct rb_env *env)
 {
 	env->live_wchain = 0;
-	if (!env->live_po && compute_postorder(env) < 0)
-		return RB_E_NOMEM;
+	int err = rb_live_postorder(env);
+	if (err)
+		return err;
 	const struct rb_vstate *st = env->cur;
 	for (int fr = st->curframe; fr >= 0; fr--) {
 		struct rb_chain *ch = state_chain(env, st, fr);

@@ -22,6 +22,9 @@ void rb_live_insn_commit(struct rb_env *env);
 void rb_live_reset_callchain(struct rb_env *env);
 /* bpf_update_live_stack: at a path's end and before a subprogram's exit */
 int rb_live_update(struct rb_env *env);
+/* each subprogram's instructions in CFG postorder (env->live_po, from
+ * env->live_po_start[s]), computed once: 0 or RB_E_NOMEM */
+int rb_live_postorder(struct rb_env *env);
 /* clean_verifier_state: dead stack slots of a complete checkpoint become invalid */
 void rb_clean_state(struct rb_env *env, struct rb_vstate *st);
 void rb_free_chains(struct rb_env *env);

@@ -15,6 +15,8 @@ static const struct rb_profile profiles[] = {
 		.helper_sets_72 = true,
 		.linked_regs_max_5 = true,
 		.insn_fields_static = true,
+		.recursion_static = true,
+		.stacksafe_half_scalars = true,
 	},
 };
 

@@ -53,6 +53,19 @@ struct rb_profile {
 	 * instructions (insn_fields.c); 6.18 checked them when exploration
 	 * reached the instruction. */
 	bool insn_fields_static;
+	/* 7.2 verifier.c sort_subprogs_topo (run by bpf_check after the
+	 * constant branches are folded): a subprogram calling itself, directly
+	 * or through others, is refused before exploration, "recursive call
+	 * from A() to B()" (subprog_topo.c); 6.18 explored until the call
+	 * stack was too deep. */
+	bool recursion_static;
+	/* 7.2 kernel/bpf/states.c stacksafe/scalar_reg_for_stack: a spilled
+	 * scalar and misc bytes are compared as registers (regsafe) per
+	 * four-byte half (im == 0 || im == 4), so a 32-bit scalar spill whose
+	 * old value was not precise matches misc bytes; 6.18 did so for
+	 * whole 8-byte slots only (is_spilled_scalar_reg64,
+	 * is_stack_all_misc), and a 32-bit spill never matched misc. */
+	bool stacksafe_half_scalars;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/locks.h"
+#include "engine/profile.h"
 #include "engine/states.h"
 #include "util/grow.h"
 
@@ -307,6 +308,39 @@ static bool slot_scalar(struct rb_env *env, const struct rb_slot *s, struct rb_r
 	return true;
 }
 
+/* 7.2 scalar_reg_for_stack(stack, im), for the half slot starting at
+ * byte b (0 or 4): a scalar spill whose byte b is spilled, or bytes b..7
+ * all misc (or invalid: allow_uninit_stack), an unknown scalar */
+static bool half_scalar(struct rb_env *env, const struct rb_slot *s, int b, struct rb_reg *out)
+{
+	if (s->type[b] == SLOT_SPILL) {
+		if (s->spilled.type != RT_SCALAR)
+			return false;
+		*out = s->spilled;
+		return true;
+	}
+	for (int i = b; i < 8; i++)
+		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
+			return false;
+	rb_reg_unknown(env, out);
+	return true;
+}
+
+/* a spilled scalar or misc bytes on both sides, compared as registers
+ * (regsafe, so scalar ids are checked): 6.18 for whole 8-byte slots
+ * only; 7.2 (profile.h stacksafe_half_scalars) per four-byte half, so a
+ * 32-bit spill matches misc bytes. *skip: the bytes compared after i. */
+static bool scalar_slots(struct rb_env *env, const struct rb_slot *os, const struct rb_slot *cs, int b,
+			 struct rb_reg *or_, struct rb_reg *cr, int *skip)
+{
+	if (env->prof->stacksafe_half_scalars) {
+		*skip = b == 0 ? 7 : 3;
+		return (b == 0 || b == 4) && half_scalar(env, os, b, or_) && half_scalar(env, cs, b, cr);
+	}
+	*skip = 7 - b;
+	return slot_scalar(env, os, or_) && slot_scalar(env, cs, cr);
+}
+
 static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct rb_func *c, struct idmap *m,
 		      int exact)
 {
@@ -329,10 +363,11 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 		if (i >= c->nslots * 8)
 			return false;
 		struct rb_reg or_, cr;
-		if (slot_scalar(env, &o->stack[spi], &or_) && slot_scalar(env, &c->stack[spi], &cr)) {
+		int skip;
+		if (scalar_slots(env, &o->stack[spi], &c->stack[spi], b, &or_, &cr, &skip)) {
 			if (!regsafe(env, &or_, &cr, m, exact))
 				return false;
-			i += 7 - b;
+			i += skip;
 			continue;
 		}
 		if (ot == SLOT_MISC && ct == SLOT_ZERO)

@@ -85,12 +85,12 @@ for t in old cnum-mainline old@7.2 cnum-mainline@7.2; do
 done
 
 # insn_fields_static: bad register numbers and reserved fields behind a
-# branch (tests/objects/profile72_fields.bpf.s). 7.2.13 measured
+# branch (tests/objects/profile72_raw.bpf.s). 7.2.13 measured
 # 2026-12-06 (verify --csv --log --tracker kernel-7.2): failure,0,0 with
 # "R15 is invalid", "BPF_ALU uses reserved fields", "BPF_LD_IMM64 uses
 # reserved fields" right after "func#0 @0"; 6.18.44: failure,5,0, the
 # same messages when exploration reaches the instruction
-OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_fields.bpf.o
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_raw.bpf.o
 for p in field_bad_reg field_alu_off field_ldimm64_off; do
 	pin "$p" insn_fields_static failure,5,0 failure,0,0
 done
@@ -98,3 +98,18 @@ done
 check "insn_fields_static: 7.2.13's messages" 'grep -qx "field_bad_reg,R15 is invalid" "$tmp/fields.csv" &&
 	grep -qx "field_alu_off,BPF_ALU uses reserved fields" "$tmp/fields.csv" &&
 	grep -qx "field_ldimm64_off,BPF_LD_IMM64 uses reserved fields" "$tmp/fields.csv"' "$tmp/fields.csv"
+
+# recursion_static: a .text subprogram calling itself (profile72_raw.bpf.s
+# static_recursion). 7.2.13 measured 2026-12-06 (verify --csv --log
+# --tracker kernel-7.2): failure,0,0, "recursive call from () to ()" after
+# "func#1 @7"; 6.18.44: failure,19,2 (the call stack too deep)
+pin static_recursion recursion_static failure,19,2 failure,0,0
+"$RB" verify --csv --tracker old@7.2 "$OBJ:static_recursion" 2>/dev/null | cut -d, -f2,12 >"$tmp/rec.csv"
+check "recursion_static: 7.2.13's message" 'grep -qx "static_recursion,recursive call from () to ()" "$tmp/rec.csv"' "$tmp/rec.csv"
+
+# stacksafe_half_scalars: a 32-bit spill against misc bytes (profile72.bpf.c
+# half_spill_misc). 7.2.13 measured 2026-12-06 (verify --csv --log
+# --tracker kernel-7.2): success,16,1, "12: safe" on the second path;
+# 6.18.44: success,18,1 (live below)
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72.bpf.o
+pin half_spill_misc stacksafe_half_scalars success,18,1 success,16,1

@@ -176,3 +176,33 @@ __attribute__((naked)) int linked_regs_max(void)
 		     : [rand] "i"(BPF_FUNC_get_prandom_u32)
 		     : "memory");
 }
+
+/* stacksafe_half_scalars: the first path spills r6 as 32 bits into
+ * fp-8 (the half at fp-8..-5, the other half never written), the second
+ * makes those bytes misc (a 64-bit spill scrubbed by a byte store); both
+ * reach the load at insn 12. 7.2 compares the spilled half with the misc
+ * half as registers (stacksafe, scalar_reg_for_stack per half): r6 is
+ * not precise, so the second path is pruned there; 6.18 compared whole
+ * 8-byte slots only and walks the second path to its exit. */
+SEC("socket")
+__attribute__((naked)) int half_spill_misc(void)
+{
+	asm volatile("call %[rand];"
+		     "r6 = r0;"
+		     "call %[rand];"
+		     "if r0 > 100 goto +6;"
+		     "*(u32 *)(r10 -8) = r6;"
+		     "r1 = 1;"
+		     "r1 += 1;"
+		     "r1 += 1;"
+		     "r1 += 1;"
+		     "goto +2;"
+		     "*(u64 *)(r10 -8) = r6;"
+		     "*(u8 *)(r10 -5) = r6;"
+		     "r1 = *(u32 *)(r10 -8);"
+		     "r0 = 0;"
+		     "exit;"
+		     :
+		     : [rand] "i"(BPF_FUNC_get_prandom_u32)
+		     : "memory");
+}
