@@ -216,6 +216,30 @@ static void cpu_id_range(struct rb_env *env, struct rb_reg *r)
 	env->t->from_bounds(&r->val, &b);
 }
 
+static bool ref_held(const struct rb_vstate *st, uint32_t id)
+{
+	for (int i = 0; id && i < st->nrefs; i++)
+		if (st->refs[i] == id)
+			return true;
+	return false;
+}
+
+/* 7.2 check_helper_call (profile.h ptr_cast_branch): a pointer cast of a
+ * referenced object explores its NULL result as a branch of its own (R0
+ * the constant 0, from the next instruction) and goes on with R0 not
+ * NULL, carrying the object's reference id as its id ("a cast might
+ * return NULL for a non-NULL input") */
+static int cast_null_branch(struct rb_env *env, struct rb_reg *r0, uint32_t ref)
+{
+	struct rb_vstate *b = rb_push_branch(env, env->insn_idx + 1, env->insn_idx);
+	if (!b)
+		return env->done ? RB_E_REJECT : RB_E_NOMEM;
+	rb_reg_const(env, &b->frame[b->curframe]->regs[0], 0);
+	r0->flags &= ~RF_MAYBE_NULL;
+	r0->id = ref;
+	return 0;
+}
+
 /* R0 from the helper's return type (the registers r0-r5 are clobbered first) */
 static int set_return(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca)
 {
@@ -283,6 +307,8 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		regs[0].id = ++env->id_gen;
 		if (p->flags & HF_PTR_CAST)
 			regs[0].ref_obj_id = ca->ref_obj_id;
+		if ((p->flags & HF_PTR_CAST) && env->prof->ptr_cast_branch && ref_held(env->cur, ca->ref_obj_id))
+			return cast_null_branch(env, &regs[0], ca->ref_obj_id);
 		break;
 	}
 	case R_SOCK_COMMON_OR_NULL:

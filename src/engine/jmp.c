@@ -28,12 +28,15 @@
 		}                                                                                            \
 	}
 
-static bool reg_not_null(const struct rb_reg *r)
+/* ref_trusted: a BTF pointer holding a reference is trusted (7.2
+ * is_trusted_reg), which decides the null test of a cast result found
+ * not NULL with its reference (profile.h ptr_cast_branch) */
+static bool reg_not_null(const struct rb_reg *r, bool ref_trusted)
 {
 	if (r->flags & RF_MAYBE_NULL)
 		return false;
 	if (r->type == RT_BTF_ID)
-		return (r->flags & RF_TRUSTED) != 0;
+		return (r->flags & RF_TRUSTED) || (ref_trusted && r->ref_obj_id);
 	if (r->type == RT_MEM && (r->flags & RF_UNTRUSTED)) /* 6.18: untrusted memory may be NULL */
 		return false;
 	switch (r->type) {
@@ -124,7 +127,7 @@ static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct
 		}
 		if (!reg_const32(env, b, is32, &v))
 			return -1;
-		if (!reg_not_null(a))
+		if (!reg_not_null(a, env->prof->ptr_cast_branch))
 			return -1;
 		if (v != 0)
 			return -1;

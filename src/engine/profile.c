@@ -17,6 +17,7 @@ static const struct rb_profile profiles[] = {
 		.insn_fields_static = true,
 		.recursion_static = true,
 		.stacksafe_half_scalars = true,
+		.ptr_cast_branch = true,
 	},
 };
 

@@ -66,6 +66,12 @@ struct rb_profile {
 	 * whole 8-byte slots only (is_spilled_scalar_reg64,
 	 * is_stack_all_misc), and a 32-bit spill never matched misc. */
 	bool stacksafe_half_scalars;
+	/* 7.2 verifier.c check_helper_call, is_ptr_cast_function (tcp_sock,
+	 * sk_fullsock, skc_to_*): a cast of a referenced object pushes its
+	 * NULL result as a branch of its own (R0 = 0 from the next insn) and
+	 * goes on with R0 not NULL, its id the object's reference id; 6.18
+	 * returned a maybe-NULL pointer with a fresh id. */
+	bool ptr_cast_branch;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

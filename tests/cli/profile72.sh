@@ -113,3 +113,10 @@ check "recursion_static: 7.2.13's message" 'grep -qx "static_recursion,recursive
 # 6.18.44: success,18,1 (live below)
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72.bpf.o
 pin half_spill_misc stacksafe_half_scalars success,18,1 success,16,1
+
+# ptr_cast_branch: bpf_tcp_sock() of a referenced socket used after its
+# release (profile72.bpf.c cast_after_release). 7.2.13 measured
+# 2026-12-06 (verify --csv --log --tracker kernel-7.2): failure,23,1,
+# "17: (85) call bpf_tcp_sock#96 ; R0=tcp_sock(id=2) refs=2";
+# 6.18.44: failure,26,2 (live below)
+pin cast_after_release ptr_cast_branch failure,26,2 failure,23,1

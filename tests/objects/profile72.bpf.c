@@ -206,3 +206,45 @@ __attribute__((naked)) int half_spill_misc(void)
 		     : [rand] "i"(BPF_FUNC_get_prandom_u32)
 		     : "memory");
 }
+
+/* ptr_cast_branch: bpf_tcp_sock() of a looked-up (referenced) socket,
+ * its result used after the socket's release (the selftests' "use ptr
+ * from bpf_tcp_sock() after release"). 7.2 explores the cast's NULL
+ * result as a branch of its own and follows the non-NULL result first,
+ * so it fails before walking the NULL path; 6.18 returns a maybe-NULL
+ * pointer and walks the NULL path (the fall-through) first. */
+SEC("tc")
+__attribute__((naked)) int cast_after_release(void)
+{
+	asm volatile("r2 = 0;"
+		     "*(u32 *)(r10 -8) = r2;"
+		     "*(u64 *)(r10 -16) = r2;"
+		     "*(u64 *)(r10 -24) = r2;"
+		     "*(u64 *)(r10 -32) = r2;"
+		     "*(u64 *)(r10 -40) = r2;"
+		     "*(u64 *)(r10 -48) = r2;"
+		     "r2 = r10;"
+		     "r2 += -48;"
+		     "r3 = 36;"
+		     "r4 = 0;"
+		     "r5 = 0;"
+		     "call %[lookup];"
+		     "if r0 != 0 goto +1;"
+		     "exit;"
+		     "r6 = r0;"
+		     "r1 = r0;"
+		     "call %[tcp_sock];"
+		     "if r0 != 0 goto +3;"
+		     "r1 = r6;"
+		     "call %[release];"
+		     "exit;"
+		     "r7 = r0;"
+		     "r1 = r6;"
+		     "call %[release];"
+		     "r0 = *(u32 *)(r7 +0);"
+		     "exit;"
+		     :
+		     : [lookup] "i"(BPF_FUNC_sk_lookup_tcp), [tcp_sock] "i"(BPF_FUNC_tcp_sock),
+		       [release] "i"(BPF_FUNC_sk_release)
+		     : "memory");
+}
