@@ -15,7 +15,18 @@ WIDTHS  := 64 32 16 8
 
 WARN    := -Wall -Wextra -Werror
 CSTD    := -std=c11 -D_GNU_SOURCE
-INC     := -Isrc
+# The libbpf linked (README, "Which libbpf"): build/libbpf.mk, written by
+# scripts/libbpf.sh, sets LIBBPF_A, LIBBPF_INC and LIBBPF_FROM: a current
+# libbpf built statically from Debian sid's source package under
+# build/libbpf/, or the system's libbpf-dev when that cannot be had
+# (RB_LIBBPF=system forces it; `rm build/libbpf.mk` asks again). make
+# remakes the file before anything else and restarts.
+LIBBPF_A   := /usr/lib/x86_64-linux-gnu/libbpf.a
+LIBBPF_INC :=
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include build/libbpf.mk
+endif
+INC     := -Isrc $(LIBBPF_INC)
 # -MMD -MP: every object records the headers it includes (build/**/*.d,
 # read below), so a header change rebuilds only what includes it
 DEPFLAGS := -MMD -MP
@@ -30,13 +41,12 @@ CFLAGS_TEST := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer \
 # `make bench` (5 interleaved repetitions): cnum/old geomean 0.74 -> 0.72,
 # branch_taken 13.0 -> 7.0 ns (old), 17.2 -> 11.2 ns (cnum).
 TRACKER_CFLAGS := -fno-tree-vectorize
-LIBBPF_A := /usr/lib/x86_64-linux-gnu/libbpf.a
-LDLIBS  := $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall
+LDLIBS  := $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall -Wl,--wrap=btf__load_vmlinux_btf
 LDFLAGS_TEST := -fsanitize=address,undefined
 
 # Debian packages the project needs (installed by `make` when missing)
 DEB_PKGS := gcc g++ make libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
-            libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm linux-source-6.1 \
+            libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm clang-19 linux-source-6.1 \
             bpftool python3 parallel valgrind strace
 
 SRC_ALL   := $(shell find src -name '*.c' | sort)
@@ -78,7 +88,7 @@ TST_OBJS := $(call objs,$(TST))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
-.PHONY: all deps test corpus bench bench-insns clean fuzz main-job kernels
+.PHONY: all deps test corpus corpus-sched-ext bench bench-insns clean fuzz main-job kernels
 
 # Parallel by default, one job per core (every rule names its inputs, and
 # objects wait for build/.deps); `make -j1` or any -jN overrides it.
@@ -92,6 +102,12 @@ endif
 .SECONDEXPANSION:
 HDEPS = $$(if $$(wildcard $$(basename $$@).d),,$$(HEADERS))
 all: deps build/rangebench
+
+build/libbpf.mk: scripts/libbpf.sh
+	@scripts/libbpf.sh $@
+# what includes libbpf's headers is rebuilt when the libbpf changes
+LIBBPF_USERS := $(patsubst src/%.c,%,$(shell grep -rlE '#include (<bpf/|"loader/bpf_standin.h")' src --include='*.c'))
+$(foreach f,$(LIBBPF_USERS),$(REL)/$(f).o $(TST)/$(f).o $(if $(filter engine/%,$(f)),$(REL)/e40/$(f).o $(TST)/e40/$(f).o)): build/libbpf.mk
 
 deps: build/.deps
 build/.deps: Makefile
@@ -171,7 +187,8 @@ TEST_BPF_SRCS := $(sort $(wildcard tests/objects/*.bpf.c tests/objects/*.bpf.s))
 TEST_BPF_OBJS := $(patsubst tests/objects/%,build/test/objects/%.o,$(basename $(TEST_BPF_SRCS))) \
 	build/test/objects/em_none.bpf.o build/test/objects/legacy_rela.bpf.o \
 	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c)) \
-	$(patsubst tests/objects/hostile/%.bpf.c,build/test/objects-hostile/%.bpf.o,$(wildcard tests/objects/hostile/*.bpf.c))
+	$(patsubst tests/objects/hostile/%.bpf.c,build/test/objects-hostile/%.bpf.o,$(wildcard tests/objects/hostile/*.bpf.c)) \
+	$(patsubst tests/objects/clang19/%.bpf.c,build/test/objects/clang19/%.bpf.o,$(wildcard tests/objects/clang19/*.bpf.c))
 BPF_CFLAGS := -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu
 build/test/objects/%.bpf.o: tests/objects/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
@@ -182,6 +199,11 @@ build/test/objects-bad/%.bpf.o: tests/objects/bad/%.bpf.c | build/.deps
 build/test/objects-hostile/%.bpf.o: tests/objects/hostile/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
 	clang $(BPF_CFLAGS) -c $< -o $@
+# tests/objects/clang19/: what only clang >= 18 emits (arena variables in
+# .addr_space.1, addr_space_cast); bookworm's clang-19 (DEB_PKGS)
+build/test/objects/clang19/%.bpf.o: tests/objects/clang19/%.bpf.c | build/.deps
+	@mkdir -p $(@D)
+	clang-19 $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps
 	@mkdir -p $(@D)
 	clang -target bpf -c $< -o $@
@@ -230,6 +252,11 @@ test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) 
 corpus: deps build/rangebench
 	@programs/recipe/corpus.sh build/rangebench
 
+# the sched_ext example schedulers of Debian sid's linux-source-7.2, built
+# with clang-19 into programs/corpus/sched-ext/ (programs/recipe/sched-ext.sh;
+# needs kernel-7.2's BTF from `make kernels`); not part of `make corpus`
+corpus-sched-ext: deps build/rangebench
+	@programs/recipe/sched-ext.sh
 # the Debian kernel images of kernels.conf, into build/kernels/ (src/kernels/)
 kernels:
 	@scripts/kernels.sh

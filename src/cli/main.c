@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <bpf/libbpf.h>
+
 #include "cli/commands.h"
 #include "guest/child.h"
 
@@ -32,7 +34,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: rangebench COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'rangebench COMMAND --help' describes one command.\n");
+	fprintf(f, "\n'rangebench COMMAND --help' describes one command; 'rangebench --version' names the libbpf linked.\n");
 }
 
 /* Output lost on a full disk, a closed pipe or /dev/full must not end
@@ -66,6 +68,12 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return close_stdout("--help", 0);
+	}
+	/* the libbpf linked in (README, "Which libbpf"): scripts and tests
+	 * that need a current libbpf read it here */
+	if (!strcmp(argv[1], "--version")) {
+		printf("rangebench, libbpf %u.%u\n", libbpf_major_version(), libbpf_minor_version());
+		return close_stdout("--version", 0);
 	}
 	/* inside a guest: one object through the guest's kernel (src/guest/) */
 	if (!strcmp(argv[1], "guest-verify"))

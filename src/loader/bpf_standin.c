@@ -31,6 +31,8 @@
 #include "loader/bpf_standin.h"
 #include "util/grow.h"
 
+#include <bpf/btf.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +107,24 @@ struct rb_rec_map *rb_standin_map_by_fd(struct rb_standin *st, int fd) { FIND_BY
 struct rb_rec_prog *rb_standin_prog_by_fd(struct rb_standin *st, int fd) { FIND_BY_INO(st->progs, st->prog_cnt, fd_ino(fd)); }
 struct rb_rec_btf *rb_standin_btf_by_fd(struct rb_standin *st, int fd) { FIND_BY_INO(st->btfs, st->btf_cnt, fd_ino(fd)); }
 
+#define RB_MAP_TYPE_ARENA 33 /* BPF_MAP_TYPE_ARENA (Linux 6.9), after the 6.1 UAPI headers */
+#define RB_ARENA_MAX_BYTES (4ull << 30) /* 6.18 kernel/bpf/arena.c: at most 4 GiB of user VM */
+
+/* the bytes a kernel map of these attributes lets user space mmap (6.18:
+ * arena_map_mmap, array_map_mmap), 0 when it cannot be mmap-ed, -1 when
+ * the kernel would refuse the size */
+static off_t mmap_len(const union bpf_attr *a)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), len;
+	if (a->map_type == RB_MAP_TYPE_ARENA)
+		len = (uint64_t)a->max_entries * page;
+	else if (a->map_type == BPF_MAP_TYPE_ARRAY && (a->map_flags & BPF_F_MMAPABLE))
+		len = ((uint64_t)a->value_size * a->max_entries + page - 1) / page * page;
+	else
+		return 0;
+	return len > RB_ARENA_MAX_BYTES ? -1 : (off_t)len;
+}
+
 static long map_create(struct rb_standin *st, const union bpf_attr *a)
 {
 	if (RB_GROW(st->maps, st->map_cnt + 1, &st->map_cap, 16) < 0)
@@ -121,6 +141,15 @@ static long map_create(struct rb_standin *st, const union bpf_attr *a)
 	int fd = new_fd("rb-bpf-map", &m->ino);
 	if (fd < 0)
 		return -1;
+	/* libbpf >= 1.4 maps an arena (and an mmap-able array) through its fd
+	 * and copies initial data into it (.addr_space.1's variables):
+	 * memory must be behind the fd, else that copy dies of SIGBUS. The
+	 * memfd is sparse: only what libbpf writes takes memory. */
+	off_t len = mmap_len(a);
+	if (len < 0 || (len && ftruncate(fd, len))) {
+		close(fd);
+		return fail(len < 0 ? E2BIG : errno);
+	}
 	st->map_cnt++;
 	return fd;
 }
@@ -261,6 +290,23 @@ __attribute__((no_sanitize("address"))) long __wrap_syscall(long number, ...)
 		return new_fd("rb-perf-event", &ino);
 	}
 	return __real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* libbpf reads the vmlinux BTF through btf__load_vmlinux_btf() (libbpf.c
+ * calls it in btf.c: another object file of libbpf.a, so -Wl,--wrap routes
+ * the call here). Under a context with a vmlinux BTF file (--btf), that
+ * file is the kernel's BTF for everything libbpf resolves — not only CO-RE
+ * (btf_custom_path) — so an object is prepared as on the kernel that owns
+ * the file: attach targets, kfunc and typed-ksym ids, struct_ops types the
+ * running kernel may not have (sched_ext on 6.18). */
+struct btf *__real_btf__load_vmlinux_btf(void);
+struct btf *__wrap_btf__load_vmlinux_btf(void);
+struct btf *__wrap_btf__load_vmlinux_btf(void)
+{
+	struct rb_standin *st = current;
+	if (st && st->vmlinux_btf)
+		return btf__parse(st->vmlinux_btf, NULL);
+	return __real_btf__load_vmlinux_btf();
 }
 
 int rb_standin_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -43,6 +43,10 @@ struct rb_standin {
 	size_t btf_cnt, btf_cap;
 	bool oom;
 	uint64_t total_insns;      /* over all program loads, bounded */
+	/* --btf FILE: the vmlinux BTF libbpf resolves everything against
+	 * (btf__load_vmlinux_btf: CO-RE, attach targets, kfuncs, typed ksyms,
+	 * struct_ops types); NULL: the running kernel's */
+	const char *vmlinux_btf;
 	/* libbpf's messages while this context is active */
 	char first_warn[400];
 	char last_warn[400];

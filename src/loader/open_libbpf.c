@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/btf_remap.h"
 #include "loader/bpf_standin.h"
 #include "loader/open_paths.h"
 #include "loader/prog_type.h"
@@ -108,6 +107,7 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = base,
 		    .btf_custom_path = opts && opts->btf_path ? opts->btf_path : NULL);
 	memset(a, 0, sizeof(*a));
+	a->st.vmlinux_btf = opts ? opts->btf_path : NULL;
 	struct rb_standin *prev = rb_standin_begin(&a->st);
 	a->bo = bpf_object__open_mem(buf, elf->size, &oo);
 	int ret = -1;
@@ -487,7 +487,14 @@ static bool rewrite_symbol(const struct rb_elf *elf, uint8_t **own, const char *
 	return true;
 }
 
-/* programs that call a kfunc or use a typed ksym left unresolved */
+/* libbpf >= 1.4 (bpf_object__relocate_data, poison_kfunc_call) turns a
+ * call to a weak kfunc it could not resolve into a call of helper
+ * 2002000000 + the extern's index; 1.1 left a kfunc call of id 0 */
+#define POISON_CALL_KFUNC_BASE 2002000000
+
+/* programs that call a kfunc or use a typed ksym left unresolved, after
+ * the loader made the missing symbols weak (`names`): refused, as libbpf
+ * refuses the object they are in (any libbpf version) */
 static void mark_unresolved(struct rb_object *obj, const char *names)
 {
 	for (size_t k = 0; k < obj->prog_cnt; k++) {
@@ -496,6 +503,8 @@ static void mark_unresolved(struct rb_object *obj, const char *names)
 		for (size_t i = 0; i < p->insn_cnt && !bad; i++) {
 			const struct bpf_insn *in = &p->insns[i];
 			if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm == 0)
+				bad = true;
+			if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0 && in->imm >= POISON_CALL_KFUNC_BASE)
 				bad = true;
 			if (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_BTF_ID && in->imm == 0)
 				bad = true;
@@ -579,9 +588,6 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 		goto out;
 	if (weak[0])
 		mark_unresolved(obj, weak);
-	/* another kernel's BTF: the vmlinux ids libbpf took from the running one, in it */
-	if (opts && opts->btf_path && rb_btf_remap_object(obj, opts->btf_path, err))
-		goto out;
 	struct btf *b = bpf_object__btf(a.bo);
 	struct rb_rec_btf *rb = b ? rb_standin_btf_by_fd(&a.st, btf__fd(b)) : NULL;
 	if (rb) {

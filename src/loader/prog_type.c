@@ -148,6 +148,19 @@ static bool libbpf_type(const char *sec, uint32_t *type, uint32_t *eat)
 	return true;
 }
 
+/* libbpf 1.1's sections with SEC_SLEEPABLE (its section_defs[]; the
+ * newer ones are in newer[]): an object opened by the loader's own path
+ * gets the flag libbpf would have set */
+static bool sleepable_11(const char *sec)
+{
+	static const char *const defs[] = {"uprobe.s+", "uretprobe.s+", "fentry.s+", "fmod_ret.s+",
+					   "fexit.s+",  "lsm.s+",       "iter.s+",   "syscall"};
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+		if (sec_matches(defs[i], sec))
+			return true;
+	return false;
+}
+
 /* decided by libbpf's own table (1.1's or mainline's): final */
 static bool by_libbpf(const char *from)
 {
@@ -287,7 +300,7 @@ int rb_resolve_prog_types(struct rb_object *obj, const struct rb_load_opts *opts
 		bool by_section = rb_section_info(p->section, &si);
 		if (by_section && by_libbpf(si.from)) {
 			set_type(p, si.type, si.eat, si.from);
-			p->prog_flags |= si.prog_flags;
+			p->prog_flags |= si.prog_flags | (sleepable_11(p->section) ? BPF_F_SLEEPABLE : 0);
 		} else if (user) {
 			set_type(p, ut, ue, "user");
 		} else if ((rule = rb_type_hints_match(hints, obj->path, p->section))) {

@@ -313,7 +313,9 @@ static bool parse_stats_line(const char *s, size_t len, struct rb_vlog_stats *st
 		st->verify_us = a;
 		return true;
 	}
-	return has_pfx(s, len, "stack depth ");
+	/* Linux 7.2 print_verification_stats(): "insns processed N[+M...]"
+	 * (instructions per global subprogram) after the stack depth */
+	return has_pfx(s, len, "stack depth ") || has_pfx(s, len, "insns processed ");
 }
 
 bool rb_vlog_parse_stats(const char *log, struct rb_vlog_stats *st)

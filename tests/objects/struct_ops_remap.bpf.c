@@ -1,8 +1,8 @@
-/* struct_ops_remap.bpf.c — a tcp_congestion_ops of three members, for the
- * loader's remapping of struct_ops member indexes into another kernel's
- * BTF (src/loader/btf_remap.c; tests/unit/test_loader.c): libbpf gives
- * each program the index of its member in the running kernel's struct,
- * and 7.2.13's tcp_congestion_ops has a member 6.18.44's lacks. */
+/* struct_ops_remap.bpf.c — a tcp_congestion_ops of three members, for
+ * struct_ops member indexes in another kernel's BTF (--btf; libbpf reads it
+ * as the vmlinux BTF: src/loader/bpf_standin.c; tests/unit/test_loader.c):
+ * each program gets the index of its member in that BTF's struct, and
+ * 7.2.13's tcp_congestion_ops has a member 6.18.44's lacks. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

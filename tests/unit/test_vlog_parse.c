@@ -234,6 +234,18 @@ static void test_last_message(void **state)
 	char small[8];
 	rb_vlog_last_message(tail, true, small, sizeof(small), &insn);
 	assert_string_equal(small, "invalid");
+	/* Linux 7.2's statistics add "insns processed N": not the message
+	 * (it was, for every kernel-7.2 failure logged at level 4) */
+	static const char tail72[] = "35: (7b) *(u64 *)(r7 +24) = r8\n"
+				     "R7 invalid mem access 'scalar'\n"
+				     "verification time 158417 usec\n"
+				     "stack depth 0 max 0\n"
+				     "insns processed 22+4\n"
+				     "processed 22 insns (limit 1000000) max_states_per_insn 0 total_states 2 "
+				     "peak_states 2 mark_read 0\n";
+	rb_vlog_last_message(tail72, false, msg, sizeof(msg), &insn);
+	assert_string_equal(msg, "R7 invalid mem access 'scalar'");
+	assert_int_equal(insn, 35);
 	/* no message at all */
 	rb_vlog_last_message("0: R1=ctx() R10=fp0\n0: (b7) r0 = 0 ; R0=0\n1: (95) exit\n", false, msg, sizeof(msg), &insn);
 	assert_string_equal(msg, "");

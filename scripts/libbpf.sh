@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# scripts/libbpf.sh OUT.mk — which libbpf rangebench links (read by the
+# Makefile as build/libbpf.mk; make remakes it, then restarts).
+#
+# rangebench links a current libbpf, built statically from Debian's source
+# package of the unstable suite, because the host's libbpf 1.1 (bookworm)
+# cannot open arena objects, and the sid binary package's libbpf.a cannot
+# be linked here (built against glibc 2.38: __isoc23_sscanf, ...; bookworm
+# has 2.36). Steps, each skipped when its result is there:
+#   1. a private apt sources list (deb-src SUITE), lists and cache under
+#      CACHE/apt (never the machine's apt setup; lists at most once a day)
+#   2. `apt-get source --download-only libbpf` into CACHE/src/VERSION
+#      (apt checks it against the suite's signed Sources), unpack the
+#      upstream tarball, apply the Debian patches (debian/patches/series)
+#   3. `make -C src BUILD_STATIC_ONLY=1` with this machine's compiler into
+#      CACHE/VERSION/{lib/libbpf.a,include/bpf/}
+# When any step fails (no network, no mirror, a build error), the system's
+# libbpf (libbpf-dev) is used instead, and this script says so on stderr.
+# Nothing fetched or built here is in git (build/ is ignored).
+#
+# Environment: RB_LIBBPF=system (skip the download: the system libbpf),
+# RB_LIBBPF_CACHE (default build/libbpf), RB_LIBBPF_SUITE (default sid),
+# RB_DEBIAN_MIRROR (default: the machine's Debian mirror).
+set -u
+OUT=${1:?usage: libbpf.sh OUT.mk}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${RB_LIBBPF_CACHE:-$ROOT/build/libbpf}
+SUITE=${RB_LIBBPF_SUITE:-sid}
+MIRROR=${RB_DEBIAN_MIRROR:-$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)}
+[ -n "$MIRROR" ] || MIRROR=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+[ -n "$MIRROR" ] || MIRROR=http://deb.debian.org/debian
+SYS_A=/usr/lib/x86_64-linux-gnu/libbpf.a
+
+write_mk() { # archive include-flags version-text
+	mkdir -p "$(dirname "$OUT")"
+	printf 'LIBBPF_A := %s\nLIBBPF_INC := %s\nLIBBPF_FROM := %s\n' "$1" "$2" "$3" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+}
+system() { # reason
+	local v
+	v=$(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null || echo unknown)
+	echo "libbpf: $1; linking the system libbpf ($SYS_A, libbpf-dev $v)" >&2
+	write_mk "$SYS_A" "" "system libbpf-dev $v"
+}
+[ "${RB_LIBBPF:-}" = system ] && { system "RB_LIBBPF=system"; exit 0; }
+
+A=$CACHE/apt/$SUITE
+mkdir -p "$A/lists/partial" "$A/cache/archives/partial" || { system "cannot create $A"; exit 0; }
+printf 'deb-src %s %s main\n' "$MIRROR" "$SUITE" >"$A/sources.list"
+O=(-o "Dir::Etc::sourcelist=$A/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$A/lists"
+	-o "Dir::Cache=$A/cache" -o Debug::NoLocking=1)
+if [ -z "$(find "$A/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null | head -1)" ]; then
+	apt-get "${O[@]}" update -q >"$A/update.log" 2>&1 ||
+		rm -f "$A"/lists/*Sources* # a failed update must not leave stale lists behind as fresh
+fi
+VER=$(apt-cache "${O[@]}" showsrc libbpf 2>/dev/null | awk '/^Version:/ {print $2; exit}')
+if [ -z "$VER" ]; then
+	# no list (offline): the newest build already in the cache, if any
+	VER=$(ls -d "$CACHE"/v-*/lib/libbpf.a 2>/dev/null | sed 's|.*/v-||; s|/lib/libbpf.a||' | sort -V | tail -1)
+	[ -n "$VER" ] || { system "$MIRROR ($SUITE) unreachable (see $A/update.log) and no libbpf built before"; exit 0; }
+fi
+D=$CACHE/v-${VER#*:}
+if [ ! -f "$D/lib/libbpf.a" ]; then
+	S=$CACHE/src/${VER#*:}
+	rm -rf "$S" "$D"; mkdir -p "$S"
+	if ! (cd "$S" && apt-get "${O[@]}" source --download-only -q "libbpf=$VER") >"$S/download.log" 2>&1; then
+		system "cannot download libbpf $VER source from $SUITE (see $S/download.log)"; exit 0
+	fi
+	(
+		set -e
+		cd "$S"
+		tar xzf libbpf_*.orig.tar.gz
+		dir=$(find . -maxdepth 1 -type d -name 'libbpf-*' | head -1)
+		if ls libbpf_*.debian.tar.* >/dev/null 2>&1; then
+			tar xf libbpf_*.debian.tar.*
+			if [ -f debian/patches/series ]; then
+				sed 's/#.*//' debian/patches/series | while read -r p _; do
+					[ -n "$p" ] && patch -d "$dir" -p1 -s <"debian/patches/$p"
+				done
+			fi
+		fi
+		nice make -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
+			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include install
+		mkdir -p "$D"
+		cp -r "$S/inst/lib" "$S/inst/include" "$D/"
+	) >"$S/build.log" 2>&1 || { rm -rf "$D"; system "building libbpf $VER failed (see $S/build.log)"; exit 0; }
+	rm -rf "$S/obj" "$S/inst"
+	echo "libbpf: built $VER from Debian $SUITE's source package into $D" >&2
+fi
+write_mk "$D/lib/libbpf.a" "-I$D/include" "Debian $SUITE libbpf $VER (source package, built here)"
