@@ -3,7 +3,9 @@
  * pointer at a constant offset where the map's BTF value type has a
  * referenced kptr field. A kptr field is a pointer member whose pointee
  * is a type tag "kptr" (referenced), "kptr_untrusted", "percpu_kptr" or
- * "uptr" and whose pointee is a struct; any other type tag, a second tag or
+ * "uptr" and whose pointee is a struct (in a struct, an array, or a
+ * variable of a global data section: `.data.NAME` holding a
+ * `struct bpf_cpumask __kptr *`); any other type tag, a second tag or
  * another pointee (a forward declaration) makes 6.18 fail the whole
  * field record (btf_find_kptr returns -EINVAL), which map creation ignores,
  * so the map then has no kptr at all. What the exchange does to the kptr
@@ -68,6 +70,22 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 		if (k && base == want)
 			*kind = k;
 		return k ? HAS_KPTR : NO_KPTR;
+	}
+	/* a global data map's value (.data, .bss, .data.NAME): its variables,
+	 * as 6.18 btf_parse_fields -> btf_find_datasec_var reads them */
+	if (btf_is_datasec(t)) {
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		int r = NO_KPTR;
+		for (int i = 0; i < btf_vlen(t) && i < 4096; i++, v++) {
+			const struct btf_type *var = btf__type_by_id(b, v->type);
+			if (!var || !btf_is_var(var))
+				continue;
+			int s = scan(b, var->type, base + (int64_t)v->offset, want, kind, depth + 1);
+			if (s == BAD_RECORD)
+				return BAD_RECORD;
+			r |= s;
+		}
+		return r;
 	}
 	if (!btf_is_composite(t))
 		return NO_KPTR;

@@ -346,8 +346,12 @@ bool rb_prog_prepare_outcome(const struct rb_prog *p, struct rb_result *res)
 	memset(res, 0, sizeof(*res));
 	res->err_insn = -1;
 	if (p->error[0] || !p->insns || !p->insn_cnt) {
+		/* libbpf >= 1.5 refuses a struct_ops program no struct_ops map
+		 * uses before the kernel sees it (1.1 loaded it without
+		 * attach_btf_id and the kernel refused it: errno 524) */
 		bool target = strstr(p->error, "BTF type ID") || strstr(p->error, "attach") ||
-			      strstr(p->error, "missing from vmlinux BTF");
+			      strstr(p->error, "missing from vmlinux BTF") ||
+			      strstr(p->error, "program isn't referenced anywhere");
 		res->verdict = target ? RB_REFUSED : RB_LOAD_ERROR;
 		snprintf(res->msg, sizeof(res->msg), "%s", p->error[0] ? p->error : "program has no instructions");
 		return true;
