@@ -1,6 +1,7 @@
 /* cmd_explain.c — `rangebench explain [--baseline X] [--candidate Y]
  * [--no-counterfactual] OBJ[:PROG]...`: why two engine trackers explore a
- * program differently (src/explain/explain.h): where the explorations
+ * program differently; a side may also be a kernel, and --db explains a
+ * run's rows (cmd_explain_sides.c) (src/explain/explain.h): where the explorations
  * part, the deciding register, the instruction where its value sets first
  * differ with both sides' values, the cause class and the counterfactual
  * check. Without :PROG, every program of the object whose verdict or
@@ -13,14 +14,17 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/explain_sides.h"
 #include "cli/type_opts.h"
 #include "engine/vmlinux.h"
+#include "kernels/kernels.h"
 #include "explain/explain.h"
 #include "loader/object.h"
 #include "oracle/helper_probe.h"
 #include "store/runinfo.h"
 #include "tracker/tracker.h"
 #include "util/root.h"
+#include "verify/row.h"
 
 static void usage(FILE *f)
 {
@@ -34,7 +38,31 @@ static void usage(FILE *f)
 		   "  values in their own terms, the source line, a cause class, and a\n"
 		   "  counterfactual: the candidate re-run with the baseline's value set there (or\n"
 		   "  the reverse) must lose the change. OBJ alone: every program that changes.\n"
-		   "  Exit 1 when a change is left unexplained.\n");
+		   "  Exit 1 when a change is left unexplained.\n"
+		   "  A side may be a kernel (kernel, the running one; a kernels.conf image, in its\n"
+		   "  guest): each kernel side is stood in for by the first engine row of\n"
+		   "  --stand-ins LIST (default " RB_XS_STAND_INS ")\n"
+		   "  with its verdict, instructions and states, and the engine explains the change\n"
+		   "  between the stand-ins; with no such row the change stays unexplained (where\n"
+		   "  the kernels' logs part is printed).\n"
+		   "  --db FILE [--run RUN] without OBJ: every program whose verdict, instructions\n"
+		   "  or states differ between the two sides' rows of the run (default the newest\n"
+		   "  with both), each explained as above (the logs' parting point from\n"
+		   "  `rangebench attribute` where stored), stored in the run's explanations\n"
+		   "  (--no-store: not), a summary by cause class; -q: the summary only.\n");
+}
+
+/* a side: an engine row (tracker, or tracker@profile) or a kernel */
+static int side_arg(const char *opt, const char *v)
+{
+	if (rb_row_known(v, false) || rb_kernel_known(v))
+		return 0;
+	char names[256];
+	rb_tracker_names(names, sizeof(names), ", ", false);
+	fprintf(stderr, "rangebench explain: --%s names an engine tracker (%s, or NAME@PROFILE) or a kernel "
+			"(rangebench trackers), not '%s'\n",
+		opt, names, v);
+	return 2;
 }
 
 static int explain_one(const struct rb_object *obj, size_t i, const struct rb_explain_opts *eo, bool all, int *bad)
@@ -58,28 +86,43 @@ int cmd_explain(int argc, char **argv)
 {
 	struct rb_explain_opts eo = {.baseline = RB_ROLE_BASELINE, .candidate = RB_ROLE_CANDIDATE};
 	struct rb_load_opts lopts = {0};
+	struct rb_xs_opts xo = {.stand_ins = RB_XS_STAND_INS, .store = true, .eo = &eo, .lo = &lopts};
 	static const struct option lo[] = {{"baseline", required_argument, NULL, 'b'},
 					   {"candidate", required_argument, NULL, 'c'},
 					   {"no-counterfactual", no_argument, NULL, 'n'},
+					   {"stand-ins", required_argument, NULL, 's'},
+					   {"db", required_argument, NULL, 'd'},
+					   {"run", required_argument, NULL, 'r'},
+					   {"no-store", no_argument, NULL, 'N'},
 					   RB_CLI_TYPE_LONGOPTS,
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hq", lo, NULL)) != -1) {
 		if (rb_cli_type_opt(c, optarg, &lopts))
 			continue;
 		switch (c) {
 		case 'b':
 		case 'c':
-			if (!rb_tracker_known(optarg, false)) {
-				char names[256];
-				rb_tracker_names(names, sizeof(names), ", ", false);
-				fprintf(stderr, "rangebench explain: --%s names an engine tracker (%s), not '%s'\n",
-					c == 'b' ? "baseline" : "candidate", names, optarg);
+			if (side_arg(c == 'b' ? "baseline" : "candidate", optarg))
 				return 2;
-			}
 			*(c == 'b' ? &eo.baseline : &eo.candidate) = optarg;
+			break;
+		case 's':
+			xo.stand_ins = optarg;
+			break;
+		case 'd':
+			xo.db = optarg;
+			break;
+		case 'r':
+			xo.run = optarg;
+			break;
+		case 'N':
+			xo.store = false;
+			break;
+		case 'q':
+			xo.quiet = true;
 			break;
 		case 'n':
 			eo.no_counterfactual = true;
@@ -92,12 +135,19 @@ int cmd_explain(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !xo.db) {
 		usage(stderr);
 		return 2;
 	}
 	if (rb_cli_check_type_opts("explain", &lopts))
 		return 2;
+	xo.side[0] = eo.baseline;
+	xo.side[1] = eo.candidate;
+	bool engine = rb_row_known(eo.baseline, false) && rb_row_known(eo.candidate, false);
+	if (xo.db && optind < argc) {
+		fprintf(stderr, "rangebench explain: --db explains a run's rows: give no OBJ\n");
+		return 2;
+	}
 	/* which tree these trackers were built from (provenance, as runs record it) */
 	char root[4096];
 	struct rb_runinfo ri;
@@ -114,6 +164,11 @@ int cmd_explain(int argc, char **argv)
 	rb_helper_probe_init(&hp, true);
 	eo.vmlinux = vmlinux;
 	eo.helpers = &hp.src;
+	if (xo.db || !engine) {
+		int r = xo.db ? rb_explain_sides_run(&xo) : rb_explain_sides_live(&xo, argc - optind, argv + optind);
+		rb_vmlinux_free(vmlinux);
+		return r;
+	}
 	int rc = 0, bad = 0;
 	for (int a = optind; a < argc && rc == 0; a++) {
 		char path[4096];

@@ -34,17 +34,9 @@ static int explain_row(const struct rb_cmp_row *r, const struct rb_explain_opts 
 	return rc;
 }
 
-static int store_row(const struct rb_cmp_explain_opts *o, const struct rb_cmp_row *r, const struct rb_explain *x,
-		     bool ok, struct rb_err *err)
+void rb_cmp_explain_row(const struct rb_explain *x, bool ok, struct rb_explanation_row *row)
 {
-	if (!o->st)
-		return 0;
-	struct rb_explanation_row row = {
-		.run_id = o->run_id,
-		.obj_path = r->object,
-		.program = r->program,
-		.baseline = o->baseline,
-		.candidate = o->candidate,
+	*row = (struct rb_explanation_row){
 		.part = rb_part_name(x->part),
 		.part_insn = x->part_insn,
 		.first_insn = x->first_insn,
@@ -59,6 +51,20 @@ static int store_row(const struct rb_cmp_explain_opts *o, const struct rb_cmp_ro
 		.more_causes = x->more[0] ? x->more : NULL,
 		.explained = ok,
 	};
+}
+
+static int store_row(const struct rb_cmp_explain_opts *o, const struct rb_cmp_row *r, const struct rb_explain *x,
+		     bool ok, struct rb_err *err)
+{
+	if (!o->st)
+		return 0;
+	struct rb_explanation_row row;
+	rb_cmp_explain_row(x, ok, &row);
+	row.run_id = o->run_id;
+	row.obj_path = r->object;
+	row.program = r->program;
+	row.baseline = o->baseline;
+	row.candidate = o->candidate;
 	return rb_store_explanation(o->st, &row, err);
 }
 

@@ -33,4 +33,10 @@ struct rb_cmp_explain_summary {
 int rb_compare_explain(const struct rb_compare *cmp, const bool *keep, const struct rb_cmp_explain_opts *o,
 		       FILE *out, struct rb_cmp_explain_summary *sum, struct rb_err *err);
 
+/* the stored row's explanation fields from x (run, program and sides left
+ * to the caller) */
+struct rb_explain;
+struct rb_explanation_row;
+void rb_cmp_explain_row(const struct rb_explain *x, bool ok, struct rb_explanation_row *row);
+
 #endif

@@ -47,8 +47,8 @@ check "without the counterfactual a change is not explained (exit 1)" '[ $rc -eq
 
 "$RB" explain >/dev/null 2>&1; rc=$?
 check "no argument: exit 2" '[ $rc -eq 2 ]'
-"$RB" explain --baseline kernel "$O:bias_add64" >"$tmp/k.txt" 2>&1; rc=$?
-check "kernel as a side: exit 2, named" '[ $rc -eq 2 ] && grep -q "names an engine tracker" "$tmp/k.txt"' "$tmp/k.txt"
+"$RB" explain --baseline nosuch "$O:bias_add64" >"$tmp/k.txt" 2>&1; rc=$?
+check "an unknown side: exit 2, named" '[ $rc -eq 2 ] && grep -q "names an engine tracker" "$tmp/k.txt"' "$tmp/k.txt"
 "$RB" explain "$O:nosuch" >"$tmp/np.txt" 2>&1; rc=$?
 check "unknown program: exit 2, named" '[ $rc -eq 2 ] && grep -q "no program .nosuch." "$tmp/np.txt"' "$tmp/np.txt"
 "$RB" explain /nonexistent.o >/dev/null 2>&1; rc=$?

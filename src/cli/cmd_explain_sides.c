@@ -1,0 +1,643 @@
+/* cmd_explain_sides.c — explain with a kernel or a run's rows as a side
+ * (explain_sides.h). Each side's figures come from that verifier (a level-2
+ * log each when verified here, the run's rows otherwise); a kernel side is
+ * stood in for by the first engine row (--stand-ins) with the same verdict,
+ * instructions and states; the engine then explains the change between the
+ * two stand-ins (src/explain/), counterfactual included. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "cli/explain_sides.h"
+#include "cli/kdiff_trace.h"
+#include "engine/profile.h"
+#include "kernels/kernels.h"
+#include "loader/prog_type.h"
+#include "oracle/ktrace.h"
+#include "report/compare_explain.h"
+#include "store/explanations.h"
+#include "store/store.h"
+#include "verify/row.h"
+#include "verify/verify.h"
+
+/* one program and both sides' figures */
+struct xs_prog {
+	char *path, *name, *source, *prog_type;
+	struct rb_result res[2];
+	/* where the two sides' logs part (ktrace.h), when taken */
+	bool part;
+	long part_index;
+	char common[256], a[256], b[256], mech[32];
+};
+
+/* programs per (stand-in difference, class), for the summary */
+#define XS_MAX_CLASSES 64
+struct xs_sum {
+	size_t n, reproduced, explained;
+	struct xs_cls {
+		char key[320];
+		size_t n, ok;
+	} cls[XS_MAX_CLASSES];
+	size_t ncls;
+};
+
+static void sum_add(struct xs_sum *s, const char *key, bool ok)
+{
+	size_t i = 0;
+	while (i < s->ncls && strcmp(s->cls[i].key, key))
+		i++;
+	if (i == s->ncls) {
+		if (s->ncls == XS_MAX_CLASSES)
+			i--; /* the last row collects the rest */
+		else
+			snprintf(s->cls[s->ncls++].key, sizeof(s->cls[0].key), "%s", key);
+	}
+	s->cls[i].n++;
+	s->cls[i].ok += ok;
+}
+
+static bool same_figures(const struct rb_result *a, const struct rb_result *b)
+{
+	return a->verdict == b->verdict && a->insns_processed == b->insns_processed &&
+	       a->total_states == b->total_states;
+}
+
+static void figures(const struct rb_result *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %llu/%llu", rb_verdict_name(r->verdict), (unsigned long long)r->insns_processed,
+		 (unsigned long long)r->total_states);
+}
+
+/* the stand-in rows' results on one program, each computed once */
+#define XS_MAX_ROWS 16
+struct xs_rows {
+	char name[XS_MAX_ROWS][40];
+	struct rb_result res[XS_MAX_ROWS];
+	bool ok[XS_MAX_ROWS];
+	int n;
+};
+
+static void run_rows(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, struct xs_rows *r)
+{
+	char list[512];
+	snprintf(list, sizeof(list), "%s", o->stand_ins);
+	r->n = 0;
+	for (char *save = NULL, *t = strtok_r(list, ",", &save); t && r->n < XS_MAX_ROWS; t = strtok_r(NULL, ",", &save)) {
+		snprintf(r->name[r->n], sizeof(r->name[0]), "%s", t);
+		struct rb_verify_opts vo = {.tracker = t, .vmlinux = o->eo->vmlinux, .helpers = o->eo->helpers,
+					    .time_limit_s = o->eo->time_limit_s};
+		struct rb_err err = {{0}};
+		r->ok[r->n] = rb_verify(obj, idx, &vo, &r->res[r->n], &err) == 0;
+		r->n++;
+	}
+}
+
+/* how far apart two engine rows are: 1 for the tracker, 1 for the profile */
+static int row_distance(const char *a, const char *b)
+{
+	char ba[64], bb[64];
+	const struct rb_profile *pa = rb_profile_split(a, ba, sizeof(ba)), *pb = rb_profile_split(b, bb, sizeof(bb));
+	return (strcmp(ba, bb) != 0) + (pa != pb);
+}
+
+/* what two stand-ins differ in */
+static const char *stand_in_diff(const char *a, const char *b)
+{
+	char ba[64], bb[64];
+	rb_profile_split(a, ba, sizeof(ba));
+	rb_profile_split(b, bb, sizeof(bb));
+	bool t = strcmp(ba, bb) != 0;
+	return row_distance(a, b) == 2 ? "tracker+profile" : t ? "tracker" : "profile";
+}
+
+/* the rows whose figures are side s's: the side itself when it is an
+ * engine row, else each stand-in with its verdict, insns and states */
+static int matches(const struct rb_xs_opts *o, int s, const struct xs_rows *r, const struct rb_result *want,
+		   const char **out)
+{
+	if (rb_row_known(o->side[s], false)) {
+		out[0] = o->side[s];
+		return 1;
+	}
+	int n = 0;
+	for (int i = 0; i < r->n; i++)
+		if (r->ok[i] && same_figures(&r->res[i], want))
+			out[n++] = r->name[i];
+	return n;
+}
+
+/* the stand-ins: of the rows reproducing each side, the two closest to
+ * each other (one thing apart, the tracker or the profile, before both),
+ * then the first in --stand-ins order; false when a side has none */
+static bool stand_ins(const struct rb_xs_opts *o, const struct xs_rows *r, const struct xs_prog *p,
+		      const char **sb, const char **sc)
+{
+	const char *m[2][XS_MAX_ROWS];
+	int n0 = matches(o, 0, r, &p->res[0], m[0]), n1 = matches(o, 1, r, &p->res[1], m[1]);
+	*sb = n0 ? m[0][0] : NULL;
+	*sc = n1 ? m[1][0] : NULL;
+	int best = 3;
+	for (int i = 0; i < n0; i++)
+		for (int j = 0; j < n1; j++) {
+			int d = row_distance(m[0][i], m[1][j]);
+			if (d > 0 && d < best) {
+				best = d;
+				*sb = m[0][i];
+				*sc = m[1][j];
+			}
+		}
+	return n0 && n1 && best < 3;
+}
+
+static int store_one(struct rb_store *st, int64_t run, const struct rb_xs_opts *o, const struct xs_prog *p,
+		     const struct rb_explain *x, const char *cls, bool ok, struct rb_err *err)
+{
+	struct rb_explanation_row row;
+	rb_cmp_explain_row(x, ok, &row);
+	row.run_id = run;
+	row.obj_path = p->path;
+	row.program = p->name;
+	row.baseline = o->side[0];
+	row.candidate = o->side[1];
+	row.cls = cls;
+	return rb_store_explanation(st, &row, err);
+}
+
+/* rb_explain_print without its first line (the program, printed already) */
+static void print_explanation(FILE *f, const struct rb_object *obj, size_t idx, const struct rb_explain *x)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return;
+	rb_explain_print(m, obj, idx, x);
+	fclose(m);
+	const char *nl = text ? strchr(text, '\n') : NULL;
+	fputs(nl ? nl + 1 : "", f);
+	free(text);
+}
+
+/* one engine explanation a -> b (printed to f under title, when both
+ * given): true when explained, or when a and b agree (nothing to explain
+ * in this step); its class in cls */
+static bool explain_step(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, const char *a,
+			 const char *b, struct rb_explain *x, FILE *f, const char *title, char *cls, size_t len)
+{
+	struct rb_explain_opts eo = *o->eo;
+	eo.baseline = a;
+	eo.candidate = b;
+	struct rb_err err = {{0}};
+	if (f && title)
+		fprintf(f, "%s\n", title);
+	if (rb_explain_prog(obj, idx, &eo, x, &err) < 0) {
+		snprintf(cls, len, "explain failed: %.100s", err.msg);
+		if (f)
+			fprintf(f, "  %s\n", cls);
+		return false;
+	}
+	if (f)
+		print_explanation(f, obj, idx, x);
+	if (!x->changed) {
+		snprintf(cls, len, "no change");
+		return true;
+	}
+	snprintf(cls, len, "%s", x->cls[0] ? x->cls : "no exploration difference");
+	return rb_explain_ok(x);
+}
+
+/* a's tracker with b's profile: the middle row of a two-step change */
+static void mid_row(const char *a, const char *b, char *out, size_t len)
+{
+	char ba[64], bb[64];
+	rb_profile_split(a, ba, sizeof(ba));
+	const struct rb_profile *pb = rb_profile_split(b, bb, sizeof(bb));
+	if (!pb || pb == rb_profile_default())
+		snprintf(out, len, "%s", ba);
+	else
+		snprintf(out, len, "%s@%s", ba, pb->name);
+}
+
+/* the engine's explanation between the stand-ins sb and sc; when they
+ * differ in both tracker and profile, in two steps through a middle row
+ * (one thing changed in each), each explained on its own: the profile
+ * first, else the tracker first. True when explained; cls, key set */
+static bool explain_stand_ins(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, const char *sb,
+			      const char *sc, struct rb_explain *x, FILE *f, char *cls, size_t clen, char *key,
+			      size_t klen)
+{
+	const char *d = stand_in_diff(sb, sc);
+	if (f) {
+		char w[2][96];
+		for (int s = 0; s < 2; s++)
+			snprintf(w[s], sizeof(w[s]), "%s %s %s", s ? sc : sb, strcmp(s ? sc : sb, o->side[s]) ? "for" : "is",
+				 o->side[s]);
+		fprintf(f, "stand-ins:    %s, %s (same verdict, insns, states); they differ in %s\n", w[0], w[1], d);
+	}
+	bool ok = false;
+	if (row_distance(sb, sc) == 1) {
+		ok = explain_step(o, obj, idx, sb, sc, x, f, NULL, cls, clen);
+		snprintf(key, klen, "%s %s: %s", ok ? "explained" : "unexplained", d, cls);
+		return ok;
+	}
+	for (int k = 0; k < 2 && !ok; k++) {
+		char mid[160], t[512], c[2][128];
+		mid_row(k ? sc : sb, k ? sb : sc, mid, sizeof(mid));
+		snprintf(t, sizeof(t), "step 1:       %s -> %s (%s)", sb, mid, stand_in_diff(sb, mid));
+		bool ok1 = explain_step(o, obj, idx, sb, mid, x, f, t, c[0], sizeof(c[0]));
+		snprintf(t, sizeof(t), "step 2:       %s -> %s (%s)", mid, sc, stand_in_diff(mid, sc));
+		bool ok2 = explain_step(o, obj, idx, mid, sc, x, f, t, c[1], sizeof(c[1]));
+		ok = ok1 && ok2;
+		snprintf(cls, clen, "%s: %.50s; %s: %.50s", stand_in_diff(sb, mid), c[0], stand_in_diff(mid, sc), c[1]);
+	}
+	snprintf(key, klen, "%s in two steps: %s", ok ? "explained" : "unexplained", cls);
+	return ok;
+}
+
+/* the program p names in obj, or prog_cnt (said why) */
+static size_t find_prog(const struct rb_object *obj, const struct xs_prog *p)
+{
+	size_t idx = 0;
+	while (idx < obj->prog_cnt && strcmp(obj->progs[idx].name, p->name))
+		idx++;
+	if (idx == obj->prog_cnt)
+		fprintf(stderr, "explain: %s: no program '%s'\n", p->path, p->name);
+	return idx;
+}
+
+/* no engine row reproduces side s (or one reproduces both) */
+static void print_unreproduced(FILE *f, const struct rb_xs_opts *o, const struct xs_rows *rows, int s,
+			       const char *fig, bool one_for_both, const char *cls)
+{
+	fprintf(f, "stand-ins:    %s\n",
+		one_for_both ? "the same engine row reproduces both sides" : "no engine row reproduces");
+	if (!one_for_both) {
+		fprintf(f, "  %s %s; tried:", o->side[s], fig);
+		for (int i = 0; i < rows->n; i++) {
+			char t[64];
+			figures(&rows->res[i], t, sizeof(t));
+			fprintf(f, " %s %s%s", rows->name[i], rows->ok[i] ? t : "(error)", i + 1 < rows->n ? "," : "");
+		}
+		fprintf(f, "\n");
+	}
+	fprintf(f, "class:        %s\nexplained:    no\n\n", cls);
+}
+
+/* explain one program: its explanation printed (unless quiet), counted
+ * into sum and stored when st; 0, or -1 when the object does not open */
+static int explain_prog(const struct rb_xs_opts *o, struct xs_prog *p, struct xs_sum *sum, struct rb_store *st,
+			int64_t run)
+{
+	struct rb_load_opts lo = *o->lo;
+	if (p->prog_type)
+		lo.prog_type = p->prog_type;
+	struct rb_object *obj = NULL;
+	struct rb_err err = {{0}};
+	if (rb_object_open(p->path, &lo, &obj, &err) < 0) {
+		fprintf(stderr, "explain: %s\n", err.msg);
+		return -1;
+	}
+	size_t idx = find_prog(obj, p);
+	struct xs_rows *rows = calloc(1, sizeof(*rows));
+	struct rb_explain *x = calloc(1, sizeof(*x));
+	if (idx == obj->prog_cnt || !rows || !x) {
+		free(rows);
+		free(x);
+		rb_object_free(obj);
+		return -1;
+	}
+	run_rows(o, obj, idx, rows);
+	const char *sb, *sc;
+	bool both = stand_ins(o, rows, p, &sb, &sc);
+	sum->n++;
+	char fig[2][64], key[320], cls[256];
+	for (int s = 0; s < 2; s++)
+		figures(&p->res[s], fig[s], sizeof(fig[s]));
+	FILE *f = o->quiet ? NULL : stdout;
+	if (f) {
+		fprintf(f, "%s:%s\n", p->path, p->name);
+		fprintf(f, "sides:        %s %s -> %s %s (verdict insns/states)\n", o->side[0], fig[0], o->side[1],
+			fig[1]);
+		if (p->part)
+			fprintf(f, "logs part:    entry %ld, after '%s': %s '%s', %s '%s' (%s)\n", p->part_index,
+				p->common, o->side[0], p->a, o->side[1], p->b, p->mech);
+		else if (p->mech[0])
+			fprintf(f, "logs part:    not compared (%s)\n", p->mech);
+	}
+	bool ok = false;
+	if (!both) {
+		/* no engine row reproduces a side: nothing to re-run */
+		snprintf(cls, sizeof(cls), "not reproduced by the engine%s%s%s", p->mech[0] ? " (logs: " : "", p->mech,
+			 p->mech[0] ? ")" : "");
+		snprintf(key, sizeof(key), "unexplained: %s", cls);
+		if (f)
+			print_unreproduced(f, o, rows, !sb ? 0 : 1, fig[!sb ? 0 : 1], sb && sc, cls);
+		x->part_insn = x->first_insn = x->cause_insn = -1;
+	} else {
+		sum->reproduced++;
+		ok = explain_stand_ins(o, obj, idx, sb, sc, x, f, cls, sizeof(cls), key, sizeof(key));
+		if (f)
+			fprintf(f, "explained:    %s\n\n", ok ? "yes" : "no");
+	}
+	sum->explained += ok;
+	sum_add(sum, key, ok);
+	int rc = 0;
+	if (st && store_one(st, run, o, p, x, cls, ok, &err) < 0) {
+		fprintf(stderr, "explain: %s\n", err.msg);
+		rc = -1;
+	}
+	free(rows);
+	free(x);
+	rb_object_free(obj);
+	return rc;
+}
+
+/* explained before unexplained, then the most programs first */
+static int cls_cmp(const void *a, const void *b)
+{
+	const struct xs_cls *x = a, *y = b;
+	bool ex = !strncmp(x->key, "explained", 9), ey = !strncmp(y->key, "explained", 9);
+	if (ex != ey)
+		return ex ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static void print_summary(const struct rb_xs_opts *o, struct xs_sum *s)
+{
+	qsort(s->cls, s->ncls, sizeof(s->cls[0]), cls_cmp);
+	printf("summary: %zu programs differ between %s and %s; %zu with an engine stand-in for each side, %zu "
+	       "explained (cause found, counterfactual vanished)\n",
+	       s->n, o->side[0], o->side[1], s->reproduced, s->explained);
+	for (size_t i = 0; i < s->ncls; i++)
+		printf("  %4zu  %s\n", s->cls[i].n, s->cls[i].key);
+}
+
+static void prog_free(struct xs_prog *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(p[i].path);
+		free(p[i].name);
+		free(p[i].source);
+		free(p[i].prog_type);
+	}
+	free(p);
+}
+
+/* ---- verified here: OBJ[:PROG] arguments ---- */
+
+/* the programs the arguments name: OBJ:PROG, or each program of OBJ */
+static int expand_args(const struct rb_xs_opts *o, int argc, char **argv, struct xs_prog **out, size_t *n)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	for (int a = 0; a < argc; a++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s", argv[a]);
+		char *colon = strrchr(path, ':');
+		const char *pname = NULL;
+		if (colon && colon[1] && !strchr(colon, '/')) {
+			*colon = 0;
+			pname = colon + 1;
+		}
+		struct rb_object *obj = NULL;
+		struct rb_err err = {{0}};
+		if (rb_object_open(path, o->lo, &obj, &err) < 0) {
+			fprintf(stderr, "explain: %s\n", err.msg);
+			return -1;
+		}
+		bool any = false;
+		for (size_t i = 0; i < obj->prog_cnt; i++) {
+			if (pname && strcmp(obj->progs[i].name, pname))
+				continue;
+			any = true;
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 16;
+				struct xs_prog *np = realloc(*out, cap * sizeof(*np));
+				if (!np) {
+					rb_object_free(obj);
+					return -1;
+				}
+				*out = np;
+			}
+			struct xs_prog *p = &(*out)[(*n)++];
+			memset(p, 0, sizeof(*p));
+			p->path = strdup(path);
+			p->name = strdup(obj->progs[i].name);
+		}
+		rb_object_free(obj);
+		if (pname && !any) {
+			fprintf(stderr, "explain: %s: no program '%s'\n", path, pname);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int rb_explain_sides_live(const struct rb_xs_opts *o, int argc, char **argv)
+{
+	struct xs_prog *p = NULL;
+	size_t n = 0;
+	if (expand_args(o, argc, argv, &p, &n) < 0) {
+		prog_free(p, n);
+		return 2;
+	}
+	struct rb_guest_obj *objs = calloc(n ? n : 1, sizeof(*objs));
+	struct rb_kdiff_logs lg[2] = {{0}, {0}};
+	int rc = objs && rb_kdiff_logs_alloc(&lg[0], (int)n) == 0 && rb_kdiff_logs_alloc(&lg[1], (int)n) == 0 ? 0 : 2;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		objs[i] = (struct rb_guest_obj){.path = p[i].path, .prog = p[i].name, .prog_type = o->lo->prog_type};
+	for (int s = 0; s < 2 && rc == 0; s++)
+		if (rb_kdiff_logs(o->side[s], objs, (int)n, o->lo, &lg[s]) < 0)
+			rc = 2;
+	struct xs_sum *sum = calloc(1, sizeof(*sum));
+	bool bad = false;
+	for (size_t i = 0; rc == 0 && sum && i < n; i++) {
+		if (!lg[0].got[i] || !lg[1].got[i]) {
+			fprintf(stderr, "explain: %s:%s: no result from %s\n", p[i].path, p[i].name,
+				lg[0].got[i] ? o->side[1] : o->side[0]);
+			rc = 2;
+			break;
+		}
+		p[i].res[0] = lg[0].res[i];
+		p[i].res[1] = lg[1].res[i];
+		if (same_figures(&p[i].res[0], &p[i].res[1]) && argc > 0 && n > 1)
+			continue; /* a whole object: the programs that differ */
+		struct rb_ktrace_part kp;
+		if (rb_ktrace_part(lg[0].log[i], lg[1].log[i], &kp) == 0 && kp.index >= 0) {
+			p[i].part = true;
+			p[i].part_index = kp.index;
+			snprintf(p[i].common, sizeof(p[i].common), "%s", kp.common);
+			snprintf(p[i].a, sizeof(p[i].a), "%s", kp.a);
+			snprintf(p[i].b, sizeof(p[i].b), "%s", kp.b);
+			snprintf(p[i].mech, sizeof(p[i].mech), "%s", rb_ktrace_mechanism(&kp));
+		}
+		if (same_figures(&p[i].res[0], &p[i].res[1])) {
+			printf("%s:%s\nsides:        %s and %s agree in verdict, insns and states (nothing to explain)\n\n",
+			       p[i].path, p[i].name, o->side[0], o->side[1]);
+			continue;
+		}
+		size_t before = sum->explained;
+		if (explain_prog(o, &p[i], sum, NULL, 0) < 0)
+			rc = 2;
+		bad |= sum->explained == before;
+	}
+	if (rc == 0 && sum && sum->n > 1)
+		print_summary(o, sum);
+	free(sum);
+	rb_kdiff_logs_free(&lg[0], (int)n);
+	rb_kdiff_logs_free(&lg[1], (int)n);
+	free(objs);
+	prog_free(p, n);
+	return rc ? rc : bad;
+}
+
+/* ---- a run's rows ---- */
+
+static char *dupcol(sqlite3_stmt *s, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	return strdup(t ? t : "");
+}
+
+static void textcol(sqlite3_stmt *s, int i, char *buf, size_t len)
+{
+	const char *t = (const char *)sqlite3_column_text(s, i);
+	snprintf(buf, len, "%s", t ? t : "");
+}
+
+static void rescol(sqlite3_stmt *s, int i, struct rb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	const char *v = (const char *)sqlite3_column_text(s, i);
+	int k = v ? rb_verdict_parse(v) : -1;
+	r->verdict = k < 0 ? RB_REJECT : (enum rb_verdict)k;
+	r->insns_processed = (uint64_t)sqlite3_column_int64(s, i + 1);
+	r->total_states = (uint64_t)sqlite3_column_int64(s, i + 2);
+}
+
+/* the programs whose two rows differ (both success or failure) */
+static int load_run(sqlite3 *db, int64_t run, const struct rb_xs_opts *o, struct xs_prog **out, size_t *n)
+{
+	static const char sql[] =
+		"SELECT p.obj_path, p.name, coalesce(p.source, 'unknown'), p.prog_type, p.section, "
+		"b.verdict, b.insns_processed, b.total_states, c.verdict, c.insns_processed, c.total_states, "
+		"a.part_index, a.common_line, a.baseline_line, a.candidate_line, a.mechanism "
+		"FROM results b JOIN results c ON c.run_id = b.run_id AND c.program_id = b.program_id AND c.tracker = ?3 "
+		"JOIN programs p ON p.id = b.program_id "
+		"LEFT JOIN kernel_attributions a ON a.run_id = b.run_id AND a.program_id = b.program_id "
+		"AND a.baseline = ?2 AND a.candidate = ?3 "
+		"WHERE b.run_id = ?1 AND b.tracker = ?2 AND b.verdict IN ('success', 'failure') "
+		"AND c.verdict IN ('success', 'failure') AND (b.verdict <> c.verdict OR "
+		"b.insns_processed <> c.insns_processed OR b.total_states <> c.total_states) "
+		"ORDER BY p.source, p.obj_path, p.name";
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(s, 1, run);
+	sqlite3_bind_text(s, 2, o->side[0], -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, o->side[1], -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct xs_prog *np = realloc(*out, cap * sizeof(*np));
+			if (!np)
+				break;
+			*out = np;
+		}
+		struct xs_prog *p = &(*out)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		p->path = dupcol(s, 0);
+		p->name = dupcol(s, 1);
+		p->source = dupcol(s, 2);
+		/* the run's type only where neither libbpf nor the loader's
+		 * section table types the program (as `attribute`) */
+		const char *sec = (const char *)sqlite3_column_text(s, 4);
+		struct rb_sec_info si;
+		const char *pt = sqlite3_column_type(s, 3) == SQLITE_NULL || (sec && rb_section_info(sec, &si))
+					 ? NULL
+					 : libbpf_bpf_prog_type_str((enum bpf_prog_type)sqlite3_column_int(s, 3));
+		p->prog_type = pt ? strdup(pt) : NULL;
+		rescol(s, 5, &p->res[0]);
+		rescol(s, 8, &p->res[1]);
+		p->part = sqlite3_column_type(s, 11) != SQLITE_NULL;
+		p->part_index = sqlite3_column_int(s, 11);
+		textcol(s, 12, p->common, sizeof(p->common));
+		textcol(s, 13, p->a, sizeof(p->a));
+		textcol(s, 14, p->b, sizeof(p->b));
+		textcol(s, 15, p->mech, sizeof(p->mech));
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* the newest run with rows of both sides */
+static int newest_run(struct rb_store *st, const struct rb_xs_opts *o, int64_t *run, struct rb_err *err)
+{
+	sqlite3_stmt *s;
+	if (sqlite3_prepare_v2(rb_store_db(st),
+			       "SELECT max(run_id) FROM results WHERE tracker = ?1 AND run_id IN (SELECT run_id FROM "
+			       "results WHERE tracker = ?2)",
+			       -1, &s, NULL) != SQLITE_OK)
+		return rb_errf(err, "%s: %s", o->db, sqlite3_errmsg(rb_store_db(st)));
+	sqlite3_bind_text(s, 1, o->side[0], -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, o->side[1], -1, SQLITE_STATIC);
+	bool got = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL;
+	if (got)
+		*run = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return got ? 0 : rb_errf(err, "%s: no run with rows of both %s and %s", o->db, o->side[0], o->side[1]);
+}
+
+int rb_explain_sides_run(const struct rb_xs_opts *o)
+{
+	struct rb_store *st = NULL;
+	struct rb_err err = {{0}};
+	if ((o->store ? rb_store_open : rb_store_open_read)(o->db, &st, &err) < 0) {
+		fprintf(stderr, "explain: %s\n", err.msg);
+		return 2;
+	}
+	int64_t run = 0;
+	struct xs_prog *p = NULL;
+	size_t n = 0;
+	int rc = 0;
+	if (o->run ? rb_store_find_run(st, o->run, "verify", &run, &err) < 0 : newest_run(st, o, &run, &err) < 0) {
+		fprintf(stderr, "explain: %s\n", err.msg);
+		rc = 2;
+	} else if (load_run(rb_store_db(st), run, o, &p, &n) < 0) {
+		fprintf(stderr, "explain: %s: %s\n", o->db, sqlite3_errmsg(rb_store_db(st)));
+		rc = 2;
+	}
+	struct xs_sum *sum = calloc(1, sizeof(*sum));
+	if (!sum)
+		rc = 2;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (explain_prog(o, &p[i], sum, o->store ? st : NULL, run) < 0) {
+			sum->n++;
+			sum_add(sum, "unexplained: the program does not open here", false);
+			if (!o->quiet)
+				printf("%s:%s\nexplained:    no (the program does not open here)\n\n", p[i].path,
+				       p[i].name);
+		}
+	if (rc == 0) {
+		if (n == 0)
+			printf("summary: no program differs between %s and %s in run %lld\n", o->side[0], o->side[1],
+			       (long long)run);
+		else
+			print_summary(o, sum);
+	}
+	int bad = rc == 0 && sum && sum->explained < n;
+	free(sum);
+	prog_free(p, n);
+	rb_store_close(st);
+	return rc ? rc : bad;
+}
