@@ -10,7 +10,9 @@
 #include "util/list.h"
 #include "util/root.h"
 #include "report/compare.h"
+#include "report/compare_csv.h"
 #include "report/compare_explain.h"
+#include "report/rowfilter.h"
 #include "store/provenance.h"
 #include "store/store.h"
 #include "tracker/tracker.h"
@@ -27,6 +29,8 @@ static void usage(FILE *f)
 				      d[i] == RB_STAT_VERDICT ? "verdict" : rb_metrics[RB_STAT_METRIC(d[i])].name);
 	fprintf(f,
 		"usage: rangebench compare [options] A B              two runs (ids or labels)\n"
+		"       rangebench compare [options] A.csv B.csv      two CSV files (verify --csv,\n"
+		"                        verify --veristat or veristat's), joined by file and program\n"
 		"       rangebench compare [options] --trackers X,Y [RUN]  two trackers of one run\n"
 		"       rangebench compare [options] [--baseline X] [--candidate Y] [RUN]\n"
 		"                        the same by role (defaults: baseline old, candidate cnum)\n"
@@ -45,9 +49,18 @@ static void usage(FILE *f)
 		"  --tracker T      runs: only tracker T (default: every tracker)\n"
 		"  --stats LIST     %s\n"
 		"                   (default: %s)\n"
-		"  --filter GLOB    only programs whose name or OBJECT.o/NAME matches\n"
-		"  --sort KEY       name (default), or STAT, STAT_a, STAT_b, STAT_diff, STAT_pct\n"
-		"                   (numbers descending, diff and pct by magnitude)\n"
+		"                   and error: each side's error (instruction and message)\n"
+		"  -f, --filter EXPR  veristat's filters, repeatable: a glob on the program name\n"
+		"                   or OBJECT.o/NAME; KEY OP VALUE with OP = == != <> < <= > >=,\n"
+		"                   KEY a STAT with _a, _b, _diff or _pct (bare: _b), |KEY| its\n"
+		"                   absolute value, or verdict, source, file, prog, error (= or\n"
+		"                   !=, a glob; verdict_a/_b); '!' first: a deny filter. Allow\n"
+		"                   filters of one kind are or-ed, kinds and denials and-ed:\n"
+		"                   -f 'insns_diff>100' -f verdict_b=failure -f source=selftests\n"
+		"  --sort SPEC      name (default), source, verdict (changed first), or STAT,\n"
+		"                   STAT_a, STAT_b, STAT_diff, STAT_pct; several, comma-separated;\n"
+		"                   '^' after a key: ascending, 'v': descending (numbers descend,\n"
+		"                   diff and pct by magnitude)\n"
 		"  --top N          only the first N rows\n"
 		"  --changed        only programs whose verdict or counts (insns, states, peak\n"
 		"                   states) changed; time and memory are not counted\n"
@@ -74,6 +87,8 @@ struct compare_cli {
 	char ta[32], tb[32]; /* the two trackers of --trackers (or the roles) */
 	enum rb_cmp_stat stats[RB_STAT_COUNT];
 	size_t nstats;
+	bool errors; /* --stats ...,error */
+	struct rb_rowfilter filter;
 };
 
 /* --stats LIST: -1, or 2 after the message */
@@ -87,11 +102,15 @@ static int parse_stats(struct compare_cli *c)
 	snprintf(sbuf, sizeof(sbuf), "%s", c->stats_arg);
 	char *save = NULL;
 	for (char *t = strtok_r(sbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "error")) {
+			c->errors = true;
+			continue;
+		}
 		int s = rb_cmp_stat_parse(t);
 		if (s < 0 || c->nstats == RB_STAT_COUNT) {
 			char names[512];
 			rb_cmp_stat_names(names, sizeof(names), ", ");
-			fprintf(stderr, "rangebench compare: unknown statistic '%s' (%s)\n", t, names);
+			fprintf(stderr, "rangebench compare: unknown statistic '%s' (%s, error)\n", t, names);
 			return 2;
 		}
 		c->stats[c->nstats++] = (enum rb_cmp_stat)s;
@@ -161,7 +180,7 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 	c->sort = "name";
 	int key;
 	optind = 1;
-	while ((key = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((key = getopt_long(argc, argv, "hf:", longopts, NULL)) != -1) {
 		switch (key) {
 		case 'd': c->db = optarg; break;
 		case 'T': c->trackers = optarg; break;
@@ -169,7 +188,14 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 		case 'K': c->candidate = optarg; break;
 		case 't': c->spec.tracker = optarg; break;
 		case 's': c->stats_arg = optarg; break;
-		case 'f': c->spec.filter = optarg; break;
+		case 'f': {
+			struct rb_err err = {{0}};
+			if (rb_rowfilter_add(&c->filter, optarg, true, &err) < 0) {
+				fprintf(stderr, "rangebench compare: %s\n", err.msg);
+				return 2;
+			}
+			break;
+		}
 		case 'o': c->sort = optarg; break;
 		case 'c': c->changed_only = true; break;
 		case 'C': c->csv = true; break;
@@ -190,10 +216,10 @@ static int parse_args(int argc, char **argv, struct compare_cli *c)
 		}
 	}
 	c->nargs = argc - optind;
-	/* --filter is a glob: an expression would match nothing, silently */
-	if (c->spec.filter && strpbrk(c->spec.filter, "<>=! \t")) {
-		fprintf(stderr, "rangebench compare: --filter takes a glob on the program name or OBJECT.o/PROGRAM "
-				"(e.g. 'xdp_*', 'bias_add64.bpf.o/*'), not an expression: '%s'\n", c->spec.filter);
+	struct rb_sortspec spec;
+	struct rb_err err = {{0}};
+	if (rb_sortspec_parse(&spec, c->sort, true, &err) < 0) {
+		fprintf(stderr, "rangebench compare: %s\n", err.msg);
 		return 2;
 	}
 	int rc = parse_stats(c);
@@ -275,7 +301,7 @@ static void print_comparison(struct rb_store *st, const struct compare_cli *c, c
 {
 	struct rb_table t;
 	if (!c->summary_only) {
-		if (!c->csv) {
+		if (!c->csv && st) {
 			print_provenance(st, c);
 			if (c->trackers)
 				printf("A = run %lld (%s, %s) tracker %s, B = run %lld (%s, %s) tracker %s\n\n",
@@ -285,7 +311,7 @@ static void print_comparison(struct rb_store *st, const struct compare_cli *c, c
 				printf("A = run %lld (%s, %s), B = run %lld (%s, %s)\n\n", (long long)c->spec.run_a,
 				       si->lab[0], si->stat[0], (long long)c->spec.run_b, si->lab[1], si->stat[1]);
 		}
-		if (rb_compare_table(cmp, c->stats, c->nstats, c->csv, keep, (size_t)c->top, &t) == 0) {
+		if (rb_compare_table(cmp, c->stats, c->nstats, c->csv, c->errors, keep, (size_t)c->top, &t) == 0) {
 			rb_table_print(&t, stdout, c->csv);
 			rb_table_free(&t);
 		}
@@ -307,6 +333,7 @@ static int compare_runs(struct rb_store *st, const struct compare_cli *c, const 
 {
 	if (rb_compare_load(rb_store_db(st), &c->spec, cmp, err) < 0)
 		return -1;
+	rb_compare_filter(cmp, &c->filter);
 	if (rb_compare_sort(cmp, c->sort) < 0) {
 		fprintf(stderr, "rangebench compare: unknown sort key '%s'\n", c->sort);
 		return 2;
@@ -341,12 +368,50 @@ static int compare_runs(struct rb_store *st, const struct compare_cli *c, const 
 	return rc;
 }
 
+static bool is_csv(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 4 && !strcmp(p + n - 4, ".csv");
+}
+
+/* compare A.csv B.csv: the table and summary of two CSV files */
+static int compare_csv(const struct compare_cli *c, char **files)
+{
+	struct rb_compare cmp;
+	struct rb_err err = {{0}};
+	if (c->explain || c->trackers || c->spec.tracker) {
+		fprintf(stderr, "rangebench compare: two CSV files take no --explain, --trackers or --tracker\n");
+		return 2;
+	}
+	if (rb_compare_load_csv(files[0], files[1], &cmp, &err) < 0) {
+		fprintf(stderr, "rangebench compare: %s\n", err.msg);
+		return 2;
+	}
+	rb_compare_filter(&cmp, &c->filter);
+	rb_compare_sort(&cmp, c->sort); /* checked when parsed */
+	struct rb_compare_summary sum;
+	rb_compare_summarize(&cmp, &sum);
+	bool *keep = calloc(cmp.n ? cmp.n : 1, sizeof(*keep));
+	for (size_t i = 0; keep && i < cmp.n; i++)
+		keep[i] = !c->changed_only || rb_cmp_row_changed(&cmp.rows[i]);
+	if (keep && !c->csv && !c->summary_only)
+		printf("A = %s, B = %s\n\n", files[0], files[1]);
+	if (keep)
+		print_comparison(NULL, c, NULL, &cmp, keep, &sum);
+	int rc = !keep ? 2 : sum.verdict_changes ? 1 : 0;
+	free(keep);
+	rb_compare_free(&cmp);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cli c;
 	int rc = parse_args(argc, argv, &c);
 	if (rc >= 0)
 		return rc;
+	if (c.nargs == 2 && is_csv(argv[optind]) && is_csv(argv[optind + 1]))
+		return compare_csv(&c, argv + optind);
 	if (c.explain && (!c.trackers || !rb_tracker_known(c.ta, false) || !rb_tracker_known(c.tb, false))) {
 		fprintf(stderr, "rangebench compare: --explain compares two engine trackers of one run (--trackers "
 				"X,Y or --baseline/--candidate), not two runs or the kernel\n");

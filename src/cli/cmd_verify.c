@@ -20,6 +20,7 @@
 #include "loader/prog_type.h"
 #include "tracker/tracker.h"
 #include "loader/object.h"
+#include "report/rowfilter.h"
 #include "report/table.h"
 #include "oracle/helper_probe.h"
 #include "verify/verify.h"
@@ -28,7 +29,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench verify [--tracker NAME] [--log] [--csv] [--emit LIST] [--btf FILE]\n"
+		"usage: rangebench verify [--tracker NAME] [--log] [--csv | --veristat] [--emit LIST] [--btf FILE]\n"
+		"                         [-f EXPR]... [--sort SPEC] [--top N]\n"
 		"                         [--prog-type TYPE [--attach-type TYPE]] [--license LICENSE]\n"
 		"                         [--compiled-helpers] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
@@ -48,7 +50,15 @@ static void usage(FILE *f)
 		"  can measure it (rangebench helpers); --compiled-helpers: the compiled-in 6.18\n"
 		"  sets, as where bpf() is refused.\n"
 		"  --emit LIST: the metric columns, as veristat's -e (names of src/result/metrics.h,\n"
-		"  e.g. insns,states,pruned; all: every metric; default: veristat's columns).\n");
+		"  e.g. insns,states,pruned; all: every metric; default: veristat's columns).\n"
+		"  --veristat: CSV in exactly veristat's columns and verdict words, which\n"
+		"  `veristat -C` and `rangebench compare A.csv B.csv` read (programs with another\n"
+		"  verdict are left out, and counted on stderr).\n"
+		"  -f, --filter EXPR: veristat's filters, repeatable: a glob on PROG or FILE/PROG,\n"
+		"  or KEY OP VALUE (OP = == != <> < <= > >=; KEY a metric, |KEY| its absolute\n"
+		"  value, or verdict, file, prog, error with = or != and a glob); '!' first: a\n"
+		"  deny filter. -s, --sort SPEC: keys (name, verdict, a metric), comma-separated,\n"
+		"  '^' after one: ascending. --top N: the first N rows.\n");
 }
 
 struct row {
@@ -128,12 +138,96 @@ static bool emit_known(const char *list)
 	return false;
 }
 
+/* verify's output: table or CSV (--csv), veristat's exact CSV
+ * (--veristat), the metric columns (--emit), filters, sort and top */
+struct verify_out {
+	bool csv, veristat, kernel;
+	const char *emit;
+	struct rb_rowfilter filter;
+	struct rb_sortspec sort; /* n == 0: the order verified */
+	long top;
+};
+
+static void rf_row(const struct row *r, struct rb_rf_row *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->file = r->file;
+	out->prog = r->prog;
+	out->source = "";
+	out->nsides = 1;
+	out->present[0] = true;
+	out->verdict[0] = rb_verdict_name(r->res.verdict);
+	out->error[0] = r->res.verdict == RB_ACCEPT ? "" : r->res.msg;
+	for (int m = 0; m < RB_METRIC_COUNT; m++)
+		out->v[0][m] = rb_metric_get(&r->res, (enum rb_metric)m);
+}
+
+struct shaped {
+	const struct row *row;
+	struct rb_rf_row rf;
+};
+
+static int shaped_cmp(const void *a, const void *b, void *spec)
+{
+	return rb_sortspec_cmp(spec, &((const struct shaped *)a)->rf, &((const struct shaped *)b)->rf);
+}
+
+/* the rows to print, in order: filtered, sorted, cut to --top; NULL when
+ * out of memory */
+static const struct row **shape_rows(const struct row *rows, size_t *n, const struct verify_out *o)
+{
+	struct shaped *sh = calloc(*n ? *n : 1, sizeof(*sh));
+	const struct row **out = calloc(*n ? *n : 1, sizeof(*out));
+	size_t k = 0, skipped = 0;
+	for (size_t i = 0; sh && out && i < *n; i++) {
+		sh[k].row = &rows[i];
+		rf_row(&rows[i], &sh[k].rf);
+		if (!rb_rowfilter_match(&o->filter, &sh[k].rf))
+			continue;
+		/* veristat knows two verdicts: the others cannot be written */
+		if (o->veristat && rows[i].res.verdict != RB_ACCEPT && rows[i].res.verdict != RB_REJECT) {
+			skipped++;
+			continue;
+		}
+		k++;
+	}
+	if (sh && out && o->sort.n)
+		qsort_r(sh, k, sizeof(*sh), shaped_cmp, (void *)&o->sort);
+	if (o->top > 0 && k > (size_t)o->top)
+		k = (size_t)o->top;
+	for (size_t i = 0; sh && out && i < k; i++)
+		out[i] = sh[i].row;
+	if (skipped)
+		fprintf(stderr, "rangebench verify: --veristat: %zu program%s left out: veristat's verdicts are success "
+				"and failure only\n", skipped, skipped == 1 ? "" : "s");
+	free(sh);
+	if (!sh) {
+		free(out);
+		return NULL;
+	}
+	*n = k;
+	return out;
+}
+
+/* veristat's CSV columns: the metrics it knows (RB_MF_VERISTAT), Duration
+ * first as veristat prints them */
+static int veristat_metrics(enum rb_metric *out)
+{
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int m = 0; m < RB_METRIC_COUNT; m++)
+			if ((rb_metrics[m].flags & RB_MF_VERISTAT) && (int)!(rb_metrics[m].flags & RB_MF_VERIFY_FIRST) == pass)
+				out[n++] = (enum rb_metric)m;
+	return n;
+}
+
 /* one row per program: veristat's column names in CSV, its headers on screen */
-static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel, const char *emit)
+static int print_rows(const struct row *all, size_t n, const struct verify_out *o)
 {
 	enum rb_metric ms[RB_METRIC_COUNT];
 	char bad[64];
-	int got = verify_metrics(emit, ms, bad, sizeof(bad));
+	bool csv = o->csv;
+	int got = o->veristat ? veristat_metrics(ms) : verify_metrics(o->emit, ms, bad, sizeof(bad));
 	size_t nm = got < 0 ? 0 : (size_t)got;
 	const char *hdr[RB_METRIC_COUNT + 5];
 	size_t nc = 0;
@@ -143,26 +237,28 @@ static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel, c
 	for (size_t j = 0; j < nm; j++)
 		hdr[nc++] = csv ? (rb_metrics[ms[j]].vcsv ? rb_metrics[ms[j]].vcsv : rb_metrics[ms[j]].column)
 			    : (rb_metrics[ms[j]].vtitle ? rb_metrics[ms[j]].vtitle : rb_metrics[ms[j]].title);
-	if (csv)
+	if (csv && !o->veristat)
 		hdr[nc++] = "err_insn";
-	hdr[nc++] = csv ? "error" : "Error";
+	if (!o->veristat)
+		hdr[nc++] = csv ? "error" : "Error";
 	struct rb_table t;
-	if (rb_table_init(&t, nc, hdr) < 0) {
-		rb_table_free(&t);
+	const struct row **rows = shape_rows(all, &n, o);
+	if (!rows || rb_table_init(&t, nc, hdr) < 0) {
+		free(rows);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct rb_result *r = &rows[i].res;
+		const struct rb_result *r = &rows[i]->res;
 		char num[RB_METRIC_COUNT + 1][32], error[320];
 		const char *cells[RB_METRIC_COUNT + 5];
 		size_t k = 0;
-		cells[k++] = rows[i].file;
-		cells[k++] = rows[i].prog;
+		cells[k++] = rows[i]->file;
+		cells[k++] = rows[i]->prog;
 		cells[k++] = rb_verdict_name(r->verdict);
 		for (size_t j = 0; j < nm; j++) {
 			double v = rb_metric_get(r, ms[j]);
 			/* a figure the kernel does not measure: n/a, not 0 */
-			if (kernel && (rb_metrics[ms[j]].flags & RB_MF_ENGINE_ONLY))
+			if (o->kernel && (rb_metrics[ms[j]].flags & RB_MF_ENGINE_ONLY))
 				snprintf(num[j], sizeof(num[j]), "%s", csv ? "" : "n/a");
 			else if (rb_metrics[ms[j]].fmt == RB_MFMT_US)
 				snprintf(num[j], sizeof(num[j]), "%.0f", v);
@@ -170,21 +266,24 @@ static int print_rows(const struct row *rows, size_t n, bool csv, bool kernel, c
 				snprintf(num[j], sizeof(num[j]), "%llu", (unsigned long long)v);
 			cells[k++] = num[j];
 		}
-		if (csv) {
+		if (csv && !o->veristat) {
 			snprintf(num[nm], sizeof(num[nm]), "%d", r->verdict == RB_ACCEPT ? -1 : r->err_insn);
 			cells[k++] = num[nm];
 			snprintf(error, sizeof(error), "%s", r->verdict == RB_ACCEPT ? "" : r->msg);
 		} else {
 			error_text(r, error, sizeof(error));
 		}
-		cells[k++] = error;
+		if (!o->veristat)
+			cells[k++] = error;
 		if (rb_table_add(&t, cells) < 0) {
 			rb_table_free(&t);
+			free(rows);
 			return -1;
 		}
 	}
 	rb_table_print(&t, stdout, csv);
 	rb_table_free(&t);
+	free(rows);
 	return 0;
 }
 
@@ -251,7 +350,7 @@ static int guest_row(void *ctx, const struct rb_result_row *row, const char *log
 
 /* --tracker NAME of a kernel image: every OBJ[:PROG] in one guest */
 static int verify_in_guest(const char *tracker, int argc, char **argv, const struct rb_load_opts *lopts,
-			   bool want_log, bool csv, const char *emit)
+			   bool want_log, struct verify_out *out)
 {
 	struct rb_kernel k;
 	struct rb_err err = {{0}};
@@ -278,13 +377,13 @@ static int verify_in_guest(const char *tracker, int argc, char **argv, const str
 		objs[a].path = paths[a];
 		objs[a].prog_type = lopts->prog_type;
 	}
-	struct guest_rows g = {.logf = csv ? stderr : stdout, .tracker = tracker};
+	struct guest_rows g = {.logf = out->csv ? stderr : stdout, .tracker = tracker};
 	struct rb_guest_opts go = {.want_log = want_log};
 	struct rb_guest_stats gs;
 	int rc = rb_guest_run(&k, objs, (size_t)argc, &go, guest_row, &g, &gs, &err) < 0 ? 2 : 0;
 	if (rc)
 		fprintf(stderr, "rangebench verify: %s\n", g.oom ? "out of memory" : err.msg);
-	else if ((csv || g.n) && print_rows(g.rows, g.n, csv, true, emit) < 0)
+	else if ((out->kernel = true, out->csv || g.n) && print_rows(g.rows, g.n, out) < 0)
 		rc = 2;
 	for (size_t i = 0; i < g.n; i++)
 		if (!strcmp(g.rows[i].prog, "(object)"))
@@ -295,76 +394,47 @@ static int verify_in_guest(const char *tracker, int argc, char **argv, const str
 	return rc;
 }
 
-int cmd_verify(int argc, char **argv)
+/* verify's output options (print_rows) */
+static int out_opt(int c, const char *arg, struct verify_out *o)
 {
-	static const struct option lo[] = {
-		{"tracker", required_argument, NULL, 't'}, {"log", no_argument, NULL, 'l'},
-		{"csv", no_argument, NULL, 'c'},           {"btf", required_argument, NULL, 'b'},
-		{"help", no_argument, NULL, 'h'},          {"compiled-helpers", no_argument, NULL, 'H'},
-		{"emit", required_argument, NULL, 'e'},    RB_CLI_TYPE_LONGOPTS,
-		{NULL, 0, NULL, 0},
-	};
-	const char *tracker = RB_ROLE_BASELINE, *emit = NULL;
-	bool tracker_set = false;
-	bool want_log = false, csv = false, compiled_helpers = false;
-	struct rb_load_opts lopts = {0};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:lcb:h", lo, NULL)) != -1) {
-		if (rb_cli_type_opt(c, optarg, &lopts))
-			continue;
-		switch (c) {
-		case 't':
-			if (!rb_row_known(optarg, true)) {
-				char names[384];
-				rb_row_names(names, sizeof(names), ", ", true);
-				fprintf(stderr, "rangebench verify: unknown tracker '%s' (%s)\n", optarg, names);
-				return 2;
-			}
-			if (tracker_set && strcmp(tracker, optarg)) {
-				fprintf(stderr, "rangebench verify: one --tracker per call ('%s' and '%s' given); "
-						"verify each, or compare trackers with `rangebench run` and `compare`\n",
-					tracker, optarg);
-				return 2;
-			}
-			tracker = optarg;
-			tracker_set = true;
+	struct rb_err err = {{0}};
+	switch (c) {
+	case 'c': o->csv = true; return 1;
+	case 'V': o->csv = o->veristat = true; return 1;
+	case 'e': return emit_known(o->emit = arg) ? 1 : -1;
+	case 'f':
+		if (rb_rowfilter_add(&o->filter, arg, false, &err) < 0)
 			break;
-		case 'l': want_log = true; break;
-		case 'c': csv = true; break;
-		case 'b': lopts.btf_path = optarg; break;
-		case 'H': compiled_helpers = true; break;
-		case 'e':
-			if (!emit_known(emit = optarg))
-				return 2;
+		return 1;
+	case 's':
+		if (rb_sortspec_parse(&o->sort, arg, false, &err) < 0)
 			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
+		return 1;
+	case 'n': {
+		char *end;
+		o->top = strtol(arg, &end, 10);
+		if (!*end && o->top > 0)
+			return 1;
+		rb_errf(&err, "--top wants a positive number, not '%s'", arg);
+		break;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "rangebench verify: no object given\n");
-		usage(stderr);
-		return 2;
+	default: return 0;
 	}
-	if (rb_cli_check_type_opts("verify", &lopts))
-		return 2;
-	if (!rb_tracker_get(tracker, 64) && !rb_kernel_is_running(tracker) && rb_kernel_known(tracker))
-		return verify_in_guest(tracker, argc - optind, argv + optind, &lopts, want_log, csv, emit);
-	/* the running kernel as the tracker: one line saying why it cannot
-	 * run, rather than a row "unavailable" per program (and exit 0) */
-	char why[256];
-	if (rb_kernel_is_running(tracker) && !rb_bpf_available_why(why, sizeof(why))) {
-		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
-		return 2;
-	}
+	fprintf(stderr, "rangebench verify: %s\n", err.msg);
+	return -1;
+}
+
+/* verify every OBJ[:PROG] of args here (engine or the running kernel) into
+ * rows; the exit code so far */
+static int verify_here(const char *tracker, int argc, char **argv, const struct rb_load_opts *lopts, bool want_log,
+		       FILE *logf, bool compiled_helpers, struct row **rowsp, size_t *np)
+{
 	struct row *rows = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
-	FILE *logf = csv ? stderr : stdout;
 	/* vmlinux BTF parsed once for every program verified here: --btf's
 	 * file when given (another kernel's, e.g. for a @7.2 profile) */
-	struct rb_vmlinux *vmlinux = rb_vmlinux_new_file(lopts.btf_path);
+	struct rb_vmlinux *vmlinux = rb_vmlinux_new_file(lopts->btf_path);
 	if (!vmlinux) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		return 2;
@@ -373,7 +443,7 @@ int cmd_verify(int argc, char **argv)
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, !compiled_helpers);
 	struct probe probe = {0};
-	for (int a = optind; a < argc; a++) {
+	for (int a = 0; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
 		snprintf(path, sizeof(path), "%s", argv[a]);
@@ -385,9 +455,9 @@ int cmd_verify(int argc, char **argv)
 		}
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
-		if (opened_apart(&probe, path, &lopts, &rc))
+		if (opened_apart(&probe, path, lopts, &rc))
 			continue;
-		if (rb_object_open(path, &lopts, &obj, &err) < 0) {
+		if (rb_object_open(path, lopts, &obj, &err) < 0) {
 			fprintf(stderr, "rangebench verify: %s\n", err.msg);
 			rc = 2;
 			continue;
@@ -403,10 +473,8 @@ int cmd_verify(int argc, char **argv)
 			found = true;
 			if (add_row(&rows, &n, &cap)) {
 				fprintf(stderr, "rangebench verify: out of memory\n");
-				rb_object_free(obj);
-				free(rows);
-				rb_vmlinux_free(vmlinux);
-				return 2;
+				rc = 2;
+				break;
 			}
 			struct row *r = &rows[n - 1];
 			snprintf(r->file, sizeof(r->file), "%s", file);
@@ -436,12 +504,88 @@ int cmd_verify(int argc, char **argv)
 		}
 		rb_object_free(obj);
 	}
-	if ((csv || n) && print_rows(rows, n, csv, rb_kernel_is_running(tracker), emit) < 0) {
+	rb_vmlinux_free(vmlinux);
+	rb_scan_free(probe.scan);
+	*rowsp = rows;
+	*np = n;
+	return rc;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"tracker", required_argument, NULL, 't'}, {"log", no_argument, NULL, 'l'},
+		{"csv", no_argument, NULL, 'c'},           {"btf", required_argument, NULL, 'b'},
+		{"help", no_argument, NULL, 'h'},          {"compiled-helpers", no_argument, NULL, 'H'},
+		{"emit", required_argument, NULL, 'e'},    {"veristat", no_argument, NULL, 'V'},
+		{"filter", required_argument, NULL, 'f'},  {"sort", required_argument, NULL, 's'},
+		{"top", required_argument, NULL, 'n'},     RB_CLI_TYPE_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	const char *tracker = RB_ROLE_BASELINE;
+	bool tracker_set = false;
+	bool want_log = false, compiled_helpers = false;
+	struct verify_out out = {0};
+	struct rb_load_opts lopts = {0};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:lcb:hf:s:e:", lo, NULL)) != -1) {
+		int r = out_opt(c, optarg, &out);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (rb_cli_type_opt(c, optarg, &lopts))
+			continue;
+		switch (c) {
+		case 't':
+			if (!rb_row_known(optarg, true)) {
+				char names[384];
+				rb_row_names(names, sizeof(names), ", ", true);
+				fprintf(stderr, "rangebench verify: unknown tracker '%s' (%s)\n", optarg, names);
+				return 2;
+			}
+			if (tracker_set && strcmp(tracker, optarg)) {
+				fprintf(stderr, "rangebench verify: one --tracker per call ('%s' and '%s' given); "
+						"verify each, or compare trackers with `rangebench run` and `compare`\n",
+					tracker, optarg);
+				return 2;
+			}
+			tracker = optarg;
+			tracker_set = true;
+			break;
+		case 'l': want_log = true; break;
+		case 'b': lopts.btf_path = optarg; break;
+		case 'H': compiled_helpers = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "rangebench verify: no object given\n");
+		usage(stderr);
+		return 2;
+	}
+	if (rb_cli_check_type_opts("verify", &lopts))
+		return 2;
+	if (!rb_tracker_get(tracker, 64) && !rb_kernel_is_running(tracker) && rb_kernel_known(tracker))
+		return verify_in_guest(tracker, argc - optind, argv + optind, &lopts, want_log, &out);
+	/* the running kernel as the tracker: one line saying why it cannot
+	 * run, rather than a row "unavailable" per program (and exit 0) */
+	char why[256];
+	if (rb_kernel_is_running(tracker) && !rb_bpf_available_why(why, sizeof(why))) {
+		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
+		return 2;
+	}
+	struct row *rows = NULL;
+	size_t n = 0;
+	int rc = verify_here(tracker, argc - optind, argv + optind, &lopts, want_log, out.csv ? stderr : stdout,
+			     compiled_helpers, &rows, &n);
+	out.kernel = rb_kernel_is_running(tracker);
+	if ((out.csv || n) && print_rows(rows, n, &out) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		rc = 2;
 	}
 	free(rows);
-	rb_vmlinux_free(vmlinux);
-	rb_scan_free(probe.scan);
 	return rc;
 }

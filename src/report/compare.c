@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/rowfilter.h"
 #include "store/pairs.h"
 #include "util/filter.h"
 #include "util/grow.h"
@@ -118,6 +119,21 @@ static int shortest_names(struct rb_compare *c)
 	return 0;
 }
 
+/* each side's error after the pair columns: the instruction and message
+ * of a rejection */
+#define ERR_COLS "a.verdict <> 'success', a.err_insn, a.msg, b.verdict <> 'success', b.err_insn, b.msg "
+
+static void read_error(sqlite3_stmt *s, int col, struct rb_cmp_side *side)
+{
+	const char *msg = (const char *)sqlite3_column_text(s, col + 2);
+	if (!side->present || !sqlite3_column_int(s, col) || !msg || !*msg)
+		return;
+	if (sqlite3_column_type(s, col + 1) != SQLITE_NULL && sqlite3_column_int(s, col + 1) >= 0)
+		snprintf(side->error, sizeof(side->error), "insn %d: %s", sqlite3_column_int(s, col + 1), msg);
+	else
+		snprintf(side->error, sizeof(side->error), "%s", msg);
+}
+
 int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_compare *out,
 		    struct rb_err *err)
 {
@@ -133,7 +149,7 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		sql = sqlite3_mprintf(
 			"WITH k AS (SELECT program_id FROM results WHERE run_id = ?1 AND tracker = ?3 "
 			"UNION SELECT program_id FROM results WHERE run_id = ?2 AND tracker = ?4) "
-			"SELECT p.obj_path, p.name, coalesce(p.source, ''), '', %s "
+			"SELECT p.obj_path, p.name, coalesce(p.source, ''), '', %s, " ERR_COLS
 			"FROM k JOIN programs p ON p.id = k.program_id "
 			"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = ?3 "
 			"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = ?4 "
@@ -144,7 +160,7 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 			"WITH k AS (SELECT program_id, tracker FROM results WHERE run_id = ?1 "
 			"AND (?3 IS NULL OR tracker = ?3) UNION SELECT program_id, tracker FROM results "
 			"WHERE run_id = ?2 AND (?3 IS NULL OR tracker = ?3)) "
-			"SELECT p.obj_path, p.name, coalesce(p.source, ''), k.tracker, %s "
+			"SELECT p.obj_path, p.name, coalesce(p.source, ''), k.tracker, %s, " ERR_COLS
 			"FROM k JOIN programs p ON p.id = k.program_id "
 			"LEFT JOIN results a ON a.run_id = ?1 AND a.program_id = k.program_id AND a.tracker = k.tracker "
 			"LEFT JOIN results b ON b.run_id = ?2 AND b.program_id = k.program_id AND b.tracker = k.tracker "
@@ -186,6 +202,9 @@ int rb_compare_load(sqlite3 *db, const struct rb_compare_spec *spec, struct rb_c
 		snprintf(r->tracker, sizeof(r->tracker), "%s", (const char *)sqlite3_column_text(s, 3));
 		read_side(s, 4, &r->a);
 		read_side(s, 5, &r->b);
+		int e = sqlite3_column_count(s) - 6;
+		read_error(s, e, &r->a);
+		read_error(s, e + 3, &r->b);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -219,12 +238,6 @@ bool rb_cmp_row_changed(const struct rb_cmp_row *r)
 	return false;
 }
 
-/* sort key state, passed through qsort_r */
-struct sort_key {
-	int stat; /* -1: name */
-	int part; /* 0 a, 1 b, 2 diff, 3 pct */
-};
-
 static double pct(double a, double b)
 {
 	if (a == b)
@@ -234,70 +247,52 @@ static double pct(double a, double b)
 	return 100.0 * (b - a) / a;
 }
 
-static double key_value(const struct rb_cmp_row *r, const struct sort_key *k)
+void rb_cmp_rf_row(const struct rb_cmp_row *r, struct rb_rf_row *out)
 {
-	if (k->stat == RB_STAT_VERDICT) {
-		/* changed verdicts first */
-		return (r->a.present && r->b.present && strcmp(r->a.verdict, r->b.verdict)) ? 1 : 0;
+	out->file = r->object;
+	out->prog = r->program;
+	out->source = r->source;
+	out->nsides = 2;
+	const struct rb_cmp_side *sd[2] = {&r->a, &r->b};
+	for (int s = 0; s < 2; s++) {
+		out->present[s] = sd[s]->present;
+		out->verdict[s] = sd[s]->verdict;
+		out->error[s] = sd[s]->error;
+		for (int m = 0; m < RB_METRIC_COUNT; m++)
+			out->v[s][m] = sd[s]->v[m + 1];
 	}
-	/* a side that is missing sorts after every value */
-	if ((k->part != 1 && !r->a.present) || (k->part != 0 && !r->b.present))
-		return -1;
-	double a = r->a.v[k->stat], b = r->b.v[k->stat];
-	switch (k->part) {
-	case 0: return a;
-	case 1: return b;
-	case 2: return fabs(b - a);
-	default: return fabs(pct(a, b));
-	}
-}
-
-static int cmp_name(const struct rb_cmp_row *x, const struct rb_cmp_row *y)
-{
-	int c = strcmp(x->object, y->object);
-	if (!c)
-		c = strcmp(x->program, y->program);
-	if (!c)
-		c = strcmp(x->tracker, y->tracker);
-	return c;
 }
 
 static int cmp_rows(const void *a, const void *b, void *ctx)
 {
-	const struct sort_key *k = ctx;
 	const struct rb_cmp_row *x = a, *y = b;
-	if (k->stat >= 0) {
-		double vx = key_value(x, k), vy = key_value(y, k);
-		if (vx != vy)
-			return vx < vy ? 1 : -1;
-	}
-	return cmp_name(x, y);
+	struct rb_rf_row rx, ry;
+	rb_cmp_rf_row(x, &rx);
+	rb_cmp_rf_row(y, &ry);
+	int c = rb_sortspec_cmp(ctx, &rx, &ry);
+	return c ? c : strcmp(x->tracker, y->tracker);
 }
 
 int rb_compare_sort(struct rb_compare *c, const char *key)
 {
-	struct sort_key k = {-1, 0};
-	if (strcmp(key, "name") != 0) {
-		char buf[64];
-		snprintf(buf, sizeof(buf), "%s", key);
-		char *us = strrchr(buf, '_');
-		static const char *const parts[] = {"a", "b", "diff", "pct"};
-		k.part = -1;
-		if (us) {
-			for (int i = 0; i < 4; i++)
-				if (!strcmp(us + 1, parts[i]))
-					k.part = i;
-			if (k.part >= 0)
-				*us = 0;
-		}
-		if (k.part < 0)
-			k.part = 2; /* a bare stat name sorts by its difference */
-		k.stat = rb_cmp_stat_parse(buf);
-		if (k.stat < 0)
-			return -1;
-	}
-	qsort_r(c->rows, c->n, sizeof(c->rows[0]), cmp_rows, &k);
+	struct rb_sortspec spec;
+	struct rb_err err = {{0}};
+	if (rb_sortspec_parse(&spec, key, true, &err) < 0)
+		return -1;
+	qsort_r(c->rows, c->n, sizeof(c->rows[0]), cmp_rows, &spec);
 	return 0;
+}
+
+void rb_compare_filter(struct rb_compare *c, const struct rb_rowfilter *f)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		struct rb_rf_row r;
+		rb_cmp_rf_row(&c->rows[i], &r);
+		if (rb_rowfilter_match(f, &r))
+			c->rows[k++] = c->rows[i];
+	}
+	c->n = k;
 }
 
 static bool verified(const struct rb_cmp_side *s)
@@ -374,7 +369,7 @@ static void fmt_diff(char *buf, size_t len, int stat, double a, double b, bool w
 }
 
 int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, size_t nstats,
-		     bool csv, const bool *keep, size_t limit, struct rb_table *out)
+		     bool csv, bool errors, const bool *keep, size_t limit, struct rb_table *out)
 {
 	bool by_run = c->n > 0 && c->rows[0].tracker[0];
 	const char *hdr[64];
@@ -397,6 +392,10 @@ int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, 
 			hdr[nh] = titles[nh];
 			nh++;
 		}
+	}
+	if (errors) {
+		hdr[nh++] = csv ? "error_a" : "Error (A)";
+		hdr[nh++] = csv ? "error_b" : "Error (B)";
 	}
 	if (rb_table_init(out, nh, hdr) < 0)
 		return -1;
@@ -451,6 +450,10 @@ int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, 
 			}
 			for (size_t q = first; q < k; q++)
 				cells[q] = cell[q];
+		}
+		if (errors) {
+			cells[k++] = r->a.error;
+			cells[k++] = r->b.error;
 		}
 		if (rb_table_add(out, cells) < 0)
 			return -1;

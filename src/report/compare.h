@@ -36,6 +36,7 @@ struct rb_compare_spec {
 struct rb_cmp_side {
 	bool present;
 	char verdict[16];
+	char error[200];         /* "insn N: message" of a rejection, "" if none */
 	double v[RB_STAT_COUNT]; /* RB_STAT_VERDICT unused */
 };
 
@@ -71,11 +72,20 @@ int rb_cmp_stat_names(char *buf, size_t len, const char *sep);
  * counted. */
 bool rb_cmp_row_changed(const struct rb_cmp_row *r);
 
-/* Sort by key: "name", or STAT with suffix _a, _b, _diff or _pct (e.g.
- * "states_pct"); numbers sort descending (diff and pct by magnitude),
- * rows without the value last.
- * Returns -1 for an unknown key. */
+/* Sort by a spec (report/rowfilter.h): keys "name", "source", "verdict"
+ * (changed first), or STAT with suffix _a, _b, _diff or _pct (e.g.
+ * "states_pct"), comma-separated, each optionally followed by '^'
+ * (ascending) or 'v' (descending); numbers sort descending (diff and pct
+ * by magnitude), rows without the value last. Returns -1 for an unknown
+ * key. */
 int rb_compare_sort(struct rb_compare *c, const char *key);
+
+/* the row as filters and sort keys see it (report/rowfilter.h) */
+struct rb_rf_row;
+void rb_cmp_rf_row(const struct rb_cmp_row *r, struct rb_rf_row *out);
+/* keep only the rows f lets through (veristat's -f) */
+struct rb_rowfilter;
+void rb_compare_filter(struct rb_compare *c, const struct rb_rowfilter *f);
 
 /* Only rows that both sides verified (success or failure on each side)
  * are compared; every other row is excluded and counted by reason. */
@@ -99,9 +109,10 @@ void rb_compare_summarize(const struct rb_compare *c, struct rb_compare_summary 
 
 /* The per-program table: object, program, [tracker,] then for each stat in
  * stats: A, B, DIFF (text: "+12 (+3.4%)"; csv: separate diff and pct
- * columns). Rows where keep[i] is false are left out (keep may be NULL). */
+ * columns), then with errors each side's error (instruction and
+ * message). Rows where keep[i] is false are left out (keep may be NULL). */
 int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, size_t nstats,
-		     bool csv, const bool *keep, size_t limit, struct rb_table *out);
+		     bool csv, bool errors, const bool *keep, size_t limit, struct rb_table *out);
 /* The summary as a two-column table (statistic, value); excluded rows
  * one line per reason. */
 int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table *out);

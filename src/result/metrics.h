@@ -49,39 +49,41 @@ enum {
 	RB_MF_NULL_ZERO = 1 << 4,    /* 0 means not measured: stored as NULL */
 	RB_MF_SAME_CLOCK = 1 << 5,   /* compared only when both sides ran on one clock (results.clock) */
 	RB_MF_VERIFY_FIRST = 1 << 6, /* verify's first metric column */
+	RB_MF_VERISTAT = 1 << 7,     /* veristat has the column (its name: vcsv, else column): verify --veristat */
 };
 
 /* clang-format off */
-#define RB_METRICS(X)                                                                                   \
-	/* instructions processed (the kernel's "processed N insns") */                                 \
-	X(INSNS, insns_processed, u64, "insns_processed", "insns", "Insns", "Insns", "total_insns",     \
-	  RB_MFMT_COUNT, RB_MF_CHANGED | RB_MF_COMPARE | RB_MF_GMEAN, "processed")                      \
-	/* states stored (total_states), the most alive at once (peak_states) */                        \
-	X(STATES, total_states, u64, "total_states", "states", "States", "States", "total_states",      \
-	  RB_MFMT_COUNT, RB_MF_CHANGED | RB_MF_COMPARE | RB_MF_GMEAN, "total_states")                   \
-	X(PEAK_STATES, peak_states, u64, "peak_states", "peak_states", "Peak states", "Peak states",    \
-	  "peak_states", RB_MFMT_COUNT, RB_MF_CHANGED | RB_MF_GMEAN, "peak_states")                     \
-	/* verification time in microseconds: the median over `run --repeat` */                         \
+#define RB_METRICS(X)                                                                               \
+	/* instructions processed (the kernel's "processed N insns") */                             \
+	X(INSNS, insns_processed, u64, "insns_processed", "insns", "Insns", "Insns", "total_insns", \
+	  RB_MFMT_COUNT, RB_MF_CHANGED | RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_VERISTAT, "processed") \
+	/* states stored (total_states), the most alive at once (peak_states) */                    \
+	X(STATES, total_states, u64, "total_states", "states", "States", "States", "total_states",  \
+	  RB_MFMT_COUNT, RB_MF_CHANGED | RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_VERISTAT, "total_states") \
+	X(PEAK_STATES, peak_states, u64, "peak_states", "peak_states", "Peak states", "Peak states", \
+	  "peak_states", RB_MFMT_COUNT, RB_MF_CHANGED | RB_MF_GMEAN | RB_MF_VERISTAT, "peak_states") \
+	/* verification time in microseconds: the median over `run --repeat` */                     \
 	X(TIME, verify_us, f64, "verify_us", "time", "Time (us)", "Duration (us)", "duration", RB_MFMT_US, \
-	  RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_SAME_CLOCK | RB_MF_VERIFY_FIRST, "verification time")     \
-	/* sizeof one register state; sizeof one stored state (one frame) */                            \
+	  RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_SAME_CLOCK | RB_MF_VERIFY_FIRST | RB_MF_VERISTAT,     \
+	  "verification time")                                                                      \
+	/* sizeof one register state; sizeof one stored state (one frame) */                        \
 	X(REG_BYTES, reg_state_bytes, u64, "reg_state_bytes", "reg_bytes", "Reg state (B)", "Reg state (B)", \
-	  "reg_state_bytes", RB_MFMT_COUNT, 0, NULL)                                                    \
-	X(STATE_BYTES, state_bytes, u64, "state_bytes", "state_bytes", "State (B)", "State (B)",        \
-	  "state_bytes", RB_MFMT_COUNT, 0, NULL)                                                        \
-	/* peak bytes of verifier states alive at once, as allocated */                                 \
-	X(MEM, peak_state_mem, u64, "peak_state_mem", "mem", "Peak mem (B)", "Peak mem (B)",            \
-	  "peak_state_mem", RB_MFMT_COUNT, RB_MF_ENGINE_ONLY, NULL)                                     \
-	/* the most states stored at one instruction; read marks (0 since 6.18) */                      \
-	X(MAX_STATES_PER_INSN, max_states_per_insn, u64, "max_states_per_insn", "max_states_per_insn",  \
-	  "Max states/insn", NULL, NULL, RB_MFMT_COUNT, 0, "max_states_per_insn")                       \
-	X(MARK_READ, mark_read, u64, "mark_read", "mark_read", "Mark read", NULL, NULL, RB_MFMT_COUNT, 0, \
-	  "mark_read")                                                                                  \
-	/* the process's peak RSS during the verification (0: not measured) */                          \
-	X(RSS, peak_rss_kib, u64, "peak_rss_kib", "rss", "Peak RSS (KiB)", NULL, NULL, RB_MFMT_COUNT,   \
-	  RB_MF_NULL_ZERO, NULL)                                                                        \
-	/* paths pruned: hits of the engine's state-equivalence check (engine/prune.c) */               \
-	X(PRUNED, states_pruned, u64, "states_pruned", "pruned", "Pruned", NULL, NULL, RB_MFMT_COUNT,   \
+	  "reg_state_bytes", RB_MFMT_COUNT, 0, NULL)                                                \
+	X(STATE_BYTES, state_bytes, u64, "state_bytes", "state_bytes", "State (B)", "State (B)",    \
+	  "state_bytes", RB_MFMT_COUNT, 0, NULL)                                                    \
+	/* peak bytes of verifier states alive at once, as allocated */                             \
+	X(MEM, peak_state_mem, u64, "peak_state_mem", "mem", "Peak mem (B)", "Peak mem (B)",        \
+	  "peak_state_mem", RB_MFMT_COUNT, RB_MF_ENGINE_ONLY, NULL)                                 \
+	/* the most states stored at one instruction; read marks (0 since 6.18) */                  \
+	X(MAX_STATES_PER_INSN, max_states_per_insn, u64, "max_states_per_insn", "max_states_per_insn", \
+	  "Max states/insn", NULL, NULL, RB_MFMT_COUNT, RB_MF_VERISTAT, "max_states_per_insn")      \
+	X(MARK_READ, mark_read, u64, "mark_read", "mark_read", "Mark read", NULL, NULL, RB_MFMT_COUNT, \
+	  RB_MF_VERISTAT, "mark_read")                                                              \
+	/* the process's peak RSS during the verification (0: not measured) */                      \
+	X(RSS, peak_rss_kib, u64, "peak_rss_kib", "rss", "Peak RSS (KiB)", NULL, NULL, RB_MFMT_COUNT, \
+	  RB_MF_NULL_ZERO, NULL)                                                                    \
+	/* paths pruned: hits of the engine's state-equivalence check (engine/prune.c) */           \
+	X(PRUNED, states_pruned, u64, "states_pruned", "pruned", "Pruned", NULL, NULL, RB_MFMT_COUNT, \
 	  RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_ENGINE_ONLY, NULL)
 /* clang-format on */
 

@@ -40,8 +40,10 @@ check "query explain_classes: the classes per source" \
 $RB compare --db "$db" --changed --explain --trackers old,kernel >"$tmp/k.out" 2>&1
 check "--explain with the kernel as a side: exit 2, said why" "[ $? -eq 2 ] && grep -q 'two engine trackers' $tmp/k.out" "$tmp/k.out"
 
-$RB compare --db "$db" --filter 'insns>1000' >"$tmp/f.out" 2>&1
-check "--filter with an expression: exit 2, says it wants a glob" "[ $? -eq 2 ] && grep -q 'takes a glob' $tmp/f.out" "$tmp/f.out"
+$RB compare --db "$db" --filter 'insns_b>1000' >"$tmp/f.out" 2>&1
+check "--filter with an expression: evaluated (no program has 1000 insns)" "[ $? -eq 0 ] && grep -Eq '^programs +0$' $tmp/f.out" "$tmp/f.out"
+$RB compare --db "$db" --filter 'insns=>1000' >"$tmp/f2.out" 2>&1
+check "--filter with a misparsed expression: exit 2, named" "[ $? -eq 2 ] && grep -q \"filter 'insns=>1000': '>1000' is not a number\" $tmp/f2.out" "$tmp/f2.out"
 $RB query --db "$db" --candidate arc2 pair_changed >"$tmp/pq.out" 2>&1
 check "query pair_changed on a run without the candidate: exit 2 naming it" \
 	"[ $? -eq 2 ] && grep -q \"has no results of tracker 'arc2' (it has: cnum,old)\" $tmp/pq.out" "$tmp/pq.out"

@@ -236,7 +236,7 @@ static void tables(void **state)
 	assert_int_equal(rb_compare_load(rb_store_db(f->st), &spec, &c, &err), 0);
 	enum rb_cmp_stat stats[] = {RB_STAT_VERDICT, RB_STAT_STATES};
 	struct rb_table t;
-	assert_int_equal(rb_compare_table(&c, stats, 2, false, NULL, 0, &t), 0);
+	assert_int_equal(rb_compare_table(&c, stats, 2, false, false, NULL, 0, &t), 0);
 	assert_int_equal(t.nrows, 2);
 	char *txt = render(&t, false);
 	assert_non_null(strstr(txt, "States (DIFF)"));
@@ -244,7 +244,7 @@ static void tables(void **state)
 	assert_non_null(strstr(txt, "MATCH"));
 	free(txt);
 	rb_table_free(&t);
-	assert_int_equal(rb_compare_table(&c, stats, 2, true, NULL, 0, &t), 0);
+	assert_int_equal(rb_compare_table(&c, stats, 2, true, false, NULL, 0, &t), 0);
 	char *csv = render(&t, true);
 	assert_non_null(strstr(csv, "object,program,tracker,verdict_a,verdict_b,verdict_diff,states_a,"
 				    "states_b,states_diff,states_pct\n"));
@@ -253,10 +253,10 @@ static void tables(void **state)
 	rb_table_free(&t);
 	/* keep[] and the row limit */
 	bool keep[2] = {false, true};
-	assert_int_equal(rb_compare_table(&c, stats, 2, true, keep, 0, &t), 0);
+	assert_int_equal(rb_compare_table(&c, stats, 2, true, false, keep, 0, &t), 0);
 	assert_int_equal(t.nrows, 1);
 	rb_table_free(&t);
-	assert_int_equal(rb_compare_table(&c, stats, 2, true, NULL, 1, &t), 0);
+	assert_int_equal(rb_compare_table(&c, stats, 2, true, false, NULL, 1, &t), 0);
 	assert_int_equal(t.nrows, 1);
 	rb_table_free(&t);
 	rb_compare_free(&c);
