@@ -49,7 +49,10 @@ static void usage(FILE *f)
 		   "  or states differ between the two sides' rows of the run (default the newest\n"
 		   "  with both), each explained as above (the logs' parting point from\n"
 		   "  `rangebench attribute` where stored), stored in the run's explanations\n"
-		   "  (--no-store: not), a summary by cause class; -q: the summary only.\n");
+		   "  (--no-store: not), a summary by cause class; -q: the summary only.\n"
+		   "  --run-b RUN: the candidate's rows from another run (two runs, perhaps made by\n"
+		   "  another build: an engine row side must then reproduce its run's figures here\n"
+		   "  too, else the change stays unexplained); not stored.\n");
 }
 
 /* a side: an engine row (tracker, or tracker@profile) or a kernel */
@@ -93,6 +96,7 @@ int cmd_explain(int argc, char **argv)
 					   {"stand-ins", required_argument, NULL, 's'},
 					   {"db", required_argument, NULL, 'd'},
 					   {"run", required_argument, NULL, 'r'},
+					   {"run-b", required_argument, NULL, 'R'},
 					   {"no-store", no_argument, NULL, 'N'},
 					   RB_CLI_TYPE_LONGOPTS,
 					   {"help", no_argument, NULL, 'h'},
@@ -117,6 +121,9 @@ int cmd_explain(int argc, char **argv)
 			break;
 		case 'r':
 			xo.run = optarg;
+			break;
+		case 'R':
+			xo.run_b = optarg;
 			break;
 		case 'N':
 			xo.store = false;

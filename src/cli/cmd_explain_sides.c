@@ -19,6 +19,7 @@
 #include "oracle/ktrace.h"
 #include "report/compare_explain.h"
 #include "store/explanations.h"
+#include "store/provenance.h"
 #include "store/store.h"
 #include "verify/row.h"
 #include "verify/verify.h"
@@ -80,19 +81,35 @@ struct xs_rows {
 	int n;
 };
 
+/* the row named t into r (once), verified */
+static void run_row(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, const char *t,
+		    struct xs_rows *r)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->name[i], t))
+			return;
+	if (r->n == XS_MAX_ROWS)
+		return;
+	snprintf(r->name[r->n], sizeof(r->name[0]), "%s", t);
+	struct rb_verify_opts vo = {.tracker = t, .vmlinux = o->eo->vmlinux, .helpers = o->eo->helpers,
+				    .time_limit_s = o->eo->time_limit_s};
+	struct rb_err err = {{0}};
+	r->ok[r->n] = rb_verify(obj, idx, &vo, &r->res[r->n], &err) == 0;
+	r->n++;
+}
+
+/* the stand-ins, and each side that is an engine row (run here: a run's
+ * row made by another build need not be reproduced) */
 static void run_rows(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, struct xs_rows *r)
 {
 	char list[512];
 	snprintf(list, sizeof(list), "%s", o->stand_ins);
 	r->n = 0;
-	for (char *save = NULL, *t = strtok_r(list, ",", &save); t && r->n < XS_MAX_ROWS; t = strtok_r(NULL, ",", &save)) {
-		snprintf(r->name[r->n], sizeof(r->name[0]), "%s", t);
-		struct rb_verify_opts vo = {.tracker = t, .vmlinux = o->eo->vmlinux, .helpers = o->eo->helpers,
-					    .time_limit_s = o->eo->time_limit_s};
-		struct rb_err err = {{0}};
-		r->ok[r->n] = rb_verify(obj, idx, &vo, &r->res[r->n], &err) == 0;
-		r->n++;
-	}
+	for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		run_row(o, obj, idx, t, r);
+	for (int s = 0; s < 2; s++)
+		if (rb_row_known(o->side[s], false))
+			run_row(o, obj, idx, o->side[s], r);
 }
 
 /* how far apart two engine rows are: 1 for the tracker, 1 for the profile */
@@ -118,13 +135,10 @@ static const char *stand_in_diff(const char *a, const char *b)
 static int matches(const struct rb_xs_opts *o, int s, const struct xs_rows *r, const struct rb_result *want,
 		   const char **out)
 {
-	if (rb_row_known(o->side[s], false)) {
-		out[0] = o->side[s];
-		return 1;
-	}
+	bool engine = rb_row_known(o->side[s], false);
 	int n = 0;
 	for (int i = 0; i < r->n; i++)
-		if (r->ok[i] && same_figures(&r->res[i], want))
+		if (r->ok[i] && same_figures(&r->res[i], want) && (!engine || !strcmp(r->name[i], o->side[s])))
 			out[n++] = r->name[i];
 	return n;
 }
@@ -522,15 +536,16 @@ static void rescol(sqlite3_stmt *s, int i, struct rb_result *r)
 }
 
 /* the programs whose two rows differ (both success or failure) */
-static int load_run(sqlite3 *db, int64_t run, const struct rb_xs_opts *o, struct xs_prog **out, size_t *n)
+static int load_run(sqlite3 *db, int64_t run, int64_t run_b, const struct rb_xs_opts *o, struct xs_prog **out,
+		    size_t *n)
 {
 	static const char sql[] =
 		"SELECT p.obj_path, p.name, coalesce(p.source, 'unknown'), p.prog_type, p.section, "
 		"b.verdict, b.insns_processed, b.total_states, c.verdict, c.insns_processed, c.total_states, "
 		"a.part_index, a.common_line, a.baseline_line, a.candidate_line, a.mechanism "
-		"FROM results b JOIN results c ON c.run_id = b.run_id AND c.program_id = b.program_id AND c.tracker = ?3 "
+		"FROM results b JOIN results c ON c.run_id = ?4 AND c.program_id = b.program_id AND c.tracker = ?3 "
 		"JOIN programs p ON p.id = b.program_id "
-		"LEFT JOIN kernel_attributions a ON a.run_id = b.run_id AND a.program_id = b.program_id "
+		"LEFT JOIN kernel_attributions a ON a.run_id = b.run_id AND ?1 = ?4 AND a.program_id = b.program_id "
 		"AND a.baseline = ?2 AND a.candidate = ?3 "
 		"WHERE b.run_id = ?1 AND b.tracker = ?2 AND b.verdict IN ('success', 'failure') "
 		"AND c.verdict IN ('success', 'failure') AND (b.verdict <> c.verdict OR "
@@ -542,6 +557,7 @@ static int load_run(sqlite3 *db, int64_t run, const struct rb_xs_opts *o, struct
 	sqlite3_bind_int64(s, 1, run);
 	sqlite3_bind_text(s, 2, o->side[0], -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, o->side[1], -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 4, run_b);
 	size_t cap = 0;
 	int rc;
 	*out = NULL;
@@ -606,22 +622,34 @@ int rb_explain_sides_run(const struct rb_xs_opts *o)
 		fprintf(stderr, "explain: %s\n", err.msg);
 		return 2;
 	}
-	int64_t run = 0;
+	int64_t run = 0, run_b = 0;
 	struct xs_prog *p = NULL;
 	size_t n = 0;
 	int rc = 0;
-	if (o->run ? rb_store_find_run(st, o->run, "verify", &run, &err) < 0 : newest_run(st, o, &run, &err) < 0) {
+	if ((o->run ? rb_store_find_run(st, o->run, "verify", &run, &err) < 0 : newest_run(st, o, &run, &err) < 0) ||
+	    (o->run_b && rb_store_find_run(st, o->run_b, "verify", &run_b, &err) < 0)) {
 		fprintf(stderr, "explain: %s\n", err.msg);
 		rc = 2;
-	} else if (load_run(rb_store_db(st), run, o, &p, &n) < 0) {
+	} else if (load_run(rb_store_db(st), run, o->run_b ? run_b : run, o, &p, &n) < 0) {
 		fprintf(stderr, "explain: %s: %s\n", o->db, sqlite3_errmsg(rb_store_db(st)));
 		rc = 2;
 	}
 	struct xs_sum *sum = calloc(1, sizeof(*sum));
 	if (!sum)
 		rc = 2;
+	/* which build made each side's rows (a patch shows as its diff's hash) */
+	for (int k = 0; rc == 0 && !o->quiet && k < (o->run_b && run_b != run ? 2 : 1); k++) {
+		struct rb_provenance pv;
+		char line[256];
+		if (rb_store_run_provenance(st, k ? run_b : run, &pv, &err) < 0)
+			continue;
+		rb_provenance_line(&pv, line, sizeof(line));
+		printf("run %lld (%s) built from %s\n%s", (long long)(k ? run_b : run), k ? o->side[1] : o->side[0], line,
+		       k || !o->run_b || run_b == run ? "\n" : "");
+		rb_provenance_free(&pv);
+	}
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (explain_prog(o, &p[i], sum, o->store ? st : NULL, run) < 0) {
+		if (explain_prog(o, &p[i], sum, o->store && !o->run_b ? st : NULL, run) < 0) {
 			sum->n++;
 			sum_add(sum, "unexplained: the program does not open here", false);
 			if (!o->quiet)
@@ -629,9 +657,11 @@ int rb_explain_sides_run(const struct rb_xs_opts *o)
 				       p[i].name);
 		}
 	if (rc == 0) {
+		if (o->run_b)
+			printf("sides' rows: %s of run %lld, %s of run %lld (not stored: two runs)\n", o->side[0],
+			       (long long)run, o->side[1], (long long)run_b);
 		if (n == 0)
-			printf("summary: no program differs between %s and %s in run %lld\n", o->side[0], o->side[1],
-			       (long long)run);
+			printf("summary: no program differs between %s and %s\n", o->side[0], o->side[1]);
 		else
 			print_summary(o, sum);
 	}

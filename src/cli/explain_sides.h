@@ -19,6 +19,7 @@ struct rb_xs_opts {
 	const char *side[2];     /* baseline, candidate: engine rows or kernels */
 	const char *stand_ins;   /* comma-separated engine rows to try for a kernel side */
 	const char *db, *run;    /* the run mode: rows of this run; NULL: verify here */
+	const char *run_b;       /* the candidate's rows from this run (NULL: run) */
 	bool store;              /* the run mode: store the explanations (table explanations) */
 	bool quiet;              /* the run mode: only the summary */
 	struct rb_explain_opts *eo;
@@ -35,9 +36,11 @@ struct rb_xs_opts {
  * batch). Exit code: 0 every change explained, 1 one is not, 2 an error. */
 int rb_explain_sides_live(const struct rb_xs_opts *o, int argc, char **argv);
 /* every program whose verdict, instructions or states differ between the
- * two sides' rows of a run (sides of kind success or failure), the logs'
- * parting point from kernel_attributions where `attribute` stored it; a
- * summary by cause class. Same exit codes. */
+ * two sides' rows of a run (or the baseline's of run and the candidate's of
+ * run_b: two runs, made by another build perhaps: an engine row side is
+ * then checked to reproduce its run's figures too), both success or
+ * failure, the logs' parting point from kernel_attributions where
+ * `attribute` stored it; a summary by cause class. Same exit codes. */
 int rb_explain_sides_run(const struct rb_xs_opts *o);
 
 #endif

@@ -60,6 +60,18 @@ $RB explain --db "$db" --baseline kernel-a --candidate kernel-b --stand-ins old,
 check "-q: the summary only; --no-store keeps the stored rows" \
 	"[ \"\$(grep -c '^explained:' $tmp/qq.out)\" = 0 ] && grep -q '^summary:' $tmp/qq.out && [ \"\$(q \"SELECT sum(explained) FROM explanations WHERE baseline = 'kernel-a'\")\" = 1 ]" "$tmp/qq.out"
 
+# two runs: old of run s, cnum of run s2; then s2's row as another build left it
+$RB run --no-census --db "$db" --label s2 --trackers cnum -j 1 "$O" "$A" >"$tmp/run2.out" 2>&1
+$RB explain --db "$db" --run s --run-b s2 --baseline old --candidate cnum >"$tmp/two.out" 2>&1
+rc=$?
+check "two runs as sides: both changes explained (exit 0), not stored" \
+	"[ $rc -eq 0 ] && grep -q '^sides.* rows: old of run 1, cnum of run 2 (not stored: two runs)' $tmp/two.out && grep -q '^summary: 2 programs differ between old and cnum; 2 with an engine stand-in for each side, 2 explained' $tmp/two.out" "$tmp/two.out"
+q "UPDATE results SET insns_processed = insns_processed + 1 WHERE run_id = 2 AND tracker = 'cnum' AND program_id = (SELECT id FROM programs WHERE name = 'abs_window_neg')"
+$RB explain --db "$db" --run s --run-b s2 --baseline old --candidate cnum >"$tmp/two2.out" 2>&1
+rc=$?
+check "a run's cnum row this build does not reproduce: unexplained (exit 1)" \
+	"[ $rc -eq 1 ] && grep -A4 ':abs_window_neg$' $tmp/two2.out | grep -q '^  cnum failure 22/1; tried: .* cnum failure 21/1' && grep -q '^summary: 2 programs .* 1 explained' $tmp/two2.out" "$tmp/two2.out"
+
 # the running kernel as a side
 $RB explain --baseline kernel --candidate cnum "$O:bias_add64" >"$tmp/r.out" 2>&1
 rc=$?
