@@ -21,11 +21,14 @@ struct rb_profile;
  * with no recorder the engine pays one pointer test per instruction.
  * `st` is the current path's state (its rec_node field is the recorder's
  * to use: copies made for pushed branches and checkpoints inherit it). */
+#define RB_REC_END_PATH 2
 struct rb_engine_recorder {
 	void *ctx;
 	/* the current path reaches insn idx (after pruning, before the insn
 	 * runs); ckpt: the checkpoint just stored for this very state, or NULL.
-	 * A non-zero return stops verification (as out of memory). */
+	 * RB_REC_END_PATH ends this path there as a prune would (explain's
+	 * counterfactual of a prune made by one tracker only); any other
+	 * non-zero return stops verification (as out of memory). */
 	int (*insn)(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *ckpt);
 	/* the current path at idx is pruned: it is safe because the stored
 	 * state `old` is; live: registers of the current frame live at idx */

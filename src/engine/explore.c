@@ -163,8 +163,12 @@ int rb_explore(struct rb_env *env, int start)
 				rb_log_insn(env, env->insn_idx);
 			}
 			env->aux[env->insn_idx].seen = true;
-			if (rec && rec->insn && rec->insn(rec->ctx, env->insn_idx, env->cur, ckpt))
+			int rr = rec && rec->insn ? rec->insn(rec->ctx, env->insn_idx, env->cur, ckpt) : 0;
+			if (rr && rr != RB_REC_END_PATH)
 				return RB_E_NOMEM;
+			exit_path = rr == RB_REC_END_PATH;
+		}
+		if (!exit_path) {
 			prev_insn_idx = last_done = env->insn_idx;
 			rb_live_insn_begin(env);
 			err = rb_do_insn(env, &exit_path);

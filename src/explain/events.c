@@ -147,7 +147,12 @@ static int inject_event(struct ex_inject *in, struct rb_vstate *st, struct rb_vs
 static int combo_insn(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate *ckpt)
 {
 	struct ex_combo *k = ctx;
+	uint64_t e = k->inj->count;
 	int rc = inject_event(k->inj, st, ckpt);
+	if (!rc && k->inj->end_path && e == k->inj->end_at) {
+		k->inj->ended = true;
+		return RB_REC_END_PATH;
+	}
 	if (rc || !k->inner->insn)
 		return rc;
 	return k->inner->insn(k->inner->ctx, idx, st, ckpt);

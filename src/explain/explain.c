@@ -292,7 +292,7 @@ static enum rb_cf_outcome run_fixed(struct ex_ctx *c, int to, const struct ex_in
 	static const struct rb_engine_recorder none = {0};
 	int rc = run_side(c, to, &none, res, err);
 	c->inj[to] = keep;
-	if (rc < 0 || all.missing || all.done < all.nfix)
+	if (rc < 0 || all.missing || all.done < all.nfix || (all.end_path && !all.ended))
 		return RB_CF_FAILED;
 	const struct rb_result *want = &c->x->res[!to];
 	if (res->verdict != want->verdict)
@@ -439,6 +439,21 @@ static void further_causes(struct ex_ctx *c, size_t pos, struct ex_loc l, int to
 	free(inj);
 }
 
+/* a prune by one side only, on equal current values: the side that
+ * explored on ends its path at that event as a prune would; the change
+ * vanishes when the prune alone made it */
+static void prune_counterfactual(struct ex_ctx *c, struct rb_err *err)
+{
+	struct rb_explain *x = c->x;
+	int to = !c->part.pruned_by;
+	struct ex_inject in = {.end_path = true, .end_at = (uint64_t)c->part.d};
+	x->cf_prune = true;
+	x->found = true;
+	x->cf_side = to;
+	x->cf_tried = 1;
+	x->cf = run_fixed(c, to, &in, NULL, &x->cf_res, err);
+}
+
 static void explain_cause(struct ex_ctx *c, struct rb_err *err)
 {
 	struct rb_explain *x = c->x;
@@ -448,7 +463,8 @@ static void explain_cause(struct ex_ctx *c, struct rb_err *err)
 	int curframe = c->sn[0].st[d]->curframe;
 	if (!deciding_loc(c, &l)) {
 		/* equal value sets where it was decided: the cause is not a
-		 * value of the current state (a stored state, a branch_taken) */
+		 * value of the current state (a stored state, a branch_taken);
+		 * for a prune, the decision itself is given to the other side */
 		x->cause_insn = x->first_insn = x->part_insn;
 		rb_disasm(&insns[x->part_insn], c->obj, x->cause_text, sizeof(x->cause_text));
 		snprintf(x->first_text, sizeof(x->first_text), "%s", x->cause_text);
@@ -457,6 +473,8 @@ static void explain_cause(struct ex_ctx *c, struct rb_err *err)
 			 : c->part.kind == RB_PART_BRANCH ? "branch decision on equal values"
 							  : "verdict on equal values");
 		ex_source_line(c->obj, c->idx, x->cause_insn, x->source, sizeof(x->source));
+		if (c->part.kind == RB_PART_PRUNE && !c->o->no_counterfactual)
+			prune_counterfactual(c, err);
 		return;
 	}
 	ex_loc_name(l, curframe, x->deciding, sizeof(x->deciding));

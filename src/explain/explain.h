@@ -83,6 +83,10 @@ struct rb_explain {
 	char first_text[128];
 	char first_loc[32];
 	int cf_tried;           /* instructions along the history tried */
+	/* a prune by one side only with equal current values (the stored
+	 * states differ): the counterfactual ends the other side's path there
+	 * as a prune would */
+	bool cf_prune;
 	/* the counterfactual: which side was given the other's value set */
 	enum rb_cf_outcome cf;
 	int cf_side;            /* 1: the candidate got the baseline's value, 0: the reverse */

@@ -36,7 +36,7 @@ void rb_explain_print(FILE *f, const struct rb_object *obj, size_t prog_idx, con
 							   : "");
 	if (x->source[0])
 		fprintf(f, "source:       %s\n", x->source);
-	if (x->found) {
+	if (x->found && !x->cf_prune) {
 		for (int s = 0; s < 2; s++) {
 			fprintf(f, "  %s %s before: %s\n", x->names[s], x->cause_loc, x->val[s][0]);
 			fprintf(f, "  %s %s after:  %s\n", x->names[s], x->cause_loc, x->val[s][1]);
@@ -48,6 +48,12 @@ void rb_explain_print(FILE *f, const struct rb_object *obj, size_t prog_idx, con
 		return;
 	}
 	int to = x->cf_side, from = !to;
+	if (x->cf_prune) {
+		fprintf(f, "counterfactual: %s prunes at insn %d as %s does: %s, %llu insns -> %s\n", x->names[to],
+			x->cause_insn, x->names[from], rb_verdict_name(x->cf_res.verdict),
+			(unsigned long long)x->cf_res.insns_processed, rb_cf_name(x->cf));
+		return;
+	}
 	fprintf(f, "counterfactual: %s given %s's %s after insn %d: %s, %llu insns -> %s\n", x->names[to],
 		x->names[from], x->cause_loc, x->cause_insn, rb_verdict_name(x->cf_res.verdict),
 		(unsigned long long)x->cf_res.insns_processed, rb_cf_name(x->cf));

@@ -57,3 +57,9 @@ check "missing object: exit 2" '[ $rc -eq 2 ]'
 "$RB" explain "${RB_TEST_BIN:-build/test}/objects/explain_two.bpf.o" >"$tmp/two.txt" 2>&1; rc=$?
 check "two causes: one counterfactual alone leaves a change" 'grep -q "^counterfactual: cnum given old.s r8 after insn 17: success, 32 insns -> verdict only" "$tmp/two.txt"' "$tmp/two.txt"
 check "two causes: the second found, both together vanish (exit 0)" '[ $rc -eq 0 ] && grep -q "^further causes: insn 19 r6 (wrap across 2^63)$" "$tmp/two.txt" && grep -q "^counterfactual with all 2 causes: cnum given old.s value sets: success, 41 insns -> vanished" "$tmp/two.txt"' "$tmp/two.txt"
+
+# a prune made by one side only on equal current values (7.2's stack
+# liveness per half slot): the decision itself is given to the other side
+"$RB" explain --baseline old --candidate old@7.2 "${RB_TEST_BIN:-build/test}/objects/profile72.bpf.o:half_slot_join" >"$tmp/prune.txt" 2>&1; rc=$?
+check "a prune by one side only: class pruning difference, explained (exit 0)" '[ $rc -eq 0 ] && grep -q "^parting: .*at insn 16 old@7.2 prunes the state, old explores on" "$tmp/prune.txt" && grep -q "^class: *pruning difference (stored states)$" "$tmp/prune.txt"' "$tmp/prune.txt"
+check "its counterfactual: old prunes there too, the change vanishes" 'grep -q "^counterfactual: old prunes at insn 16 as old@7.2 does: success, 39 insns -> vanished" "$tmp/prune.txt"' "$tmp/prune.txt"
