@@ -180,12 +180,7 @@ int cmd_explain(int argc, char **argv)
 	for (int a = optind; a < argc && rc == 0; a++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s", argv[a]);
-		char *colon = strrchr(path, ':');
-		const char *pname = NULL;
-		if (colon && colon[1] && !strchr(colon, '/')) {
-			*colon = 0;
-			pname = colon + 1;
-		}
+		const char *pname = rb_cli_split_prog(path);
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
 		if (rb_object_open(path, &lopts, &obj, &err) < 0) {

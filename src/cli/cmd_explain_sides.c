@@ -13,6 +13,7 @@
 
 #include "cli/explain_sides.h"
 #include "cli/kdiff_trace.h"
+#include "cli/type_opts.h"
 #include "engine/profile.h"
 #include "kernels/kernels.h"
 #include "loader/prog_type.h"
@@ -413,12 +414,7 @@ static int expand_args(const struct rb_xs_opts *o, int argc, char **argv, struct
 	for (int a = 0; a < argc; a++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s", argv[a]);
-		char *colon = strrchr(path, ':');
-		const char *pname = NULL;
-		if (colon && colon[1] && !strchr(colon, '/')) {
-			*colon = 0;
-			pname = colon + 1;
-		}
+		const char *pname = rb_cli_split_prog(path);
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
 		if (rb_object_open(path, o->lo, &obj, &err) < 0) {

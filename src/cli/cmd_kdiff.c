@@ -182,12 +182,7 @@ int cmd_kdiff(int argc, char **argv)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s", argv[optind]);
 	/* OBJ:PROG, or OBJ alone when the object holds one program */
-	char *colon = strrchr(path, ':');
-	const char *pname = NULL;
-	if (colon && colon[1] && !strchr(colon, '/')) {
-		*colon = 0;
-		pname = colon + 1;
-	}
+	const char *pname = rb_cli_split_prog(path);
 	struct rb_object *obj = NULL;
 	struct rb_err err = {{0}};
 	if (rb_cli_check_type_opts("kdiff", &lopts))

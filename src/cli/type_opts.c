@@ -2,6 +2,7 @@
 #include "cli/type_opts.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "loader/btf_file.h"
 #include "loader/prog_type.h"
@@ -54,4 +55,13 @@ void rb_cli_object_notes(const char *cmd, const struct rb_object *obj)
 		rb_errf(&e, "%s: %s", obj->path, line);
 		fprintf(stderr, "rangebench %s: %s\n", cmd, e.msg);
 	}
+}
+
+const char *rb_cli_split_prog(char *path)
+{
+	char *colon = strrchr(path, ':');
+	if (!colon || !colon[1] || strchr(colon, '/'))
+		return NULL;
+	*colon = 0;
+	return colon + 1;
 }

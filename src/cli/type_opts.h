@@ -31,4 +31,8 @@ int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts);
  * license section was loaded (rb_object_license_note). */
 void rb_cli_object_notes(const char *cmd, const struct rb_object *obj);
 
+/* "OBJ:PROG" split in place: path keeps OBJ, the return is PROG; NULL
+ * (path untouched) when there is no ':' followed by a name without '/' */
+const char *rb_cli_split_prog(char *path);
+
 #endif

@@ -238,15 +238,6 @@ bool rb_cmp_row_changed(const struct rb_cmp_row *r)
 	return false;
 }
 
-static double pct(double a, double b)
-{
-	if (a == b)
-		return 0;
-	if (a == 0)
-		return b > 0 ? INFINITY : -INFINITY;
-	return 100.0 * (b - a) / a;
-}
-
 void rb_cmp_rf_row(const struct rb_cmp_row *r, struct rb_rf_row *out)
 {
 	out->file = r->object;
@@ -361,7 +352,7 @@ static void fmt_diff(char *buf, size_t len, int stat, double a, double b, bool w
 		snprintf(buf, len, "%s", d);
 		return;
 	}
-	double p = pct(a, b);
+	double p = rb_rf_pct(a, b);
 	if (isinf(p))
 		snprintf(buf, len, "%.24s (+inf%%)", d);
 	else
@@ -439,7 +430,7 @@ int rb_compare_table(const struct rb_compare *c, const enum rb_cmp_stat *stats, 
 						snprintf(cell[k++], 64, "%s", "");
 				} else if (csv) {
 					fmt_diff(cell[k++], 64, st, a, b, false);
-					double p = pct(a, b);
+					double p = rb_rf_pct(a, b);
 					if (isinf(p))
 						snprintf(cell[k++], 64, "inf");
 					else

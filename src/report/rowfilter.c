@@ -140,7 +140,7 @@ int rb_rowfilter_add(struct rb_rowfilter *f, const char *expr, bool two_sides, s
 	return 0;
 }
 
-static double pct(double a, double b)
+double rb_rf_pct(double a, double b)
 {
 	if (a == b)
 		return 0;
@@ -161,7 +161,7 @@ static bool num_of(const struct rb_rf_term *t, const struct rb_rf_row *r, double
 	} else {
 		if (!r->present[0] || !r->present[1])
 			return false;
-		*out = t->var == RB_RF_DIFF ? r->v[1][m] - r->v[0][m] : pct(r->v[0][m], r->v[1][m]);
+		*out = t->var == RB_RF_DIFF ? r->v[1][m] - r->v[0][m] : rb_rf_pct(r->v[0][m], r->v[1][m]);
 	}
 	if (t->abs)
 		*out = fabs(*out);

@@ -55,6 +55,9 @@ struct rb_rf_row {
 	double v[2][RB_METRIC_COUNT];
 };
 
+/* 100 (b - a) / a, +-inf when a is 0 and b is not */
+double rb_rf_pct(double a, double b);
+
 /* add one -f expression; -1 with err naming what is wrong in it.
  * two_sides: compare's suffixes allowed */
 int rb_rowfilter_add(struct rb_rowfilter *f, const char *expr, bool two_sides, struct rb_err *err);
