@@ -149,8 +149,13 @@ static int combo_insn(void *ctx, int idx, struct rb_vstate *st, struct rb_vstate
 	struct ex_combo *k = ctx;
 	uint64_t e = k->inj->count;
 	int rc = inject_event(k->inj, st, ckpt);
-	if (!rc && k->inj->end_path && e == k->inj->end_at) {
-		k->inj->ended = true;
+	for (int i = 0; !rc && i < k->inj->nend; i++) {
+		if (k->inj->end_at[i] != e)
+			continue;
+		/* recorded as the prune it stands for */
+		k->inj->ended++;
+		if (k->inner->prune && k->inner->prune(k->inner->ctx, idx, st, NULL, 0))
+			return 1;
 		return RB_REC_END_PATH;
 	}
 	if (rc || !k->inner->insn)

@@ -39,6 +39,7 @@ static int run_side(struct ex_ctx *c, int s, const struct rb_engine_recorder *in
 		return ex_run(c->obj, c->idx, c->o, c->names[s], inner, res, err);
 	c->inj[s]->count = 0;
 	c->inj[s]->done = 0;
+	c->inj[s]->ended = 0;
 	c->inj[s]->missing = false;
 	struct ex_combo k = {.inj = c->inj[s], .inner = inner};
 	struct rb_engine_recorder rec;
@@ -292,7 +293,7 @@ static enum rb_cf_outcome run_fixed(struct ex_ctx *c, int to, const struct ex_in
 	static const struct rb_engine_recorder none = {0};
 	int rc = run_side(c, to, &none, res, err);
 	c->inj[to] = keep;
-	if (rc < 0 || all.missing || all.done < all.nfix || (all.end_path && !all.ended))
+	if (rc < 0 || all.missing || all.done < all.nfix || all.ended < all.nend)
 		return RB_CF_FAILED;
 	const struct rb_result *want = &c->x->res[!to];
 	if (res->verdict != want->verdict)
@@ -439,19 +440,52 @@ static void further_causes(struct ex_ctx *c, size_t pos, struct ex_loc l, int to
 	free(inj);
 }
 
+/* one more prune given: side `to`, with the prunes given so far, traced
+ * against the other side; when they part again at a prune of the other
+ * side only, that event joins in->end_at. false when they do not */
+static bool next_prune(struct ex_ctx *c, int to, struct ex_inject *in, struct rb_err *err)
+{
+	struct rb_explain *x = c->x;
+	drop_round(c, c->part.d);
+	c->inj[to] = in;
+	struct rb_result res2[2];
+	res2[!to] = x->res[!to];
+	bool ok = trace_side(c, to, &res2[to], err) == 0;
+	c->inj[to] = NULL;
+	if (!ok)
+		return false;
+	ex_find_part(c->tr, res2, c->names, c->obj->progs[c->idx].insns, &c->part);
+	if (c->part.kind != RB_PART_PRUNE || c->part.pruned_by == to || c->part.d < 0)
+		return false;
+	in->end_at[in->nend++] = (uint64_t)c->part.d;
+	size_t n = strlen(x->more);
+	snprintf(x->more + n, sizeof(x->more) - n, "%sprune at insn %d", n ? "; " : "", c->tr[!to].ev[c->part.d].insn);
+	return true;
+}
+
 /* a prune by one side only, on equal current values: the side that
  * explored on ends its path at that event as a prune would; the change
- * vanishes when the prune alone made it */
+ * vanishes when the prune alone made it. Else each further prune of the
+ * other side only where the explorations still part is given too */
 static void prune_counterfactual(struct ex_ctx *c, struct rb_err *err)
 {
 	struct rb_explain *x = c->x;
 	int to = !c->part.pruned_by;
-	struct ex_inject in = {.end_path = true, .end_at = (uint64_t)c->part.d};
+	struct ex_inject in = {.nend = 1, .end_at = {(uint64_t)c->part.d}};
 	x->cf_prune = true;
 	x->found = true;
 	x->cf_side = to;
 	x->cf_tried = 1;
 	x->cf = run_fixed(c, to, &in, NULL, &x->cf_res, err);
+	if (x->cf == RB_CF_VANISHED || x->cf == RB_CF_FAILED)
+		return;
+	x->cf_all_side = to;
+	while (in.nend < EX_MAX_FIX && next_prune(c, to, &in, err)) {
+		x->cf_all = run_fixed(c, to, &in, NULL, &x->cf_all_res, err);
+		x->ncauses = in.nend;
+		if (x->cf_all == RB_CF_VANISHED || x->cf_all == RB_CF_FAILED)
+			break;
+	}
 }
 
 static void explain_cause(struct ex_ctx *c, struct rb_err *err)

@@ -56,10 +56,10 @@ struct ex_inject {
 	int nfix, done;
 	uint64_t count;
 	bool missing;
-	/* end the path at event end_at as a prune would (the counterfactual
-	 * of a prune made by the other side only) */
-	bool end_path, ended;
-	uint64_t end_at;
+	/* end the path at events end_at[] as a prune would (the
+	 * counterfactual of prunes made by the other side only) */
+	uint64_t end_at[EX_MAX_FIX];
+	int nend, ended;
 };
 
 /* a recorder that applies inj's fixes, then calls inner (may have NULL

@@ -52,6 +52,11 @@ void rb_explain_print(FILE *f, const struct rb_object *obj, size_t prog_idx, con
 		fprintf(f, "counterfactual: %s prunes at insn %d as %s does: %s, %llu insns -> %s\n", x->names[to],
 			x->cause_insn, x->names[from], rb_verdict_name(x->cf_res.verdict),
 			(unsigned long long)x->cf_res.insns_processed, rb_cf_name(x->cf));
+		if (x->cf_all != RB_CF_NOT_RUN)
+			fprintf(f, "further prunes: %s\ncounterfactual with all %d prunes: %s: %s, %llu insns -> %s\n",
+				x->more[0] ? x->more : "(none found)", x->ncauses, x->names[to],
+				rb_verdict_name(x->cf_all_res.verdict), (unsigned long long)x->cf_all_res.insns_processed,
+				rb_cf_name(x->cf_all));
 		return;
 	}
 	fprintf(f, "counterfactual: %s given %s's %s after insn %d: %s, %llu insns -> %s\n", x->names[to],
