@@ -732,24 +732,16 @@ static void test_mainline_same_register8(void **state)
 	assert_true(jset_decided > 10 && jset_open > 10);
 }
 
-/* cnum-mainline: JSET without a constant operand. Linux 7.2.13 returns
- * from is_scalar_branch_taken() before simulate_both_branches_taken(), so
- * both outcomes keep plain copies (neither refined nor synced); the engine
- * calls branch_refine, which refines nothing here and syncs. Equal only
- * because reg_bounds_sync is idempotent on every value the tracker makes:
- * checked bit for bit on make_inputs() and values reached from them by
- * random ALU, MOVSX and truncation steps (some leave the register
- * unsynced, as mainline's coerce_reg_to_size_sx does). */
-static void test_mainline_jset_no_const8(void **state)
+/* make_inputs() and values reached from them by random ALU, MOVSX and
+ * truncation steps (some leave the register unsynced, as mainline's
+ * coerce_reg_to_size_sx does), up to cap values of more than one member */
+static size_t walk_inputs(const struct rb_tracker *ml, struct absval *in, size_t cap)
 {
-	(void)state;
-	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
-	static struct absval in[256];
 	size_t n0 = make_inputs(ml, in), n = n0;
 	static const uint8_t ops[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_OR, BPF_AND, BPF_XOR,
 				      BPF_LSH, BPF_RSH, BPF_ARSH, BPF_NEG};
 	uint64_t rng = 0x9e3779b97f4a7c15u;
-	while (n < sizeof(in) / sizeof(in[0])) {
+	while (n < cap) {
 		rb_val v = in[rng % n0].v;
 		for (int k = 0; k < 4; k++) {
 			rng = rng * 6364136223846793005u + 1442695040888963407u;
@@ -768,6 +760,23 @@ static void test_mainline_jset_no_const8(void **state)
 		if (in[n].n > 1)
 			n++;
 	}
+	return n;
+}
+
+/* cnum-mainline: JSET without a constant operand. Linux 7.2.13 returns
+ * from is_scalar_branch_taken() before simulate_both_branches_taken(), so
+ * both outcomes keep plain copies (neither refined nor synced); the engine
+ * calls branch_refine, which refines nothing here and syncs. Equal only
+ * because reg_bounds_sync is idempotent on every value the tracker makes:
+ * checked bit for bit on make_inputs() and values reached from them by
+ * random ALU, MOVSX and truncation steps (some leave the register
+ * unsynced, as mainline's coerce_reg_to_size_sx does). */
+static void test_mainline_jset_no_const8(void **state)
+{
+	(void)state;
+	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
+	static struct absval in[256];
+	size_t n = walk_inputs(ml, in, sizeof(in) / sizeof(in[0]));
 	for (int is32 = 0; is32 < 2; is32++)
 		for (int f = 0; f < 2; f++)
 			for (size_t i = 0; i < n; i++)
@@ -785,6 +794,70 @@ static void test_mainline_jset_no_const8(void **state)
 					assert_memory_equal(&a, &in[i].v, ml->val_size);
 					assert_memory_equal(&b, &in[j].v, ml->val_size);
 				}
+}
+
+/* cnum-mainline's branch_taken answers "unknown" without simulating both
+ * outcomes when it finds concrete values taking the jump and others not
+ * (branch.c both_outcomes_seen). The simulation answers "unknown" exactly
+ * when refining by each outcome leaves no arc empty, so wherever
+ * branch_taken says "unknown" and the simulation would have run (any
+ * ordering, JEQ, JNE; JSET with a constant operand), both refinements must
+ * succeed: a fast path that hid a decided outcome fails here. Every pair of
+ * walk_inputs() values, every jump, both widths. */
+static uint8_t negate_jop(uint8_t jop)
+{
+	switch (jop) {
+	case BPF_JEQ: return BPF_JNE;
+	case BPF_JNE: return BPF_JEQ;
+	case BPF_JSET: return RB_JSET_FALSE;
+	case RB_JSET_FALSE: return BPF_JSET;
+	case BPF_JGT: return BPF_JLE;
+	case BPF_JLE: return BPF_JGT;
+	case BPF_JGE: return BPF_JLT;
+	case BPF_JLT: return BPF_JGE;
+	case BPF_JSGT: return BPF_JSLE;
+	case BPF_JSLE: return BPF_JSGT;
+	case BPF_JSGE: return BPF_JSLT;
+	default: return BPF_JSGE; /* BPF_JSLT */
+	}
+}
+
+static void test_mainline_taken_witness8(void **state)
+{
+	(void)state;
+	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
+	static struct absval in[256];
+	size_t n = walk_inputs(ml, in, sizeof(in) / sizeof(in[0]));
+	const uint64_t m = (UINT64_C(1) << ml->subbits) - 1;
+	unsigned open = 0, decided = 0;
+	for (int is32 = 0; is32 < 2; is32++)
+		for (size_t o = 0; o < sizeof(jops); o++)
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = 0; j < n; j++) {
+					int r = ml->branch_taken(&in[i].v, &in[j].v, jops[o], is32);
+					if (r != RB_BR_UNKNOWN) {
+						decided++;
+						continue;
+					}
+					if (jops[o] == BPF_JSET || jops[o] == RB_JSET_FALSE) {
+						struct rb_bounds bi, bj;
+						ml->bounds(&in[i].v, &bi);
+						ml->bounds(&in[j].v, &bj);
+						uint64_t w = is32 ? m : UINT64_MAX;
+						if ((bi.var_off.mask & w) && (bj.var_off.mask & w))
+							continue; /* no constant: not simulated */
+					}
+					rb_val a = in[i].v, b = in[j].v, a2 = in[i].v, b2 = in[j].v;
+					bool t = ml->branch_refine(&a, &b, jops[o], is32);
+					bool f = ml->branch_refine(&a2, &b2, negate_jop(jops[o]), is32);
+					if (!t || !f)
+						print_error("jop %#x is32 %d inputs %zu, %zu: unknown, but refining %s fails\n",
+							    jops[o], is32, i, j, t ? "the fall-through" : "the taken branch");
+					assert_true(t && f);
+					open++;
+				}
+	print_message("%u pairs unknown (checked), %u decided\n", open, decided);
+	assert_true(open > 10000 && decided > 10000);
 }
 
 static void test_example_add_2_63(void **state)
@@ -959,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_mainline_empty_to_const),
 		cmocka_unit_test(test_mainline_same_register8),
 		cmocka_unit_test(test_mainline_jset_no_const8),
+		cmocka_unit_test(test_mainline_taken_witness8),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_rules),
 		cmocka_unit_test(test_print_vs_old),
