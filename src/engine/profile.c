@@ -18,6 +18,7 @@ static const struct rb_profile profiles[] = {
 		.recursion_static = true,
 		.stacksafe_half_scalars = true,
 		.ptr_cast_branch = true,
+		.timers_in_tracing = true,
 	},
 };
 

@@ -72,6 +72,11 @@ struct rb_profile {
 	 * goes on with R0 not NULL, its id the object's reference id; 6.18
 	 * returned a maybe-NULL pointer with a fresh id. */
 	bool ptr_cast_branch;
+	/* 7.2 verifier.c check_map_prog_compatibility: a map value holding a
+	 * bpf_timer is allowed in tracing programs (kprobe, tracepoint,
+	 * perf_event, raw_tracepoint); 6.18 refused it ("tracing progs
+	 * cannot use bpf_timer yet"). */
+	bool timers_in_tracing;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

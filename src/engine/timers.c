@@ -11,6 +11,7 @@
  * (callbacks.c). */
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/profile.h"
 #include "engine/timers.h"
 
 /* sizeof(struct bpf_timer) */
@@ -62,5 +63,7 @@ bool rb_map_timer_refused(struct rb_env *env, int map_idx)
 	uint32_t t = env->prog->prog_type;
 	bool tracing = t == BPF_PROG_TYPE_KPROBE || t == BPF_PROG_TYPE_TRACEPOINT || t == BPF_PROG_TYPE_PERF_EVENT ||
 		       t == BPF_PROG_TYPE_RAW_TRACEPOINT || t == BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE;
-	return tracing && rb_map_timer_off(env, map_idx) >= 0;
+	/* 7.2 check_map_prog_compatibility no longer refuses timers in
+	 * tracing programs (profile.h timers_in_tracing) */
+	return tracing && !env->prof->timers_in_tracing && rb_map_timer_off(env, map_idx) >= 0;
 }

@@ -120,3 +120,9 @@ pin half_spill_misc stacksafe_half_scalars success,18,1 success,16,1
 # "17: (85) call bpf_tcp_sock#96 ; R0=tcp_sock(id=2) refs=2";
 # 6.18.44: failure,26,2 (live below)
 pin cast_after_release ptr_cast_branch failure,26,2 failure,23,1
+
+# timers_in_tracing: a kprobe program with a bpf_timer map value
+# (profile72.bpf.c kprobe_timer). 7.2.13 measured 2026-12-06 (verify --csv
+# --log --tracker kernel-7.2): success,13,1; 6.18.44: failure,0,0
+# "tracing progs cannot use bpf_timer yet" (live below)
+pin kprobe_timer timers_in_tracing failure,0,0 success,13,1

@@ -248,3 +248,27 @@ __attribute__((naked)) int cast_after_release(void)
 		       [release] "i"(BPF_FUNC_sk_release)
 		     : "memory");
 }
+
+/* timers_in_tracing: a kprobe program initialising a bpf_timer of a map
+ * value. 6.18 refuses the map before exploring ("tracing progs cannot
+ * use bpf_timer yet"); 7.2 no longer does. */
+struct timer_val {
+	struct bpf_timer t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct timer_val);
+} timer_map SEC(".maps");
+
+SEC("kprobe/do_nanosleep")
+int kprobe_timer(void *ctx)
+{
+	__u32 k = 0;
+	struct timer_val *v = bpf_map_lookup_elem(&timer_map, &k);
+	if (v)
+		bpf_timer_init(&v->t, &timer_map, 1 /* CLOCK_MONOTONIC */);
+	return 0;
+}
