@@ -97,6 +97,26 @@ static const uint64_t *apply(const uint64_t *base, const int32_t add[4], const i
 	return buf;
 }
 
+/* 7.2 kernel/bpf/bpf_lsm.c bpf_lsm_func_proto: lsm_cgroup programs on
+ * the hooks of bpf_lsm_locked_sockopt_hooks (sock_graft, inet_csk_clone,
+ * inet_conn_established) and bpf_lsm_unlocked_sockopt_hooks
+ * (socket_post_create, socket_socketpair) may call bpf_setsockopt and
+ * bpf_getsockopt on a socket (the set measured on socket_bind has
+ * neither) */
+static bool sockopt_hook(const char *target)
+{
+	static const char *const hooks[] = {"sock_graft", "inet_csk_clone", "inet_conn_established",
+					    "socket_post_create", "socket_socketpair"};
+	if (!target)
+		return false;
+	if (!strncmp(target, "bpf_lsm_", 8))
+		target += 8;
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (!strcmp(target, hooks[i]))
+			return true;
+	return false;
+}
+
 const uint64_t *rb_helper_set_72(const struct rb_prog_type *pt, uint32_t at, const char *target, uint64_t buf[4])
 {
 	static const int32_t write_user[4] = {BPF_FUNC_probe_write_user}, none[4] = {0};
@@ -116,6 +136,10 @@ const uint64_t *rb_helper_set_72(const struct rb_prog_type *pt, uint32_t at, con
 		default:
 			return NULL;
 		}
+	}
+	if (pt->type == BPF_PROG_TYPE_LSM && at == BPF_LSM_CGROUP && sockopt_hook(target)) {
+		static const int32_t sockopt[4] = {BPF_FUNC_setsockopt, BPF_FUNC_getsockopt};
+		return apply(hs72_lsm_cgroup, sockopt, none, buf);
 	}
 	if (pt->type == BPF_PROG_TYPE_LSM)
 		return at == BPF_LSM_CGROUP ? hs72_lsm_cgroup : hs72_lsm;

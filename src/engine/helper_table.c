@@ -296,6 +296,10 @@ static const struct {
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE,
 	 H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, A_MAP, A_BTF_STRUCT, A_VALUE_OR_NULL, A_ANY)},
 	{BPF_PROG_TYPE_TRACING, RB_ANY_ATTACH_TYPE, H(sk_storage_delete, R_INT, 0, 0, A_MAP, A_BTF_STRUCT)},
+	/* lsm_cgroup on the sockopt hooks: bpf_{sk,unlocked_sk}_{g,s}etsockopt_proto
+	 * (bpf_lsm_func_proto; the 7.2 helper sets give them, helper_sets72.c) */
+	{BPF_PROG_TYPE_LSM, BPF_LSM_CGROUP, H(getsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_UNINIT, A_SIZE)},
+	{BPF_PROG_TYPE_LSM, BPF_LSM_CGROUP, H(setsockopt, R_INT, 0, 0, A_SOCK_COMMON, A_ANY, A_ANY, A_MEM_RO, A_SIZE)},
 	/* LSM programs: bpf_sk_storage_{get,delete}_proto (bpf_lsm_func_proto) */
 	{BPF_PROG_TYPE_LSM, RB_ANY_ATTACH_TYPE,
 	 H(sk_storage_get, R_MAP_VALUE_OR_NULL, 0, 0, A_MAP, A_SOCK_COMMON, A_VALUE_OR_NULL, A_ANY)},
