@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 enum kind { K_ALU, K_REFINE, K_TAKEN, K_SYNC, K_SUBSET, K_PRINT, K_TRUNC, K_INTERSECT };
 
@@ -72,7 +73,7 @@ static const struct op_def ops[] = {
 	{"loadsx32", K_TRUNC, {0, 0, 0}, 0, true, false, 32},
 };
 
-#define NOPS (sizeof(ops) / sizeof(ops[0]))
+#define NOPS (ARRAY_SIZE(ops))
 #define POOL 64 /* power of two */
 #define PAIRS 256 /* power of two */
 

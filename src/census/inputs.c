@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "census/inputs.h"
+#include "util/array_size.h"
 
 static uint64_t wmask(unsigned bits) { return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1; }
 
@@ -43,7 +44,7 @@ uint64_t census_value(struct rng *r, unsigned bits)
 		0, m, smin, smin - 1, UINT64_C(1) << hb, (UINT64_C(1) << hb) - 1, hsmin, hsmin - 1,
 		(m << (hb - 1)) & m, /* the sign-extended subregister minimum */
 	};
-	uint64_t v = special[rng_below(r, sizeof(special) / sizeof(special[0]))];
+	uint64_t v = special[rng_below(r, ARRAY_SIZE(special))];
 	int64_t delta = (int64_t)rng_below(r, 7) - 3;
 	return (v + (uint64_t)delta) & m;
 }
@@ -207,7 +208,7 @@ static unsigned arc_sample(uint64_t base, uint64_t size, unsigned bits, struct r
 	}
 	const uint64_t half = UINT64_C(1) << (bits - 1);
 	const uint64_t pts[] = {0, m, half, half - 1, UINT64_C(1) << (bits / 2), (UINT64_C(1) << (bits / 2)) - 1};
-	for (size_t i = 0; i < sizeof(pts) / sizeof(pts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(pts); i++)
 		if (arc_has(base, size, m, pts[i]))
 			PUT(pts[i]);
 	while (n < max && size >= 2)

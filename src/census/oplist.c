@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "census/oplist.h"
+#include "util/array_size.h"
 
 static struct census_op *add(struct census_op *o, unsigned *n, const char *base, uint8_t kind)
 {
@@ -33,7 +34,7 @@ unsigned census_ops_build(struct census_op *o)
 	unsigned n = 0;
 	struct census_op *op;
 
-	for (size_t i = 0; i < sizeof(alu2) / sizeof(alu2[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(alu2); i++)
 		for (int w = 0; w < 2; w++)
 			for (int k = 0; k < 2; k++) {
 				op = add(o, &n, alu2[i].name, CK_ALU2);

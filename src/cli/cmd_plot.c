@@ -21,6 +21,7 @@
 #include "report/charts.h"
 #include "store/store.h"
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 
 static void usage(FILE *f)
@@ -279,7 +280,7 @@ static int write_args(const char *path, const struct plot_cli *c, const struct r
 	const char *name[] = {"data", "out", "fmt", "plotdir", "title_ab", "base", "cand"};
 	const char *val[] = {datadir, out, ext, plotdir, title_ab, c->baseline, c->candidate};
 	fprintf(f, "# the variables of plots/%s.gp for one rendering (rangebench plot)\n", ch->name);
-	for (size_t i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(name); i++) {
 		fprintf(f, "%s = ", name[i]);
 		rb_gp_string(f, val[i]);
 		fputc('\n', f);

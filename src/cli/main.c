@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "guest/child.h"
+#include "util/array_size.h"
 
 static const struct rb_command commands[] = {
 	{"trackers", cmd_trackers, "list the tracker registry: names, roles, sizes, build flags"},
@@ -32,7 +33,7 @@ static const struct rb_command commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'rangebench COMMAND --help' describes one command; 'rangebench --version' names the libbpf linked.\n");
 }
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
 	/* inside a guest: one object through the guest's kernel (src/guest/) */
 	if (!strcmp(argv[1], "guest-verify"))
 		return rb_guest_child_main(argc - 1, argv + 1);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return close_stdout(commands[i].name, commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "rangebench: unknown command '%s' (try 'rangebench --help')\n", argv[1]);

@@ -17,6 +17,7 @@
 #include "kernels/kernels.h"
 #include "tracker/tracker.h"
 #include "util/root.h"
+#include "util/array_size.h"
 
 static void usage(FILE *f)
 {
@@ -151,7 +152,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 		{'E', 1, 1000000000ULL, "bad --census-sets ", NULL, &c->census_sets},
 		{'M', 0, 1ULL << 40, "--mem-limit wants MiB (0 = none), not ", NULL, &c->o.mem_limit_mib},
 	};
-	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 		if (nums[i].key == key)
 			return parse_num(&nums[i], arg);
 	switch (key) {

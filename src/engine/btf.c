@@ -12,6 +12,7 @@
 #include "engine/raw_tp_args.h"
 #include "engine/struct_ops.h"
 #include "engine/vmlinux.h"
+#include "util/array_size.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
 {
@@ -138,7 +139,7 @@ static bool iter_arg_trusted(const char *func)
 	const char *prefix = "bpf_iter_";
 	if (strncmp(func, prefix, strlen(prefix)) != 0)
 		return false;
-	for (size_t i = 0; i < sizeof(trusted) / sizeof(trusted[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(trusted); i++)
 		if (strcmp(func + strlen(prefix), trusted[i]) == 0)
 			return true;
 	return false;
@@ -161,7 +162,7 @@ static bool args_trusted(const struct rb_env *env, const char *func)
 	case BPF_PROG_TYPE_TRACING:
 		return at == BPF_TRACE_RAW_TP || at == BPF_TRACE_ITER;
 	case BPF_PROG_TYPE_LSM:
-		for (size_t i = 0; func && i < sizeof(untrusted_lsm) / sizeof(untrusted_lsm[0]); i++)
+		for (size_t i = 0; func && i < ARRAY_SIZE(untrusted_lsm); i++)
 			if (!strcmp(func, untrusted_lsm[i]))
 				return false;
 		return true;
@@ -407,7 +408,7 @@ static int safe_field(const char *type, const char *field)
 		{"task_struct", "cpus_ptr", 3}, {"task_struct", "cgroups", 3}, {"task_struct", "real_parent", 3},
 		{"task_struct", "group_leader", 3}, {"css_set", "dfl_cgrp", 3}, {"cgroup", "kn", 3},
 	};
-	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(tab); i++)
 		if (!strcmp(tab[i].type, type) && !strcmp(tab[i].field, field))
 			return tab[i].kind;
 	return 0;

@@ -8,6 +8,7 @@
  * A helper is GPL-only wherever it is callable, except for two prototype
  * variants listed below. */
 #include "engine/helper_gpl.h"
+#include "util/array_size.h"
 
 #include <linux/bpf.h>
 #include <string.h>
@@ -26,7 +27,7 @@ bool rb_license_gpl_compatible(const char *license)
 {
 	static const char *const ok[] = {"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
 					 "Dual MPL/GPL"};
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
 		if (!strcmp(license, ok[i]))
 			return true;
 	return false;

@@ -38,6 +38,7 @@
 
 #include "engine/helper_sets.h"
 #include "engine/prog_types.h"
+#include "util/array_size.h"
 
 /* full sets, 7.2.13 as measured */
 static const uint64_t hs72_trampoline[4] = {0x008064380a43d1feull, 0x2b6fbe0063810008ull, 0x93f7fe3476383f7cull,
@@ -143,7 +144,7 @@ const uint64_t *rb_helper_set_72(const struct rb_prog_type *pt, uint32_t at, con
 	}
 	if (pt->type == BPF_PROG_TYPE_LSM)
 		return at == BPF_LSM_CGROUP ? hs72_lsm_cgroup : hs72_lsm;
-	for (size_t i = 0; i < sizeof(deltas) / sizeof(deltas[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(deltas); i++) {
 		const struct delta72 *d = &deltas[i];
 		if (d->type != pt->type || (d->attach >= 0 && (uint32_t)d->attach != at))
 			continue;

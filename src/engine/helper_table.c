@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "engine/helper_table.h"
+#include "util/array_size.h"
 
 /* H(name, return type, classes, flags, argument types...); which maps the
  * map argument may be: map_compat.c */
@@ -312,7 +313,7 @@ static const struct {
 
 static const struct rb_helper *find(int32_t id)
 {
-	for (size_t i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(helpers); i++)
 		if (helpers[i].id == id)
 			return &helpers[i];
 	return NULL;
@@ -337,7 +338,7 @@ int rb_helper_nargs(int32_t id)
 
 const struct rb_helper *rb_helper_proto_for(int32_t id, uint32_t prog_type, uint32_t attach_type, bool *variant)
 {
-	for (size_t i = 0; i < sizeof(type_rows) / sizeof(type_rows[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(type_rows); i++)
 		if (type_rows[i].h.id == id && type_rows[i].type == prog_type &&
 		    (type_rows[i].attach == RB_ANY_ATTACH_TYPE || type_rows[i].attach == attach_type)) {
 			*variant = true;
@@ -416,7 +417,7 @@ static const struct {
 
 bool rb_helper_proto_differs(int32_t id, uint32_t prog_type)
 {
-	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(variants); i++)
 		if (variants[i].id == id)
 			return variants[i].only ? prog_type != variants[i].type : prog_type == variants[i].type;
 	return false;

@@ -26,6 +26,7 @@
 #include "engine/dynptr_kfuncs.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
+#include "util/array_size.h"
 
 /* socket_filter .. raw_tracepoint_writable and cgroup_sockopt except
  * lirc_mode2 (1-19, 21-25), tracing as tp_btf (26), struct_ops (27), sk_lookup (30),
@@ -243,11 +244,11 @@ const struct rb_kfunc *rb_kfunc_row(const char *name)
 {
 	if (!name)
 		return NULL;
-	return bsearch(name, rows, sizeof(rows) / sizeof(rows[0]), sizeof(rows[0]), cmp);
+	return bsearch(name, rows, ARRAY_SIZE(rows), sizeof(rows[0]), cmp);
 }
 
 const struct rb_kfunc *rb_kfunc_rows(int *n)
 {
-	*n = (int)(sizeof(rows) / sizeof(rows[0]));
+	*n = (int)(ARRAY_SIZE(rows));
 	return rows;
 }

@@ -25,6 +25,7 @@
 #include "engine/mem.h"
 #include "engine/prog_types.h"
 #include "engine/refs.h"
+#include "util/array_size.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id)
 {
@@ -99,13 +100,13 @@ static const char *special_arg(const char *pname, const char *tname)
 {
 	static const char *const suffixes[] = {"__alloc", "__refcounted_kptr", "__str", "__map", "__irq_flag",
 					       "__uninit", "__prog", "__opt", "__szk"};
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (has_suffix(pname, suffixes[i]))
 			return suffixes[i];
 	static const char *const structs[] = {"bpf_dynptr",    "bpf_list_head", "bpf_list_node", "bpf_rb_root",
 					      "bpf_rb_node",   "bpf_wq",        "bpf_timer",     "bpf_task_work",
 					      "bpf_res_spin_lock", "bpf_spin_lock"};
-	for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(structs); i++)
 		if (!strcmp(tname, structs[i]))
 			return tname;
 	if (!strncmp(tname, "bpf_iter_", 9))
@@ -450,7 +451,7 @@ static bool needs_special(const char *name)
 		"bpf_obj_drop_impl", "bpf_percpu_obj_drop_impl", "bpf_refcount_acquire_impl", "bpf_local_irq_save",
 		"bpf_local_irq_restore", "bpf_session_cookie", "bpf_xdp_pull_data",
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(name, names[i]))
 			return true;
 	return false;

@@ -11,6 +11,7 @@
 #include "engine/dynptr.h"
 #include "engine/log.h"
 #include "engine/names.h"
+#include "util/array_size.h"
 
 static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
 				      "neg", "%=", "^=", "=", "s>>=", "endian", "?", "?"};
@@ -239,7 +240,7 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
 		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_RCU) ? "rcu_" : "",
 		 (r->flags & RF_UNTRUSTED) ? "untrusted_" : "", (r->flags & RF_TRUSTED) ? "trusted_" : "",
-		 r->type < sizeof(names) / sizeof(names[0]) ? names[r->type] : "?",
+		 r->type < ARRAY_SIZE(names) ? names[r->type] : "?",
 		 (r->flags & RF_MAYBE_NULL) ? (r->type == RT_BTF_ID ? "or_null_" : "_or_null") : "");
 	return buf;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "engine/lsm.h"
+#include "util/array_size.h"
 
 /* bool_lsm_hooks (6.18 kernel/bpf/bpf_lsm.c) */
 static const char *const bool_hooks[] = {"bpf_lsm_xfrm_state_pol_flow_match", "bpf_lsm_audit_rule_known",
@@ -59,7 +60,7 @@ bool rb_lsm_sleepable_hook(const char *fname)
 {
 	if (!fname || strncmp(fname, "bpf_lsm_", 8))
 		return false;
-	return bsearch(fname + 8, sleepable_hooks, sizeof(sleepable_hooks) / sizeof(sleepable_hooks[0]),
+	return bsearch(fname + 8, sleepable_hooks, ARRAY_SIZE(sleepable_hooks),
 		       sizeof(sleepable_hooks[0]), hook_cmp) != NULL;
 }
 
@@ -91,7 +92,7 @@ int rb_lsm_init(struct rb_env *env, const struct btf_type *proto)
 	env->ret32 = true;
 	env->ret_lo = -4095; /* -MAX_ERRNO */
 	env->ret_hi = 0;
-	for (size_t i = 0; i < sizeof(bool_hooks) / sizeof(bool_hooks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bool_hooks); i++)
 		if (!strcmp(fname, bool_hooks[i])) {
 			env->ret_lo = 0;
 			env->ret_hi = 1;

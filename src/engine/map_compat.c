@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "engine/map_compat.h"
+#include "util/array_size.h"
 
 #define F(name) BPF_FUNC_##name
 #define M(name) BPF_MAP_TYPE_##name
@@ -90,12 +91,10 @@ static const struct {
 	{F(map_push_elem), {M(QUEUE), M(STACK), M(BLOOM_FILTER)}},
 };
 
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
 /* the helper's row, NULL when it takes any map */
 static const uint32_t *helper_maps(int32_t helper_id)
 {
-	for (size_t i = 0; i < NELEM(helper_rows); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(helper_rows); i++)
 		if (helper_rows[i].helper == helper_id)
 			return helper_rows[i].map_types;
 	return NULL;
@@ -111,22 +110,22 @@ static bool listed_map(const uint32_t *list, size_t n, uint32_t map_type)
 
 bool rb_map_helper_compatible(uint32_t map_type, int32_t helper_id)
 {
-	for (size_t i = 0; i < NELEM(map_rows); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(map_rows); i++) {
 		if (map_rows[i].map_type != map_type)
 			continue;
 		bool listed = false;
-		for (size_t j = 0; j < NELEM(map_rows[i].helpers) && map_rows[i].helpers[j]; j++)
+		for (size_t j = 0; j < ARRAY_SIZE(map_rows[i].helpers) && map_rows[i].helpers[j]; j++)
 			listed |= map_rows[i].helpers[j] == helper_id;
 		if (!listed)
 			return false;
 	}
 	const uint32_t *maps = helper_maps(helper_id);
-	return !maps || listed_map(maps, NELEM(helper_rows[0].map_types), map_type);
+	return !maps || listed_map(maps, ARRAY_SIZE(helper_rows[0].map_types), map_type);
 }
 
 bool rb_helper_takes_sock_map(int32_t helper_id)
 {
 	const uint32_t *maps = helper_maps(helper_id);
-	return maps && (listed_map(maps, NELEM(helper_rows[0].map_types), M(SOCKMAP)) ||
-			listed_map(maps, NELEM(helper_rows[0].map_types), M(SOCKHASH)));
+	return maps && (listed_map(maps, ARRAY_SIZE(helper_rows[0].map_types), M(SOCKMAP)) ||
+			listed_map(maps, ARRAY_SIZE(helper_rows[0].map_types), M(SOCKHASH)));
 }

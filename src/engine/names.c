@@ -2,6 +2,7 @@
  * enum order, so the position is the id) plus the Linux 6.18 helpers newer
  * than the header, kfunc names from vmlinux BTF. */
 #include "engine/names.h"
+#include "util/array_size.h"
 
 #include <bpf/btf.h>
 #include <linux/bpf.h>
@@ -9,7 +10,7 @@
 
 #define RB_HELPER_NAME(x) "bpf_" #x /* the mapper puts the commas */
 static const char *const helper_names[] = {__BPF_FUNC_MAPPER(RB_HELPER_NAME)};
-#define HEADER_CNT (sizeof(helper_names) / sizeof(helper_names[0]))
+#define HEADER_CNT (ARRAY_SIZE(helper_names))
 
 /* 6.18's helpers from id 210 on (Debian 12's header, Linux 6.1, ends at 209) */
 static const char *const helper_names_618[RB_FUNC_MAX_ID - 210] = {"bpf_cgrp_storage_get", "bpf_cgrp_storage_delete"};

@@ -1,5 +1,6 @@
 /* profile.c — the engine's kernel profiles (see profile.h). */
 #include "engine/profile.h"
+#include "util/array_size.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +30,7 @@ const struct rb_profile *rb_profile_default(void)
 
 const struct rb_profile *rb_profile_get(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(profiles) / sizeof(profiles[0]); i++)
+	for (size_t i = 0; name && i < ARRAY_SIZE(profiles); i++)
 		if (!strcmp(profiles[i].name, name))
 			return &profiles[i];
 	return NULL;
@@ -52,7 +53,7 @@ int rb_profile_names(char *buf, size_t len, const char *sep)
 {
 	int n = 0;
 	const char *s = "";
-	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++, s = sep) {
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++, s = sep) {
 		int k = snprintf(len > (size_t)n ? buf + n : NULL, len > (size_t)n ? len - (size_t)n : 0, "%s%s", s,
 				 profiles[i].name);
 		n += k > 0 ? k : 0;

@@ -6,6 +6,7 @@
 
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
+#include "util/array_size.h"
 
 /* Measured helper sets of the socket, cgroup and flow dissector program
  * types: bit i set when helper i may be called, measured on the running
@@ -86,7 +87,7 @@ static const uint64_t hs_netfilter[4] = {0x008004280043d1eeull, 0x296f2600638100
 
 #define UNCHECKED {false, 0, 0}
 #define RANGE(lo, hi) {true, lo, hi}
-#define RULES(a) a, (int)(sizeof(a) / sizeof(a[0]))
+#define RULES(a) a, (int)(ARRAY_SIZE(a))
 
 static const struct rb_attach_rule cgroup_skb_attach[] = {
 	{BPF_CGROUP_INET_EGRESS, RANGE(0, 3), NULL}, /* bit 1: congestion notification */
@@ -213,7 +214,7 @@ static const struct rb_prog_type types[] = {
 
 const struct rb_prog_type *rb_prog_type(uint32_t type)
 {
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (types[i].type == type)
 			return &types[i];
 	return NULL;
@@ -261,7 +262,7 @@ static uint32_t usual_attach(uint32_t type)
 size_t rb_prog_helper_set_keys(uint32_t (*keys)[2], size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
 		const struct rb_prog_type *pt = &types[i];
 		if (pt->helpers) {
 			if (n < max)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/raw_tp_args.h"
+#include "util/array_size.h"
 
 struct raw_tp_args {
 	const char *tp;
@@ -165,7 +166,7 @@ unsigned rb_raw_tp_arg_flags(const char *tp, int arg)
 {
 	if (!tp || arg < 0 || arg >= 16)
 		return 0;
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (!strcmp(tp, table[i].tp))
 			return (unsigned)(table[i].mask >> (4 * arg)) & 0xf;
 	return 0;

@@ -24,6 +24,7 @@
 #include "engine/btf.h"
 #include "engine/helper_gpl.h"
 #include "engine/struct_ops.h"
+#include "util/array_size.h"
 
 /* measured: every member but release, and release (no bpf_setsockopt) */
 static const uint64_t hs_tcp_ca[4] = {0x028204280043d1eeull, 0x297f3e0063810000ull, 0x80739e317630207cull,
@@ -117,7 +118,7 @@ static int tcp_ca_write(struct rb_env *env, uint32_t struct_id, int off, int siz
 	};
 	if ((int32_t)struct_id != rb_btf_struct_id(env, "tcp_sock"))
 		return rb_reject(env, "only read is supported");
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		int fo, fs;
 		if (!member_at(env->vmlinux, fields[i].sname, fields[i].path, &fo, &fs))
 			return rb_unsupported(env, "struct %s has no member %s", fields[i].sname, fields[i].path);
@@ -144,7 +145,7 @@ static int dummy_write(struct rb_env *env, uint32_t struct_id, int off, int size
 	return 0;
 }
 
-#define MEMBERS(a) a, (int)(sizeof(a) / sizeof(a[0]))
+#define MEMBERS(a) a, (int)(ARRAY_SIZE(a))
 
 static const struct rb_st_ops types[] = {
 	{"tcp_congestion_ops", MEMBERS(tcp_ca_members), hs_tcp_ca, false, "sock", "tcp_sock", tcp_ca_write},
@@ -153,7 +154,7 @@ static const struct rb_st_ops types[] = {
 
 static const struct rb_st_ops *find_type(const char *name)
 {
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (!strcmp(types[i].name, name))
 			return &types[i];
 	return NULL;

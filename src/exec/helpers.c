@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exec/machine.h"
+#include "util/array_size.h"
 
 enum hkind {
 	H_NONE = 0,
@@ -122,7 +123,7 @@ static const struct hmodel models[] = {
 
 static const struct hmodel *find(int32_t id)
 {
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++)
 		if (models[i].id == id)
 			return &models[i];
 	return NULL;

@@ -7,6 +7,7 @@
 
 #include "engine/log.h"
 #include "explain/part.h"
+#include "util/array_size.h"
 
 /* states kept along the path: the walk back stops at the oldest */
 #define MAX_PATH_SNAPS 20000
@@ -53,13 +54,13 @@ static int run_side(struct ex_ctx *c, int s, const struct rb_engine_recorder *in
 const char *rb_cf_name(enum rb_cf_outcome o)
 {
 	static const char *const n[] = {"not run", "vanished", "verdict only", "remains", "failed"};
-	return (unsigned)o < sizeof(n) / sizeof(n[0]) ? n[o] : "?";
+	return (unsigned)o < ARRAY_SIZE(n) ? n[o] : "?";
 }
 
 const char *rb_part_name(enum rb_part_kind k)
 {
 	static const char *const n[] = {"none", "branch", "prune", "verdict", "counts"};
-	return (unsigned)k < sizeof(n) / sizeof(n[0]) ? n[k] : "?";
+	return (unsigned)k < ARRAY_SIZE(n) ? n[k] : "?";
 }
 
 /* the registry tracker behind a row name ("cnum", "cnum@7.2": "cnum") */

@@ -9,6 +9,7 @@
 
 #include "engine/log.h"
 #include "explain/internal.h"
+#include "util/array_size.h"
 
 struct rb_reg *ex_loc_reg(const struct rb_vstate *st, struct ex_loc l)
 {
@@ -117,7 +118,7 @@ static bool stack_slot(const struct rb_vstate *st, int reg, int16_t off, struct 
 
 static void add_in(struct ex_effect *e, struct ex_loc l)
 {
-	if (e->nin < (int)(sizeof(e->in) / sizeof(e->in[0])))
+	if (e->nin < (int)(ARRAY_SIZE(e->in)))
 		e->in[e->nin++] = l;
 }
 

@@ -15,6 +15,7 @@
 
 #include "guest/initramfs.h"
 #include "util/file.h"
+#include "util/array_size.h"
 
 extern char **environ;
 
@@ -189,7 +190,7 @@ void rb_gst_crash_line(const char *dir, char *out, size_t len, char *last, size_
 		line[strcspn(line, "\r\n")] = 0;
 		if (line[0])
 			snprintf(last, lastlen, "%s", line);
-		for (size_t m = 0; !out[0] && m < sizeof(marks) / sizeof(marks[0]); m++)
+		for (size_t m = 0; !out[0] && m < ARRAY_SIZE(marks); m++)
 			if (strstr(line, marks[m]))
 				snprintf(out, len, "%s", line);
 	}
@@ -211,7 +212,7 @@ void rb_gst_rm_dir(const char *dir)
 {
 	static const char *const files[] = {"initramfs.cpio", "qemu.out", "ttyS0", "ttyS1", "ttyS2", "ttyS3"};
 	char p[PATH_MAX + 32];
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
 		unlink(p);
 	}

@@ -9,11 +9,12 @@
 #include <unistd.h>
 
 #include "guest/cpio.h"
+#include "util/array_size.h"
 
 int rb_initramfs_busybox(char *out, size_t len, struct rb_err *err)
 {
 	static const char *const where[] = {"/bin/busybox", "/usr/bin/busybox"};
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(where); i++)
 		if (access(where[i], X_OK) == 0) {
 			snprintf(out, len, "%s", where[i]);
 			return 0;
@@ -155,7 +156,7 @@ int rb_initramfs_write(const char *path, const struct rb_initramfs_spec *s, stru
 	struct dirs d = {0};
 	int rc = 0;
 	static const char *const top[] = {"bin", "dev", "proc", "sys", "tmp", "o"};
-	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(top); i++)
 		rc |= rb_cpio_dir(&c, top[i]);
 	rc |= rb_cpio_chardev(&c, "dev/console", 5, 1);
 	if (s->config && rb_cpio_dir(&c, "boot") == 0 && rb_cpio_file(&c, "boot/config", s->config, 0644, err) < 0) {

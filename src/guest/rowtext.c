@@ -1,5 +1,6 @@
 /* rowtext.c — guest result lines (see rowtext.h). */
 #include "guest/rowtext.h"
+#include "util/array_size.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,7 @@ int rb_rowtext_parse_row(char *line, unsigned *idx, struct rb_result_row *row)
 		return -1;
 	uint64_t v[NFIELDS];
 	static const int nums[] = {1, 5, 6, 10, 11, 12, 13, 14, 16, 17, 18};
-	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 		if (u64(f[nums[i]], &v[nums[i]]) < 0)
 			return -1;
 	int verdict = rb_verdict_parse(f[7]);

@@ -27,6 +27,7 @@
 #include "loader/prog_type.h"
 #include "loader/type_hints.h"
 #include "loader/uapi_names.h"
+#include "util/array_size.h"
 
 #include <bpf/libbpf.h>
 #include <stdio.h>
@@ -125,7 +126,7 @@ static bool sec_matches(const char *def, const char *sec)
 
 static bool newer_type(const char *sec, struct rb_sec_info *si)
 {
-	for (size_t i = 0; i < sizeof(newer) / sizeof(newer[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(newer); i++)
 		if (sec_matches(newer[i].sec, sec)) {
 			si->type = newer[i].type;
 			si->eat = newer[i].eat;
@@ -155,7 +156,7 @@ static bool sleepable_11(const char *sec)
 {
 	static const char *const defs[] = {"uprobe.s+", "uretprobe.s+", "fentry.s+", "fmod_ret.s+",
 					   "fexit.s+",  "lsm.s+",       "iter.s+",   "syscall"};
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(defs); i++)
 		if (sec_matches(defs[i], sec))
 			return true;
 	return false;
@@ -214,7 +215,7 @@ bool rb_section_prog_type(const char *sec, uint32_t *type, uint32_t *eat, const 
 		*from = "tcx-like";
 		return true;
 	}
-	for (size_t i = 0; i < sizeof(sloppy_prefixes) / sizeof(sloppy_prefixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sloppy_prefixes); i++)
 		if (starts_with(sec, sloppy_prefixes[i]) && libbpf_type(sloppy_prefixes[i], type, eat)) {
 			*from = "libbpf<1.0";
 			return true;

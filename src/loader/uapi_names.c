@@ -2,6 +2,7 @@
  * libbpf 1.1's own names, then mainline libbpf's (attach_type_name[] and
  * prog_type_name[] of tools/lib/bpf/libbpf.c) for the values 1.1 lacks. */
 #include "loader/uapi_names.h"
+#include "util/array_size.h"
 
 #include <bpf/libbpf.h>
 #include <string.h>
@@ -28,7 +29,7 @@ static const char *const newer_attach[] = {
 	[RB_BPF_TRACE_FSESSION_MULTI] = "trace_fsession_multi",
 };
 
-#define NATTACH (sizeof(newer_attach) / sizeof(newer_attach[0]))
+#define NATTACH (ARRAY_SIZE(newer_attach))
 
 const char *rb_prog_type_str(uint32_t type)
 {

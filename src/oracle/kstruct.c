@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "oracle/kstruct.h"
+#include "util/array_size.h"
 
 #define CNUM_BYTES (16 + 8)
 #define MAX_BPF_REG 11
@@ -34,7 +35,7 @@ static int bounds_bytes(const struct btf *b, int reg_id, uint32_t *out)
 	unsigned found = 0;
 	for (unsigned i = 0; i < btf_vlen(t); i++, m++) {
 		const char *n = btf__name_by_offset(b, m->name_off);
-		for (unsigned f = 0; n && f < sizeof(fields) / sizeof(fields[0]); f++) {
+		for (unsigned f = 0; n && f < ARRAY_SIZE(fields); f++) {
 			if (strcmp(n, fields[f]))
 				continue;
 			int64_t sz = btf__resolve_size(b, m->type);

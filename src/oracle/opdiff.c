@@ -14,6 +14,7 @@
 #include "oracle/replay.h"
 #include "oracle/vlog.h"
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 /* the tracker's text in the kernel's normal form: without "scalar(...)" */
 static void tracker_text(const struct rb_tracker *t, const rb_val *v, char *buf, size_t len)
@@ -104,7 +105,7 @@ static void record(struct case_ctx *x, int pos, const char *key)
 {
 	x->found++;
 	x->st->mismatches++;
-	if (x->nrecs < sizeof(x->recs) / sizeof(x->recs[0])) {
+	if (x->nrecs < ARRAY_SIZE(x->recs)) {
 		x->recs[x->nrecs].pos = pos;
 		snprintf(x->recs[x->nrecs].key, sizeof(x->recs[0].key), "%s", key);
 		x->nrecs++;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 /* splitmix64: a small deterministic generator; the state lives in the caller */
 static uint64_t next(uint64_t *s)
@@ -24,7 +25,7 @@ static const uint32_t lower_seeds[] = {0,          1,          2,          0xfff
 				       0xffffff01, 0xffffffff, 0xfffffffe, 0x7fffffff, 0x80000000,
 				       0x7ffffffe, 0x80000001, 16,         0xfffffff0};
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define N(a) (ARRAY_SIZE(a))
 
 static uint32_t val32(uint64_t *s)
 {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "progen/gen.h"
+#include "util/array_size.h"
 
 static int free_reg(struct gen *g, int avoid)
 {
@@ -41,7 +42,7 @@ void pg_op_ldsx_mem(struct gen *g, int depth)
 			if (!pg_ptr_regs(g, &ti, &tb))
 				return;
 			static const int32_t masks[] = {0x3, 0xf, 0x1f, 0x38, 0x3c, 0x7f};
-			int32_t m = masks[pg_rnd(g, sizeof(masks) / sizeof(masks[0]))];
+			int32_t m = masks[pg_rnd(g, ARRAY_SIZE(masks))];
 			pg_emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)ti, 0, 0, m);
 			pg_emit(g, BPF_ALU64 | BPF_MOV | BPF_X, (uint8_t)tb, BPF_REG_8, 0, 0);
 			pg_emit(g, BPF_ALU64 | BPF_ADD | BPF_X, (uint8_t)tb, (uint8_t)ti, 0, 0);
@@ -105,7 +106,7 @@ void pg_op_ldsx_mem(struct gen *g, int depth)
 		offsetof(struct __sk_buff, data_meta),   offsetof(struct __sk_buff, napi_id),
 		offsetof(struct __sk_buff, gso_segs),    offsetof(struct __sk_buff, gso_size),
 	};
-	int16_t off = fields[pg_rnd(g, sizeof(fields) / sizeof(fields[0]))];
+	int16_t off = fields[pg_rnd(g, ARRAY_SIZE(fields))];
 	if (size < 4 && pg_chance(g, 30))
 		off = (int16_t)(off + size * (int)pg_rnd(g, (unsigned)(4 / size)));
 	int d = free_reg(g, BPF_REG_9);
@@ -134,7 +135,7 @@ void pg_op_sdiv_edge(struct gen *g)
 	uint8_t aop = pg_chance(g, 50) ? BPF_DIV : BPF_MOD;
 	if (pg_chance(g, 50)) {
 		static const int32_t ks[] = {-1, -1, 1, -2, INT32_MIN, 0x7fffffff, 3, -3};
-		pg_emit(g, cls | aop | BPF_K, (uint8_t)d, 0, 1, ks[pg_rnd(g, sizeof(ks) / sizeof(ks[0]))]);
+		pg_emit(g, cls | aop | BPF_K, (uint8_t)d, 0, 1, ks[pg_rnd(g, ARRAY_SIZE(ks))]);
 	} else {
 		int s = pg_pick_scalar(g);
 		int t = pg_pick_from(g, (uint16_t)(0x3e & ~g->reserved & ~(1u << d)));

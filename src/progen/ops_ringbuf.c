@@ -8,6 +8,7 @@
  * check or the release, access past the end or overwrite a live dynptr:
  * refused for their own reasons. */
 #include "progen/gen.h"
+#include "util/array_size.h"
 
 static void call(struct gen *g, int32_t helper)
 {
@@ -30,7 +31,7 @@ static void fp_plus(struct gen *g, uint8_t r, int off)
 static int rec_size(struct gen *g)
 {
 	static const int sizes[] = {8, 16, 24, 32, 64, 4, 1, 3, 12, 48};
-	return sizes[pg_rnd(g, sizeof(sizes) / sizeof(sizes[0]))];
+	return sizes[pg_rnd(g, ARRAY_SIZE(sizes))];
 }
 
 /* a load or store of 1..8 bytes at base + [0, size) (rarely past it) */

@@ -4,6 +4,7 @@
  * narrow spills and fills (32-bit spills, immediates, zeroes, fills that
  * straddle two writes or read a slot never written). */
 #include "progen/gen.h"
+#include "util/array_size.h"
 
 /* a free register (r1..r9 but the reserved ones and `avoid`), or -1 */
 static int free_reg(struct gen *g, int avoid)
@@ -25,7 +26,7 @@ void pg_op_stackvar(struct gen *g, int depth)
 	unsigned how = pg_rnd(g, 10);
 	if (how < 4) {
 		static const int32_t masks[] = {0x38, 0x3c, 0x3e, 0x3f, 0x7, 0x1f, 0x18, 0x30, 0x4};
-		int32_t m = masks[pg_rnd(g, sizeof(masks) / sizeof(masks[0]))];
+		int32_t m = masks[pg_rnd(g, ARRAY_SIZE(masks))];
 		if (pg_chance(g, 70))
 			m &= ~(size - 1);
 		pg_emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)ti, 0, 0, m);
@@ -178,7 +179,7 @@ void pg_op_narrow(struct gen *g)
 	int slot = 1 + (int)pg_rnd(g, 8);
 	int16_t soff = (int16_t)(-8 * slot);
 	static const int sizes[] = {4, 4, 4, 2, 1, 8};
-	int size = sizes[pg_rnd(g, sizeof(sizes) / sizeof(sizes[0]))];
+	int size = sizes[pg_rnd(g, ARRAY_SIZE(sizes))];
 	int16_t woff = (int16_t)(soff + (pg_chance(g, 60) ? 0 : size * (int)pg_rnd(g, (unsigned)(8 / size))));
 	unsigned w = pg_rnd(g, 10);
 	int v = pg_pick_scalar(g);

@@ -4,6 +4,7 @@
  * well-formed, plus per-family menus of operations. */
 #include "progen/progen.h"
 #include "progen/gen.h"
+#include "util/array_size.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,7 +64,7 @@ static const struct family families[] = {
 	{"ringbuf", false, true, false, true,
 	 {[OP_RINGBUF] = 5, [OP_DYNPTR] = 4, [OP_RANGE_JMP] = 2, [OP_ALU_K] = 2, [OP_MOV] = 1, [OP_SPILL] = 1}},
 };
-#define NFAM ((int)(sizeof(families) / sizeof(families[0])))
+#define NFAM ((int)(ARRAY_SIZE(families)))
 
 int rb_progen_family_count(void) { return NFAM; }
 
@@ -159,7 +160,7 @@ int32_t pg_interesting(struct gen *g)
 				    -8,     -0x80,  -0x8000, 0xfff, 0x7ffffff0, 1000,      4096,       -4096};
 	unsigned r = pg_rnd(g, 10);
 	if (r < 7)
-		return k[pg_rnd(g, sizeof(k) / sizeof(k[0]))];
+		return k[pg_rnd(g, ARRAY_SIZE(k))];
 	if (r < 9)
 		return (int32_t)pg_rnd(g, 300);
 	return (int32_t)(uint32_t)pg_next(g);
@@ -170,7 +171,7 @@ uint64_t pg_interesting64(struct gen *g)
 	static const uint64_t k[] = {0x100000000ULL,       0x7fffffffffffffffULL, 0x8000000000000000ULL,
 				     0xffffffff00000000ULL, 0x80000000ULL,         0xffffffffULL,
 				     0x1ffffffffULL,        0xfffffffffffffff0ULL, 0x8000000080000000ULL};
-	return pg_chance(g, 70) ? k[pg_rnd(g, sizeof(k) / sizeof(k[0]))] : pg_next(g);
+	return pg_chance(g, 70) ? k[pg_rnd(g, ARRAY_SIZE(k))] : pg_next(g);
 }
 
 uint8_t pg_alu_class(struct gen *g)
@@ -187,7 +188,7 @@ uint8_t pg_cond_op(struct gen *g)
 {
 	static const uint8_t ops[] = {BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT,
 				      BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE};
-	return ops[pg_rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	return ops[pg_rnd(g, ARRAY_SIZE(ops))];
 }
 
 void pg_set_scalar(struct gen *g, int r) { g->scalars |= (uint16_t)(1u << r); }
@@ -209,7 +210,7 @@ enum op_kind pg_simple_kind(struct gen *g)
 	static const enum op_kind simple[] = {OP_ALU_K, OP_ALU_X, OP_MOV,   OP_NEG,   OP_MULDIV,
 					      OP_MOVSX, OP_BSWAP, OP_SPILL, OP_FILL, OP_LINKED_ADD};
 	for (int tries = 0; tries < 16; tries++) {
-		enum op_kind k = simple[pg_rnd(g, sizeof(simple) / sizeof(simple[0]))];
+		enum op_kind k = simple[pg_rnd(g, ARRAY_SIZE(simple))];
 		if (g->fam->weight[k] || tries > 8)
 			return k;
 	}
@@ -267,7 +268,7 @@ static void op_alu_k(struct gen *g)
 		return;
 	static const uint8_t ops[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_AND, BPF_OR,
 				      BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH, BPF_AND};
-	uint8_t cls = pg_alu_class(g), aop = ops[pg_rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	uint8_t cls = pg_alu_class(g), aop = ops[pg_rnd(g, ARRAY_SIZE(ops))];
 	int32_t k = pg_interesting(g);
 	if (aop == BPF_LSH || aop == BPF_RSH || aop == BPF_ARSH)
 		k = (int32_t)pg_rnd(g, cls == BPF_ALU64 ? 64 : 32);
@@ -280,7 +281,7 @@ static void op_alu_x(struct gen *g)
 	if (d < 0)
 		return;
 	static const uint8_t ops[] = {BPF_ADD, BPF_SUB, BPF_MUL, BPF_AND, BPF_OR, BPF_XOR, BPF_LSH, BPF_RSH, BPF_ARSH};
-	pg_emit(g, pg_alu_class(g) | ops[pg_rnd(g, sizeof(ops) / sizeof(ops[0]))] | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
+	pg_emit(g, pg_alu_class(g) | ops[pg_rnd(g, ARRAY_SIZE(ops))] | BPF_X, (uint8_t)d, (uint8_t)s, 0, 0);
 }
 
 static void op_mov(struct gen *g)
@@ -321,7 +322,7 @@ static void op_muldiv(struct gen *g)
 	if (d < 0)
 		return;
 	static const uint8_t ops[] = {BPF_MUL, BPF_DIV, BPF_MOD, BPF_DIV, BPF_MOD};
-	uint8_t aop = ops[pg_rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	uint8_t aop = ops[pg_rnd(g, ARRAY_SIZE(ops))];
 	int16_t off = (aop != BPF_MUL && pg_chance(g, 50)) ? 1 : 0; /* sdiv, smod */
 	uint8_t cls = pg_alu_class(g);
 	if (pg_chance(g, 55)) {
@@ -378,7 +379,7 @@ uint8_t pg_size_code(int size)
 int pg_rand_size(struct gen *g)
 {
 	static const int sizes[] = {8, 8, 4, 4, 2, 1};
-	return sizes[pg_rnd(g, sizeof(sizes) / sizeof(sizes[0]))];
+	return sizes[pg_rnd(g, ARRAY_SIZE(sizes))];
 }
 
 /* an aligned stack offset for `size` bytes in fp-64 .. fp-1 */
@@ -543,7 +544,7 @@ static void op_ptr_stack(struct gen *g, int depth)
 	unsigned how = pg_rnd(g, 10);
 	if (how < 7 || size > 1) {
 		static const int32_t masks[] = {0x38, 0x18, 0x8, 0x30, 0x3f, 0x1f, 0x7, 0x20};
-		int32_t m = masks[pg_rnd(g, sizeof(masks) / sizeof(masks[0]))];
+		int32_t m = masks[pg_rnd(g, ARRAY_SIZE(masks))];
 		if (how == 9)
 			m = 0xff; /* too wide: rejected */
 		m &= ~(size - 1);
@@ -586,7 +587,7 @@ static void op_ptr_map(struct gen *g, int depth)
 	unsigned how = pg_rnd(g, 10);
 	if (how < 5) {
 		static const int32_t masks[] = {0x38, 0x1f, 0xf, 0x3, 0x30, 0x3f, 0x7};
-		int32_t m = masks[pg_rnd(g, sizeof(masks) / sizeof(masks[0]))];
+		int32_t m = masks[pg_rnd(g, ARRAY_SIZE(masks))];
 		pg_emit(g, BPF_ALU64 | BPF_AND | BPF_K, (uint8_t)ti, 0, 0, m);
 		maxv = m;
 	} else {
@@ -672,7 +673,7 @@ static void op_atomic(struct gen *g, int depth)
 	}
 	static const int32_t ops[] = {BPF_ADD, BPF_OR, BPF_AND, BPF_XOR, BPF_ADD | BPF_FETCH, BPF_OR | BPF_FETCH,
 				      BPF_AND | BPF_FETCH, BPF_XOR | BPF_FETCH, BPF_XCHG, BPF_CMPXCHG};
-	int32_t aop = ops[pg_rnd(g, sizeof(ops) / sizeof(ops[0]))];
+	int32_t aop = ops[pg_rnd(g, ARRAY_SIZE(ops))];
 	if (aop == BPF_CMPXCHG)
 		pg_emit(g, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_0, (uint8_t)pg_pick_scalar(g), 0, 0);
 	pg_emit(g, BPF_STX | BPF_ATOMIC | pg_size_code(size), base, (uint8_t)s, off, aop);
@@ -849,7 +850,7 @@ static void emit_sub(struct gen *g, struct call_site *c)
 	int nops = 1 + (int)pg_rnd(g, 5);
 	static const enum op_kind kinds[] = {OP_RANGE_JMP, OP_ALU_K, OP_ALU_X, OP_MOV, OP_SPILL, OP_FILL, OP_CALL};
 	for (int i = 0; i < nops && pg_here(g) < end - 20 && !g->full; i++)
-		pg_op(g, kinds[pg_rnd(g, sizeof(kinds) / sizeof(kinds[0]))], 0);
+		pg_op(g, kinds[pg_rnd(g, ARRAY_SIZE(kinds))], 0);
 	if (c->ptr_arg && (g->reserved & 2u) && pg_chance(g, 50)) {
 		int v = pg_pick_scalar(g);
 		if (v >= 0)

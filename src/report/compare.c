@@ -10,6 +10,7 @@
 #include "store/pairs.h"
 #include "util/filter.h"
 #include "util/grow.h"
+#include "util/array_size.h"
 
 static const char *stat_name(int s) { return s == RB_STAT_VERDICT ? "verdict" : rb_metrics[RB_STAT_METRIC(s)].name; }
 static const char *stat_title(int s) { return s == RB_STAT_VERDICT ? "Verdict" : rb_metrics[RB_STAT_METRIC(s)].title; }
@@ -474,7 +475,7 @@ int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table
 		{"excluded: only in B", s->only_b},
 		{"excluded: object could not be opened", s->failed_open},
 	};
-	for (size_t i = 0; i < sizeof(excl) / sizeof(excl[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(excl); i++) {
 		if (!excl[i].val)
 			continue;
 		snprintf(v, sizeof(v), "%zu", excl[i].val);
@@ -496,7 +497,7 @@ int rb_compare_summary_table(const struct rb_compare_summary *s, struct rb_table
 		{"verdict changes", s->verdict_changes},
 		{"changed (verdict or counts)", s->changed},
 	};
-	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
 		snprintf(v, sizeof(v), "%zu", counts[i].val);
 		rb_table_add(out, (const char *const[]){counts[i].name, v});
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/grow.h"
+#include "util/array_size.h"
 
 /* one CSV file's rows */
 struct csv_rows {
@@ -75,7 +76,7 @@ static int column_of(const char *h)
 		     {"prog_name", COL_PROG}, {"progname", COL_PROG}, {"prog", COL_PROG},
 		     {"verdict", COL_VERDICT},  {"err_insn", COL_ERR_INSN}, {"error", COL_ERROR},
 		     {"dur", RB_STAT_TIME}, {"max_mark_read_len", RB_STAT_MARK_READ}};
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
 		if (!strcmp(h, fixed[i].name))
 			return fixed[i].col;
 	for (int m = 0; m < RB_METRIC_COUNT; m++)

@@ -12,6 +12,7 @@
 
 #include "result/result.h"
 #include "util/filter.h"
+#include "util/array_size.h"
 
 static const struct {
 	const char *s;
@@ -54,7 +55,7 @@ static bool parse_key(const char *name, size_t len, bool two_sides, bool sort, s
 	int var = -1;
 	int m = metric_lookup(k);
 	bool str = false;
-	for (size_t i = 0; m < 0 && i < sizeof(str_keys) / sizeof(str_keys[0]); i++)
+	for (size_t i = 0; m < 0 && i < ARRAY_SIZE(str_keys); i++)
 		if (!strcmp(k, str_keys[i].name)) {
 			t->key = str_keys[i].key;
 			str = true;
@@ -68,7 +69,7 @@ static bool parse_key(const char *name, size_t len, bool two_sides, bool sort, s
 			return false;
 		*us = 0;
 		m = metric_lookup(k);
-		for (size_t i = 0; m < 0 && i < sizeof(str_keys) / sizeof(str_keys[0]); i++)
+		for (size_t i = 0; m < 0 && i < ARRAY_SIZE(str_keys); i++)
 			if (!strcmp(k, str_keys[i].name) && (str_keys[i].key == RB_RF_VERDICT || str_keys[i].key == RB_RF_ERROR) &&
 			    var <= RB_RF_B) {
 				t->key = str_keys[i].key;
@@ -107,9 +108,9 @@ int rb_rowfilter_add(struct rb_rowfilter *f, const char *expr, bool two_sides, s
 		return 0;
 	}
 	size_t i = 0;
-	while (i < sizeof(ops) / sizeof(ops[0]) && strncmp(at, ops[i].s, strlen(ops[i].s)))
+	while (i < ARRAY_SIZE(ops) && strncmp(at, ops[i].s, strlen(ops[i].s)))
 		i++;
-	if (i == sizeof(ops) / sizeof(ops[0]))
+	if (i == ARRAY_SIZE(ops))
 		return rb_errf(err, "filter '%s': no operator at '%s' (=, ==, !=, <>, <, <=, >, >=)", expr, at);
 	const char *val = at + strlen(ops[i].s);
 	size_t klen = (size_t)(at - e);
@@ -229,8 +230,8 @@ int rb_sortspec_parse(struct rb_sortspec *s, const char *spec, bool two_sides, s
 	s->n = 0;
 	char *save = NULL;
 	for (char *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-		if (s->n == (int)(sizeof(s->k) / sizeof(s->k[0])))
-			return rb_errf(err, "sort '%s': at most %zu keys", spec, sizeof(s->k) / sizeof(s->k[0]));
+		if (s->n == (int)(ARRAY_SIZE(s->k)))
+			return rb_errf(err, "sort '%s': at most %zu keys", spec, ARRAY_SIZE(s->k));
 		struct rb_rf_term *t = &s->k[s->n];
 		memset(t, 0, sizeof(*t));
 		size_t len = strlen(k);

@@ -8,6 +8,7 @@
 
 #include "store/shards.h"
 #include "store/store_impl.h"
+#include "util/array_size.h"
 
 static const char *const tables[] = {"runs", "programs", "results", "census", "bench"};
 
@@ -59,7 +60,7 @@ static int check_schema(sqlite3 *db, const char *path, struct rb_err *err)
 			       "(open it once with this rangebench, e.g. 'rangebench query --db FILE', to upgrade an "
 			       "older one; a newer one needs a newer rangebench)",
 			       path, (long long)ver, RB_SCHEMA_VERSION);
-	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
 		char a[2048], b[2048];
 		int na = columns(db, "main", tables[i], NULL, a, sizeof(a));
 		int nb = columns(db, "src", tables[i], NULL, b, sizeof(b));

@@ -3,6 +3,7 @@
  * make runs; the Makefile makes this object depend on those files). Each
  * file becomes a NUL-terminated string. */
 #include "store/schema_sql.h"
+#include "util/array_size.h"
 
 #define RB_INCBIN(sym, file)                                                                   \
 	__asm__(".pushsection .rodata\n"                                                       \
@@ -46,4 +47,4 @@ const struct rb_migration rb_migrations[] = {
 	{9, rb_sql_migration_009},
 	{10, rb_sql_migration_010},
 };
-const unsigned rb_migration_count = sizeof(rb_migrations) / sizeof(rb_migrations[0]);
+const unsigned rb_migration_count = ARRAY_SIZE(rb_migrations);

@@ -15,6 +15,7 @@
 #include "store/schema_sql.h"
 #include "store/shards.h"
 #include "store/store_impl.h"
+#include "util/array_size.h"
 
 static int db_err(struct rb_store *st, struct rb_err *err, const char *what)
 {
@@ -437,7 +438,7 @@ void rb_store_close(struct rb_store *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < sizeof(st->stmt) / sizeof(st->stmt[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(st->stmt); i++)
 		sqlite3_finalize(st->stmt[i]);
 	/* A writer leaves the file in rollback-journal mode: WAL needs the
 	 * -shm file, which a reader who cannot write the directory cannot

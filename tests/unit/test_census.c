@@ -14,6 +14,7 @@
 
 #include "census/census.h"
 #include "census/inputs.h"
+#include "util/array_size.h"
 
 #define MAXROWS 1000
 struct rows {
@@ -193,14 +194,14 @@ static void test_broken_tracker_caught(void **state)
 	assert_int_equal(rs->n, 12);
 	const char *caught[] = {"add64", "jsgt64", "jsgt64_imm", "jlt32", "jlt32_imm", "ldsx8"};
 	const char *clean[] = {"sub64", "sub64_imm", "add64_imm", "jsgt32", "jlt64", "ld8"};
-	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(caught); i++) {
 		const struct rb_census_row *r = row(rs, caught[i], "broken");
 		assert_true(r->unsound > 0);
 		assert_non_null(r->counterexample);
 		assert_non_null(strstr(r->counterexample, caught[i]));
 		assert_non_null(strstr(r->counterexample, "scalar("));
 	}
-	for (size_t i = 0; i < sizeof(clean) / sizeof(clean[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(clean); i++) {
 		const struct rb_census_row *r = row(rs, clean[i], "broken");
 		assert_int_equal(r->unsound, 0);
 		assert_null(r->counterexample);

@@ -21,6 +21,7 @@
 #include "tracker/tnum.h"
 
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 /* ---- sets of values of a circle of at most 256 values, as bitmaps */
 struct set {
@@ -109,8 +110,8 @@ static size_t some_arcs8(struct cnum *out)
 	static const uint64_t bases[] = {0, 1, 5, 60, 120, 126, 127, 128, 129, 200, 250, 254, 255};
 	static const uint64_t sizes[] = {0, 1, 2, 3, 7, 30, 100, 127, 128, 129, 200, 254};
 	size_t n = 0;
-	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
-		for (size_t j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++)
+	for (size_t i = 0; i < ARRAY_SIZE(bases); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(sizes); j++)
 			out[n++] = (struct cnum){bases[i], sizes[j]};
 	out[n++] = cnum_full(8);
 	out[n++] = cnum_empty(8);
@@ -494,7 +495,7 @@ static void test_tracker_alu8(void **state)
 		{BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 32}, {BPF_ALU64 | BPF_END | BPF_TO_LE, 0, 64},
 		{BPF_ALU | BPF_END | BPF_TO_BE, 0, 16}, {BPF_ALU | BPF_END | BPF_TO_LE, 0, 32},
 	};
-	for (size_t u = 0; u < sizeof(un) / sizeof(un[0]); u++)
+	for (size_t u = 0; u < ARRAY_SIZE(un); u++)
 		for (size_t i = 0; i < n; i++) {
 			rb_val r = in[i].v;
 			bool movx = BPF_OP(un[u].code) == BPF_MOV;
@@ -776,7 +777,7 @@ static void test_mainline_jset_no_const8(void **state)
 	(void)state;
 	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
 	static struct absval in[256];
-	size_t n = walk_inputs(ml, in, sizeof(in) / sizeof(in[0]));
+	size_t n = walk_inputs(ml, in, ARRAY_SIZE(in));
 	for (int is32 = 0; is32 < 2; is32++)
 		for (int f = 0; f < 2; f++)
 			for (size_t i = 0; i < n; i++)
@@ -827,7 +828,7 @@ static void test_mainline_taken_witness8(void **state)
 	(void)state;
 	const struct rb_tracker *ml = rb_tracker_get("cnum-mainline", 8);
 	static struct absval in[256];
-	size_t n = walk_inputs(ml, in, sizeof(in) / sizeof(in[0]));
+	size_t n = walk_inputs(ml, in, ARRAY_SIZE(in));
 	const uint64_t m = (UINT64_C(1) << ml->subbits) - 1;
 	unsigned open = 0, decided = 0;
 	for (int is32 = 0; is32 < 2; is32++)

@@ -23,6 +23,7 @@
 
 #include "insn_macros.h"
 #include "kernel_fixture.h"
+#include "util/array_size.h"
 
 /* map 0: array (key 4, value 8, 4 entries); map 1: hash (key 4, value 8) */
 struct fixture {
@@ -313,9 +314,9 @@ static void test_mixed_width_links(void **state)
 		I(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, zext_target, sizeof(zext_target) / sizeof(zext_target[0]), 11,
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, zext_target, ARRAY_SIZE(zext_target), 11,
 		      "invalid unbounded variable-offset read from stack R1");
-	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, wrap_link, sizeof(wrap_link) / sizeof(wrap_link[0]), 12,
+	expect_reject(BPF_PROG_TYPE_SOCKET_FILTER, wrap_link, ARRAY_SIZE(wrap_link), 12,
 		      "invalid read from stack R1 off=8 size=8");
 }
 
@@ -343,17 +344,17 @@ static void test_kernel_agreement(void **state)
 		skip();
 	}
 	const struct kcase cases[] = {
-		{"loop", BPF_PROG_TYPE_SOCKET_FILTER, loop_prog, sizeof(loop_prog) / sizeof(loop_prog[0])},
-		{"branchy", BPF_PROG_TYPE_SOCKET_FILTER, branchy, sizeof(branchy) / sizeof(branchy[0])},
-		{"maps", BPF_PROG_TYPE_SOCKET_FILTER, maps_prog, sizeof(maps_prog) / sizeof(maps_prog[0])},
-		{"pkt", BPF_PROG_TYPE_XDP, pkt_prog, sizeof(pkt_prog) / sizeof(pkt_prog[0])},
-		{"call", BPF_PROG_TYPE_SOCKET_FILTER, call_prog, sizeof(call_prog) / sizeof(call_prog[0])},
+		{"loop", BPF_PROG_TYPE_SOCKET_FILTER, loop_prog, ARRAY_SIZE(loop_prog)},
+		{"branchy", BPF_PROG_TYPE_SOCKET_FILTER, branchy, ARRAY_SIZE(branchy)},
+		{"maps", BPF_PROG_TYPE_SOCKET_FILTER, maps_prog, ARRAY_SIZE(maps_prog)},
+		{"pkt", BPF_PROG_TYPE_XDP, pkt_prog, ARRAY_SIZE(pkt_prog)},
+		{"call", BPF_PROG_TYPE_SOCKET_FILTER, call_prog, ARRAY_SIZE(call_prog)},
 	};
 	int fds[2];
 	fds[0] = rb_sys_map_create(BPF_MAP_TYPE_ARRAY, "arr", 4, 8, 4, 0, -1, 0, 0, 0, -1, 0);
 	fds[1] = rb_sys_map_create(BPF_MAP_TYPE_HASH, "hash", 4, 8, 16, 0, -1, 0, 0, 0, -1, 0);
 	assert_true(fds[0] >= 0 && fds[1] >= 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct rb_kload_args a = {.prog_type = cases[i].type, .insns = cases[i].p, .insn_cnt = cases[i].n,
 					  .prog_btf_fd = -1, .fd_array = fds, .log_level = 1 | 4};
 		struct rb_result kr, er;
@@ -443,7 +444,7 @@ static void test_log_format(void **state)
 		"processed 6 insns (limit 1000000) max_states_per_insn 0 total_states 0 peak_states 0 mark_read 0\n",
 	};
 	int missing = -1;
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		if (!strstr(buf, want[i]) && missing < 0)
 			missing = (int)i;
 	if (missing >= 0)
@@ -558,7 +559,7 @@ static void test_dead_outcome_precise(void **state)
 {
 	(void)state;
 	struct fixture f;
-	size_t n = sizeof(w8_ne_5) / sizeof(w8_ne_5[0]);
+	size_t n = ARRAY_SIZE(w8_ne_5);
 	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, w8_ne_5, n);
 	for (const struct rb_tracker *const *t = rb_trackers(64); *t; t++) {
 		struct rb_result res;
@@ -593,7 +594,7 @@ static void test_same_register_jump(void **state)
 {
 	(void)state;
 	struct fixture f;
-	size_t n = sizeof(self_slt) / sizeof(self_slt[0]);
+	size_t n = ARRAY_SIZE(self_slt);
 	mkobj(&f, BPF_PROG_TYPE_SOCKET_FILTER, self_slt, n);
 	struct rb_result res;
 	run(&f, "cnum-mainline", &res, NULL);

@@ -35,6 +35,7 @@
 
 #include "insn_macros.h"
 #include "kernel_fixture.h"
+#include "util/array_size.h"
 
 struct fixture {
 	struct rb_object obj;
@@ -136,7 +137,7 @@ static void expect(uint32_t type, uint32_t attach, const struct bpf_insn *p, siz
 #define EXPECT(type, attach, v, at, msg, ...)                                                                     \
 	do {                                                                                                      \
 		const struct bpf_insn _p[] = {__VA_ARGS__};                                                       \
-		expect(type, attach, _p, sizeof(_p) / sizeof(_p[0]), v, at, msg);                                 \
+		expect(type, attach, _p, ARRAY_SIZE(_p), v, at, msg);                                 \
 	} while (0)
 
 static void test_sock_addr(void **state)
@@ -381,7 +382,7 @@ static void test_sweep_vs_kernel(void **state)
 	int bad = 0, total = 0, unsupp = 0;
 	static const int sizes[] = {1, 2, 4, 8};
 	static const int sz_code[] = {BPF_B, BPF_H, BPF_W, BPF_DW};
-	for (size_t ci = 0; ci < sizeof(cfgs) / sizeof(cfgs[0]); ci++) {
+	for (size_t ci = 0; ci < ARRAY_SIZE(cfgs); ci++) {
 		const struct cfg *c = &cfgs[ci];
 		fx_prog_flags = c->type == BPF_PROG_TYPE_SYSCALL ? BPF_F_SLEEPABLE : 0;
 		for (int si = 0; si < 4; si++) {
@@ -534,8 +535,8 @@ static void test_helper_access_vs_kernel(void **state)
 	static const char *const licences[] = {"GPL", "Dual MIT/GPL", "MIT", ""};
 	int total = 0, bad = 0, refused = 0, gpl = 0;
 	fx_helpers = kernel_helpers();
-	for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-		for (size_t l = 0; l < sizeof(licences) / sizeof(licences[0]); l++) {
+	for (size_t t = 0; t < ARRAY_SIZE(types); t++) {
+		for (size_t l = 0; l < ARRAY_SIZE(licences); l++) {
 			fx_license = licences[l];
 			for (int h = 0; h <= 213; h++) {
 				struct bpf_insn p[3] = {I(BPF_JMP | BPF_CALL, 0, 0, 0, h), MOV_K(0, 1), EXIT()};

@@ -24,6 +24,7 @@
 
 #include "insn_macros.h"
 #include "kernel_fixture.h"
+#include "util/array_size.h"
 
 /* a map value's address: ld_imm64 with BPF_PSEUDO_MAP_IDX_VALUE */
 #define LD_MAP_VALUE(d, idx, off)                                                                                      \
@@ -147,7 +148,7 @@ static void strncmp_case(int map, int off, enum rb_verdict v, const char *msg)
 		MOV_K(0, 0),
 		EXIT(),
 	};
-	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, p, sizeof(p) / sizeof(p[0]), v, 6, msg);
+	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, p, ARRAY_SIZE(p), v, 6, msg);
 }
 
 static void test_const_str(void **state)
@@ -172,7 +173,7 @@ static void test_const_str(void **state)
 		MOV_K(0, 0),
 		EXIT(),
 	};
-	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, var, sizeof(var) / sizeof(var[0]), RB_REJECT, 10,
+	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, var, ARRAY_SIZE(var), RB_REJECT, 10,
 	       "R3 is not a constant address'");
 }
 
@@ -193,7 +194,7 @@ static void snprintf_case(int data_len, enum rb_verdict v, const char *msg)
 		MOV_K(0, 0),
 		EXIT(),
 	};
-	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, p, sizeof(p) / sizeof(p[0]), v, 10, msg);
+	expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, p, ARRAY_SIZE(p), v, 10, msg);
 }
 
 static void test_snprintf_format(void **state)
@@ -217,7 +218,7 @@ static void test_map_pop(void **state)
 			MOV_K(0, 0),
 			EXIT(),
 		};
-		expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, p, sizeof(p) / sizeof(p[0]), m == 2 ? RB_ACCEPT : RB_REJECT, 4,
+		expect(BPF_PROG_TYPE_SOCKET_FILTER, 0, p, ARRAY_SIZE(p), m == 2 ? RB_ACCEPT : RB_REJECT, 4,
 		       "cannot pass map_type 1 into func bpf_map_pop_elem#88");
 	}
 }
@@ -230,7 +231,7 @@ static void test_might_sleep(void **state)
 		MOV_X(1, 10), ALU_K(BPF_ADD, 1, -8), MOV_K(2, 8), MOV_K(3, 0), CALL(BPF_FUNC_copy_from_user),
 		MOV_K(0, 0),  EXIT(),
 	};
-	size_t n = sizeof(p) / sizeof(p[0]);
+	size_t n = ARRAY_SIZE(p);
 	expect(BPF_PROG_TYPE_KPROBE, 0, p, n, RB_REJECT, 4, "helper call might sleep in a non-sleepable prog");
 	expect(BPF_PROG_TYPE_KPROBE, BPF_F_SLEEPABLE, p, n, RB_ACCEPT, 0, NULL);
 }
@@ -267,7 +268,7 @@ static void test_sockmap_update(void **state)
 			MOV_K(0, 0),
 			EXIT(),
 		};
-		expect(BPF_PROG_TYPE_SCHED_CLS, 0, p, sizeof(p) / sizeof(p[0]), bad ? RB_REJECT : RB_ACCEPT, 19,
+		expect(BPF_PROG_TYPE_SCHED_CLS, 0, p, ARRAY_SIZE(p), bad ? RB_REJECT : RB_ACCEPT, 19,
 		       "R3 type=fp expected=sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_");
 	}
 }
@@ -320,7 +321,7 @@ static void test_tracing_sets_vs_kernel(void **state)
 	};
 	const struct rb_tracker *t = rb_tracker_get("old", 64);
 	int total = 0, bad = 0, ref = 0;
-	for (size_t c = 0; c < sizeof(cfgs) / sizeof(cfgs[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cfgs); c++) {
 		int id = btf__find_by_name_kind(vm, cfgs[c].target, cfgs[c].kind);
 		assert_true(id > 0);
 		for (int h = 1; h < 212; h++) {

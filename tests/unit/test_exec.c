@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "exec_fixture.h"
+#include "util/array_size.h"
 
 static void generated_clean(void **state)
 {
@@ -48,7 +49,7 @@ static void pruned_imprecise_not_reported(void **state)
 		XI(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	struct xfixture f;
-	xmkobj(&f, prog, sizeof(prog) / sizeof(prog[0]), BPF_F_TEST_STATE_FREQ);
+	xmkobj(&f, prog, ARRAY_SIZE(prog), BPF_F_TEST_STATE_FREQ);
 	const char *trackers[] = {"old", "cnum"};
 	for (int k = 0; k < 2; k++) {
 		struct rb_exec_stats st = {0};
@@ -74,7 +75,7 @@ static void cause_a_rejected(void **state)
 {
 	(void)state;
 	struct xfixture f;
-	xmkobj(&f, a3_prog, sizeof(a3_prog) / sizeof(a3_prog[0]), 0);
+	xmkobj(&f, a3_prog, ARRAY_SIZE(a3_prog), 0);
 	struct rb_exec_stats st = {0};
 	struct rb_exec_opts o = {.seed = 1, .runs = 10};
 	struct rb_err err = {0};

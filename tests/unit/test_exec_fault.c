@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "exec_fixture.h"
+#include "util/array_size.h"
 
 #ifndef RB_FAULT_ALU32_LINK
 #error "test_exec_fault.c must be built with -DRB_FAULT_ALU32_LINK"
@@ -37,7 +38,7 @@ static void reproducer_reported(void **state)
 {
 	(void)state;
 	struct xfixture f;
-	xmkobj(&f, a3_prog, sizeof(a3_prog) / sizeof(a3_prog[0]), 0);
+	xmkobj(&f, a3_prog, ARRAY_SIZE(a3_prog), 0);
 	const char *trackers[] = {"old", "cnum"};
 	for (int k = 0; k < 2; k++) {
 		struct seen s = {0};

@@ -20,6 +20,7 @@
 
 #include "insn_macros.h"
 #include "kernel_fixture.h"
+#include "util/array_size.h"
 
 #define MOV0() MOV_K(0, 0)
 
@@ -71,7 +72,7 @@ static void dead_code(void **state)
 		{{I(BPF_LD | BPF_IMM | BPF_DW, 0, 0, 0, 1), I(0x40, 0, 0, 0, 0)}, 2, "invalid bpf_ld_imm64 insn"},
 		{{I(BPF_LD | BPF_IMM | BPF_DW, 0, 0, 0, 1), I(0, 0, 1, 0, 0)}, 2, "invalid bpf_ld_imm64 insn"},
 	};
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		struct bpf_insn p[6] = {MOV0(), EXIT()};
 		size_t n = 2;
 		for (size_t k = 0; k < cases[c].nbad; k++)

@@ -15,6 +15,7 @@
 #include "kernels/conf_default.h"
 #include "kernels/kernels.h"
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 static void test_parse_lines(void **state)
 {
@@ -54,7 +55,7 @@ static void test_parse_errors(void **state)
 		{"a debian:sid/x qemu 12\n", "bad memory"},
 		{"a debian:sid/x qemu 1G\n\na debian:sid/y qemu 1G\n", "t.conf:3: 'a' defined twice (first at t.conf:1)"},
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct rb_kernel k[4];
 		size_t n;
 		struct rb_err e = {{0}};

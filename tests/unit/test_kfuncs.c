@@ -26,6 +26,7 @@
 #include "oracle/kload.h"
 
 #include "insn_macros.h"
+#include "util/array_size.h"
 
 #define KCALL(id) I(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id)
 
@@ -182,7 +183,7 @@ static void test_availability_measured(void **state)
 			continue;
 		}
 		uint64_t got = 0;
-		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(types); k++) {
 			uint32_t target = types[k].type == 26 ? (uint32_t)tp : types[k].type == 27 ? (uint32_t)st : 0;
 			int r = probe(types[k].type, types[k].attach, target, id);
 			assert_true(r >= 0 || !((rb_kfunc_measured_types >> types[k].type) & 1));

@@ -23,6 +23,7 @@
 
 #include "loader/object.h"
 #include "loader_fixture.h"
+#include "util/array_size.h"
 
 static struct rb_object *open_test(const char *name, const char *btf)
 {
@@ -612,7 +613,7 @@ static void test_kernel_accepts(void **state)
 	static const char *const objs[] = {"btf_maps", "global_data", "subprog", "core", "legacy_maps", "legacy_elf_map"};
 	static char log[1 << 16];
 	unsigned loaded = 0;
-	for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(objs); k++) {
 		struct rb_object *o = open_test(objs[k], NULL);
 		for (size_t i = 0; i < o->prog_cnt; i++) {
 			if (!o->progs[i].type_known)
@@ -636,7 +637,7 @@ static void test_same_insns_as_libbpf(void **state)
 	if (!bpf_usable())
 		skip();
 	static const char *const objs[] = {"global_data", "subprog", "core"};
-	for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(objs); k++) {
 		char path[512];
 		struct rb_object *o = open_test(objs[k], NULL);
 		struct bpf_object *bo = bpf_object__open_file(lf_obj_path(objs[k], path, sizeof(path)), NULL);

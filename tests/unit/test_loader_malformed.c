@@ -17,9 +17,10 @@
 
 #include "loader/object.h"
 #include "loader_fixture.h"
+#include "util/array_size.h"
 
 static const char *const objs[] = {"btf_maps", "global_data", "subprog", "core", "legacy_maps", "legacy_elf_map"};
-#define NOBJS (sizeof(objs) / sizeof(objs[0]))
+#define NOBJS (ARRAY_SIZE(objs))
 /* mutations of core.o that still open make libbpf parse the host's 5 MB
  * vmlinux BTF each time (for the tp_btf attach target): keep the many-
  * iteration loops to the other objects so the suite stays fast */
@@ -97,7 +98,7 @@ static void test_header_fields(void **state)
 		{offsetof(Elf64_Ehdr, e_shstrndx), 2, 0xfff0, "section name table index"},
 		{offsetof(Elf64_Ehdr, e_shstrndx), 2, 2, "string table"}, /* llvm puts .strtab at 1 */
 	};
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
 		memcpy(m, img, sz);
 		memcpy(m + cases[c].off, &cases[c].val, cases[c].width);
 		try_open(m, sz, true, cases[c].why);

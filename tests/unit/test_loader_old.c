@@ -25,6 +25,7 @@
 #include "loader/object.h"
 #include "loader/prog_type.h"
 #include "loader_fixture.h"
+#include "util/array_size.h"
 
 static void test_iproute2_object(void **state)
 {
@@ -167,7 +168,7 @@ static void test_section_conventions(void **state)
 		{"2/7", 0, NULL},
 		{"weird_section_name", 0, NULL},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		uint32_t t = 0, e = 0;
 		const char *from = NULL;
 		bool ok = rb_section_prog_type(cases[i].sec, &t, &e, &from);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "tracker/tracker.h"
+#include "util/array_size.h"
 
 static const struct rb_tracker *T;
 
@@ -190,7 +191,7 @@ static void test_div_mod_unknown(void **state)
 		int16_t off;
 	} ops[] = {{BPF_ALU64, BPF_DIV, 0}, {BPF_ALU, BPF_DIV, 0}, {BPF_ALU64, BPF_MOD, 0},
 		   {BPF_ALU64, BPF_DIV, 1}};
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
 		rb_val r;
 		range_1_5(&r);
 		alu(&r, ops[i].cls, ops[i].op, ops[i].op == BPF_MOD ? 7 : 2, ops[i].off);
@@ -227,7 +228,7 @@ static void test_endian(void **state)
 		{BPF_ALU64 | BPF_END, 32,
 		 "smin=0,smax=umax=umax32=0xffff0100,smax32=0x7fff0100,var_off=(0x0; 0xffff0100)"},
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		rb_val r;
 		range_300_12345(&r);
 		endian(&r, cases[i].code, cases[i].imm);

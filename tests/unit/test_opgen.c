@@ -16,6 +16,7 @@
 #include "tracker/tracker.h"
 
 #include "insn_macros.h"
+#include "util/array_size.h"
 
 static void test_deterministic(void **state)
 {
@@ -89,15 +90,15 @@ static void test_coverage(void **state)
 		"jmp jeq X", "jmp32 jne K", "jmp jset K", "jmp32 jset X", "jmp jgt X", "jmp32 jge K",
 		"jmp jlt K", "jmp32 jle X", "jmp jsgt K", "jmp32 jsge X", "jmp jslt X", "jmp32 jsle K",
 	};
-	bool seen[sizeof(want) / sizeof(want[0])] = {0};
+	bool seen[ARRAY_SIZE(want)] = {0};
 	struct rb_opgen_case c;
 	for (uint64_t k = 0; k < 5000; k++) {
 		rb_opgen_case(1, k, &c);
-		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 			if (!strcmp(c.what, want[i]))
 				seen[i] = true;
 	}
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		if (!seen[i])
 			fail_msg("never generated: %s", want[i]);
 }

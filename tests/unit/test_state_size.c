@@ -21,6 +21,7 @@
 #include "oracle/kstruct.h"
 
 #include "insn_macros.h"
+#include "util/array_size.h"
 
 struct fixture {
 	struct rb_object obj;
@@ -68,8 +69,8 @@ static void test_sizes_follow_tracker(void **state)
 	struct fixture f;
 	struct rb_result o, c;
 	const struct rb_tracker *to = rb_tracker_get("old", 64), *tc = rb_tracker_get("cnum", 64);
-	verify(&f, "old", prog, sizeof(prog) / sizeof(prog[0]), &o);
-	verify(&f, "cnum", prog, sizeof(prog) / sizeof(prog[0]), &c);
+	verify(&f, "old", prog, ARRAY_SIZE(prog), &o);
+	verify(&f, "cnum", prog, ARRAY_SIZE(prog), &c);
 	if (o.verdict != RB_ACCEPT)
 		printf("old: %s\n", o.msg);
 	assert_int_equal(o.verdict, RB_ACCEPT);
