@@ -112,7 +112,7 @@ static bool sockopt_hook(const char *target)
 		return false;
 	if (!strncmp(target, "bpf_lsm_", 8))
 		target += 8;
-	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hooks); i++)
 		if (!strcmp(target, hooks[i]))
 			return true;
 	return false;
