@@ -9,6 +9,12 @@
 # compiled once per register width (RB_BITS = 64, 32, 16, 8) into objects
 # under build/.../w<bits>/ and linked side by side.
 
+# `make` alone builds `all`, whatever the makefiles included below (the
+# objects' .d files, build/libbpf.mk) define first: without this, the first
+# target of the first .d file found became the goal, and `make` in a built
+# tree rebuilt one object and not build/rangebench
+.DEFAULT_GOAL := all
+
 CC      ?= gcc
 CXX     ?= g++
 WIDTHS  := 64 32 16 8
