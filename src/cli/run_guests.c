@@ -55,6 +55,7 @@ int rb_run_guests(struct rb_store *st, const struct run_cli *c, const struct rb_
 		objs[i].path = jobs->objs[i].path;
 		objs[i].source = jobs->objs[i].source;
 		objs[i].prog_type = rb_driver_job_prog_type(&c->o, &jobs->objs[i]);
+		objs[i].error = jobs->objs[i].error;
 	}
 	int rc = 0;
 	for (unsigned g = 0; g < c->nguests && rc == 0; g++) {

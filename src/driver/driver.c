@@ -19,6 +19,7 @@
 #include "loader/object.h"
 #include "loader/sha256.h"
 #include "store/writer.h"
+#include "util/file.h"
 #include "util/filter.h"
 #include "verify/verify.h"
 
@@ -125,7 +126,11 @@ void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const
 		__atomic_sub_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
 	struct rb_result_row row;
 	memset(&row, 0, sizeof(row));
-	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", job->path);
+	/* a path too long for the column (it could not be opened either)
+	 * is stored shortened; its key below is the hash of the whole path */
+	char pb[256];
+	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s",
+		 strlen(job->path) < sizeof(row.prog.obj_path) ? job->path : rb_path_shown(job->path, pb, sizeof(pb)));
 	snprintf(row.prog.source, sizeof(row.prog.source), "%s", job->source);
 	/* keyed by the path, never by reading the file again (it may be huge,
 	 * a FIFO, or gone): two failed objects never share a row, and the
@@ -261,6 +266,15 @@ static void *scan_worker(void *arg)
 		struct rb_err e = {{0}};
 		struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job)};
 		struct rb_scan_obj so;
+		if (os->job->error) {
+			/* found by the walk but not openable (jobs.h): its row */
+			char pb[256];
+			rb_errf(&e, "%s: %s", rb_path_shown(os->job->path, pb, sizeof(pb)), os->job->error);
+			os->load_failed = true;
+			rb_drv_object_failed(d, os, &e, false);
+			__atomic_add_fetch(&d->scanned, 1, __ATOMIC_RELAXED);
+			continue;
+		}
 		int rc = sc ? rb_scan_object(sc, os->job->path, &lo, &so, &e) : scan_in_process(os->job->path, &lo, &so, &e);
 		if (rc < 0) {
 			rb_drv_fail(d, &e);

@@ -1,18 +1,21 @@
 /* jobs.c — collecting the objects of a run (see jobs.h). */
 #include "driver/jobs.h"
+#include "util/file.h"
 #include "util/grow.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-static int add(struct rb_joblist *l, const char *path, const char *source, const char *prog_type,
-	       struct rb_err *err)
+static int add_entry(struct rb_joblist *l, const char *path, const char *source, const char *prog_type,
+		     const char *error, struct rb_err *err)
 {
 	if (RB_GROW(l->objs, l->n + 1, &l->cap, 64) < 0)
 		return rb_errf(err, "%s: out of memory", path);
@@ -29,14 +32,41 @@ static int add(struct rb_joblist *l, const char *path, const char *source, const
 	l->objs[l->n].source = strdup(src);
 	/* "-" in a manifest column means none */
 	l->objs[l->n].prog_type = strdup(prog_type && strcmp(prog_type, "-") ? prog_type : "");
-	if (!l->objs[l->n].path || !l->objs[l->n].source || !l->objs[l->n].prog_type) {
+	l->objs[l->n].error = error ? strdup(error) : NULL;
+	if (!l->objs[l->n].path || !l->objs[l->n].source || !l->objs[l->n].prog_type ||
+	    (error && !l->objs[l->n].error)) {
 		free(l->objs[l->n].path);
 		free(l->objs[l->n].source);
 		free(l->objs[l->n].prog_type);
+		free(l->objs[l->n].error);
 		return rb_errf(err, "%s: out of memory", path);
 	}
 	l->n++;
 	return 0;
+}
+
+static int add(struct rb_joblist *l, const char *path, const char *source, const char *prog_type,
+	       struct rb_err *err)
+{
+	return add_entry(l, path, source, prog_type, NULL, err);
+}
+
+/* an object whose path (a + "/" + b) is too long to open: an entry with
+ * the reason, the path kept whole (on the heap) so that its row's key is
+ * its own */
+static int add_too_long(struct rb_joblist *l, const char *a, const char *b, const char *source,
+			struct rb_err *err)
+{
+	size_t n = strlen(a) + 1 + strlen(b) + 1;
+	char *p = malloc(n);
+	if (!p)
+		return rb_errf(err, "%s: out of memory", a);
+	snprintf(p, n, "%s/%s", a, b);
+	char why[64];
+	snprintf(why, sizeof(why), "path longer than %d bytes (File name too long)", PATH_MAX - 1);
+	int rc = add_entry(l, p, source, NULL, why, err);
+	free(p);
+	return rc;
 }
 
 void rb_jobs_guess_source(const char *path, char *out, size_t len)
@@ -105,56 +135,83 @@ static int visit(struct visited *vs, const struct stat *sb)
 	return 1;
 }
 
-/* a path for a one-line message: whole when short, else its start and its
- * end around "...", so that the reason after it is never cut off */
-static const char *shown(const char *p, char *buf, size_t len)
+/* how deep below a corpus directory the walk goes; a directory deeper
+ * than this (only a tree built to be hostile: links back up are walked
+ * once, see visit) is an entry with its reason, never skipped silently */
+#define WALK_MAX_DEPTH 64
+
+static char *join(const char *a, const char *b)
 {
-	size_t n = strlen(p);
-	if (n < 240 || len < 240)
-		return p;
-	snprintf(buf, len, "%.80s...%s", p, p + n - 150);
-	return buf;
+	size_t n = strlen(a) + 1 + strlen(b) + 1;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/%s", a, b);
+	return p;
 }
 
-static int walk(struct rb_joblist *l, const char *dir, int depth, struct visited *vs,
+/* Walk the open directory fd (named dir, which may be longer than
+ * PATH_MAX: everything below is reached relative to fd, so depth costs
+ * no path length). Takes fd. */
+static int walk(struct rb_joblist *l, int fd, const char *dir, int depth, struct visited *vs,
 		struct rb_err *err)
 {
 	char sb1[256];
-	if (depth > 16)
-		return 0;
 	struct stat ds;
-	if (stat(dir, &ds) < 0)
-		return rb_errf(err, "%s: cannot read directory: %s", shown(dir, sb1, sizeof(sb1)), strerror(errno));
+	if (fstat(fd, &ds) < 0) {
+		int e = errno;
+		close(fd);
+		return rb_errf(err, "%s: cannot read directory: %s", rb_path_shown(dir, sb1, sizeof(sb1)), strerror(e));
+	}
 	int fresh = visit(vs, &ds);
-	if (fresh < 0)
-		return rb_errf(err, "%s: out of memory", shown(dir, sb1, sizeof(sb1)));
-	if (!fresh)
-		return 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return rb_errf(err, "%s: cannot read directory: %s", shown(dir, sb1, sizeof(sb1)), strerror(errno));
+	if (fresh <= 0) {
+		close(fd);
+		return fresh < 0 ? rb_errf(err, "%s: out of memory", rb_path_shown(dir, sb1, sizeof(sb1))) : 0;
+	}
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return rb_errf(err, "%s: cannot read directory: %s", rb_path_shown(dir, sb1, sizeof(sb1)), strerror(e));
+	}
 	struct dirent *e;
 	int rc = 0;
 	while (rc == 0 && (e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		char p[PATH_MAX];
-		if (snprintf(p, sizeof(p), "%s/%s", dir, e->d_name) >= (int)sizeof(p)) {
-			rc = rb_errf(err, "%s/%.40s...: path longer than %d bytes", shown(dir, sb1, sizeof(sb1)),
-				     e->d_name, PATH_MAX - 1);
-			break;
-		}
+		bool is_obj = ends_with(e->d_name, ".o") || ends_with(e->d_name, ".rbvt");
 		struct stat sb;
-		if (stat(p, &sb) < 0) {
+		if (fstatat(dirfd(d), e->d_name, &sb, 0) < 0) {
 			if (errno == ENOENT)
 				continue; /* dangling link */
-			rc = rb_errf(err, "%s: %s", shown(p, sb1, sizeof(sb1)), strerror(errno));
+			char *p = join(dir, e->d_name);
+			rc = rb_errf(err, "%s: %s", p ? rb_path_shown(p, sb1, sizeof(sb1)) : e->d_name, strerror(errno));
+			free(p);
 			break;
 		}
-		if (S_ISDIR(sb.st_mode))
-			rc = walk(l, p, depth + 1, vs, err);
-		else if (S_ISREG(sb.st_mode) && (ends_with(e->d_name, ".o") || ends_with(e->d_name, ".rbvt")))
+		if (!S_ISDIR(sb.st_mode) && !(S_ISREG(sb.st_mode) && is_obj))
+			continue;
+		char *p = join(dir, e->d_name);
+		if (!p) {
+			rc = rb_errf(err, "%s: out of memory", rb_path_shown(dir, sb1, sizeof(sb1)));
+			break;
+		}
+		if (S_ISDIR(sb.st_mode) && depth >= WALK_MAX_DEPTH) {
+			char why[96];
+			snprintf(why, sizeof(why), "a directory more than %d levels below the corpus: not walked",
+				 WALK_MAX_DEPTH);
+			rc = add_entry(l, p, NULL, NULL, why, err);
+		} else if (S_ISDIR(sb.st_mode)) {
+			int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			rc = sub < 0 ? rb_errf(err, "%s: cannot read directory: %s", rb_path_shown(p, sb1, sizeof(sb1)),
+					       strerror(errno))
+				     : walk(l, sub, p, depth + 1, vs, err);
+		} else if (strlen(p) >= PATH_MAX) {
+			/* found, but no call can open it by this name */
+			rc = add_too_long(l, dir, e->d_name, NULL, err);
+		} else {
 			rc = add(l, p, NULL, NULL, err);
+		}
+		free(p);
 	}
 	closedir(d);
 	return rc;
@@ -231,12 +288,12 @@ static int read_manifest(struct rb_joblist *l, const char *dir, const char *mpat
 			snprintf(p, sizeof(p), "%s", obj);
 		else
 			snprintf(p, sizeof(p), "%s/%s", dir, obj);
-		if (strlen(obj) >= sizeof(p) - strlen(dir) - 4) {
-			rc = rb_errf(err, "%s:%d: object path longer than %d bytes", mpath, lineno,
-				     PATH_MAX - 1);
-			break;
+		const char *src = col_src >= 0 && col_src < n ? fld[col_src] : NULL;
+		if (obj[0] == '/' ? strlen(obj) >= sizeof(p) : strlen(obj) >= sizeof(p) - strlen(dir) - 4) {
+			rc = obj[0] == '/' ? add_too_long(l, "", obj + 1, src, err) : add_too_long(l, dir, obj, src, err);
+			continue;
 		}
-		rc = add(l, p, col_src >= 0 && col_src < n ? fld[col_src] : NULL,
+		rc = add(l, p, src,
 			 col_type >= 0 && col_type < n ? fld[col_type] : NULL, err);
 	}
 	free(line);
@@ -277,7 +334,9 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 				rc = read_manifest(out, inputs[i], m, err);
 			else {
 				struct visited vs = {0};
-				rc = walk(out, inputs[i], 0, &vs, err);
+				int fd = open(inputs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+				rc = fd < 0 ? rb_errf(err, "%s: cannot read directory: %s", inputs[i], strerror(errno))
+					    : walk(out, fd, inputs[i], 0, &vs, err);
 				free(vs.v);
 			}
 		} else {
@@ -307,6 +366,7 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 			free(o->path);
 			free(o->source);
 			free(o->prog_type);
+			free(o->error);
 			o->path = NULL;
 		}
 	for (size_t i = 0; i < out->n; i++)
@@ -330,6 +390,7 @@ void rb_jobs_free(struct rb_joblist *l)
 		free(l->objs[i].path);
 		free(l->objs[i].source);
 		free(l->objs[i].prog_type);
+		free(l->objs[i].error);
 	}
 	free(l->objs);
 	memset(l, 0, sizeof(*l));

@@ -8,7 +8,10 @@
  * "prog_type" column the type of programs whose section libbpf does not
  * know, "-" for none). A directory without
  * one is walked recursively for *.o files. A file argument is one object.
- * Objects are deduplicated by real path and sorted by path. */
+ * Objects are deduplicated by real path and sorted by path. An object
+ * found in a directory or a manifest whose path cannot be opened at all
+ * (longer than PATH_MAX) is an entry with an error, never a failure of
+ * the whole collection: one object costs one row. */
 #ifndef RB_DRIVER_JOBS_H
 #define RB_DRIVER_JOBS_H
 
@@ -21,6 +24,9 @@ struct rb_job_obj {
 	char *source; /* corpus source, "" if unknown */
 	char *prog_type; /* the object's program type from the manifest's optional
 	                  * prog_type column (loader/prog_type.h), "" if none */
+	char *error;     /* found but unusable (a path longer than PATH_MAX):
+	                  * the reason, stored as this object's load_error row
+	                  * so that the other objects are verified; NULL if none */
 };
 
 struct rb_joblist {

@@ -29,7 +29,9 @@ int rb_gst_object_row(struct runner *r, size_t i, enum rb_verdict v, const char 
 	struct rb_result_row row;
 	memset(&row, 0, sizeof(row));
 	const struct rb_guest_obj *o = &r->objs[i];
-	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", o->path);
+	char pb[256];
+	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s",
+		 strlen(o->path) < sizeof(row.prog.obj_path) ? o->path : rb_path_shown(o->path, pb, sizeof(pb)));
 	snprintf(row.prog.source, sizeof(row.prog.source), "%s", o->source ? o->source : "");
 	char h[65];
 	rb_sha256_hex(o->path, strlen(o->path), h);
@@ -179,7 +181,9 @@ static int parse_line(struct runner *r, struct parse *p, char *line, long force,
 		const struct rb_guest_obj *o = &r->objs[idx];
 		if (!rb_filter_match(r->o->filter, o->path, row.prog.name))
 			return 0;
-		snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s", o->path);
+		char pb[256];
+	snprintf(row.prog.obj_path, sizeof(row.prog.obj_path), "%s",
+		 strlen(o->path) < sizeof(row.prog.obj_path) ? o->path : rb_path_shown(o->path, pb, sizeof(pb)));
 		snprintf(row.prog.source, sizeof(row.prog.source), "%s", o->source ? o->source : "");
 		char msg[sizeof(row.res.msg)];
 		host_msg(r, idx, row.res.msg, msg, sizeof(msg));

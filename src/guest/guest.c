@@ -113,6 +113,12 @@ static int lookup(struct runner *r, size_t *todo, size_t *ntodo)
 		uint8_t *b = NULL;
 		size_t l = 0;
 		struct rb_err e;
+		if (r->objs[i].error) {
+			char pb[256];
+			rb_errf(&e, "%s: %s", rb_path_shown(r->objs[i].path, pb, sizeof(pb)), r->objs[i].error);
+			rc = rb_gst_object_row(r, i, RB_LOAD_ERROR, "", "", "%.0s%s", e.msg);
+			continue;
+		}
 		if (rb_read_file(r->objs[i].path, (size_t)1 << 30, &b, &l, &e) < 0) {
 			rc = rb_gst_object_row(r, i, RB_LOAD_ERROR, "", "", "%.0s%s", e.msg);
 			continue;

@@ -48,6 +48,8 @@ struct rb_guest_obj {
 	const char *source;    /* corpus source, NULL or "" if unknown */
 	const char *prog_type; /* the type of programs libbpf does not know, NULL: none */
 	const char *prog;      /* only this program, NULL: every program */
+	const char *error;     /* the object cannot be opened (driver/jobs.h):
+	                        * its load_error row says why, NULL if none */
 };
 
 struct rb_guest_opts {

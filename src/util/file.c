@@ -3,26 +3,25 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* a path for an error message: a very long one keeps its last 200
- * bytes, so that the reason after it still fits the message */
-static const char *shown(const char *path, char *buf, size_t len)
+const char *rb_path_shown(const char *path, char *buf, size_t len)
 {
 	size_t n = strlen(path);
-	if (n <= 240)
+	if (n < 240 || len < 240)
 		return path;
-	snprintf(buf, len, "...%s", path + n - 200);
+	snprintf(buf, len, "%.80s...%s", path, path + n - 110);
 	return buf;
 }
 
 int rb_read_file(const char *path_in, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err)
 {
 	char sbuf[256];
-	const char *path = shown(path_in, sbuf, sizeof(sbuf));
+	const char *path = rb_path_shown(path_in, sbuf, sizeof(sbuf));
 	/* O_NONBLOCK: a FIFO or a terminal must not block the open; only a
 	 * regular file is read (and reads of those never block) */
 	int fd = open(path_in, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);

@@ -13,4 +13,10 @@
  * errors name the file and the reason. */
 int rb_read_file(const char *path, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err);
 
+/* A path for a one-line message or a bounded column: whole when it fits
+ * (under 240 bytes, or len is smaller than that), else its first 80 bytes,
+ * "..." and its last 110, so that a reason printed after it is never cut
+ * off (a result row's message holds 255 bytes). Returns path or buf. */
+const char *rb_path_shown(const char *path, char *buf, size_t len);
+
 #endif

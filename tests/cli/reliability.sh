@@ -79,13 +79,25 @@ for it in 1 2 3; do
 done
 check "4 runs creating one new database at once, 3 times: all 12 succeed, 4 complete runs each" "[ $fails -eq 0 ]"
 
-# --- a corpus path longer than PATH_MAX: one error whose reason is not cut off
+# --- a corpus path longer than PATH_MAX: that object's load_error row, whose
+# reason is not cut off, and the other objects verified (one object costs one row)
 deep=$tmp/deep; seg=$(printf 'd%.0s' $(seq 240)); mkdir -p "$deep"
 (cd "$deep" && for i in $(seq 17); do mkdir -p $seg && cd $seg; done && cp "$tmp/tiny.o" deep.o) 2>/dev/null
+cp "$tmp/tiny.o" "$deep/shallow.o"
 $RB run -q --db "$tmp/deep.sqlite" --trackers old "$deep" >"$tmp/deep.out" 2>&1
 rc=$?
-check "a path over PATH_MAX in a corpus: exit 2, the path shortened, the reason shown" \
-	"[ $rc -eq 2 ] && grep -Eq '^rangebench run: .{80}\.\.\..*(File name too long|path longer than 4095 bytes)$' $tmp/deep.out && [ \$(wc -c <$tmp/deep.out) -lt 600 ]" "$tmp/deep.out"
+sqlite3 -separator ' ' "$tmp/deep.sqlite" "SELECT r.verdict, length(p.obj_path), r.msg FROM results r JOIN programs p ON p.id = r.program_id WHERE r.verdict = 'load_error'" >"$tmp/deep.rows" 2>&1
+check "a path over PATH_MAX in a corpus: one load_error row, the path shortened, the reason whole" \
+	"[ \$(wc -l <$tmp/deep.rows) -eq 1 ] && grep -Eq '^load_error [0-9]+ .{80}\.\.\..*deep\.o: path longer than 4095 bytes \(File name too long\)$' $tmp/deep.rows" "$tmp/deep.rows"
+check "a path over PATH_MAX in a corpus: the other object verified, the run complete" \
+	"[ \"\$(sqlite3 $tmp/deep.sqlite \"SELECT count(*) FROM results r JOIN programs p ON p.id = r.program_id WHERE p.obj_path LIKE '%/shallow.o' AND r.verdict IN ('success', 'failure')\")\" -ge 1 ] && [ \"\$(sqlite3 $tmp/deep.sqlite 'SELECT status FROM runs')\" = complete ] && [ $rc -ne 2 ]" "$tmp/deep.out"
+rm -rf "$deep"
+# a tree deeper than the walk goes: that directory's row says so, nothing skipped silently
+mkdir -p "$deep" && (cd "$deep" && for i in $(seq 66); do mkdir d && cd d; done && cp "$tmp/tiny.o" bottom.o)
+cp "$tmp/tiny.o" "$deep/top.o"
+$RB run -q --db "$tmp/deep2.sqlite" --trackers old "$deep" >"$tmp/deep2.out" 2>&1
+check "a corpus deeper than 64 directories: the too-deep directory's load_error row, the rest verified" \
+	"[ \"\$(sqlite3 $tmp/deep2.sqlite \"SELECT count(*) FROM results WHERE verdict = 'load_error' AND msg LIKE '%more than 64 levels below the corpus: not walked'\")\" = 1 ] && [ \"\$(sqlite3 $tmp/deep2.sqlite \"SELECT count(*) FROM results r JOIN programs p ON p.id = r.program_id WHERE p.obj_path LIKE '%/top.o' AND r.verdict IN ('success', 'failure')\")\" -ge 1 ]" "$tmp/deep2.out"
 rm -rf "$deep"
 
 # --- readers never create or convert a database

@@ -142,6 +142,42 @@ static void walk_finds_dot_o_and_dedups_links(void **state)
 	rb_jobs_free(&l);
 }
 
+/* a manifest line whose object path is too long to open: an entry that
+ * carries the reason (its row), the other objects listed as usual */
+static void too_long_path_is_an_entry_with_its_reason(void **state)
+{
+	(void)state;
+	char dir[300], m[400];
+	snprintf(dir, sizeof(dir), "%s/longm", root);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	snprintf(m, sizeof(m), "%s/manifest.tsv", dir);
+	FILE *f = fopen(m, "w");
+	assert_non_null(f);
+	fprintf(f, "object\tsource\n");
+	for (int i = 0; i < 4200; i++)
+		fputc('q', f);
+	fprintf(f, ".o\tfar\n../corpus/own/b.o\tnear\n");
+	fclose(f);
+	const char *in[] = {dir};
+	struct rb_joblist l;
+	struct rb_err err = {{0}};
+	assert_int_equal(rb_jobs_collect(in, 1, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	int far = -1, near = -1;
+	for (size_t i = 0; i < l.n; i++) {
+		if (!strcmp(l.objs[i].source, "far"))
+			far = (int)i;
+		if (!strcmp(l.objs[i].source, "near"))
+			near = (int)i;
+	}
+	assert_true(far >= 0 && near >= 0);
+	assert_non_null(l.objs[far].error);
+	assert_non_null(strstr(l.objs[far].error, "path longer than 4095 bytes"));
+	assert_true(strlen(l.objs[far].path) > 4200); /* kept whole: its own key */
+	assert_null(l.objs[near].error);
+	rb_jobs_free(&l);
+}
+
 static void missing_input_names_it(void **state)
 {
 	(void)state;
@@ -199,6 +235,7 @@ int main(void)
 		cmocka_unit_test(manifest_lists_each_object_once),
 		cmocka_unit_test(sub_corpus_manifest_paths_relative_to_parent),
 		cmocka_unit_test(walk_finds_dot_o_and_dedups_links),
+		cmocka_unit_test(too_long_path_is_an_entry_with_its_reason),
 		cmocka_unit_test(missing_input_names_it),
 		cmocka_unit_test(guess_source),
 		cmocka_unit_test(fault_spec),
