@@ -9,7 +9,8 @@
 -- path_ends, rejects_upfront, explores_now, stops_earlier, stops_later
 -- (one log ends where the other goes on; 'ends' in rows stored before
 -- they were told apart counts as unnamed), checkpoints (same path, other states), insn_rewrite,
--- unnamed (other; no log; too_large: past attribute --max-insns). `query kernels_diff` lists the programs.
+-- unnamed (other; no log; too_large: past attribute --max-insns; beyond_head: the
+-- heads of attribute --log-head agree as far as they go). `query kernels_diff` lists the programs.
 WITH a AS (
 	SELECT coalesce(p.source, 'unknown') AS source, a.*
 	FROM kernel_attributions a JOIN programs p ON p.id = a.program_id
@@ -23,7 +24,7 @@ WITH a AS (
 	       sum(mechanism = 'rejects_upfront') AS rejects_upfront, sum(mechanism = 'explores_now') AS explores_now,
 	       sum(mechanism = 'stops_earlier') AS stops_earlier, sum(mechanism = 'stops_later') AS stops_later,
 	       sum(mechanism = 'checkpoints') AS checkpoints, sum(mechanism = 'insn_rewrite') AS insn_rewrite,
-	       sum(mechanism IN ('other', 'no_log', 'too_large', 'ends')) AS unnamed
+	       sum(mechanism IN ('other', 'no_log', 'too_large', 'beyond_head', 'ends')) AS unnamed
 	FROM a GROUP BY source
 )
 SELECT * FROM s

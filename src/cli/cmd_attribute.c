@@ -30,7 +30,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench attribute [--db FILE] [--run RUN] [--baseline KERNEL] [--candidate KERNEL]\n"
-		   "                            [--old TRACKER] [--new TRACKER] [--max-insns N] [-j N] [-q]\n"
+		   "                            [--old TRACKER] [--new TRACKER] [--max-insns N] [--log-head MIB]\n"
+		   "                            [-j N] [-q]\n"
 		   "  For every program whose verdict, instructions or states differ between two\n"
 		   "  kernels of a run (default: kernel, the running one, and kernel-7.2):\n"
 		   "  'tracker' when the engine's --old (default old) equals the baseline and\n"
@@ -41,7 +42,11 @@ static void usage(FILE *f)
 		   "  --run: a run id or label (default: the newest run with both kernels);\n"
 		   "  -j: the candidate's guests at once (default 1). --max-insns N: no logs for a\n"
 		   "  program either kernel processed more than N instructions of (mechanism\n"
-		   "  too_large): a level-2 log of 10^5 instructions takes minutes in a TCG guest.\n");
+		   "  too_large): a level-2 log of 10^5 instructions takes minutes in a TCG guest.\n"
+		   "  --log-head MIB: take only the first MIB MiB of each kernel's level-2 log (a\n"
+		   "  second load with BPF_LOG_FIXED), so that programs of 10^5-10^6 instructions\n"
+		   "  are compared where their paths start to differ; logs that do not part\n"
+		   "  within both heads are 'beyond_head'.\n");
 }
 
 struct diff {
@@ -60,6 +65,7 @@ struct opts {
 	const char *db, *run, *base, *cand, *old, *new_;
 	unsigned jobs;
 	unsigned long long max_insns; /* no logs past this count (0: no bound) */
+	size_t log_head;              /* only each log's first log_head bytes (0: whole logs) */
 	bool quiet;
 };
 
@@ -192,6 +198,21 @@ static int store(sqlite3 *db, int64_t run, const struct opts *o, const struct di
 	return rc;
 }
 
+/* A log that fills its head (--log-head: the kernel kept its first
+ * head - 1 bytes; an engine's log, written whole, is cut the same way):
+ * true, and the log ends at its last whole line within the head, so that
+ * a half-written line is never taken for a difference. */
+static bool head_cut(char *log, size_t head)
+{
+	if (!head || !log || strlen(log) + 1 < head)
+		return false;
+	log[head - 1] = 0;
+	char *nl = strrchr(log, '\n');
+	if (nl)
+		nl[1] = 0;
+	return true;
+}
+
 /* the logs of the 'other' programs from both kernels (no database lock is
  * held meanwhile: the candidate's guests take minutes), and where each
  * pair parts */
@@ -206,7 +227,8 @@ static int attribute_others(const struct opts *o, struct diff *d, size_t n)
 	}
 	struct rb_guest_obj *objs = calloc(no ? no : 1, sizeof(*objs));
 	size_t *which = calloc(no ? no : 1, sizeof(*which));
-	struct rb_kdiff_logs lb = {.jobs = o->jobs, .progress = o->quiet ? NULL : stderr}, lc = lb;
+	struct rb_kdiff_logs lb = {.jobs = o->jobs, .progress = o->quiet ? NULL : stderr, .log_head = o->log_head},
+			     lc = lb;
 	int rc = objs && which && rb_kdiff_logs_alloc(&lb, (int)(no ? no : 1)) == 0 &&
 				 rb_kdiff_logs_alloc(&lc, (int)(no ? no : 1)) == 0
 			 ? 0
@@ -226,8 +248,12 @@ static int attribute_others(const struct opts *o, struct diff *d, size_t n)
 		struct diff *x = &d[which[j]];
 		x->mech = "no_log";
 		x->have = lb.got[j] && lc.got[j];
+		bool cut_b = x->have && head_cut(lb.log[j], o->log_head), cut_c = x->have && head_cut(lc.log[j], o->log_head);
 		if (x->have && rb_ktrace_part(lb.log[j], lc.log[j], &x->kp) < 0)
 			rc = -1;
+		else if (x->have && ((x->kp.index < 0 && (cut_b || cut_c)) || (cut_b && !strcmp(x->kp.a, "(end)")) ||
+				     (cut_c && !strcmp(x->kp.b, "(end)"))))
+			x->mech = "beyond_head"; /* the heads agree as far as they go */
 		else if (x->have)
 			x->mech = rb_ktrace_mechanism(&x->kp);
 	}
@@ -244,7 +270,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"db", required_argument, NULL, 'd'},       {"run", required_argument, NULL, 'r'},
 		{"baseline", required_argument, NULL, 'b'}, {"candidate", required_argument, NULL, 'c'},
 		{"old", required_argument, NULL, 'o'},      {"new", required_argument, NULL, 'n'},
-		{"max-insns", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+		{"max-insns", required_argument, NULL, 'm'}, {"log-head", required_argument, NULL, 'H'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	*o = (struct opts){.db = "db/results.sqlite", .base = "kernel", .cand = "kernel-7.2", .old = "old",
@@ -266,6 +293,16 @@ static int parse(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "attribute: --max-insns wants a number, not '%s'\n", optarg);
 				return 2;
 			}
+			break;
+		}
+		case 'H': {
+			char *end;
+			unsigned long long v = strtoull(optarg, &end, 10);
+			if (*end || !*optarg || v < 1 || v > 1023) {
+				fprintf(stderr, "attribute: --log-head wants 1..1023 (MiB), not '%s'\n", optarg);
+				return 2;
+			}
+			o->log_head = (size_t)v << 20;
 			break;
 		}
 		case 'j': {

@@ -47,7 +47,7 @@ int rb_kdiff_logs(const char *name, const struct rb_guest_obj *objs, int n, cons
 	struct rb_kernel k;
 	if (!rb_tracker_get(name, 64) && !rb_kernel_is_running(name) && rb_kernel_find(name, &k, NULL) == 0) {
 		struct gctx g = {.s = s, .objs = objs, .n = n};
-		struct rb_guest_opts go = {.want_log = true, .jobs = s->jobs, .progress = s->progress};
+		struct rb_guest_opts go = {.want_log = true, .log_head = s->log_head, .jobs = s->jobs, .progress = s->progress};
 		struct rb_guest_stats gs;
 		struct rb_err err = {{0}};
 		if (rb_guest_run(&k, objs, (size_t)n, &go, put, &g, &gs, &err) < 0) {
@@ -75,7 +75,8 @@ int rb_kdiff_logs(const char *name, const struct rb_guest_obj *objs, int n, cons
 			char *text = NULL;
 			size_t len = 0;
 			FILE *m = open_memstream(&text, &len);
-			struct rb_verify_opts vo = {.tracker = name, .log = m, .vmlinux = vm, .helpers = &hp.src};
+			struct rb_verify_opts vo = {
+				.tracker = name, .log = m, .log_head = s->log_head, .vmlinux = vm, .helpers = &hp.src};
 			int rc = m ? rb_verify(obj, p, &vo, &s->res[i], &err) : -1;
 			if (m)
 				fclose(m);

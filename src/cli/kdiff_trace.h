@@ -17,6 +17,7 @@ struct rb_kdiff_logs {
 	bool *got;
 	unsigned jobs;          /* a kernel image's guests at once (0: 1) */
 	FILE *progress;         /* its guests' progress lines, NULL: quiet */
+	size_t log_head;        /* a kernel's logs: only their first log_head bytes (0: all) */
 };
 
 int rb_kdiff_logs_alloc(struct rb_kdiff_logs *s, int n);

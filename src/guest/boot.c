@@ -123,6 +123,7 @@ int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err)
 		.nbatch = g->nbatch,
 		.workers = r->vcpus,
 		.want_log = r->o->want_log,
+		.log_head = r->o->log_head,
 		.dump_inputs = g->dump_inputs,
 	};
 	if (rb_initramfs_write(initrd, &spec, err) < 0)

@@ -64,6 +64,7 @@ static int verify_object(unsigned idx, const char *path, int argc, char **argv, 
 {
 	const char *want = NULL;
 	bool want_log = false;
+	size_t log_head = 0;
 	struct rb_load_opts lo = {0};
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--prog-type") && i + 1 < argc)
@@ -72,6 +73,8 @@ static int verify_object(unsigned idx, const char *path, int argc, char **argv, 
 			want = argv[++i];
 		else if (!strcmp(argv[i], "--log"))
 			want_log = true;
+		else if (!strcmp(argv[i], "--log-head") && i + 1 < argc)
+			log_head = strtoull(argv[++i], NULL, 10);
 	}
 	printf("RBO\t%u\tbegin\n", idx);
 	struct rb_object *obj = NULL;
@@ -92,7 +95,7 @@ static int verify_object(unsigned idx, const char *path, int argc, char **argv, 
 		size_t loglen = 0;
 		FILE *logf = want_log ? open_memstream(&logbuf, &loglen) : NULL;
 		struct rb_verify_opts vo = {
-			.tracker = RB_KERNEL_RUNNING, .log = logf, .vmlinux = vm, .helpers = &hp.src};
+			.tracker = RB_KERNEL_RUNNING, .log = logf, .log_head = log_head, .vmlinux = vm, .helpers = &hp.src};
 		struct rb_result res;
 		memset(&res, 0, sizeof(res));
 		res.err_insn = -1;

@@ -193,6 +193,8 @@ int rb_initramfs_write(const char *path, const struct rb_initramfs_spec *s, stru
 			fprintf(f, " --prog %s", o->prog);
 		if (s->want_log)
 			fprintf(f, " --log");
+		if (s->want_log && s->log_head)
+			fprintf(f, " --log-head %zu", s->log_head);
 		fputc('\n', f);
 	}
 	if (f && fclose(f) != 0)

@@ -17,6 +17,7 @@ struct rb_initramfs_spec {
 	size_t nbatch;
 	unsigned workers;               /* verifying loops = data ports ttyS1.. */
 	bool want_log;
+	size_t log_head;                /* want_log: each log's first log_head bytes (0: all) */
 	bool dump_inputs;               /* copy the kernel's BTF, kallsyms, config, uname to ttyS1 first */
 	const char *config;             /* the kernel's config (make kernels), put at
 	                                 * /boot/config-RELEASE for libbpf; NULL: none */

@@ -408,7 +408,7 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 		.line_info_rec_size = p->line_info_rec_size,
 		.line_info_cnt = p->line_info_cnt,
 		.fd_array = k.fds,
-		.log_level = (opts && opts->want_log) ? RB_LOG_LEVEL2 | RB_LOG_STATS : RB_LOG_STATS,
+		.log_level = (opts && opts->want_log && !opts->log_head) ? RB_LOG_LEVEL2 | RB_LOG_STATS : RB_LOG_STATS,
 	};
 	int serr = 0;
 	int fd = rb_kload_raw(&a, &log, &serr);
@@ -460,6 +460,15 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 			rb_klog_free(&log);
 			log = head;
 		}
+	}
+	if (opts && opts->want_log && opts->log && opts->log_head && res->verdict != RB_UNAVAILABLE) {
+		/* the head alone: the verdict above came from a load without it */
+		rb_klog_free(&log);
+		a.log_level = RB_LOG_LEVEL2 | RB_LOG_STATS | RB_LOG_FIXED;
+		a.log_fixed = opts->log_head > LOG_MAX ? LOG_MAX : opts->log_head;
+		int e2 = 0, fd2 = rb_kload_raw(&a, &log, &e2);
+		if (fd2 >= 0)
+			close(fd2);
 	}
 	if (opts && opts->want_log && opts->log && log.buf)
 		fputs(log.buf, opts->log);

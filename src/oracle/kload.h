@@ -60,6 +60,12 @@ void rb_kload_classify(int fd, int sys_errno, const char *log, uint32_t prog_typ
 struct rb_kload_opts {
 	bool want_log; /* log level 2|4 and copy the log to `log` */
 	FILE *log;
+	/* want_log: only the log's first log_head bytes (0: the whole log).
+	 * The verdict and figures come from a load without a log, the head
+	 * from a second load that keeps the start of the log (BPF_LOG_FIXED):
+	 * the way to see where a program of 10^5 instructions and more starts
+	 * to differ, whose whole level-2 log runs into gigabytes */
+	size_t log_head;
 };
 
 /* Verify program prog_idx of obj with the running kernel. Returns 0 and

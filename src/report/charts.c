@@ -161,7 +161,7 @@ const struct rb_chart rb_charts[] = {
 			  "sum(a.mechanism = 'stops_earlier') AS stops_earlier, sum(a.mechanism = 'stops_later') AS stops_later, "
 			  "sum(a.mechanism = 'checkpoints') AS checkpoints, "
 			  "sum(a.mechanism = 'insn_rewrite') AS insn_rewrite, "
-			  "sum(a.mechanism IN ('other', 'no_log', 'too_large', 'ends')) AS unnamed FROM kernel_attributions a "
+			  "sum(a.mechanism IN ('other', 'no_log', 'too_large', 'beyond_head', 'ends')) AS unnamed FROM kernel_attributions a "
 			  "JOIN programs p ON p.id = a.program_id WHERE a.run_id = ?1 GROUP BY coalesce(p.source, 'unknown') "
 			  "ORDER BY 1"},
 		.points = "SELECT count(*) FROM kernel_attributions WHERE run_id = ?1",
@@ -231,8 +231,12 @@ const struct rb_chart rb_charts[] = {
 			  "SELECT 'accepted_pct', 5, source, a1, a2, a3, a4 FROM w) "
 			  "SELECT metric, source, printf('%.4f', o618) AS o618, printf('%.4f', n618) AS n618, "
 			  "printf('%.4f', o72) AS o72, printf('%.4f', n72) AS n72 FROM x ORDER BY mo, source"},
-		.points = "SELECT count(*) FROM results WHERE run_id = ?1 AND tracker = 'cnum-mainline@7.2' "
-			  "AND verdict IN ('success', 'failure')",
+		/* programs the two 7.2 cells both verified: a run without
+		 * old@7.2 has nothing to draw (its blocks would be empty) */
+		.points = "SELECT count(*) FROM results n7 JOIN results o7 ON o7.run_id = n7.run_id "
+			  "AND o7.program_id = n7.program_id AND o7.tracker = 'old@7.2' "
+			  "AND o7.verdict IN ('success', 'failure') WHERE n7.run_id = ?1 "
+			  "AND n7.tracker = 'cnum-mainline@7.2' AND n7.verdict IN ('success', 'failure')",
 		.needs = "a run with the four rows (--trackers old,cnum-mainline,old@7.2,cnum-mainline@7.2)",
 		.blocks = 1,
 	},

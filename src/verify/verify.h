@@ -23,6 +23,7 @@ struct rb_verify_opts {
 	uint64_t insn_limit;    /* 0 = the kernel's 1,000,000 */
 	double time_limit_s;    /* 0 = none */
 	FILE *log;              /* non-NULL: write a level-2 style per-instruction log here */
+	size_t log_head;        /* the running kernel: only the log's first log_head bytes (0: all; oracle/kload.h) */
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF for the engine (engine/vmlinux.h); NULL: per program */
 	const struct rb_helper_source *helpers; /* the running kernel's helper sets; NULL: compiled-in */
 	const struct rb_engine_recorder *rec;   /* engine only: an observer of the exploration (engine.h) */

@@ -33,6 +33,12 @@ check "attribute again: 'other', the earlier row replaced" \
 check "both logs taken: the same path (only the edited states differ), mechanism checkpoints" \
 	"[ \"\$(q \"SELECT coalesce(part_index, 'null') || ' ' || mechanism FROM kernel_attributions\")\" = 'null checkpoints' ]" "$tmp/o.out"
 
+$RB attribute --db "$db" --baseline old --candidate kernel --old old --new old --log-head 1 >"$tmp/h.out" 2>"$tmp/h.err"
+check "--log-head 1: the kernel's log from its head load, the same place and mechanism" \
+	"[ $? -eq 0 ] && [ \"\$(q \"SELECT count(*) || ' ' || coalesce(part_index, 'null') || ' ' || mechanism FROM kernel_attributions\")\" = '1 null checkpoints' ]" "$tmp/h.err"
+$RB attribute --db "$db" --log-head 0 >"$tmp/h0.out" 2>&1
+check "--log-head 0: refused, exit 2" "[ $? -eq 2 ] && grep -q 'log-head wants 1..1023' $tmp/h0.out" "$tmp/h0.out"
+
 $RB query --db "$db" --baseline old --candidate kernel kernels_attribution >"$tmp/qa.out" 2>&1
 check "query kernels_attribution: one program, other, checkpoints" \
 	"[ $? -eq 0 ] && grep -Eq '^all +1 +0 +0 +1 +0 +0 +0 +0 +0 +0 +0 +0 +0 +1 +0 +0$' $tmp/qa.out" "$tmp/qa.out"

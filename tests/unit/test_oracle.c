@@ -311,6 +311,42 @@ static void test_object_verdicts(void **state)
 	rb_object_free(o);
 }
 
+/* log_head: the log's first bytes only, the verdict and figures those of
+ * the whole verification (oracle/kload.h) */
+static void test_log_head(void **state)
+{
+	(void)state;
+	need_bpf();
+	struct rb_object *o = open_obj("oracle_verdicts");
+	for (size_t i = 0; i < o->prog_cnt; i++) {
+		if (strcmp(o->progs[i].name, "ok_bounded") && strcmp(o->progs[i].name, "bad_oob"))
+			continue;
+		struct rb_result whole, head;
+		char *wt = NULL, *ht = NULL;
+		size_t wl = 0, hl = 0;
+		FILE *wf = open_memstream(&wt, &wl), *hf = open_memstream(&ht, &hl);
+		assert_non_null(wf);
+		assert_non_null(hf);
+		struct rb_verify_opts vw = {.tracker = "kernel", .log = wf};
+		struct rb_verify_opts vh = {.tracker = "kernel", .log = hf, .log_head = 200};
+		struct rb_err err;
+		assert_int_equal(rb_verify(o, i, &vw, &whole, &err), 0);
+		assert_int_equal(rb_verify(o, i, &vh, &head, &err), 0);
+		fclose(wf);
+		fclose(hf);
+		assert_int_equal(head.verdict, whole.verdict);
+		assert_int_equal(head.insns_processed, whole.insns_processed);
+		assert_int_equal(head.total_states, whole.total_states);
+		assert_string_equal(head.msg, whole.msg);
+		assert_true(wl > 400); /* the whole level-2 log is longer than the head */
+		assert_true(hl > 0 && hl < 200);
+		assert_memory_equal(ht, wt, hl); /* the head is the log's start */
+		free(wt);
+		free(ht);
+	}
+	rb_object_free(o);
+}
+
 /* ---- agreement with plain libbpf ---- */
 
 static int quiet(enum libbpf_print_level l, const char *f, va_list ap)
@@ -448,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_opdiff_runs),
 		cmocka_unit_test(test_opdiff_catches_broken_tracker),
 		cmocka_unit_test(test_object_verdicts),
+		cmocka_unit_test(test_log_head),
 		cmocka_unit_test(test_agrees_with_libbpf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
