@@ -458,7 +458,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	/* a struct_ops type's btf_struct_access decides writes (6.18
 	 * check_ptr_to_btf_access) */
 	if (write)
-		return env->st_ops ? rb_struct_ops_write(env, sid, off, size) : nf_conn_write(env, b, sid, tname, off, size);
+		return env->st_ops ? rb_struct_ops_write(env, regno, sid, off, size) : nf_conn_write(env, b, sid, tname, off, size);
 	uint32_t ptype = 0;
 	const char *field = "";
 	char why[256] = "";
@@ -476,7 +476,9 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 			 * lists as trusted (BTF_TYPE_SAFE_TRUSTED) or RCU-protected
 			 * (BTF_TYPE_SAFE_RCU, __rcu tags) when the parent is trusted */
 			uint8_t flags = RF_UNTRUSTED;
-			int kind = (reg->flags & (RF_TRUSTED | RF_RCU)) && !via_union ? safe_field(tname, field) : 0;
+			/* is_trusted_reg counts a referenced pointer as trusted */
+			bool parent = ((reg->flags & (RF_TRUSTED | RF_RCU)) || reg->ref_obj_id) && !(reg->flags & RF_UNTRUSTED);
+			int kind = parent && !via_union ? safe_field(tname, field) : 0;
 			if (kind == 1)
 				flags = RF_TRUSTED;
 			else if (kind == 2)

@@ -24,6 +24,11 @@
 #define KF_ITER_DESTROY (1u << 10)
 #define KF_RCU_PROTECTED (1u << 11)
 #define KF_FASTCALL (1u << 12)
+/* 7.2's (include/linux/btf.h), in the 7.2 profile's rows only */
+#define KF_ARENA_RET (1u << 13)
+#define KF_ARENA_ARG1 (1u << 14)
+#define KF_ARENA_ARG2 (1u << 15)
+#define KF_IMPLICIT_ARGS (1u << 16)
 
 struct rb_env;
 struct bpf_insn;
@@ -34,8 +39,9 @@ struct rb_kfunc_call {
 	const struct rb_kfunc *row;
 	const char *name;     /* its name in vmlinux BTF */
 	int32_t btf_id;       /* the call's imm: the FUNC's vmlinux BTF id */
-	uint32_t proto_id;    /* its FUNC_PROTO */
+	uint32_t proto_id;    /* its FUNC_PROTO (KF_IMPLICIT_ARGS: the "<name>_impl" one's) */
 	int insn_idx;
+	int nvisible;         /* KF_IMPLICIT_ARGS: arguments the program passes; the rest are implicit */
 };
 
 /* Checks the whole call (arguments, state changes, R0) in place of the

@@ -15,14 +15,17 @@
  * treats specially without a `special` row are reported unsupported by
  * name. */
 #include <bpf/btf.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/backtrack.h"
 #include "engine/btf.h"
 #include "engine/kfunc_table.h"
+#include "engine/kfunc_table72.h"
 #include "engine/kfuncs.h"
 #include "engine/log.h"
 #include "engine/mem.h"
+#include "engine/profile.h"
 #include "engine/prog_types.h"
 #include "engine/refs.h"
 #include "util/array_size.h"
@@ -223,7 +226,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 		if (reg->type == RT_MAP_PTR)
 			return rb_unsupported(env, "kfunc %s argument %d: map pointer as a struct bpf_map", call->name, a);
 		/* KF_ARG_PTR_TO_BTF_ID: trusted_args covers release kfuncs too */
-		bool trusted_args = (flags & (KF_TRUSTED_ARGS | KF_RELEASE)) != 0;
+		bool trusted_args = (flags & (KF_TRUSTED_ARGS | KF_RELEASE)) != 0 || env->prof->kfunc_trusted_default;
 		if ((trusted_args || (flags & KF_RCU)) && !trusted_reg(reg)) {
 			if (!(flags & KF_RCU))
 				return rb_reject(env, "R%d must be referenced or trusted", regno);
@@ -320,6 +323,9 @@ static int check_args(struct rb_env *env, const struct rb_kfunc_call *call, stru
 		return rb_reject(env, "Function %s has %d > 5 args", call->name, nargs);
 	for (int i = 0; i < nargs; i++) {
 		int regno = i + 1;
+		/* 7.2.13 is_kfunc_arg_implicit: supplied by the verifier */
+		if ((call->row->flags & KF_IMPLICIT_ARGS) && i >= call->nvisible)
+			continue;
 		struct rb_reg *reg = &rb_cur_regs(env)[regno];
 		const char *pname = btf__name_by_offset(b, args[i].name_off);
 		pname = pname ? pname : "";
@@ -426,14 +432,32 @@ static int fetch_meta(struct rb_env *env, const struct bpf_insn *insn, int insn_
 	if (!proto || !btf_is_func_proto(proto))
 		return rb_reject(env, "kernel function btf_id %d does not have a valid func_proto", insn->imm);
 	call->row = rb_kfunc_row(call->name);
+	call->nvisible = btf_vlen(proto);
+	const struct rb_kfunc72 *r72 = env->prof->sched_ext ? rb_kfunc72_row(call->name) : NULL;
+	if (r72)
+		call->row = &r72->k;
 	uint32_t type = env->prog->prog_type;
 	bool measured = type < 64 && ((rb_kfunc_measured_types >> type) & 1) &&
 			(type != BPF_PROG_TYPE_TRACING || env->prog->expected_attach_type == BPF_TRACE_RAW_TP);
 	if (!measured)
 		return rb_unsupported(env, "kfunc %s#%d for program type %u attach type %u", call->name, insn->imm, type,
 				      env->prog->expected_attach_type);
-	if (!call->row || !((call->row->prog_types >> type) & 1))
+	/* 7.2.13 btf_kfunc_id_set_contains: the sets registered for the
+	 * type, then the hook's filters (scx_kfunc_context_filter) */
+	if (!call->row || !((call->row->prog_types >> type) & 1) ||
+	    (r72 && !rb_kfunc72_filter(r72->sets, type, env->st_ops, env->st_member)))
 		return rb_reject(env, "calling kernel function %s is not allowed", call->name);
+	if (call->row->flags & KF_IMPLICIT_ARGS) {
+		/* 7.2.13 fetch_kfunc_meta / find_kfunc_impl_proto: the full
+		 * prototype is the "<name>_impl" FUNC's */
+		char impl[160];
+		snprintf(impl, sizeof(impl), "%s_impl", call->name);
+		int32_t iid = btf__find_by_name_kind(b, impl, BTF_KIND_FUNC);
+		const struct btf_type *ip = iid > 0 ? btf__type_by_id(b, btf__type_by_id(b, (uint32_t)iid)->type) : NULL;
+		if (!ip || !btf_is_func_proto(ip))
+			return rb_reject(env, "kernel function btf_id %d does not have a valid func_proto", insn->imm);
+		call->proto_id = btf__type_by_id(b, (uint32_t)iid)->type;
+	}
 	if (!call->row->flags_known && !call->row->special)
 		return rb_unsupported(env, "kfunc %s#%d (its 6.18 flags are not recorded)", call->name, insn->imm);
 	if ((call->row->flags & KF_SLEEPABLE) && !(env->prog->prog_flags & BPF_F_SLEEPABLE))

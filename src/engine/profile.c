@@ -20,6 +20,8 @@ static const struct rb_profile profiles[] = {
 		.stacksafe_half_scalars = true,
 		.ptr_cast_branch = true,
 		.timers_in_tracing = true,
+		.sched_ext = true,
+		.kfunc_trusted_default = true,
 	},
 };
 

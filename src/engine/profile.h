@@ -77,6 +77,20 @@ struct rb_profile {
 	 * perf_event, raw_tracepoint); 6.18 refused it ("tracing progs
 	 * cannot use bpf_timer yet"). */
 	bool timers_in_tracing;
+	/* sched_ext (7.2.13 kernel/sched/ext/ext.c, idle.c, cid.c): the
+	 * struct_ops types sched_ext_ops and sched_ext_ops_cid
+	 * (struct_ops_scx.c) and the scx kfunc sets with their per-op filter
+	 * scx_kfunc_context_filter (kfunc_table72.c); 6.18.44 here has no
+	 * sched_ext ("not a supported struct"). */
+	bool sched_ext;
+	/* 7.2 kfunc flags (include/linux/btf.h): KF_TRUSTED_ARGS is gone and
+	 * every kfunc's pointer arguments must be trusted (or RCU with KF_RCU:
+	 * check_kfunc_args, KF_ARG_PTR_TO_BTF_ID); a KF_IMPLICIT_ARGS kfunc's
+	 * prototype is its "<name>_impl" FUNC, whose arguments past the
+	 * visible prototype's are supplied by the verifier (fetch_kfunc_meta,
+	 * is_kfunc_arg_implicit). 6.18 checked trust only for
+	 * KF_TRUSTED_ARGS, KF_RCU and release kfuncs. */
+	bool kfunc_trusted_default;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

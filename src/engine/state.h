@@ -291,6 +291,7 @@ struct rb_env {
 	const struct rb_st_ops *st_ops;
 	const struct rb_st_member *st_member;
 	uint16_t arg_nullable; /* context arguments that may be NULL */
+	uint64_t st_helpers[4]; /* the type's helper set when it builds one (rb_st_ops.helper_set) */
 	bool ret_void;         /* the attach target returns void: R0 is not read at exit */
 	/* an exit range decided by the attach target (lsm.c), on the 32-bit
 	 * subregister when ret32 */

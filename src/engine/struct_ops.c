@@ -23,7 +23,9 @@
 
 #include "engine/btf.h"
 #include "engine/helper_gpl.h"
+#include "engine/profile.h"
 #include "engine/struct_ops.h"
+#include "engine/struct_ops_scx.h"
 #include "util/array_size.h"
 
 /* measured: every member but release, and release (no bpf_setsockopt) */
@@ -35,29 +37,29 @@ static const uint64_t hs_tcp_ca_release[4] = {0x008004280043d1eeull, 0x297f3e006
 static const uint64_t hs_none[4] = {0, 0, 0, 0};
 
 static const struct rb_st_member tcp_ca_members[] = {
-	{"ssthresh", "bpf_tcp_ca_ssthresh", NULL, false},
-	{"cong_avoid", "bpf_tcp_ca_cong_avoid", NULL, false},
-	{"set_state", "bpf_tcp_ca_set_state", NULL, false},
-	{"cwnd_event", "bpf_tcp_ca_cwnd_event", NULL, false},
-	{"in_ack_event", "bpf_tcp_ca_in_ack_event", NULL, false},
-	{"pkts_acked", "bpf_tcp_ca_pkts_acked", NULL, false},
-	{"min_tso_segs", "bpf_tcp_ca_min_tso_segs", NULL, false},
-	{"cong_control", "bpf_tcp_ca_cong_control", NULL, false},
-	{"undo_cwnd", "bpf_tcp_ca_undo_cwnd", NULL, false},
-	{"sndbuf_expand", "bpf_tcp_ca_sndbuf_expand", NULL, false},
-	{"init", "__bpf_tcp_ca_init", NULL, false},
-	{"release", "__bpf_tcp_ca_release", hs_tcp_ca_release, false},
+	{"ssthresh", "bpf_tcp_ca_ssthresh", NULL, false, 0},
+	{"cong_avoid", "bpf_tcp_ca_cong_avoid", NULL, false, 0},
+	{"set_state", "bpf_tcp_ca_set_state", NULL, false, 0},
+	{"cwnd_event", "bpf_tcp_ca_cwnd_event", NULL, false, 0},
+	{"in_ack_event", "bpf_tcp_ca_in_ack_event", NULL, false, 0},
+	{"pkts_acked", "bpf_tcp_ca_pkts_acked", NULL, false, 0},
+	{"min_tso_segs", "bpf_tcp_ca_min_tso_segs", NULL, false, 0},
+	{"cong_control", "bpf_tcp_ca_cong_control", NULL, false, 0},
+	{"undo_cwnd", "bpf_tcp_ca_undo_cwnd", NULL, false, 0},
+	{"sndbuf_expand", "bpf_tcp_ca_sndbuf_expand", NULL, false, 0},
+	{"init", "__bpf_tcp_ca_init", NULL, false, 0},
+	{"release", "__bpf_tcp_ca_release", hs_tcp_ca_release, false, 0},
 	/* get_info has no stub: "attach to unsupported member" */
 };
 
 static const struct rb_st_member dummy_members[] = {
-	{"test_1", "bpf_dummy_ops__test_1", NULL, false},
-	{"test_2", "bpf_dummy_test_2", NULL, false},
-	{"test_sleepable", "bpf_dummy_test_sleepable", NULL, true},
+	{"test_1", "bpf_dummy_ops__test_1", NULL, false, 0},
+	{"test_2", "bpf_dummy_test_2", NULL, false, 0},
+	{"test_sleepable", "bpf_dummy_test_sleepable", NULL, true, 0},
 };
 
 /* offset and size of a member of struct sname by a dotted path, false when absent */
-static bool member_at(const struct btf *b, const char *sname, const char *path, int *off, int *size)
+bool rb_struct_ops_member_at(const struct btf *b, const char *sname, const char *path, int *off, int *size)
 {
 	int32_t id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
 	if (id <= 0)
@@ -99,8 +101,9 @@ static bool member_at(const struct btf *b, const char *sname, const char *path, 
 
 /* bpf_tcp_ca_btf_struct_access (6.18): only tcp_sock, and only these
  * members (icsk_ca_priv anywhere inside, the others at their start) */
-static int tcp_ca_write(struct rb_env *env, uint32_t struct_id, int off, int size)
+static int tcp_ca_write(struct rb_env *env, int regno, uint32_t struct_id, int off, int size)
 {
+	(void)regno;
 	static const struct {
 		const char *sname, *path;
 		bool range;
@@ -120,7 +123,7 @@ static int tcp_ca_write(struct rb_env *env, uint32_t struct_id, int off, int siz
 		return rb_reject(env, "only read is supported");
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		int fo, fs;
-		if (!member_at(env->vmlinux, fields[i].sname, fields[i].path, &fo, &fs))
+		if (!rb_struct_ops_member_at(env->vmlinux, fields[i].sname, fields[i].path, &fo, &fs))
 			return rb_unsupported(env, "struct %s has no member %s", fields[i].sname, fields[i].path);
 		if (off == fo || (fields[i].range && off > fo && off < fo + fs)) {
 			if (off + size > fo + fs)
@@ -134,8 +137,9 @@ static int tcp_ca_write(struct rb_env *env, uint32_t struct_id, int off, int siz
 }
 
 /* bpf_dummy_ops_btf_struct_access (6.18) */
-static int dummy_write(struct rb_env *env, uint32_t struct_id, int off, int size)
+static int dummy_write(struct rb_env *env, int regno, uint32_t struct_id, int off, int size)
 {
+	(void)regno;
 	int32_t sid = rb_btf_struct_id(env, "bpf_dummy_ops_state");
 	if (sid <= 0 || (uint32_t)sid != struct_id)
 		return rb_reject(env, "only access to bpf_dummy_ops_state is supported");
@@ -148,16 +152,18 @@ static int dummy_write(struct rb_env *env, uint32_t struct_id, int off, int size
 #define MEMBERS(a) a, (int)(ARRAY_SIZE(a))
 
 static const struct rb_st_ops types[] = {
-	{"tcp_congestion_ops", MEMBERS(tcp_ca_members), hs_tcp_ca, false, "sock", "tcp_sock", tcp_ca_write},
-	{"bpf_dummy_ops", MEMBERS(dummy_members), hs_none, true, NULL, NULL, dummy_write},
+	{"tcp_congestion_ops", MEMBERS(tcp_ca_members), hs_tcp_ca, false, "sock", "tcp_sock", tcp_ca_write, NULL,
+	 RB_ST_PLAIN},
+	{"bpf_dummy_ops", MEMBERS(dummy_members), hs_none, true, NULL, NULL, dummy_write, NULL, RB_ST_PLAIN},
 };
 
-static const struct rb_st_ops *find_type(const char *name)
+static const struct rb_st_ops *find_type(const struct rb_env *env, const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (!strcmp(types[i].name, name))
 			return &types[i];
-	return NULL;
+	/* sched_ext exists only in the 7.2 profile (6.18.44 here has no sched_ext) */
+	return env->prof->sched_ext ? rb_struct_ops_scx(name) : NULL;
 }
 
 /* btf_type_resolve_func_ptr: the member's function prototype, or NULL */
@@ -232,7 +238,7 @@ static int init(struct rb_env *env)
 	/* registered struct_ops types have a bpf_struct_ops_<name> value type */
 	if (!sname || !sname[0] || btf__find_by_name_kind(b, value_name, BTF_KIND_STRUCT) <= 0)
 		return rb_reject(env, "attach_btf_id %u is not a supported struct", p->attach_btf_id);
-	const struct rb_st_ops *so = find_type(sname);
+	const struct rb_st_ops *so = find_type(env, sname);
 	if (!so)
 		return rb_unsupported(env, "struct_ops type %s is not modelled", sname);
 	uint32_t idx = p->expected_attach_type;
@@ -265,6 +271,8 @@ static int init(struct rb_env *env)
 	snprintf(env->func_name, sizeof(env->func_name), "%s", mname);
 	env->st_ops = so;
 	env->st_member = sm;
+	if (so->helper_set)
+		so->helper_set(env->st_helpers);
 	return 0;
 }
 
@@ -293,16 +301,18 @@ void rb_struct_ops_promote(struct rb_env *env, struct rb_reg *r)
 		r->map_idx = to;
 }
 
-int rb_struct_ops_write(struct rb_env *env, uint32_t struct_id, int off, int size)
+int rb_struct_ops_write(struct rb_env *env, int regno, uint32_t struct_id, int off, int size)
 {
 	if (!env->st_ops || !env->st_ops->write)
 		return rb_reject(env, "only read is supported");
-	return env->st_ops->write(env, struct_id, off, size);
+	return env->st_ops->write(env, regno, struct_id, off, size);
 }
 
 const uint64_t *rb_struct_ops_helper_set(const struct rb_env *env)
 {
 	if (!env->st_ops)
 		return NULL;
-	return env->st_member && env->st_member->helpers ? env->st_member->helpers : env->st_ops->helpers;
+	if (env->st_member && env->st_member->helpers)
+		return env->st_member->helpers;
+	return env->st_ops->helper_set ? env->st_helpers : env->st_ops->helpers;
 }

@@ -8,13 +8,19 @@
 
 #include "engine/state.h"
 
+struct btf;
+
 /* a member with a cfi stub (the kernel's bpf_struct_ops_supported); the
  * stub's parameter names carry the "__nullable"/"__ref" suffixes */
 struct rb_st_member {
 	const char *member, *stub;
 	const uint64_t *helpers; /* this member's helper set, NULL: the type's */
 	bool sleepable;          /* may be sleepable (check_member), when the type restricts it */
+	uint32_t kf_allow;       /* sched_ext: the kfunc groups this op may call (RB_SCX_ALLOW_*) */
 };
+
+/* which kfunc filter a struct_ops type has (kfunc_table72.c) */
+enum rb_st_kind { RB_ST_PLAIN, RB_ST_SCX, RB_ST_SCX_CID };
 
 struct rb_st_ops {
 	const char *name; /* the struct in vmlinux BTF */
@@ -25,7 +31,10 @@ struct rb_st_ops {
 	/* is_valid_access: a context argument pointing to promote_from points to promote_to */
 	const char *promote_from, *promote_to;
 	/* btf_struct_access for writes; 0 or a rejection */
-	int (*write)(struct rb_env *env, uint32_t struct_id, int off, int size);
+	int (*write)(struct rb_env *env, int regno, uint32_t struct_id, int off, int size);
+	/* the helper set built into buf, in place of `helpers` (NULL: helpers) */
+	const uint64_t *(*helper_set)(uint64_t buf[4]);
+	enum rb_st_kind kind;
 };
 
 /* check_struct_ops_btf_id: the struct and member the program implements,
@@ -38,7 +47,10 @@ bool rb_struct_ops_arg_nullable(struct rb_env *env, int arg);
  * promote_from becomes one to promote_to */
 void rb_struct_ops_promote(struct rb_env *env, struct rb_reg *r);
 /* a store through a BTF pointer (btf_struct_access); 0 or a rejection */
-int rb_struct_ops_write(struct rb_env *env, uint32_t struct_id, int off, int size);
+int rb_struct_ops_write(struct rb_env *env, int regno, uint32_t struct_id, int off, int size);
+/* offset and size of a member of struct sname by a dotted path in BTF b,
+ * false when absent */
+bool rb_struct_ops_member_at(const struct btf *b, const char *sname, const char *path, int *off, int *size);
 /* the helper set of this program's member, NULL when not a struct_ops program */
 const uint64_t *rb_struct_ops_helper_set(const struct rb_env *env);
 

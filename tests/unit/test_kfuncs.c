@@ -21,6 +21,9 @@
 
 #include "engine/engine.h"
 #include "engine/kfunc_table.h"
+#include "engine/kfunc_table72.h"
+#include "engine/struct_ops.h"
+#include "engine/struct_ops_scx.h"
 #include "engine/vmlinux.h"
 #include "oracle/bpf_sys.h"
 #include "oracle/kload.h"
@@ -71,6 +74,57 @@ static void test_table_order(void **state)
 	/* conntrack kfuncs: xdp and sched_cls only */
 	assert_int_equal(rb_kfunc_row("bpf_skb_ct_lookup")->prog_types,
 			 (1ull << BPF_PROG_TYPE_SCHED_CLS) | (1ull << BPF_PROG_TYPE_XDP));
+}
+
+/* the 7.2 profile's sched_ext rows: name order, flags and sets as 7.2.13
+ * registers them, and scx_kfunc_context_filter's per-op answers */
+static void test_table72(void **state)
+{
+	(void)state;
+	int n;
+	const struct rb_kfunc72 *rows = rb_kfunc72_rows(&n);
+	assert_true(n >= 70);
+	for (int i = 1; i < n; i++)
+		assert_true(strcmp(rows[i - 1].k.name, rows[i].k.name) < 0);
+	const struct rb_kfunc72 *dfl = rb_kfunc72_row("scx_bpf_select_cpu_dfl");
+	assert_non_null(dfl);
+	assert_int_equal(dfl->k.flags, KF_IMPLICIT_ARGS | KF_RCU);
+	assert_int_equal(dfl->sets, RB_SCX_SET_UNLOCKED | RB_SCX_SET_CPU_ONLY | RB_SCX_SET_SELECT_CPU);
+	/* unlocked and select_cpu: struct_ops and syscall programs */
+	assert_int_equal(dfl->k.prog_types, (1ull << BPF_PROG_TYPE_STRUCT_OPS) | (1ull << BPF_PROG_TYPE_SYSCALL));
+	const struct rb_kfunc72 *now = rb_kfunc72_row("scx_bpf_now");
+	assert_non_null(now);
+	assert_int_equal(now->k.prog_types, (1ull << BPF_PROG_TYPE_STRUCT_OPS) | (1ull << BPF_PROG_TYPE_TRACING) |
+						    (1ull << BPF_PROG_TYPE_SYSCALL));
+	assert_null(rb_kfunc72_row("bpf_task_acquire")); /* the 6.18 table's */
+	const struct rb_st_ops *scx = rb_struct_ops_scx("sched_ext_ops"), *cid = rb_struct_ops_scx("sched_ext_ops_cid");
+	assert_non_null(scx);
+	assert_non_null(cid);
+	assert_null(rb_struct_ops_scx("tcp_congestion_ops"));
+	const struct rb_st_member *sel = NULL, *run = NULL, *init = NULL;
+	for (int i = 0; i < scx->nmembers; i++) {
+		if (!strcmp(scx->members[i].member, "select_cpu"))
+			sel = &scx->members[i];
+		if (!strcmp(scx->members[i].member, "running"))
+			run = &scx->members[i];
+		if (!strcmp(scx->members[i].member, "init"))
+			init = &scx->members[i];
+	}
+	assert_true(sel && run && init && init->sleepable && !run->sleepable);
+	uint32_t so = BPF_PROG_TYPE_STRUCT_OPS;
+	uint32_t mtl = rb_kfunc72_row("scx_bpf_dsq_move_to_local")->sets;
+	assert_true(rb_kfunc72_filter(dfl->sets, so, scx, sel));
+	assert_true(rb_kfunc72_filter(dfl->sets, so, scx, init));  /* unlocked */
+	assert_false(rb_kfunc72_filter(dfl->sets, so, scx, run)); /* no group */
+	assert_false(rb_kfunc72_filter(dfl->sets, so, cid, sel)); /* cpu-only in the cid form */
+	assert_false(rb_kfunc72_filter(mtl, so, scx, sel));
+	assert_true(rb_kfunc72_filter(now->sets, so, scx, run)); /* any */
+	assert_false(rb_kfunc72_filter(now->sets, so, NULL, NULL)); /* another struct_ops type */
+	assert_true(rb_kfunc72_filter(now->sets, BPF_PROG_TYPE_TRACING, NULL, NULL));
+	assert_false(rb_kfunc72_filter(dfl->sets, BPF_PROG_TYPE_TRACING, NULL, NULL));
+	assert_true(rb_kfunc72_filter(dfl->sets, BPF_PROG_TYPE_SYSCALL, NULL, NULL));
+	/* a kfunc only in the cid set is not filtered */
+	assert_true(rb_kfunc72_filter(rb_kfunc72_row("scx_bpf_cpu_to_cid")->sets, so, NULL, NULL));
 }
 
 /* the unresolved call leaves r0 as it was; reached, it is rejected after
@@ -204,6 +258,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_order),
+		cmocka_unit_test(test_table72),
 		cmocka_unit_test(test_unresolved_call),
 		cmocka_unit_test(test_not_a_function),
 		cmocka_unit_test(test_availability_measured),

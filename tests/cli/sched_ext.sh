@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# sched_ext.sh — sched_ext schedulers in the 7.2 profile (profile.h
+# sched_ext, kfunc_trusted_default): tests/objects/sched_ext.bpf.o verified
+# by the engine with Linux 7.2.13's BTF gives, program by program, what
+# 7.2.13 gives. The kernel's rows were measured in its QEMU guest
+# (2026-12-06) with
+#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/sched_ext.bpf.o
+# and are recorded below; CI does not boot 7.2, and the 7.2 BTF is what a
+# guest run leaves in the kernel cache (kernel-7.2's inputs/btf): without
+# it the engine half is skipped with one line. The running 6.18.44 kernel
+# has no sched_ext: its BTF lacks the struct_ops type, so libbpf cannot
+# open the object, and with 7.2's BTF the 6.18 profile does not model it.
+set -u
+RB=${RB:-build/test/rangebench}
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/sched_ext.bpf.o
+. tests/cli/lib/tap.sh
+
+btf=$(ls "${RB_KERNEL_CACHE:-build/kernels}"/linux-image-7.2*/inputs/btf 2>/dev/null | head -1)
+if [ -z "$btf" ]; then
+	ok "sched_ext in the 7.2 profile # skip no kernel-7.2 BTF in the kernel cache (a kernel-7.2 guest run writes it)"
+	exit 0
+fi
+
+"$RB" verify --csv --btf "$btf" --tracker cnum-mainline@7.2 "$OBJ" >"$tmp/e.csv" 2>"$tmp/e.err"
+check "verify @7.2 with 7.2's BTF exits 0" '[ $? -eq 0 ]' "$tmp/e.err"
+# program|verdict|insns|states|error insn|message, as 7.2.13 gave them
+while IFS='|' read -r prog verdict insns states at msg; do
+	check "$prog: $verdict, $insns insns, $states states${msg:+, '$msg'} (7.2.13)" \
+	  'awk -F, -v p="$prog" -v v="$verdict" -v i="$insns" -v s="$states" -v a="$at" -v m="$msg" \
+	     '"'"'$2 == p && $3 == v && $5 == i && $6 == s && $11 == a && index($0, m) { f = 1 } END { exit !f }'"'"' "$tmp/e.csv"' "$tmp/e.csv"
+done <<'EOF'
+t_select_cpu|success|20|1|-1|
+t_enqueue|success|9|0|-1|
+t_dispatch|success|3|0|-1|
+t_tick|failure|3|0|2|R1 cannot write into ptr_task_struct at off=876 size=4
+t_running|failure|2|0|1|calling kernel function scx_bpf_dsq_move_to_local is not allowed
+t_enable|failure|0|0|-1|attach to unsupported member enable of struct sched_ext_ops
+t_init|success|4|0|-1|
+EOF
+
+# the 6.18 profile has no sched_ext (6.18.44 here: "not a supported struct")
+"$RB" verify --csv --btf "$btf" --tracker cnum-mainline "$OBJ:t_init" >"$tmp/618.csv" 2>&1
+check "the 6.18 profile does not model sched_ext_ops" \
+	'grep -q "^sched_ext.bpf.o,t_init,unsupported,.*struct_ops type sched_ext_ops is not modelled" "$tmp/618.csv"' "$tmp/618.csv"
