@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 10).
+-- schema.sql — the rangebench results database, current schema (version 11).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -147,4 +147,16 @@ CREATE TABLE kernel_attributions (
 	mechanism      TEXT,            -- the candidate's mechanism there (ktrace.h names), NULL: tracker
 	attributed_at  TEXT,
 	PRIMARY KEY (run_id, program_id, baseline, candidate)
+) WITHOUT ROWID;
+
+-- Level-2 verifier logs kept by `run --keep-logs` (zlib; the first bytes
+-- only; db/migrations/011_result_logs.sql).
+CREATE TABLE result_logs (
+	run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+	program_id INTEGER NOT NULL REFERENCES programs (id),
+	tracker    TEXT NOT NULL,
+	bytes      INTEGER NOT NULL, -- the log's length uncompressed
+	cut        INTEGER NOT NULL, -- 1: the log was longer than run --keep-logs' head
+	log        BLOB NOT NULL,
+	PRIMARY KEY (run_id, program_id, tracker)
 ) WITHOUT ROWID;

@@ -14,6 +14,7 @@
 #include "cli/explain_sides.h"
 #include "cli/kdiff_trace.h"
 #include "cli/type_opts.h"
+#include "driver/keep_logs.h"
 #include "engine/profile.h"
 #include "kernels/kernels.h"
 #include "loader/prog_type.h"
@@ -29,6 +30,7 @@
 struct xs_prog {
 	char *path, *name, *source, *prog_type;
 	struct rb_result res[2];
+	int64_t id; /* programs.id (a run's rows) */
 	/* where the two sides' logs part (ktrace.h), when taken */
 	bool part;
 	long part_index;
@@ -538,7 +540,7 @@ static int load_run(sqlite3 *db, int64_t run, int64_t run_b, const struct rb_xs_
 	static const char sql[] =
 		"SELECT p.obj_path, p.name, coalesce(p.source, 'unknown'), p.prog_type, p.section, "
 		"b.verdict, b.insns_processed, b.total_states, c.verdict, c.insns_processed, c.total_states, "
-		"a.part_index, a.common_line, a.baseline_line, a.candidate_line, a.mechanism "
+		"a.part_index, a.common_line, a.baseline_line, a.candidate_line, a.mechanism, p.id "
 		"FROM results b JOIN results c ON c.run_id = ?4 AND c.program_id = b.program_id AND c.tracker = ?3 "
 		"JOIN programs p ON p.id = b.program_id "
 		"LEFT JOIN kernel_attributions a ON a.run_id = b.run_id AND ?1 = ?4 AND a.program_id = b.program_id "
@@ -587,9 +589,43 @@ static int load_run(sqlite3 *db, int64_t run, int64_t run_b, const struct rb_xs_
 		textcol(s, 13, p->a, sizeof(p->a));
 		textcol(s, 14, p->b, sizeof(p->b));
 		textcol(s, 15, p->mech, sizeof(p->mech));
+		p->id = sqlite3_column_int64(s, 16);
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Where the two sides' logs part, from the logs `run --keep-logs` stored
+ * with their rows (driver/keep_logs.h): for programs no attribution
+ * placed already. Two logs cut at their head that agree as far as they go
+ * are 'beyond_head'. */
+static void stored_parts(struct rb_store *st, int64_t run, int64_t run_b, const struct rb_xs_opts *o,
+			 struct xs_prog *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i].part || p[i].mech[0])
+			continue;
+		char *la = NULL, *lb = NULL;
+		bool ca = false, cb = false;
+		struct rb_err err;
+		struct rb_ktrace_part kp;
+		if (rb_keep_logs_get(st, run, p[i].id, o->side[0], &la, &ca, &err) == 1 &&
+		    rb_keep_logs_get(st, run_b, p[i].id, o->side[1], &lb, &cb, &err) == 1 &&
+		    rb_ktrace_part(la, lb, &kp) == 0) {
+			if ((kp.index < 0 && (ca || cb)) || (ca && !strcmp(kp.a, "(end)")) || (cb && !strcmp(kp.b, "(end)"))) {
+				snprintf(p[i].mech, sizeof(p[i].mech), "beyond_head");
+			} else if (kp.index >= 0) {
+				p[i].part = true;
+				p[i].part_index = kp.index;
+				snprintf(p[i].common, sizeof(p[i].common), "%s", kp.common);
+				snprintf(p[i].a, sizeof(p[i].a), "%s", kp.a);
+				snprintf(p[i].b, sizeof(p[i].b), "%s", kp.b);
+				snprintf(p[i].mech, sizeof(p[i].mech), "%s", rb_ktrace_mechanism(&kp));
+			}
+		}
+		free(la);
+		free(lb);
+	}
 }
 
 /* the newest run with rows of both sides */
@@ -629,6 +665,8 @@ int rb_explain_sides_run(const struct rb_xs_opts *o)
 	} else if (load_run(rb_store_db(st), run, o->run_b ? run_b : run, o, &p, &n) < 0) {
 		fprintf(stderr, "explain: %s: %s\n", o->db, sqlite3_errmsg(rb_store_db(st)));
 		rc = 2;
+	} else {
+		stored_parts(st, run, o->run_b ? run_b : run, o, p, n);
 	}
 	struct xs_sum *sum = calloc(1, sizeof(*sum));
 	if (!sum)

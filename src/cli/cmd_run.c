@@ -338,6 +338,21 @@ static int run_verify(struct rb_store *st, struct run_cli *c, const struct rb_jo
 		rc = 2;
 	if (!complete && rc == 0)
 		rc = run_stop ? stop_code() : 2;
+	if (complete && c->keep_logs != RB_KEEP_NONE && !run_stop) {
+		struct rb_keep_stats ks;
+		if (!c->quiet)
+			fprintf(stderr, "keeping the logs of run %lld (%s programs, first %llu MiB each)...\n",
+				(long long)run_id, c->keep_logs == RB_KEEP_ALL ? "all" : "changed",
+				(unsigned long long)c->keep_logs_mib);
+		if (rb_keep_logs(st, run_id, c->o.child_exe, c->keep_logs, (size_t)c->keep_logs_mib << 20, &run_stop, &ks,
+				 &err) < 0) {
+			fprintf(stderr, "rangebench run: %s\n", err.msg);
+			rc = 2;
+		} else if (!c->quiet || ks.failed) {
+			fprintf(stderr, "kept %u logs (%.1f MiB before compression)%s%u pairs gave no log\n", ks.stored,
+				(double)ks.bytes / (1 << 20), ks.failed ? "; " : "; ", ks.failed);
+		}
+	}
 	if (complete && c->census == 1 && !run_stop && c->o.shard_k <= 1) {
 		int crc = run_census(st, c, info, run_id);
 		if (crc)

@@ -25,6 +25,7 @@ static void usage(FILE *f)
 		"usage: rangebench run [--trackers LIST] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
 		"                      [--mem-limit MIB] [--compiled-helpers]\n"
+		"                      [--keep-logs changed|all [--keep-logs-head MIB]]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
 		"                      [--shard-costs DB]\n"
 		"                      [-q] [CORPUS_DIR|OBJ]...\n"
@@ -81,6 +82,12 @@ static void usage(FILE *f)
 		"                   compiled-in 6.18 sets; by default from the running kernel\n"
 		"                   where bpf() can measure it ('rangebench helpers'). The run\n"
 		"                   records which (runs.helper_sets)\n"
+		"  --keep-logs WHICH after the run, store the level-2 log of each program\n"
+		"                   whose rows differ between the run's trackers (changed) or\n"
+		"                   of every program (all), per tracker (engine trackers and\n"
+		"                   the running kernel), so that 'explain --run A --run-b B'\n"
+		"                   shows where two runs part when the build of one is gone\n"
+		"  --keep-logs-head MIB  each kept log's first MIB MiB (default 16)\n"
 		"  -q               no progress output\n");
 }
 
@@ -155,6 +162,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 		{'P', 1, 1000000000ULL, "bad --census-pairs ", NULL, &c->census_pairs},
 		{'E', 1, 1000000000ULL, "bad --census-sets ", NULL, &c->census_sets},
 		{'M', 0, 1ULL << 40, "--mem-limit wants MiB (0 = none), not ", NULL, &c->o.mem_limit_mib},
+		{'G', 1, 1023, "--keep-logs-head wants 1..1023 (MiB), not ", NULL, &c->keep_logs_mib},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
 		if (nums[i].key == key)
@@ -170,6 +178,12 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'H': c->o.compiled_helpers = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
 	case 'K': c->shard_costs = arg; return -1;
+	case 'L':
+		if (!rb_keep_logs_parse(arg, &c->keep_logs)) {
+			fprintf(stderr, "rangebench run: --keep-logs wants 'changed' or 'all', not '%s'\n", arg);
+			return 2;
+		}
+		return -1;
 	case 'T':
 		if (parse_seconds(arg, &c->o.time_limit_s) < 0) {
 			fprintf(stderr, "rangebench run: --time-limit wants seconds from 0 to 1000000 "
@@ -297,6 +311,8 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"shard-costs", required_argument, NULL, 'K'},
 		{"mem-limit", required_argument, NULL, 'M'},
 		{"compiled-helpers", no_argument, NULL, 'H'},
+		{"keep-logs", required_argument, NULL, 'L'},
+		{"keep-logs-head", required_argument, NULL, 'G'},
 		{NULL, 0, NULL, 0},
 	};
 	memset(c, 0, sizeof(*c));
@@ -305,6 +321,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 	snprintf(c->corpus_default, sizeof(c->corpus_default), "%s/programs/corpus/default", c->root);
 	c->db = c->db_default;
 	c->label = "run";
+	c->keep_logs_mib = 16;
 	c->o = (struct rb_driver_opts){.repeat = 1, .time_limit_s = 60, .mem_limit_mib = RB_DRIVER_MEM_LIMIT_MIB};
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->o.jobs = ncpu > 0 ? (unsigned)ncpu : 1;

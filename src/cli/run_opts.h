@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "driver/driver.h"
+#include "driver/keep_logs.h"
 #include "store/store.h"
 
 struct run_cli {
@@ -15,6 +16,8 @@ struct run_cli {
 	char db_default[PATH_MAX + 32], corpus_default[PATH_MAX + 32];
 	const char *trackers_arg, *db, *label;
 	const char *shard_costs; /* --shard-costs DB: shards balanced by the costs there */
+	enum rb_keep_logs keep_logs; /* --keep-logs: which programs' logs to store (driver/keep_logs.h) */
+	uint64_t keep_logs_mib;      /* --keep-logs-head: each kept log's first MiB */
 	struct rb_driver_opts o; /* o.trackers point into tnames */
 	int census;              /* -1: not said, 0 no, 1 yes */
 	int quiet;

@@ -25,6 +25,7 @@ RB_INCBIN(rb_sql_migration_007, "db/migrations/007_program_ordinal.sql");
 RB_INCBIN(rb_sql_migration_008, "db/migrations/008_run_process.sql");
 RB_INCBIN(rb_sql_migration_009, "db/migrations/009_kernel_rows.sql");
 RB_INCBIN(rb_sql_migration_010, "db/migrations/010_kernel_attributions.sql");
+RB_INCBIN(rb_sql_migration_011, "db/migrations/011_result_logs.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
@@ -35,6 +36,7 @@ extern const char rb_sql_migration_007[];
 extern const char rb_sql_migration_008[];
 extern const char rb_sql_migration_009[];
 extern const char rb_sql_migration_010[];
+extern const char rb_sql_migration_011[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
@@ -46,5 +48,6 @@ const struct rb_migration rb_migrations[] = {
 	{8, rb_sql_migration_008},
 	{9, rb_sql_migration_009},
 	{10, rb_sql_migration_010},
+	{11, rb_sql_migration_011},
 };
 const unsigned rb_migration_count = ARRAY_SIZE(rb_migrations);

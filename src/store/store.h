@@ -20,7 +20,7 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 10
+#define RB_SCHEMA_VERSION 11
 
 struct rb_store;
 
