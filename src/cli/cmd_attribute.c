@@ -26,12 +26,13 @@
 #include "loader/prog_type.h"
 #include "oracle/ktrace.h"
 #include "store/store.h"
+#include "util/filter.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench attribute [--db FILE] [--run RUN] [--baseline KERNEL] [--candidate KERNEL]\n"
 		   "                            [--old TRACKER] [--new TRACKER] [--max-insns N] [--log-head MIB]\n"
-		   "                            [-j N] [-q]\n"
+		   "                            [--filter GLOB] [-j N] [-q]\n"
 		   "  For every program whose verdict, instructions or states differ between two\n"
 		   "  kernels of a run (default: kernel, the running one, and kernel-7.2):\n"
 		   "  'tracker' when the engine's --old (default old) equals the baseline and\n"
@@ -46,7 +47,9 @@ static void usage(FILE *f)
 		   "  --log-head MIB: take only the first MIB MiB of each kernel's level-2 log (a\n"
 		   "  second load with BPF_LOG_FIXED), so that programs of 10^5-10^6 instructions\n"
 		   "  are compared where their paths start to differ; logs that do not part\n"
-		   "  within both heads are 'beyond_head'.\n");
+		   "  within both heads are 'beyond_head'.\n"
+		   "  --filter GLOB: only the programs whose name or OBJECT.o/NAME matches (their\n"
+		   "  earlier attributions are replaced, the others' kept).\n");
 }
 
 struct diff {
@@ -66,6 +69,7 @@ struct opts {
 	unsigned jobs;
 	unsigned long long max_insns; /* no logs past this count (0: no bound) */
 	size_t log_head;              /* only each log's first log_head bytes (0: whole logs) */
+	const char *filter;           /* only the programs it matches (util/filter.h); NULL: all */
 	bool quiet;
 };
 
@@ -146,6 +150,9 @@ static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct dif
 				break;
 			*out = nd;
 		}
+		const char *fpath = (const char *)sqlite3_column_text(s, 1), *fname = (const char *)sqlite3_column_text(s, 2);
+		if (o->filter && !rb_filter_match(o->filter, fpath ? fpath : "", fname ? fname : ""))
+			continue;
 		struct diff *d = &(*out)[(*n)++];
 		memset(d, 0, sizeof(*d));
 		d->program_id = sqlite3_column_int64(s, 0);
@@ -271,6 +278,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"baseline", required_argument, NULL, 'b'}, {"candidate", required_argument, NULL, 'c'},
 		{"old", required_argument, NULL, 'o'},      {"new", required_argument, NULL, 'n'},
 		{"max-insns", required_argument, NULL, 'm'}, {"log-head", required_argument, NULL, 'H'},
+		{"filter", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -282,6 +290,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		switch (c) {
 		case 'd': o->db = optarg; break;
 		case 'r': o->run = optarg; break;
+		case 'f': o->filter = optarg; break;
 		case 'b': o->base = optarg; break;
 		case 'c': o->cand = optarg; break;
 		case 'o': o->old = optarg; break;
@@ -357,7 +366,9 @@ int cmd_attribute(int argc, char **argv)
 	}
 	if (rc == 0 && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		rc = 2;
-	if (rc == 0) {
+	if (rc == 0 && !o.filter) {
+		/* the whole run again (with --filter, INSERT OR REPLACE replaces
+		 * the filtered programs' rows alone) */
 		sqlite3_stmt *s = prep(db, "DELETE FROM kernel_attributions WHERE run_id = ?1 AND baseline = ?2 AND "
 					   "candidate = ?3", run, &o);
 		if (s) {

@@ -36,6 +36,9 @@ check "both logs taken: the same path (only the edited states differ), mechanism
 $RB attribute --db "$db" --baseline old --candidate kernel --old old --new old --log-head 1 >"$tmp/h.out" 2>"$tmp/h.err"
 check "--log-head 1: the kernel's log from its head load, the same place and mechanism" \
 	"[ $? -eq 0 ] && [ \"\$(q \"SELECT count(*) || ' ' || coalesce(part_index, 'null') || ' ' || mechanism FROM kernel_attributions\")\" = '1 null checkpoints' ]" "$tmp/h.err"
+$RB attribute --db "$db" --baseline old --candidate kernel --old old --new kernel --filter 'no_such_program' >"$tmp/f.out" 2>"$tmp/f.err"
+check "--filter matching nothing: 0 programs, the stored attribution kept" \
+	"[ $? -eq 0 ] && grep -q '0 programs differ' $tmp/f.err && [ \"\$(q \"SELECT count(*) || ' ' || attribution FROM kernel_attributions\")\" = '1 other' ]" "$tmp/f.err"
 $RB attribute --db "$db" --log-head 0 >"$tmp/h0.out" 2>&1
 check "--log-head 0: refused, exit 2" "[ $? -eq 2 ] && grep -q 'log-head wants 1..1023' $tmp/h0.out" "$tmp/h0.out"
 
