@@ -258,8 +258,7 @@ static int attribute_others(const struct opts *o, struct diff *d, size_t n)
 		bool cut_b = x->have && head_cut(lb.log[j], o->log_head), cut_c = x->have && head_cut(lc.log[j], o->log_head);
 		if (x->have && rb_ktrace_part(lb.log[j], lc.log[j], &x->kp) < 0)
 			rc = -1;
-		else if (x->have && ((x->kp.index < 0 && (cut_b || cut_c)) || (cut_b && !strcmp(x->kp.a, "(end)")) ||
-				     (cut_c && !strcmp(x->kp.b, "(end)"))))
+		else if (x->have && rb_ktrace_beyond_head(&x->kp, cut_b, cut_c))
 			x->mech = "beyond_head"; /* the heads agree as far as they go */
 		else if (x->have)
 			x->mech = rb_ktrace_mechanism(&x->kp);

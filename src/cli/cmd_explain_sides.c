@@ -37,6 +37,17 @@ struct xs_prog {
 	char common[256], a[256], b[256], mech[32];
 };
 
+/* where the two sides' logs part, and the mechanism there */
+static void set_part(struct xs_prog *p, const struct rb_ktrace_part *kp)
+{
+	p->part = true;
+	p->part_index = kp->index;
+	snprintf(p->common, sizeof(p->common), "%s", kp->common);
+	snprintf(p->a, sizeof(p->a), "%s", kp->a);
+	snprintf(p->b, sizeof(p->b), "%s", kp->b);
+	snprintf(p->mech, sizeof(p->mech), "%s", rb_ktrace_mechanism(kp));
+}
+
 /* programs per (stand-in difference, class), for the summary */
 #define XS_MAX_CLASSES 64
 struct xs_sum {
@@ -481,14 +492,8 @@ int rb_explain_sides_live(const struct rb_xs_opts *o, int argc, char **argv)
 		if (same_figures(&p[i].res[0], &p[i].res[1]) && argc > 0 && n > 1)
 			continue; /* a whole object: the programs that differ */
 		struct rb_ktrace_part kp;
-		if (rb_ktrace_part(lg[0].log[i], lg[1].log[i], &kp) == 0 && kp.index >= 0) {
-			p[i].part = true;
-			p[i].part_index = kp.index;
-			snprintf(p[i].common, sizeof(p[i].common), "%s", kp.common);
-			snprintf(p[i].a, sizeof(p[i].a), "%s", kp.a);
-			snprintf(p[i].b, sizeof(p[i].b), "%s", kp.b);
-			snprintf(p[i].mech, sizeof(p[i].mech), "%s", rb_ktrace_mechanism(&kp));
-		}
+		if (rb_ktrace_part(lg[0].log[i], lg[1].log[i], &kp) == 0 && kp.index >= 0)
+			set_part(&p[i], &kp);
 		if (same_figures(&p[i].res[0], &p[i].res[1])) {
 			printf("%s:%s\nsides:        %s and %s agree in verdict, insns and states (nothing to explain)\n\n",
 			       p[i].path, p[i].name, o->side[0], o->side[1]);
@@ -612,16 +617,10 @@ static void stored_parts(struct rb_store *st, int64_t run, int64_t run_b, const 
 		if (rb_keep_logs_get(st, run, p[i].id, o->side[0], &la, &ca, &err) == 1 &&
 		    rb_keep_logs_get(st, run_b, p[i].id, o->side[1], &lb, &cb, &err) == 1 &&
 		    rb_ktrace_part(la, lb, &kp) == 0) {
-			if ((kp.index < 0 && (ca || cb)) || (ca && !strcmp(kp.a, "(end)")) || (cb && !strcmp(kp.b, "(end)"))) {
+			if (rb_ktrace_beyond_head(&kp, ca, cb))
 				snprintf(p[i].mech, sizeof(p[i].mech), "beyond_head");
-			} else if (kp.index >= 0) {
-				p[i].part = true;
-				p[i].part_index = kp.index;
-				snprintf(p[i].common, sizeof(p[i].common), "%s", kp.common);
-				snprintf(p[i].a, sizeof(p[i].a), "%s", kp.a);
-				snprintf(p[i].b, sizeof(p[i].b), "%s", kp.b);
-				snprintf(p[i].mech, sizeof(p[i].mech), "%s", rb_ktrace_mechanism(&kp));
-			}
+			else if (kp.index >= 0)
+				set_part(&p[i], &kp);
 		}
 		free(la);
 		free(lb);

@@ -161,3 +161,10 @@ const char *rb_ktrace_mechanism(const struct rb_ktrace_part *p)
 		return "branch";
 	return "other";
 }
+
+bool rb_ktrace_beyond_head(const struct rb_ktrace_part *p, bool cut_a, bool cut_b)
+{
+	if (p->index < 0)
+		return cut_a || cut_b;
+	return (cut_a && !strcmp(p->a, "(end)")) || (cut_b && !strcmp(p->b, "(end)"));
+}

@@ -8,6 +8,7 @@
 #ifndef RB_ORACLE_KTRACE_H
 #define RB_ORACLE_KTRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct rb_ktrace_part {
@@ -53,5 +54,10 @@ int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *
  *                 (where checkpoints are added, is_state_visited)
  *   other         none of these */
 const char *rb_ktrace_mechanism(const struct rb_ktrace_part *p);
+
+/* Logs cut at a head (attribute --log-head, run --keep-logs): true when
+ * the two agree as far as the cut ones go, so where they part is past
+ * the head ('beyond_head'), not where a cut log ends. */
+bool rb_ktrace_beyond_head(const struct rb_ktrace_part *p, bool cut_a, bool cut_b);
 
 #endif

@@ -157,6 +157,25 @@ static void ends_and_path_ends(void **state)
 	assert_string_equal(rb_ktrace_mechanism(&p), "path_ends");
 }
 
+/* logs cut at a head: parting past the head is not the cut log's end */
+static void beyond_head(void **state)
+{
+	(void)state;
+	struct rb_ktrace_part p;
+	/* log72_ends stops early: a real end when whole, past its head when cut */
+	assert_int_equal(rb_ktrace_part(log618, log72_ends, &p), 0);
+	assert_false(rb_ktrace_beyond_head(&p, false, false));
+	assert_true(rb_ktrace_beyond_head(&p, false, true));
+	assert_false(rb_ktrace_beyond_head(&p, true, false)); /* the whole side is not the one that ends */
+	/* the same trace: past the heads only when one was cut */
+	assert_int_equal(rb_ktrace_part(log618, log72_same, &p), 0);
+	assert_false(rb_ktrace_beyond_head(&p, false, false));
+	assert_true(rb_ktrace_beyond_head(&p, true, false));
+	/* a parting inside both heads stays where it is */
+	assert_int_equal(rb_ktrace_part(log618, log72_branch, &p), 0);
+	assert_false(rb_ktrace_beyond_head(&p, true, true));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +184,7 @@ int main(void)
 		cmocka_unit_test(prune_earlier_and_later),
 		cmocka_unit_test(branch_decided),
 		cmocka_unit_test(ends_and_path_ends),
+		cmocka_unit_test(beyond_head),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
