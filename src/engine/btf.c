@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "engine/btf.h"
+#include "engine/locks.h"
+#include "engine/profile.h"
 #include "engine/lsm.h"
 #include "engine/raw_tp_args.h"
 #include "engine/struct_ops.h"
@@ -472,21 +474,31 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 		const struct btf_type *pt = btf__type_by_id(b, ptype);
 		const struct btf_type *target = skip_mods(b, pt->type, &pid, &rcu);
 		if (target && btf_is_composite(target)) {
-			/* 6.18: walked pointers are untrusted, except the fields the kernel
+			/* 6.18 and 7.2.13 check_ptr_to_btf_access: walked pointers are untrusted, except the fields the kernel
 			 * lists as trusted (BTF_TYPE_SAFE_TRUSTED) or RCU-protected
 			 * (BTF_TYPE_SAFE_RCU, __rcu tags) when the parent is trusted */
 			uint8_t flags = RF_UNTRUSTED;
 			/* is_trusted_reg counts a referenced pointer as trusted */
 			bool parent = ((reg->flags & (RF_TRUSTED | RF_RCU)) || reg->ref_obj_id) && !(reg->flags & RF_UNTRUSTED);
 			int kind = parent && !via_union ? safe_field(tname, field) : 0;
+			/* 7.2 (profile.h walk_plain_ptr): in_rcu_cs, a non-sleepable
+			 * program runs in an RCU critical section (bpf_rcu_read_lock is
+			 * not modelled); an unlisted field is a plain pointer there */
+			bool in_rcu = !(env->prog->prog_flags & BPF_F_SLEEPABLE) || rb_lock_held(env);
 			if (kind == 1)
 				flags = RF_TRUSTED;
 			else if (kind == 2)
 				flags = RF_TRUSTED | RF_MAYBE_NULL;
+			else if (!env->prof->walk_plain_ptr)
+				flags = kind == 3 ? RF_RCU : rcu && !via_union ? RF_RCU | RF_MAYBE_NULL : RF_UNTRUSTED;
+			else if (!parent || via_union || !in_rcu || (reg->flags & RF_MAYBE_NULL))
+				flags = RF_UNTRUSTED;
 			else if (kind == 3)
 				flags = RF_RCU;
-			else if (rcu && !via_union)
+			else if (rcu)
 				flags = RF_RCU | RF_MAYBE_NULL;
+			else
+				flags = 0; /* "walking unknown pointers yields old deprecated PTR_TO_BTF_ID" */
 			rb_reg_ptr(env, out, RT_BTF_ID);
 			out->map_idx = (int32_t)pid;
 			out->flags = flags;

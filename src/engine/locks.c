@@ -44,7 +44,30 @@ static int32_t find_struct(const struct btf *b, uint32_t id, const char *name, i
 	const struct btf_type *t = btf__type_by_id(b, id);
 	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
 		t = btf__type_by_id(b, t->type);
-	if (!t || !btf_is_composite(t) || depth > 8)
+	if (!t || depth > 8)
+		return -1;
+	/* a global data map's value (.data.NAME): its variables, the variable
+	 * itself of the struct or a struct holding it (btf_parse_fields ->
+	 * btf_find_datasec_var, the same in 6.18 and 7.2.13) */
+	if (btf_is_datasec(t)) {
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		for (int i = 0; i < btf_vlen(t) && i < 4096; i++, v++) {
+			const struct btf_type *var = btf__type_by_id(b, v->type);
+			if (!var || !btf_is_var(var))
+				continue;
+			const struct btf_type *vt = btf__type_by_id(b, var->type);
+			while (vt && (btf_is_mod(vt) || btf_is_typedef(vt)))
+				vt = btf__type_by_id(b, vt->type);
+			const char *n = vt && btf_is_composite(vt) ? btf__name_by_offset(b, vt->name_off) : NULL;
+			if (n && !strcmp(n, name))
+				return (int32_t)v->offset;
+			int32_t in = find_struct(b, var->type, name, depth + 1);
+			if (in >= 0)
+				return (int32_t)v->offset + in;
+		}
+		return -1;
+	}
+	if (!btf_is_composite(t))
 		return -1;
 	const struct btf_member *m = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++, m++) {

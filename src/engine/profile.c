@@ -22,6 +22,7 @@ static const struct rb_profile profiles[] = {
 		.timers_in_tracing = true,
 		.sched_ext = true,
 		.kfunc_trusted_default = true,
+		.walk_plain_ptr = true,
 	},
 };
 

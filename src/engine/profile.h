@@ -91,6 +91,16 @@ struct rb_profile {
 	 * is_kfunc_arg_implicit). 6.18 checked trust only for
 	 * KF_TRUSTED_ARGS, KF_RCU and release kfuncs. */
 	bool kfunc_trusted_default;
+	/* 7.2 verifier.c check_ptr_to_btf_access: in an RCU critical section
+	 * (a non-sleepable program), a pointer field the BTF_TYPE_SAFE_* lists
+	 * do not name, walked from a trusted or RCU parent that cannot be
+	 * NULL, is a plain PTR_TO_BTF_ID ("walking unknown pointers yields old
+	 * deprecated PTR_TO_BTF_ID"), which helpers taking ARG_PTR_TO_BTF_ID
+	 * accept; outside one (sleepable) listed RCU fields are untrusted too.
+	 * 6.18.44 made it untrusted (measured: tests/objects/walk_plain.bpf.c
+	 * walk_plain, 6.18.44 failure at 6 insns "R2 type=untrusted_ptr_",
+	 * 7.2.13 success at 12). */
+	bool walk_plain_ptr;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -15,6 +15,20 @@ RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/sched_ext.bpf.o
 . tests/cli/lib/tap.sh
 
+# walk_plain.bpf.o (no sched_ext, host BTF): the 6.18 profile as 6.18.44,
+# the 7.2 profile as 7.2.13 gave it in its guest (2026-12-06, as above)
+WP=${RB_TEST_OBJECTS:-build/test/objects}/walk_plain.bpf.o
+row() { "$RB" verify --csv --tracker "$1" "$WP:$2" 2>/dev/null | awk -F, 'NR == 2 { print $3 "," $5 "," $6 "," $11 }'; }
+for t in old cnum-mainline; do
+	check "walk_plain, $t: an unlisted walked pointer is untrusted (6.18.44: failure at insn 6)" \
+		'[ "$(row $t walk_plain)" = "failure,6,0,6" ]'
+	check "walk_plain, $t@7.2: it is a plain pointer (7.2.13: success, 12 insns)" '[ "$(row $t@7.2 walk_plain)" = "success,12,1,-1" ]'
+	check "global_lock, $t and $t@7.2: the .data.glock lock is found (both kernels: success, 10 insns)" \
+		'[ "$(row $t global_lock)" = "success,10,1,-1" ] && [ "$(row $t@7.2 global_lock)" = "success,10,1,-1" ]'
+done
+. tests/cli/lib/kdiff_each.sh
+kdiff_every_program "$WP" walk_plain
+
 btf=$(ls "${RB_KERNEL_CACHE:-build/kernels}"/linux-image-7.2*/inputs/btf 2>/dev/null | head -1)
 if [ -z "$btf" ]; then
 	ok "sched_ext in the 7.2 profile # skip no kernel-7.2 BTF in the kernel cache (a kernel-7.2 guest run writes it)"
