@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine/alu.h"
+#include "engine/arena.h"
 #include "engine/backtrack.h"
 #include "engine/log.h"
 
@@ -241,6 +242,9 @@ static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 	int err;
 	struct rb_reg kreg;
 
+	/* 7.2.13 adjust_reg_min_max_vals: an arena operand (arena.c) */
+	if (rb_arena_alu(env, insn))
+		return 0;
 	const struct rb_reg *src;
 	if (BPF_SRC(insn->code) == BPF_X) {
 		src = &regs[insn->src_reg];
@@ -339,22 +343,6 @@ void rb_reg_sanity(struct rb_env *env, struct rb_reg *r, const char *ctx)
 	rb_log(env, "verifier bug: REG INVARIANTS VIOLATION (%s): %s\n", ctx, why);
 }
 
-/* 6.18 prog->aux->arena: set when the program references a map of type
- * BPF_MAP_TYPE_ARENA (33) by ld_imm64 (resolve_pseudo_ldimm64) */
-static bool prog_uses_arena(const struct rb_env *env)
-{
-	for (int i = 0; i + 1 < env->insn_cnt; i++) {
-		const struct bpf_insn *in = &env->insns[i];
-		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
-			continue;
-		if ((in->src_reg == BPF_PSEUDO_MAP_IDX || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) && in->imm >= 0 &&
-		    (size_t)in->imm < env->obj->map_cnt && env->obj->maps[in->imm].type == 33)
-			return true;
-		i++;
-	}
-	return false;
-}
-
 static int check_alu_op(struct rb_env *env, const struct bpf_insn *insn)
 {
 	uint8_t op = BPF_OP(insn->code);
@@ -398,10 +386,10 @@ static int check_alu_op(struct rb_env *env, const struct bpf_insn *insn)
 				if (insn->imm != 1 && insn->imm != 1 << 16)
 					return rb_reject(env, "addr_space_cast insn can only convert between "
 							      "address space 1 and 0");
-				if (!prog_uses_arena(env))
+				if (!rb_prog_uses_arena(env))
 					return rb_reject(env, "addr_space_cast insn can only be used in a program "
 							      "that has an associated arena");
-				return rb_unsupported(env, "addr_space_cast");
+				return rb_arena_cast(env, insn);
 			} else if ((insn->off != 0 && insn->off != 8 && insn->off != 16 && insn->off != 32) || insn->imm) {
 				return rb_reject(env, "BPF_MOV uses reserved fields");
 			}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/callbacks.h"
+#include "engine/arena.h"
 #include "engine/cfg.h"
 #include "engine/const_fold.h"
 #include "engine/insn_fields.h"
@@ -328,17 +329,16 @@ static int check_insn_forms(struct rb_env *env)
 		/* map_direct_value_addr(): single-entry arrays, offset inside the value */
 		if (in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE && in->imm >= 0 && (size_t)in->imm < env->obj->map_cnt) {
 			const struct rb_map *m = &env->obj->maps[in->imm];
-			/* 6.18 check_ld_imm: a variable in an arena (.addr_space.1)
-			 * is an unknown scalar, dereferenced after addr_space_cast
-			 * as PTR_TO_ARENA: arena memory is not modelled yet */
-			if (m->type == 33 /* BPF_MAP_TYPE_ARENA */)
-				return rb_unsupported(env, "arena memory (a variable in .addr_space.1) is not modelled");
+			/* a variable in an arena (.addr_space.1): arena.c */
+			if (m->type == RB_MAP_TYPE_ARENA)
+				goto next;
 			if (m->type != BPF_MAP_TYPE_ARRAY && !m->global_data)
 				return rb_reject(env, "no direct value access support for this map type");
 			if (m->max_entries != 1 || (uint32_t)in[1].imm >= m->value_size)
 				return rb_reject(env, "invalid access to map value pointer, value_size=%u off=%u",
 						 m->value_size, (uint32_t)in[1].imm);
 		}
+	next:
 		i++;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #include "engine/call.h"
 #include "engine/callbacks.h"
 #include "engine/helpers.h"
+#include "engine/arena.h"
 #include "engine/insn.h"
 #include "engine/jmp.h"
 #include "engine/kfuncs.h"
@@ -38,6 +39,11 @@ static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 		const struct rb_map *m = &env->obj->maps[insn->imm];
 		if (insn->src_reg == BPF_PSEUDO_MAP_IDX) {
 			rb_reg_ptr(env, dst, RT_MAP_PTR);
+		} else if (m->type == RB_MAP_TYPE_ARENA) {
+			/* 6.18 and 7.2.13 check_ld_imm: an arena variable's address
+			 * is an unknown scalar (its user-space address) */
+			rb_reg_unknown(env, dst);
+			return 0;
 		} else {
 			if ((uint32_t)next->imm >= m->value_size)
 				return rb_reject(env, "invalid access to map value pointer, value_size=%u off=%u",

@@ -41,10 +41,18 @@
 
 #define R(n, sets, fl) {{#n, TYPES(sets), fl, true, NULL}, sets}
 
+/* kernel/bpf/arena.c common_kfunc_set (BPF_PROG_TYPE_UNSPEC: every
+ * program type), profile.h arena_kfuncs */
+#define T_ALL 0xffffffffffffffffull
+#define A(n, fl) {{#n, T_ALL, fl, true, NULL}, 0}
+
 /* in name order (bsearch) */
 static const struct rb_kfunc72 rows[] = {
 	R(__scx_bpf_dsq_insert_vtime, ENQ, KF_IMPLICIT_ARGS | KF_RCU),
 	R(__scx_bpf_select_cpu_and, UNL | CPU | SEL, KF_IMPLICIT_ARGS | KF_RCU),
+	A(bpf_arena_alloc_pages, KF_ARENA_RET | KF_ARENA_ARG2),
+	A(bpf_arena_free_pages, KF_ARENA_ARG2),
+	A(bpf_arena_reserve_pages, KF_ARENA_ARG2),
 	R(bpf_iter_scx_dsq_destroy, ANY, KF_ITER_DESTROY),
 	R(bpf_iter_scx_dsq_new, ANY, KF_IMPLICIT_ARGS | KF_ITER_NEW | KF_RCU_PROTECTED),
 	R(bpf_iter_scx_dsq_next, ANY, KF_ITER_NEXT | KF_RET_NULL),

@@ -215,6 +215,16 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 	}
 	if (nullable && is_null)
 		return 0; /* KF_ARG_PTR_TO_NULL */
+	if (env->prof->arena_kfuncs && has_suffix(pname, "__map")) {
+		/* 7.2.13 KF_ARG_PTR_TO_MAP: a struct bpf_map, so a map pointer
+		 * (reg2btf_ids[CONST_PTR_TO_MAP], trusted), at offset 0 */
+		if (reg->type != RT_MAP_PTR)
+			return rb_reject(env, "R%d is %s expected map_ptr", regno, tn);
+		if (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg))
+			return rb_reject(env, "R%d must have zero offset when passed to release func or trusted arg to kfunc",
+					 regno);
+		return 0;
+	}
 	const char *special = special_arg(pname, ref_tname);
 	if (special)
 		return rb_unsupported(env, "kfunc %s argument %d (%s)", call->name, a, special);
@@ -378,6 +388,12 @@ static int set_return(struct rb_env *env, const struct rb_kfunc_call *call, cons
 	}
 	if (!pt)
 		return rb_unsupported(env, "kfunc %s returns %s", call->name, kind_str(t));
+	if (!ptr_id) {
+		/* check_kfunc_call: "kfunc returning 'void *' is equivalent to
+		 * returning scalar" (bpf_arena_alloc_pages) */
+		rb_reg_unknown(env, r0);
+		return 0;
+	}
 	if (!btf_is_struct(pt)) {
 		int64_t sz = btf__resolve_size(b, ptr_id);
 		if (sz <= 0) {
@@ -433,7 +449,9 @@ static int fetch_meta(struct rb_env *env, const struct bpf_insn *insn, int insn_
 		return rb_reject(env, "kernel function btf_id %d does not have a valid func_proto", insn->imm);
 	call->row = rb_kfunc_row(call->name);
 	call->nvisible = btf_vlen(proto);
-	const struct rb_kfunc72 *r72 = env->prof->sched_ext ? rb_kfunc72_row(call->name) : NULL;
+	const struct rb_kfunc72 *r72 = env->prof->sched_ext || env->prof->arena_kfuncs ? rb_kfunc72_row(call->name) : NULL;
+	if (r72 && !r72->sets && !env->prof->arena_kfuncs)
+		r72 = NULL;
 	if (r72)
 		call->row = &r72->k;
 	uint32_t type = env->prog->prog_type;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/btf.h"
 #include "engine/locks.h"
+#include "engine/profile.h"
 #include "engine/log.h"
 #include "engine/refs.h"
 #include "engine/timers.h"
@@ -169,8 +171,19 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 		return 0;
 	if (insn->src_reg == 0 && insn->imm != BPF_FUNC_spin_unlock)
 		return rb_reject(env, "function calls are not allowed while holding a lock");
-	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
+	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+		/* 7.2.13 kfunc_spin_allowed: the arena and bpf_iter_num kfuncs
+		 * (profile.h arena_kfuncs); graph, res_spin_lock and stream
+		 * kfuncs are not modelled */
+		const struct btf *b = env->prof->arena_kfuncs ? rb_need_vmlinux(env) : NULL;
+		const struct btf_type *ft = b && insn->imm > 0 ? btf__type_by_id(b, (uint32_t)insn->imm) : NULL;
+		const char *n = ft && btf_is_func(ft) ? btf__name_by_offset(b, ft->name_off) : NULL;
+		if (n && (!strcmp(n, "bpf_arena_alloc_pages") || !strcmp(n, "bpf_arena_free_pages") ||
+			  !strcmp(n, "bpf_arena_reserve_pages") || !strcmp(n, "bpf_iter_num_new") ||
+			  !strcmp(n, "bpf_iter_num_next") || !strcmp(n, "bpf_iter_num_destroy")))
+			return 0;
 		return rb_unsupported(env, "kfunc call while holding a bpf_spin_lock");
+	}
 	return 0;
 }
 

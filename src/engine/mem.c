@@ -81,7 +81,7 @@ static int check_ptr_alignment(struct rb_env *env, const struct rb_reg *reg, int
 	bool strict = ((env->prog->prog_flags & BPF_F_STRICT_ALIGNMENT) &&
 		       !(env->prog->prog_flags & BPF_F_ANY_ALIGNMENT)) ||
 		      strict_once;
-	if (!strict || size == 1 || reg->type == RT_STACK)
+	if (!strict || size == 1 || reg->type == RT_STACK || reg->type == RT_ARENA)
 		return 0;
 	const char *desc = "";
 	bool pkt = reg->type == RT_PKT || reg->type == RT_PKT_META;
@@ -260,6 +260,12 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	}
+	case RT_ARENA:
+		/* 7.2.13 check_mem_access: arena memory is not checked (the JIT
+		 * guards it); a load reads an unknown scalar */
+		if (!write && value_regno >= 0)
+			rb_reg_unknown(env, &regs[value_regno]);
+		break;
 	case RT_XDP_SOCK:
 		/* struct bpf_xdp_sock: only the u32 queue_id at offset 0 is readable */
 		if (write || off != 0 || size != 4)
@@ -375,7 +381,7 @@ static int check_atomic(struct rb_env *env, const struct bpf_insn *insn)
 static bool mismatch_ok(uint8_t t)
 {
 	return t != RT_CTX && t != RT_SOCKET && t != RT_SOCK_COMMON && t != RT_TCP_SOCK && t != RT_XDP_SOCK &&
-	       t != RT_BTF_ID;
+	       t != RT_BTF_ID && t != RT_ARENA;
 }
 
 static int save_aux_ptr_type(struct rb_env *env, uint8_t type, uint8_t flags, bool allow_trust_mismatch)

@@ -23,6 +23,7 @@ static const struct rb_profile profiles[] = {
 		.sched_ext = true,
 		.kfunc_trusted_default = true,
 		.walk_plain_ptr = true,
+		.arena_kfuncs = true,
 	},
 };
 

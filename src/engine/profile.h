@@ -101,6 +101,14 @@ struct rb_profile {
 	 * walk_plain, 6.18.44 failure at 6 insns "R2 type=untrusted_ptr_",
 	 * 7.2.13 success at 12). */
 	bool walk_plain_ptr;
+	/* 7.2.13 kernel/bpf/arena.c and verifier.c: the arena kfuncs
+	 * (bpf_arena_alloc_pages, _free_pages, _reserve_pages) are in the
+	 * common kfunc set of every program type, their "__map" argument is
+	 * the arena map, and they may be called while holding a bpf_spin_lock
+	 * (kfunc_spin_allowed: is_bpf_arena_kfunc, as the bpf_iter_num
+	 * kfuncs, is_bpf_iter_num_api_kfunc); the 6.18 table has them
+	 * unmeasured (6.18.44 here cannot create an arena map: EPERM). */
+	bool arena_kfuncs;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -61,6 +61,7 @@ enum rb_rtype {
 	RT_FUNC,
 	RT_XDP_SOCK,
 	RT_CONST_DYNPTR, /* CONST_PTR_TO_DYNPTR: a callback's dynptr argument (dynptr.h) */
+	RT_ARENA,        /* PTR_TO_ARENA: an addr_space_cast result (arena.c) */
 };
 
 /* type flags (the kernel's type modifiers) */

@@ -270,6 +270,8 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	case RT_TP_BUFFER:
 		return same_nonval(o, c) && env->t->is_subset(&o->val, &c->val) && check_ids(m, o->id, c->id) &&
 		       check_ids(m, o->ref_obj_id, c->ref_obj_id);
+	case RT_ARENA: /* 7.2.13 regsafe: any two arena pointers */
+		return true;
 	case RT_PKT:
 	case RT_PKT_META:
 		if (o->range < 0 || c->range < 0) {

@@ -7,7 +7,7 @@
 #   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/sched_ext.bpf.o
 # and are recorded below; CI does not boot 7.2, and the 7.2 BTF is what a
 # guest run leaves in the kernel cache (kernel-7.2's inputs/btf): without
-# it the engine half is skipped with one line. The running 6.18.44 kernel
+# it the sched_ext half is skipped with one line. The running 6.18.44 kernel
 # has no sched_ext: its BTF lacks the struct_ops type, so libbpf cannot
 # open the object, and with 7.2's BTF the 6.18 profile does not model it.
 set -u
@@ -28,6 +28,16 @@ for t in old cnum-mainline; do
 done
 . tests/cli/lib/kdiff_each.sh
 kdiff_every_program "$WP" walk_plain
+
+# arena memory (arena.c; 6.18.44 here cannot create an arena map, EPERM):
+# 7.2.13's rows, measured in its guest (2026-12-06) as above
+AP=${RB_TEST_OBJECTS:-build/test/objects}/clang19/arena_ptr.bpf.o
+arow() { "$RB" verify --csv --tracker "$1" "$AP:$2" 2>/dev/null | awk -F, 'NR == 2 { print $3 "," $5 "," $6 "," $11 }'; }
+for t in old cnum-mainline; do
+	check "arena_index, $t@7.2: as 7.2.13 (success, 33 insns, 1 state)" '[ "$(arow $t@7.2 arena_index)" = "success,33,1,-1" ]'
+	check "arena_alloc, $t@7.2: bpf_arena_alloc_pages under a lock, as 7.2.13 (success, 25 insns, 2 states)" \
+		'[ "$(arow $t@7.2 arena_alloc)" = "success,25,2,-1" ]'
+done
 
 btf=$(ls "${RB_KERNEL_CACHE:-build/kernels}"/linux-image-7.2*/inputs/btf 2>/dev/null | head -1)
 if [ -z "$btf" ]; then
