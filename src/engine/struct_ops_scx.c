@@ -70,84 +70,50 @@ static const uint64_t *base_set(uint64_t buf[4])
 
 /* {member, stub, helpers (NULL: the type's), sleepable (bpf_scx_check_member), kfunc groups} */
 #define M(m, stub, sl, kf) {#m, stub, NULL, sl, kf}
+/* the members both forms have, at the same offsets (so the same sleepable
+ * members and groups: check_member and the filter index by offset) */
+#define SCX_SHARED_MEMBERS                                                                                         \
+	M(enqueue, "sched_ext_ops__enqueue", false, SEL), M(dequeue, "sched_ext_ops__dequeue", false, 0),          \
+	M(dispatch, "sched_ext_ops__dispatch", false, DSP), M(tick, "sched_ext_ops__tick", false, 0),              \
+	M(runnable, "sched_ext_ops__runnable", false, 0), M(running, "sched_ext_ops__running", false, 0),          \
+	M(stopping, "sched_ext_ops__stopping", false, 0), M(quiescent, "sched_ext_ops__quiescent", false, 0),      \
+	M(yield, "sched_ext_ops__yield", false, 0),                                                                 \
+	M(core_sched_before, "sched_ext_ops__core_sched_before", false, 0),                                         \
+	M(set_weight, "sched_ext_ops__set_weight", false, 0), M(update_idle, "sched_ext_ops__update_idle", false, 0), \
+	M(init_task, "sched_ext_ops__init_task", true, UNL), M(exit_task, "sched_ext_ops__exit_task", false, 0),    \
+	M(enable, "sched_ext_ops__enable", false, 0), M(disable, "sched_ext_ops__disable", false, 0),              \
+	M(cgroup_init, "sched_ext_ops__cgroup_init", true, UNL),                                                    \
+	M(cgroup_exit, "sched_ext_ops__cgroup_exit", true, UNL),                                                    \
+	M(cgroup_prep_move, "sched_ext_ops__cgroup_prep_move", true, UNL),                                          \
+	M(cgroup_move, "sched_ext_ops__cgroup_move", false, 0),                                                     \
+	M(cgroup_cancel_move, "sched_ext_ops__cgroup_cancel_move", false, UNL),                                     \
+	M(cgroup_set_weight, "sched_ext_ops__cgroup_set_weight", false, UNL),                                       \
+	M(cgroup_set_bandwidth, "sched_ext_ops__cgroup_set_bandwidth", false, UNL),                                 \
+	M(cgroup_set_idle, "sched_ext_ops__cgroup_set_idle", false, UNL),                                           \
+	M(sub_attach, "sched_ext_ops__sub_attach", true, UNL), M(sub_detach, "sched_ext_ops__sub_detach", true, UNL), \
+	M(init, "sched_ext_ops__init", true, UNL | RB_SCX_ALLOW_INIT), M(exit, "sched_ext_ops__exit", true, UNL),   \
+	M(dump, "sched_ext_ops__dump", false, UNL), M(dump_task, "sched_ext_ops__dump_task", false, 0)
+
 static const struct rb_st_member scx_members[] = {
+	SCX_SHARED_MEMBERS,
 	M(select_cpu, "sched_ext_ops__select_cpu", false, SEL),
-	M(enqueue, "sched_ext_ops__enqueue", false, SEL),
-	M(dequeue, "sched_ext_ops__dequeue", false, 0),
-	M(dispatch, "sched_ext_ops__dispatch", false, DSP),
-	M(tick, "sched_ext_ops__tick", false, 0),
-	M(runnable, "sched_ext_ops__runnable", false, 0),
-	M(running, "sched_ext_ops__running", false, 0),
-	M(stopping, "sched_ext_ops__stopping", false, 0),
-	M(quiescent, "sched_ext_ops__quiescent", false, 0),
-	M(yield, "sched_ext_ops__yield", false, 0),
-	M(core_sched_before, "sched_ext_ops__core_sched_before", false, 0),
-	M(set_weight, "sched_ext_ops__set_weight", false, 0),
 	M(set_cpumask, "sched_ext_ops__set_cpumask", false, 0),
-	M(update_idle, "sched_ext_ops__update_idle", false, 0),
 	M(cpu_acquire, "sched_ext_ops__cpu_acquire", false, 0),
 	M(cpu_release, "sched_ext_ops__cpu_release", false, RB_SCX_ALLOW_CPU_RELEASE),
-	M(init_task, "sched_ext_ops__init_task", true, UNL),
-	M(exit_task, "sched_ext_ops__exit_task", false, 0),
-	M(enable, "sched_ext_ops__enable", false, 0),
-	M(disable, "sched_ext_ops__disable", false, 0),
-	M(cgroup_init, "sched_ext_ops__cgroup_init", true, UNL),
-	M(cgroup_exit, "sched_ext_ops__cgroup_exit", true, UNL),
-	M(cgroup_prep_move, "sched_ext_ops__cgroup_prep_move", true, UNL),
-	M(cgroup_move, "sched_ext_ops__cgroup_move", false, 0),
-	M(cgroup_cancel_move, "sched_ext_ops__cgroup_cancel_move", false, UNL),
-	M(cgroup_set_weight, "sched_ext_ops__cgroup_set_weight", false, UNL),
-	M(cgroup_set_bandwidth, "sched_ext_ops__cgroup_set_bandwidth", false, UNL),
-	M(cgroup_set_idle, "sched_ext_ops__cgroup_set_idle", false, UNL),
-	M(sub_attach, "sched_ext_ops__sub_attach", true, UNL),
-	M(sub_detach, "sched_ext_ops__sub_detach", true, UNL),
 	M(cpu_online, "sched_ext_ops__cpu_online", true, UNL),
 	M(cpu_offline, "sched_ext_ops__cpu_offline", true, UNL),
-	M(init, "sched_ext_ops__init", true, UNL | RB_SCX_ALLOW_INIT),
-	M(exit, "sched_ext_ops__exit", true, UNL),
-	M(dump, "sched_ext_ops__dump", false, UNL),
 	M(dump_cpu, "sched_ext_ops__dump_cpu", false, 0),
-	M(dump_task, "sched_ext_ops__dump_task", false, 0),
 };
 
-/* the cid form: same offsets, so the same sleepable members and groups
- * (check_member and the filter index by offset); no cpu_acquire/release */
+/* the cid form: renamed members reuse the cpu form's stubs, but set_cmask;
+ * no cpu_acquire/cpu_release */
 static const struct rb_st_member scx_cid_members[] = {
+	SCX_SHARED_MEMBERS,
 	M(select_cid, "sched_ext_ops__select_cpu", false, SEL),
-	M(enqueue, "sched_ext_ops__enqueue", false, SEL),
-	M(dequeue, "sched_ext_ops__dequeue", false, 0),
-	M(dispatch, "sched_ext_ops__dispatch", false, DSP),
-	M(tick, "sched_ext_ops__tick", false, 0),
-	M(runnable, "sched_ext_ops__runnable", false, 0),
-	M(running, "sched_ext_ops__running", false, 0),
-	M(stopping, "sched_ext_ops__stopping", false, 0),
-	M(quiescent, "sched_ext_ops__quiescent", false, 0),
-	M(yield, "sched_ext_ops__yield", false, 0),
-	M(core_sched_before, "sched_ext_ops__core_sched_before", false, 0),
-	M(set_weight, "sched_ext_ops__set_weight", false, 0),
 	M(set_cmask, "sched_ext_ops_cid__set_cmask", false, 0),
-	M(update_idle, "sched_ext_ops__update_idle", false, 0),
-	M(init_task, "sched_ext_ops__init_task", true, UNL),
-	M(exit_task, "sched_ext_ops__exit_task", false, 0),
-	M(enable, "sched_ext_ops__enable", false, 0),
-	M(disable, "sched_ext_ops__disable", false, 0),
-	M(cgroup_init, "sched_ext_ops__cgroup_init", true, UNL),
-	M(cgroup_exit, "sched_ext_ops__cgroup_exit", true, UNL),
-	M(cgroup_prep_move, "sched_ext_ops__cgroup_prep_move", true, UNL),
-	M(cgroup_move, "sched_ext_ops__cgroup_move", false, 0),
-	M(cgroup_cancel_move, "sched_ext_ops__cgroup_cancel_move", false, UNL),
-	M(cgroup_set_weight, "sched_ext_ops__cgroup_set_weight", false, UNL),
-	M(cgroup_set_bandwidth, "sched_ext_ops__cgroup_set_bandwidth", false, UNL),
-	M(cgroup_set_idle, "sched_ext_ops__cgroup_set_idle", false, UNL),
-	M(sub_attach, "sched_ext_ops__sub_attach", true, UNL),
-	M(sub_detach, "sched_ext_ops__sub_detach", true, UNL),
 	M(cid_online, "sched_ext_ops__cpu_online", true, UNL),
 	M(cid_offline, "sched_ext_ops__cpu_offline", true, UNL),
-	M(init, "sched_ext_ops__init", true, UNL | RB_SCX_ALLOW_INIT),
-	M(exit, "sched_ext_ops__exit", true, UNL),
-	M(dump, "sched_ext_ops__dump", false, UNL),
 	M(dump_cid, "sched_ext_ops__dump_cpu", false, 0),
-	M(dump_task, "sched_ext_ops__dump_task", false, 0),
 };
 #undef M
 
