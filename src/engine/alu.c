@@ -117,6 +117,7 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 	case RT_PKT:
 	case RT_TP_BUFFER:
 	case RT_MEM:
+	case RT_BUF:
 	case RT_BTF_ID:
 	case RT_CONST_DYNPTR:
 		break;

@@ -147,6 +147,35 @@ static bool iter_arg_trusted(const char *func)
 	return false;
 }
 
+/* The iterator arguments that are not the target's object pointer:
+ * bpf_iter_reg.ctx_arg_info's PTR_TO_BUF entries (map_iter.c
+ * bpf_map_elem: the key read-only, the value read-write; sock_map.c
+ * sockmap: the key read-only; bpf_sk_storage.c bpf_sk_storage_map: the
+ * value read-write; each PTR_MAYBE_NULL), and the map argument of those
+ * three targets, which no ctx_arg_info entry names, so btf_ctx_access
+ * gives it the default: PTR_TO_BTF_ID, trusted (prog_args_trusted), not
+ * NULL, logged. The same in Linux 6.18 and 7.2.13. Every other pointer
+ * argument of an iterator is its ctx_arg_info object (IA_OBJECT). */
+enum { IA_OBJECT, IA_PLAIN, IA_BUF_RO, IA_BUF_RW };
+static int iter_arg_kind(const char *func, int arg)
+{
+	static const struct {
+		const char *target;
+		uint8_t kind[4]; /* per argument; [0] is the meta */
+	} rows[] = {
+		{"bpf_map_elem", {IA_PLAIN, IA_PLAIN, IA_BUF_RO, IA_BUF_RW}},
+		{"sockmap", {IA_PLAIN, IA_PLAIN, IA_BUF_RO, IA_OBJECT}},
+		{"bpf_sk_storage_map", {IA_PLAIN, IA_PLAIN, IA_OBJECT, IA_BUF_RW}},
+	};
+	const char *prefix = "bpf_iter_";
+	if (strncmp(func, prefix, strlen(prefix)) != 0 || arg < 0 || arg > 3)
+		return IA_OBJECT;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		if (strcmp(func + strlen(prefix), rows[i].target) == 0)
+			return rows[i].kind[arg];
+	return IA_OBJECT;
+}
+
 /* prog_args_trusted (kernel/bpf/btf.c, the same in 6.18 and 7.2.13): the
  * pointer arguments of raw tracepoints (tp_btf), iterators, struct_ops
  * and LSM hooks are trusted, except the LSM hooks that free or allocate
@@ -199,13 +228,24 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 			return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
 		/* an iterator's object (every argument after the meta) may be
 		 * NULL and is trusted only where its target's ctx_arg_info says
-		 * so */
+		 * so; its map key and value are buffers that may be NULL (their
+		 * size is checked against the map's when the program is
+		 * attached, not here: bpf_iter_attach_map, max_rdonly_access) */
+		int ia = IA_PLAIN;
 		if (env->prog->prog_type == BPF_PROG_TYPE_TRACING && env->prog->expected_attach_type == BPF_TRACE_ITER &&
-		    arg > 0) {
+		    arg > 0)
+			ia = iter_arg_kind(env->func_name, arg);
+		if (ia == IA_BUF_RO || ia == IA_BUF_RW) {
+			rb_reg_ptr(env, out, RT_BUF);
+			out->flags = RF_MAYBE_NULL | (ia == IA_BUF_RO ? RF_RDONLY : 0);
+			out->id = ++env->id_gen;
+			return 0;
+		}
+		if (ia == IA_OBJECT) {
 			uint8_t trust = iter_arg_trusted(env->func_name) ? RF_TRUSTED : 0;
 			typed_value(env, env->arg_type[arg], trust | RF_MAYBE_NULL, out);
 			if (out->type != RT_BTF_ID)
-				return rb_unsupported(env, "iterator buffer argument %d", arg);
+				return rb_unsupported(env, "iterator argument %d of no struct type", arg);
 			return 0;
 		}
 		/* struct_ops: a "__nullable" argument comes from ctx_arg_info, which

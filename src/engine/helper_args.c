@@ -360,10 +360,14 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		if (reg->type == RT_BTF_ID)
 			return rb_unsupported(env, "BTF pointer passed as helper memory");
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
-		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY && reg->type != RT_BUF)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
-		if (reg->flags & RF_MAYBE_NULL)
+		/* check_reg_type: a memory argument the helper writes takes no
+		 * MEM_RDONLY pointer (an iterator's map key) */
+		if ((reg->flags & RF_MAYBE_NULL) ||
+		    (reg->type == RT_BUF && (reg->flags & RF_RDONLY) && p->args[a] != A_MEM_RO &&
+		     p->args[a] != A_MEM_RO_OR_NULL))
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
 		/* the access is checked with the size argument */
@@ -399,7 +403,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	}
 	case A_FIXED_RO:
 		if (reg->type != RT_STACK && reg->type != RT_PKT && reg->type != RT_PKT_META &&
-		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY)
+		    reg->type != RT_MAP_VALUE && reg->type != RT_MEM && reg->type != RT_MAP_KEY && reg->type != RT_BUF)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
 		if ((err = rb_check_mem_range(env, regno, -1, rb_helper_arg_size(p->id, a), false, RB_MEM_READ)))
@@ -408,7 +412,7 @@ static int check_mem_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 	case A_U32_OUT:
 	case A_LONG_OUT: {
 		if (reg->type != RT_STACK && reg->type != RT_MAP_VALUE && reg->type != RT_MEM &&
-		    reg->type != RT_PKT && reg->type != RT_PKT_META)
+		    reg->type != RT_PKT && reg->type != RT_PKT_META && reg->type != RT_BUF)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
 					 regno, tn);
 		int osz = p->args[a] == A_LONG_OUT ? 8 : 4;

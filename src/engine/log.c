@@ -235,7 +235,7 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 		[RT_PKT_END] = "pkt_end",   [RT_FLOW_KEYS] = "flow_keys", [RT_SOCK_COMMON] = "sock_common",
 		[RT_SOCKET] = "sock",       [RT_TCP_SOCK] = "tcp_sock",   [RT_MEM] = "mem",
 		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func", [RT_XDP_SOCK] = "xdp_sock",
-		[RT_CONST_DYNPTR] = "dynptr_ptr", [RT_ARENA] = "arena",
+		[RT_CONST_DYNPTR] = "dynptr_ptr", [RT_ARENA] = "arena", [RT_BUF] = "buf",
 	};
 	snprintf(buf, len, "%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
 		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_RCU) ? "rcu_" : "",

@@ -12,6 +12,7 @@
 #include "engine/map_ptr.h"
 #include "engine/mem.h"
 #include "engine/timers.h"
+#include "engine/profile.h"
 #include "engine/prog_types.h"
 #include "engine/stack.h"
 
@@ -127,20 +128,63 @@ static int map_key_access(struct rb_env *env, int regno, const struct rb_reg *re
 	return 0;
 }
 
+/* __check_buffer_access, for tracepoint buffers and iterator buffers
+ * (PTR_TO_BUF): the pointer's variable part must be a constant and the
+ * access start inside the buffer; its end only raises the largest offset
+ * the program reads (max_tp_access, max_rdonly_access, max_rdwr_access),
+ * which the kernel checks against the real size when the program is
+ * attached. off includes the pointer's fixed offset, insn_off is the
+ * instruction's. 6.18 wants the variable part 0 (its constants are in the
+ * fixed offset); 7.2.13 adds any constant variable part to the start
+ * (profile.h buffer_const_var_off). */
+static int buffer_access(struct rb_env *env, int regno, const struct rb_reg *reg, int insn_off, int off, int size,
+			 const char *info)
+{
+	bool is_const = env->t->is_const(&reg->val);
+	int64_t v = is_const ? (int64_t)rb_reg_const_val(env, reg) : 0;
+	char tn[48];
+	struct rb_bounds b;
+	rb_reg_bounds(env, reg, &b);
+	rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
+	if (env->prof->buffer_const_var_off) {
+		if (!is_const)
+			return rb_reject(env, "R%d invalid variable buffer offset: off=%d, var_off=%s", regno, insn_off, tn);
+		if (v + off < 0)
+			return rb_reject(env, "R%d invalid negative %s buffer offset: off=%d, var_off=%lld", regno, info,
+					 insn_off, (long long)(v + off - insn_off));
+		return 0;
+	}
+	if (off < 0)
+		return rb_reject(env, "R%d invalid %s buffer access: off=%d, size=%d", regno, info, off, size);
+	if (!is_const || v != 0)
+		return rb_reject(env, "R%d invalid variable buffer offset: off=%d, var_off=%s", regno, off, tn);
+	return 0;
+}
+
 /* check_tp_buffer_access (6.18): a constant, non-negative offset */
-static int tp_buffer_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
+static int tp_buffer_access(struct rb_env *env, int regno, const struct rb_reg *reg, int insn_off, int off, int size,
 			    int load_regno)
 {
-	if (off < 0)
-		return rb_reject(env, "R%d invalid tracepoint buffer access: off=%d, size=%d", regno, off, size);
-	if (!env->t->is_const(&reg->val) || rb_reg_const_val(env, reg) != 0) {
-		struct rb_bounds b;
-		rb_reg_bounds(env, reg, &b);
-		char tn[48];
-		return rb_reject(env, "R%d invalid variable buffer offset: off=%d, var_off=%s", regno, off,
-				 rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn)));
-	}
+	int err = buffer_access(env, regno, reg, insn_off, off, size, "tracepoint");
+	if (err)
+		return err;
 	if (load_regno >= 0)
+		rb_reg_unknown(env, &rb_cur_regs(env)[load_regno]);
+	return 0;
+}
+
+/* PTR_TO_BUF (check_mem_access): an iterator's read-only map key refuses
+ * writes; a load gives an unknown scalar */
+static int buf_access(struct rb_env *env, int regno, const struct rb_reg *reg, int insn_off, int off, int size,
+		      bool write, int load_regno, const char *tn)
+{
+	bool rdonly = (reg->flags & RF_RDONLY) != 0;
+	if (write && rdonly)
+		return rb_reject(env, "R%d cannot write into %s", regno, tn);
+	int err = buffer_access(env, regno, reg, insn_off, off, size, rdonly ? "rdonly" : "rdwr");
+	if (err)
+		return err;
+	if (!write && load_regno >= 0)
 		rb_reg_unknown(env, &rb_cur_regs(env)[load_regno]);
 	return 0;
 }
@@ -302,7 +346,11 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	case RT_TP_BUFFER:
-		if ((err = tp_buffer_access(env, regno, &reg, off, size, write ? -1 : value_regno)))
+		if ((err = tp_buffer_access(env, regno, &reg, off - reg.off, off, size, write ? -1 : value_regno)))
+			return err;
+		break;
+	case RT_BUF:
+		if ((err = buf_access(env, regno, &reg, off - reg.off, off, size, write, value_regno, tn)))
 			return err;
 		break;
 	default:
@@ -492,6 +540,12 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 		if (write_uninit && (reg.flags & RF_RDONLY))
 			return rb_reject(env, "R%d cannot write into %s", regno, tn);
 		return check_mem_region(env, regno, &reg, off, sz, (uint32_t)reg.range, zero_ok, "mem");
+	case RT_BUF:
+		/* check_helper_mem_access: a helper writing into the read-only
+		 * key is refused; the access is checked at the pointer's offset */
+		if (write_uninit && (reg.flags & RF_RDONLY))
+			return rb_reject(env, "R%d cannot write into %s", regno, tn);
+		return buffer_access(env, regno, &reg, 0, off, sz, (reg.flags & RF_RDONLY) ? "rdonly" : "rdwr");
 	case RT_STACK:
 		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, use);
 	case RT_CTX:

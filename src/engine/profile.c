@@ -24,6 +24,7 @@ static const struct rb_profile profiles[] = {
 		.kfunc_trusted_default = true,
 		.walk_plain_ptr = true,
 		.arena_kfuncs = true,
+		.buffer_const_var_off = true,
 	},
 };
 

@@ -109,6 +109,13 @@ struct rb_profile {
 	 * kfuncs, is_bpf_iter_num_api_kfunc); the 6.18 table has them
 	 * unmeasured (6.18.44 here cannot create an arena map: EPERM). */
 	bool arena_kfuncs;
+	/* 7.2 verifier.c __check_buffer_access (tracepoint buffers, iterator
+	 * map keys and values): a pointer whose variable part is any constant
+	 * may be dereferenced, the access starting at that constant plus the
+	 * offset, refused when negative ("invalid negative %s buffer offset");
+	 * 6.18 wanted the variable part 0 and a non-negative fixed offset
+	 * ("invalid %s buffer access"). */
+	bool buffer_const_var_off;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

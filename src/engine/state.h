@@ -62,6 +62,7 @@ enum rb_rtype {
 	RT_XDP_SOCK,
 	RT_CONST_DYNPTR, /* CONST_PTR_TO_DYNPTR: a callback's dynptr argument (dynptr.h) */
 	RT_ARENA,        /* PTR_TO_ARENA: an addr_space_cast result (arena.c) */
+	RT_BUF,          /* PTR_TO_BUF: an iterator's map key or value (btf.c); RF_RDONLY for the key */
 };
 
 /* type flags (the kernel's type modifiers) */

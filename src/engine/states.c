@@ -268,6 +268,7 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	case RT_MAP_VALUE:
 	case RT_MEM:
 	case RT_TP_BUFFER:
+	case RT_BUF:
 		return same_nonval(o, c) && env->t->is_subset(&o->val, &c->val) && check_ids(m, o->id, c->id) &&
 		       check_ids(m, o->ref_obj_id, c->ref_obj_id);
 	case RT_ARENA: /* 7.2.13 regsafe: any two arena pointers */
