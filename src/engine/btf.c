@@ -497,6 +497,8 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	off += (int)rb_reg_const_val(env, reg);
 	if (off < 0)
 		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
+	if (reg->flags & RF_PERCPU)
+		return rb_reject(env, "R%d is ptr_%s access percpu memory: off=%d", regno, tname, off);
 	/* a struct_ops type's btf_struct_access decides writes (6.18
 	 * check_ptr_to_btf_access) */
 	if (write)

@@ -480,8 +480,17 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 		err = rb_check_kptr_xchg_dest(env, regno);
 		break;
 	case A_PERCPU_BTF:
-		return rb_reject(env, "R%d type=%s expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_", regno,
-				 tn);
+		/* check_reg_type (percpu_btf_ptr_types): a per-CPU BTF pointer,
+		 * plain, RCU or trusted; its type becomes the result's */
+		if (reg->type != RT_BTF_ID || !(reg->flags & RF_PERCPU) ||
+		    (reg->flags & ~(RF_PERCPU | RF_RCU | RF_TRUSTED)) ||
+		    (reg->flags & (RF_RCU | RF_TRUSTED)) == (RF_RCU | RF_TRUSTED))
+			return rb_reject(env, "R%d type=%s expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_",
+					 regno, tn);
+		if (off_nonzero(env, reg))
+			return rb_unsupported(env, "per-CPU pointer with an offset passed to bpf_%s", p->name);
+		ca->ret_btf_id = reg->map_idx;
+		break;
 	case A_DYNPTR_LOCAL_UNINIT:
 		err = rb_dynptr_check_arg(env, regno, RB_DA_UNINIT, RB_DYNPTR_LOCAL, &ca->dynptr);
 		break;

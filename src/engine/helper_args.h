@@ -20,6 +20,7 @@ struct rb_call_args {
 	int subprog; /* A_FUNC: the callback (callbacks.c), -1 before */
 	bool sockmap_refused; /* may_update_sockmap said no: refused after the arguments (rb_check_helper_map) */
 	struct rb_dynptr_use dynptr; /* the dynptr argument (dynptr.c) */
+	int32_t ret_btf_id; /* A_PERCPU_BTF: the per-CPU variable's type (meta.ret_btf_id) */
 };
 
 /* argument a (0-based: register a + 1) against its declared type; what

@@ -233,9 +233,8 @@ static const struct rb_helper helpers[] = {
 	/* RET_PTR_TO_BTF_ID_OR_NULL, arg2 ARG_PTR_TO_BTF_ID_OR_NULL | OBJ_RELEASE: never
 	 * reached, a valid destination ends as unsupported (kptrs.c) */
 	H(kptr_xchg, R_INT, HC_ALL, 0, A_KPTR_XCHG_DEST, A_ANY),
-	/* RET_PTR_TO_MEM_OR_BTF_ID: never reached, A_PERCPU_BTF refuses what the engine can hold */
-	H(per_cpu_ptr, R_INT, HC_ALL, 0, A_PERCPU_BTF, A_ANY),
-	H(this_cpu_ptr, R_INT, HC_ALL, 0, A_PERCPU_BTF),
+	H(per_cpu_ptr, R_PERCPU_MEM_OR_NULL, HC_ALL, 0, A_PERCPU_BTF, A_ANY),
+	H(this_cpu_ptr, R_PERCPU_MEM, HC_ALL, 0, A_PERCPU_BTF),
 	/* trampoline and LSM programs (7.2.13 bpf_trace.c, bpf_lsm.c,
 	 * bpf_inode_storage.c; the same prototypes as 6.18's, whose kernel here
 	 * refuses these programs): reachable only through the 7.2 profile's

@@ -52,8 +52,8 @@ enum rb_helper_arg {
 	A_TIMER,          /* ARG_PTR_TO_TIMER: the struct bpf_timer of a map value (timers.c) */
 	A_KPTR_XCHG_DEST, /* ARG_KPTR_XCHG_DEST: a referenced kptr field of a map value (kptrs.c) */
 	A_BTF_STRUCT_OR_NULL, /* ARG_PTR_TO_BTF_ID_OR_NULL of the struct rb_helper_arg_struct names */
-	A_PERCPU_BTF,     /* ARG_PTR_TO_PERCPU_BTF_ID: the engine has no per-CPU BTF pointers (percpu
-			   * ksyms and kptrs are not modelled), so every register given here is refused */
+	A_PERCPU_BTF,     /* ARG_PTR_TO_PERCPU_BTF_ID: a per-CPU BTF pointer (a percpu ksym; percpu
+			   * kptrs are not modelled) */
 };
 
 /* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER
@@ -74,6 +74,8 @@ enum rb_helper_ret {
 	R_BTF_SOCK_OR_NULL, /* RET_PTR_TO_BTF_ID_OR_NULL of the skc_to_* casts (struct: rb_helper_ret_struct) */
 	R_DYNPTR_MEM_OR_NULL, /* RET_PTR_TO_DYNPTR_MEM_OR_NULL: a slice of the dynptr argument (dynptr.c) */
 	R_BTF_PTR,        /* RET_PTR_TO_BTF_ID (struct: rb_helper_ret_struct), untrusted, never NULL */
+	R_PERCPU_MEM,     /* RET_PTR_TO_MEM_OR_BTF_ID | MEM_RDONLY of the A_PERCPU_BTF argument's type */
+	R_PERCPU_MEM_OR_NULL, /* the same | PTR_MAYBE_NULL */
 };
 
 /* flags */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "engine/engine.h"
 #include "engine/locks.h"
 #include "engine/lsm.h"
@@ -22,6 +24,7 @@
 #include "engine/helper_table.h"
 #include "engine/helpers.h"
 #include "engine/struct_ops.h"
+#include "util/array_size.h"
 #include "engine/log.h"
 #include "engine/map_compat.h"
 #include "engine/mem.h"
@@ -126,12 +129,26 @@ static int check_allowed(struct rb_env *env, const struct rb_helper *p)
 	uint32_t at = prog->expected_attach_type;
 	bool tracing = env->ptype->type == BPF_PROG_TYPE_TRACING;
 	if (p->id == BPF_FUNC_d_path && !(tracing && at == BPF_TRACE_ITER)) {
-		/* bpf_d_path_allowed: iterators, sleepable LSM hooks and an
-		 * allowlist of functions (btf_allowlist_d_path); a tracepoint is none */
-		if (!(tracing && at == BPF_TRACE_RAW_TP))
-			return rb_unsupported(env, "bpf_d_path#%d: its allowlist of attach functions is not modelled",
-					      p->id);
-		return rb_reject(env, "helper call is not allowed in probe");
+		/* bpf_d_path_allowed: iterators, LSM programs on a sleepable
+		 * hook (sleepable_lsm_hooks, whether the program sleeps or
+		 * not), and trampolines on the functions of
+		 * btf_allowlist_d_path (the same list in 6.18 and 7.2.13, with
+		 * CONFIG_SECURITY and CONFIG_SECURITY_PATH); a tracepoint is
+		 * none of them */
+		static const char *const allow[] = {
+			"security_file_permission", "security_inode_getattr", "security_file_open",
+			"security_path_truncate",   "vfs_truncate",           "vfs_fallocate",
+			"dentry_open",              "vfs_getattr",            "filp_close",
+		};
+		bool ok = false;
+		if (env->ptype->type == BPF_PROG_TYPE_LSM)
+			ok = rb_lsm_sleepable_hook(env->func_name);
+		else if (!tracing)
+			return rb_unsupported(env, "bpf_d_path#%d for program type %s", p->id, env->ptype->name);
+		for (size_t i = 0; tracing && at != BPF_TRACE_RAW_TP && i < ARRAY_SIZE(allow); i++)
+			ok |= !strcmp(env->func_name, allow[i]);
+		if (!ok)
+			return rb_reject(env, "helper call is not allowed in probe");
 	}
 	if (tracing && (p->id == BPF_FUNC_sk_storage_get || p->id == BPF_FUNC_sk_storage_delete)) {
 		/* bpf_sk_storage_tracing_allowed */
@@ -240,6 +257,36 @@ static int cast_null_branch(struct rb_env *env, struct rb_reg *r0, uint32_t ref)
 	return 0;
 }
 
+/* RET_PTR_TO_MEM_OR_BTF_ID (6.18 check_helper_call; 7.2.13 the same):
+ * this CPU's (or a given CPU's, maybe NULL) copy of a per-CPU variable:
+ * read-only memory of the type's size, or, for a struct, a BTF pointer
+ * (MEM_RDONLY dropped) to the variable's type as written */
+static int set_percpu_return(struct rb_env *env, const struct rb_call_args *ca, bool maybe_null, struct rb_reg *r0)
+{
+	const struct btf *b = env->vmlinux;
+	int32_t type = b ? btf__resolve_type(b, (uint32_t)ca->ret_btf_id) : -1;
+	const struct btf_type *t = type > 0 ? btf__type_by_id(b, (uint32_t)type) : NULL;
+	if (!t)
+		return rb_unsupported(env, "per-CPU pointer type %d", ca->ret_btf_id);
+	if (btf_is_struct(t)) {
+		rb_reg_ptr(env, r0, RT_BTF_ID);
+		r0->map_idx = ca->ret_btf_id;
+	} else {
+		int64_t sz = btf__resolve_size(b, (uint32_t)type);
+		if (sz < 0)
+			return rb_reject(env, "unable to resolve the size of type '%s': %lld",
+					 btf__name_by_offset(b, t->name_off), (long long)sz);
+		rb_reg_ptr(env, r0, RT_MEM);
+		r0->flags = RF_RDONLY;
+		r0->range = (int32_t)sz;
+	}
+	if (maybe_null) {
+		r0->flags |= RF_MAYBE_NULL;
+		r0->id = ++env->id_gen;
+	}
+	return 0;
+}
+
 /* R0 from the helper's return type (the registers r0-r5 are clobbered first) */
 static int set_return(struct rb_env *env, const struct rb_helper *p, const struct rb_call_args *ca)
 {
@@ -284,6 +331,9 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 	}
 	case R_MAP_VALUE_OR_NULL:
 		return set_map_value_return(env, p, ca, &regs[0]);
+	case R_PERCPU_MEM:
+	case R_PERCPU_MEM_OR_NULL:
+		return set_percpu_return(env, ca, p->ret == R_PERCPU_MEM_OR_NULL, &regs[0]);
 	case R_BTF_PTR: {
 		/* RET_PTR_TO_BTF_ID: an untrusted pointer, never NULL */
 		int32_t sid = rb_btf_struct_id(env, rb_helper_ret_struct(p->id));

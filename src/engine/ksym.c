@@ -42,8 +42,15 @@ int rb_ld_ksym(struct rb_env *env, const struct bpf_insn *insn, struct rb_reg *d
 		dst->range = 0;
 		return 0;
 	}
-	if (is_percpu_var(b, id))
-		return rb_unsupported(env, "per-CPU ksym (ld_imm64 BTF id %u)", id);
+	/* a per-CPU variable: PTR_TO_BTF_ID | MEM_PERCPU of the variable's
+	 * type as written (not resolved), whatever its kind; only
+	 * bpf_per_cpu_ptr and bpf_this_cpu_ptr take it (helper_args.c) */
+	if (is_percpu_var(b, id)) {
+		rb_reg_ptr(env, dst, RT_BTF_ID);
+		dst->flags = RF_PERCPU;
+		dst->map_idx = (int32_t)t->type;
+		return 0;
+	}
 	int32_t type = btf__resolve_type(b, t->type); /* modifiers and typedefs skipped */
 	const struct btf_type *vt = type > 0 ? btf__type_by_id(b, (uint32_t)type) : NULL;
 	if (vt && btf_is_struct(vt)) {

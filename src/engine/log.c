@@ -237,8 +237,9 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func", [RT_XDP_SOCK] = "xdp_sock",
 		[RT_CONST_DYNPTR] = "dynptr_ptr", [RT_ARENA] = "arena", [RT_BUF] = "buf",
 	};
-	snprintf(buf, len, "%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
-		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_RCU) ? "rcu_" : "",
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
+		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_PERCPU) ? "percpu_" : "",
+		 (r->flags & RF_RCU) ? "rcu_" : "",
 		 (r->flags & RF_UNTRUSTED) ? "untrusted_" : "", (r->flags & RF_TRUSTED) ? "trusted_" : "",
 		 r->type < ARRAY_SIZE(names) ? names[r->type] : "?",
 		 (r->flags & RF_MAYBE_NULL) ? (r->type == RT_BTF_ID ? "or_null_" : "_or_null") : "");

@@ -76,6 +76,9 @@ enum rb_rtype {
  * the register's union, so regsafe's memcmp never finds it equal to a
  * socket from a helper or the context (whose union is zero) */
 #define RF_MAP_SOCK 0x40
+/* MEM_PERCPU: a per-CPU variable's BTF pointer (a percpu ksym, ksym.c),
+ * which only bpf_per_cpu_ptr/bpf_this_cpu_ptr may take */
+#define RF_PERCPU 0x80
 
 /* stack slot byte types (the kernel's STACK_*) */
 enum {
