@@ -161,27 +161,17 @@ static int buffer_access(struct rb_env *env, int regno, const struct rb_reg *reg
 	return 0;
 }
 
-/* check_tp_buffer_access (6.18): a constant, non-negative offset */
-static int tp_buffer_access(struct rb_env *env, int regno, const struct rb_reg *reg, int insn_off, int off, int size,
-			    int load_regno)
-{
-	int err = buffer_access(env, regno, reg, insn_off, off, size, "tracepoint");
-	if (err)
-		return err;
-	if (load_regno >= 0)
-		rb_reg_unknown(env, &rb_cur_regs(env)[load_regno]);
-	return 0;
-}
-
-/* PTR_TO_BUF (check_mem_access): an iterator's read-only map key refuses
- * writes; a load gives an unknown scalar */
+/* check_tp_buffer_access and PTR_TO_BUF (check_mem_access): a tracepoint
+ * buffer, or an iterator's map key (read-only: refuses writes) or value;
+ * a load gives an unknown scalar */
 static int buf_access(struct rb_env *env, int regno, const struct rb_reg *reg, int insn_off, int off, int size,
 		      bool write, int load_regno, const char *tn)
 {
-	bool rdonly = (reg->flags & RF_RDONLY) != 0;
+	bool rdonly = reg->type == RT_BUF && (reg->flags & RF_RDONLY);
 	if (write && rdonly)
 		return rb_reject(env, "R%d cannot write into %s", regno, tn);
-	int err = buffer_access(env, regno, reg, insn_off, off, size, rdonly ? "rdonly" : "rdwr");
+	const char *info = reg->type == RT_TP_BUFFER ? "tracepoint" : rdonly ? "rdonly" : "rdwr";
+	int err = buffer_access(env, regno, reg, insn_off, off, size, info);
 	if (err)
 		return err;
 	if (!write && load_regno >= 0)
@@ -346,9 +336,6 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	case RT_TP_BUFFER:
-		if ((err = tp_buffer_access(env, regno, &reg, off - reg.off, off, size, write ? -1 : value_regno)))
-			return err;
-		break;
 	case RT_BUF:
 		if ((err = buf_access(env, regno, &reg, off - reg.off, off, size, write, value_regno, tn)))
 			return err;
