@@ -179,6 +179,19 @@ static int buf_access(struct rb_env *env, int regno, const struct rb_reg *reg, i
 	return 0;
 }
 
+/* check_flow_keys_access: inside struct bpf_flow_keys, read and write */
+static int flow_keys_access(struct rb_env *env, int off, int size, bool write, int value_regno)
+{
+	struct rb_reg *regs = rb_cur_regs(env);
+	if (write && value_regno >= 0 && rb_is_pointer(&regs[value_regno]))
+		return rb_unsupported(env, "pointer stored into flow keys");
+	if (size < 0 || off < 0 || (uint64_t)off + (uint64_t)size > sizeof(struct bpf_flow_keys))
+		return rb_reject(env, "invalid access to flow keys off=%d size=%d", off, size);
+	if (!write && value_regno >= 0)
+		rb_reg_unknown(env, &regs[value_regno]);
+	return 0;
+}
+
 /* PTR_TO_MEM: read-only memory refuses writes; untrusted read-only memory
  * is read by probe loads, without bounds (6.18 check_mem_access) */
 static int mem_access(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size, bool write,
@@ -280,12 +293,11 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		break;
 	}
 	case RT_STACK:
-		err = rb_check_stack_access(env, regno, &reg, off, size, write, value_regno, sext, insn);
-		if (err)
+		if ((err = rb_check_stack_access(env, regno, &reg, off, size, write, value_regno, sext, insn)))
 			return err;
 		break;
 	case RT_PKT:
-	case RT_PKT_META: {
+	case RT_PKT_META:
 		if (write && !(env->ptype->flags & PT_PKT_WRITE))
 			return rb_reject(env, "cannot write into packet");
 		if ((err = check_packet(env, regno, &reg, off, size, false)))
@@ -293,7 +305,6 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if (!write && value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
-	}
 	case RT_ARENA:
 		/* 7.2.13 check_mem_access: arena memory is not checked (the JIT
 		 * guards it); a load reads an unknown scalar */
@@ -327,13 +338,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 			rb_reg_unknown(env, &regs[value_regno]);
 		break;
 	case RT_FLOW_KEYS:
-		/* check_flow_keys_access: inside struct bpf_flow_keys, read and write */
-		if (write && value_regno >= 0 && rb_is_pointer(&regs[value_regno]))
-			return rb_unsupported(env, "pointer stored into flow keys");
-		if (size < 0 || off < 0 || (uint64_t)off + (uint64_t)size > sizeof(struct bpf_flow_keys))
-			return rb_reject(env, "invalid access to flow keys off=%d size=%d", off, size);
-		if (!write && value_regno >= 0)
-			rb_reg_unknown(env, &regs[value_regno]);
+		if ((err = flow_keys_access(env, off, size, write, value_regno)))
+			return err;
 		break;
 	case RT_TP_BUFFER:
 	case RT_BUF:
