@@ -115,6 +115,12 @@ static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper
 	 * modelled prototype is for */
 	if (variant)
 		return 0;
+	/* bpf_lsm_func_proto gives lsm_cgroup programs bpf_get_local_storage_proto,
+	 * the cgroup types' prototype (6.18 and 7.2.13; available where the
+	 * program's helper set has it) */
+	if (h->id == BPF_FUNC_get_local_storage && pt->type == BPF_PROG_TYPE_LSM &&
+	    env->prog->expected_attach_type == BPF_LSM_CGROUP)
+		return 0;
 	if (pt->helper_classes ? !(h->classes & pt->helper_classes) : rb_helper_proto_differs(h->id, pt->type))
 		return rb_unsupported(env, "helper %s: its prototype for program type %s is not modelled", lb,
 				      pt->name);
