@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "engine/btf.h"
+#include "engine/helper_gpl.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
 #include "engine/lsm.h"
@@ -492,6 +493,10 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	if (!t)
 		return rb_unsupported(env, "BTF pointer without vmlinux BTF");
 	const char *tname = btf__name_by_offset(b, t->name_off);
+	/* 6.18 and 7.2.13 check_ptr_to_btf_access: kernel structs are read
+	 * (or written) only by GPL-compatible programs */
+	if (!rb_license_gpl_compatible(env->prog->license))
+		return rb_reject(env, "Cannot access kernel 'struct %s' from non-GPL compatible program", tname);
 	if (!env->t->is_const(&reg->val))
 		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, off);
 	off += (int)rb_reg_const_val(env, reg);
