@@ -127,6 +127,8 @@ static const struct rb_helper helpers[] = {
 	H(skc_to_tcp_request_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
 	H(skc_to_udp6_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
 	H(skc_to_mptcp_sock, R_BTF_SOCK_OR_NULL, HC_ALL, HF_PTR_CAST, A_SOCK_COMMON),
+	/* not a cast of is_ptr_cast_function's (6.18, 7.2.13): no reference carried */
+	H(skc_to_unix_sock, R_BTF_SOCK_OR_NULL, HC_ALL, 0, A_SOCK_COMMON),
 	/* task local storage (6.18 bpf_tracing_func_proto) */
 	H(task_storage_get, R_MAP_VALUE_OR_NULL, HC_TRACE, 0, A_MAP, A_BTF_TASK_OR_NULL, A_VALUE_OR_NULL, A_ANY),
 	H(task_storage_delete, R_INT, HC_TRACE, 0, A_MAP, A_BTF_TASK),
@@ -242,6 +244,9 @@ static const struct rb_helper helpers[] = {
 	H(get_func_arg, R_INT, HC_TRACE, HF_SET_ONLY, A_CTX, A_ANY, A_LONG_OUT),
 	H(get_func_ret, R_INT, HC_TRACE, HF_SET_ONLY, A_CTX, A_LONG_OUT),
 	H(get_func_arg_cnt, R_INT, HC_TRACE, HF_SET_ONLY, A_CTX),
+	/* bpf_trace.c bpf_probe_write_user_proto: 6.18.44 here runs with
+	 * lockdown and has it in no set; 7.2.13's measured sets do */
+	H(probe_write_user, R_INT, HC_TRACE, HF_SET_ONLY, A_ANY, A_MEM_RO, A_SIZE),
 	H(inode_storage_get, R_MAP_VALUE_OR_NULL, HC_TRACE, HF_SET_ONLY, A_MAP, A_BTF_STRUCT_OR_NULL, A_VALUE_OR_NULL, A_ANY),
 	H(inode_storage_delete, R_INT, HC_TRACE, HF_SET_ONLY, A_MAP, A_BTF_STRUCT_OR_NULL),
 	H(bprm_opts_set, R_INT, HC_TRACE, HF_SET_ONLY, A_BTF_STRUCT, A_ANY),
@@ -393,6 +398,7 @@ const char *rb_helper_ret_struct(int32_t id)
 	case BPF_FUNC_skc_to_tcp_request_sock: return "tcp_request_sock";
 	case BPF_FUNC_skc_to_udp6_sock: return "udp6_sock";
 	case BPF_FUNC_skc_to_mptcp_sock: return "mptcp_sock";
+	case BPF_FUNC_skc_to_unix_sock: return "unix_sock";
 	default: return NULL;
 	}
 }
