@@ -1,6 +1,5 @@
 /* pieces.c — two-arc sets: intersection into pieces, the canonical pair,
  * best pair of a set, and exact bounds under a tnum. See pieces.h. */
-#include <math.h>
 #include <stdlib.h>
 
 #include "tracker/arc2/pieces.h"
@@ -290,9 +289,18 @@ static struct tnum tnum_or_value(struct tnum t, uint64_t x)
 static double count_le(struct tnum t, uint64_t x, unsigned bits)
 {
 	double n = 0;
+	if (bits == 0)
+		return 1;
+	/* k: the unknown bits of t below bit i, kept as i goes down (one
+	 * popcount, not one per bit); 2^k for k <= 63 is exact as a double
+	 * from the shifted integer, as ldexp(1.0, k) gave it (census and
+	 * test_arc2 spent a third of their time in ldexp and popcount here) */
+	unsigned k = (unsigned)__builtin_popcountll(t.mask & ((UINT64_C(1) << (bits - 1)) - 1));
 	for (int i = (int)bits - 1; i >= 0; i--) {
 		uint64_t bit = UINT64_C(1) << i;
-		double below = ldexp(1.0, __builtin_popcountll(t.mask & (bit - 1)));
+		if (i < (int)bits - 1 && (t.mask & bit))
+			k--; /* bit i was counted below bit i + 1 */
+		double below = (double)(UINT64_C(1) << k);
 		int xb = !!(x & bit);
 		if (t.mask & bit) {
 			if (xb)
