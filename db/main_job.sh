@@ -14,14 +14,20 @@ cd "$(dirname "$0")/.."
 label=${LABEL:-main}
 t0=$(date +%s)
 steps=()
+# the CPU time (user + system, in clock ticks) of this script's finished
+# children: fields 16 and 17 of /proc/PID/stat (cutime, cstime)
+hz=$(getconf CLK_TCK)
+child_ticks() { awk '{print $16 + $17}' /proc/$$/stat; }
 step() {
 	local name=$1
 	shift
-	local s
+	local s c
 	s=$(date +%s)
+	c=$(child_ticks)
 	echo "== $name: $*"
 	"$@"
-	steps+=("$(printf '%-28s %5ds' "$name" $(($(date +%s) - s)))")
+	steps+=("$(printf '%-28s %5ds wall %6.1fs cpu' "$name" $(($(date +%s) - s)) \
+		"$(echo "$(child_ticks) $c $hz" | awk '{print ($1 - $2) / $3}')")")
 }
 
 step "build" make
@@ -38,7 +44,7 @@ step "charts" build/rangebench plot
 
 total=$(($(date +%s) - t0))
 echo
-echo "== main job done in $((total / 60)) min $((total % 60)) s"
+echo "== main job done in $((total / 60)) min $((total % 60)) s ($(echo "$(child_ticks) $hz" | awk '{printf "%.0f", $1 / $2}') s of CPU; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
 for s in "${steps[@]}"; do echo "   $s"; done
 echo "   results: db/results.sqlite (build/rangebench query lists the ready-made queries)"
 echo "   charts in plots/out/:"

@@ -47,6 +47,18 @@ repos_key() {
 	echo
 }
 
+# ticker NAME START: every 5 s, the step's time so far and the objects in the corpus
+# (sleep in the background and wait for it: a TERM ends the ticker at once)
+ticker() {
+	local sp=
+	trap '[ -n "$sp" ] && kill "$sp" 2>/dev/null; exit 0' TERM
+	while :; do
+		sleep 5 &
+		sp=$!
+		wait "$sp"
+		log "$1: running for $(($(date +%s) - $2)) s, $(find "$CORPUS" -name '*.o' 2>/dev/null | wc -l) objects in programs/corpus"
+	done
+}
 # run_step NAME STAMPDIR KEY CMD... : run CMD unless STAMPDIR/.stamp-NAME holds KEY
 declare -A KEYS
 run_step() {
@@ -57,8 +69,14 @@ run_step() {
 		return 0
 	fi
 	rm -f "$dir/.stamp-$name"
-	local s; s=$(date +%s)
-	"$@"
+	local s tp rc=0; s=$(date +%s)
+	# a line every 5 s while the step runs (the kernel step compiles
+	# hundreds of files without a word), so no step is silent for long
+	ticker "$name" "$s" &
+	tp=$!
+	"$@" || rc=$?
+	kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null || true
+	[ "$rc" -eq 0 ] || return "$rc"
 	echo "$key" >"$dir/.stamp-$name"
 	log "$name: built in $(($(date +%s) - s)) s"
 }

@@ -94,7 +94,7 @@ static void wait_for_driver(struct rb_driver *d, bool quiet, struct rb_progress 
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		double since = (double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9;
-		if (!quiet && (tty ? since >= 0.2 : since >= 10)) {
+		if (!quiet && (tty ? since >= 0.2 : since >= 5)) {
 			rb_driver_progress(d, p);
 			show_progress(p, tty, false);
 			last = now;

@@ -36,7 +36,7 @@ stopped_by HUP 129
 stopped_by PIPE 141
 
 # a real closed pipe: progress on stderr into `head -1`, which exits after
-# the first line; the next progress line (10 s later) meets the closed pipe
+# the first line; the next progress line (5 s later) meets the closed pipe
 db=$tmp/pipe.sqlite
 RB_TEST_FAULT='*:slow' $RB run --db "$db" --trackers old,cnum --repeat 3 --label pipe -j 1 "$tmp" 2>&1 | head -1 >"$tmp/pipe.out"
 rc=${PIPESTATUS[0]}
