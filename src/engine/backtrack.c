@@ -5,6 +5,7 @@
  * and stack slots it came from precise in the parent checkpoints. */
 #include <string.h>
 
+#include "engine/profile.h"
 #include "engine/backtrack.h"
 
 void rb_mark_all_imprecise(struct rb_vstate *st)
@@ -197,7 +198,7 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 				return BT_BUG;
 			bool r0 = subseq_idx - 1 >= 0 && is_pseudo_call(&env->insns[subseq_idx - 1]) && (*regs & 1u);
 			*regs &= ~1u;
-			if (env->bt_frame + 1 >= RB_MAX_FRAMES)
+			if (env->bt_frame + 1 >= env->prof->max_call_frames)
 				return BT_BUG;
 			env->bt_frame++;
 			env->bt_regs[env->bt_frame] = r0 ? 1u : 0;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/profile.h"
 #include "engine/backtrack.h"
 #include "engine/call.h"
 #include "engine/liveness.h"
@@ -101,8 +102,8 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 	if (env->subprogs[sub].global)
 		return global_call(env, sub, insn_idx);
 	/* setup_func_entry: only a static call adds a frame */
-	if (st->curframe + 1 >= RB_MAX_FRAMES)
-		return rb_reject(env, "the call stack of %d frames is too deep !", st->curframe + 2);
+	if (st->curframe + 1 >= env->prof->max_call_frames)
+		return rb_reject(env, "the call stack of %d frames is too deep", st->curframe + 2);
 	for (int i = 1; i <= 5; i++)
 		rb_scratch_reg(env, i);
 	struct rb_func *callee = calloc(1, sizeof(*callee));

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/profile.h"
 #include "engine/backtrack.h"
 #include "engine/branches.h"
 #include "engine/btf.h"
@@ -187,8 +188,8 @@ static int set_callee_state(struct rb_env *env, int32_t helper_id, const struct 
 /* setup_func_entry on the pushed state st: a new innermost frame */
 static int setup_func_entry(struct rb_env *env, struct rb_vstate *st, int32_t helper_id, int subprog, int callsite)
 {
-	if (st->curframe + 1 >= RB_MAX_FRAMES)
-		return rb_reject(env, "the call stack of %d frames is too deep !", st->curframe + 2);
+	if (st->curframe + 1 >= env->prof->max_call_frames)
+		return rb_reject(env, "the call stack of %d frames is too deep", st->curframe + 2);
 	struct rb_func *callee = new_frame(env, callsite, st->curframe + 1, subprog);
 	if (!callee)
 		return RB_E_NOMEM;
@@ -205,7 +206,7 @@ static int setup_func_entry(struct rb_env *env, struct rb_vstate *st, int32_t he
  * (frame 0, no parent), not as a branch of this path */
 static int push_async_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int subprog)
 {
-	struct rb_vstate *st = rb_state_new();
+	struct rb_vstate *st = rb_state_new(env->prof->max_call_frames);
 	if (!st)
 		return RB_E_NOMEM;
 	free(st->frame[0]);

@@ -49,7 +49,7 @@ static int verify_globals(struct rb_env *env)
 				continue;
 			sp->verified = again = true;
 			rb_log(env, "Validating %s() func#%d...\n", sp->name, s);
-			env->cur = rb_state_new();
+			env->cur = rb_state_new(env->prof->max_call_frames);
 			if (!env->cur)
 				return RB_E_NOMEM;
 			struct rb_func *f = env->cur->frame[0];
@@ -82,11 +82,18 @@ static int verify_globals(struct rb_env *env)
 	return 0;
 }
 
-/* check_max_stack_depth: call chains of at most 8 frames (E2BIG) */
-static int call_depth(struct rb_env *env, int sub, int depth)
+/* check_max_stack_depth: call chains of at most max_call_frames frames
+ * (E2BIG); depth counts the frames of the chain ending in sub. 7.2
+ * (global_call_resets_frames) starts the count again at a global callee;
+ * calls bounds the walk of a chain (a cycle through global subprograms,
+ * which recursion_static refuses first) */
+static int call_depth(struct rb_env *env, int sub, int depth, int calls)
 {
-	if (depth > RB_MAX_FRAMES)
+	int max = env->prof->max_call_frames;
+	if (depth > max)
 		return depth;
+	if (calls > RB_MAX_FRAMES * (env->nsubprogs + 1))
+		return max + 1;
 	int worst = depth;
 	for (int i = env->subprogs[sub].start; i < env->subprogs[sub].end; i++) {
 		const struct bpf_insn *in = &env->insns[i];
@@ -96,11 +103,12 @@ static int call_depth(struct rb_env *env, int sub, int depth)
 		for (int s = 0; s < env->nsubprogs; s++) {
 			if (env->subprogs[s].start != t)
 				continue;
-			int d = call_depth(env, s, depth + 1);
+			bool reset = env->prof->global_call_resets_frames && env->subprogs[s].global;
+			int d = call_depth(env, s, reset ? 1 : depth + 1, calls + 1);
 			if (d > worst)
 				worst = d;
 		}
-		if (worst > RB_MAX_FRAMES)
+		if (worst > max)
 			break;
 	}
 	return worst;
@@ -202,14 +210,15 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	/* the sizes this build allocates (rb_state_bytes): one register, and a
 	 * state of one frame without stack slots */
 	res->reg_state_bytes = rb_reg_bytes();
-	res->state_bytes = sizeof(struct rb_vstate) + rb_func_bytes(0);
+	const struct rb_profile *prof = opts && opts->profile ? opts->profile : rb_profile_default();
+	res->state_bytes = rb_vstate_bytes(prof->max_call_frames) + rb_func_bytes(0);
 
 	struct rb_env env = {0};
 	env.obj = obj;
 	env.prog = &obj->progs[prog_idx];
 	env.t = t;
 	env.opts = opts;
-	env.prof = opts && opts->profile ? opts->profile : rb_profile_default();
+	env.prof = prof;
 	env.log = opts ? opts->log : NULL;
 	env.insns = env.prog->insns;
 	env.insn_cnt = (int)env.prog->insn_cnt;
@@ -243,7 +252,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	if (check_prog_kind(&env))
 		goto out;
 	env.aux = calloc((size_t)env.insn_cnt, sizeof(struct rb_aux));
-	env.cur = rb_state_new();
+	env.cur = rb_state_new(env.prof->max_call_frames);
 	if (!env.aux || !env.cur || rb_states_init(&env)) {
 		rc = RB_E_NOMEM;
 		goto out;
@@ -274,8 +283,8 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rb_states_forget(&env);
 		rc = verify_globals(&env);
 		if (!rc) {
-			int d = call_depth(&env, 0, 1);
-			if (d > RB_MAX_FRAMES) {
+			int d = call_depth(&env, 0, 1, 0);
+			if (d > env.prof->max_call_frames) {
 				/* a rejection (6.18 answers E2BIG, which the oracle
 				 * counts as a limit only for the instruction budget) */
 				rb_reject(&env, "the call stack of %d frames is too deep !", d - 1);

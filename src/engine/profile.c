@@ -6,10 +6,11 @@
 #include <string.h>
 
 static const struct rb_profile profiles[] = {
-	{.name = "6.18", .kernel = "6.18.44"},
+	{.name = "6.18", .kernel = "6.18.44", .max_call_frames = 8},
 	{
 		.name = "7.2",
 		.kernel = "7.2.13",
+		.max_call_frames = 16,
 		.null_check_keeps_id = true,
 		.stack_live_half_slots = true,
 		.const_fold_branches = true,
@@ -25,6 +26,7 @@ static const struct rb_profile profiles[] = {
 		.walk_plain_ptr = true,
 		.arena_kfuncs = true,
 		.buffer_const_var_off = true,
+		.global_call_resets_frames = true,
 	},
 };
 

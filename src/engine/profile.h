@@ -19,6 +19,10 @@ struct rb_profile {
 	const char *name;   /* the suffix after '@': "6.18", "7.2" */
 	const char *kernel; /* the exact kernel followed: "6.18.44", "7.2.13" */
 
+	/* include/linux/bpf_verifier.h MAX_CALL_FRAMES: 8 in 6.18, 16 in 7.2;
+	 * the deepest call stack (the frames a stored state has room for) */
+	int max_call_frames;
+
 	/* 7.2 kernel/bpf/verifier.c mark_ptr_or_null_reg: a pointer found
 	 * non-NULL keeps its id ("reg->id is preserved for object relationship
 	 * tracking and spin_lock lock state tracking"); 6.18 cleared it unless
@@ -116,6 +120,12 @@ struct rb_profile {
 	 * 6.18 wanted the variable part 0 and a non-negative fixed offset
 	 * ("invalid %s buffer access"). */
 	bool buffer_const_var_off;
+	/* 7.2 verifier.c check_max_stack_depth_subprog: a call into a global
+	 * subprogram starts the frame count again ("frame =
+	 * bpf_subprog_is_global(env, idx) ? 0 : frame + 1"), so only static
+	 * calls count toward max_call_frames. 6.18 counted every call of the
+	 * chain. */
+	bool global_call_resets_frames;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

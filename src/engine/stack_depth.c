@@ -9,6 +9,7 @@
  * grows (rb_note_stack_depth, grow_stack_state in 6.18). */
 #include <linux/bpf.h>
 
+#include "engine/profile.h"
 #include "engine/stack_depth.h"
 
 #define MAX_BPF_STACK 512
@@ -45,8 +46,9 @@ static bool priv_stack_type(uint32_t t)
 	       t == BPF_PROG_TYPE_RAW_TRACEPOINT;
 }
 
-/* frame: 0 for the entry; depth: bytes of the callers' frames */
-static int visit(struct rb_env *env, int s, int frame, int depth, bool priv)
+/* frame: 0 for the entry (and, in 7.2, for a global callee); calls: the
+ * subprograms of the chain before s; depth: bytes of the callers' frames */
+static int visit(struct rb_env *env, int s, int frame, int calls, int depth, bool priv)
 {
 	if (s && has_tail_call(env, s) && depth >= 256) {
 		env->insn_idx = -1;
@@ -63,10 +65,10 @@ static int visit(struct rb_env *env, int s, int frame, int depth, bool priv)
 		depth += sd;
 		if (depth > MAX_BPF_STACK) {
 			env->insn_idx = -1;
-			return rb_reject(env, "combined stack size of %d calls is %d. Too large", frame + 1, depth);
+			return rb_reject(env, "combined stack size of %d calls is %d. Too large", calls + 1, depth);
 		}
 	}
-	if (frame + 1 >= RB_MAX_FRAMES)
+	if (frame + 1 >= env->prof->max_call_frames || calls + 1 >= RB_MAX_FRAMES * (env->nsubprogs + 1))
 		return 0; /* too deep: reported by the frame count check */
 	for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++) {
 		const struct bpf_insn *in = &env->insns[i];
@@ -75,7 +77,8 @@ static int visit(struct rb_env *env, int s, int frame, int depth, bool priv)
 		int t = find_sub(env, i + 1 + in->imm);
 		if (t < 0)
 			continue;
-		int rc = visit(env, t, frame + 1, depth, priv);
+		bool reset = env->prof->global_call_resets_frames && env->subprogs[t].global;
+		int rc = visit(env, t, reset ? 0 : frame + 1, calls + 1, depth, priv);
 		if (rc)
 			return rc;
 	}
@@ -86,5 +89,5 @@ int rb_check_max_stack_depth(struct rb_env *env)
 {
 	if (env->nsubprogs <= 0)
 		return 0;
-	return visit(env, 0, 0, 0, priv_stack_type(env->prog->prog_type));
+	return visit(env, 0, 0, 0, 0, priv_stack_type(env->prog->prog_type));
 }

@@ -55,11 +55,17 @@ void rb_log(struct rb_env *env, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct rb_vstate *rb_state_new(void)
+size_t rb_vstate_bytes(int max_frames)
 {
-	struct rb_vstate *st = calloc(1, sizeof(*st));
+	return sizeof(struct rb_vstate) + sizeof(struct rb_func *) * (size_t)max_frames;
+}
+
+struct rb_vstate *rb_state_new(int max_frames)
+{
+	struct rb_vstate *st = calloc(1, rb_vstate_bytes(max_frames));
 	if (!st)
 		return NULL;
+	st->max_frames = max_frames;
 	st->frame[0] = calloc(1, sizeof(struct rb_func));
 	if (!st->frame[0]) {
 		free(st);
@@ -90,9 +96,10 @@ static struct rb_func *func_copy(const struct rb_func *src)
 
 struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
 {
-	struct rb_vstate *st = calloc(1, sizeof(*st));
+	struct rb_vstate *st = calloc(1, rb_vstate_bytes(src->max_frames));
 	if (!st)
 		return NULL;
+	st->max_frames = src->max_frames;
 	st->curframe = src->curframe;
 	st->parent = src->parent;
 	st->branches = src->branches;
@@ -135,7 +142,7 @@ void rb_state_free(struct rb_vstate *st)
 {
 	if (!st)
 		return;
-	for (int i = 0; i < RB_MAX_FRAMES; i++) {
+	for (int i = 0; i < st->max_frames; i++) {
 		if (st->frame[i]) {
 			free(st->frame[i]->stack);
 			free(st->frame[i]);
@@ -166,7 +173,7 @@ size_t rb_func_bytes(int nslots)
 
 size_t rb_state_bytes(const struct rb_vstate *st)
 {
-	size_t n = sizeof(*st) + (sizeof(uint32_t) + sizeof(int32_t)) * (size_t)st->nrefs +
+	size_t n = rb_vstate_bytes(st->max_frames) + (sizeof(uint32_t) + sizeof(int32_t)) * (size_t)st->nrefs +
 		   sizeof(struct rb_hist) * (size_t)st->cap_hist;
 	for (int i = 0; i <= st->curframe; i++)
 		n += rb_func_bytes(st->frame[i]->nslots);

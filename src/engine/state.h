@@ -25,7 +25,10 @@ struct rb_prog_type;
 #define RB_MAX_REG 11
 #define RB_REG_FP 10
 #define RB_MAX_STACK 512
-#define RB_MAX_FRAMES 8
+/* the deepest call chain of any profile (7.2's MAX_CALL_FRAMES; 6.18: 8,
+ * the profile's max_call_frames): sizes the engine's per-chain arrays, never
+ * a stored state (rb_vstate's frame[] holds the profile's count) */
+#define RB_MAX_FRAMES 16
 #define RB_MAX_VAR_OFF (1 << 29)
 #define RB_MAX_PACKET_OFF 0xffff
 /* a guard, not a kernel rule: stored states alive at once */
@@ -133,8 +136,8 @@ struct rb_hist {
 #define RB_HF_STACK 0x1
 
 struct rb_vstate {
-	struct rb_func *frame[RB_MAX_FRAMES];
 	int curframe;
+	int max_frames; /* entries of frame[]: the profile's max_call_frames */
 	struct rb_vstate *parent;
 	uint32_t branches;
 	int insn_idx, first_insn_idx, last_insn_idx;
@@ -155,6 +158,10 @@ struct rb_vstate {
 	uint32_t callback_unroll_depth; /* callback visits pushed along this path (callbacks.c) */
 	uint32_t may_goto_depth;        /* may_goto fall-throughs taken along this path (6.18) */
 	size_t acct_bytes; /* bytes this state is counted at in cur_state_mem (states.c), 0: not counted */
+	/* the frames, [0, curframe] in use; max_frames entries are allocated
+	 * (the kernel's frame[MAX_CALL_FRAMES]: 8 in 6.18, 16 in 7.2), so a
+	 * 6.18 state is as large as before profiles */
+	struct rb_func *frame[];
 };
 
 /* a pushed branch (the kernel's bpf_verifier_stack_elem) */
@@ -326,7 +333,10 @@ __attribute__((format(printf, 2, 3))) int rb_unsupported(struct rb_env *env, con
 __attribute__((format(printf, 2, 3))) void rb_log(struct rb_env *env, const char *fmt, ...);
 
 /* state.c */
-struct rb_vstate *rb_state_new(void);
+/* a state with room for max_frames frames (env->prof->max_call_frames) */
+struct rb_vstate *rb_state_new(int max_frames);
+/* bytes of a state without frames, stack, references or history */
+size_t rb_vstate_bytes(int max_frames);
 struct rb_vstate *rb_state_copy(const struct rb_vstate *src);
 void rb_state_free(struct rb_vstate *st);
 int rb_stack_grow(struct rb_func *f, int nslots);

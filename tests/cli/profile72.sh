@@ -135,3 +135,22 @@ pin cast_after_release ptr_cast_branch failure,26,2 failure,23,1
 # --log --tracker kernel-7.2): success,13,1; 6.18.44: failure,0,0
 # "tracing progs cannot use bpf_timer yet" (live below)
 pin kprobe_timer timers_in_tracing failure,0,0 success,13,1
+
+# max_call_frames and global_call_resets_frames: deep call chains
+# (profile72_calls.bpf.c). 7.2.13 measured 2026-12-06 (verify --csv --log
+# --tracker kernel-7.2): deep_static (9 frames) success,29,3 and
+# deep_global (17 by 6.18's count) success,53,5 (7.2 without the reset:
+# "the call stack of 16 frames is too deep !"); 6.18.44: deep_static
+# failure,11,1 ("the call stack of 9 frames is too deep", setup_func_entry),
+# deep_global failure,53,5 ("the call stack of 8 frames is too deep !",
+# check_max_stack_depth) (live below)
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_calls.bpf.o
+pin deep_static max_call_frames failure,11,1 success,29,3
+pin deep_global global_call_resets_frames failure,53,5 success,53,5
+"$RB" verify --csv --tracker old "$OBJ" 2>/dev/null | cut -d, -f2,12 >"$tmp/deep.csv"
+check "the call stack too deep: 6.18.44's messages" 'grep -qx "deep_static,the call stack of 9 frames is too deep" "$tmp/deep.csv" &&
+	grep -qx "deep_global,the call stack of 8 frames is too deep !" "$tmp/deep.csv"' "$tmp/deep.csv"
+# a stored state has room for the profile's frames: 8 pointers more @7.2
+s618=$("$RB" verify --csv --tracker cnum-mainline "$OBJ:deep_static" 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
+s72=$("$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ:deep_static" 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
+check "state_bytes: cnum-mainline@7.2 holds 8 frame pointers more than cnum-mainline ($s618 -> $s72)" '[ -n "$s618" ] && [ "$((s72 - s618))" = 64 ]'
