@@ -106,6 +106,9 @@ int rb_vlog_parse_scalar(const char *fields, size_t len, struct rb_bounds *b);
  * run on in the same line. len if there is none. */
 size_t rb_vlog_glued_len(const char *s, size_t len);
 void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t len, int *insn);
+/* Whether line s (len bytes) is one of the statistics lines (6.18's or
+ * 7.2's), never a message */
+bool rb_vlog_is_stats_line(const char *s, size_t len);
 
 /* The state a given kind/insn/from names, the first one in log order, or NULL */
 const struct rb_vlog_state *rb_vlog_find(const struct rb_vlog *v, enum rb_vlog_kind kind, int insn,

@@ -344,6 +344,13 @@ static size_t insn_prefix(const char *s, size_t len, long *n)
 	return i + 1;
 }
 
+bool rb_vlog_is_stats_line(const char *s, size_t len)
+{
+	struct rb_vlog_stats st;
+	memset(&st, 0, sizeof(st));
+	return parse_stats_line(s, len, &st);
+}
+
 void rb_vlog_last_message(const char *log, bool partial_first, char *msg, size_t len, int *insn)
 {
 	long last_insn = -1;

@@ -64,9 +64,17 @@ check "a second run is answered from the cache: no boot" \
 check "the cached rows equal the booted ones" \
 	"[ \"\$(q \"SELECT count(*) FROM results a JOIN results b USING (program_id, tracker) WHERE a.run_id = 1 AND b.run_id = 2 AND a.verdict = b.verdict AND a.insns_processed = b.insns_processed AND a.total_states = b.total_states AND a.kernel_release = b.kernel_release AND a.clock = b.clock\")\" = 6 ]"
 
+# a cached row whose message is a statistics line was written by a guest
+# that did not know 7.2's "insns processed N" line: the object is verified
+# again (in the guest bad.o boots anyway) and its cache file rewritten
+rows=$(find "$kc" -name '*.rows' | head -1)
+sed -i '0,/^RBR\t/s/\t$/\tinsns processed 5/' "$rows"
+check "(a cached row made stale)" "grep -q 'insns processed 5\$' '$rows'"
 printf 'not a BPF object\n' >"$tmp/bad.o"
 $RB verify --csv --tracker kernel-7.2 "$tmp/tiny.o" "$tmp/bad.o" >"$tmp/verify.out" 2>&1
 check "verify --tracker kernel-7.2: six rows" "[ \$(grep -c '^tiny.o,' $tmp/verify.out) -eq 6 ]" "$tmp/verify.out"
+check "a stale cached row is not used: verified again, none says 'insns processed', the cache file rewritten" \
+	"! grep -q 'insns processed' $tmp/verify.out && ! grep -q 'insns processed' '$rows'" "$tmp/verify.out"
 check "an object the guest cannot open is named by its host path, not the guest's copy (/o/N/...)" \
 	"grep -q '$tmp/bad.o' $tmp/verify.out && ! grep -q '/o/[0-9]' $tmp/verify.out" "$tmp/verify.out"
 

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "oracle/vlog.h"
+#include "util/array_size.h"
 
 /* a level-6 log: precision backtracking between an insn and its state,
  * branch states, a pruned path, statistics */
@@ -246,6 +247,16 @@ static void test_last_message(void **state)
 	rb_vlog_last_message(tail72, false, msg, sizeof(msg), &insn);
 	assert_string_equal(msg, "R7 invalid mem access 'scalar'");
 	assert_int_equal(insn, 35);
+	/* the statistics lines, one by one (a cached guest row's message is
+	 * never one: guest/collect.c cache_stale) */
+	static const char *const stats[] = {"insns processed 1000001", "insns processed 22+4", "stack depth 0 max 0",
+					    "verification time 158417 usec",
+					    "processed 22 insns (limit 1000000) max_states_per_insn 0"};
+	for (size_t i = 0; i < ARRAY_SIZE(stats); i++)
+		assert_true(rb_vlog_is_stats_line(stats[i], strlen(stats[i])));
+	static const char too_large[] = "BPF program is too large. Processed 1000001 insn";
+	assert_false(rb_vlog_is_stats_line(too_large, strlen(too_large)));
+	assert_false(rb_vlog_is_stats_line("R7 invalid mem access 'scalar'", 30));
 	/* no message at all */
 	rb_vlog_last_message("0: R1=ctx() R10=fp0\n0: (b7) r0 = 0 ; R0=0\n1: (95) exit\n", false, msg, sizeof(msg), &insn);
 	assert_string_equal(msg, "");
