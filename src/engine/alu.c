@@ -7,6 +7,7 @@
 #include "engine/arena.h"
 #include "engine/backtrack.h"
 #include "engine/log.h"
+#include "engine/profile.h"
 
 static const char *alu_str(uint8_t op)
 {
@@ -47,6 +48,16 @@ static void scalar_op(struct rb_env *env, struct rb_reg *dst, const rb_val *src,
 static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const char *tname)
 {
 	struct rb_bounds b;
+	if (env->prof->ptr_off_in_var && r->type != RT_SCALAR) {
+		/* 7.2 check_reg_sane_offset_ptr: the whole offset */
+		rb_ptr_whole_bounds(env, r, &b);
+		int64_t v = b.var_off.mask ? b.smin : (int64_t)b.var_off.value;
+		if (!b.var_off.mask && (v >= RB_MAX_VAR_OFF || v <= -RB_MAX_VAR_OFF))
+			return rb_reject(env, "%s pointer offset %lld is not allowed", tname, (long long)v), false;
+		if (b.smin >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF)
+			return rb_reject(env, "%s pointer offset %lld is not allowed", tname, (long long)b.smin), false;
+		return true;
+	}
 	rb_reg_bounds(env, r, &b);
 	bool known = env->t->is_const(&r->val);
 	int64_t val = (int64_t)b.var_off.value;
@@ -141,6 +152,9 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 	case BPF_ADD:
 		if (known && (int64_t)p.off + smin_val == (int64_t)(int32_t)(p.off + (int32_t)smin_val)) {
 			res.off = p.off + (int32_t)smin_val;
+			/* 7.2: arithmetic clears AT_PKT_END / BEYOND_PKT_END */
+			if (env->prof->ptr_off_in_var && (p.type == RT_PKT || p.type == RT_PKT_META) && res.range < 0)
+				res.range = 0;
 			break;
 		}
 		scalar_op(env, &res, &o.val, BPF_ALU64 | BPF_ADD | BPF_X, 0, 0);
@@ -157,13 +171,15 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 			return rb_reject(env, "R%d subtraction from stack pointer prohibited", insn->dst_reg);
 		if (known && (int64_t)p.off - smin_val == (int64_t)(int32_t)(p.off - (int32_t)smin_val)) {
 			res.off = p.off - (int32_t)smin_val;
+			if (env->prof->ptr_off_in_var && (p.type == RT_PKT || p.type == RT_PKT_META) && res.range < 0)
+				res.range = 0;
 			break;
 		}
 		scalar_op(env, &res, &o.val, BPF_ALU64 | BPF_SUB | BPF_X, 0, 0);
 		ptr_var_sync(env, &res);
 		if (p.type == RT_PKT || p.type == RT_PKT_META) {
 			res.id = ++env->id_gen;
-			if (smin_val < 0)
+			if (smin_val < 0 || (env->prof->ptr_off_in_var && res.range < 0))
 				res.range = 0;
 		}
 		break;

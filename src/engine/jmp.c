@@ -235,15 +235,25 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 
 static void find_good_pkt(struct rb_env *env, struct rb_vstate *st, const struct rb_reg *dst, bool right_open)
 {
-	if (dst->off < 0 || (dst->off == 0 && right_open))
-		return;
 	struct rb_bounds b;
-	rb_reg_bounds(env, dst, &b);
-	if (b.umax > RB_MAX_PACKET_OFF || b.umax + (uint64_t)dst->off > RB_MAX_PACKET_OFF)
-		return;
-	/* 6.18 (since 5.16's off-by-two fix): pkt' < pkt_end proves
-	 * pkt' + 1 <= pkt_end, so a right-open comparison gives off + 1 */
-	int new_range = dst->off;
+	int new_range;
+	if (env->prof->ptr_off_in_var) {
+		/* 7.2: the range counts from the packet start: the compared
+		 * pointer's largest offset (constant included) */
+		rb_ptr_whole_bounds(env, dst, &b);
+		if ((b.umax == 0 && right_open) || b.umax > RB_MAX_PACKET_OFF)
+			return;
+		new_range = (int)b.umax;
+	} else {
+		if (dst->off < 0 || (dst->off == 0 && right_open))
+			return;
+		rb_reg_bounds(env, dst, &b);
+		if (b.umax > RB_MAX_PACKET_OFF || b.umax + (uint64_t)dst->off > RB_MAX_PACKET_OFF)
+			return;
+		/* 6.18 (since 5.16's off-by-two fix): pkt' < pkt_end proves
+		 * pkt' + 1 <= pkt_end, so a right-open comparison gives off + 1 */
+		new_range = dst->off;
+	}
 	if (right_open)
 		new_range++;
 	uint8_t type = dst->type;

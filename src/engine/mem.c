@@ -18,9 +18,13 @@
 
 /* 6.18 __check_mem_access's line for an access at off outside mem_size
  * bytes of a map value ("map"), a map key ("key") or other memory */
-static void log_bad_access(struct rb_env *env, const char *what, uint32_t mem_size, long long off, int size)
+static void log_bad_access(struct rb_env *env, int regno, const struct rb_reg *reg, const char *what,
+			   uint32_t mem_size, long long off, int size)
 {
-	if (!strcmp(what, "map"))
+	if (!strcmp(what, "pkt")) /* 7.2 __check_mem_access prints the offset twice */
+		rb_log(env, "invalid access to packet, off=%lld size=%d, R%d(id=%u,off=%lld,r=%u)\n", off, size, regno,
+		       reg->id, off, mem_size);
+	else if (!strcmp(what, "map"))
 		rb_log(env, "invalid access to map value, value_size=%u off=%lld size=%d\n", mem_size, off, size);
 	else if (!strcmp(what, "key"))
 		rb_log(env, "invalid access to map key, key_size=%u off=%lld size=%d\n", mem_size, off, size);
@@ -28,11 +32,20 @@ static void log_bad_access(struct rb_env *env, const char *what, uint32_t mem_si
 		rb_log(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size, off, size);
 }
 
+/* check_mem_region_access: off is the access's offset from the pointer's
+ * base (its fixed offset included) */
 static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size,
 			    uint32_t mem_size, bool zero_ok, const char *what)
 {
 	struct rb_bounds b;
-	rb_reg_bounds(env, reg, &b);
+	if (env->prof->ptr_off_in_var) {
+		/* 7.2: the bounds hold the constant too (a map value plus -1
+		 * is unbounded, umax 2^64 - 1), off is the instruction's */
+		rb_ptr_whole_bounds(env, reg, &b);
+		off -= reg->off;
+	} else {
+		rb_reg_bounds(env, reg, &b);
+	}
 	if (b.smin < 0 && (b.smin == INT64_MIN || (int64_t)off + b.smin != (int64_t)(int32_t)(off + b.smin) ||
 			   b.smin + off < 0))
 		return rb_reject(env,
@@ -41,7 +54,7 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 	int64_t lo = b.smin + off;
 	bool size_ok = size > 0 || (size == 0 && zero_ok);
 	if (!(lo >= 0 && size_ok && (uint64_t)lo + (uint64_t)size <= mem_size)) {
-		log_bad_access(env, what, mem_size, (long long)lo, size);
+		log_bad_access(env, regno, reg, what, mem_size, (long long)lo, size);
 		return rb_reject(env, "R%d min value is outside of the allowed memory range", regno);
 	}
 	if (b.umax >= RB_MAX_VAR_OFF)
@@ -49,7 +62,7 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 				 regno);
 	uint64_t hi = b.umax + (uint64_t)(int64_t)off;
 	if (!((int64_t)hi >= 0 && size_ok && hi + (uint64_t)size <= mem_size)) {
-		log_bad_access(env, what, mem_size, (long long)hi, size);
+		log_bad_access(env, regno, reg, what, mem_size, (long long)hi, size);
 		return rb_reject(env, "R%d max value is outside of the allowed memory range", regno);
 	}
 	return 0;
@@ -57,6 +70,13 @@ static int check_mem_region(struct rb_env *env, int regno, const struct rb_reg *
 
 static int check_packet(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int size, bool zero_ok)
 {
+	if (env->prof->ptr_off_in_var) {
+		/* 7.2 check_packet_access: the range counts from the packet
+		 * start, the access is checked over the pointer's whole range */
+		if (reg->range < 0)
+			return rb_reject(env, "R%d offset is outside of the packet", regno);
+		return check_mem_region(env, regno, reg, off, size, (uint32_t)reg->range, zero_ok, "pkt");
+	}
 	struct rb_bounds b;
 	rb_reg_bounds(env, reg, &b);
 	if (b.smin < 0)

@@ -27,6 +27,7 @@ static const struct rb_profile profiles[] = {
 		.arena_kfuncs = true,
 		.buffer_const_var_off = true,
 		.global_call_resets_frames = true,
+		.ptr_off_in_var = true,
 	},
 };
 

@@ -126,6 +126,20 @@ struct rb_profile {
 	 * calls count toward max_call_frames. 6.18 counted every call of the
 	 * chain. */
 	bool global_call_resets_frames;
+	/* 7.2 bpf_reg_state has no fixed 'off': a constant added to a
+	 * pointer goes into its value range and var_off
+	 * (adjust_ptr_min_max_vals), so accesses check the whole range
+	 * (check_mem_region_access on the pointer's bounds: a map value plus
+	 * -1 is "unbounded"), a packet range counts from the packet start
+	 * (find_good_pkt_pointers: the compared pointer's umax;
+	 * check_packet_access: [smin + off, umax + off + size) within it, so
+	 * a negative constant after a variable one is fine),
+	 * check_reg_sane_offset_ptr bounds the whole offset, and pruning
+	 * compares the ranges with the constants in them (states.c regsafe:
+	 * map values by range_within/tnum_in, packet pointers sharing an id
+	 * by the start of their range). The engine keeps 6.18's (off, val)
+	 * and decides on val + off. */
+	bool ptr_off_in_var;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -240,6 +240,41 @@ void rb_reg_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds 
 	env->t->bounds(&r->val, b);
 }
 
+void rb_ptr_whole_val(struct rb_env *env, const struct rb_reg *r, rb_val *v)
+{
+	*v = r->val;
+	if (!r->off)
+		return;
+	rb_val c;
+	env->t->constant(&c, (uint64_t)(int64_t)r->off);
+	struct rb_alu op = {.code = BPF_ALU64 | BPF_ADD | BPF_X};
+	env->t->alu(v, &c, &op);
+}
+
+void rb_ptr_whole_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds *b)
+{
+	env->t->bounds(&r->val, b);
+	if (!r->off)
+		return;
+	/* the 64-bit bounds move by the constant when none wraps (7.2's
+	 * cnum64_add of a constant, tnum_add), without a tracker operation */
+	int64_t c = r->off, s0, s1;
+	uint64_t u0 = b->umin + (uint64_t)c, u1 = b->umax + (uint64_t)c;
+	bool uwrap = c < 0 ? b->umin < (uint64_t)-c : u0 < b->umin || u1 < b->umax;
+	if (!uwrap && !__builtin_add_overflow(b->smin, c, &s0) && !__builtin_add_overflow(b->smax, c, &s1)) {
+		uint64_t sv = b->var_off.value + (uint64_t)c, sigma = b->var_off.mask + sv;
+		uint64_t mu = (sigma ^ sv) | b->var_off.mask;
+		b->umin = u0, b->umax = u1, b->smin = s0, b->smax = s1;
+		b->var_off.value = sv & ~mu;
+		b->var_off.mask = mu;
+		b->u32_min = 0, b->u32_max = UINT32_MAX, b->s32_min = INT32_MIN, b->s32_max = INT32_MAX;
+		return;
+	}
+	rb_val v;
+	rb_ptr_whole_val(env, r, &v);
+	env->t->bounds(&v, b);
+}
+
 bool rb_is_pointer(const struct rb_reg *r)
 {
 	return r->type != RT_SCALAR && r->type != RT_NOT_INIT;

@@ -351,6 +351,10 @@ void rb_reg_ptr(struct rb_env *env, struct rb_reg *r, enum rb_rtype type);
 bool rb_reg_is_const(struct rb_env *env, const struct rb_reg *r);
 uint64_t rb_reg_const_val(struct rb_env *env, const struct rb_reg *r);
 void rb_reg_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds *b);
+/* a pointer's whole offset, its fixed part added to its variable one (7.2's
+ * var_off, profile.h ptr_off_in_var): into v, and its bounds */
+void rb_ptr_whole_val(struct rb_env *env, const struct rb_reg *r, rb_val *v);
+void rb_ptr_whole_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds *b);
 bool rb_is_pointer(const struct rb_reg *r);
 struct rb_func *rb_cur_frame(struct rb_env *env);
 struct rb_reg *rb_cur_regs(struct rb_env *env);

@@ -241,6 +241,27 @@ static bool regs_exact(struct rb_env *env, const struct rb_reg *o, const struct 
 	       check_ids(m, o->ref_obj_id, c->ref_obj_id);
 }
 
+/* 7.2 (profile.h ptr_off_in_var): range_within && tnum_in on the pointers'
+ * whole offsets */
+static bool whole_subset(struct rb_env *env, const struct rb_reg *o, const struct rb_reg *c)
+{
+	if (o->off == c->off && (!o->off || env->t->equal(&o->val, &c->val)))
+		return env->t->is_subset(&o->val, &c->val); /* the same constant added to both */
+	rb_val ov, cv;
+	rb_ptr_whole_val(env, o, &ov);
+	rb_ptr_whole_val(env, c, &cv);
+	return env->t->is_subset(&ov, &cv);
+}
+
+/* the start of a whole offset's range, as a cnum64's base: its smallest
+ * value, or its signed minimum when the range crosses zero */
+static uint64_t whole_base(struct rb_env *env, const struct rb_reg *r)
+{
+	struct rb_bounds b;
+	rb_ptr_whole_bounds(env, r, &b);
+	return b.smin < 0 && b.smax >= 0 ? (uint64_t)b.smin : b.umin;
+}
+
 static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_reg *c, struct idmap *m, int exact)
 {
 	if (exact == EXACT)
@@ -269,6 +290,14 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	case RT_MEM:
 	case RT_TP_BUFFER:
 	case RT_BUF:
+		if (env->prof->ptr_off_in_var) {
+			/* 7.2: no fixed offset to compare, the constants are
+			 * in the ranges */
+			struct rb_reg o2 = *o, c2 = *c;
+			o2.off = c2.off = 0;
+			return same_nonval(&o2, &c2) && whole_subset(env, o, c) && check_ids(m, o->id, c->id) &&
+			       check_ids(m, o->ref_obj_id, c->ref_obj_id);
+		}
 		return same_nonval(o, c) && env->t->is_subset(&o->val, &c->val) && check_ids(m, o->id, c->id) &&
 		       check_ids(m, o->ref_obj_id, c->ref_obj_id);
 	case RT_ARENA: /* 7.2.13 regsafe: any two arena pointers */
@@ -280,6 +309,15 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 				return false;
 		} else if (o->range > c->range) {
 			return false;
+		}
+		if (env->prof->ptr_off_in_var) {
+			/* 7.2: ids kept, and pointers sharing one keep their
+			 * displacement (the start of the whole range, r64.base) */
+			if (!check_ids(m, o->id, c->id))
+				return false;
+			if (o->id && whole_base(env, o) != whole_base(env, c))
+				return false;
+			return whole_subset(env, o, c);
 		}
 		if (o->off != c->off)
 			return false;

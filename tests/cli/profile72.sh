@@ -154,3 +154,17 @@ check "the call stack too deep: 6.18.44's messages" 'grep -qx "deep_static,the c
 s618=$("$RB" verify --csv --tracker cnum-mainline "$OBJ:deep_static" 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
 s72=$("$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ:deep_static" 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
 check "state_bytes: cnum-mainline@7.2 holds 8 frame pointers more than cnum-mainline ($s618 -> $s72)" '[ -n "$s618" ] && [ "$((s72 - s618))" = 64 ]'
+
+# ptr_off_in_var: constants added to pointers are in their ranges
+# (profile72_ptr.bpf.c). 7.2.13 measured 2026-12-06 (verify --csv --log
+# --tracker kernel-7.2): pkt_neg_after_var success,15,1;
+# map_value_minus_one failure,10,0 "R0 unbounded memory access, make sure
+# to bounds check any such access"; pkt_join_displaced success,37,3.
+# 6.18.44: failure,12,0 "R5 offset is outside of the packet"; success,12,1;
+# success,50,4 (live below)
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_ptr.bpf.o
+pin pkt_neg_after_var ptr_off_in_var failure,12,0 success,15,1
+pin map_value_minus_one ptr_off_in_var success,12,1 failure,10,0
+pin pkt_join_displaced ptr_off_in_var success,50,4 success,37,3
+"$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ:map_value_minus_one" >"$tmp/ptr.csv" 2>/dev/null
+check "ptr_off_in_var: 7.2.13's message" 'grep -q ",10,\"R0 unbounded memory access, make sure to bounds check any such access\"$" "$tmp/ptr.csv"' "$tmp/ptr.csv"
