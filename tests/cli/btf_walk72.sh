@@ -5,7 +5,7 @@
 # kernel (kdiff: logs, verdicts and counts; skipped where bpf() is not
 # permitted), the 7.2 profile pinned to Linux 7.2.13's verdicts and counts,
 # measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/btf_walk72.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/btf_walk72.bpf.o
 # (Debian sid's 7.2.13 in QEMU).
 set -u
 RB=${RB:-build/test/rangebench}

@@ -5,7 +5,7 @@
 # (skipped where bpf() is not permitted; 6.18.44 here refuses
 # bpf_probe_write_user to every type), and Linux 7.2.13's counts (measured
 # 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/helpers_unix_write.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/helpers_unix_write.bpf.o
 # in Debian sid's 7.2.13 under QEMU).
 set -u
 RB=${RB:-build/test/rangebench}

@@ -6,7 +6,7 @@
 # profiles (6.18 and 7.2 have the same rules for these programs; only
 # 7.2's wording of a negative offset differs, profile.h
 # buffer_const_var_off). Measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/iter_bufs.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/iter_bufs.bpf.o
 # (Debian sid's 7.2.13 in QEMU). The running kernel is asked too: 6.18.44
 # here refuses these iterator targets (EPERM, no log), which skips that
 # check; a kernel that verifies them must give the same counts.

@@ -2,7 +2,7 @@
 # lsm_cgroup_storage.sh — bpf_get_local_storage from lsm_cgroup programs
 # (src/engine/helpers.c check_modelled) on tests/objects/lsm_cgroup_storage.bpf.o,
 # pinned to Linux 7.2.13's verdicts and counts (measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/lsm_cgroup_storage.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/lsm_cgroup_storage.bpf.o
 # in Debian sid's 7.2.13 under QEMU). The 6.18 profile has no helper set for
 # LSM programs (6.18.44 here refuses them): the helper stays unsupported.
 set -u

@@ -4,7 +4,7 @@
 # 6.18 and 7.2.13 check_ptr_to_btf_access) on tests/objects/no_license_btf.bpf.o:
 # kdiff against the running kernel (skipped where bpf() is not permitted),
 # and Linux 7.2.13's counts (measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/no_license_btf.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/no_license_btf.bpf.o
 # in Debian sid's 7.2.13 under QEMU); --license GPL lets the reads through.
 set -u
 RB=${RB:-build/test/rangebench}

@@ -6,7 +6,7 @@
 # each program pinned, in both engine profiles, to the verdict, instructions
 # and states Linux 7.2.13 gives (the 6.18 sources have the same rules for
 # these programs). Measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 OBJ
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 OBJ
 # (Debian sid's 7.2.13 in QEMU). The running 6.18.44 hides kernel symbol
 # addresses (libbpf cannot load the ksyms) and refuses trampoline programs
 # here; where it verifies a program, it must give the same counts.

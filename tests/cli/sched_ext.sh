@@ -4,7 +4,7 @@
 # by the engine with Linux 7.2.13's BTF gives, program by program, what
 # 7.2.13 gives. The kernel's rows were measured in its QEMU guest
 # (2026-12-06) with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/sched_ext.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/sched_ext.bpf.o
 # and are recorded below; CI does not boot 7.2, and the 7.2 BTF is what a
 # guest run leaves in the kernel cache (kernel-7.2's inputs/btf): without
 # it the sched_ext half is skipped with one line. The running 6.18.44 kernel
