@@ -19,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bpf/libbpf.h>
-
 #include "cli/commands.h"
 #include "cli/kdiff_trace.h"
 #include "loader/prog_type.h"
@@ -159,15 +157,8 @@ static int load_diffs(sqlite3 *db, const struct opts *o, int64_t run, struct dif
 		d->path = dupcol(s, 1);
 		d->name = dupcol(s, 2);
 		d->source = dupcol(s, 3);
-		/* the run's type for programs libbpf does not type: only where
-		 * neither libbpf nor the loader's own section table types the
-		 * program (a type given for every program would replace the
-		 * loader's, attach type and all) */
-		const char *sec = (const char *)sqlite3_column_text(s, 9);
-		struct rb_sec_info si;
-		const char *pt = sqlite3_column_type(s, 4) == SQLITE_NULL || (sec && rb_section_info(sec, &si))
-					 ? NULL
-					 : libbpf_bpf_prog_type_str((enum bpf_prog_type)sqlite3_column_int(s, 4));
+		const char *pt = rb_prog_type_rerun((const char *)sqlite3_column_text(s, 9),
+						    sqlite3_column_type(s, 4) != SQLITE_NULL, (uint32_t)sqlite3_column_int(s, 4));
 		d->prog_type = pt ? strdup(pt) : NULL;
 		d->differ = dupcol(s, 5);
 		d->tracker = sqlite3_column_int(s, 6) != 0;

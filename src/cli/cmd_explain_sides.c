@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <bpf/libbpf.h>
-
 #include "cli/explain_sides.h"
 #include "cli/kdiff_trace.h"
 #include "cli/type_opts.h"
@@ -578,13 +576,8 @@ static int load_run(sqlite3 *db, int64_t run, int64_t run_b, const struct rb_xs_
 		p->path = dupcol(s, 0);
 		p->name = dupcol(s, 1);
 		p->source = dupcol(s, 2);
-		/* the run's type only where neither libbpf nor the loader's
-		 * section table types the program (as `attribute`) */
-		const char *sec = (const char *)sqlite3_column_text(s, 4);
-		struct rb_sec_info si;
-		const char *pt = sqlite3_column_type(s, 3) == SQLITE_NULL || (sec && rb_section_info(sec, &si))
-					 ? NULL
-					 : libbpf_bpf_prog_type_str((enum bpf_prog_type)sqlite3_column_int(s, 3));
+		const char *pt = rb_prog_type_rerun((const char *)sqlite3_column_text(s, 4),
+						    sqlite3_column_type(s, 3) != SQLITE_NULL, (uint32_t)sqlite3_column_int(s, 3));
 		p->prog_type = pt ? strdup(pt) : NULL;
 		rescol(s, 5, &p->res[0]);
 		rescol(s, 8, &p->res[1]);

@@ -1,7 +1,6 @@
 /* keep_logs.c — see keep_logs.h */
 #include "driver/keep_logs.h"
 
-#include <bpf/libbpf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -178,12 +177,8 @@ int rb_keep_logs(struct rb_store *st, int64_t run_id, const char *exe, enum rb_k
 		if (p->target)
 			snprintf(p->target, tl, "%s:%s", path ? path : "", name ? name : "");
 		p->tracker = strdup(tracker);
-		/* the run's type only where neither libbpf nor the loader's
-		 * section table types the program (as explain and attribute) */
-		struct rb_sec_info si;
-		const char *pt = sqlite3_column_type(s, 4) == SQLITE_NULL || (sec && rb_section_info(sec, &si))
-					 ? NULL
-					 : libbpf_bpf_prog_type_str((enum bpf_prog_type)sqlite3_column_int(s, 4));
+		const char *pt =
+			rb_prog_type_rerun(sec, sqlite3_column_type(s, 4) != SQLITE_NULL, (uint32_t)sqlite3_column_int(s, 4));
 		p->prog_type = pt ? strdup(pt) : NULL;
 	}
 	sqlite3_finalize(s);

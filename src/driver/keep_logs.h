@@ -9,7 +9,9 @@
  * (its stderr) is cut at its last whole line within `head` bytes,
  * compressed with zlib and stored. Engine trackers (any profile) and the
  * running kernel; a kernel image's log needs a guest boot of its own and is
- * not kept (`kdiff --trace` and `attribute` take those). */
+ * not kept (`kdiff --trace` and `attribute` take those). A program is named
+ * OBJ:PROG, so of two programs with one section and name only the first
+ * (ordinal 0) has its log kept. */
 #ifndef RB_DRIVER_KEEP_LOGS_H
 #define RB_DRIVER_KEEP_LOGS_H
 

@@ -364,3 +364,11 @@ bool rb_prog_prepare_outcome(const struct rb_prog *p, struct rb_result *res)
 	}
 	return false;
 }
+
+const char *rb_prog_type_rerun(const char *section, bool has_type, uint32_t stored_type)
+{
+	struct rb_sec_info si;
+	if (!has_type || (section && rb_section_info(section, &si)))
+		return NULL;
+	return libbpf_bpf_prog_type_str((enum bpf_prog_type)stored_type);
+}

@@ -57,6 +57,13 @@ bool rb_section_info(const char *sec, struct rb_sec_info *si);
  * (si->from "libbpf" or "libbpf>1.1"), else false */
 bool rb_section_by_libbpf(const char *sec, struct rb_sec_info *si);
 
+/* The --prog-type to verify a stored program with again (attribute,
+ * explain, run --keep-logs): the type a run stored for it (has_type), by
+ * libbpf's name, only where neither libbpf nor the loader's own section
+ * table types its section — a type given for every program would replace
+ * the loader's, attach type and all. NULL: none needed. */
+const char *rb_prog_type_rerun(const char *section, bool has_type, uint32_t stored_type);
+
 /* "N/M" with N and M numbers as C writes them (decimal, 0x hex): iproute2's
  * tail-call target naming. */
 bool rb_section_tail_call(const char *sec, uint32_t *map_id, uint32_t *slot);

@@ -17,7 +17,7 @@ check "run --keep-logs changed exits 0" "[ $? -eq 0 ]" "$tmp/r1.out"
 check "changed: a log per tracker of each program whose rows differ, none of the others" \
 	"[ \"\$(q \"SELECT count(*) FROM result_logs l JOIN programs p ON p.id = l.program_id WHERE p.name = 'bias_add64'\")\" = 2 ] && [ \"\$(q \"SELECT count(*) FROM result_logs l JOIN programs p ON p.id = l.program_id JOIN results a ON a.run_id = l.run_id AND a.program_id = l.program_id AND a.tracker = 'old' JOIN results b ON b.run_id = l.run_id AND b.program_id = l.program_id AND b.tracker = 'cnum' WHERE a.verdict = b.verdict AND a.insns_processed = b.insns_processed AND a.total_states = b.total_states\")\" = 0 ]"
 $RB verify --log --tracker old "$O:bias_add64" 2>/dev/null | sed -n '/^=== /,/^processed /p' >"$tmp/old.log"
-check "a stored log is the level-2 log verify --log prints (its first line and its statistics line)" \
+check "a stored log is at least as long as the level-2 log verify --log prints (a log of more than 5 lines)" \
 	"[ \"\$(q \"SELECT bytes FROM result_logs l JOIN programs p ON p.id = l.program_id WHERE p.name = 'bias_add64' AND l.tracker = 'old'\")\" -ge \$(wc -c <$tmp/old.log) ] && [ \$(wc -l <$tmp/old.log) -gt 5 ]" "$tmp/old.log"
 
 $RB run -q --db "$db" --label before --trackers old --no-census --keep-logs all --keep-logs-head 1 "$O" >"$tmp/r2.out" 2>&1
