@@ -258,18 +258,25 @@ static int find_runs(struct rb_store *st, char **args, int nruns, struct rb_char
 }
 
 /* "run 3 (before) -> run 5 (after)" for the before/after chart */
-static void before_after_title(struct rb_store *st, const struct rb_chart_runs_ids *runs, char *out, size_t len)
+/* the two runs of the before/after chart as the chart names them: each
+ * "run N (label)", and "A -> B" */
+struct ba_names {
+	char a[96], b[96], ab[200];
+};
+
+static void before_after_names(struct rb_store *st, const struct rb_chart_runs_ids *runs, struct ba_names *n)
 {
 	char la[64] = "", lb[64] = "";
 	label_of(st, runs->before, la, sizeof(la));
 	label_of(st, runs->after, lb, sizeof(lb));
-	snprintf(out, len, "run %lld%s%s%s -> run %lld%s%s%s", (long long)runs->before, *la ? " (" : "", la,
-		 *la ? ")" : "", (long long)runs->after, *lb ? " (" : "", lb, *lb ? ")" : "");
+	snprintf(n->a, sizeof(n->a), "run %lld%s%s%s", (long long)runs->before, *la ? " (" : "", la, *la ? ")" : "");
+	snprintf(n->b, sizeof(n->b), "run %lld%s%s%s", (long long)runs->after, *lb ? " (" : "", lb, *lb ? ")" : "");
+	snprintf(n->ab, sizeof(n->ab), "%s -> %s", n->a, n->b);
 }
 
 /* the variables of one rendering (gnuplot assignments) into path */
 static int write_args(const char *path, const struct plot_cli *c, const struct rb_chart *ch, const char *datadir,
-		      const char *ext, const char *title_ab)
+		      const char *ext, const struct ba_names *ba)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -277,8 +284,8 @@ static int write_args(const char *path, const struct plot_cli *c, const struct r
 	char out[PATH_MAX + 64], plotdir[PATH_MAX + 16];
 	snprintf(out, sizeof(out), "%s/%s", c->outdir, ch->name);
 	snprintf(plotdir, sizeof(plotdir), "%s/plots", c->root);
-	const char *name[] = {"data", "out", "fmt", "plotdir", "title_ab", "base", "cand"};
-	const char *val[] = {datadir, out, ext, plotdir, title_ab, c->baseline, c->candidate};
+	const char *name[] = {"data", "out", "fmt", "plotdir", "title_ab", "run_a", "run_b", "base", "cand"};
+	const char *val[] = {datadir, out, ext, plotdir, ba->ab, ba->a, ba->b, c->baseline, c->candidate};
 	fprintf(f, "# the variables of plots/%s.gp for one rendering (rangebench plot)\n", ch->name);
 	for (size_t i = 0; i < ARRAY_SIZE(name); i++) {
 		fprintf(f, "%s = ", name[i]);
@@ -293,7 +300,7 @@ static int write_args(const char *path, const struct plot_cli *c, const struct r
  * done, 1 gnuplot failed (its log printed) or wrote a broken image
  * (removed), -1 a fatal error (printed) */
 static int render_chart(const struct plot_cli *c, const struct rb_chart *ch, const char *datadir,
-			const char *title_ab)
+			const struct ba_names *ba)
 {
 	char script[PATH_MAX + 64], args[PATH_MAX + 64], logpath[PATH_MAX + 64], image[PATH_MAX + 64];
 	snprintf(script, sizeof(script), "%s/plots/%s.gp", c->root, ch->name);
@@ -304,7 +311,7 @@ static int render_chart(const struct plot_cli *c, const struct rb_chart *ch, con
 		if ((fmt == 0 && !c->want_png) || (fmt == 1 && !c->want_svg))
 			continue;
 		const char *ext = fmt == 0 ? "png" : "svg";
-		if (write_args(args, c, ch, datadir, ext, title_ab) < 0) {
+		if (write_args(args, c, ch, datadir, ext, ba) < 0) {
 			fprintf(stderr, "rangebench plot: cannot write %s: %s\n", args, strerror(errno));
 			return -1;
 		}
@@ -345,8 +352,8 @@ static int plot_all(struct rb_store *st, const struct plot_cli *c, const struct 
 		fprintf(stderr, "rangebench plot: cannot create %s: %s\n", datadir, strerror(errno));
 		return 2;
 	}
-	char title_ab[256];
-	before_after_title(st, runs, title_ab, sizeof(title_ab));
+	struct ba_names ba;
+	before_after_names(st, runs, &ba);
 	int rc = 0, rendered = 0, skipped = 0, failed = 0;
 	for (const struct rb_chart *ch = rb_charts; ch->name; ch++) {
 		if (c->only && strcmp(c->only, ch->name))
@@ -359,7 +366,7 @@ static int plot_all(struct rb_store *st, const struct plot_cli *c, const struct 
 			skipped++;
 			continue;
 		}
-		int r = render_chart(c, ch, datadir, title_ab);
+		int r = render_chart(c, ch, datadir, &ba);
 		if (r < 0)
 			return 2;
 		if (r > 0)

@@ -258,7 +258,12 @@ const struct rb_chart rb_charts[] = {
 		.file = {"before_after.tsv"},
 		.query = {"SELECT p.name AS program, a.tracker, a.insns_processed AS a_insns, "
 			  "b.insns_processed AS b_insns, a.total_states AS a_states, b.total_states AS b_states, "
-			  "a.verdict <> b.verdict AS verdict_changed "
+			  "a.verdict <> b.verdict AS verdict_changed, "
+			  "CASE WHEN a.verdict = b.verdict THEN 'same' WHEN b.verdict = 'success' THEN 'accepted' "
+			  "WHEN a.verdict = 'success' THEN 'rejected' ELSE 'other' END AS verdict_way, "
+			  "CASE WHEN a.verdict <> b.verdict THEN row_number() OVER (PARTITION BY a.verdict <> b.verdict "
+			  "ORDER BY coalesce(t.ord, 1000), a.tracker, p.name) ELSE 0 END AS change_no, "
+			  "a.verdict AS a_verdict, b.verdict AS b_verdict "
 			  "FROM results a JOIN results b ON b.run_id = ?2 AND b.program_id = a.program_id "
 			  "AND b.tracker = a.tracker JOIN programs p ON p.id = a.program_id "
 			  "LEFT JOIN chart_trackers t ON t.name = a.tracker "
