@@ -19,6 +19,7 @@
 #include "engine/vmlinux.h"
 #include "kernels/kernels.h"
 #include "explain/explain.h"
+#include "explain/switches.h"
 #include "loader/object.h"
 #include "oracle/helper_probe.h"
 #include "store/runinfo.h"
@@ -79,8 +80,16 @@ static int explain_one(const struct rb_object *obj, size_t i, const struct rb_ex
 	if (all && !x.changed)
 		return 0;
 	rb_explain_print(stdout, obj, i, &x);
+	bool ok = rb_explain_ok(&x);
+	/* a profile step (old -> old@7.2): the profile switches that make it */
+	struct rb_switch_cause sc;
+	if (x.changed && !eo->no_counterfactual && rb_explain_switches(obj, i, eo, x.names[0], x.names[1], &sc, &err) == 0 &&
+	    sc.profile_step) {
+		rb_switch_cause_print(stdout, &sc, x.names[0], x.names[1]);
+		ok = ok || rb_switch_cause_ok(&sc);
+	}
 	printf("\n");
-	if (x.changed && !rb_explain_ok(&x))
+	if (x.changed && !ok)
 		*bad = 1;
 	return 0;
 }

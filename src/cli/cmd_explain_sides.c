@@ -14,6 +14,7 @@
 #include "cli/type_opts.h"
 #include "driver/keep_logs.h"
 #include "engine/profile.h"
+#include "explain/switches.h"
 #include "kernels/kernels.h"
 #include "loader/prog_type.h"
 #include "oracle/ktrace.h"
@@ -232,6 +233,16 @@ static bool explain_step(const struct rb_xs_opts *o, const struct rb_object *obj
 		return true;
 	}
 	snprintf(cls, len, "%s", x->cls[0] ? x->cls : "no exploration difference");
+	/* a profile step: the profile switches that make it */
+	struct rb_switch_cause sc;
+	if (!eo.no_counterfactual && rb_explain_switches(obj, idx, &eo, a, b, &sc, &err) == 0 && sc.profile_step) {
+		if (f)
+			rb_switch_cause_print(f, &sc, a, b);
+		if (rb_switch_cause_ok(&sc)) {
+			snprintf(cls, len, "switch %.200s", sc.names);
+			return true;
+		}
+	}
 	return rb_explain_ok(x);
 }
 

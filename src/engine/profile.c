@@ -2,6 +2,7 @@
 #include "engine/profile.h"
 #include "util/array_size.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,4 +68,58 @@ int rb_profile_names(char *buf, size_t len, const char *sep)
 		n += k > 0 ? k : 0;
 	}
 	return n;
+}
+
+/* every switch of struct rb_profile: where it lives and its kind (the
+ * int max_call_frames, the rest bool). test_profile checks that copying
+ * all of them makes 6.18 into 7.2, so a switch missing here fails there. */
+#define SW_BOOL(f) {#f, offsetof(struct rb_profile, f), false}
+static const struct {
+	const char *name;
+	size_t off;
+	bool is_int;
+} switches[] = {
+	{"max_call_frames", offsetof(struct rb_profile, max_call_frames), true},
+	SW_BOOL(null_check_keeps_id),
+	SW_BOOL(stack_live_half_slots),
+	SW_BOOL(const_fold_branches),
+	SW_BOOL(helper_sets_72),
+	SW_BOOL(linked_regs_max_5),
+	SW_BOOL(insn_fields_static),
+	SW_BOOL(recursion_static),
+	SW_BOOL(stacksafe_half_scalars),
+	SW_BOOL(ptr_cast_branch),
+	SW_BOOL(timers_in_tracing),
+	SW_BOOL(sched_ext),
+	SW_BOOL(kfunc_trusted_default),
+	SW_BOOL(walk_plain_ptr),
+	SW_BOOL(arena_kfuncs),
+	SW_BOOL(buffer_const_var_off),
+	SW_BOOL(global_call_resets_frames),
+	SW_BOOL(ptr_off_in_var),
+};
+
+size_t rb_profile_switch_count(void)
+{
+	return ARRAY_SIZE(switches);
+}
+
+const char *rb_profile_switch_name(size_t i)
+{
+	return i < ARRAY_SIZE(switches) ? switches[i].name : NULL;
+}
+
+bool rb_profile_switch_differs(const struct rb_profile *a, const struct rb_profile *b, size_t i)
+{
+	if (i >= ARRAY_SIZE(switches))
+		return false;
+	const char *pa = (const char *)a + switches[i].off, *pb = (const char *)b + switches[i].off;
+	return memcmp(pa, pb, switches[i].is_int ? sizeof(int) : sizeof(bool)) != 0;
+}
+
+void rb_profile_switch_copy(struct rb_profile *dst, const struct rb_profile *src, size_t i)
+{
+	if (i < ARRAY_SIZE(switches))
+		memcpy((char *)dst + switches[i].off, (const char *)src + switches[i].off,
+		       switches[i].is_int ? sizeof(int) : sizeof(bool));
 }

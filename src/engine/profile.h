@@ -153,4 +153,15 @@ const struct rb_profile *rb_profile_split(const char *row, char *base, size_t le
 /* the profile names, separated by sep, into buf (snprintf-style return) */
 int rb_profile_names(char *buf, size_t len, const char *sep);
 
+/* The switches one by one, so that a caller can build a profile between
+ * two (a copy of one with some switches of the other): explain's switch
+ * attribution (explain/switches.h) turns them one at a time to find
+ * which makes a program's 6.18 -> 7.2 change. Index i < count. */
+size_t rb_profile_switch_count(void);
+const char *rb_profile_switch_name(size_t i);
+/* switch i holds different values in a and b */
+bool rb_profile_switch_differs(const struct rb_profile *a, const struct rb_profile *b, size_t i);
+/* switch i of dst takes src's value (nothing else changes) */
+void rb_profile_switch_copy(struct rb_profile *dst, const struct rb_profile *src, size_t i);
+
 #endif

@@ -36,6 +36,8 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		rb_tracker_names(names, sizeof(names), ", ", true);
 		return rb_errf(err, "unknown tracker '%s' (%s; NAME@PROFILE)", name, names);
 	}
+	if (prof && opts && opts->profile)
+		prof = opts->profile;
 	if (rb_prog_prepare_outcome(&obj->progs[prog_idx], res))
 		return 0;
 	if (rb_kernel_is_running(name)) {
@@ -56,8 +58,9 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		.time_limit_s = opts ? opts->time_limit_s : 0,
 		.log = opts ? opts->log : NULL,
 		.vmlinux = opts ? opts->vmlinux : NULL,
-		/* helper sets measured on the running kernel hold for its profile only */
-		.helpers = opts && prof == rb_profile_default() ? opts->helpers : NULL,
+		/* helper sets measured on the running kernel hold where the
+		 * profile takes 6.18's sets */
+		.helpers = opts && !prof->helper_sets_72 ? opts->helpers : NULL,
 		.rec = opts ? opts->rec : NULL,
 		.profile = prof,
 		/* the running kernel's nr_cpu_ids */

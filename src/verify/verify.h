@@ -17,6 +17,7 @@
 
 struct rb_helper_source;
 struct rb_engine_recorder;
+struct rb_profile;
 
 struct rb_verify_opts {
 	const char *tracker;    /* an engine tracker, or the running kernel (RB_KERNEL_RUNNING) */
@@ -27,6 +28,9 @@ struct rb_verify_opts {
 	struct rb_vmlinux *vmlinux; /* shared vmlinux BTF for the engine (engine/vmlinux.h); NULL: per program */
 	const struct rb_helper_source *helpers; /* the running kernel's helper sets; NULL: compiled-in */
 	const struct rb_engine_recorder *rec;   /* engine only: an observer of the exploration (engine.h) */
+	/* engine only: the profile to follow in place of the row's (a profile
+	 * built between two, explain/switches.h); NULL: the row's */
+	const struct rb_profile *profile;
 };
 
 /* Returns 0 and fills res (whatever the verdict); < 0 only when the call

@@ -54,6 +54,13 @@ pin() { # PROG SWITCH 6.18-COUNTS 7.2-COUNTS (verdict,insns,states)
 		got=$(counts "$t@7.2" "$p")
 		check "$p ($sw): $t@7.2 gives 7.2.13's $k72 (measured)" '[ "$got" = "$k72" ]'
 	done
+	# explain's switch attribution (src/explain/switches.h) finds the
+	# switch this program pins, with the counterfactual: old@7.2 with it
+	# turned back gives 6.18's counts
+	"$RB" explain --baseline old --candidate old@7.2 "$OBJ:$p" >"$tmp/sw.$p" 2>&1
+	check "$p: explain attributes old -> old@7.2 to $sw, the change vanishing without it" \
+		'grep -Eq "^switches: +([a-z0-9_]+\+)*$sw(\+[a-z0-9_]+)* \(" "$tmp/sw.$p" &&
+		 grep -Eq "^  counterfactual: old@7.2 without [a-z0-9_+]+: $(echo "$k618" | sed "s/,/ /; s/,/\//") -> vanished" "$tmp/sw.$p"' "$tmp/sw.$p"
 	got=$(counts kernel "$p")
 	case $got in
 	unavailable*|"") ok "$p: the running kernel gives $k618 # skip bpf() not permitted" ;;
