@@ -28,23 +28,30 @@ set style histogram clustered gap 1
 set style fill solid 0.9 border -1
 set boxwidth 0.9
 set grid noxtics
-set xtics rotate by -30 font ",11"
+set xtics rotate by -40 font ",11" nomirror offset -0.5, 0
+set ytics font ",13" nomirror
 set termoption noenhanced
 unset key
 set offsets 0, 0, graph 0.15, 0
-set multiplot layout 2,3 title "Engine profile (6.18, 7.2) x tracker (old, cnum-mainline), per corpus source"
+# the same margins in every cell (in characters), so that the five panels
+# are the same size whatever their tic labels
+set lmargin 7
+set rmargin 5
+set tmargin 2.6
+set bmargin 4.5
+set multiplot layout 2,3 title "Engine profile (6.18, 7.2) x tracker (old, cnum-mainline), per corpus source" font ",22"
 array T[5] = ["instructions (x 6.18 old)", "states (x 6.18 old)", "engine time (x 6.18 old)", \
               "peak state memory (x 6.18 old)", "accepted (%)"]
 do for [i = 0:4] {
 	set title T[i + 1] noenhanced font ",14"
-	if (i == 4) { set yrange [0:110] } else { set yrange [0:*] }
+	if (i == 4) { set yrange [0:110]; set ytics 25 } else { set yrange [0:*]; set ytics autofreq; set ytics 0.5 }
 	plot f index i using 3:xtic(2) title "6.18 old" lc rgb "#4477aa", \
 	     '' index i using 4 title "6.18 cnum-mainline" lc rgb "#66ccee", \
 	     '' index i using 5 title "7.2 old" lc rgb "#ee6677", \
 	     '' index i using 6 title "7.2 cnum-mainline" lc rgb "#aa3377"
 }
 # the sixth cell: the key
-set key center center font ",16"
+set key center center Left reverse font ",16"
 unset border
 unset tics
 unset title
