@@ -17,8 +17,14 @@ load plotdir."/style.gp"
 f = data."/agreement.tsv"
 set datafile missing ""
 set title "Verdict agreement with the Linux 6.18 verifier, per corpus source"
+# the source "own" (programs/src) holds the talk's worked examples, written
+# so that wrapped ranges decide them differently from 6.18's bounds: their
+# disagreement is by design, and the chart says so
+set label 10 "own: this project's examples, written to part wrapped ranges from 6.18's bounds (low agreement by design)" \
+    at graph 0.5, graph -0.30 center font ",13" noenhanced
+set bmargin 8
 set ylabel "programs with the kernel's verdict (%)"
-set yrange [0:115]
+set yrange [0:128]
 set ytics 0,20,100
 set style data histogram
 set style histogram clustered gap 1

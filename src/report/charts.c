@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/profile.h"
 #include "kernels/kernels.h"
 #include "tracker/tracker.h"
 
@@ -319,6 +320,33 @@ static int fill_trackers(sqlite3 *db, struct rb_err *err)
 		rc = sqlite3_step(s);
 		sqlite3_reset(s);
 	}
+	/* each registry tracker in each profile but the default one
+	 * ("old@7.2"), where the database has its rows: the 2x2 matrix's
+	 * off-default cells sit beside their trackers in every chart */
+	char profs[128];
+	rb_profile_names(profs, sizeof(profs), ",");
+	for (char *save = NULL, *pn = strtok_r(profs, ",", &save); pn && rc == SQLITE_DONE;
+	     pn = strtok_r(NULL, ",", &save)) {
+		if (rb_profile_get(pn) == rb_profile_default())
+			continue;
+		for (const struct rb_tracker *const *t = rb_trackers(64); t && *t && rc == SQLITE_DONE; t++, ord++) {
+			char row[96];
+			snprintf(row, sizeof(row), "%s@%s", (*t)->name, pn);
+			sqlite3_clear_bindings(s);
+			sqlite3_bind_text(s, 1, row, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_int(s, 2, ord);
+			sqlite3_bind_int64(s, 3, (int64_t)(*t)->val_size);
+			sqlite3_bind_int(s, 4, 0);
+			rc = sqlite3_step(s);
+			sqlite3_reset(s);
+		}
+	}
+	if (rc == SQLITE_DONE &&
+	    sqlite3_exec(db, "DELETE FROM temp.chart_trackers WHERE name LIKE '%@%' AND name NOT IN "
+			     "(SELECT DISTINCT tracker FROM results)", NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return rb_errf(err, "charts: %s", sqlite3_errmsg(db));
+	}
 	struct rb_kernel ks[RB_KERNELS_MAX];
 	size_t nk = 0;
 	if (rb_kernels_list(ks, RB_KERNELS_MAX, &nk, err) < 0)
@@ -372,8 +400,9 @@ static int bind_runs(sqlite3_stmt *s, const struct rb_chart *c, const struct rb_
 
 /* The pivot of a (key, ord, tracker, value) query: one column per
  * tracker present (registry order), named after it. The names are the
- * registry's and the kernels' (src/kernels/): letters, digits, '-', '_'
- * and '.' only, so they are quoted as they are. */
+ * registry's (with '@' and a profile) and the kernels' (src/kernels/):
+ * letters, digits, '-', '_', '.' and '@' only, so they are quoted as they
+ * are. */
 static char *pivot_sql(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_runs_ids *runs,
 		       const char *sql, struct rb_err *err)
 {
@@ -401,7 +430,7 @@ static char *pivot_sql(sqlite3 *db, const struct rb_chart *c, const struct rb_ch
 		bool ok = t && *t;
 		for (const char *p = t; ok && *p; p++)
 			ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			     *p == '-' || *p == '_' || *p == '.';
+			     *p == '-' || *p == '_' || *p == '.' || *p == '@';
 		if (!ok)
 			continue;
 		char *next = sqlite3_mprintf("%s, max(CASE WHEN q.tracker = '%s' THEN q.value END) AS \"%s\"", out,
