@@ -300,8 +300,10 @@ bench-insns: deps build/bench/rangebench-bench
 
 # The main job: build, corpus, every available tracker over the default
 # corpus and the census into db/results.sqlite, micro-benchmarks, charts.
+# (+: the job's own makes share this make's job slots; without it they
+# found no jobserver and built with -j1)
 main-job:
-	@db/main_job.sh
+	+@db/main_job.sh
 
 # libFuzzer targets. fuzz_loader: the loader alone (loader/ and util/
 # compiled into it); `make test` builds it, so it cannot rot. fuzz_verify:

@@ -43,13 +43,32 @@ system() { # reason
 }
 [ "${RB_LIBBPF:-}" = system ] && { system "RB_LIBBPF=system"; exit 0; }
 
+# ticking WHAT CMD...: run CMD; every 5 s while it runs, say on stderr (fd 3,
+# which CMD's redirections leave alone) that WHAT is still going, so the
+# build is never silent for long (the libbpf build takes minutes on a
+# loaded machine)
+exec 3>&2
+ticking() {
+	local what=$1 s=$SECONDS p n=0
+	shift
+	"$@" &
+	p=$!
+	while kill -0 "$p" 2>/dev/null; do
+		sleep 1
+		n=$((n + 1))
+		[ $((n % 5)) -ne 0 ] || ! kill -0 "$p" 2>/dev/null || echo "libbpf: $what: $((SECONDS - s)) s" >&3
+	done
+	wait "$p"
+}
+
 A=$CACHE/apt/$SUITE
 mkdir -p "$A/lists/partial" "$A/cache/archives/partial" || { system "cannot create $A"; exit 0; }
 printf 'deb-src %s %s main\n' "$MIRROR" "$SUITE" >"$A/sources.list"
 O=(-o "Dir::Etc::sourcelist=$A/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$A/lists"
 	-o "Dir::Cache=$A/cache" -o Debug::NoLocking=1)
 if [ -z "$(find "$A/lists" -maxdepth 1 -name '*Sources*' -mtime -1 2>/dev/null | head -1)" ]; then
-	apt-get "${O[@]}" update -q >"$A/update.log" 2>&1 ||
+	echo "libbpf: reading the source list of Debian $SUITE ($MIRROR)..." >&2
+	ticking "reading the source list" apt-get "${O[@]}" update -q >"$A/update.log" 2>&1 ||
 		rm -f "$A"/lists/*Sources* # a failed update must not leave stale lists behind as fresh
 fi
 VER=$(apt-cache "${O[@]}" showsrc libbpf 2>/dev/null | awk '/^Version:/ {print $2; exit}')
@@ -62,10 +81,11 @@ D=$CACHE/v-${VER#*:}
 if [ ! -f "$D/lib/libbpf.a" ]; then
 	S=$CACHE/src/${VER#*:}
 	rm -rf "$S" "$D"; mkdir -p "$S"
-	if ! (cd "$S" && apt-get "${O[@]}" source --download-only -q "libbpf=$VER") >"$S/download.log" 2>&1; then
+	echo "libbpf: downloading the source package libbpf $VER..." >&2
+	if ! (cd "$S" && ticking "downloading" apt-get "${O[@]}" source --download-only -q "libbpf=$VER") >"$S/download.log" 2>&1; then
 		system "cannot download libbpf $VER source from $SUITE (see $S/download.log)"; exit 0
 	fi
-	(
+	build() (
 		set -e
 		cd "$S"
 		tar xzf libbpf_*.orig.tar.gz
@@ -78,11 +98,15 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 				done
 			fi
 		fi
-		nice make -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
+		nice make -j"$(nproc)" -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
 			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include install
 		mkdir -p "$D"
 		cp -r "$S/inst/lib" "$S/inst/include" "$D/"
-	) >"$S/build.log" 2>&1 || { rm -rf "$D"; system "building libbpf $VER failed (see $S/build.log)"; exit 0; }
+	)
+	echo "libbpf: building libbpf $VER ($(nproc) jobs; log: $S/build.log)..." >&2
+	# (not in an || list: that would turn off build's set -e)
+	ticking "building libbpf $VER" build >"$S/build.log" 2>&1
+	[ $? -eq 0 ] || { rm -rf "$D"; system "building libbpf $VER failed (see $S/build.log)"; exit 0; }
 	rm -rf "$S/obj" "$S/inst"
 	echo "libbpf: built $VER from Debian $SUITE's source package into $D" >&2
 fi
