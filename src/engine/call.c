@@ -217,11 +217,8 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 {
 	struct rb_vstate *st = env->cur;
 	int err;
-	if (!st->curframe && st->nrefs && st->ref_insns[0] == RB_REF_LOCK)
+	if (!st->curframe && rb_lock_held(env))
 		return rb_reject(env, "BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed region");
-	for (int i = 1; !st->curframe && i < st->nrefs; i++)
-		if (st->ref_insns[i] == RB_REF_LOCK)
-			return rb_reject(env, "BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed region");
 	if (!st->curframe && st->nrefs) {
 		/* check_resource_leak: each leaked reference, then the verdict */
 		for (int i = 0; i < st->nrefs; i++)

@@ -216,7 +216,7 @@ static int set_map_value_return(struct rb_env *env, const struct rb_helper *p, c
 	/* 6.13+: an array lookup with a constant in-range key cannot fail */
 	if (p->id == BPF_FUNC_map_lookup_elem && ca->const_key >= 0 && (uint64_t)ca->const_key < m->max_entries) {
 		/* a value that may hold a bpf_spin_lock gets an id (the lock's identity) */
-		if (rb_map_spin_lock_off(env, ca->map_idx) >= 0)
+		if (rb_map_has_lock(env, ca->map_idx))
 			r0->id = ++env->id_gen;
 		return 0;
 	}

@@ -20,10 +20,13 @@
 #include "engine/branches.h"
 #include "engine/btf.h"
 #include "engine/iter.h"
+#include "engine/kfunc_table72.h"
 #include "engine/liveness.h"
+#include "engine/locks.h"
 #include "engine/log.h"
 #include "engine/mem.h"
 #include "engine/names.h"
+#include "engine/profile.h"
 #include "engine/refs.h"
 #include "engine/states.h"
 
@@ -35,6 +38,10 @@ void rb_iter_mark_next_calls(struct rb_env *env)
 			continue;
 		const char *name = rb_kfunc_name(rb_need_vmlinux(env), in->imm);
 		const struct rb_kfunc *row = name ? rb_kfunc_row(name) : NULL;
+		/* the 7.2 profile's sched_ext iterators (kfunc_table72.c) */
+		const struct rb_kfunc72 *r72 = !row && name && env->prof->sched_ext ? rb_kfunc72_row(name) : NULL;
+		if (r72)
+			row = &r72->k;
 		if (!row || !(row->flags & KF_ITER_NEXT))
 			continue;
 		env->aux[i].prune_point = true;
@@ -43,16 +50,16 @@ void rb_iter_mark_next_calls(struct rb_env *env)
 	}
 }
 
-/* the iterator struct the kfunc's first argument points to:
+/* the iterator struct the kfunc's argument argi points to:
  * btf_check_iter_arg (a "struct bpf_iter_<type> *"); its BTF id and size */
-static int iter_struct(struct rb_env *env, const struct rb_kfunc_call *call, uint32_t *id, uint32_t *size,
+static int iter_struct(struct rb_env *env, const struct rb_kfunc_call *call, int argi, uint32_t *id, uint32_t *size,
 		       const char **type)
 {
 	const struct btf *b = rb_need_vmlinux(env);
 	const struct btf_type *proto = b ? btf__type_by_id(b, call->proto_id) : NULL;
-	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 1)
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) <= argi)
 		return -1;
-	const struct btf_type *t = btf__type_by_id(b, btf_params(proto)[0].type);
+	const struct btf_type *t = btf__type_by_id(b, btf_params(proto)[argi].type);
 	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
 		t = btf__type_by_id(b, t->type);
 	if (!t || !btf_is_ptr(t))
@@ -91,13 +98,13 @@ static int iter_get_spi(struct rb_env *env, const struct rb_reg *reg, int nr_slo
 	return 0;
 }
 
-static int check_iter_reg(struct rb_env *env)
+static int check_iter_reg(struct rb_env *env, int argi)
 {
-	int err = rb_check_reg_read(env, 1);
+	int err = rb_check_reg_read(env, argi + 1);
 	if (err)
 		return err;
-	if (rb_cur_regs(env)[1].type != RT_STACK)
-		return rb_reject(env, "arg#0 expected pointer to an iterator on stack");
+	if (rb_cur_regs(env)[argi + 1].type != RT_STACK)
+		return rb_reject(env, "arg#%d expected pointer to an iterator on stack", argi);
 	return 0;
 }
 
@@ -111,15 +118,15 @@ struct iter_arg {
 	int nr_slots, spi;
 };
 
-static int iter_arg(struct rb_env *env, const struct rb_kfunc_call *call, struct iter_arg *a)
+static int iter_arg(struct rb_env *env, const struct rb_kfunc_call *call, int argi, struct iter_arg *a)
 {
 	uint32_t size;
 	int err;
-	if (iter_struct(env, call, &a->sid, &size, &a->type))
+	if (iter_struct(env, call, argi, &a->sid, &size, &a->type))
 		return rb_unsupported(env, "kfunc %s (iterator argument)", call->name);
-	if ((err = check_iter_reg(env)))
+	if ((err = check_iter_reg(env, argi)))
 		return err;
-	a->reg = rb_cur_regs(env)[1];
+	a->reg = rb_cur_regs(env)[argi + 1];
 	a->nr_slots = (int)size / 8;
 	return iter_get_spi(env, &a->reg, a->nr_slots, &a->spi);
 }
@@ -128,7 +135,8 @@ static int scalar_args(struct rb_env *env, const struct rb_kfunc_call *call)
 {
 	const struct btf *b = rb_need_vmlinux(env);
 	const struct btf_type *proto = btf__type_by_id(b, call->proto_id);
-	int n = btf_vlen(proto);
+	/* 7.2.13 is_kfunc_arg_implicit: the verifier supplies the rest */
+	int n = (call->row->flags & KF_IMPLICIT_ARGS) ? call->nvisible : btf_vlen(proto);
 	for (int a = 1; a < n && a < 5; a++) {
 		rb_scratch_reg(env, a + 1);
 		if (rb_cur_regs(env)[a + 1].type != RT_SCALAR)
@@ -151,11 +159,18 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 {
 	(void)insn;
 	struct iter_arg a;
-	int err, r = iter_arg(env, call, &a);
+	int err, r = iter_arg(env, call, 0, &a);
 	if (r < 0)
 		return r;
 	int nr_slots = a.nr_slots, spi = a.spi;
 	struct rb_func *f = env->cur->frame[a.reg.frameno];
+	/* 7.2.13 mark_stack_slots_iter: a KF_RCU_PROTECTED iterator made in
+	 * an RCU critical section is MEM_RCU (its next() gives RCU pointers),
+	 * outside one untrusted (every later use refused); in_rcu_cs: a
+	 * non-sleepable program or a held lock (bpf_rcu_read_lock is not
+	 * modelled) */
+	bool rcu_prot = (call->row->flags & KF_RCU_PROTECTED) != 0;
+	bool in_rcu = !(env->prog->prog_flags & BPF_F_SLEEPABLE) || rb_lock_held(env);
 	/* is_iter_reg_valid_uninit */
 	if (r == 0)
 		for (int i = 0; i < nr_slots; i++)
@@ -177,6 +192,8 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 	for (int i = 0; i < nr_slots; i++) {
 		struct rb_slot *s = &f->stack[spi - i];
 		rb_reg_ptr(env, &s->spilled, RT_STACK);
+		if (rcu_prot)
+			s->spilled.flags = in_rcu ? RF_RCU : RF_UNTRUSTED;
 		s->spilled.ref_obj_id = i == 0 ? id : 0;
 		RB_ITER_BTF_ID(&s->spilled) = (int32_t)a.sid;
 		RB_ITER_STATE(&s->spilled) = RB_ITER_ACTIVE;
@@ -187,15 +204,17 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 	}
 	clobber(env);
 	rb_reg_unknown(env, &rb_cur_regs(env)[0]); /* int bpf_iter_<type>_new() */
+	if (rcu_prot && !in_rcu)
+		return rb_reject(env, "kernel func %s requires RCU critical section protection", call->name);
 	return 0;
 }
 
 /* is_iter_reg_valid_init, then mark_iter_read: the iterator's first slot */
-static int valid_init(struct rb_env *env, const struct rb_kfunc_call *call, struct rb_slot **first, int *frameno,
-		      int *spi_out)
+static int valid_init(struct rb_env *env, const struct rb_kfunc_call *call, int argi, struct rb_slot **first,
+		      int *frameno, int *spi_out)
 {
 	struct iter_arg a;
-	int r = iter_arg(env, call, &a);
+	int r = iter_arg(env, call, argi, &a);
 	if (r < 0)
 		return r;
 	int nr_slots = a.nr_slots, spi = a.spi;
@@ -209,8 +228,13 @@ static int valid_init(struct rb_env *env, const struct rb_kfunc_call *call, stru
 			if (s->type[j] != SLOT_ITER)
 				ok = false;
 	}
+	/* 7.2.13 is_iter_reg_valid_init: an untrusted (made outside an RCU
+	 * critical section) iterator is -EPROTO */
+	for (int i = 0; ok && i < nr_slots; i++)
+		if (f->stack[spi - i].spilled.flags & RF_UNTRUSTED)
+			return rb_reject(env, "expected an RCU CS when using %s", call->name);
 	if (!ok)
-		return rb_reject(env, "expected an initialized iter_%s as arg #0", a.type);
+		return rb_reject(env, "expected an initialized iter_%s as arg #%d", a.type, argi);
 	for (int i = 0; i < nr_slots; i++)
 		rb_live_stack_access(env, f->frameno, spi - i, false);
 	*first = &f->stack[spi];
@@ -224,7 +248,7 @@ int rb_kfunc_iter_destroy(struct rb_env *env, const struct bpf_insn *insn, const
 	(void)insn;
 	struct rb_slot *s;
 	int frameno, spi;
-	int n = valid_init(env, call, &s, &frameno, &spi);
+	int n = valid_init(env, call, 0, &s, &frameno, &spi);
 	if (n < 0)
 		return n;
 	/* unmark_stack_slots_iter */
@@ -241,10 +265,26 @@ int rb_kfunc_iter_destroy(struct rb_env *env, const struct bpf_insn *insn, const
 	return 0; /* void bpf_iter_<type>_destroy() */
 }
 
-/* R0 of next(): a read-only pointer to the element (its pointee's size),
- * or NULL; it holds the iterator's reference */
-static int next_r0(struct rb_env *env, const struct rb_kfunc_call *call, uint32_t ref)
+int rb_kfunc_iter_arg(struct rb_env *env, const struct rb_kfunc_call *call, int argi)
 {
+	struct rb_slot *s;
+	int frameno, spi;
+	int n = valid_init(env, call, argi, &s, &frameno, &spi);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++)
+		rb_scratch_slot(env, spi - i);
+	return 0;
+}
+
+/* R0 of next(): a read-only pointer to the element (its pointee's size),
+ * or NULL; it holds the iterator's reference. 7.2.13 check_kfunc_call: a
+ * struct element (bpf_iter_scx_dsq_next's task) is a BTF pointer, MEM_RCU
+ * when the iterator is (an RCU-protected one), trusted otherwise, with an
+ * id of its own and no reference */
+static int next_r0(struct rb_env *env, const struct rb_kfunc_call *call, const struct rb_reg *it)
+{
+	uint32_t ref = it->ref_obj_id;
 	const struct btf *b = rb_need_vmlinux(env);
 	const struct btf_type *proto = btf__type_by_id(b, call->proto_id);
 	const struct btf_type *t = btf__type_by_id(b, proto->type);
@@ -256,9 +296,22 @@ static int next_r0(struct rb_env *env, const struct rb_kfunc_call *call, uint32_
 	const struct btf_type *pt = btf__type_by_id(b, t->type);
 	while (pt && (btf_is_mod(pt) || btf_is_typedef(pt)))
 		pt = btf__type_by_id(b, pt->type);
+	struct rb_reg *r0 = &rb_cur_regs(env)[0];
+	if (pt && btf_is_struct(pt) && env->prof->sched_ext) {
+		uint32_t pid = t->type;
+		const struct btf_type *m = btf__type_by_id(b, pid);
+		while (m && (btf_is_mod(m) || btf_is_typedef(m))) {
+			pid = m->type;
+			m = btf__type_by_id(b, pid);
+		}
+		rb_reg_ptr(env, r0, RT_BTF_ID);
+		r0->map_idx = (int32_t)pid;
+		r0->flags = (uint8_t)(((it->flags & RF_RCU) ? RF_RCU : RF_TRUSTED) | RF_MAYBE_NULL);
+		r0->id = ++env->id_gen;
+		return 0;
+	}
 	if (sz <= 0 || !pt || btf_is_composite(pt))
 		return rb_unsupported(env, "kfunc %s return type (struct pointer)", call->name);
-	struct rb_reg *r0 = &rb_cur_regs(env)[0];
 	rb_reg_ptr(env, r0, RT_MEM);
 	r0->flags = RF_RDONLY | RF_MAYBE_NULL;
 	r0->range = (int32_t)sz;
@@ -277,11 +330,11 @@ int rb_kfunc_iter_next(struct rb_env *env, const struct bpf_insn *insn, const st
 	(void)insn;
 	struct rb_slot *s;
 	int frameno, spi, err;
-	int n = valid_init(env, call, &s, &frameno, &spi);
+	int n = valid_init(env, call, 0, &s, &frameno, &spi);
 	if (n < 0)
 		return n;
 	clobber(env);
-	if ((err = next_r0(env, call, s->spilled.ref_obj_id)))
+	if ((err = next_r0(env, call, &s->spilled)))
 		return err;
 	/* process_iter_next_call */
 	struct rb_vstate *cur = env->cur;

@@ -24,6 +24,10 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 int rb_kfunc_iter_next(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
 int rb_kfunc_iter_destroy(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
 
+/* 7.2.13 KF_ARG_PTR_TO_ITER of another kfunc (an "__iter" argument, e.g.
+ * scx_bpf_dsq_move's): process_iter_arg's initialized iterator */
+int rb_kfunc_iter_arg(struct rb_env *env, const struct rb_kfunc_call *call, int argi);
+
 /* check_cfg: an iterator's next() call is a prune point and a forced
  * checkpoint (is_iter_next_insn); after vmlinux BTF is at hand */
 void rb_iter_mark_next_calls(struct rb_env *env);

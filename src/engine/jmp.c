@@ -216,7 +216,7 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 			/* 6.18: only pointers that may point to a bpf_spin_lock
 			 * keep it; 7.2 keeps every id (profile.h) */
 			if (!env->prof->null_check_keeps_id &&
-			    (r->type != RT_MAP_VALUE || rb_map_spin_lock_off(env, r->map_idx) < 0))
+			    (r->type != RT_MAP_VALUE || !rb_map_has_lock(env, r->map_idx)))
 				r->id = 0;
 		}
 	})

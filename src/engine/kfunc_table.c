@@ -26,6 +26,7 @@
 #include "engine/dynptr_kfuncs.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
+#include "engine/locks.h"
 #include "util/array_size.h"
 
 /* socket_filter .. raw_tracepoint_writable and cgroup_sockopt except
@@ -173,10 +174,11 @@ static const struct rb_kfunc rows[] = {
 	K(bpf_rdonly_cast, 0x1cfeffffe, KF_FASTCALL),
 	K(bpf_refcount_acquire_impl, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL | KF_RCU),
 	U(bpf_remove_dentry_xattr, 0x000000000),
-	U(bpf_res_spin_lock, 0x1cfeffffe),
-	U(bpf_res_spin_lock_irqsave, 0x1cfeffffe),
-	U(bpf_res_spin_unlock, 0x1cfeffffe),
-	U(bpf_res_spin_unlock_irqrestore, 0x1cfeffffe),
+	/* kernel/bpf/rqspinlock.c's flags (locks.c) */
+	S(bpf_res_spin_lock, 0x1cfeffffe, KF_RET_NULL, rb_kfunc_res_spin_lock),
+	S(bpf_res_spin_lock_irqsave, 0x1cfeffffe, KF_RET_NULL, rb_kfunc_res_spin_lock),
+	S(bpf_res_spin_unlock, 0x1cfeffffe, 0, rb_kfunc_res_spin_lock),
+	S(bpf_res_spin_unlock_irqrestore, 0x1cfeffffe, 0, rb_kfunc_res_spin_lock),
 	K(bpf_send_signal_task, 0x08e84a3e8, KF_TRUSTED_ARGS),
 	U(bpf_session_cookie, 0x000000000),
 	U(bpf_session_is_return, 0x000000000),

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/iter.h"
 #include "engine/kfunc_table72.h"
 #include "engine/struct_ops.h"
 #include "engine/struct_ops_scx.h"
@@ -40,6 +41,8 @@
 	 (((s) & (ANY | IDL | CID)) ? T_STRUCT_OPS | T_TRACING | T_SYSCALL : 0))
 
 #define R(n, sets, fl) {{#n, TYPES(sets), fl, true, NULL}, sets}
+/* a row with a `special` checker */
+#define RS(n, sets, fl, fn) {{#n, TYPES(sets), fl, true, fn}, sets}
 
 /* kernel/bpf/arena.c common_kfunc_set (BPF_PROG_TYPE_UNSPEC: every
  * program type), profile.h arena_kfuncs */
@@ -53,9 +56,10 @@ static const struct rb_kfunc72 rows[] = {
 	A(bpf_arena_alloc_pages, KF_ARENA_RET | KF_ARENA_ARG2),
 	A(bpf_arena_free_pages, KF_ARENA_ARG2),
 	A(bpf_arena_reserve_pages, KF_ARENA_ARG2),
-	R(bpf_iter_scx_dsq_destroy, ANY, KF_ITER_DESTROY),
-	R(bpf_iter_scx_dsq_new, ANY, KF_IMPLICIT_ARGS | KF_ITER_NEW | KF_RCU_PROTECTED),
-	R(bpf_iter_scx_dsq_next, ANY, KF_ITER_NEXT | KF_RET_NULL),
+	/* the open-coded DSQ iterator (iter.c) */
+	RS(bpf_iter_scx_dsq_destroy, ANY, KF_ITER_DESTROY, rb_kfunc_iter_destroy),
+	RS(bpf_iter_scx_dsq_new, ANY, KF_IMPLICIT_ARGS | KF_ITER_NEW | KF_RCU_PROTECTED, rb_kfunc_iter_new),
+	RS(bpf_iter_scx_dsq_next, ANY, KF_ITER_NEXT | KF_RET_NULL, rb_kfunc_iter_next),
 	R(scx_bpf_cid_curr, ANY, KF_IMPLICIT_ARGS | KF_RET_NULL | KF_RCU_PROTECTED),
 	R(scx_bpf_cid_override, INI, KF_IMPLICIT_ARGS | KF_SLEEPABLE),
 	R(scx_bpf_cid_to_cpu, CID, KF_IMPLICIT_ARGS),

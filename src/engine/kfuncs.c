@@ -22,6 +22,7 @@
 #include "engine/btf.h"
 #include "engine/kfunc_table.h"
 #include "engine/kfunc_table72.h"
+#include "engine/iter.h"
 #include "engine/kfuncs.h"
 #include "engine/log.h"
 #include "engine/mem.h"
@@ -225,6 +226,8 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 					 regno);
 		return 0;
 	}
+	if (env->prof->sched_ext && has_suffix(pname, "__iter"))
+		return rb_kfunc_iter_arg(env, call, a); /* 7.2.13 KF_ARG_PTR_TO_ITER */
 	const char *special = special_arg(pname, ref_tname);
 	if (special)
 		return rb_unsupported(env, "kfunc %s argument %d (%s)", call->name, a, special);

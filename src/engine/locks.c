@@ -7,14 +7,21 @@
  * unlock may be called while it is held, and the main program may not
  * exit with it. The lock lives in the state's references with the marker
  * RB_REF_LOCK (6.18 REF_TYPE_LOCK), so state comparison and the log's
- * "refs=" see it as the kernel does. Locks in allocated objects
- * (PTR_TO_BTF_ID | MEM_ALLOC) and bpf_res_spin_lock are not modelled. */
+ * "refs=" see it as the kernel does. bpf_res_spin_lock / unlock (the
+ * kfuncs, 6.18 and 7.2.13 alike): the failed acquisition is a branch of
+ * its own, several such locks may be held (never the same one twice) and
+ * are released in the reverse order; each is a refs entry whose marker
+ * names its map (RB_REF_RES_LOCK). Locks in allocated objects
+ * (PTR_TO_BTF_ID | MEM_ALLOC) and the _irqsave variants (IRQ flags on the
+ * stack) are not modelled. */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/branches.h"
 #include "engine/btf.h"
+#include "engine/kfunc_table.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
 #include "engine/log.h"
@@ -111,34 +118,75 @@ static int lock_index(const struct rb_vstate *st)
 	return -1;
 }
 
-int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
+/* process_spin_lock's checks of where the lock is (6.18 and 7.2.13): a
+ * constant offset into a map value whose BTF has a lock of this struct
+ * type ("bpf_spin_lock", "bpf_res_spin_lock") at that offset */
+static int check_lock_off(struct rb_env *env, const struct rb_reg *reg, int regno, const char *type)
 {
-	struct rb_reg *reg = &rb_cur_regs(env)[regno];
-	struct rb_vstate *st = env->cur;
-	bool lock = helper_id == BPF_FUNC_spin_lock;
-	char tn[48];
-	rb_rtype_str(reg, tn, sizeof(tn));
-	if (reg->type == RT_BTF_ID)
-		return rb_unsupported(env, "bpf_spin_lock in an allocated object");
-	if (reg->type != RT_MAP_VALUE || (reg->flags & RF_MAYBE_NULL))
-		return rb_reject(env, "R%d type=%s expected=map_value, ptr_", regno, tn);
 	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "R%d doesn't have constant offset. bpf_spin_lock has to be at the constant offset",
-				 regno);
+		return rb_reject(env, "R%d doesn't have constant offset. %s has to be at the constant offset", regno,
+				 type);
 	const struct rb_map *m = &env->obj->maps[reg->map_idx];
 	if (!m->btf_value_type_id || !rb_obj_btf(env))
-		return rb_reject(env, "map '%.15s' has to have BTF in order to use bpf_spin_lock", m->name);
-	int32_t lock_off = rb_map_spin_lock_off(env, reg->map_idx);
+		return rb_reject(env, "map '%.15s' has to have BTF in order to use %s", m->name, type);
+	int32_t lock_off = rb_map_struct_field_off(env, reg->map_idx, type);
 	if (lock_off < 0)
-		return rb_reject(env, "map '%.15s' has no valid bpf_spin_lock", m->name);
+		return rb_reject(env, "map '%.15s' has no valid %s", m->name, type);
 	int64_t val = (int64_t)rb_reg_const_val(env, reg) + reg->off;
 	if (val != lock_off)
-		return rb_reject(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %d", (long long)val,
+		return rb_reject(env, "off %lld doesn't point to 'struct %s' that is at %d", (long long)val, type,
 				 lock_off);
-	int li = lock_index(st);
+	return 0;
+}
+
+/* the map of the lock held in refs entry i */
+static int32_t lock_entry_map(const struct rb_vstate *st, int i)
+{
+	return st->ref_insns[i] == RB_REF_LOCK ? st->lock_map : RB_REF_RES_LOCK_MAP(st->ref_insns[i]);
+}
+
+/* find_lock_state: the entry of a lock of one of these kinds (RB_LOCK_*)
+ * held on (id, map), -1 when none */
+enum { RB_LOCK_PLAIN = 1, RB_LOCK_RES = 2, RB_LOCK_RES_IRQ = 4 };
+static int lock_kind(int32_t marker)
+{
+	if (marker == RB_REF_LOCK)
+		return RB_LOCK_PLAIN;
+	if (!RB_REF_IS_LOCK(marker))
+		return 0;
+	return RB_REF_RES_LOCK_IRQ(marker) ? RB_LOCK_RES_IRQ : RB_LOCK_RES;
+}
+
+static int find_lock(const struct rb_vstate *st, int kinds, uint32_t id, int32_t map)
+{
+	for (int i = 0; i < st->nrefs; i++)
+		if ((lock_kind(st->ref_insns[i]) & kinds) && st->refs[i] == id && lock_entry_map(st, i) == map)
+			return i;
+	return -1;
+}
+
+/* active_lock_id / active_lock_ptr: the last lock taken and not released
+ * (locks are released in the reverse order, so the last lock entry) */
+static int active_lock(const struct rb_vstate *st)
+{
+	for (int i = st->nrefs - 1; i >= 0; i--)
+		if (RB_REF_IS_LOCK(st->ref_insns[i]))
+			return i;
+	return -1;
+}
+
+/* process_spin_lock (6.18 and 7.2.13) for a map value pointer in regno
+ * whose lock offset is already checked: take (acquire_lock_state) or
+ * release (release_lock_state) a lock of kind (RB_LOCK_*) */
+static int take_or_release(struct rb_env *env, const struct rb_reg *reg, int kind, bool lock, const char *what)
+{
+	struct rb_vstate *st = env->cur;
+	bool held = active_lock(st) >= 0;
 	if (lock) {
-		if (li >= 0)
+		if (kind == RB_LOCK_PLAIN && held && lock_index(st) >= 0)
 			return rb_reject(env, "Locking two bpf_spin_locks are not allowed");
+		if (kind != RB_LOCK_PLAIN && held && find_lock(st, RB_LOCK_RES | RB_LOCK_RES_IRQ, reg->id, reg->map_idx) >= 0)
+			return rb_reject(env, "Acquiring the same lock again, AA deadlock detected");
 		uint32_t *r = realloc(st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
 		if (!r)
 			return RB_E_NOMEM;
@@ -148,55 +196,94 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
 			return RB_E_NOMEM;
 		st->ref_insns = ri;
 		st->refs[st->nrefs] = reg->id;
-		st->ref_insns[st->nrefs] = RB_REF_LOCK;
+		st->ref_insns[st->nrefs] = kind == RB_LOCK_PLAIN ? RB_REF_LOCK
+								 : RB_REF_RES_LOCK(reg->map_idx, kind == RB_LOCK_RES_IRQ);
 		st->nrefs++;
-		st->lock_map = reg->map_idx;
+		if (kind == RB_LOCK_PLAIN)
+			st->lock_map = reg->map_idx;
 		return 0;
 	}
+	if (!held)
+		return rb_reject(env, "%s_unlock without taking a lock", what);
+	int li = find_lock(st, kind, reg->id, reg->map_idx);
 	if (li < 0)
-		return rb_reject(env, "bpf_spin_unlock without taking a lock");
-	if (st->refs[li] != reg->id || st->lock_map != reg->map_idx)
-		return rb_reject(env, "bpf_spin_unlock of different lock");
+		return rb_reject(env, "%s_unlock of different lock", what);
+	int act = active_lock(st);
+	if (st->refs[act] != reg->id || lock_entry_map(st, act) != reg->map_idx)
+		return rb_reject(env, "%s_unlock cannot be out of order", what);
 	/* release_lock_state: the others keep their order */
 	memmove(&st->refs[li], &st->refs[li + 1], sizeof(uint32_t) * (size_t)(st->nrefs - li - 1));
 	memmove(&st->ref_insns[li], &st->ref_insns[li + 1], sizeof(int32_t) * (size_t)(st->nrefs - li - 1));
 	st->nrefs--;
-	st->lock_map = -1;
+	if (kind == RB_LOCK_PLAIN)
+		st->lock_map = -1;
 	return 0;
+}
+
+int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
+{
+	struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	bool lock = helper_id == BPF_FUNC_spin_lock;
+	char tn[48];
+	rb_rtype_str(reg, tn, sizeof(tn));
+	if (reg->type == RT_BTF_ID)
+		return rb_unsupported(env, "bpf_spin_lock in an allocated object");
+	if (reg->type != RT_MAP_VALUE || (reg->flags & RF_MAYBE_NULL))
+		return rb_reject(env, "R%d type=%s expected=map_value, ptr_", regno, tn);
+	int err = check_lock_off(env, reg, regno, "bpf_spin_lock");
+	return err ? err : take_or_release(env, reg, RB_LOCK_PLAIN, lock, "bpf_spin");
+}
+
+/* kfunc_spin_allowed (6.18 and 7.2.13): the res_spin_lock kfuncs; 7.2.13
+ * also the arena and bpf_iter_num kfuncs (profile.h arena_kfuncs) */
+static bool spin_allowed(const char *n, bool k72)
+{
+	static const char *const both[] = {"bpf_res_spin_lock", "bpf_res_spin_unlock", "bpf_res_spin_lock_irqsave",
+					   "bpf_res_spin_unlock_irqrestore"};
+	static const char *const only72[] = {"bpf_arena_alloc_pages", "bpf_arena_free_pages",
+					     "bpf_arena_reserve_pages", "bpf_iter_num_new",
+					     "bpf_iter_num_next", "bpf_iter_num_destroy"};
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++)
+		if (!strcmp(n, both[i]))
+			return true;
+	for (size_t i = 0; k72 && i < sizeof(only72) / sizeof(only72[0]); i++)
+		if (!strcmp(n, only72[i]))
+			return true;
+	return false;
 }
 
 int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 {
-	if (lock_index(env->cur) < 0)
+	if (active_lock(env->cur) < 0)
 		return 0;
 	if (insn->src_reg == 0 && insn->imm != BPF_FUNC_spin_unlock)
 		return rb_reject(env, "function calls are not allowed while holding a lock");
 	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-		/* 7.2.13 kfunc_spin_allowed: the arena and bpf_iter_num kfuncs
-		 * (profile.h arena_kfuncs); graph, res_spin_lock and stream
-		 * kfuncs are not modelled */
-		const struct btf *b = env->prof->arena_kfuncs ? rb_need_vmlinux(env) : NULL;
+		/* the graph and stream kfuncs are not modelled */
+		const struct btf *b = rb_need_vmlinux(env);
 		const struct btf_type *ft = b && insn->imm > 0 ? btf__type_by_id(b, (uint32_t)insn->imm) : NULL;
 		const char *n = ft && btf_is_func(ft) ? btf__name_by_offset(b, ft->name_off) : NULL;
-		if (n && (!strcmp(n, "bpf_arena_alloc_pages") || !strcmp(n, "bpf_arena_free_pages") ||
-			  !strcmp(n, "bpf_arena_reserve_pages") || !strcmp(n, "bpf_iter_num_new") ||
-			  !strcmp(n, "bpf_iter_num_next") || !strcmp(n, "bpf_iter_num_destroy")))
+		if (n && !insn->off && spin_allowed(n, env->prof->arena_kfuncs))
 			return 0;
 		return rb_unsupported(env, "kfunc call while holding a bpf_spin_lock");
 	}
 	return 0;
 }
 
+/* check_map_access: a load or store overlapping a lock (4 bytes each) */
 int rb_lock_check_access(struct rb_env *env, const struct rb_reg *reg, int off, int size)
 {
-	int32_t lock_off = rb_map_spin_lock_off(env, reg->map_idx);
-	if (lock_off < 0)
-		return 0;
-	struct rb_bounds b;
-	rb_reg_bounds(env, reg, &b);
-	int64_t lo = (int64_t)b.smin + off, hi = (int64_t)b.umax + off + size;
-	if (lo < lock_off + 4 && lock_off < hi)
-		return rb_reject(env, "bpf_spin_lock cannot be accessed directly by load/store");
+	static const char *const types[] = {"bpf_spin_lock", "bpf_res_spin_lock"};
+	for (int i = 0; i < 2; i++) {
+		int32_t lock_off = rb_map_struct_field_off(env, reg->map_idx, types[i]);
+		if (lock_off < 0)
+			continue;
+		struct rb_bounds b;
+		rb_reg_bounds(env, reg, &b);
+		int64_t lo = (int64_t)b.smin + off, hi = (int64_t)b.umax + off + size;
+		if (lo < lock_off + 4 && lock_off < hi)
+			return rb_reject(env, "%s cannot be accessed directly by load/store", types[i]);
+	}
 	return 0;
 }
 
@@ -213,7 +300,7 @@ int rb_locks_precheck(struct rb_env *env)
 		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
 			continue;
 		if ((in->src_reg == BPF_PSEUDO_MAP_IDX || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) &&
-		    rb_map_spin_lock_off(env, in->imm) >= 0) {
+		    rb_map_has_lock(env, in->imm)) {
 			env->insn_idx = -1; /* before do_check: no instruction */
 			return rb_reject(env, sf ? "socket filter progs cannot use bpf_spin_lock yet"
 						 : "tracing progs cannot use bpf_spin_lock yet");
@@ -231,5 +318,64 @@ int rb_locks_precheck(struct rb_env *env)
 
 bool rb_lock_held(struct rb_env *env)
 {
-	return lock_index(env->cur) >= 0;
+	return active_lock(env->cur) >= 0;
+}
+
+bool rb_map_has_lock(struct rb_env *env, int map_idx)
+{
+	return rb_map_spin_lock_off(env, map_idx) >= 0 ||
+	       rb_map_struct_field_off(env, map_idx, "bpf_res_spin_lock") >= 0;
+}
+
+int rb_kfunc_res_spin_lock(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
+{
+	(void)insn;
+	bool lock = !strcmp(call->name, "bpf_res_spin_lock") || !strcmp(call->name, "bpf_res_spin_lock_irqsave");
+	if (strstr(call->name, "_irq"))
+		return rb_unsupported(env, "kfunc %s (IRQ flags are not modelled)", call->name);
+	if (lock) {
+		/* check_kfunc_call, before the arguments: the failed
+		 * acquisition continues from the next instruction with r0-r5
+		 * cleared and R0 an error code in [-MAX_ERRNO, -1] */
+		struct rb_vstate *fail = rb_push_branch(env, call->insn_idx + 1, call->insn_idx);
+		if (!fail)
+			return env->done ? RB_E_REJECT : RB_E_NOMEM;
+		struct rb_reg *fr = fail->frame[fail->curframe]->regs;
+		for (int i = 0; i <= 5; i++)
+			rb_reg_not_init(env, &fr[i]);
+		rb_reg_unknown(env, &fr[0]);
+		struct rb_bounds b;
+		env->t->bounds(&fr[0].val, &b);
+		b.s32_min = -4095;
+		b.s32_max = -1;
+		if (env->prof->res_lock_err_s64) {
+			b.smin = -4095;
+			b.smax = -1;
+		}
+		env->t->from_bounds(&fr[0].val, &b);
+	}
+	int err = rb_check_reg_read(env, 1);
+	if (err)
+		return err;
+	struct rb_reg *reg = &rb_cur_regs(env)[1];
+	rb_scratch_reg(env, 1);
+	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0) ||
+	    (reg->flags & RF_MAYBE_NULL))
+		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
+	if (reg->type == RT_BTF_ID)
+		return rb_unsupported(env, "bpf_res_spin_lock in an allocated object");
+	if (reg->type != RT_MAP_VALUE)
+		return rb_reject(env, "R1 doesn't point to map value or allocated object");
+	if ((err = check_lock_off(env, reg, 1, "bpf_res_spin_lock")) ||
+	    (err = take_or_release(env, reg, RB_LOCK_RES, lock, "bpf_res_spin")))
+		return err;
+	struct rb_reg *regs = rb_cur_regs(env);
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &regs[i]);
+		rb_scratch_reg(env, i);
+	}
+	/* int bpf_res_spin_lock: 0 on this path; void bpf_res_spin_unlock */
+	if (lock)
+		rb_reg_const(env, &regs[0], 0);
+	return 0;
 }

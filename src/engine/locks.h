@@ -11,6 +11,14 @@
 /* the ref_insns marker of a lock held in a state's refs (6.18 keeps locks
  * in the same array as references, REF_TYPE_LOCK) */
 #define RB_REF_LOCK (-2)
+/* the marker of a bpf_res_spin_lock held on a value of map m (irq: taken
+ * by bpf_res_spin_lock_irqsave; 6.18 REF_TYPE_RES_LOCK[_IRQ], whose `ptr`
+ * is the map): -3 - 2m - irq */
+#define RB_REF_RES_LOCK(m, irq) (-3 - 2 * (int32_t)(m) - ((irq) ? 1 : 0))
+#define RB_REF_RES_LOCK_MAP(marker) ((-3 - (marker)) / 2)
+#define RB_REF_RES_LOCK_IRQ(marker) ((-3 - (marker)) % 2)
+/* a refs entry that is a lock (6.18 REF_TYPE_LOCK_MASK), not a reference */
+#define RB_REF_IS_LOCK(marker) ((marker) <= RB_REF_LOCK)
 
 /* ARG_PTR_TO_SPIN_LOCK of helper_id (bpf_spin_lock takes, bpf_spin_unlock releases) */
 int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);
@@ -27,8 +35,16 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn);
  * off includes the register's fixed offset */
 int rb_lock_check_access(struct rb_env *env, const struct rb_reg *reg, int off, int size);
 void rb_locks_free(struct rb_env *env);
-/* the current state holds a bpf_spin_lock */
+/* the current state holds a lock (6.18 active_locks != 0) */
 bool rb_lock_held(struct rb_env *env);
+/* the map's BTF value type has a bpf_spin_lock or a bpf_res_spin_lock
+ * (reg_may_point_to_spin_lock) */
+bool rb_map_has_lock(struct rb_env *env, int map_idx);
+struct rb_kfunc_call;
+struct bpf_insn;
+/* the `special` checker of bpf_res_spin_lock, bpf_res_spin_unlock and
+ * their _irqsave / _irqrestore variants (kfunc_table.c) */
+int rb_kfunc_res_spin_lock(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
 /* check_map_prog_compatibility: maps with a bpf_spin_lock are refused to
  * socket filters and the tracing types, maps with a bpf_timer to the
  * tracing types (before verification) */

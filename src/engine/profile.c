@@ -29,6 +29,7 @@ static const struct rb_profile profiles[] = {
 		.buffer_const_var_off = true,
 		.global_call_resets_frames = true,
 		.ptr_off_in_var = true,
+		.res_lock_err_s64 = true,
 	},
 };
 
@@ -97,6 +98,7 @@ static const struct {
 	SW_BOOL(buffer_const_var_off),
 	SW_BOOL(global_call_resets_frames),
 	SW_BOOL(ptr_off_in_var),
+	SW_BOOL(res_lock_err_s64),
 };
 
 size_t rb_profile_switch_count(void)

@@ -140,6 +140,14 @@ struct rb_profile {
 	 * by the start of their range). The engine keeps 6.18's (off, val)
 	 * and decides on val + off. */
 	bool ptr_off_in_var;
+	/* 7.2.13 __mark_reg_s32_range (check_kfunc_call's branch for a failed
+	 * bpf_res_spin_lock): R0's error code [-MAX_ERRNO, -1] narrows its
+	 * 64-bit signed range too (reg_set_srange64); 6.18.44 narrowed only
+	 * the 32-bit one, so the 64-bit bounds are what reg_bounds_sync
+	 * deduces from it (measured: tests/objects/res_lock.bpf.c
+	 * global_lock's "from 3 to 4" state, 6.18.44
+	 * smin=0x80000000fffff001, 7.2.13 smin=smin32=-4095). */
+	bool res_lock_err_s64;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -444,9 +444,11 @@ static bool refsafe(const struct rb_vstate *o, const struct rb_vstate *c, struct
 	for (int i = 0; i < o->nrefs; i++) {
 		if (!check_ids(m, o->refs[i], c->refs[i]))
 			return false;
-		/* a held bpf_spin_lock: the same lock of the same map (REF_TYPE_LOCK) */
-		bool ol = o->ref_insns[i] == RB_REF_LOCK, cl = c->ref_insns[i] == RB_REF_LOCK;
-		if (ol != cl || (ol && o->lock_map != c->lock_map))
+		/* a held lock: the same kind of lock of the same map
+		 * (REF_TYPE_LOCK, REF_TYPE_RES_LOCK[_IRQ] and their ptr) */
+		bool ol = RB_REF_IS_LOCK(o->ref_insns[i]), cl = RB_REF_IS_LOCK(c->ref_insns[i]);
+		if (ol != cl || (ol && o->ref_insns[i] != c->ref_insns[i]) ||
+		    (o->ref_insns[i] == RB_REF_LOCK && o->lock_map != c->lock_map))
 			return false;
 	}
 	return true;

@@ -66,3 +66,25 @@ EOF
 "$RB" verify --csv --btf "$btf" --tracker cnum-mainline "$OBJ:t_init" >"$tmp/618.csv" 2>&1
 check "the 6.18 profile does not model sched_ext_ops" \
 	'grep -q "^sched_ext.bpf.o,t_init,unsupported,.*struct_ops type sched_ext_ops is not modelled" "$tmp/618.csv"' "$tmp/618.csv"
+
+# sched_ext's DSQ iterator (iter.c; tests/objects/scx_iter.bpf.c): 7.2.13's
+# rows, measured in its guest (2026-12-06) with
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/scx_iter.bpf.o
+# (i_running: 7.2.13 names the argument "R1", the engine "arg #0")
+IT=${RB_TEST_OBJECTS:-build/test/objects}/scx_iter.bpf.o
+for t in cnum-mainline@7.2 old@7.2; do
+	"$RB" verify --csv --btf "$btf" --tracker "$t" "$IT" >"$tmp/it.csv" 2>"$tmp/it.err"
+	while IFS='|' read -r prog verdict insns states at msg; do
+		check "$t $prog: $verdict, $insns insns, $states states${msg:+, '$msg'} (7.2.13)" \
+		  'awk -F, -v p="$prog" -v v="$verdict" -v i="$insns" -v s="$states" -v a="$at" -v m="$msg" \
+		     '"'"'$2 == p && $3 == v && $5 == i && $6 == s && $11 == a && index($0, m) { f = 1 } END { exit !f }'"'"' "$tmp/it.csv"' "$tmp/it.csv"
+	done <<'ROWS'
+i_dispatch|success|32|3|-1|
+i_enqueue|success|180|17|-1|
+i_tick|failure|9|1|8|would lead to reference leak
+i_running|failure|10|1|9|expected an initialized iter_scx_dsq as
+ROWS
+done
+"$RB" verify --log --btf "$btf" --tracker cnum-mainline@7.2 "$IT:i_enqueue" >"$tmp/it.log" 2>&1
+check "next() gives an RCU task pointer (the iterator is KF_RCU_PROTECTED)" \
+	'grep -q "^from 9 to 10: R0=rcu_ptr_task_struct(id=" "$tmp/it.log"' "$tmp/it.log"
