@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/alloc_obj.h"
 #include "engine/btf.h"
 #include "engine/helper_gpl.h"
 #include "engine/locks.h"
@@ -297,10 +298,9 @@ enum { WALK_ERR = -1, WALK_SCALAR, WALK_PTR, WALK_PTR_UNTRUSTED, WALK_STRUCT };
  * WALK_SCALAR, WALK_PTR (*id the pointee struct, *field the pointer
  * member), WALK_PTR_UNTRUSTED (a pointer to a non-struct), WALK_STRUCT (the access starts a nested struct *id: the caller
  * dives in at offset 0), or WALK_ERR with the kernel's reason logged. */
-static int walk_step(struct rb_env *env, uint32_t *id, int off, int size, const char **field, bool *untrusted,
+static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const char **field, bool *untrusted,
 		     char *why, size_t wsz)
 {
-	const struct btf *b = env->vmlinux;
 	uint32_t tid = *id;
 	for (int depth = 0; depth < 64; depth++) {
 		const struct btf_type *t = skip_mods(b, tid, &tid, NULL);
@@ -423,12 +423,12 @@ static int walk_step(struct rb_env *env, uint32_t *id, int off, int size, const 
 
 /* btf_struct_access: walk, diving into nested structs at offset 0;
  * WALK_SCALAR, WALK_PTR (*ptr_type: the pointer member's type) or WALK_ERR */
-static int walk(struct rb_env *env, uint32_t id, int off, int size, uint32_t *ptr_type, const char **field,
+static int walk(const struct btf *b, uint32_t id, int off, int size, uint32_t *ptr_type, const char **field,
 		bool *untrusted, char *why, size_t wsz)
 {
 	for (int depth = 0; depth < 64; depth++) {
 		uint32_t cur = id;
-		int r = walk_step(env, &cur, off, size, field, untrusted, why, wsz);
+		int r = walk_step(b, &cur, off, size, field, untrusted, why, wsz);
 		if (r == WALK_PTR)
 			*ptr_type = cur;
 		if (r != WALK_STRUCT)
@@ -484,9 +484,19 @@ static int nf_conn_write(struct rb_env *env, const struct btf *b, uint32_t sid, 
 	return rb_reject(env, "no write support to nf_conn at off %d", off);
 }
 
+int rb_btf_walk(const struct btf *b, uint32_t id, int off, int size, char *why, size_t wsz)
+{
+	uint32_t ptype = 0;
+	const char *field = "";
+	bool via_union = false;
+	return walk(b, id, off, size, &ptype, &field, &via_union, why, wsz) == WALK_ERR ? -1 : 0;
+}
+
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 		struct rb_reg *out)
 {
+	if (RB_IS_ALLOC(reg))
+		return rb_alloc_access(env, reg, regno, off, size, out);
 	const struct btf *b = env->vmlinux;
 	uint32_t sid = (uint32_t)reg->map_idx;
 	const struct btf_type *t = b ? skip_mods(b, sid, &sid, NULL) : NULL;
@@ -512,7 +522,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	const char *field = "";
 	char why[256] = "";
 	bool via_union = false;
-	int w = walk(env, sid, off, size, &ptype, &field, &via_union, why, sizeof(why));
+	int w = walk(b, sid, off, size, &ptype, &field, &via_union, why, sizeof(why));
 	if (w == WALK_ERR)
 		return rb_reject(env, "%s", why);
 	if (w == WALK_PTR) {

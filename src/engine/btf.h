@@ -16,6 +16,10 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 		struct rb_reg *out);
 const char *rb_btf_name(struct rb_env *env, uint32_t id);
+struct btf;
+/* btf_struct_walk of [off, off + size) in struct id of BTF b: 0, or -1
+ * with the kernel's reason in why */
+int rb_btf_walk(const struct btf *b, uint32_t id, int off, int size, char *why, size_t wsz);
 int32_t rb_btf_struct_id(struct rb_env *env, const char *name);
 
 #endif

@@ -477,7 +477,10 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 		err = rb_check_timer_arg(env, regno, &ca->map_idx);
 		break;
 	case A_KPTR_XCHG_DEST:
-		err = rb_check_kptr_xchg_dest(env, regno);
+		err = rb_check_kptr_xchg_dest(env, regno, ca);
+		break;
+	case A_KPTR_XCHG_SRC:
+		err = rb_check_kptr_xchg_src(env, regno, ca);
 		break;
 	case A_PERCPU_BTF:
 		/* check_reg_type (percpu_btf_ptr_types): a per-CPU BTF pointer,

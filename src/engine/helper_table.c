@@ -234,7 +234,7 @@ static const struct rb_helper helpers[] = {
 	H(sock_from_file, R_BTF_SOCK_OR_NULL, HC_TRACE, 0, A_BTF_STRUCT),
 	/* RET_PTR_TO_BTF_ID_OR_NULL, arg2 ARG_PTR_TO_BTF_ID_OR_NULL | OBJ_RELEASE: never
 	 * reached, a valid destination ends as unsupported (kptrs.c) */
-	H(kptr_xchg, R_INT, HC_ALL, 0, A_KPTR_XCHG_DEST, A_ANY),
+	H(kptr_xchg, R_KPTR, HC_ALL, 0, A_KPTR_XCHG_DEST, A_KPTR_XCHG_SRC),
 	H(per_cpu_ptr, R_PERCPU_MEM_OR_NULL, HC_ALL, 0, A_PERCPU_BTF, A_ANY),
 	H(this_cpu_ptr, R_PERCPU_MEM, HC_ALL, 0, A_PERCPU_BTF),
 	/* trampoline and LSM programs (7.2.13 bpf_trace.c, bpf_lsm.c,

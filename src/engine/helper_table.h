@@ -51,6 +51,7 @@ enum rb_helper_arg {
 	A_FIXED_RO,       /* ARG_PTR_TO_FIXED_SIZE_MEM | MEM_RDONLY: rb_helper_arg_size bytes read */
 	A_TIMER,          /* ARG_PTR_TO_TIMER: the struct bpf_timer of a map value (timers.c) */
 	A_KPTR_XCHG_DEST, /* ARG_KPTR_XCHG_DEST: a referenced kptr field of a map value (kptrs.c) */
+	A_KPTR_XCHG_SRC,  /* ARG_PTR_TO_BTF_ID_OR_NULL | OBJ_RELEASE of the kptr's type (kptrs.c) */
 	A_BTF_STRUCT_OR_NULL, /* ARG_PTR_TO_BTF_ID_OR_NULL of the struct rb_helper_arg_struct names */
 	A_PERCPU_BTF,     /* ARG_PTR_TO_PERCPU_BTF_ID: a per-CPU BTF pointer (a percpu ksym; percpu
 			   * kptrs are not modelled) */
@@ -68,6 +69,7 @@ enum rb_helper_ret {
 	R_SOCKET_OR_NULL, /* RET_PTR_TO_SOCKET_OR_NULL from an acquiring lookup */
 	R_SIZE_OR_ERR,    /* RET_INTEGER in [-MAX_ERRNO, the size argument's umax] (string reads, get_stack) */
 	R_CPU_ID,         /* RET_INTEGER in [0, nr_cpu_ids - 1] */
+	R_KPTR,           /* RET_PTR_TO_BTF_ID_OR_NULL of bpf_kptr_xchg: the kptr's type, acquired (kptrs.c) */
 	R_SOCK_COMMON_OR_NULL, /* RET_PTR_TO_SOCK_COMMON_OR_NULL (acquiring lookup) */
 	R_SOCK_OR_NULL,   /* RET_PTR_TO_SOCKET_OR_NULL of a cast or a listener (not acquired) */
 	R_TCP_SOCK_OR_NULL, /* RET_PTR_TO_TCP_SOCK_OR_NULL */

@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 
 #include "engine/engine.h"
+#include "engine/kptrs.h"
 #include "engine/locks.h"
 #include "engine/lsm.h"
 #include "engine/backtrack.h"
@@ -337,6 +338,8 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 	}
 	case R_MAP_VALUE_OR_NULL:
 		return set_map_value_return(env, p, ca, &regs[0]);
+	case R_KPTR:
+		return rb_kptr_xchg_return(env, ca, &regs[0]);
 	case R_PERCPU_MEM:
 	case R_PERCPU_MEM_OR_NULL:
 		return set_percpu_return(env, ca, p->ret == R_PERCPU_MEM_OR_NULL, &regs[0]);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/alloc_obj.h"
 #include "engine/dynptr_kfuncs.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
@@ -151,8 +152,9 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_modify_return_test, 0x000000000),
 	U(bpf_modify_return_test2, 0x000000000),
 	U(bpf_modify_return_test_tp, 0x1cfeffffe),
-	K(bpf_obj_drop_impl, 0x08e84a3e8, KF_RELEASE),
-	K(bpf_obj_new_impl, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL),
+	/* allocated objects (alloc_obj.c) */
+	S(bpf_obj_drop_impl, 0x08e84a3e8, KF_RELEASE, rb_kfunc_obj_drop),
+	S(bpf_obj_new_impl, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_obj_new),
 	U(bpf_path_d_path, 0x000000000),
 	K(bpf_percpu_obj_drop_impl, 0x08e84a3e8, KF_RELEASE),
 	K(bpf_percpu_obj_new_impl, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL),

@@ -226,8 +226,6 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 					 regno);
 		return 0;
 	}
-	if (env->prof->sched_ext && has_suffix(pname, "__iter"))
-		return rb_kfunc_iter_arg(env, call, a); /* 7.2.13 KF_ARG_PTR_TO_ITER */
 	const char *special = special_arg(pname, ref_tname);
 	if (special)
 		return rb_unsupported(env, "kfunc %s argument %d (%s)", call->name, a, special);
@@ -363,6 +361,13 @@ static int check_args(struct rb_env *env, const struct rb_kfunc_call *call, stru
 		}
 		if (!t || !btf_is_ptr(t))
 			return rb_reject(env, "Unrecognized arg#%d type %s", i, kind_str(t));
+		/* 7.2.13 KF_ARG_PTR_TO_ITER (a stack pointer: no NULL, ctx or
+		 * reference check applies before) */
+		if (env->prof->sched_ext && has_suffix(pname, "__iter")) {
+			if ((err = rb_kfunc_iter_arg(env, call, i)))
+				return err;
+			continue;
+		}
 		if ((err = check_ptr_arg(env, call, args, nargs, &i, meta)))
 			return err;
 	}

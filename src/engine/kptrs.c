@@ -8,21 +8,29 @@
  * `struct bpf_cpumask __kptr *`); any other type tag, a second tag or
  * another pointee (a forward declaration) makes 6.18 fail the whole
  * field record (btf_find_kptr returns -EINVAL), which map creation ignores,
- * so the map then has no kptr at all. What the exchange does to the kptr
- * and the pointer it takes is not modelled: a destination that passes
- * every check ends as "unsupported". */
+ * so the map then has no kptr at all. The exchange (6.18 and 7.2.13
+ * check_func_arg / map_kptr_match_type / check_helper_call): the second
+ * argument is NULL or a referenced object of the kptr's type (an
+ * allocated object for a kptr of the program's own type, a kernel
+ * object otherwise), released; R0 the old kptr, maybe NULL, acquired.
+ * Percpu kptrs are not modelled. */
 #include <bpf/btf.h>
 #include <string.h>
 
+#include "engine/alloc_obj.h"
+#include "engine/btf.h"
+#include "engine/helper_args.h"
+#include "engine/kfuncs.h"
 #include "engine/kptrs.h"
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/refs.h"
 
 enum { NO_KPTR = 0, HAS_KPTR = 1, BAD_RECORD = -1 };
 
 /* the kptr kind of a pointer type's tag: 1 ref, 2 unref, 3 percpu, 4 uptr,
  * 0 no tag, -1 an unknown tag */
-static int kptr_tag(const struct btf *b, const struct btf_type *ptr)
+static int kptr_tag(const struct btf *b, const struct btf_type *ptr, uint32_t *ptee)
 {
 	const struct btf_type *t = btf__type_by_id(b, ptr->type);
 	if (!t || !btf_is_type_tag(t) || btf_kflag(t))
@@ -34,17 +42,21 @@ static int kptr_tag(const struct btf *b, const struct btf_type *ptr)
 		 : !strcmp(n, "uptr") ? 4 : -1;
 	/* no second tag; the pointee (past modifiers) must be a struct, not
 	 * a forward declaration */
-	const struct btf_type *pt = btf__type_by_id(b, t->type);
+	uint32_t pid = t->type;
+	const struct btf_type *pt = btf__type_by_id(b, pid);
 	if (pt && btf_is_type_tag(pt))
 		return -1;
-	while (pt && (btf_is_mod(pt) || btf_is_typedef(pt)))
-		pt = btf__type_by_id(b, pt->type);
+	while (pt && (btf_is_mod(pt) || btf_is_typedef(pt))) {
+		pid = pt->type;
+		pt = btf__type_by_id(b, pid);
+	}
+	*ptee = pid;
 	return pt && btf_is_struct(pt) ? kind : -1;
 }
 
 /* the members of struct id (nested structs and arrays too): the kptr at
  * byte offset want (its kind in *kind), HAS_KPTR/NO_KPTR, or BAD_RECORD */
-static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, int *kind, int depth)
+static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, int *kind, uint32_t *ptee, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(b, id);
 	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
@@ -56,7 +68,7 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 		int64_t esz = btf__resolve_size(b, a->type);
 		int r = NO_KPTR;
 		for (uint32_t i = 0; esz > 0 && i < a->nelems && i < 64; i++) {
-			int s = scan(b, a->type, base + (int64_t)i * esz, want, kind, depth + 1);
+			int s = scan(b, a->type, base + (int64_t)i * esz, want, kind, ptee, depth + 1);
 			if (s == BAD_RECORD)
 				return BAD_RECORD;
 			r |= s;
@@ -64,11 +76,14 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 		return r;
 	}
 	if (btf_is_ptr(t)) {
-		int k = kptr_tag(b, t);
+		uint32_t pid = 0;
+		int k = kptr_tag(b, t, &pid);
 		if (k < 0)
 			return BAD_RECORD;
-		if (k && base == want)
+		if (k && base == want) {
 			*kind = k;
+			*ptee = pid;
+		}
 		return k ? HAS_KPTR : NO_KPTR;
 	}
 	/* a global data map's value (.data, .bss, .data.NAME): its variables,
@@ -80,7 +95,7 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 			const struct btf_type *var = btf__type_by_id(b, v->type);
 			if (!var || !btf_is_var(var))
 				continue;
-			int s = scan(b, var->type, base + (int64_t)v->offset, want, kind, depth + 1);
+			int s = scan(b, var->type, base + (int64_t)v->offset, want, kind, ptee, depth + 1);
 			if (s == BAD_RECORD)
 				return BAD_RECORD;
 			r |= s;
@@ -93,7 +108,7 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 	int r = NO_KPTR;
 	for (int i = 0; i < btf_vlen(t); i++, m++) {
 		int s = scan(b, m->type, base + (int64_t)(btf_member_bit_offset(t, (uint32_t)i) / 8), want, kind,
-			     depth + 1);
+			     ptee, depth + 1);
 		if (s == BAD_RECORD)
 			return BAD_RECORD;
 		r |= s;
@@ -101,7 +116,7 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 	return r;
 }
 
-int rb_check_kptr_xchg_dest(struct rb_env *env, int regno)
+int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *ca)
 {
 	const struct rb_reg *reg = &rb_cur_regs(env)[regno];
 	char tn[48];
@@ -118,11 +133,75 @@ int rb_check_kptr_xchg_dest(struct rb_env *env, int regno)
 		return rb_reject(env, "R%d doesn't have constant offset. kptr has to be at the constant offset", regno);
 	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
 	int kind = 0;
-	if (scan(b, m->btf_value_type_id, 0, off, &kind, 0) != HAS_KPTR)
+	uint32_t ptee = 0;
+	if (scan(b, m->btf_value_type_id, 0, off, &kind, &ptee, 0) != HAS_KPTR)
 		return rb_reject(env, "R%d has no valid kptr", regno);
 	if (!kind)
 		return rb_reject(env, "off=%lld doesn't point to kptr", (long long)off);
 	if (kind != 1 && kind != 3)
 		return rb_reject(env, "off=%lld kptr isn't referenced kptr", (long long)off);
-	return rb_unsupported(env, "bpf_kptr_xchg of a referenced kptr (kptr fields are not modelled)");
+	if (kind == 3)
+		return rb_unsupported(env, "bpf_kptr_xchg of a percpu kptr");
+	/* btf_parse_kptr: a struct of that name in vmlinux makes a kernel
+	 * kptr (of vmlinux's type), otherwise the program's own type,
+	 * allocated by bpf_obj_new (MEM_ALLOC) */
+	const struct btf_type *pt = btf__type_by_id(b, ptee);
+	const char *pn = pt ? btf__name_by_offset(b, pt->name_off) : NULL;
+	const struct btf *vb = pn && pn[0] ? rb_need_vmlinux(env) : NULL;
+	int32_t kid = vb ? btf__find_by_name_kind(vb, pn, BTF_KIND_STRUCT) : -1;
+	ca->kptr_local = kid <= 0;
+	ca->kptr_btf_id = kid > 0 ? kid : (int32_t)ptee;
+	return 0;
+}
+
+int rb_check_kptr_xchg_src(struct rb_env *env, int regno, struct rb_call_args *ca)
+{
+	const struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	char tn[48];
+	rb_rtype_str(reg, tn, sizeof(tn));
+	/* ARG_PTR_TO_BTF_ID_OR_NULL: NULL stores nothing */
+	if (reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
+		return 0;
+	/* check_reg_type (btf_ptr_types, MEM_ALLOC dropped for this
+	 * argument): a plain, trusted or RCU BTF pointer */
+	if (reg->type != RT_BTF_ID || (reg->flags & ~(RF_MAYBE_NULL | RF_TRUSTED | RF_RCU)))
+		return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
+	if (reg->flags & RF_MAYBE_NULL)
+		return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno - 1);
+	/* map_kptr_match_type: a local kptr takes an allocated object of its
+	 * type, a kernel kptr a kernel object of its type, at offset 0 */
+	const char *want = ca->kptr_local ? rb_alloc_type_name(env, (uint32_t)ca->kptr_btf_id)
+					  : rb_btf_name(env, (uint32_t)ca->kptr_btf_id);
+	bool ok = ca->kptr_local ? RB_IS_ALLOC(reg) && reg->map_idx == ca->kptr_btf_id
+				 : !RB_IS_ALLOC(reg) && !(reg->flags & RF_UNTRUSTED) &&
+					   rb_btf_struct_ids_match(rb_need_vmlinux(env), (uint32_t)reg->map_idx, 0,
+								   (uint32_t)ca->kptr_btf_id, true);
+	if (ok && (reg->off || !env->t->is_const(&reg->val) || rb_reg_const_val(env, reg)))
+		return rb_reject(env, "dereference of modified %s ptr R%d off=%d disallowed", tn, regno, reg->off);
+	if (!ok)
+		return rb_reject(env, "invalid kptr access, R%d type=%s expected=%sptr_%s", regno, tn,
+				 ca->kptr_local ? "" : "ptr_", want);
+	/* OBJ_RELEASE */
+	if (!reg->ref_obj_id)
+		return rb_reject(env, "R%d must be referenced when passed to release function", regno);
+	ca->release_id = reg->ref_obj_id;
+	return 0;
+}
+
+int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struct rb_reg *r0)
+{
+	/* RET_PTR_TO_BTF_ID_OR_NULL of the kptr's type (MEM_ALLOC for a
+	 * local one), acquired (is_acquire_function) */
+	rb_reg_ptr(env, r0, RT_BTF_ID);
+	r0->map_idx = ca->kptr_btf_id;
+	if (ca->kptr_local)
+		r0->range = RB_BTF_ALLOC;
+	r0->flags = RF_MAYBE_NULL;
+	++env->id_gen;
+	uint32_t id = rb_acquire_ref(env);
+	if (!id)
+		return RB_E_NOMEM;
+	r0->id = id;
+	r0->ref_obj_id = id;
+	return 0;
 }

@@ -5,8 +5,13 @@
 
 #include "engine/state.h"
 
-/* ARG_KPTR_XCHG_DEST in register regno: the kernel's rejection, or
- * "unsupported" for a valid referenced kptr (not modelled further) */
-int rb_check_kptr_xchg_dest(struct rb_env *env, int regno);
+struct rb_call_args;
+/* ARG_KPTR_XCHG_DEST in register regno: the kptr's type into ca */
+int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *ca);
+/* bpf_kptr_xchg's second argument (ARG_PTR_TO_BTF_ID_OR_NULL |
+ * OBJ_RELEASE against the kptr's type): its reference into ca->release_id */
+int rb_check_kptr_xchg_src(struct rb_env *env, int regno, struct rb_call_args *ca);
+/* R0 of bpf_kptr_xchg: the old kptr, maybe NULL, acquired */
+int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struct rb_reg *r0);
 
 #endif

@@ -9,6 +9,7 @@
 #include "engine/helper_table.h"
 #include "engine/iter.h"
 #include "engine/dynptr.h"
+#include "engine/alloc_obj.h"
 #include "engine/log.h"
 #include "engine/names.h"
 #include "util/array_size.h"
@@ -267,7 +268,9 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	}
 	rb_rtype_str(r, tmp, sizeof(tmp));
 	AP("%s", tmp);
-	if (r->type == RT_BTF_ID)
+	if (RB_IS_ALLOC(r))
+		AP("%s", rb_alloc_type_name(env, (uint32_t)r->map_idx));
+	else if (r->type == RT_BTF_ID)
 		AP("%s", rb_btf_name(env, (uint32_t)r->map_idx));
 	if (r->type == RT_STACK) {
 		if (frameno != r->frameno)

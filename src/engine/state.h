@@ -82,6 +82,12 @@ enum rb_rtype {
 /* MEM_PERCPU: a per-CPU variable's BTF pointer (a percpu ksym, ksym.c),
  * which only bpf_per_cpu_ptr/bpf_this_cpu_ptr may take */
 #define RF_PERCPU 0x80
+/* RT_BTF_ID's `range` (unused by BTF pointers otherwise): RB_BTF_ALLOC for
+ * an object of a type of the program's own BTF that the program allocated
+ * (PTR_TO_BTF_ID | MEM_ALLOC: bpf_obj_new, a local kptr; alloc_obj.c),
+ * its map_idx then an id of the object's BTF, not vmlinux's */
+#define RB_BTF_ALLOC 1
+#define RB_IS_ALLOC(r) ((r)->type == RT_BTF_ID && (r)->range == RB_BTF_ALLOC)
 
 /* stack slot byte types (the kernel's STACK_*) */
 enum {

@@ -1,0 +1,184 @@
+/* alloc_obj.c — objects a program allocates from its own BTF types
+ * (Linux 6.18 and 7.2.13, the same rules in both): bpf_obj_new_impl
+ * (check_kfunc_args' constant "__k" local type id, check_special_kfunc:
+ * a struct of the program's BTF; R0 PTR_TO_BTF_ID | MEM_ALLOC, maybe
+ * NULL, an acquired reference), bpf_obj_drop_impl (KF_ARG_PTR_TO_ALLOC_BTF_ID
+ * with OBJ_RELEASE: a referenced allocated object at offset 0, released),
+ * and the special fields of such a struct that loads and stores may not
+ * touch (btf_struct_access over btf_parse_fields' record). Objects are
+ * RT_BTF_ID registers marked RB_BTF_ALLOC (state.h) whose map_idx is a
+ * type id of the object's BTF. Percpu objects (bpf_percpu_obj_new) and
+ * bpf_refcount_acquire are not modelled. */
+#include <bpf/btf.h>
+#include <string.h>
+
+#include "engine/alloc_obj.h"
+#include "engine/backtrack.h"
+#include "engine/btf.h"
+#include "engine/locks.h"
+#include "engine/log.h"
+#include "engine/refs.h"
+
+const char *rb_alloc_type_name(struct rb_env *env, uint32_t id)
+{
+	const struct btf *b = rb_obj_btf(env);
+	const struct btf_type *t = b ? btf__type_by_id(b, id) : NULL;
+	const char *n = t ? btf__name_by_offset(b, t->name_off) : NULL;
+	return n ? n : "?";
+}
+
+static const struct btf_type *skip(const struct btf *b, uint32_t id, uint32_t *out)
+{
+	const struct btf_type *t = btf__type_by_id(b, id);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(b, id);
+	}
+	if (out)
+		*out = id;
+	return t;
+}
+
+/* btf_field_type_name of a member's type: the special structs, and
+ * kptr-tagged pointers */
+static const char *field_kind(const struct btf *b, uint32_t type)
+{
+	static const char *const structs[] = {"bpf_spin_lock", "bpf_res_spin_lock", "bpf_timer", "bpf_wq",
+					      "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
+					      "bpf_refcount", "bpf_task_work"};
+	const struct btf_type *t = skip(b, type, NULL);
+	if (t && btf_is_ptr(t)) {
+		const struct btf_type *tag = btf__type_by_id(b, t->type);
+		const char *n = tag && btf_is_type_tag(tag) ? btf__name_by_offset(b, tag->name_off) : NULL;
+		if (n && (!strcmp(n, "kptr") || !strcmp(n, "kptr_untrusted")))
+			return "kptr";
+		if (n && (!strcmp(n, "percpu_kptr") || !strcmp(n, "uptr")))
+			return n;
+		return NULL;
+	}
+	const char *n = t && btf_is_composite(t) ? btf__name_by_offset(b, t->name_off) : NULL;
+	for (size_t i = 0; n && i < sizeof(structs) / sizeof(structs[0]); i++)
+		if (!strcmp(n, structs[i]))
+			return structs[i];
+	return NULL;
+}
+
+const char *rb_alloc_special_field(const struct btf *b, uint32_t sid, int off, int size)
+{
+	const struct btf_type *t = skip(b, sid, NULL);
+	if (!t || !btf_is_composite(t))
+		return NULL;
+	const struct btf_member *m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *kind = field_kind(b, m->type);
+		if (!kind)
+			continue;
+		int moff = (int)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+		int64_t msz = btf__resolve_size(b, m->type);
+		if (off < moff + msz && moff < off + size)
+			return kind;
+	}
+	return NULL;
+}
+
+/* check_ptr_to_btf_access for an allocated object (MEM_ALLOC, the
+ * program's BTF; 6.18 and 7.2.13): reads and writes, never of a special
+ * field (btf_struct_access: "direct access to %s is disallowed"); a
+ * pointer member reads as a scalar ("for local types, the destination
+ * register cannot become a pointer again") */
+int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size,
+			struct rb_reg *out)
+{
+	const struct btf *b = rb_obj_btf(env);
+	uint32_t sid = (uint32_t)reg->map_idx;
+	const struct btf_type *t = b ? skip(b, sid, &sid) : NULL;
+	if (!t)
+		return rb_reject(env, "R%d is an allocated object of no program BTF type", regno);
+	const char *tname = btf__name_by_offset(b, t->name_off);
+	if (!env->t->is_const(&reg->val))
+		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, off);
+	off += (int)rb_reg_const_val(env, reg);
+	if (off < 0)
+		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
+	const char *special = rb_alloc_special_field(b, sid, off, size);
+	if (special)
+		return rb_reject(env, "direct access to %s is disallowed", special);
+	char why[256] = "";
+	if (rb_btf_walk(b, sid, off, size, why, sizeof(why)))
+		return rb_reject(env, "%s", why);
+	rb_reg_unknown(env, out);
+	return 0;
+}
+
+static void clobber(struct rb_env *env)
+{
+	struct rb_reg *regs = rb_cur_regs(env);
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &regs[i]);
+		rb_scratch_reg(env, i);
+	}
+}
+
+int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
+{
+	(void)insn;
+	(void)call;
+	int err = rb_check_reg_read(env, 1);
+	if (err)
+		return err;
+	struct rb_reg *r1 = &rb_cur_regs(env)[1];
+	/* check_kfunc_args: local_type_id__k, a known constant, precise */
+	if (r1->type != RT_SCALAR)
+		return rb_reject(env, "R1 is not a scalar");
+	if (!rb_reg_is_const(env, r1))
+		return rb_reject(env, "R1 must be a known constant");
+	if ((err = rb_mark_chain_precision(env, 1)))
+		return err;
+	uint64_t id = rb_reg_const_val(env, r1);
+	/* check_special_kfunc */
+	if ((uint64_t)(uint32_t)id != id)
+		return rb_reject(env, "local type ID argument must be in range [0, U32_MAX]");
+	const struct btf *b = rb_obj_btf(env);
+	if (!b)
+		return rb_reject(env, "bpf_obj_new/bpf_percpu_obj_new requires prog BTF");
+	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
+	if (!t || !btf_is_struct(t))
+		return rb_reject(env, "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
+	clobber(env);
+	struct rb_reg *r0 = &rb_cur_regs(env)[0];
+	rb_reg_ptr(env, r0, RT_BTF_ID);
+	r0->range = RB_BTF_ALLOC;
+	r0->map_idx = (int32_t)id;
+	/* KF_RET_NULL, then KF_ACQUIRE: the reference's id replaces the first */
+	r0->flags = RF_MAYBE_NULL;
+	++env->id_gen;
+	uint32_t ref = rb_acquire_ref(env);
+	if (!ref)
+		return RB_E_NOMEM;
+	r0->id = ref;
+	r0->ref_obj_id = ref;
+	return 0;
+}
+
+int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
+{
+	(void)insn;
+	int err = rb_check_reg_read(env, 1);
+	if (err)
+		return err;
+	struct rb_reg *r1 = &rb_cur_regs(env)[1];
+	bool is_null = r1->type == RT_SCALAR && rb_reg_is_const(env, r1) && rb_reg_const_val(env, r1) == 0;
+	if (is_null || (r1->flags & RF_MAYBE_NULL))
+		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
+	if (!RB_IS_ALLOC(r1) || !r1->ref_obj_id) {
+		if (!r1->ref_obj_id)
+			return rb_reject(env, "release kernel function %s expects refcounted PTR_TO_BTF_ID", call->name);
+		return rb_reject(env, "arg#0 expected pointer to allocated object");
+	}
+	/* check_func_arg_reg_off with OBJ_RELEASE */
+	if (r1->off || !env->t->is_const(&r1->val) || rb_reg_const_val(env, r1))
+		return rb_reject(env, "R1 must have zero offset when passed to release func or trusted arg to kfunc");
+	rb_release_ref(env, r1->ref_obj_id);
+	clobber(env);
+	return 0;
+}
