@@ -124,6 +124,7 @@ int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err)
 		.workers = r->vcpus,
 		.want_log = r->o->want_log,
 		.log_head = r->o->log_head,
+		.log_digest = r->o->log_digest,
 		.dump_inputs = g->dump_inputs,
 	};
 	if (rb_initramfs_write(initrd, &spec, err) < 0)

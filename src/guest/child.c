@@ -16,6 +16,7 @@
 #include "kernels/kernels.h"
 #include "loader/object.h"
 #include "oracle/helper_probe.h"
+#include "verify/progdiff.h"
 #include "verify/verify.h"
 
 static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -63,7 +64,7 @@ static void put_log(unsigned idx, const char *name, const char *log, size_t len)
 static int verify_object(unsigned idx, const char *path, int argc, char **argv, struct rb_vmlinux *vm)
 {
 	const char *want = NULL;
-	bool want_log = false;
+	bool want_log = false, digest = false;
 	size_t log_head = 0;
 	struct rb_load_opts lo = {0};
 	for (int i = 0; i < argc; i++) {
@@ -73,6 +74,8 @@ static int verify_object(unsigned idx, const char *path, int argc, char **argv, 
 			want = argv[++i];
 		else if (!strcmp(argv[i], "--log"))
 			want_log = true;
+		else if (!strcmp(argv[i], "--log-digest"))
+			want_log = digest = true;
 		else if (!strcmp(argv[i], "--log-head") && i + 1 < argc)
 			log_head = strtoull(argv[++i], NULL, 10);
 	}
@@ -105,9 +108,16 @@ static int verify_object(unsigned idx, const char *path, int argc, char **argv, 
 			res.err_insn = -1;
 			snprintf(res.msg, sizeof(res.msg), "%.255s", err.msg);
 		}
+		struct rb_progdiff_sum sum;
+		char line[160];
 		if (logf) {
 			fclose(logf);
-			put_log(idx, pr->name, logbuf ? logbuf : "", loglen);
+			if (digest && rb_progdiff_summarise(logbuf, &sum) == 0) {
+				rb_progdiff_sum_format(&sum, line, sizeof(line));
+				put_log(idx, pr->name, line, strlen(line));
+			} else if (!digest) {
+				put_log(idx, pr->name, logbuf ? logbuf : "", loglen);
+			}
 			free(logbuf);
 		}
 		rb_rowtext_put_row(stdout, idx, obj->sha256, pr->section, pr->name, pr->prog_type,
@@ -231,7 +241,7 @@ int rb_guest_child_main(int argc, char **argv)
 {
 	bool list = argc == 5 && !strcmp(argv[1], "--list") && !strcmp(argv[3], "--ports");
 	if (argc < 3 || (!strncmp(argv[1], "--", 2) && !list)) {
-		fprintf(stderr, "usage: rangebench guest-verify IDX OBJ [--prog-type T] [--prog NAME] [--log]\n"
+		fprintf(stderr, "usage: rangebench guest-verify IDX OBJ [--prog-type T] [--prog NAME] [--log|--log-digest]\n"
 				"       rangebench guest-verify --list FILE --ports TTY,... (FILE: lines IDX OBJ ARGS...)\n");
 		return 2;
 	}

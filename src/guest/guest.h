@@ -57,6 +57,9 @@ struct rb_guest_opts {
 	unsigned vcpus;           /* per guest; 0 = 2 (at most 3) */
 	bool want_log;            /* each program's verifier log to the callback (no cache) */
 	size_t log_head;          /* want_log: only each log's first log_head bytes (0: all) */
+	bool log_digest;          /* want_log: each log's summary (rb_progdiff_sum_format:
+	                           * digests of its trace and state lines) in its place;
+	                           * what progdiff needs of a hundred thousand logs */
 	bool no_cache;            /* neither read nor write the result cache */
 	unsigned boot_timeout_s;  /* 0 = 300: no report from the guest by then: failed */
 	unsigned idle_timeout_s;  /* 0 = 900: no output at all for this long: killed */

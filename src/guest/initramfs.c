@@ -192,7 +192,7 @@ int rb_initramfs_write(const char *path, const struct rb_initramfs_spec *s, stru
 		if (o->prog && *o->prog && word_ok(o->prog))
 			fprintf(f, " --prog %s", o->prog);
 		if (s->want_log)
-			fprintf(f, " --log");
+			fprintf(f, s->log_digest ? " --log-digest" : " --log");
 		if (s->want_log && s->log_head)
 			fprintf(f, " --log-head %zu", s->log_head);
 		fputc('\n', f);

@@ -18,6 +18,7 @@ struct rb_initramfs_spec {
 	unsigned workers;               /* verifying loops = data ports ttyS1.. */
 	bool want_log;
 	size_t log_head;                /* want_log: each log's first log_head bytes (0: all) */
+	bool log_digest;                /* want_log: each log's summary instead (guest.h) */
 	bool dump_inputs;               /* copy the kernel's BTF, kallsyms, config, uname to ttyS1 first */
 	const char *config;             /* the kernel's config (make kernels), put at
 	                                 * /boot/config-RELEASE for libbpf; NULL: none */

@@ -3,7 +3,8 @@
  * objects that libbpf 1.x refuses or sees no program in, with our own ELF
  * path (open_legacy.c); then give every program a type (prog_type.c).
  * Files of the verifier-tests corpus (the kernel's test_verifier tables,
- * one raw program per file, types given) go to open_rbvt.c. */
+ * one raw program per file, types given) go to open_rbvt.c; progen batch
+ * files (progdiff's random programs for a guest) to progen/batch.c. */
 #include "loader/object.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "loader/prog_type.h"
 #include "loader/sha256.h"
 #include "loader/type_hints.h"
+#include "progen/batch.h"
 #include "util/file.h"
 
 /* code sections other than .text (program sections), and whether .text has code */
@@ -233,6 +235,8 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 	int ret;
 	if (rb_is_rbvt(buf, size)) {
 		ret = rb_open_rbvt(path, buf, size, obj, err);
+	} else if (rb_progen_is_batch(buf, size)) {
+		ret = rb_progen_open_batch(path, buf, size, obj, err);
 	} else if ((ret = rb_elf_parse(&elf, path, buf, size, err)) == 0) {
 		ret = open_either(&elf, opts, obj, err);
 		if (ret == 0)

@@ -111,6 +111,23 @@ int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *
 	return rc;
 }
 
+int rb_ktrace_digest(const char *log, uint64_t *digest, size_t *entries)
+{
+	struct trace t = {0};
+	int rc = trace_of(log ? log : "", &t);
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; rc == 0 && i < t.n; i++)
+		for (const unsigned char *c = (const unsigned char *)t.e[i];; c++) {
+			h = (h ^ (*c ? *c : '\n')) * 0x100000001b3ull;
+			if (!*c)
+				break;
+		}
+	*digest = h;
+	*entries = t.n;
+	free_trace(&t);
+	return rc;
+}
+
 /* the instruction index of an entry "N: ...", or -1 */
 static long entry_insn(const char *e)
 {

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct rb_ktrace_part {
 	long index;        /* trace entry where they part; -1: the same trace */
@@ -20,6 +21,13 @@ struct rb_ktrace_part {
 
 /* 0, or -1 when out of memory */
 int rb_ktrace_part(const char *log_a, const char *log_b, struct rb_ktrace_part *out);
+
+/* The trace of one log as a 64-bit FNV-1a digest of its entries (each
+ * followed by a newline) and their number: two logs with the same digest
+ * and count have (but for a collision) the same trace, so a guest can send
+ * a digest in place of a whole log (progdiff against a kernel image).
+ * 0, or -1 when out of memory. */
+int rb_ktrace_digest(const char *log, uint64_t *digest, size_t *entries);
 
 /* What the second log's kernel (b, e.g. 7.2) does differently where the
  * two part, read from the entries there; a name of the list below, which
