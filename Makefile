@@ -305,15 +305,16 @@ bench-insns: deps build/bench/rangebench-bench
 main-job:
 	+@db/main_job.sh
 
-# libFuzzer targets. fuzz_loader: the loader alone (loader/ and util/
-# compiled into it); `make test` builds it, so it cannot rot. fuzz_verify:
+# libFuzzer targets. fuzz_loader: the loader alone (loader/, util/ and
+# progen/, whose batch files the loader opens, compiled into it); `make
+# test` builds it, so it cannot rot. fuzz_verify:
 # the loader with the engine behind it (old and cnum verify what loads),
 # linked against the whole library built with clang for libFuzzer under
 # build/fuzz/obj; `make fuzz FUZZ_TIME=600` runs it. `make test` builds
 # fuzz_verify.c with gcc as a replay program instead (build/test/fuzz_verify,
 # run by tests/cli/fuzz_replay.sh on the seed objects and tests/fuzz/regress/).
 FUZZ_TIME ?= 120
-FUZZ_SRCS := $(wildcard src/loader/*.c) $(wildcard src/util/*.c)
+FUZZ_SRCS := $(wildcard src/loader/*.c) $(wildcard src/util/*.c) $(wildcard src/progen/*.c)
 build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)

@@ -118,12 +118,34 @@ static int engine(const struct rb_progen_prog *p, const char *tracker, bool et_w
 	return rc;
 }
 
-/* the programs to print in full */
+/* the programs to print in full: the first o->show of the gravest kind
+ * first (verdicts, then messages and counts, then traces, then state
+ * lines: against 7.2 nearly every program's state lines differ) */
 struct shown {
 	int family;
 	uint64_t index;
 	const char *why;
 };
+#define GRAVITIES 4
+
+static int gravity(const char *why)
+{
+	return !strcmp(why, "verdicts differ") || !strcmp(why, "the engine gave no verdict") ? 0
+	       : !strcmp(why, "traces differ")                                             ? 2
+	       : !strcmp(why, "logs differ")                                               ? 3
+										   : 1;
+}
+
+/* sh holds GRAVITIES lists of o->show entries; gather the first o->show
+ * of them, gravest first, at its start */
+static size_t pick_shown(struct shown *sh, const size_t *nsh, unsigned show)
+{
+	size_t n = 0;
+	for (int g = 0; g < GRAVITIES; g++)
+		for (size_t i = 0; i < nsh[g] && n < show; i++)
+			sh[n++] = sh[(size_t)g * show + i];
+	return n;
+}
 
 /* compare one program's guest row with the engine; *why: what differs */
 static int compare(const struct rb_progen_prog *p, const char *tracker, const struct kres *k, bool logs,
@@ -313,8 +335,8 @@ int rb_progdiff_guest(const struct rb_progdiff_opts *o, const char *tracker, con
 		}
 	}
 	struct rb_progen_prog *p = malloc(sizeof(*p));
-	struct shown *sh = calloc(o->show ? o->show : 1, sizeof(*sh));
-	size_t nsh = 0;
+	struct shown *sh = calloc(GRAVITIES * (size_t)(o->show ? o->show : 1), sizeof(*sh));
+	size_t nsh[GRAVITIES] = {0}, noref_shown = 0;
 	if (rc == 0 && (!p || !sh))
 		rc = rb_errf(err, "progdiff: out of memory");
 	time_t t0 = time(NULL);
@@ -336,7 +358,7 @@ int rb_progdiff_guest(const struct rb_progdiff_opts *o, const char *tracker, con
 				const struct kres *kr = &objs[b].res[x];
 				if (!kr->have) {
 					c->no_reference++;
-					if (o->out && nsh < o->show)
+					if (o->out && noref_shown++ < o->show)
 						fprintf(o->out, "program %s %llu (seed %llu): no row from %s (%s)\n",
 							rb_progen_family_name(objs[b].family),
 							(unsigned long long)(objs[b].first + x), (unsigned long long)o->seed,
@@ -346,8 +368,9 @@ int rb_progdiff_guest(const struct rb_progdiff_opts *o, const char *tracker, con
 				rb_progen_generate(objs[b].family, o->seed, objs[b].first + x, p);
 				const char *d = NULL;
 				rc = compare(p, tracker, kr, !o->no_logs, c, &d, err);
-				if (d && nsh < o->show)
-					sh[nsh++] = (struct shown){objs[b].family, objs[b].first + x, d};
+				int g = d ? gravity(d) : 0;
+				if (d && nsh[g] < o->show)
+					sh[(size_t)g * o->show + nsh[g]++] = (struct shown){objs[b].family, objs[b].first + x, d};
 			}
 		}
 		for (size_t b = i; b < j; b++) {
@@ -369,8 +392,9 @@ int rb_progdiff_guest(const struct rb_progdiff_opts *o, const char *tracker, con
 	}
 	for (int f = 0; f < st->nfam; f++)
 		rb_progdiff_add(&st->total, &st->fam[f]);
-	if (rc == 0 && nsh && o->out)
-		rc = show_all(&k, dir, sh, nsh, o, tracker, ref, st, err);
+	size_t nshow = sh ? pick_shown(sh, nsh, o->show) : 0;
+	if (rc == 0 && nshow && o->out)
+		rc = show_all(&k, dir, sh, nshow, o, tracker, ref, st, err);
 	for (size_t b = 0; b < nobj; b++) {
 		free_res(&objs[b]);
 		unlink(objs[b].path);
