@@ -52,8 +52,8 @@ static void usage(FILE *f)
 		   "  `rangebench attribute` where stored), stored in the run's explanations\n"
 		   "  (--no-store: not), a summary by cause class; -q: the summary only.\n"
 		   "  --run-b RUN: the candidate's rows from another run (two runs, perhaps made by\n"
-		   "  another build: an engine row side must then reproduce its run's figures here\n"
-		   "  too, else the change stays unexplained); not stored.\n");
+		   "  another build: an engine row side this build does not reproduce is stood in\n"
+		   "  for by the engine row with its figures, as a kernel is); not stored.\n");
 }
 
 /* a side: an engine row (tracker, or tracker@profile) or a kernel */

@@ -144,14 +144,21 @@ static const char *stand_in_diff(const char *a, const char *b)
 }
 
 /* the rows whose figures are side s's: the side itself when it is an
- * engine row, else each stand-in with its verdict, insns and states */
+ * engine row this build reproduces; else (a kernel, or an engine row of
+ * a run another build made, e.g. before a patch) each stand-in with its
+ * verdict, instructions and states */
 static int matches(const struct rb_xs_opts *o, int s, const struct xs_rows *r, const struct rb_result *want,
 		   const char **out)
 {
-	bool engine = rb_row_known(o->side[s], false);
 	int n = 0;
+	if (rb_row_known(o->side[s], false))
+		for (int i = 0; i < r->n; i++)
+			if (r->ok[i] && same_figures(&r->res[i], want) && !strcmp(r->name[i], o->side[s]))
+				out[n++] = r->name[i];
+	if (n)
+		return n;
 	for (int i = 0; i < r->n; i++)
-		if (r->ok[i] && same_figures(&r->res[i], want) && (!engine || !strcmp(r->name[i], o->side[s])))
+		if (r->ok[i] && same_figures(&r->res[i], want))
 			out[n++] = r->name[i];
 	return n;
 }

@@ -72,6 +72,17 @@ rc=$?
 check "a run's cnum row this build does not reproduce: unexplained (exit 1)" \
 	"[ $rc -eq 1 ] && grep -A4 ':abs_window_neg$' $tmp/two2.out | grep -q '^  cnum failure 22/1; tried: .* cnum failure 21/1' && grep -q '^summary: 2 programs .* 1 explained' $tmp/two2.out" "$tmp/two2.out"
 
+# a run whose cnum verified as old does (a build before a patch to cnum):
+# its cnum rows, which this build does not reproduce, are stood in for by
+# the engine row that does (old), and the change explained from there
+q "INSERT INTO runs (kind, label, started_at, status) VALUES ('verify', 's3', 'x', 'complete');
+   INSERT INTO results (run_id, program_id, tracker, verdict, err_insn, msg, insns_processed, total_states, peak_states)
+   SELECT (SELECT id FROM runs WHERE label = 's3'), program_id, 'cnum', verdict, err_insn, msg, insns_processed, total_states, peak_states
+   FROM results WHERE run_id = 1 AND tracker = 'old'"
+$RB explain --db "$db" --run s3 --run-b s2 --baseline cnum --candidate cnum >"$tmp/two3.out" 2>&1
+check "two runs of cnum by two builds: the earlier build's cnum stood in for by old, the change explained" \
+	"grep -A3 ':bias_add64$' $tmp/two3.out | grep -q '^stand-ins:    old for cnum, cnum is cnum (same verdict, insns, states); they differ in tracker' && grep -A30 ':bias_add64$' $tmp/two3.out | grep -m1 '^explained:' | grep -q yes" "$tmp/two3.out"
+
 # the running kernel as a side
 $RB explain --baseline kernel --candidate cnum "$O:bias_add64" >"$tmp/r.out" 2>&1
 rc=$?
