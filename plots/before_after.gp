@@ -1,9 +1,10 @@
 # before_after.gp — two runs, program by program: instructions processed
 # and states in run B against run A, per tracker (log-log; on the diagonal
-# nothing changed). Programs whose verdict changed are marked by the way
-# it went (a triangle up: B accepts what A rejected; down: B rejects what
-# A accepted; a circle: another change, e.g. to a limit), each numbered,
-# and listed by number on the right (the first 16; the rest are counted).
+# nothing changed). Changed programs are marked by the way they changed
+# (a triangle up: B accepts what A rejected; down: B rejects what A
+# accepted; a circle: another verdict change, e.g. to a limit; a diamond:
+# the same verdict, other counts), each numbered, and listed by number on
+# the right, verdict changes first (the first 16; the rest are counted).
 #
 # Data: <data>/before_after.tsv (from `rangebench plot RUN_A RUN_B`):
 #   program tracker a_insns b_insns a_states b_states verdict_changed
@@ -28,6 +29,8 @@ n_acc = STATS_sum
 stats f using (way("rejected") ? 1 : 0) nooutput
 n_rej = STATS_sum
 n_oth = changed - n_acc - n_rej
+stats f using (way("counts") ? 1 : 0) nooutput
+n_cnt = STATS_sum
 
 set logscale xy
 set format x "10^{%T}"
@@ -35,7 +38,7 @@ set format y "10^{%T}"
 # one legend for both panels (panel 0's; panel 1 has none), on the right
 # below the list of changes, clear of the data
 set key vertical Left reverse box opaque font ",14" noenhanced samplen 2
-set key at screen 0.73, 0.28 left top
+set key at screen 0.72, 0.28 left top
 
 sel(t, v) = (strcol(2) eq t && v > 0 ? v : 1/0)
 # the trackers of the runs, in file order (registry order, then others)
@@ -45,7 +48,7 @@ nt = words(trk)
 pts = "7 5 9 11 13 15"
 ptof(i) = int(word(pts, 1 + (i - 1) % 6))
 
-set multiplot title sprintf("Before / after: %s (%d verdict changes)", title_ab, changed) font ",24"
+set multiplot title sprintf("Before / after: %s (%d verdict changes, %d count changes)", title_ab, changed, n_cnt) font ",24"
 nlist = 16
 do for [i = 0:1] {
     set origin 0.36 * i, 0.04
@@ -89,6 +92,7 @@ do for [i = 0:1] {
          f using (way("accepted") && column(ca) > 0 ? column(ca) : 1/0):cb with points pt 8 ps 3 lw 2 lc rgb c_alert title sprintf("%s accepts (%d)", run_b, n_acc), \
          f using (way("rejected") && column(ca) > 0 ? column(ca) : 1/0):cb with points pt 10 ps 3 lw 2 lc rgb c_alert title sprintf("%s rejects (%d)", run_b, n_rej), \
          f using (way("other") && column(ca) > 0 ? column(ca) : 1/0):cb with points pt 6 ps 3 lw 2 lc rgb c_alert title sprintf("other verdict change (%d)", n_oth), \
+         f using (way("counts") && column(ca) > 0 ? column(ca) : 1/0):cb with points pt 12 ps 3 lw 2 lc rgb c_alert title sprintf("same verdict, counts changed (%d)", n_cnt), \
          f using ($9 > 0 && $9 <= nlist && column(ca) > 0 ? column(ca) : 1/0):cb:(sprintf("%d", $9)) with labels left offset 1.1, 0.7 font ",12" notitle
 }
 # the list: number, way, program, verdicts (programs with 0 instructions on
@@ -107,12 +111,14 @@ set size noratio
 set xrange [0:1]
 set yrange [-(nlist + 2):0]
 short(s) = (strlen(s) > 30 ? s[1:29]."…" : s)
-mark(w) = (w eq "accepted" ? "▲" : w eq "rejected" ? "▼" : "○")
-set label 2 (changed > 0 ? "verdict changes" : "no verdict changed") at 0.02, -0.5 left font ",16"
-if (changed > nlist) {
-    set label 3 sprintf("… and %d more: rangebench compare --changed", changed - nlist) at 0.02, -(nlist + 1.5) left font ",12" noenhanced
+mark(w) = (w eq "accepted" ? "▲" : w eq "rejected" ? "▼" : w eq "counts" ? "◇" : "○")
+what(w) = (w eq "counts" ? sprintf("%d→%d insns, %d→%d states", $3, $4, $5, $6) : sprintf("%s→%s", strcol(10), strcol(11)))
+nchg = changed + n_cnt
+set label 2 (nchg > 0 ? "changed programs" : "nothing changed") at 0.02, -0.5 left font ",16"
+if (nchg > nlist) {
+    set label 3 sprintf("… and %d more: rangebench compare --changed", nchg - nlist) at 0.02, -(nlist + 1.5) left font ",12" noenhanced
 }
-plot f using ($9 > 0 && $9 <= nlist ? 0.02 : 1/0):(-$9 - 0.5):(sprintf("%d %s %s  %s→%s", $9, mark(strcol(8)), short(strcol(1)), strcol(10), strcol(11))) with labels left font ",11" noenhanced notitle
+plot f using ($9 > 0 && $9 <= nlist ? 0.02 : 1/0):(-$9 - 0.5):(sprintf("%d %s %s  %s", $9, mark(strcol(8)), short(strcol(1)), what(strcol(8)))) with labels left font ",11" noenhanced notitle
 unset label 2
 unset label 3
 unset multiplot

@@ -26,7 +26,7 @@ for c in $charts; do
 	check "$c.png is a 1600x900 PNG" "[ '$sig' = 89504e470d0a1a0a ] && [ '$wh' = 1600x900 ]" "$tmp/plot.out"
 	case $c in
 	agreement) title="Verdict agreement with the Linux 6.18 verifier" ;;
-	before_after) title="run 2 (after) (1 verdict changes)" ;;
+	before_after) title="run 2 (after) (1 verdict changes, " ;;
 	bench_ratio) title="geometric mean: cnum 0.94, cnum-mainline 1.04, arc2 4.25" ;;
 	cdf_time_ratio) title="Verification time per program, each tracker / old (60 programs)" ;;
 	census) title="Operator precision" ;;
@@ -58,6 +58,9 @@ $RB query --db "$tmp/pm.sqlite" --run 2 profile_tracker_changes >"$tmp/ptc.out" 
 check "query profile_tracker_changes runs" "[ \$? -eq 0 ]" "$tmp/ptc.out"
 check "before/after data: run 1 -> run 2 has one verdict change" \
 	"[ \$(awk -F'\t' '!/^#/ && \$7 == 1' $tmp/out/data/before_after.tsv | wc -l) -eq 1 ]" "$tmp/out/data/before_after.tsv"
+vprog=$(awk -F'\t' '!/^#/ && $7 == 1 { print $1; exit }' "$tmp/out/data/before_after.tsv")
+check "before/after chart: the verdict change is number 1 of the changed programs, named with both verdicts in the list" \
+	"awk -F'\t' '!/^#/ && \$7 == 1 && \$9 == 1 && \$10 != \$11 { ok = 1 } END { exit !ok }' $tmp/out/data/before_after.tsv && grep -qF '1 ' $tmp/out/before_after.svg && grep -qF '$vprog' $tmp/out/before_after.svg" "$tmp/out/data/before_after.tsv"
 check "scatter data: one row per program with the baseline and the candidate" \
 	"[ \$(grep -vc '^#' $tmp/out/data/pair.tsv) -eq 60 ]" "$tmp/out/data/pair.tsv"
 
