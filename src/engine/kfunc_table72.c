@@ -14,6 +14,7 @@
 
 #include "engine/iter.h"
 #include "engine/kfunc_table72.h"
+#include "engine/profile.h"
 #include "engine/struct_ops.h"
 #include "engine/struct_ops_scx.h"
 #include "util/array_size.h"
@@ -40,14 +41,22 @@
 	 (((s) & (UNL | SEL)) ? T_STRUCT_OPS | T_SYSCALL : 0) |                                                       \
 	 (((s) & (ANY | IDL | CID)) ? T_STRUCT_OPS | T_TRACING | T_SYSCALL : 0))
 
-#define R(n, sets, fl) {{#n, TYPES(sets), fl, true, NULL}, sets}
+#define R(n, sets, fl) {{#n, TYPES(sets), fl, true, NULL}, sets, RB_K72_SCX}
 /* a row with a `special` checker */
-#define RS(n, sets, fl, fn) {{#n, TYPES(sets), fl, true, fn}, sets}
+#define RS(n, sets, fl, fn) {{#n, TYPES(sets), fl, true, fn}, sets, RB_K72_SCX}
 
 /* kernel/bpf/arena.c common_kfunc_set (BPF_PROG_TYPE_UNSPEC: every
  * program type), profile.h arena_kfuncs */
 #define T_ALL 0xffffffffffffffffull
-#define A(n, fl) {{#n, T_ALL, fl, true, NULL}, 0}
+#define A(n, fl) {{#n, T_ALL, fl, true, NULL}, 0, RB_K72_ARENA}
+
+/* kfuncs Debian's 7.2.13 build registers that 6.18.44's here does not (its
+ * vmlinux BTF has the function without the bpf_kfunc tag), profile.h
+ * kfunc_sets_72, available as the 6.18 table's members of the same set.
+ * bpf_verify_pkcs7_signature (CONFIG_SYSTEM_DATA_VERIFICATION): 7.2.13
+ * kernel/bpf/helpers.c generic_btf_ids, KF_SLEEPABLE, so the availability
+ * of that set's bpf_lookup_user_key (kfunc_table.c) */
+#define B(n, avail, fl) {{#n, avail##ull, fl, true, NULL}, 0, RB_K72_BUILD}
 
 /* in name order (bsearch) */
 static const struct rb_kfunc72 rows[] = {
@@ -60,6 +69,7 @@ static const struct rb_kfunc72 rows[] = {
 	RS(bpf_iter_scx_dsq_destroy, ANY, KF_ITER_DESTROY, rb_kfunc_iter_destroy),
 	RS(bpf_iter_scx_dsq_new, ANY, KF_IMPLICIT_ARGS | KF_ITER_NEW | KF_RCU_PROTECTED, rb_kfunc_iter_new),
 	RS(bpf_iter_scx_dsq_next, ANY, KF_ITER_NEXT | KF_RET_NULL, rb_kfunc_iter_next),
+	B(bpf_verify_pkcs7_signature, 0x08e84a3e8, KF_SLEEPABLE),
 	R(scx_bpf_cid_curr, ANY, KF_IMPLICIT_ARGS | KF_RET_NULL | KF_RCU_PROTECTED),
 	R(scx_bpf_cid_override, INI, KF_IMPLICIT_ARGS | KF_SLEEPABLE),
 	R(scx_bpf_cid_to_cpu, CID, KF_IMPLICIT_ARGS),
@@ -140,6 +150,22 @@ const struct rb_kfunc72 *rb_kfunc72_row(const char *name)
 	if (!name)
 		return NULL;
 	return bsearch(name, rows, ARRAY_SIZE(rows), sizeof(rows[0]), cmp);
+}
+
+const struct rb_kfunc72 *rb_kfunc72_row_in(const char *name, const struct rb_profile *p)
+{
+	const struct rb_kfunc72 *r = rb_kfunc72_row(name);
+	if (!r)
+		return NULL;
+	switch (r->gate) {
+	case RB_K72_SCX:
+		return p->sched_ext ? r : NULL;
+	case RB_K72_ARENA:
+		return p->arena_kfuncs ? r : NULL;
+	case RB_K72_BUILD:
+		return p->kfunc_sets_72 ? r : NULL;
+	}
+	return NULL;
 }
 
 const struct rb_kfunc72 *rb_kfunc72_rows(int *n)

@@ -20,6 +20,7 @@
 
 #include "engine/backtrack.h"
 #include "engine/btf.h"
+#include "engine/dynptr.h"
 #include "engine/kfunc_table.h"
 #include "engine/kfunc_table72.h"
 #include "engine/iter.h"
@@ -107,7 +108,7 @@ static const char *special_arg(const char *pname, const char *tname)
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (has_suffix(pname, suffixes[i]))
 			return suffixes[i];
-	static const char *const structs[] = {"bpf_dynptr",    "bpf_list_head", "bpf_list_node", "bpf_rb_root",
+	static const char *const structs[] = {"bpf_list_head", "bpf_list_node", "bpf_rb_root",
 					      "bpf_rb_node",   "bpf_wq",        "bpf_timer",     "bpf_task_work",
 					      "bpf_res_spin_lock", "bpf_spin_lock"};
 	for (size_t i = 0; i < ARRAY_SIZE(structs); i++)
@@ -229,6 +230,17 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 	const char *special = special_arg(pname, ref_tname);
 	if (special)
 		return rb_unsupported(env, "kfunc %s argument %d (%s)", call->name, a, special);
+	if (!strcmp(ref_tname, "bpf_dynptr")) {
+		/* KF_ARG_PTR_TO_DYNPTR, initialised (an __uninit one is
+		 * special_arg's): on the stack or a callback's
+		 * CONST_PTR_TO_DYNPTR, any dynptr type (6.18 check_kfunc_args,
+		 * process_dynptr_func; kfuncs with dynptr-specific handling are
+		 * special rows or unsupported U rows) */
+		if (reg->type != RT_STACK && reg->type != RT_CONST_DYNPTR)
+			return rb_reject(env, "arg#%d expected pointer to stack or const struct bpf_dynptr", a);
+		struct rb_dynptr_use u = {0};
+		return rb_dynptr_check_arg(env, regno, RB_DA_RDONLY, RB_DYNPTR_INVALID, &u);
+	}
 	bool sock = reg->type == RT_SOCKET || reg->type == RT_SOCK_COMMON || reg->type == RT_TCP_SOCK;
 	if (reg->type == RT_BTF_ID || sock || reg->type == RT_MAP_PTR) {
 		if (!ref_t || !btf_is_composite(ref_t))
@@ -457,20 +469,34 @@ static int fetch_meta(struct rb_env *env, const struct bpf_insn *insn, int insn_
 		return rb_reject(env, "kernel function btf_id %d does not have a valid func_proto", insn->imm);
 	call->row = rb_kfunc_row(call->name);
 	call->nvisible = btf_vlen(proto);
-	const struct rb_kfunc72 *r72 = env->prof->sched_ext || env->prof->arena_kfuncs ? rb_kfunc72_row(call->name) : NULL;
-	if (r72 && !r72->sets && !env->prof->arena_kfuncs)
-		r72 = NULL;
+	const struct rb_kfunc72 *r72 = rb_kfunc72_row_in(call->name, env->prof);
 	if (r72)
 		call->row = &r72->k;
+	/* a FUNC of vmlinux BTF in no kfunc set of this kernel (no row) is
+	 * refused whatever the program type (fetch_kfunc_meta) */
+	if (!call->row)
+		return rb_reject(env, "calling kernel function %s is not allowed", call->name);
 	uint32_t type = env->prog->prog_type;
 	bool measured = type < 64 && ((rb_kfunc_measured_types >> type) & 1) &&
 			(type != BPF_PROG_TYPE_TRACING || env->prog->expected_attach_type == BPF_TRACE_RAW_TP);
+	/* 6.18 and 7.2.13 bpf_prog_type_to_kfunc_hook: tracing programs of
+	 * every attach type and LSM programs share BTF_KFUNC_HOOK_TRACING,
+	 * which tp_btf measured: a kfunc available there is available to them
+	 * (the sets with filters on that hook, bpf_session_filter's, leave
+	 * tp_btf out); one unavailable there may still be allowed through a
+	 * set registered for LSM alone (bpf_fs_kfunc_set), so stays
+	 * unsupported */
+	if (!measured && (type == BPF_PROG_TYPE_TRACING || type == BPF_PROG_TYPE_LSM) &&
+	    ((call->row->prog_types >> BPF_PROG_TYPE_TRACING) & 1)) {
+		measured = true;
+		type = BPF_PROG_TYPE_TRACING;
+	}
 	if (!measured)
 		return rb_unsupported(env, "kfunc %s#%d for program type %u attach type %u", call->name, insn->imm, type,
 				      env->prog->expected_attach_type);
 	/* 7.2.13 btf_kfunc_id_set_contains: the sets registered for the
 	 * type, then the hook's filters (scx_kfunc_context_filter) */
-	if (!call->row || !((call->row->prog_types >> type) & 1) ||
+	if (!((call->row->prog_types >> type) & 1) ||
 	    (r72 && !rb_kfunc72_filter(r72->sets, type, env->st_ops, env->st_member)))
 		return rb_reject(env, "calling kernel function %s is not allowed", call->name);
 	if (call->row->flags & KF_IMPLICIT_ARGS) {

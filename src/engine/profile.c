@@ -30,6 +30,7 @@ static const struct rb_profile profiles[] = {
 		.global_call_resets_frames = true,
 		.ptr_off_in_var = true,
 		.res_lock_err_s64 = true,
+		.kfunc_sets_72 = true,
 	},
 };
 

@@ -148,6 +148,13 @@ struct rb_profile {
 	 * global_lock's "from 3 to 4" state, 6.18.44
 	 * smin=0x80000000fffff001, 7.2.13 smin=smin32=-4095). */
 	bool res_lock_err_s64;
+	/* kfuncs Debian's 7.2.13 build registers and 6.18.44's here does not
+	 * (kfunc_table72.c, gate RB_K72_BUILD: bpf_verify_pkcs7_signature, in 7.2.13's
+	 * kernel/bpf/helpers.c generic set with CONFIG_SYSTEM_DATA_VERIFICATION;
+	 * 6.18.44's vmlinux BTF has the function untagged, and calling it is
+	 * "not allowed"). A difference of the two kernels' builds, not of
+	 * their verifiers. */
+	bool kfunc_sets_72;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */
