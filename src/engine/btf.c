@@ -439,20 +439,33 @@ static int walk(const struct btf *b, uint32_t id, int off, int size, uint32_t *p
 	return WALK_ERR;
 }
 
-/* 1 trusted, 2 trusted or NULL, 3 RCU (6.18 BTF_TYPE_SAFE_* lists, partial) */
-static int safe_field(const char *type, const char *field)
+/* 1 trusted, 2 trusted or NULL, 3 RCU, 4 RCU or NULL (the BTF_TYPE_SAFE_*
+ * lists of 6.18's verifier.c; dentry, mm_struct and sk_buff measured on
+ * 6.18.44 with tp_btf programs: d_inode trusted_ptr_or_null_, exe_file and
+ * sk rcu_ptr_or_null_). 7.2.13 adds (profile.h safe_fields_72)
+ * vm_area_struct's vm_mm and vm_file, trusted or NULL (6.18.44: untrusted),
+ * and cgroup_subsys_state's cgroup, RCU. */
+static int safe_field(const struct rb_env *env, const char *type, const char *field)
 {
 	static const struct {
 		const char *type, *field;
 		int kind;
+		bool only72;
 	} tab[] = {
-		{"bpf_iter_meta", "seq", 1},   {"bpf_iter__task", "task", 1},  {"linux_binprm", "file", 1},
-		{"file", "f_inode", 1},        {"dentry", "d_inode", 1},       {"socket", "sk", 2},
-		{"task_struct", "cpus_ptr", 3}, {"task_struct", "cgroups", 3}, {"task_struct", "real_parent", 3},
-		{"task_struct", "group_leader", 3}, {"css_set", "dfl_cgrp", 3}, {"cgroup", "kn", 3},
+		{"bpf_iter_meta", "seq", 1, false},         {"bpf_iter__task", "task", 1, false},
+		{"linux_binprm", "file", 1, false},         {"file", "f_inode", 1, false},
+		{"dentry", "d_inode", 2, false},            {"socket", "sk", 2, false},
+		{"task_struct", "cpus_ptr", 3, false},      {"task_struct", "cgroups", 3, false},
+		{"task_struct", "real_parent", 3, false},   {"task_struct", "group_leader", 3, false},
+		{"css_set", "dfl_cgrp", 3, false},          {"cgroup", "kn", 3, false},
+		{"mm_struct", "exe_file", 4, false},        {"mm_struct", "owner", 4, false},
+		{"sk_buff", "sk", 4, false},                {"request_sock", "sk", 4, false},
+		{"vm_area_struct", "vm_mm", 2, true},       {"vm_area_struct", "vm_file", 2, true},
+		{"cgroup_subsys_state", "cgroup", 3, true},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(tab); i++)
-		if (!strcmp(tab[i].type, type) && !strcmp(tab[i].field, field))
+		if (!strcmp(tab[i].type, type) && !strcmp(tab[i].field, field) &&
+		    (!tab[i].only72 || env->prof->safe_fields_72))
 			return tab[i].kind;
 	return 0;
 }
@@ -537,7 +550,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 			uint8_t flags = RF_UNTRUSTED;
 			/* is_trusted_reg counts a referenced pointer as trusted */
 			bool parent = ((reg->flags & (RF_TRUSTED | RF_RCU)) || reg->ref_obj_id) && !(reg->flags & RF_UNTRUSTED);
-			int kind = parent && !via_union ? safe_field(tname, field) : 0;
+			int kind = parent && !via_union ? safe_field(env, tname, field) : 0;
 			/* 7.2 (profile.h walk_plain_ptr): in_rcu_cs, a non-sleepable
 			 * program runs in an RCU critical section (bpf_rcu_read_lock is
 			 * not modelled); an unlisted field is a plain pointer there */
@@ -547,7 +560,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 			else if (kind == 2)
 				flags = RF_TRUSTED | RF_MAYBE_NULL;
 			else if (!env->prof->walk_plain_ptr)
-				flags = kind == 3 ? RF_RCU : rcu && !via_union ? RF_RCU | RF_MAYBE_NULL : RF_UNTRUSTED;
+				flags = kind == 3 ? RF_RCU : kind == 4 || (rcu && !via_union) ? RF_RCU | RF_MAYBE_NULL : RF_UNTRUSTED;
 			else if (!parent && !(reg->flags & RF_UNTRUSTED))
 				flags = 0; /* 7.2 "old compat": a plain parent (an fentry argument, an
 					    * iterator's object) gives a plain pointer (clear_trusted_flags) */
@@ -555,7 +568,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 				flags = RF_UNTRUSTED;
 			else if (kind == 3)
 				flags = RF_RCU;
-			else if (rcu)
+			else if (kind == 4 || rcu)
 				flags = RF_RCU | RF_MAYBE_NULL;
 			else
 				flags = 0; /* "walking unknown pointers yields old deprecated PTR_TO_BTF_ID" */

@@ -31,6 +31,7 @@ static const struct rb_profile profiles[] = {
 		.ptr_off_in_var = true,
 		.res_lock_err_s64 = true,
 		.kfunc_sets_72 = true,
+		.safe_fields_72 = true,
 	},
 };
 

@@ -155,6 +155,12 @@ struct rb_profile {
 	 * "not allowed"). A difference of the two kernels' builds, not of
 	 * their verifiers. */
 	bool kfunc_sets_72;
+	/* 7.2 verifier.c BTF_TYPE_SAFE_TRUSTED_OR_NULL(struct vm_area_struct)
+	 * (vm_mm, vm_file: trusted or NULL when walked from a trusted vma) and
+	 * BTF_TYPE_SAFE_RCU(struct cgroup_subsys_state) (cgroup); 6.18.44 gave
+	 * vm_mm and vm_file untrusted (measured, tp_btf sched_skip_vma_numa)
+	 * (btf.c safe_field). */
+	bool safe_fields_72;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

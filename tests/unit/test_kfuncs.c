@@ -22,6 +22,7 @@
 #include "engine/engine.h"
 #include "engine/kfunc_table.h"
 #include "engine/kfunc_table72.h"
+#include "engine/profile.h"
 #include "engine/struct_ops.h"
 #include "engine/struct_ops_scx.h"
 #include "engine/vmlinux.h"
@@ -97,6 +98,15 @@ static void test_table72(void **state)
 	assert_int_equal(now->k.prog_types, (1ull << BPF_PROG_TYPE_STRUCT_OPS) | (1ull << BPF_PROG_TYPE_TRACING) |
 						    (1ull << BPF_PROG_TYPE_SYSCALL));
 	assert_null(rb_kfunc72_row("bpf_task_acquire")); /* the 6.18 table's */
+	/* each row comes in with its profile switch: sched_ext's, the arena's,
+	 * and bpf_verify_pkcs7_signature (kfunc_sets_72) in 7.2 only */
+	const struct rb_profile *p618 = rb_profile_get("6.18"), *p72 = rb_profile_get("7.2");
+	const char *gated[] = {"scx_bpf_now", "bpf_arena_alloc_pages", "bpf_verify_pkcs7_signature"};
+	for (size_t i = 0; i < ARRAY_SIZE(gated); i++) {
+		assert_null(rb_kfunc72_row_in(gated[i], p618));
+		assert_ptr_equal(rb_kfunc72_row_in(gated[i], p72), rb_kfunc72_row(gated[i]));
+	}
+	assert_int_equal(rb_kfunc72_row("bpf_verify_pkcs7_signature")->gate, RB_K72_BUILD);
 	const struct rb_st_ops *scx = rb_struct_ops_scx("sched_ext_ops"), *cid = rb_struct_ops_scx("sched_ext_ops_cid");
 	assert_non_null(scx);
 	assert_non_null(cid);
