@@ -175,6 +175,18 @@ struct kf_meta {
 	int release_regno;
 };
 
+/* KF_ARG_PTR_TO_DYNPTR, initialised (an __uninit one is special_arg's): on
+ * the stack or a callback's CONST_PTR_TO_DYNPTR, any dynptr type (6.18
+ * check_kfunc_args, process_dynptr_func; kfuncs with dynptr-specific
+ * handling are special rows or unsupported U rows) */
+static int dynptr_arg(struct rb_env *env, int regno, const struct rb_reg *reg, int a)
+{
+	if (reg->type != RT_STACK && reg->type != RT_CONST_DYNPTR)
+		return rb_reject(env, "arg#%d expected pointer to stack or const struct bpf_dynptr", a);
+	struct rb_dynptr_use u = {0};
+	return rb_dynptr_check_arg(env, regno, RB_DA_RDONLY, RB_DYNPTR_INVALID, &u);
+}
+
 static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, const struct btf_param *args,
 			 int nargs, int *i, struct kf_meta *meta)
 {
@@ -182,8 +194,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 	uint32_t flags = call->row->flags;
 	int a = *i, regno = a + 1;
 	struct rb_reg *reg = &rb_cur_regs(env)[regno];
-	const char *pname = btf__name_by_offset(b, args[a].name_off);
-	pname = pname ? pname : "";
+	const char *pname = btf__name_by_offset(b, args[a].name_off) ? btf__name_by_offset(b, args[a].name_off) : "";
 	const struct btf_type *t = skip_mods(b, args[a].type, NULL);
 	uint32_t ref_id;
 	const struct btf_type *ref_t = skip_mods(b, t->type, &ref_id);
@@ -230,17 +241,8 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_kfunc_call *call, c
 	const char *special = special_arg(pname, ref_tname);
 	if (special)
 		return rb_unsupported(env, "kfunc %s argument %d (%s)", call->name, a, special);
-	if (!strcmp(ref_tname, "bpf_dynptr")) {
-		/* KF_ARG_PTR_TO_DYNPTR, initialised (an __uninit one is
-		 * special_arg's): on the stack or a callback's
-		 * CONST_PTR_TO_DYNPTR, any dynptr type (6.18 check_kfunc_args,
-		 * process_dynptr_func; kfuncs with dynptr-specific handling are
-		 * special rows or unsupported U rows) */
-		if (reg->type != RT_STACK && reg->type != RT_CONST_DYNPTR)
-			return rb_reject(env, "arg#%d expected pointer to stack or const struct bpf_dynptr", a);
-		struct rb_dynptr_use u = {0};
-		return rb_dynptr_check_arg(env, regno, RB_DA_RDONLY, RB_DYNPTR_INVALID, &u);
-	}
+	if (!strcmp(ref_tname, "bpf_dynptr"))
+		return dynptr_arg(env, regno, reg, a);
 	bool sock = reg->type == RT_SOCKET || reg->type == RT_SOCK_COMMON || reg->type == RT_TCP_SOCK;
 	if (reg->type == RT_BTF_ID || sock || reg->type == RT_MAP_PTR) {
 		if (!ref_t || !btf_is_composite(ref_t))
