@@ -149,15 +149,17 @@ static int check_btf_sock_common(struct rb_env *env, int regno, const struct rb_
 	return 0;
 }
 
-/* ARG_PTR_TO_BTF_ID of struct `want`: 6.18 btf_ptr_types, then
- * btf_struct_ids_match against the arg_btf_id */
+/* ARG_PTR_TO_BTF_ID(_OR_NULL) of struct `want`: 6.18 btf_ptr_types, then
+ * btf_struct_ids_match against the arg_btf_id; a pointer that may be NULL
+ * only where the argument may be (6.18 and 7.2.13 check_reg_type:
+ * bpf_inode_storage_get takes a dentry's d_inode, trusted or NULL) */
 static int check_btf_struct_arg(struct rb_env *env, const char *want, int regno, const struct rb_reg *reg,
-				const char *tn)
+				const char *tn, bool nullable)
 {
 	uint8_t mods = reg->flags & (uint8_t)~RF_MAYBE_NULL;
 	if (reg->type != RT_BTF_ID || (mods && mods != RF_TRUSTED && mods != RF_RCU))
 		return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
-	if (reg->flags & RF_MAYBE_NULL)
+	if ((reg->flags & RF_MAYBE_NULL) && !nullable)
 		return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno);
 	int32_t sid = want ? rb_btf_struct_id(env, want) : -1;
 	if (sid <= 0 || !rb_btf_struct_ids_match(env->vmlinux, (uint32_t)reg->map_idx, reg->off, (uint32_t)sid, false))
@@ -246,7 +248,7 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 					    p->args[a] == A_BTF_STRUCT || p->args[a] == A_BTF_STRUCT_OR_NULL
 						    ? rb_helper_arg_struct(p->id, a)
 						    : "task_struct",
-					    regno, reg, tn);
+					    regno, reg, tn, arg_nullable(p->args[a]));
 	case A_CONST_STR:
 		return rb_check_const_str_arg(env, regno);
 	case A_SOCK_PTR:
