@@ -175,10 +175,8 @@ struct kf_meta {
 	int release_regno;
 };
 
-/* KF_ARG_PTR_TO_DYNPTR, initialised (an __uninit one is special_arg's): on
- * the stack or a callback's CONST_PTR_TO_DYNPTR, any dynptr type (6.18
- * check_kfunc_args, process_dynptr_func; kfuncs with dynptr-specific
- * handling are special rows or unsupported U rows) */
+/* KF_ARG_PTR_TO_DYNPTR, initialised, on the stack or CONST_PTR_TO_DYNPTR, any
+ * type (6.18 check_kfunc_args, process_dynptr_func; __uninit: special_arg) */
 static int dynptr_arg(struct rb_env *env, int regno, const struct rb_reg *reg, int a)
 {
 	if (reg->type != RT_STACK && reg->type != RT_CONST_DYNPTR)
