@@ -98,7 +98,7 @@ TST_OBJS := $(call objs,$(TST))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 
-.PHONY: all deps test corpus corpus-sched-ext bench bench-insns clean fuzz main-job kernels
+.PHONY: all deps test corpus corpus-default corpus-sched-ext bench bench-insns clean fuzz main-job kernels
 
 # Parallel by default, one job per core (every rule names its inputs, and
 # objects wait for build/.deps); `make -j1` or any -jN overrides it.
@@ -261,6 +261,9 @@ test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) 
 # package versions, so only what changed is rebuilt. JOBS=N sets the parallelism.
 corpus: deps build/rangebench
 	@programs/recipe/corpus.sh build/rangebench
+# only the objects of programs/default.list (what the main job verifies)
+corpus-default: deps build/rangebench
+	@programs/recipe/corpus.sh --default build/rangebench
 
 # the sched_ext example schedulers of Debian sid's linux-source-7.2, built
 # with clang-19 into programs/corpus/sched-ext/ (programs/recipe/sched-ext.sh;

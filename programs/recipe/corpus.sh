@@ -21,9 +21,18 @@
 #   manifest      programs/corpus/manifest.tsv (one row per program; names from the loader)
 #   default       programs/corpus/default/ (symlinks, from programs/default.list): always
 # FORCE=1 rebuilds every step.
+#
+# corpus.sh --default RANGEBENCH (make corpus-default, the main job's): only
+# what programs/default.list names. The kernel step compiles only the listed
+# files (a few dozen instead of ~700), the steps no listed object comes from
+# (debian-extra, repos, verifier-tests) are left out; a step already built
+# in full counts as up to date. A later full `make corpus` rebuilds what
+# this left partial (its stamps say which).
 . "$(dirname "$0")/lib.sh"
-RB=$(realpath "$1")
-[ -x "$RB" ] || die "usage: corpus.sh RANGEBENCH (built rangebench binary)"
+DEFAULT_ONLY=0
+if [ "${1:-}" = --default ]; then DEFAULT_ONLY=1; shift; fi
+RB=$(realpath "${1:-}")
+[ -x "$RB" ] || die "usage: corpus.sh [--default] RANGEBENCH (built rangebench binary)"
 mkdir -p "$CORPUS" "$WORK"
 t0=$(date +%s)
 
@@ -60,11 +69,16 @@ ticker() {
 	done
 }
 # run_step NAME STAMPDIR KEY CMD... : run CMD unless STAMPDIR/.stamp-NAME holds KEY
-declare -A KEYS
+# (with --default, KEY is the step's key for the default objects, and the
+# full build's key, FULL_KEYS[NAME], counts as up to date too)
+declare -A KEYS FULL_KEYS
 run_step() {
-	local name=$1 dir=$2 key=$3; shift 3
+	local name=$1 dir=$2 key=$3 stamp; shift 3
 	KEYS[$name]=$key
-	if [ "${FORCE:-0}" != 1 ] && [ "$(cat "$dir/.stamp-$name" 2>/dev/null)" = "$key" ]; then
+	stamp=$(cat "$dir/.stamp-$name" 2>/dev/null || true)
+	if [ "${FORCE:-0}" != 1 ] && { [ "$stamp" = "$key" ] ||
+		{ [ -n "${FULL_KEYS[$name]:-}" ] && [ "$stamp" = "${FULL_KEYS[$name]}" ]; }; }; then
+		KEYS[$name]=$stamp
 		log "$name: up to date"
 		return 0
 	fi
@@ -92,21 +106,29 @@ run_step libbpf-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(
 	"$RECIPE/libbpf-tools.sh" "$RB"
 run_step pcp "$CORPUS" "$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR" \
 	"$RECIPE/pcp.sh" "$RB"
-run_step kernel "$CORPUS" "$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V" \
-	"$RECIPE/kernel.sh"
+kkey="$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V"
+if [ "$DEFAULT_ONLY" = 1 ]; then
+	# kernel.sh compiles only the objects named in $KERNEL_ONLY (DIR/NAME lines)
+	export KERNEL_ONLY=$WORK/kernel-only.list
+	sed 's/#.*//' "$ROOT/programs/default.list" | awk '$1 ~ /^(selftests|kernel-tree)\// {print $1}' >"$KERNEL_ONLY"
+	FULL_KEYS[kernel]=$kkey
+	kkey="$kkey only=$(hash_files "$KERNEL_ONLY")"
+fi
+run_step kernel "$CORPUS" "$kkey" "$RECIPE/kernel.sh"
 run_step iproute2 "$CORPUS" "$(hash_files "$L" "$RECIPE/iproute2.sh" "$RECIPE"/include/iproute2/*) $(apt_candidate iproute2-doc) $CLANG_V" \
 	"$RECIPE/iproute2.sh"
 run_step cilium-ebpf "$CORPUS" "$(hash_files "$L" "$RECIPE/cilium-ebpf.sh") $(apt_candidate golang-github-cilium-ebpf-dev)" \
 	"$RECIPE/cilium-ebpf.sh"
 # optional: other Debian packages' objects (each skipped when it cannot be fetched)
-run_step debian-extra "$CORPUS" "$(hash_files "$L" "$RECIPE/debian-extra.sh") $(for p in ir-keytable libknot13 qemu-system-x86 xdp-tests; do apt_candidate $p; printf ' '; done) $EXTRACTOR" \
+[ "$DEFAULT_ONLY" = 1 ] && log "debian-extra, repos, verifier-tests: left out (--default: no default object comes from them)"
+[ "$DEFAULT_ONLY" = 1 ] || run_step debian-extra "$CORPUS" "$(hash_files "$L" "$RECIPE/debian-extra.sh") $(for p in ir-keytable libknot13 qemu-system-x86 xdp-tests; do apt_candidate $p; printf ' '; done) $EXTRACTOR" \
 	"$RECIPE/debian-extra.sh" "$RB"
 # optional: public repositories, only where local recipes and git mirrors exist
-run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key | tr '\n' ' ') $CLANG_V" \
+[ "$DEFAULT_ONLY" = 1 ] || run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key | tr '\n' ' ') $CLANG_V" \
 	"$RECIPE/repos.sh"
 run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.sh" "$ROOT"/programs/src/*) ${KEYS[headers]} $CLANG_V" \
 	"$RECIPE/own.sh"
-run_step verifier-tests "$CORPUS" "$(hash_files "$L" "$RECIPE/verifier-tests.sh" "$RECIPE/verifier-tests-gen.c") ${KEYS[headers]} $BTF_ID $(vers libbpf-dev)" \
+[ "$DEFAULT_ONLY" = 1 ] || run_step verifier-tests "$CORPUS" "$(hash_files "$L" "$RECIPE/verifier-tests.sh" "$RECIPE/verifier-tests-gen.c") ${KEYS[headers]} $BTF_ID $(vers libbpf-dev)" \
 	"$RECIPE/verifier-tests.sh"
 # program lists come from the loader (`rangebench load --json`) where it opens
 # the object, so the manifest is redone whenever the binary changes

@@ -14,13 +14,25 @@ ver=$(deb_unpack iproute2-doc "$tmp/root") || die "iproute2-doc: cannot fetch th
 ex=$tmp/root/usr/share/doc/iproute2/examples/bpf
 prov=$out/.provenance.tsv; : >"$prov"
 printf 'file\terror\n' >"$out/FAILURES.tsv"
+# one example: its object name, how it is compiled (-g: BTF; legacy ones without)
+name() { local b; b=$(basename "$1" .c); case $1 in */legacy/*) echo "legacy.$b" ;; *) echo "$b" ;; esac; }
+compile() { # SRC: $out/NAME.bpf.o, or clang's messages in $tmp/NAME.err
+	local f=$1 b g=-g
+	b=$(name "$f")
+	case $f in */legacy/*) g=-g0 ;; esac
+	sed 's|#include "[./]*include/bpf_api.h"|#include <bpf_api.h>|' "$f" >"$tmp/src/$b.c"
+	$CLANG -O2 $g -target bpf -I"$RECIPE/include/iproute2" -I/usr/include/x86_64-linux-gnu \
+		-c "$tmp/src/$b.c" -o "$out/$b.bpf.o" 2>"$tmp/$b.err" || rm -f "$out/$b.bpf.o"
+}
+export -f name compile
+export out tmp CLANG RECIPE
+# $JOBS at a time, then the provenance and failure lists in file order
+for f in "$ex"/*.c "$ex"/legacy/*.c; do [ -e "$f" ] && echo "$f"; done |
+	xargs -d '\n' -r -n1 -P "$JOBS" bash -c 'compile "$1"' _ || true
 for f in "$ex"/*.c "$ex"/legacy/*.c; do
 	[ -e "$f" ] || continue
-	b=$(basename "$f" .c); g=-g
-	case $f in */legacy/*) b=legacy.$b; g=-g0 ;; esac
-	sed 's|#include "[./]*include/bpf_api.h"|#include <bpf_api.h>|' "$f" >"$tmp/src/$b.c"
-	if $CLANG -O2 $g -target bpf -I"$RECIPE/include/iproute2" -I/usr/include/x86_64-linux-gnu \
-		-c "$tmp/src/$b.c" -o "$out/$b.bpf.o" 2>"$tmp/$b.err"; then
+	b=$(name "$f")
+	if [ -f "$out/$b.bpf.o" ]; then
 		printf '%s\tiproute2-doc\t%s\t%s\n' "$b.bpf.o" "$ver" "${f#"$tmp"/root}" >>"$prov"
 	else
 		printf '%s\t%s\n' "${f#"$tmp"/root}" "$(grep -m1 'error:' "$tmp/$b.err" | sed "s|$tmp/||")" >>"$out/FAILURES.tsv"

@@ -13,11 +13,20 @@
 ver=$(pkg_version linux-source-6.1)
 ST=$KSRC/tools/testing/selftests/bpf
 
+# KERNEL_ONLY=FILE (corpus.sh --default): compile only the objects FILE
+# names, one DIR/NAME a line (selftests/loop4.bpf.o, ...)
+wanted() { # dir: passes the "src<TAB>outname" lines of wanted objects
+	if [ -n "${KERNEL_ONLY:-}" ]; then
+		awk -F'\t' -v d="$1" 'NR == FNR { w[$1] = 1; next } (d "/" $2) in w' "$KERNEL_ONLY" -
+	else
+		cat
+	fi
+}
 build_set() { # dir kind: reads "src<TAB>outname" lines on stdin
 	local dir=$1 kind=$2
 	mkdir -p "$CORPUS/$dir"
 	rm -rf "$WORK/errors/$kind"
-	tee -a "$WORK/origin-$dir.tsv" |
+	wanted "$dir" | tee -a "$WORK/origin-$dir.tsv" |
 		awk -F'\t' -v d="$CORPUS/$dir" -v k="$kind" '{print k "\t" $1 "\t" d "/" $2}' |
 		tr '\t' '\n' | xargs -d '\n' -n3 -P "$JOBS" "$RECIPE/compile-one.sh" || true
 }
@@ -41,6 +50,7 @@ failures selftests selftests
 link() { # name deps...
 	local name=$1; shift
 	local ins=() d
+	[ -z "${KERNEL_ONLY:-}" ] || grep -qx "selftests/$name" "$KERNEL_ONLY" || return 0
 	for d in "$@"; do
 		[ -e "$WORK/full/selftests/$d" ] || { printf '%s\tinput %s did not compile\n' "$name" "$d" \
 			>>"$CORPUS/selftests/FAILURES.tsv"; return 0; }

@@ -32,22 +32,33 @@ need_pkgs() {
 
 # Copy every object named on stdin (one path a line) into DIR unless an
 # object with the same contents is already there; prints the names kept.
-# Dedup is by sha256 within the destination directory.
+# Dedup is by sha256 within the destination directory. (One sha256sum
+# per side, not one per file: on a loaded machine a fork per object made
+# the extraction steps take 30-40 s.)
 keep_unique() {
 	local dir=$1 f h
 	declare -A seen=()
-	for f in "$dir"/*.o; do
-		[ -e "$f" ] || continue
-		h=$(sha256sum "$f" | cut -d' ' -f1); seen[$h]=1
-	done
-	while read -r f; do
-		h=$(sha256sum "$f" | cut -d' ' -f1)
+	while read -r h f; do
+		seen[$h]=1
+	done < <(find "$dir" -maxdepth 1 -name '*.o' -print0 | xargs -0 -r sha256sum)
+	while read -r h f; do
 		if [ -z "${seen[$h]:-}" ]; then
 			seen[$h]=1
 			cp "$f" "$dir/"
 			basename "$f"
 		fi
-	done
+	done < <(xargs -d '\n' -r sha256sum)
+}
+
+# provenance EXTRACT_TSV PACKAGE VERSION [PREFIX]: for each object name on
+# stdin, the .provenance.tsv line "name package version source", the
+# source being the file `rangebench extract` (EXTRACT_TSV) took it from,
+# without PREFIX
+provenance() {
+	awk -F'\t' -v pkg="$2" -v ver="$3" -v pre="${4:-}" '
+		NR == FNR { n = split($5, p, "/"); if (!(p[n] in src)) src[p[n]] = $1; next }
+		{ s = src[$0]; if (pre != "" && index(s, pre) == 1) s = substr(s, length(pre) + 1)
+		  printf "%s\t%s\t%s\t%s\n", $0, pkg, ver, s }' "$1" -
 }
 
 # deb_unpack PKG DIR: fetch PKG's .deb with `apt-get download` (cached in

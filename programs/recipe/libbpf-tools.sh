@@ -10,8 +10,6 @@ rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp"
 prov=$out/.provenance.tsv; : >"$prov"
 exes=$(dpkg -L libbpf-tools | grep '^/usr/sbin/.' | sort)
 "$RB" extract -o "$tmp" $exes >"$tmp/extract.tsv"
-cut -f5 "$tmp/extract.tsv" | keep_unique "$out" | while read -r o; do
-	src=$(awk -F'\t' -v o="$o" '{n=split($5,p,"/"); if (p[n]==o) print $1}' "$tmp/extract.tsv")
-	printf '%s\tlibbpf-tools\t%s\t%s\n' "$o" "$(pkg_version libbpf-tools)" "$src" >>"$prov"
-done
+cut -f5 "$tmp/extract.tsv" | keep_unique "$out" |
+	provenance "$tmp/extract.tsv" libbpf-tools "$(pkg_version libbpf-tools)" >>"$prov"
 log "libbpf-tools: $(wc -l <"$prov") objects from $(echo "$exes" | wc -l) executables"

@@ -22,8 +22,5 @@ fi
 dpkg-deb -x "$deb" "$tmp/root"
 mods=$(ls "$tmp"/root/usr/lib/pcp/pmdas/bpf/modules/*.so)
 "$RB" extract -o "$tmp" $mods >"$tmp/extract.tsv"
-cut -f5 "$tmp/extract.tsv" | keep_unique "$out" | while read -r o; do
-	src=$(awk -F'\t' -v o="$o" '{n=split($5,p,"/"); if (p[n]==o) print $1}' "$tmp/extract.tsv")
-	printf '%s\tpcp\t%s\t%s\n' "$o" "$ver" "${src#"$tmp"/root}" >>"$prov"
-done
+cut -f5 "$tmp/extract.tsv" | keep_unique "$out" | provenance "$tmp/extract.tsv" pcp "$ver" "$tmp/root" >>"$prov"
 log "pcp $ver: $(wc -l <"$prov") objects"

@@ -11,14 +11,10 @@ rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp"
 prov=$out/.provenance.tsv; : >"$prov"
 
 for f in /usr/lib/x86_64-linux-gnu/bpf/*.o; do echo "$f"; done | keep_unique "$out" |
-	while read -r o; do
-		printf '%s\tlibxdp1\t%s\t%s\n' "$o" "$(pkg_version libxdp1)" "/usr/lib/x86_64-linux-gnu/bpf/$o" >>"$prov"
-	done
+	awk -v ver="$(pkg_version libxdp1)" '{ printf "%s\tlibxdp1\t%s\t/usr/lib/x86_64-linux-gnu/bpf/%s\n", $0, ver, $0 }' >>"$prov"
 
 exes=$(dpkg -L xdp-tools | grep '^/usr/sbin/.' )
 "$RB" extract -o "$tmp" $exes >"$tmp/extract.tsv"
-cut -f5 "$tmp/extract.tsv" | keep_unique "$out" | while read -r o; do
-	src=$(awk -F'\t' -v o="$o" '{n=split($5,p,"/"); if (p[n]==o) print $1}' "$tmp/extract.tsv")
-	printf '%s\txdp-tools\t%s\t%s\n' "$o" "$(pkg_version xdp-tools)" "$src" >>"$prov"
-done
+cut -f5 "$tmp/extract.tsv" | keep_unique "$out" |
+	provenance "$tmp/extract.tsv" xdp-tools "$(pkg_version xdp-tools)" >>"$prov"
 log "xdp-tools: $(wc -l <"$prov") objects"
