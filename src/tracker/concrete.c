@@ -12,6 +12,7 @@
  */
 #include <linux/bpf.h>
 
+#include "tracker/concrete_jmp.h"
 #include "tracker/tracker.h"
 #include "tracker/width.h"
 
@@ -90,25 +91,7 @@ static uint64_t concrete_alu(uint64_t dst, uint64_t src, const struct rb_alu *op
 
 static bool concrete_jmp(uint64_t a, uint64_t b, uint8_t jop, bool is32)
 {
-	unsigned bits = is32 ? H_BITS : W_BITS;
-	uint64_t m = is32 ? H_MASK : W_MASK;
-	uint64_t ua = a & m, ub = b & m;
-	int64_t sa = sext_bits(ua, bits), sb = sext_bits(ub, bits);
-	switch (BPF_OP(jop)) {
-	case BPF_JEQ: return ua == ub;
-	case BPF_JNE: return ua != ub;
-	case BPF_JSET: return (ua & ub) != 0;
-	case RB_JSET_FALSE: return (ua & ub) == 0;
-	case BPF_JGT: return ua > ub;
-	case BPF_JGE: return ua >= ub;
-	case BPF_JLT: return ua < ub;
-	case BPF_JLE: return ua <= ub;
-	case BPF_JSGT: return sa > sb;
-	case BPF_JSGE: return sa >= sb;
-	case BPF_JSLT: return sa < sb;
-	case BPF_JSLE: return sa <= sb;
-	default: return false;
-	}
+	return rb_jmp_holds(a, b, jop, is32);
 }
 
 const struct rb_concrete RB_SYM(rb_concrete) = {

@@ -12,6 +12,7 @@
 
 #include "tracker/bounds.h"
 #include "tracker/branch_taken.h"
+#include "tracker/concrete_jmp.h"
 #include "tracker/cnum/reg.h"
 
 static bool is_const_reg(const struct creg *r, bool is32)
@@ -155,12 +156,11 @@ bool creg_refine(struct creg *a, struct creg *b, uint8_t jop, bool is32)
 }
 
 #ifdef RB_CNUM_MAINLINE_ALGOS
-extern const struct rb_concrete RB_SYM(rb_concrete);
-
-/* x is a value of r (the tracker's contains()) */
+/* x is a value of r (the tracker's contains(), inline: tnum_contains is
+ * (x & ~mask) == value) */
 static inline bool creg_has(const struct creg *r, uint64_t x)
 {
-	return tnum_contains(r->var_off, x) && cnum_contains(r->r64, x, RW) &&
+	return (x & ~r->var_off.mask) == r->var_off.value && cnum_contains(r->r64, x, RW) &&
 	       cnum_contains(r->r32, x & H_MASK, RH);
 }
 
@@ -174,37 +174,50 @@ static inline bool creg_has(const struct creg *r, uint64_t x)
  * are each register's bounds and tnum extremes, tried on both registers;
  * without both witnesses the simulation decides. test_cnum's
  * test_mainline_taken_witness8 compares the two on every pair of its
- * inputs. Measured with bench/rounds.sh (branch_taken). */
+ * inputs. Measured with bench/rounds.sh (branch_taken).
+ *
+ * The candidates are tried one at a time, the bounds first, alternating
+ * between the registers; each new member of a (of b) is tried against the
+ * members of b (of a) found so far, and the search stops once both
+ * outcomes are seen: the pairs tried are those of trying every pair, the
+ * answer the same, and a typical undecided pair is settled after three or
+ * four candidates instead of 24 membership tests and up to 144 jumps. */
 static bool both_outcomes_seen(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
 {
-	const struct creg *r[2] = {a, b};
-	uint64_t cand[12], xs[12], ys[12];
-	unsigned nc = 0, nx = 0, ny = 0;
-	for (int k = 0; k < 2; k++) {
-		cand[nc++] = reg_umin(r[k]);
-		cand[nc++] = reg_umax(r[k]);
-		cand[nc++] = (uint64_t)reg_smin(r[k]);
-		cand[nc++] = (uint64_t)reg_smax(r[k]);
-		cand[nc++] = r[k]->var_off.value;
-		cand[nc++] = r[k]->var_off.value | r[k]->var_off.mask;
-	}
-	for (unsigned i = 0; i < nc; i++) {
-		uint64_t v = wtrunc(cand[i]);
-		if (creg_has(a, v))
-			xs[nx++] = v;
-		if (creg_has(b, v))
-			ys[ny++] = v;
-	}
+	const uint64_t cand[12] = {
+		reg_umin(a), reg_umax(b), reg_umax(a), reg_umin(b),
+		(uint64_t)reg_smin(a), (uint64_t)reg_smax(b), (uint64_t)reg_smax(a), (uint64_t)reg_smin(b),
+		a->var_off.value, b->var_off.value | b->var_off.mask,
+		a->var_off.value | a->var_off.mask, b->var_off.value,
+	};
+	uint64_t xs[12], ys[12];
+	unsigned nx = 0, ny = 0;
 	bool t = false, f = false;
-	for (unsigned i = 0; i < nx; i++)
-		for (unsigned j = 0; j < ny; j++) {
-			if (RB_SYM(rb_concrete).jmp(xs[i], ys[j], jop, is32))
-				t = true;
-			else
-				f = true;
+	for (unsigned i = 0; i < 12; i++) {
+		uint64_t v = wtrunc(cand[i]);
+		if (creg_has(a, v)) {
+			for (unsigned j = 0; j < ny; j++) {
+				if (rb_jmp_holds(v, ys[j], jop, is32))
+					t = true;
+				else
+					f = true;
+			}
 			if (t && f)
 				return true;
+			xs[nx++] = v;
 		}
+		if (creg_has(b, v)) {
+			for (unsigned j = 0; j < nx; j++) {
+				if (rb_jmp_holds(xs[j], v, jop, is32))
+					t = true;
+				else
+					f = true;
+			}
+			if (t && f)
+				return true;
+			ys[ny++] = v;
+		}
+	}
 	return false;
 }
 
