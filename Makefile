@@ -101,8 +101,11 @@ TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 .PHONY: all deps test corpus corpus-default corpus-sched-ext bench bench-insns clean fuzz main-job kernels
 
 # Parallel by default, one job per core (every rule names its inputs, and
-# objects wait for build/.deps); `make -j1` or any -jN overrides it.
-ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+# objects wait for build/.deps); `make -j1` or any -jN overrides it. Only
+# the top-level make: a sub-make started with + (make main-job's) shares
+# its parent's job slots, and a -j of its own only reset them (make 4.3:
+# "-j2 forced in makefile: resetting jobserver mode").
+ifeq ($(MAKELEVEL)$(filter -j% j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc)
 endif
 # Objects list the headers they include in .d files (-MMD); an object

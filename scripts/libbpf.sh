@@ -98,7 +98,7 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 				done
 			fi
 		fi
-		nice make -j"$(nproc)" -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
+		make -j"$(nproc)" -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
 			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include install
 		mkdir -p "$D"
 		cp -r "$S/inst/lib" "$S/inst/include" "$D/"
