@@ -110,15 +110,6 @@ int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int
 	return 0;
 }
 
-static void clobber(struct rb_env *env)
-{
-	struct rb_reg *regs = rb_cur_regs(env);
-	for (int i = 0; i <= 5; i++) {
-		rb_reg_not_init(env, &regs[i]);
-		rb_scratch_reg(env, i);
-	}
-}
-
 int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
@@ -144,20 +135,14 @@ int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const stru
 	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
 	if (!t || !btf_is_struct(t))
 		return rb_reject(env, "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
-	clobber(env);
+	rb_clobber_caller_saved(env);
 	struct rb_reg *r0 = &rb_cur_regs(env)[0];
 	rb_reg_ptr(env, r0, RT_BTF_ID);
 	r0->range = RB_BTF_ALLOC;
 	r0->map_idx = (int32_t)id;
 	/* KF_RET_NULL, then KF_ACQUIRE: the reference's id replaces the first */
 	r0->flags = RF_MAYBE_NULL;
-	++env->id_gen;
-	uint32_t ref = rb_acquire_ref(env);
-	if (!ref)
-		return RB_E_NOMEM;
-	r0->id = ref;
-	r0->ref_obj_id = ref;
-	return 0;
+	return rb_acquire_ref_null(env, r0);
 }
 
 int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
@@ -179,6 +164,6 @@ int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const str
 	if (r1->off || !env->t->is_const(&r1->val) || rb_reg_const_val(env, r1))
 		return rb_reject(env, "R1 must have zero offset when passed to release func or trusted arg to kfunc");
 	rb_release_ref(env, r1->ref_obj_id);
-	clobber(env);
+	rb_clobber_caller_saved(env);
 	return 0;
 }

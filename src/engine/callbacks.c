@@ -25,6 +25,8 @@
 #include "engine/btf.h"
 #include "engine/callbacks.h"
 #include "engine/dynptr.h"
+#include "engine/graph.h"
+#include "engine/names.h"
 #include "engine/log.h"
 #include "engine/states.h"
 
@@ -35,6 +37,7 @@ enum rb_cb_kind rb_helper_cb_kind(int32_t helper_id)
 	case BPF_FUNC_find_vma:
 	case BPF_FUNC_loop:
 	case BPF_FUNC_user_ringbuf_drain:
+	case RB_CB_RBTREE_ADD:
 		return RB_CB_SYNC;
 	case BPF_FUNC_timer_set_callback:
 		return RB_CB_ASYNC;
@@ -49,10 +52,16 @@ enum rb_cb_kind rb_helper_cb_kind(int32_t helper_id)
 void rb_cfg_mark_callback_insn(struct rb_env *env, int insn_idx)
 {
 	const struct bpf_insn *in = &env->insns[insn_idx];
-	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != 0)
+	if (in->code != (BPF_JMP | BPF_CALL) || (in->src_reg != 0 && in->src_reg != BPF_PSEUDO_KFUNC_CALL))
 		return;
 	struct rb_aux *a = &env->aux[insn_idx];
-	switch (rb_helper_cb_kind(in->imm)) {
+	int32_t id = in->imm;
+	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+		/* is_sync_callback_calling_kfunc: bpf_rbtree_add_impl */
+		const char *n = in->imm && !in->off ? rb_kfunc_name(rb_need_vmlinux(env), in->imm) : NULL;
+		id = n && !strcmp(n, "bpf_rbtree_add_impl") ? RB_CB_RBTREE_ADD : 0;
+	}
+	switch (rb_helper_cb_kind(id)) {
 	case RB_CB_ASYNC:
 		a->prune_point = true;
 		break;
@@ -176,6 +185,16 @@ static int set_callee_state(struct rb_env *env, int32_t helper_id, const struct 
 		rb_dynptr_cb_reg(env, &r[1], RB_DYNPTR_LOCAL);
 		r[2] = cr[3];
 		break;
+	case RB_CB_RBTREE_ADD: {
+		/* set_rbtree_add_callback_state: less(a, b), both non-owning
+		 * nodes of the root's type */
+		struct rb_graph_root root;
+		if (rb_graph_root_of(env, &cr[1], &root))
+			return rb_reject(env, "verifier bug: rbtree_add without its root");
+		rb_graph_non_owning(env, &r[1], &root);
+		rb_graph_non_owning(env, &r[2], &root);
+		break;
+	}
 	default:
 		return rb_unsupported(env, "callback of helper #%d", helper_id);
 	}
@@ -247,6 +266,24 @@ static int push_callback(struct rb_env *env, int32_t helper_id, int insn_idx, in
 	st->frame[st->curframe - 1]->callback_depth++;
 	rb_cur_frame(env)->callback_depth = 0;
 	return 0;
+}
+
+int rb_kfunc_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int subprog)
+{
+	if (subprog < 0 || subprog >= env->nsubprogs)
+		return rb_reject(env, "verifier bug: callback subprog %d", subprog);
+	return push_callback(env, helper_id, insn_idx, subprog);
+}
+
+bool rb_in_rbtree_cb(struct rb_env *env)
+{
+	const struct rb_func *f = rb_cur_frame(env);
+	if (!env->cur->curframe || !f->in_callback_fn || f->callsite < 0)
+		return false;
+	const struct bpf_insn *in = &env->insns[f->callsite];
+	const char *n = in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm && !in->off
+				? rb_kfunc_name(rb_need_vmlinux(env), in->imm) : NULL;
+	return n && !strcmp(n, "bpf_rbtree_add_impl");
 }
 
 /* loop_flag_is_zero: R4 is the constant 0 (then marked precise) */

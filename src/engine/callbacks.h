@@ -15,6 +15,9 @@
  * user_ringbuf_drain) or later (bpf_timer_set_callback) */
 enum rb_cb_kind { RB_CB_NONE = 0, RB_CB_SYNC, RB_CB_ASYNC };
 enum rb_cb_kind rb_helper_cb_kind(int32_t helper_id);
+/* the helper id standing for bpf_rbtree_add_impl's `less` callback (a
+ * kfunc: is_sync_callback_calling_kfunc) */
+#define RB_CB_RBTREE_ADD (-2)
 
 /* the static pass (check_cfg): marks of the instructions that call back */
 void rb_cfg_mark_callback_insn(struct rb_env *env, int insn_idx);
@@ -28,6 +31,12 @@ int rb_ld_pseudo_func(struct rb_env *env, const struct bpf_insn *insn, struct rb
  * (bpf_loop: while its depth is below nr_loops). subprog: the callback's,
  * from the PTR_TO_FUNC argument. No-op for other helpers. */
 int rb_helper_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int subprog);
+
+/* check_kfunc_call's push_callback_call for a sync callback-calling
+ * kfunc (helper_id: RB_CB_RBTREE_ADD) */
+int rb_kfunc_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int subprog);
+/* in_rbtree_lock_required_cb: the current frame is bpf_rbtree_add's callback */
+bool rb_in_rbtree_cb(struct rb_env *env);
 
 /* prepare_func_exit of a callback frame: R0 must be a scalar in the
  * callback's return range (marked precise) */

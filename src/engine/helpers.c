@@ -185,13 +185,7 @@ static int set_map_value_return(struct rb_env *env, const struct rb_helper *p, c
 		rb_reg_ptr(env, r0, RT_MAP_VALUE);
 		r0->map_idx = ca->map_idx;
 		r0->flags = RF_MAYBE_NULL;
-		++env->id_gen;
-		uint32_t id = rb_acquire_ref(env);
-		if (!id)
-			return RB_E_NOMEM;
-		r0->id = id;
-		r0->ref_obj_id = id;
-		return 0;
+		return rb_acquire_ref_null(env, r0);
 	}
 	if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || m->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
 		if (m->inner_map_idx < 0)
@@ -374,13 +368,7 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 	case R_SOCKET_OR_NULL: {
 		rb_reg_ptr(env, &regs[0], p->ret == R_SOCKET_OR_NULL ? RT_SOCKET : RT_SOCK_COMMON);
 		regs[0].flags = RF_MAYBE_NULL;
-		++env->id_gen;
-		uint32_t id = rb_acquire_ref(env);
-		if (!id)
-			return RB_E_NOMEM;
-		regs[0].id = id;
-		regs[0].ref_obj_id = id;
-		break;
+		return rb_acquire_ref_null(env, &regs[0]);
 	}
 	case R_DYNPTR_MEM_OR_NULL:
 		/* a slice: the dynptr's reference (its release invalidates the
@@ -396,13 +384,7 @@ static int set_return(struct rb_env *env, const struct rb_helper *p, const struc
 		rb_reg_ptr(env, &regs[0], RT_MEM);
 		regs[0].flags = RF_MAYBE_NULL | RF_RINGBUF;
 		regs[0].range = (int32_t)ca->alloc_size;
-		++env->id_gen; /* 6.18 gives maybe-null results an id, then replaces it with the reference id */
-		uint32_t id = rb_acquire_ref(env);
-		if (!id)
-			return RB_E_NOMEM;
-		regs[0].id = id;
-		regs[0].ref_obj_id = id;
-		break;
+		return rb_acquire_ref_null(env, &regs[0]);
 	}
 	}
 	return 0;

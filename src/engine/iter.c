@@ -145,16 +145,6 @@ static int scalar_args(struct rb_env *env, const struct rb_kfunc_call *call)
 	return 0;
 }
 
-/* r0-r5 are clobbered by the call */
-static void clobber(struct rb_env *env)
-{
-	struct rb_reg *regs = rb_cur_regs(env);
-	for (int i = 0; i <= 5; i++) {
-		rb_reg_not_init(env, &regs[i]);
-		rb_scratch_reg(env, i);
-	}
-}
-
 int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
@@ -202,7 +192,7 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 		rb_live_stack_access(env, f->frameno, spi - i, true);
 		rb_scratch_slot(env, spi - i);
 	}
-	clobber(env);
+	rb_clobber_caller_saved(env);
 	rb_reg_unknown(env, &rb_cur_regs(env)[0]); /* int bpf_iter_<type>_new() */
 	if (rcu_prot && !in_rcu)
 		return rb_reject(env, "kernel func %s requires RCU critical section protection", call->name);
@@ -261,7 +251,7 @@ int rb_kfunc_iter_destroy(struct rb_env *env, const struct bpf_insn *insn, const
 		rb_live_stack_access(env, f->frameno, spi - i, true);
 		rb_scratch_slot(env, spi - i);
 	}
-	clobber(env);
+	rb_clobber_caller_saved(env);
 	return 0; /* void bpf_iter_<type>_destroy() */
 }
 
@@ -333,7 +323,7 @@ int rb_kfunc_iter_next(struct rb_env *env, const struct bpf_insn *insn, const st
 	int n = valid_init(env, call, 0, &s, &frameno, &spi);
 	if (n < 0)
 		return n;
-	clobber(env);
+	rb_clobber_caller_saved(env);
 	if ((err = next_r0(env, call, &s->spilled)))
 		return err;
 	/* process_iter_next_call */

@@ -25,6 +25,7 @@
 
 #include "engine/alloc_obj.h"
 #include "engine/dynptr_kfuncs.h"
+#include "engine/graph.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
 #include "engine/locks.h"
@@ -165,10 +166,11 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_probe_read_user_dynptr, 0x1cfeffffe),
 	U(bpf_probe_read_user_str_dynptr, 0x1cfeffffe),
 	U(bpf_put_file, 0x000000000),
-	U(bpf_rbtree_add_impl, 0x08e84a3e8),
-	U(bpf_rbtree_first, 0x08e84a3e8),
+	/* rbtrees of allocated objects (graph.c) */
+	S(bpf_rbtree_add_impl, 0x08e84a3e8, 0, rb_kfunc_rbtree),
+	S(bpf_rbtree_first, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_rbtree),
 	U(bpf_rbtree_left, 0x08e84a3e8),
-	U(bpf_rbtree_remove, 0x08e84a3e8),
+	S(bpf_rbtree_remove, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_rbtree),
 	U(bpf_rbtree_right, 0x08e84a3e8),
 	U(bpf_rbtree_root, 0x08e84a3e8),
 	K(bpf_rcu_read_lock, 0x1cfeffffe, 0),

@@ -172,7 +172,7 @@ int rb_check_kptr_xchg_src(struct rb_env *env, int regno, struct rb_call_args *c
 	 * type, a kernel kptr a kernel object of its type, at offset 0 */
 	const char *want = ca->kptr_local ? rb_alloc_type_name(env, (uint32_t)ca->kptr_btf_id)
 					  : rb_btf_name(env, (uint32_t)ca->kptr_btf_id);
-	bool ok = ca->kptr_local ? RB_IS_ALLOC(reg) && reg->map_idx == ca->kptr_btf_id
+	bool ok = ca->kptr_local ? reg->range == RB_BTF_ALLOC && reg->map_idx == ca->kptr_btf_id
 				 : !RB_IS_ALLOC(reg) && !(reg->flags & RF_UNTRUSTED) &&
 					   rb_btf_struct_ids_match(rb_need_vmlinux(env), (uint32_t)reg->map_idx, 0,
 								   (uint32_t)ca->kptr_btf_id, true);
@@ -197,11 +197,5 @@ int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struc
 	if (ca->kptr_local)
 		r0->range = RB_BTF_ALLOC;
 	r0->flags = RF_MAYBE_NULL;
-	++env->id_gen;
-	uint32_t id = rb_acquire_ref(env);
-	if (!id)
-		return RB_E_NOMEM;
-	r0->id = id;
-	r0->ref_obj_id = id;
-	return 0;
+	return rb_acquire_ref_null(env, r0);
 }

@@ -21,6 +21,7 @@
 
 #include "engine/branches.h"
 #include "engine/btf.h"
+#include "engine/graph.h"
 #include "engine/kfunc_table.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
@@ -217,7 +218,13 @@ static int take_or_release(struct rb_env *env, const struct rb_reg *reg, int kin
 	st->nrefs--;
 	if (kind == RB_LOCK_PLAIN)
 		st->lock_map = -1;
+	rb_graph_invalidate_non_owning(env); /* invalidate_non_owning_refs */
 	return 0;
+}
+
+bool rb_lock_held_on(struct rb_env *env, uint32_t id, int32_t map_idx)
+{
+	return find_lock(env->cur, RB_LOCK_PLAIN | RB_LOCK_RES | RB_LOCK_RES_IRQ, id, map_idx) >= 0;
 }
 
 int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
@@ -239,7 +246,13 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
 static bool spin_allowed(const char *n, bool k72)
 {
 	static const char *const both[] = {"bpf_res_spin_lock", "bpf_res_spin_unlock", "bpf_res_spin_lock_irqsave",
-					   "bpf_res_spin_unlock_irqrestore"};
+					   "bpf_res_spin_unlock_irqrestore",
+					   /* is_bpf_graph_api_kfunc */
+					   "bpf_rbtree_add_impl", "bpf_rbtree_first", "bpf_rbtree_remove",
+					   "bpf_rbtree_root", "bpf_rbtree_left", "bpf_rbtree_right",
+					   "bpf_list_push_front_impl", "bpf_list_push_back_impl", "bpf_list_pop_front",
+					   "bpf_list_pop_back", "bpf_list_front", "bpf_list_back",
+					   "bpf_refcount_acquire_impl"};
 	static const char *const only72[] = {"bpf_arena_alloc_pages", "bpf_arena_free_pages",
 					     "bpf_arena_reserve_pages", "bpf_iter_num_new",
 					     "bpf_iter_num_next", "bpf_iter_num_destroy"};
@@ -369,11 +382,8 @@ int rb_kfunc_res_spin_lock(struct rb_env *env, const struct bpf_insn *insn, cons
 	if ((err = check_lock_off(env, reg, 1, "bpf_res_spin_lock")) ||
 	    (err = take_or_release(env, reg, RB_LOCK_RES, lock, "bpf_res_spin")))
 		return err;
+	rb_clobber_caller_saved(env);
 	struct rb_reg *regs = rb_cur_regs(env);
-	for (int i = 0; i <= 5; i++) {
-		rb_reg_not_init(env, &regs[i]);
-		rb_scratch_reg(env, i);
-	}
 	/* int bpf_res_spin_lock: 0 on this path; void bpf_res_spin_unlock */
 	if (lock)
 		rb_reg_const(env, &regs[0], 0);

@@ -35,6 +35,8 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn);
  * off includes the register's fixed offset */
 int rb_lock_check_access(struct rb_env *env, const struct rb_reg *reg, int off, int size);
 void rb_locks_free(struct rb_env *env);
+/* check_reg_allocation_locked: a lock of this map value (id, map) is held */
+bool rb_lock_held_on(struct rb_env *env, uint32_t id, int32_t map_idx);
 /* the current state holds a lock (6.18 active_locks != 0) */
 bool rb_lock_held(struct rb_env *env);
 /* the map's BTF value type has a bpf_spin_lock or a bpf_res_spin_lock

@@ -293,6 +293,10 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 		AP("%sref_obj_id=%u", sep, r->ref_obj_id);
 		sep = ",";
 	}
+	if (RB_IS_NON_OWN(r)) {
+		AP("%snon_own_ref", sep);
+		sep = ",";
+	}
 	if ((r->type == RT_MAP_PTR || r->type == RT_MAP_VALUE || r->type == RT_MAP_KEY) && r->map_idx >= 0) {
 		const struct rb_map *m = &env->obj->maps[r->map_idx];
 		/* the inner-map template of a map-in-map has no name in 6.18

@@ -24,6 +24,17 @@ uint32_t rb_acquire_ref(struct rb_env *env)
 	return id;
 }
 
+int rb_acquire_ref_null(struct rb_env *env, struct rb_reg *r)
+{
+	++env->id_gen;
+	uint32_t id = rb_acquire_ref(env);
+	if (!id)
+		return RB_E_NOMEM;
+	r->id = id;
+	r->ref_obj_id = id;
+	return 0;
+}
+
 /* release_reference: the reference and every register holding it */
 void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
 {

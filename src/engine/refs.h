@@ -8,6 +8,10 @@
 
 /* a new acquired reference of the current state (0: out of memory) */
 uint32_t rb_acquire_ref(struct rb_env *env);
+/* a maybe-NULL result that is acquired (6.18 and 7.2.13: its null-check
+ * id is drawn, then replaced by the new reference's): r's id and
+ * ref_obj_id; 0 or RB_E_NOMEM */
+int rb_acquire_ref_null(struct rb_env *env, struct rb_reg *r);
 /* release_reference: the reference and every register holding it */
 void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id);
 /* every packet pointer of the current state becomes unknown */

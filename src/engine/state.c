@@ -330,3 +330,12 @@ int rb_check_reg_write(struct rb_env *env, int regno)
 		return rb_reject(env, "frame pointer is read only");
 	return 0;
 }
+
+void rb_clobber_caller_saved(struct rb_env *env)
+{
+	struct rb_reg *regs = rb_cur_regs(env);
+	for (int i = 0; i <= 5; i++) {
+		rb_reg_not_init(env, &regs[i]);
+		rb_scratch_reg(env, i);
+	}
+}

@@ -87,7 +87,11 @@ enum rb_rtype {
  * (PTR_TO_BTF_ID | MEM_ALLOC: bpf_obj_new, a local kptr; alloc_obj.c),
  * its map_idx then an id of the object's BTF, not vmlinux's */
 #define RB_BTF_ALLOC 1
-#define RB_IS_ALLOC(r) ((r)->type == RT_BTF_ID && (r)->range == RB_BTF_ALLOC)
+/* ... a non-owning reference to such an object (NON_OWN_REF: a node in a
+ * graph the held lock protects; graph.c) */
+#define RB_BTF_ALLOC_NON_OWN 2
+#define RB_IS_ALLOC(r) ((r)->type == RT_BTF_ID && ((r)->range == RB_BTF_ALLOC || (r)->range == RB_BTF_ALLOC_NON_OWN))
+#define RB_IS_NON_OWN(r) ((r)->type == RT_BTF_ID && (r)->range == RB_BTF_ALLOC_NON_OWN)
 
 /* stack slot byte types (the kernel's STACK_*) */
 enum {
@@ -371,6 +375,8 @@ static inline void rb_scratch_slot(struct rb_env *env, int spi) { if (spi < 64) 
 static inline void rb_scratch_all(struct rb_env *env) { env->scratched_regs = ~0u; env->scratched_stack = ~0ull; }
 /* check_reg_arg */
 int rb_check_reg_read(struct rb_env *env, int regno);
+/* a call's end: r0-r5 unreadable (and scratched for the log) */
+void rb_clobber_caller_saved(struct rb_env *env);
 int rb_check_reg_write(struct rb_env *env, int regno);
 
 #endif

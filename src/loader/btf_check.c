@@ -189,6 +189,8 @@ static bool ext_sub(const uint8_t *data, uint32_t len, int which, uint32_t nr_ty
 {
 	static const char *const what[] = {"func_info", "line_info", "core_relo"};
 	static const uint32_t min_rec[] = {8, 16, 16};
+	/* core_relo kinds: enum bpf_core_relo_kind, BPF_CORE_FIELD_BYTE_OFFSET
+	 * (0) to BPF_CORE_TYPE_MATCHES (12, libbpf 1.0+, clang 15+) */
 	if (len < 4)
 		FAIL("%s: no record size", what[which]);
 	uint32_t rec = rb_rd32(data);
@@ -213,7 +215,7 @@ static bool ext_sub(const uint8_t *data, uint32_t len, int which, uint32_t nr_ty
 			if (which == 1 && (rb_rd32(r + 4) >= str_len || rb_rd32(r + 8) >= str_len))
 				FAIL("line_info: string offset outside strings");
 			if (which == 2 && (rb_rd32(r + 4) == 0 || rb_rd32(r + 4) > nr_types ||
-					   rb_rd32(r + 8) >= str_len || rb_rd32(r + 12) > 11))
+					   rb_rd32(r + 8) >= str_len || rb_rd32(r + 12) > 12))
 				FAIL("core_relo: bad record (type %u, kind %u)", rb_rd32(r + 4), rb_rd32(r + 12));
 		}
 	}

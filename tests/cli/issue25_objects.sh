@@ -76,3 +76,8 @@ done
 kdiff_every_program "$OBJS/struct_ops_orphan.bpf.o" struct_ops_orphan
 kdiff_every_program "$OBJS/legacy_rela.bpf.o" legacy_rela
 kdiff_every_program "$OBJS/percpu_lookup.bpf.o" percpu_lookup
+
+# a CO-RE relocation of kind BPF_CORE_TYPE_MATCHES (12; Inspektor Gadget's
+# biolatency): the loader's .BTF.ext check refused kinds above 11 ("bad
+# .BTF.ext: core_relo: bad record"); the object opens and equals the kernel
+kdiff_every_program "$OBJS/clang19/core_type_matches.bpf.o" core_type_matches

@@ -1,0 +1,275 @@
+/* graph.c — the rbtree kfuncs on a bpf_rb_root of a map value (Linux 6.18
+ * and 7.2.13, the same rules): the root argument (KF_ARG_PTR_TO_RB_ROOT,
+ * __process_kf_arg_ptr_to_graph_root: a constant offset onto a bpf_rb_root
+ * field whose "contains:TYPE:FIELD" declaration tag names the nodes, under
+ * a lock of the same allocation, check_reg_allocation_locked), the node
+ * argument (KF_ARG_PTR_TO_RB_NODE, __process_kf_arg_ptr_to_graph_node: an
+ * owning allocated object for bpf_rbtree_add, a non-owning or owning one
+ * for bpf_rbtree_remove, of the root's node type at the bpf_rb_node's
+ * offset), bpf_rbtree_add's `less` callback (push_callback_call with
+ * set_rbtree_add_callback_state: R1 and R2 non-owning nodes, a return in
+ * [0, 1]), ref_convert_owning_non_owning (the added node's reference is
+ * gone, its registers non-owning), R0 of bpf_rbtree_first (a non-owning
+ * node, maybe NULL) and bpf_rbtree_remove (an owning node, maybe NULL,
+ * acquired), and invalidate_non_owning_refs at the lock's release.
+ * Roots inside allocated objects, bpf_list_* and bpf_rbtree_root/left/
+ * right are not modelled. */
+#include <bpf/btf.h>
+#include <string.h>
+
+#include "engine/alloc_obj.h"
+#include "engine/callbacks.h"
+#include "engine/graph.h"
+#include "engine/locks.h"
+#include "engine/log.h"
+#include "engine/refs.h"
+
+static const struct btf_type *skip(const struct btf *b, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(b, id);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(b, t->type);
+	return t;
+}
+
+static bool is_struct_named(const struct btf *b, uint32_t id, const char *name)
+{
+	const struct btf_type *t = skip(b, id);
+	const char *n = t && btf_is_struct(t) ? btf__name_by_offset(b, t->name_off) : NULL;
+	return n && !strcmp(n, name);
+}
+
+/* the "contains:TYPE:FIELD" declaration tag of type id (component comp) */
+static const char *contains_tag(const struct btf *b, uint32_t id, int comp)
+{
+	uint32_t n = btf__type_cnt(b);
+	for (uint32_t i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(b, i);
+		if (!btf_is_decl_tag(t) || t->type != id || btf_decl_tag(t)->component_idx != comp)
+			continue;
+		const char *s = btf__name_by_offset(b, t->name_off);
+		if (s && !strncmp(s, "contains:", 9))
+			return s + 9;
+	}
+	return NULL;
+}
+
+/* btf_parse_graph_root: the node struct and its bpf_rb_node member */
+static int parse_contains(const struct btf *b, const char *tag, struct rb_graph_root *out)
+{
+	const char *colon = strchr(tag, ':');
+	char type[128];
+	if (!colon || (size_t)(colon - tag) >= sizeof(type))
+		return -1;
+	memcpy(type, tag, (size_t)(colon - tag));
+	type[colon - tag] = '\0';
+	int32_t vid = btf__find_by_name_kind(b, type, BTF_KIND_STRUCT);
+	const struct btf_type *vt = vid > 0 ? btf__type_by_id(b, (uint32_t)vid) : NULL;
+	if (!vt)
+		return -1;
+	const struct btf_member *m = btf_members(vt);
+	for (int i = 0; i < btf_vlen(vt); i++, m++) {
+		const char *mn = btf__name_by_offset(b, m->name_off);
+		if (mn && !strcmp(mn, colon + 1) && is_struct_named(b, m->type, "bpf_rb_node")) {
+			out->value_id = vid;
+			out->node_off = (int32_t)(btf_member_bit_offset(vt, (uint32_t)i) / 8);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_graph_root *out)
+{
+	if (reg->type != RT_MAP_VALUE || !env->t->is_const(&reg->val))
+		return -1;
+	const struct rb_map *m = &env->obj->maps[reg->map_idx];
+	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	const struct btf_type *t = b ? skip(b, m->btf_value_type_id) : NULL;
+	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
+	if (!t)
+		return -1;
+	if (btf_is_datasec(t)) {
+		/* a global data map (.data.NAME): the variable at off */
+		const struct btf_var_secinfo *v = btf_var_secinfos(t);
+		for (int i = 0; i < btf_vlen(t); i++, v++) {
+			const struct btf_type *var = btf__type_by_id(b, v->type);
+			if (v->offset != off || !var || !btf_is_var(var) || !is_struct_named(b, var->type, "bpf_rb_root"))
+				continue;
+			const char *tag = contains_tag(b, v->type, -1);
+			return tag ? parse_contains(b, tag, out) : -1;
+		}
+		return -1;
+	}
+	if (!btf_is_struct(t))
+		return -1;
+	const struct btf_member *mb = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, mb++) {
+		if (btf_member_bit_offset(t, (uint32_t)i) / 8 != (uint64_t)off || !is_struct_named(b, mb->type, "bpf_rb_root"))
+			continue;
+		uint32_t sid = m->btf_value_type_id;
+		while (btf__type_by_id(b, sid) && (btf_is_mod(btf__type_by_id(b, sid)) || btf_is_typedef(btf__type_by_id(b, sid))))
+			sid = btf__type_by_id(b, sid)->type;
+		const char *tag = contains_tag(b, sid, i);
+		return tag ? parse_contains(b, tag, out) : -1;
+	}
+	return -1;
+}
+
+void rb_graph_non_owning(struct rb_env *env, struct rb_reg *r, const struct rb_graph_root *root)
+{
+	rb_reg_ptr(env, r, RT_BTF_ID);
+	r->range = RB_BTF_ALLOC_NON_OWN;
+	r->map_idx = root->value_id;
+	r->off = root->node_off; /* 6.18's fixed offset (7.2.13: var_off) */
+}
+
+void rb_graph_invalidate_non_owning(struct rb_env *env)
+{
+	struct rb_vstate *st = env->cur;
+	for (int fi = 0; fi <= st->curframe; fi++) {
+		struct rb_func *f = st->frame[fi];
+		for (int i = 0; i < RB_MAX_REG; i++)
+			if (RB_IS_NON_OWN(&f->regs[i]))
+				rb_reg_unknown(env, &f->regs[i]);
+		for (int s = 0; s < f->nslots; s++)
+			if (f->stack[s].type[0] == SLOT_SPILL && RB_IS_NON_OWN(&f->stack[s].spilled))
+				rb_reg_unknown(env, &f->stack[s].spilled);
+	}
+}
+
+/* the register's whole offset (the fixed one and a constant value) */
+static int64_t reg_off(struct rb_env *env, const struct rb_reg *r)
+{
+	return (int64_t)rb_reg_const_val(env, r) + r->off;
+}
+
+static int root_arg(struct rb_env *env, struct rb_graph_root *root)
+{
+	const struct rb_reg *reg = &rb_cur_regs(env)[1];
+	char tn[48];
+	rb_rtype_str(reg, tn, sizeof(tn));
+	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && !rb_reg_const_val(env, reg)) ||
+	    (reg->flags & RF_MAYBE_NULL))
+		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
+	if (RB_IS_ALLOC(reg))
+		return rb_unsupported(env, "bpf_rb_root in an allocated object");
+	if (reg->type != RT_MAP_VALUE)
+		return rb_reject(env, "arg#0 expected pointer to map value or allocated object");
+	if (!env->t->is_const(&reg->val))
+		return rb_reject(env, "R1 doesn't have constant offset. bpf_rb_root has to be at the constant offset");
+	if (rb_graph_root_of(env, reg, root))
+		return rb_reject(env, "bpf_rb_root not found at offset=%u", (unsigned)reg_off(env, reg));
+	/* check_reg_allocation_locked: a lock of the same map value held */
+	if (!rb_lock_held_on(env, reg->id, reg->map_idx))
+		return rb_reject(env, "bpf_spin_lock at off=%d must be held for bpf_rb_root",
+				 rb_map_spin_lock_off(env, reg->map_idx));
+	return 0;
+}
+
+static int node_arg(struct rb_env *env, const struct rb_kfunc_call *call, bool add, const struct rb_graph_root *root)
+{
+	const struct rb_reg *reg = &rb_cur_regs(env)[2];
+	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && !rb_reg_const_val(env, reg)) ||
+	    (reg->flags & RF_MAYBE_NULL))
+		return rb_reject(env, "Possibly NULL pointer passed to trusted arg1");
+	if (add && !(RB_IS_ALLOC(reg) && !RB_IS_NON_OWN(reg)))
+		return rb_reject(env, "arg#1 expected pointer to allocated object");
+	if (add && !reg->ref_obj_id)
+		return rb_reject(env, "allocated object must be referenced");
+	if (!add && !RB_IS_NON_OWN(reg) && !reg->ref_obj_id)
+		return rb_reject(env, "%s can only take non-owning or refcounted bpf_rb_node pointer", call->name);
+	if (!add && rb_in_rbtree_cb(env))
+		return rb_reject(env, "%s not allowed in rbtree cb", call->name);
+	if (!RB_IS_ALLOC(reg))
+		return rb_reject(env, "arg#1 expected pointer to allocated object");
+	if (!env->t->is_const(&reg->val))
+		return rb_reject(env, "R2 doesn't have constant offset. bpf_rb_node has to be at the constant offset");
+	const struct btf *b = rb_obj_btf(env);
+	int64_t off = reg_off(env, reg);
+	const char *field = rb_alloc_special_field(b, (uint32_t)reg->map_idx, (int)off, 1);
+	if (!field || strcmp(field, "bpf_rb_node"))
+		return rb_reject(env, "bpf_rb_node not found at offset=%u", (unsigned)off);
+	if (reg->map_idx != root->value_id)
+		return rb_reject(env, "operation on bpf_rb_root expects arg#1 bpf_rb_node at offset=%d in struct %s, but arg is at offset=%d in struct %s",
+				 root->node_off, rb_alloc_type_name(env, (uint32_t)root->value_id), (int)off,
+				 rb_alloc_type_name(env, (uint32_t)reg->map_idx));
+	if (off != root->node_off)
+		return rb_reject(env, "arg#1 offset=%d, but expected bpf_rb_node at offset=%d in struct %s", (int)off,
+				 root->node_off, rb_alloc_type_name(env, (uint32_t)root->value_id));
+	return 0;
+}
+
+/* ref_convert_owning_non_owning: the reference is gone (no register
+ * invalidated), its registers become non-owning */
+static void convert_owning(struct rb_env *env, uint32_t ref)
+{
+	struct rb_vstate *st = env->cur;
+	for (int i = 0; i < st->nrefs; i++) {
+		if (st->refs[i] != ref)
+			continue;
+		memmove(&st->refs[i], &st->refs[i + 1], sizeof(st->refs[0]) * (size_t)(st->nrefs - i - 1));
+		memmove(&st->ref_insns[i], &st->ref_insns[i + 1], sizeof(st->ref_insns[0]) * (size_t)(st->nrefs - i - 1));
+		st->nrefs--;
+		break;
+	}
+	for (int fi = 0; fi <= st->curframe; fi++) {
+		struct rb_func *f = st->frame[fi];
+		for (int i = 0; i < RB_MAX_REG; i++)
+			if (f->regs[i].type == RT_BTF_ID && f->regs[i].ref_obj_id == ref) {
+				f->regs[i].ref_obj_id = 0;
+				f->regs[i].id = 0;
+				f->regs[i].range = RB_BTF_ALLOC_NON_OWN;
+			}
+		for (int s = 0; s < f->nslots; s++) {
+			struct rb_reg *r = &f->stack[s].spilled;
+			if (f->stack[s].type[0] == SLOT_SPILL && r->type == RT_BTF_ID && r->ref_obj_id == ref) {
+				r->ref_obj_id = 0;
+				r->id = 0;
+				r->range = RB_BTF_ALLOC_NON_OWN;
+			}
+		}
+	}
+}
+
+int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
+{
+	(void)insn;
+	bool add = !strcmp(call->name, "bpf_rbtree_add_impl"), first = !strcmp(call->name, "bpf_rbtree_first");
+	bool remove = !strcmp(call->name, "bpf_rbtree_remove");
+	if (!add && !first && !remove)
+		return rb_unsupported(env, "kfunc %s", call->name);
+	int nargs = first ? 1 : add ? 3 : 2, err;
+	for (int i = 1; i <= nargs; i++)
+		if ((err = rb_check_reg_read(env, i)))
+			return err;
+	struct rb_graph_root root;
+	if ((err = root_arg(env, &root)))
+		return err;
+	if (!first && (err = node_arg(env, call, add, &root)))
+		return err;
+	struct rb_reg *regs = rb_cur_regs(env);
+	if (add) {
+		/* KF_ARG_PTR_TO_CALLBACK, then push_callback_call */
+		if (regs[3].type != RT_FUNC)
+			return rb_reject(env, "arg2 expected pointer to func");
+		if ((err = rb_kfunc_callback(env, RB_CB_RBTREE_ADD, call->insn_idx, regs[3].map_idx)))
+			return err;
+		convert_owning(env, regs[2].ref_obj_id);
+	}
+	rb_clobber_caller_saved(env);
+	if (add) {
+		rb_reg_unknown(env, &regs[0]); /* int bpf_rbtree_add_impl() */
+		return 0;
+	}
+	/* check_special_kfunc: mark_reg_graph_node, then KF_RET_NULL and
+	 * KF_ACQUIRE (remove) or ref_set_non_owning (first) */
+	rb_graph_non_owning(env, &regs[0], &root);
+	regs[0].flags = RF_MAYBE_NULL;
+	if (remove) {
+		regs[0].range = RB_BTF_ALLOC;
+		return rb_acquire_ref_null(env, &regs[0]);
+	}
+	regs[0].id = ++env->id_gen;
+	return 0;
+}
