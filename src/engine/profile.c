@@ -101,6 +101,8 @@ static const struct {
 	SW_BOOL(global_call_resets_frames),
 	SW_BOOL(ptr_off_in_var),
 	SW_BOOL(res_lock_err_s64),
+	SW_BOOL(kfunc_sets_72),
+	SW_BOOL(safe_fields_72),
 };
 
 size_t rb_profile_switch_count(void)
