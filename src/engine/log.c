@@ -12,6 +12,7 @@
 #include "engine/alloc_obj.h"
 #include "engine/log.h"
 #include "engine/names.h"
+#include "engine/profile.h"
 #include "util/array_size.h"
 
 static const char *const alu_s[16] = {"+=", "-=", "*=", "/=", "|=", "&=", "<<=", ">>=",
@@ -308,7 +309,9 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 		AP("%sks=%u,vs=%u", sep, m->key_size, m->value_size);
 		sep = ",";
 	}
-	if (r->type != RT_SCALAR && r->off) {
+	/* 7.2 (profile.h log_ptr_whole): a pointer's whole value below */
+	bool whole = env->prof->log_ptr_whole && r->type != RT_SCALAR;
+	if (r->type != RT_SCALAR && r->off && !whole) {
 		snum(tmp, sizeof(tmp), r->off);
 		AP("%soff=%s", sep, tmp);
 		sep = ",";
@@ -331,14 +334,22 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 		AP("%stype=%s", sep, rb_dynptr_type_str(RB_DYNPTR_TYPE(r)));
 		sep = ",";
 	}
-	if (t->is_const(&r->val)) {
-		uint64_t v = rb_reg_const_val(env, r);
+	rb_val wv;
+	const rb_val *pv = &r->val;
+	if (whole && r->off) {
+		rb_ptr_whole_val(env, r, &wv);
+		pv = &wv;
+	}
+	if (t->is_const(pv)) {
+		struct rb_bounds wb;
+		t->bounds(pv, &wb);
+		uint64_t v = wb.var_off.value;
 		if (v) {
 			snum(tmp, sizeof(tmp), (int64_t)v);
 			AP("%simm=%s", sep, tmp);
 		}
 	} else {
-		t->print(&r->val, fields, sizeof(fields));
+		t->print(pv, fields, sizeof(fields));
 		if (fields[0])
 			AP("%s%s", sep, fields);
 	}

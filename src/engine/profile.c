@@ -32,6 +32,7 @@ static const struct rb_profile profiles[] = {
 		.res_lock_err_s64 = true,
 		.kfunc_sets_72 = true,
 		.safe_fields_72 = true,
+		.log_ptr_whole = true,
 	},
 };
 
@@ -103,6 +104,7 @@ static const struct {
 	SW_BOOL(res_lock_err_s64),
 	SW_BOOL(kfunc_sets_72),
 	SW_BOOL(safe_fields_72),
+	SW_BOOL(log_ptr_whole),
 };
 
 size_t rb_profile_switch_count(void)

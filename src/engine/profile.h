@@ -161,6 +161,13 @@ struct rb_profile {
 	 * vm_mm and vm_file untrusted (measured, tp_btf sched_skip_vma_numa)
 	 * (btf.c safe_field). */
 	bool safe_fields_72;
+
+	/* 7.2 kernel/bpf/log.c print_reg_state: a pointer prints its whole
+	 * value, the constant added to it included (7.2 keeps no fixed
+	 * offset: ptr_off_in_var): "imm=N" when it is known, else its ranges
+	 * and var_off; no "off=" (its delta is a linked scalar's only). 6.18
+	 * printed "off=N" and the variable part's ranges. Logs only. */
+	bool log_ptr_whole;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

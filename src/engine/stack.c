@@ -2,6 +2,8 @@
  * check_stack_read_fixed_off, check_stack_access_within_bounds and the
  * stack part of check_helper_mem_access): spill/fill, misc/zero slots,
  * fixed and variable offsets, liveness marks. */
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/alu.h"
@@ -250,7 +252,16 @@ static int check_stack_bounds(struct rb_env *env, int regno, const struct rb_reg
 		return 0;
 	}
 	struct rb_bounds b;
-	rb_reg_bounds(env, reg, &b);
+	if (env->prof->ptr_off_in_var) {
+		/* 7.2 check_stack_access_within_bounds: the pointer's whole
+		 * range and var_off (its constant included, profile.h
+		 * ptr_off_in_var), off the instruction's alone; the same
+		 * slots as 6.18's (off, value), worded as 7.2.13 */
+		rb_ptr_whole_bounds(env, reg, &b);
+		off -= reg->off;
+	} else {
+		rb_reg_bounds(env, reg, &b);
+	}
 	if (b.smax >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF) {
 		rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
 		return rb_reject(env, "invalid unbounded variable-offset%s stack R%d", extra[kind], regno);
@@ -278,6 +289,20 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 		uint64_t lowmask = (uint64_t)size - 1;
 		if ((b.var_off.mask & lowmask) || ((b.var_off.value + (uint64_t)(int64_t)off) & lowmask)) {
 			char tn[48];
+			if (env->prof->ptr_off_in_var) {
+				/* 7.2 check_generic_ptr_alignment prints the
+				 * whole var_off and the instruction's offset */
+				struct rb_bounds w;
+				rb_ptr_whole_bounds(env, reg, &w);
+				int64_t sv = (int64_t)w.var_off.value;
+				if (!w.var_off.mask && w.var_off.value > 0xffff && sv >= INT16_MIN && sv <= INT16_MAX)
+					/* 7.2 tnum_strn: a small negative constant in decimal */
+					snprintf(tn, sizeof(tn), "%lld", (long long)sv);
+				else
+					rb_tnum_str(w.var_off.value, w.var_off.mask, tn, sizeof(tn));
+				return rb_reject(env, "misaligned stack access off %s+%d size %d", tn, off - reg->off,
+						 size);
+			}
 			rb_tnum_str(b.var_off.value, b.var_off.mask, tn, sizeof(tn));
 			return rb_reject(env, "misaligned stack access off %s+%d+%d size %d", tn, reg->off,
 					 off - reg->off, size);

@@ -175,3 +175,35 @@ pin map_value_minus_one ptr_off_in_var success,12,1 failure,10,0
 pin pkt_join_displaced ptr_off_in_var success,50,4 success,37,3
 "$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ:map_value_minus_one" >"$tmp/ptr.csv" 2>/dev/null
 check "ptr_off_in_var: 7.2.13's message" 'grep -q ",10,\"R0 unbounded memory access, make sure to bounds check any such access\"$" "$tmp/ptr.csv"' "$tmp/ptr.csv"
+
+
+# ptr_off_in_var's messages and log_ptr_whole (profile72_msgs.bpf.c).
+# 7.2.13 measured 2026-12-06 (verify --csv --log --tracker kernel-7.2):
+# the three stack messages below and the state lines of map_value_imm;
+# 6.18.44 gives the 6.18 messages (live below); the counts are equal
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_msgs.bpf.o
+for t in old cnum-mainline old@7.2 cnum-mainline@7.2; do
+	check "profile72_msgs: $t gives both kernels' counts" \
+		'[ "$(counts "$t" stack_var_misaligned) $(counts "$t" stack_var_oob) $(counts "$t" stack_const_misaligned) $(counts "$t" map_value_imm)" = "failure,6,0 failure,7,0 failure,3,0 success,14,1" ]'
+done
+msg() { "$RB" verify --csv --tracker "$1" "$OBJ" 2>/dev/null | awk -F, 'NR > 1 && $2 != "map_value_imm" { print $2 ": " $12 }'; }
+msg cnum-mainline@7.2 >"$tmp/m72.txt"
+cat >"$tmp/m72.want" <<'EOM'
+stack_var_misaligned: misaligned stack access off (0xffffffffffffffc0; 0x7)+40 size 8
+stack_var_oob: invalid variable-offset write to stack R1 var_off=(0x0; 0xfffffffffffffff8) off=0 size=8
+stack_const_misaligned: misaligned stack access off -48+-9 size 8
+EOM
+check "stack messages @7.2: 7.2.13's (whole var_off, the instruction's offset)" 'diff "$tmp/m72.want" "$tmp/m72.txt"' "$tmp/m72.txt"
+msg cnum-mainline >"$tmp/m618.txt"
+cat >"$tmp/m618.want" <<'EOM'
+stack_var_misaligned: misaligned stack access off (0x0; 0x7)+-64+40 size 8
+stack_var_oob: invalid variable-offset write to stack R1 var_off=(0x0; 0xf8) off=-64 size=8
+stack_const_misaligned: misaligned stack access off 0+-48+-9 size 8
+EOM
+check "stack messages (6.18): 6.18.44's" 'diff "$tmp/m618.want" "$tmp/m618.txt"' "$tmp/m618.txt"
+"$RB" verify --log --tracker cnum-mainline@7.2 "$OBJ:map_value_imm" >"$tmp/imm72.log" 2>&1
+check "log_ptr_whole: pointers as 7.2.13 logs them (imm=8; the whole range of 8..15)" \
+	'grep -q "^9: (bf) r6 = r0 *; R0=map_value(map=vals,ks=4,vs=64,imm=8) R6=map_value(map=vals,ks=4,vs=64,imm=8)$" "$tmp/imm72.log" &&
+	grep -q "^13: R0=scalar(smin=smin32=0,smax=umax=smax32=umax32=7,var_off=(0x0; 0x7)) R6=map_value(map=vals,ks=4,vs=64,smin=umin=smin32=umin32=8,smax=umax=smax32=umax32=15,var_off=(0x8; 0x7))$" "$tmp/imm72.log"' "$tmp/imm72.log"
+"$RB" verify --log --tracker cnum-mainline "$OBJ:map_value_imm" >"$tmp/imm618.log" 2>&1
+check "log_ptr_whole (6.18): off=8, as 6.18.44" 'grep -q "R6=map_value(map=vals,ks=4,vs=64,off=8)" "$tmp/imm618.log" && ! grep -q "imm=8" "$tmp/imm618.log"' "$tmp/imm618.log"
