@@ -13,6 +13,7 @@
 #include "engine/subprog_topo.h"
 #include "engine/profile.h"
 #include "engine/live_regs.h"
+#include "engine/stack_live72.h"
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
 #include "util/grow.h"
@@ -497,6 +498,9 @@ int rb_check_cfg(struct rb_env *env)
 		return err;
 	rb_compute_live_regs(env);
 	if ((err = rb_compute_scc(env)))
+		return err;
+	/* 7.2 bpf_compute_live_registers runs the stack liveness first */
+	if (env->prof->static_stack_liveness && (err = rb_live72_compute(env)))
 		return err;
 	return prepare_global_subprogs(env);
 }

@@ -13,6 +13,7 @@
 
 #include "engine/const_fold.h"
 #include "engine/liveness.h"
+#include "engine/profile.h"
 
 enum ci_state { CI_UNVISITED, CI_UNKNOWN, CI_CONST, CI_MAP_PTR, CI_MAP_VALUE, CI_SUBPROG };
 
@@ -268,6 +269,28 @@ int rb_const_fold_branches(struct rb_env *env)
 					changed |= join(in[succ[j]], o);
 		}
 	} while (changed);
+	/* 7.2 bpf_compute_const_regs keeps each insn's constant registers
+	 * for the stack liveness (stack_live72.c) */
+	if (env->prof->static_stack_liveness) {
+		if (!(env->const_regs = calloc((size_t)n, sizeof(*env->const_regs)))) {
+			free(in);
+			return RB_E_NOMEM;
+		}
+		for (int i = 0; i < n; i++)
+			for (int r = 0; r < NREG; r++) {
+				struct rb_const_regs *c = &env->const_regs[i];
+				const struct ci *x = &in[i][r];
+				if (x->state == CI_CONST && x->val == (uint32_t)x->val)
+					c->cmask |= (uint16_t)(1u << r);
+				else if (x->state == CI_MAP_PTR)
+					c->mmask |= (uint16_t)(1u << r);
+				else if (x->state == CI_SUBPROG)
+					c->smask |= (uint16_t)(1u << r);
+				else
+					continue;
+				c->val[r] = x->state == CI_MAP_PTR ? x->map : (uint32_t)x->val;
+			}
+	}
 	struct bpf_insn *out = NULL;
 	for (int i = 0; i < n; i++) {
 		const struct bpf_insn *x = &env->insns[i];

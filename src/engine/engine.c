@@ -19,6 +19,7 @@
 #include "engine/liveness.h"
 #include "engine/scc.h"
 #include "engine/stack_depth.h"
+#include "engine/stack_live72.h"
 #include "engine/states.h"
 #include "engine/struct_ops.h"
 #include "loader/prog_type.h"
@@ -173,6 +174,9 @@ static void free_env(struct rb_env *env)
 	free(env->own_insns);
 	free(env->subprogs);
 	rb_free_chains(env);
+	rb_live72_free(env);
+	free(env->const_regs);
+	free(env->subprog_topo);
 	rb_vmlinux_free(env->own_vmlinux);
 	rb_locks_free(env);
 	rb_scc_free_visits(env);

@@ -192,6 +192,9 @@ static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 
 static void access_mask(struct rb_env *env, int frameno, rb_spis mask, bool write)
 {
+	/* the 7.2 profile's liveness is static (stack_live72.c) */
+	if (env->prof->static_stack_liveness)
+		return;
 	if (!mask || frameno < 0 || frameno > env->cur->curframe)
 		return;
 	if (write) {
@@ -228,6 +231,8 @@ void rb_live_stack_bytes(struct rb_env *env, int frameno, int off, int size, boo
 
 void rb_live_insn_begin(struct rb_env *env)
 {
+	if (env->prof->static_stack_liveness)
+		return;
 	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
 	env->live_wchain = ch ? (int)(ch - env->chains) + 1 : 0;
 	env->live_widx = env->insn_idx;
@@ -432,6 +437,8 @@ static int update_chain(struct rb_env *env, int c)
 int rb_live_update(struct rb_env *env)
 {
 	env->live_wchain = 0;
+	if (env->prof->static_stack_liveness)
+		return 0;
 	int err = rb_live_postorder(env);
 	if (err)
 		return err;
@@ -496,21 +503,21 @@ static void clean_halves(struct rb_env *env, struct rb_slot *sl, bool lo_live, b
 		sl->type[j] = SLOT_INVALID;
 }
 
-/* clean_verifier_state: registers dead before each frame's insn become
- * NOT_INIT, dead stack slots invalid */
-void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
-{
-	/* every chain is looked up (and created) before any pointer into
-	 * env->chains is kept: a lookup that creates one may move the array */
-	int idx[RB_MAX_FRAMES];
-	for (int fr = 0; fr <= st->curframe; fr++) {
-		idx[fr] = state_chain_idx(env, st, fr);
-		if (idx[fr] < 0)
-			return; /* out of memory: keep everything */
-	}
+struct chain_query {
+	struct rb_env *env;
+	const struct rb_vstate *st;
 	struct rb_chain *inst[RB_MAX_FRAMES];
-	for (int fr = 0; fr <= st->curframe; fr++)
-		inst[fr] = &env->chains[idx[fr]];
+};
+
+static bool chain_alive(void *ctx, int frameno, int h)
+{
+	struct chain_query *q = ctx;
+	return half_alive(q->env, q->st, q->inst, frameno, h);
+}
+
+void rb_clean_frames(struct rb_env *env, struct rb_vstate *st, bool (*alive)(void *ctx, int frameno, int half),
+		     void *ctx)
+{
 	for (int fr = 0; fr <= st->curframe; fr++) {
 		struct rb_func *f = st->frame[fr];
 		/* 6.18 clean_func_state: registers dead before the frame's
@@ -523,13 +530,31 @@ void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
 				rb_reg_not_init(env, &f->regs[r]);
 		for (int s = 0; s < f->nslots && s < 64; s++) {
 			if (env->prof->stack_live_half_slots) {
-				clean_halves(env, &f->stack[s], half_alive(env, st, inst, fr, 2 * s),
-					     half_alive(env, st, inst, fr, 2 * s + 1));
+				clean_halves(env, &f->stack[s], alive(ctx, fr, 2 * s), alive(ctx, fr, 2 * s + 1));
 				continue;
 			}
-			/* 6.18: both halves of a slot are marked alike */
-			if (!half_alive(env, st, inst, fr, 2 * s))
+			/* 6.18: a slot is live or dead whole (its chains mark
+			 * both halves alike) */
+			if (!alive(ctx, fr, 2 * s) && !alive(ctx, fr, 2 * s + 1))
 				memset(&f->stack[s], 0, sizeof(f->stack[s]));
 		}
 	}
+}
+
+/* clean_verifier_state with the chains' liveness: registers dead before
+ * each frame's insn become NOT_INIT, dead stack slots invalid */
+void rb_clean_state(struct rb_env *env, struct rb_vstate *st)
+{
+	/* every chain is looked up (and created) before any pointer into
+	 * env->chains is kept: a lookup that creates one may move the array */
+	int idx[RB_MAX_FRAMES];
+	for (int fr = 0; fr <= st->curframe; fr++) {
+		idx[fr] = state_chain_idx(env, st, fr);
+		if (idx[fr] < 0)
+			return; /* out of memory: keep everything */
+	}
+	struct chain_query q = {.env = env, .st = st};
+	for (int fr = 0; fr <= st->curframe; fr++)
+		q.inst[fr] = &env->chains[idx[fr]];
+	rb_clean_frames(env, st, chain_alive, &q);
 }

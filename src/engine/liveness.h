@@ -27,6 +27,11 @@ int rb_live_update(struct rb_env *env);
 int rb_live_postorder(struct rb_env *env);
 /* clean_verifier_state: dead stack slots of a complete checkpoint become invalid */
 void rb_clean_state(struct rb_env *env, struct rb_vstate *st);
+/* clean_func_state of each of st's frames: registers dead before the
+ * frame's insn become NOT_INIT; stack halves alive(ctx, frame, half)
+ * says are dead become invalid (7.2's STACK_POISON) */
+void rb_clean_frames(struct rb_env *env, struct rb_vstate *st, bool (*alive)(void *ctx, int frameno, int half),
+		     void *ctx);
 void rb_free_chains(struct rb_env *env);
 /* bpf_insn_successors: the instructions control may reach from insn i
  * (none after exit), into out; returns their count */

@@ -33,6 +33,7 @@ static const struct rb_profile profiles[] = {
 		.kfunc_sets_72 = true,
 		.safe_fields_72 = true,
 		.log_ptr_whole = true,
+		.static_stack_liveness = true,
 	},
 };
 
@@ -105,6 +106,7 @@ static const struct {
 	SW_BOOL(kfunc_sets_72),
 	SW_BOOL(safe_fields_72),
 	SW_BOOL(log_ptr_whole),
+	SW_BOOL(static_stack_liveness),
 };
 
 size_t rb_profile_switch_count(void)

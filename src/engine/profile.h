@@ -168,6 +168,16 @@ struct rb_profile {
 	 * and var_off; no "off=" (its delta is a linked scalar's only). 6.18
 	 * printed "off=N" and the variable part's ranges. Logs only. */
 	bool log_ptr_whole;
+	/* 7.2 kernel/bpf/liveness.c bpf_compute_subprog_arg_access and
+	 * states.c is_state_visited: stack liveness is computed before
+	 * exploration from the frame-pointer-derived values each instruction
+	 * uses (stack_live72.c), and the current state is cleaned at every
+	 * prune point (dead registers NOT_INIT, dead half slots poisoned), so
+	 * checkpoints are stored clean and later reads of a cleaned slot see
+	 * its poisoned half (get_constant_map_key: a spill whose upper half
+	 * was poisoned is a 4-byte key). 6.18.44 learnt liveness while
+	 * exploring and cleaned only complete checkpoints. */
+	bool static_stack_liveness;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

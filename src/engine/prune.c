@@ -7,7 +7,9 @@
 #include "engine/liveness.h"
 #include "engine/log.h"
 #include "engine/prune.h"
+#include "engine/profile.h"
 #include "engine/scc.h"
+#include "engine/stack_live72.h"
 #include "engine/states.h"
 
 /* clean_live_states: complete checkpoints at insn_idx lose their dead slots */
@@ -57,7 +59,13 @@ int rb_is_state_visited(struct rb_env *env, int insn_idx)
 	if (env->jmps_processed - env->prev_jmps_processed >= 2 && env->insn_processed - env->prev_insn_processed >= 8)
 		add_new = true;
 
-	clean_live_states(env, insn_idx, cur);
+	/* 7.2 states.c is_state_visited: "keep cleaning the current state as
+	 * registers/stack become dead" with the static liveness, so every
+	 * checkpoint is stored clean; 6.18 cleaned complete checkpoints */
+	if (env->prof->static_stack_liveness)
+		rb_live72_clean(env, cur);
+	else
+		clean_live_states(env, insn_idx, cur);
 	struct rb_vstate **pp = rb_states_list(env, insn_idx, cur);
 	while (*pp) {
 		struct rb_vstate *sl = *pp;

@@ -248,6 +248,16 @@ struct rb_scc_visit {
 
 struct rb_st_ops;
 struct rb_st_member;
+struct rb_live72;
+
+/* 7.2 bpf_compute_const_regs' result per instruction
+ * (insn_aux_data.const_reg_*): registers holding a known 32-bit constant,
+ * a known map's pointer, a known subprogram's address, with the value
+ * (the constant, obj->maps index, subprogram index) */
+struct rb_const_regs {
+	uint16_t cmask, mmask, smask;
+	uint32_t val[11];
+};
 
 struct rb_env {
 	const struct rb_object *obj;
@@ -298,6 +308,12 @@ struct rb_env {
 	int live_wchain, live_widx; /* the insn whose full writes are collected: its chain + 1 (0: none), index */
 	rb_spis live_wacc[RB_MAX_FRAMES];
 	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
+	/* the 7.2 profile's static stack liveness (stack_live72.c) and what it
+	 * reads: the constant registers (const_fold.c) and the subprograms
+	 * callees first (subprog_topo.c) */
+	struct rb_live72 *live72;
+	struct rb_const_regs *const_regs;
+	int *subprog_topo;
 	/* SCC visits (loops) and the counters peak_states is made of */
 	struct rb_scc_visit *visits;
 	int nvisits, cap_visits;

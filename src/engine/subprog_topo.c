@@ -56,7 +56,11 @@ int rb_subprog_topo_check(struct rb_env *env)
 		return err;
 	uint8_t *color = calloc((size_t)cnt, 1); /* 0 unvisited, 1 on the stack, 2 done */
 	int *stack = calloc((size_t)cnt, sizeof(int));
-	if (!color || !stack) {
+	/* env->subprog_topo: the order, callees first (7.2 subprog_topo_order) */
+	free(env->subprog_topo);
+	env->subprog_topo = calloc((size_t)cnt, sizeof(int));
+	int order = 0;
+	if (!color || !stack || !env->subprog_topo) {
 		free(color);
 		free(stack);
 		return RB_E_NOMEM;
@@ -96,6 +100,7 @@ int rb_subprog_topo_check(struct rb_env *env)
 			}
 			if (!pushed && !rc) {
 				color[cur] = 2;
+				env->subprog_topo[order++] = cur;
 				top--;
 			}
 		}
