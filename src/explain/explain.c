@@ -191,6 +191,16 @@ static void collect_probes(struct ex_ctx *c)
 	}
 }
 
+/* at a prune, a location initialised on one side only: the other side's
+ * liveness cleaned it as dead there (Linux 7.2.13 cleans the current state
+ * at each prune point, 6.18.44 only stored states), so its value cannot
+ * have decided the prune */
+static bool cleaned_one_side(const struct ex_ctx *c, int64_t d, struct ex_loc l)
+{
+	const struct rb_reg *x = ex_loc_reg(c->sn[0].st[d], l), *y = ex_loc_reg(c->sn[1].st[d], l);
+	return x && y && (x->type == RT_NOT_INIT) != (y->type == RT_NOT_INIT);
+}
+
 /* the location the decision at event d was made on: the first operand
  * (or, for a prune, the first register, then slot) whose value sets differ */
 static bool deciding_loc(struct ex_ctx *c, struct ex_loc *out)
@@ -205,16 +215,17 @@ static bool deciding_loc(struct ex_ctx *c, struct ex_loc *out)
 	} else {
 		n = ex_insn_operands(&c->obj->progs[c->idx].insns[c->tr[0].ev[d].insn], st, ops, 16);
 	}
+	bool prune = c->part.kind == RB_PART_PRUNE;
 	for (int i = 0; i < n; i++)
-		if (differs(c, d, ops[i])) {
+		if (differs(c, d, ops[i]) && !(prune && cleaned_one_side(c, d, ops[i]))) {
 			*out = ops[i];
 			return true;
 		}
-	if (c->part.kind == RB_PART_PRUNE) {
+	if (prune) {
 		const struct rb_func *f = st->frame[st->curframe];
 		for (int s = 0; s < f->nslots; s++) {
 			struct ex_loc l = {.frame = (int8_t)st->curframe, .kind = LOC_SLOT, .no = (int16_t)s};
-			if (differs(c, d, l)) {
+			if (differs(c, d, l) && !cleaned_one_side(c, d, l)) {
 				*out = l;
 				return true;
 			}
