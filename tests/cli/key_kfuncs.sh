@@ -4,7 +4,7 @@
 # kfunc_table.c flags; dynptr arguments of kfuncs) on
 # tests/objects/key_kfuncs.bpf.o, each program pinned to the verdict,
 # instructions and states Linux 7.2.13 gives, measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --tracker kernel-7.2 build/test/objects/key_kfuncs.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/key_kfuncs.bpf.o
 # (Debian sid's 7.2.13 in QEMU). The 6.18 profile gives the same except
 # where 6.18.44's build has no bpf_verify_pkcs7_signature kfunc (profile.h
 # kfunc_sets_72): there "calling kernel function ... is not allowed". The

@@ -5,7 +5,7 @@
 # kernel (kdiff: logs, verdicts, counts; skipped where bpf() is not
 # permitted), and the 7.2 profile's counts and types as Linux 7.2.13 gives
 # them, measured 2026-12-06 with
-#   RB_KERNEL_CACHE=/work/kcache rangebench verify --csv --log --tracker kernel-7.2 build/test/objects/safe_fields.bpf.o
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --log --tracker kernel-7.2 build/test/objects/safe_fields.bpf.o
 # (Debian sid's 7.2.13 in QEMU: vma_fields 17 insns, the others 7, as 6.18.44).
 set -u
 RB=${RB:-build/test/rangebench}
