@@ -253,6 +253,13 @@ build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine
 	$(CC) $(CFLAGS_TEST) -DRB_FAULT_ALU32_LINK -Itests/unit -o $@ $< build/test/fault/engine/alu.o \
 	  build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
+# the benchmark shim's C side (bench/report.c, bench/ops.c) under the sanitizers
+build/test/test_bench_report: tests/unit/test_bench_report.c bench/report.c bench/ops.c bench/bench.h \
+  build/test/librangebench.a $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TEST) -Ibench -Itests/unit -o $@ $< bench/report.c bench/ops.c build/test/librangebench.a \
+	  $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
+
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
 test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) build/fuzz/fuzz_loader build/test/fuzz_verify \

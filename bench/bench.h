@@ -36,11 +36,13 @@ struct rb_bench_result {
 	char tracker[16];
 	double ns_per_op;
 	uint64_t iterations;
+	double ns_min, ns_max; /* fastest and slowest repetition */
 };
 
 /* Several measurements of one (operation, tracker) pair (Google
  * Benchmark's --benchmark_repetitions=N) become one: the median ns/op,
- * iterations summed, in the order of the operations and of the registry;
+ * the fastest and slowest repetition's in ns_min and ns_max, iterations
+ * summed, in the order of the operations and of the registry;
  * rows of unknown operations or trackers are dropped. Returns the new
  * count. */
 size_t rb_bench_median(struct rb_bench_result *r, size_t n);

@@ -56,6 +56,8 @@ size_t rb_bench_median(struct rb_bench_result *r, size_t n)
 			qsort(ns, k, sizeof(*ns), cmp_double);
 			tmp[out] = r[first];
 			tmp[out].ns_per_op = k % 2 ? ns[k / 2] : (ns[k / 2 - 1] + ns[k / 2]) / 2;
+			tmp[out].ns_min = ns[0];
+			tmp[out].ns_max = ns[k - 1];
 			tmp[out].iterations = iters;
 			out++;
 		}
@@ -98,7 +100,10 @@ void rb_bench_print(const struct rb_bench_result *r, size_t n)
 	}
 	printf("%-18s", "vs " RB_ROLE_BASELINE " (geomean)");
 	for (unsigned k = 0; tl[k] && k < 16; k++)
-		printf(" %13.2fx", cnt[k] ? __builtin_exp(logsum[k] / cnt[k]) : 0.0);
+		if (cnt[k])
+			printf(" %13.2fx", __builtin_exp(logsum[k] / cnt[k]));
+		else
+			printf(" %14s", "-"); /* not measured (filtered out) */
 	printf("\n");
 }
 
@@ -138,8 +143,14 @@ int rb_bench_db_begin(const char *path, const char *label, const char *options,
 		.host = ri.host,
 		.options = options,
 		.trackers = trackers,
+		/* the patch measured: a bench run of a dirty checkout is told
+		 * apart from another patch on the same commit, as verify runs */
+		.diff_sha256 = ri.diff ? ri.diff_sha256 : NULL,
+		.diff_text = ri.diff,
 	};
-	if (rb_store_run_begin(b->st, &info, &b->run, &err) < 0) {
+	int rc = rb_store_run_begin(b->st, &info, &b->run, &err);
+	rb_runinfo_free(&ri);
+	if (rc < 0) {
 		snprintf(msg, msglen, "%s", err.msg);
 		rb_store_close(b->st);
 		free(b);
@@ -160,6 +171,8 @@ int rb_bench_db_finish(struct rb_bench_db *b, const struct rb_bench_result *r, s
 		snprintf(rows[i].tracker, sizeof(rows[i].tracker), "%s", r[i].tracker);
 		rows[i].ns_per_op = r[i].ns_per_op;
 		rows[i].iterations = r[i].iterations;
+		rows[i].ns_min = r[i].ns_min;
+		rows[i].ns_max = r[i].ns_max;
 	}
 	if (rc == 0)
 		rc = rb_store_bench(b->st, b->run, rows, n, &err); /* one transaction */

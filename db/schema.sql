@@ -1,4 +1,4 @@
--- schema.sql — the rangebench results database, current schema (version 11).
+-- schema.sql — the rangebench results database, current schema (version 12).
 --
 -- A fresh database is created from this file. A database made by an older
 -- rangebench is upgraded step by step by db/migrations/NNN_*.sql (NNN = the
@@ -7,7 +7,7 @@
 --
 -- Times are ISO 8601 UTC text; durations are microseconds.
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
 
 -- One invocation of `rangebench run` (kind 'verify'), of the operator
 -- census (kind 'census') or of the micro-benchmarks (kind 'bench').
@@ -102,8 +102,10 @@ CREATE TABLE bench (
 	run_id     INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
 	op         TEXT NOT NULL,            -- e.g. "alu64_add", "sync", "is_subset"
 	tracker    TEXT NOT NULL,
-	ns_per_op  REAL NOT NULL,
+	ns_per_op  REAL NOT NULL,            -- median over the repetitions
 	iterations INTEGER,
+	ns_min     REAL,                     -- fastest repetition (NULL before version 12)
+	ns_max     REAL,                     -- slowest repetition
 	PRIMARY KEY (run_id, op, tracker)
 ) WITHOUT ROWID;
 

@@ -4,8 +4,13 @@
 # first, one bar per tracker.
 #
 # Data: <data>/bench.tsv (from `rangebench plot`): op, then one column
-#   per tracker other than the baseline (headed by its name): ns/op over
-#   the baseline's ns/op
+#   per tracker other than the baseline (headed by its name): median
+#   ns/op over the baseline's median ns/op;
+#   <data>/bench_spread.tsv: op, tracker, ratio, lo, hi: where the run
+#   stored its repetitions' spread, the range of the ratio over any pair
+#   of repetitions (the candidate's fastest over the baseline's slowest,
+#   and the other way round), drawn as whiskers (none for a run of one
+#   repetition, or stored before the spread was kept)
 # By hand: gnuplot -e "data='plots/out/data'; out='plots/out/bench_ratio'; fmt='png'" plots/bench_ratio.gp
 
 if (!exists("data")) data = "plots/out/data"
@@ -31,11 +36,18 @@ do for [i = 1:nt] {
     stats f using (log(column(i + 1))) nooutput
     gm = gm.sprintf("%s%s %.2f", (i > 1 ? ", " : ""), word(trk, i), exp(STATS_mean))
 }
+spread = (rows2 > 0)
+if (spread) {
+    stats data."/bench_spread.tsv" using 4:5 nooutput
+    lo = (STATS_min_x < lo ? STATS_min_x : lo)
+    hi = (STATS_max_y > hi ? STATS_max_y : hi)
+}
 lo = lo / 1.5
 hi = hi * 1.5
 xfont = (nops > 40 ? ",12" : (nops > 20 ? ",14" : ",18"))
 
-set title sprintf("Tracker operation cost relative to %s, CPU ns per op (%d ops)\ngeometric mean: %s", base, nops, gm) noenhanced font ",20"
+set title sprintf("Tracker operation cost relative to %s, CPU ns per op (%d ops%s)\ngeometric mean: %s", base, nops, \
+    (spread ? "; whiskers: range over the repetitions" : ""), gm) noenhanced font ",20"
 set ylabel sprintf("time ratio tracker / %s (log scale)", base)
 set logscale y
 set yrange [lo:hi]
@@ -65,5 +77,13 @@ set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb c_grey dt 2 
 # down when faster; the trackers side by side within an operation
 w = 0.8 / nt
 x0(i) = $0 - 0.4 + (i - 1) * w
+# the whiskers (when the run kept the spread): bench_spread.tsv names
+# its op and tracker, placed on the bar of that op (its position in
+# keys1) and tracker (its word in trk1)
+fs = data."/bench_spread.tsv"
+opat(s, k) = (k > nops ? NaN : (word(ops, k) eq s ? k - 1 : opat(s, k + 1)))
+trkat(s, k) = (k > nt ? NaN : (word(trk, k) eq s ? k : trkat(s, k + 1)))
+xbar(s, t) = opat(s, 1) - 0.4 + (trkat(t, 1) - 1) * w + w / 2
 plot for [i = 1:nt] f using (x0(i) + w / 2):(column(i + 1)):(x0(i)):(x0(i) + w):(1):(column(i + 1)) \
-     with boxxyerror lc rgb tcolour(word(trk, i), i) title sprintf("%s / %s", word(trk, i), base)
+     with boxxyerror lc rgb tcolour(word(trk, i), i) title sprintf("%s / %s", word(trk, i), base), \
+     for [j = 1:spread] fs using (xbar(strcol(1), strcol(2))):3:4:5 with yerrorbars lc rgb "black" lw 1.5 pt 0 notitle

@@ -120,7 +120,7 @@ const struct rb_chart rb_charts[] = {
 			  "FROM a WHERE source IN (SELECT source FROM a GROUP BY source HAVING max(n) > 0)"},
 		.points = "SELECT count(*) FROM tracker_vs_kernel WHERE run_id = ?1 AND agree IS NOT NULL",
 		.needs = "a run with the kernel and at least one userspace tracker",
-		.pivot = 1,
+		.pivot = RB_CHART_PIVOT(0),
 	},
 	{
 		.name = "kernels",
@@ -145,7 +145,7 @@ const struct rb_chart rb_charts[] = {
 		.points = "SELECT count(*) FROM results WHERE run_id = ?1 AND verdict IN ('success', 'failure') AND "
 			  "tracker IN (SELECT name FROM temp.chart_trackers WHERE kernel = 2)",
 		.needs = "a run with a kernel image (e.g. --trackers kernel,cnum-mainline,kernel-7.2)",
-		.pivot = 1,
+		.pivot = RB_CHART_PIVOT(0),
 	},
 	{
 		.name = "kernels_attribution",
@@ -187,7 +187,7 @@ const struct rb_chart rb_charts[] = {
 			  "base > 0 AND cand > 0 AND base_verdict IN ('success', 'failure') AND cand_verdict IN "
 			  "('success', 'failure')",
 		.needs = "a run with the baseline and another tracker",
-		.pivot = 1,
+		.pivot = RB_CHART_PIVOT(0),
 	},
 	{
 		.name = "profile_matrix",
@@ -250,7 +250,7 @@ const struct rb_chart rb_charts[] = {
 		.points = "SELECT count(*) FROM census WHERE run_id = ?1 AND optimal IS NOT NULL "
 			  "AND coalesce(kind, '') <> 'jmp'",
 		.needs = "a census run (rangebench run --census)",
-		.pivot = 1,
+		.pivot = RB_CHART_PIVOT(0) | RB_CHART_PIVOT(1),
 	},
 	{
 		.name = "before_after",
@@ -281,20 +281,28 @@ const struct rb_chart rb_charts[] = {
 		.name = "bench_ratio",
 		.title = "micro-benchmark ratios of every tracker to the baseline",
 		.runs = RB_CHART_BENCH,
-		.file = {"bench.tsv"},
-		/* one row per op, costliest for the candidate first; one column
-		 * per tracker other than the baseline: its ns/op over the
-		 * baseline's */
+		.file = {"bench.tsv", "bench_spread.tsv"},
+		/* bench.tsv: one row per op, costliest for the candidate first;
+		 * one column per tracker other than the baseline: its median
+		 * ns/op over the baseline's. bench_spread.tsv: per op and
+		 * tracker, the range of that ratio over any pair of the two
+		 * trackers' repetitions (fastest over slowest, slowest over
+		 * fastest), where the run stored the repetitions' spread */
 		.query = {"SELECT o.op, -coalesce((SELECT c2.ns_per_op FROM bench c2 WHERE c2.run_id = o.run_id "
 			  "AND c2.op = o.op AND c2.tracker = ?4), 0) / o.ns_per_op AS ord, c.tracker, "
 			  "printf('%.4f', c.ns_per_op / o.ns_per_op) AS value "
 			  "FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND c.tracker <> ?3 "
-			  "WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND c.ns_per_op > 0"},
+			  "WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND c.ns_per_op > 0",
+			  "SELECT c.op, c.tracker, printf('%.4f', c.ns_per_op / o.ns_per_op) AS ratio, "
+			  "printf('%.4f', c.ns_min / o.ns_max) AS lo, printf('%.4f', c.ns_max / o.ns_min) AS hi "
+			  "FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND c.tracker <> ?3 "
+			  "WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND c.ns_per_op > 0 "
+			  "AND o.ns_min > 0 AND o.ns_max > 0 AND c.ns_min > 0 AND c.ns_max > 0 ORDER BY c.op, c.tracker"},
 		.points = "SELECT count(*) FROM bench o JOIN bench c ON c.run_id = o.run_id AND c.op = o.op AND "
 			  "c.tracker <> ?3 WHERE o.run_id = ?1 AND o.tracker = ?3 AND o.ns_per_op > 0 AND "
 			  "c.ns_per_op > 0",
 		.needs = "a bench run with the baseline and another tracker (make bench BENCH_ARGS='--db FILE')",
-		.pivot = 1,
+		.pivot = RB_CHART_PIVOT(0),
 	},
 	{NULL},
 };
@@ -510,7 +518,8 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	char *wide = NULL;
-	if (c->pivot && !(sql = wide = pivot_sql(db, c, runs, sql, err)))
+	const bool pivot = (c->pivot & RB_CHART_PIVOT(idx - 1)) != 0;
+	if (pivot && !(sql = wide = pivot_sql(db, c, runs, sql, err)))
 		return -1;
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
@@ -531,7 +540,7 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 	for (int i = 0; i < ncol; i++) {
 		const char *cn = sqlite3_column_name(s, i);
 		fprintf(f, "%s%s", i ? "\t" : "", cn);
-		if (c->pivot && i > 0) {
+		if (pivot && i > 0) {
 			/* pivot_sql's column names: letters, digits, '-', '_' */
 			fputs(i > 1 ? " " : "", vars);
 			gp_body(vars, cn);
@@ -541,7 +550,7 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 	}
 	fputc('\n', f);
 	fputs("'\n", vars);
-	if (c->pivot)
+	if (pivot)
 		fprintf(vars, "keys%d = '", idx);
 	int rc;
 	int64_t rows = 0;
@@ -563,7 +572,7 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 				fputc('\t', f);
 			if (cell)
 				fputs(cell, f);
-			if (cell && i == 0 && c->pivot) {
+			if (cell && i == 0 && pivot) {
 				fputs(rows ? " " : "", vars);
 				gp_body(vars, cell);
 			}
@@ -572,11 +581,11 @@ static int export(sqlite3 *db, const struct rb_chart *c, const struct rb_chart_r
 		fputc('\n', f);
 		rows++;
 	}
-	if (c->pivot)
+	if (pivot)
 		fputs("'\n", vars);
 	/* the trackers of a long table, in file order (each tracker's rows
 	 * are consecutive) */
-	if (!c->pivot && tcol >= 0 && !oom && rc == SQLITE_DONE) {
+	if (!pivot && tcol >= 0 && !oom && rc == SQLITE_DONE) {
 		sqlite3_reset(s);
 		fprintf(vars, "trk%d = '", idx);
 		char *last = NULL;

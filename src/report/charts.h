@@ -15,7 +15,7 @@
  * trackers come from the tracker_pairs and tracker_pair_metrics views
  * (src/store/pairs.c, from the metric registry result/metrics.h).
  *
- * A "pivot" chart's queries return rows (key, ord, tracker, value); the
+ * A "pivot" file's query returns rows (key, ord, tracker, value); the
  * file gets one row per key (in ord order) and one column per tracker
  * present, in registry order, headed by the tracker's name: a new
  * registry tracker is a new column, with no change here or in the
@@ -28,6 +28,9 @@
 #include <stdio.h>
 
 #include "util/err.h"
+
+/* the bit of struct rb_chart's pivot for file[i] */
+#define RB_CHART_PIVOT(i) (1 << (i))
 
 enum rb_chart_runs {
 	RB_CHART_RUN,          /* ?1 = the verify run shown */
@@ -44,7 +47,7 @@ struct rb_chart {
 	const char *query[2]; /* their SQL */
 	const char *points;   /* SQL: plottable points (one integer) */
 	const char *needs;    /* what fills it */
-	int pivot;            /* queries give (key, ord, tracker, value) */
+	int pivot;            /* RB_CHART_PIVOT(i): file[i]'s query gives (key, ord, tracker, value) */
 	int blocks;           /* a new block (2 blank lines) per first column value */
 };
 

@@ -168,7 +168,7 @@ int rb_store_bench(struct rb_store *st, int64_t run_id, const struct rb_bench_ro
 		sqlite3_stmt *s;
 		if (rb_store_prepare(st, STMT_BENCH,
 				     "INSERT OR REPLACE INTO bench (run_id, op, tracker, ns_per_op, "
-				     "iterations) VALUES (?1, ?2, ?3, ?4, ?5)",
+				     "iterations, ns_min, ns_max) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 				     &s, err) < 0) {
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
@@ -178,6 +178,13 @@ int rb_store_bench(struct rb_store *st, int64_t run_id, const struct rb_bench_ro
 		rb_bind_text(s, 3, rows[i].tracker);
 		sqlite3_bind_double(s, 4, rows[i].ns_per_op);
 		bind_u64(s, 5, rows[i].iterations);
+		if (rows[i].ns_min > 0 && rows[i].ns_max > 0) {
+			sqlite3_bind_double(s, 6, rows[i].ns_min);
+			sqlite3_bind_double(s, 7, rows[i].ns_max);
+		} else {
+			sqlite3_bind_null(s, 6);
+			sqlite3_bind_null(s, 7);
+		}
 		if (sqlite3_step(s) != SQLITE_DONE)
 			return fail_rollback(st, err, "insert bench row");
 	}

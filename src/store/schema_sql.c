@@ -26,6 +26,7 @@ RB_INCBIN(rb_sql_migration_008, "db/migrations/008_run_process.sql");
 RB_INCBIN(rb_sql_migration_009, "db/migrations/009_kernel_rows.sql");
 RB_INCBIN(rb_sql_migration_010, "db/migrations/010_kernel_attributions.sql");
 RB_INCBIN(rb_sql_migration_011, "db/migrations/011_result_logs.sql");
+RB_INCBIN(rb_sql_migration_012, "db/migrations/012_bench_spread.sql");
 
 extern const char rb_sql_migration_002[];
 extern const char rb_sql_migration_003[];
@@ -37,6 +38,7 @@ extern const char rb_sql_migration_008[];
 extern const char rb_sql_migration_009[];
 extern const char rb_sql_migration_010[];
 extern const char rb_sql_migration_011[];
+extern const char rb_sql_migration_012[];
 
 const struct rb_migration rb_migrations[] = {
 	{2, rb_sql_migration_002},
@@ -49,5 +51,6 @@ const struct rb_migration rb_migrations[] = {
 	{9, rb_sql_migration_009},
 	{10, rb_sql_migration_010},
 	{11, rb_sql_migration_011},
+	{12, rb_sql_migration_012},
 };
 const unsigned rb_migration_count = ARRAY_SIZE(rb_migrations);

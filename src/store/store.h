@@ -20,7 +20,7 @@
 #include "result/result.h"
 
 /* The version db/schema.sql creates and the migrations end at. */
-#define RB_SCHEMA_VERSION 11
+#define RB_SCHEMA_VERSION 12
 
 struct rb_store;
 
@@ -134,8 +134,9 @@ int rb_store_census(struct rb_store *st, int64_t run_id, const struct rb_store_c
 struct rb_bench_row {
 	char op[48];
 	char tracker[16];
-	double ns_per_op;
+	double ns_per_op; /* median of the repetitions */
 	uint64_t iterations;
+	double ns_min, ns_max; /* fastest and slowest repetition (0: unknown) */
 };
 int rb_store_bench(struct rb_store *st, int64_t run_id, const struct rb_bench_row *rows, size_t n,
 		   struct rb_err *err);

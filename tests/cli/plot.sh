@@ -72,6 +72,17 @@ check "census: one column per tracker, registry order" \
 	"[ \"\$(head -n1 $d/census.tsv | tr '\t' ' ')\" = '#op old cnum cnum-mainline arc2' ]" "$d/census.tsv"
 check "bench: one ratio column per tracker but the baseline" \
 	"[ \"\$(head -n1 $d/bench.tsv | tr '\t' ' ')\" = '#op cnum cnum-mainline arc2' ]" "$d/bench.tsv"
+check "bench: no repetition spread stored, no whiskers" \
+	"[ \$(grep -vc '^#' $d/bench_spread.tsv) -eq 0 ] && ! grep -q whiskers $tmp/out/bench_ratio.svg" "$d/bench_spread.tsv"
+# a run that kept its repetitions' spread: whiskers over the range of the
+# ratio between any two repetitions of the baseline and the tracker
+cp "$db" "$tmp/spread.sqlite"
+sqlite3 "$tmp/spread.sqlite" "UPDATE bench SET ns_min = ns_per_op * 0.9, ns_max = ns_per_op * 1.2"
+$RB plot --db "$tmp/spread.sqlite" -o "$tmp/spread" --only bench_ratio >"$tmp/spread.out" 2>&1
+check "bench spread: one row per op and tracker but the baseline, lo = 0.9/1.2 and hi = 1.2/0.9 of the ratio" \
+	"awk -F'\t' '!/^#/ { n++; r = \$3; if (\$4 - r * 0.75 > 0.0002 || r * 0.75 - \$4 > 0.0002 || \$5 - r * 4 / 3 > 0.0002 || r * 4 / 3 - \$5 > 0.0002) bad = 1 } END { exit bad || n != 54 }' $tmp/spread/data/bench_spread.tsv" "$tmp/spread/data/bench_spread.tsv"
+check "bench spread: the chart draws the whiskers and says so in its title" \
+	"[ \$? -eq 0 ] && grep -q 'whiskers: range over the repetitions' $tmp/spread/bench_ratio.svg" "$tmp/spread.out"
 regs=$($RB trackers | awk 'NR > 1 && $2 == "engine" {print $1}' | tr '\n' ' ')
 check "state sizes: every registry tracker, then the kernel and its cnum layout" \
 	"[ \"\$(grep -v '^#' $d/state_bytes.tsv | cut -f1 | tr '\n' ' ')\" = '${regs}kernel kernel-cnum ' ]" "$d/state_bytes.tsv"
