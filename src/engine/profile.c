@@ -34,6 +34,9 @@ static const struct rb_profile profiles[] = {
 		.safe_fields_72 = true,
 		.log_ptr_whole = true,
 		.static_stack_liveness = true,
+		.clear_singular_ids = true,
+		.widen_ignores_ids = true,
+		.fill_assigns_id = true,
 	},
 };
 
@@ -107,6 +110,9 @@ static const struct {
 	SW_BOOL(safe_fields_72),
 	SW_BOOL(log_ptr_whole),
 	SW_BOOL(static_stack_liveness),
+	SW_BOOL(clear_singular_ids),
+	SW_BOOL(widen_ignores_ids),
+	SW_BOOL(fill_assigns_id),
 };
 
 size_t rb_profile_switch_count(void)

@@ -178,6 +178,33 @@ struct rb_profile {
 	 * was poisoned is a 4-byte key). 6.18.44 learnt liveness while
 	 * exploring and cleaned only complete checkpoints. */
 	bool static_stack_liveness;
+	/* 7.2 kernel/bpf/states.c is_state_visited -> verifier.c
+	 * bpf_clear_singular_ids: right before the current state is stored
+	 * as a checkpoint, every scalar (register or spilled) whose id, the
+	 * BPF_ADD_CONST flags aside, no other scalar of the state shares
+	 * loses its id and delta; so a later path whose scalars are linked
+	 * otherwise (or not at all) can still match it (regsafe's
+	 * check_scalar_ids and the ADD_CONST test). 6.18.44 kept such ids.
+	 * (7.2's cleaning of the current state's dead registers at each prune
+	 * point, which makes more ids singular, is static_stack_liveness.) */
+	bool clear_singular_ids;
+	/* 7.2 kernel/bpf/verifier.c maybe_widen_reg: an imprecise scalar
+	 * that a callback or iterator loop's next visit changed is widened
+	 * unless scalars_exact_for_widen, a compare of everything before the
+	 * id (type, delta, value): the ids are ignored. 6.18.44 used
+	 * regs_exact, ids included, so a scalar whose id was dropped on one
+	 * visit (clear_singular_ids) and not on the other became unknown
+	 * (selftests pyperf600_bpf_loop: fp-312, [0, 1] in 7.2.13, unknown
+	 * in the engine after the first bpf_loop callback). */
+	bool widen_ignores_ids;
+	/* 7.2 kernel/bpf/verifier.c check_stack_read_fixed_off: a full
+	 * 8-byte fill of a spilled non-constant scalar first gives the slot
+	 * an id (assign_scalar_id_before_mov), so register and slot are
+	 * linked and a later branch on the register bounds the slot too
+	 * (selftests pyperf600_bpf_loop: `r6 = *(u64 *)(r7 +16)` from the
+	 * caller's fp-296, then `if r6 == 0x0`; 7.2.13 logs R6=scalar(id=38)).
+	 * 6.18.44 linked only 4-byte fills of 32-bit values. */
+	bool fill_assigns_id;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -28,6 +28,46 @@ static void clean_live_states(struct rb_env *env, int insn_idx, const struct rb_
 	}
 }
 
+/* one scalar (a register or a spilled one) of st after another; NULL at
+ * the end (7.2.13 bpf_for_each_reg_in_vstate: registers, then the slots
+ * whose last byte is a spill) */
+static struct rb_reg *next_scalar(struct rb_vstate *st, int *fr, int *i)
+{
+	for (; *fr <= st->curframe; (*fr)++, *i = 0) {
+		struct rb_func *f = st->frame[*fr];
+		for (; *i < RB_MAX_REG + f->nslots; (*i)++) {
+			bool reg = *i < RB_MAX_REG;
+			struct rb_reg *r = reg ? &f->regs[*i] : &f->stack[*i - RB_MAX_REG].spilled;
+			if (!reg && f->stack[*i - RB_MAX_REG].type[7] != SLOT_SPILL)
+				continue;
+			if (r->type == RT_SCALAR && (r->id & RB_ID_MASK)) {
+				(*i)++;
+				return r;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* 7.2.13 verifier.c bpf_clear_singular_ids (profile.h
+ * clear_singular_ids): a scalar whose id (the add-const flags aside) no
+ * other scalar of the state shares loses it and its delta
+ * (clear_scalar_id). Clearing a singular id changes no other id's count,
+ * so one pass that counts each id's holders is enough. */
+static void clear_singular_ids(struct rb_vstate *st)
+{
+	int fr = 0, i = 0;
+	for (struct rb_reg *r; (r = next_scalar(st, &fr, &i));) {
+		int fr2 = 0, i2 = 0, n = 0;
+		for (struct rb_reg *q; n < 2 && (q = next_scalar(st, &fr2, &i2));)
+			n += (q->id & RB_ID_MASK) == (r->id & RB_ID_MASK);
+		if (n == 1) {
+			r->id = 0;
+			r->off = 0;
+		}
+	}
+}
+
 /* cur matched the checkpoint sl: the path ends here */
 static int state_hit(struct rb_env *env, struct rb_vstate *sl, struct rb_vstate *cur, int insn_idx, bool loop)
 {
@@ -144,6 +184,8 @@ skip_inf_loop_check:
 	env->prev_jmps_processed = env->jmps_processed;
 	env->prev_insn_processed = env->insn_processed;
 	rb_mark_all_imprecise(cur);
+	if (env->prof->clear_singular_ids)
+		clear_singular_ids(cur);
 	struct rb_vstate *nw;
 	int err = rb_states_store(env, cur, insn_idx, &nw);
 	if (err)

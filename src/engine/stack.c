@@ -186,7 +186,11 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 		} else if (dst_regno >= 0) {
 			/* 6.18.44 gives no id on a full fill (measured: a spilled
 			 * scalar widened to unknown by a callback loop fills
-			 * without one); a spill gave every non-constant one */
+			 * without one); a spill gave every non-constant one.
+			 * 7.2.13 (profile.h fill_assigns_id) gives the slot one
+			 * before the copy, so the two are linked */
+			if (env->prof->fill_assigns_id)
+				rb_assign_id_before_mov(env, reg);
 			regs[dst_regno] = *reg;
 		}
 	} else {

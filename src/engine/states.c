@@ -481,12 +481,17 @@ bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct
 
 /* widen_imprecise_scalars (6.18): a scalar of cur that is imprecise in both
  * states and not exactly old's becomes unknown (registers and spilled
- * slots of every frame, one id map for the whole state) */
+ * slots of every frame, one id map for the whole state). 7.2
+ * (profile.h widen_ignores_ids): "exactly" is scalars_exact_for_widen,
+ * everything before the id (value, delta), the ids themselves ignored */
 static void maybe_widen_reg(struct rb_env *env, const struct rb_reg *o, struct rb_reg *c, struct idmap *m)
 {
 	if (o->type != RT_SCALAR || c->type != RT_SCALAR)
 		return;
-	if (o->precise || c->precise || regs_exact(env, o, c, m))
+	if (o->precise || c->precise)
+		return;
+	if (env->prof->widen_ignores_ids ? same_nonval(o, c) && env->t->equal(&o->val, &c->val)
+					 : regs_exact(env, o, c, m))
 		return;
 	rb_reg_unknown(env, c);
 }

@@ -207,3 +207,10 @@ check "log_ptr_whole: pointers as 7.2.13 logs them (imm=8; the whole range of 8.
 	grep -q "^13: R0=scalar(smin=smin32=0,smax=umax=smax32=umax32=7,var_off=(0x0; 0x7)) R6=map_value(map=vals,ks=4,vs=64,smin=umin=smin32=umin32=8,smax=umax=smax32=umax32=15,var_off=(0x8; 0x7))$" "$tmp/imm72.log"' "$tmp/imm72.log"
 "$RB" verify --log --tracker cnum-mainline "$OBJ:map_value_imm" >"$tmp/imm618.log" 2>&1
 check "log_ptr_whole (6.18): off=8, as 6.18.44" 'grep -q "R6=map_value(map=vals,ks=4,vs=64,off=8)" "$tmp/imm618.log" && ! grep -q "imm=8" "$tmp/imm618.log"' "$tmp/imm618.log"
+
+# clear_singular_ids: singular scalar ids dropped before a state is
+# stored (profile72_ids.bpf.s, progdiff's range 249 of seed 1). 7.2.13
+# measured 2026-12-06 (verify --csv --tracker kernel-7.2): success,21,1;
+# 6.18.44: success,24,2 (live below)
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_ids.bpf.o
+pin singular_ids clear_singular_ids success,24,2 success,21,1
