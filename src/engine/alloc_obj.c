@@ -7,8 +7,9 @@
  * and the special fields of such a struct that loads and stores may not
  * touch (btf_struct_access over btf_parse_fields' record). Objects are
  * RT_BTF_ID registers marked RB_BTF_ALLOC (state.h) whose map_idx is a
- * type id of the object's BTF. Percpu objects (bpf_percpu_obj_new) and
- * bpf_refcount_acquire are not modelled. */
+ * type id of the object's BTF. bpf_refcount_acquire_impl takes an owning
+ * or non-owning object of a struct with a bpf_refcount. Percpu objects
+ * (bpf_percpu_obj_new) are not modelled. */
 #include <bpf/btf.h>
 #include <string.h>
 
@@ -165,5 +166,56 @@ int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const str
 		return rb_reject(env, "R1 must have zero offset when passed to release func or trusted arg to kfunc");
 	rb_release_ref(env, r1->ref_obj_id);
 	rb_clobber_caller_saved(env);
+	return 0;
+}
+
+/* 6.18 and 7.2.13: bpf_refcount_acquire_impl(p__refcounted_kptr, meta__ign),
+ * KF_ACQUIRE | KF_RET_NULL | KF_RCU. check_kfunc_args' NULL check, then
+ * KF_ARG_PTR_TO_REFCOUNTED_KPTR (__check_func_arg_reg_off with no fixed
+ * offset allowed; an owning or non-owning allocated object of a struct
+ * with a bpf_refcount field); R0 a new owning reference to an object of the
+ * same type, maybe NULL unless the argument was owning (is_kfunc_ret_null:
+ * meta->arg_owning_ref) */
+int rb_kfunc_refcount_acquire(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
+{
+	(void)insn;
+	(void)call;
+	int err = rb_check_reg_read(env, 1);
+	if (err)
+		return err;
+	struct rb_reg *r1 = &rb_cur_regs(env)[1];
+	char tn[48];
+	rb_rtype_str(r1, tn, sizeof(tn));
+	if ((r1->type == RT_SCALAR && rb_reg_is_const(env, r1) && rb_reg_const_val(env, r1) == 0) ||
+	    (r1->flags & RF_MAYBE_NULL))
+		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
+	if (RB_IS_ALLOC(r1) && (r1->off || !env->t->is_const(&r1->val) || rb_reg_const_val(env, r1)))
+		return rb_reject(env, "dereference of modified %s ptr R1 off=%d disallowed", tn, r1->off);
+	if (!RB_IS_ALLOC(r1))
+		return rb_reject(env, "arg#0 is neither owning or non-owning ref");
+	const struct btf *b = rb_obj_btf(env);
+	const struct btf_type *t = b ? skip(b, (uint32_t)r1->map_idx, NULL) : NULL;
+	bool refcounted = false;
+	const struct btf_member *m = t && btf_is_composite(t) ? btf_members(t) : NULL;
+	for (int i = 0; m && i < btf_vlen(t); i++)
+		if (field_kind(b, m[i].type) && !strcmp(field_kind(b, m[i].type), "bpf_refcount"))
+			refcounted = true;
+	if (!refcounted)
+		return rb_reject(env, "arg#0 doesn't point to a type with bpf_refcount field");
+	bool owning = !RB_IS_NON_OWN(r1) && r1->ref_obj_id;
+	int32_t type = r1->map_idx;
+	rb_clobber_caller_saved(env);
+	struct rb_reg *r0 = &rb_cur_regs(env)[0];
+	rb_reg_ptr(env, r0, RT_BTF_ID);
+	r0->range = RB_BTF_ALLOC;
+	r0->map_idx = type;
+	if (!owning) {
+		r0->flags = RF_MAYBE_NULL;
+		return rb_acquire_ref_null(env, r0);
+	}
+	uint32_t id = rb_acquire_ref(env);
+	if (!id)
+		return RB_E_NOMEM;
+	r0->ref_obj_id = id; /* 6.18: no id where R0 cannot be NULL (as kfuncs.c's generic acquire) */
 	return 0;
 }

@@ -21,5 +21,7 @@ int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int
 /* the `special` checkers of bpf_obj_new_impl and bpf_obj_drop_impl (kfunc_table.c) */
 int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
 int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
+/* ... of bpf_refcount_acquire_impl */
+int rb_kfunc_refcount_acquire(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
 
 #endif

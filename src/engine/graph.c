@@ -1,19 +1,24 @@
-/* graph.c — the rbtree kfuncs on a bpf_rb_root of a map value (Linux 6.18
- * and 7.2.13, the same rules): the root argument (KF_ARG_PTR_TO_RB_ROOT,
- * __process_kf_arg_ptr_to_graph_root: a constant offset onto a bpf_rb_root
- * field whose "contains:TYPE:FIELD" declaration tag names the nodes, under
- * a lock of the same allocation, check_reg_allocation_locked), the node
- * argument (KF_ARG_PTR_TO_RB_NODE, __process_kf_arg_ptr_to_graph_node: an
- * owning allocated object for bpf_rbtree_add, a non-owning or owning one
- * for bpf_rbtree_remove, of the root's node type at the bpf_rb_node's
- * offset), bpf_rbtree_add's `less` callback (push_callback_call with
+/* graph.c — the rbtree and linked-list kfuncs on a bpf_rb_root or
+ * bpf_list_head of a map value (Linux 6.18 and 7.2.13, the same rules):
+ * the root argument (KF_ARG_PTR_TO_RB_ROOT / KF_ARG_PTR_TO_LIST_HEAD,
+ * __process_kf_arg_ptr_to_graph_root: a constant offset onto a root field
+ * whose "contains:TYPE:FIELD" declaration tag names the nodes, under a
+ * lock of the same allocation, check_reg_allocation_locked), the node
+ * argument (KF_ARG_PTR_TO_RB_NODE / KF_ARG_PTR_TO_LIST_NODE,
+ * __process_kf_arg_ptr_to_graph_node: an owning allocated object for
+ * bpf_rbtree_add and bpf_list_push_*, a non-owning or owning one for
+ * bpf_rbtree_remove, of the root's node type at the node's offset),
+ * bpf_rbtree_add's `less` callback (push_callback_call with
  * set_rbtree_add_callback_state: R1 and R2 non-owning nodes, a return in
  * [0, 1]), ref_convert_owning_non_owning (the added node's reference is
- * gone, its registers non-owning), R0 of bpf_rbtree_first (a non-owning
- * node, maybe NULL) and bpf_rbtree_remove (an owning node, maybe NULL,
- * acquired), and invalidate_non_owning_refs at the lock's release.
- * Roots inside allocated objects, bpf_list_* and bpf_rbtree_root/left/
- * right are not modelled. */
+ * gone, its registers non-owning), R0 of bpf_rbtree_first and
+ * bpf_list_front/back (a non-owning node, maybe NULL) and
+ * bpf_rbtree_remove and bpf_list_pop_front/back (an owning node, maybe
+ * NULL, acquired), ref_set_non_owning's MEM_RCU for refcounted nodes,
+ * bpf_refcount_acquire_impl (KF_ARG_PTR_TO_REFCOUNTED_KPTR), and
+ * invalidate_non_owning_refs at the lock's release. Roots inside
+ * allocated objects, bpf_list_add/del/is_first/is_last/empty (7.2) and
+ * bpf_rbtree_root/left/right are not modelled. */
 #include <bpf/btf.h>
 #include <string.h>
 
@@ -54,8 +59,19 @@ static const char *contains_tag(const struct btf *b, uint32_t id, int comp)
 	return NULL;
 }
 
-/* btf_parse_graph_root: the node struct and its bpf_rb_node member */
-static int parse_contains(const struct btf *b, const char *tag, struct rb_graph_root *out)
+/* the nodes' struct has a bpf_refcount member (btf_parse_fields) */
+static bool has_refcount(const struct btf *b, const struct btf_type *vt)
+{
+	const struct btf_member *m = btf_members(vt);
+	for (int i = 0; i < btf_vlen(vt); i++, m++)
+		if (is_struct_named(b, m->type, "bpf_refcount"))
+			return true;
+	return false;
+}
+
+/* btf_parse_graph_root: the node struct and its bpf_rb_node (a list's:
+ * bpf_list_node) member */
+static int parse_contains(const struct btf *b, const char *tag, bool list, struct rb_graph_root *out)
 {
 	const char *colon = strchr(tag, ':');
 	char type[128];
@@ -70,13 +86,21 @@ static int parse_contains(const struct btf *b, const char *tag, struct rb_graph_
 	const struct btf_member *m = btf_members(vt);
 	for (int i = 0; i < btf_vlen(vt); i++, m++) {
 		const char *mn = btf__name_by_offset(b, m->name_off);
-		if (mn && !strcmp(mn, colon + 1) && is_struct_named(b, m->type, "bpf_rb_node")) {
+		if (mn && !strcmp(mn, colon + 1) && is_struct_named(b, m->type, list ? "bpf_list_node" : "bpf_rb_node")) {
 			out->value_id = vid;
 			out->node_off = (int32_t)(btf_member_bit_offset(vt, (uint32_t)i) / 8);
+			out->list = list;
+			out->refcounted = has_refcount(b, vt);
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* the root kind of a type: 1 bpf_rb_root, 2 bpf_list_head, 0 neither */
+static int root_kind(const struct btf *b, uint32_t id)
+{
+	return is_struct_named(b, id, "bpf_rb_root") ? 1 : is_struct_named(b, id, "bpf_list_head") ? 2 : 0;
 }
 
 int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_graph_root *out)
@@ -94,10 +118,11 @@ int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_gra
 		const struct btf_var_secinfo *v = btf_var_secinfos(t);
 		for (int i = 0; i < btf_vlen(t); i++, v++) {
 			const struct btf_type *var = btf__type_by_id(b, v->type);
-			if (v->offset != off || !var || !btf_is_var(var) || !is_struct_named(b, var->type, "bpf_rb_root"))
+			int kind = var && btf_is_var(var) ? root_kind(b, var->type) : 0;
+			if (v->offset != off || !kind)
 				continue;
 			const char *tag = contains_tag(b, v->type, -1);
-			return tag ? parse_contains(b, tag, out) : -1;
+			return tag ? parse_contains(b, tag, kind == 2, out) : -1;
 		}
 		return -1;
 	}
@@ -105,13 +130,14 @@ int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_gra
 		return -1;
 	const struct btf_member *mb = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++, mb++) {
-		if (btf_member_bit_offset(t, (uint32_t)i) / 8 != (uint64_t)off || !is_struct_named(b, mb->type, "bpf_rb_root"))
+		int kind = root_kind(b, mb->type);
+		if (btf_member_bit_offset(t, (uint32_t)i) / 8 != (uint64_t)off || !kind)
 			continue;
 		uint32_t sid = m->btf_value_type_id;
 		while (btf__type_by_id(b, sid) && (btf_is_mod(btf__type_by_id(b, sid)) || btf_is_typedef(btf__type_by_id(b, sid))))
 			sid = btf__type_by_id(b, sid)->type;
 		const char *tag = contains_tag(b, sid, i);
-		return tag ? parse_contains(b, tag, out) : -1;
+		return tag ? parse_contains(b, tag, kind == 2, out) : -1;
 	}
 	return -1;
 }
@@ -122,6 +148,8 @@ void rb_graph_non_owning(struct rb_env *env, struct rb_reg *r, const struct rb_g
 	r->range = RB_BTF_ALLOC_NON_OWN;
 	r->map_idx = root->value_id;
 	r->off = root->node_off; /* 6.18's fixed offset (7.2.13: var_off) */
+	if (root->refcounted)
+		r->flags |= RF_RCU;
 }
 
 void rb_graph_invalidate_non_owning(struct rb_env *env)
@@ -144,36 +172,40 @@ static int64_t reg_off(struct rb_env *env, const struct rb_reg *r)
 	return (int64_t)rb_reg_const_val(env, r) + r->off;
 }
 
-static int root_arg(struct rb_env *env, struct rb_graph_root *root)
+/* the root argument R1 of a kfunc on a bpf_rb_root (list: bpf_list_head) */
+static int root_arg(struct rb_env *env, bool list, struct rb_graph_root *root)
 {
 	const struct rb_reg *reg = &rb_cur_regs(env)[1];
-	char tn[48];
-	rb_rtype_str(reg, tn, sizeof(tn));
+	const char *head = list ? "bpf_list_head" : "bpf_rb_root";
 	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && !rb_reg_const_val(env, reg)) ||
 	    (reg->flags & RF_MAYBE_NULL))
 		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
 	if (RB_IS_ALLOC(reg))
-		return rb_unsupported(env, "bpf_rb_root in an allocated object");
+		return rb_unsupported(env, "%s in an allocated object", head);
 	if (reg->type != RT_MAP_VALUE)
 		return rb_reject(env, "arg#0 expected pointer to map value or allocated object");
 	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "R1 doesn't have constant offset. bpf_rb_root has to be at the constant offset");
-	if (rb_graph_root_of(env, reg, root))
-		return rb_reject(env, "bpf_rb_root not found at offset=%u", (unsigned)reg_off(env, reg));
+		return rb_reject(env, "R1 doesn't have constant offset. %s has to be at the constant offset", head);
+	/* btf_record_find(rec, off, BPF_LIST_HEAD or BPF_RB_ROOT) */
+	if (rb_graph_root_of(env, reg, root) || root->list != list)
+		return rb_reject(env, "%s not found at offset=%u", head, (unsigned)reg_off(env, reg));
 	/* check_reg_allocation_locked: a lock of the same map value held */
 	if (!rb_lock_held_on(env, reg->id, reg->map_idx))
-		return rb_reject(env, "bpf_spin_lock at off=%d must be held for bpf_rb_root",
-				 rb_map_spin_lock_off(env, reg->map_idx));
+		return rb_reject(env, "bpf_spin_lock at off=%d must be held for %s", rb_map_spin_lock_off(env, reg->map_idx),
+				 head);
 	return 0;
 }
 
+/* the node argument R2: owning (add: bpf_rbtree_add, bpf_list_push_*) or
+ * non-owning too (bpf_rbtree_remove) */
 static int node_arg(struct rb_env *env, const struct rb_kfunc_call *call, bool add, const struct rb_graph_root *root)
 {
 	const struct rb_reg *reg = &rb_cur_regs(env)[2];
+	const char *node = root->list ? "bpf_list_node" : "bpf_rb_node";
 	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && !rb_reg_const_val(env, reg)) ||
 	    (reg->flags & RF_MAYBE_NULL))
 		return rb_reject(env, "Possibly NULL pointer passed to trusted arg1");
-	if (add && !(RB_IS_ALLOC(reg) && !RB_IS_NON_OWN(reg)))
+	if (add && !(RB_IS_ALLOC(reg) && !RB_IS_NON_OWN(reg) && !(reg->flags & ~RF_MAYBE_NULL)))
 		return rb_reject(env, "arg#1 expected pointer to allocated object");
 	if (add && !reg->ref_obj_id)
 		return rb_reject(env, "allocated object must be referenced");
@@ -184,26 +216,28 @@ static int node_arg(struct rb_env *env, const struct rb_kfunc_call *call, bool a
 	if (!RB_IS_ALLOC(reg))
 		return rb_reject(env, "arg#1 expected pointer to allocated object");
 	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "R2 doesn't have constant offset. bpf_rb_node has to be at the constant offset");
+		return rb_reject(env, "R2 doesn't have constant offset. %s has to be at the constant offset", node);
 	const struct btf *b = rb_obj_btf(env);
 	int64_t off = reg_off(env, reg);
 	const char *field = rb_alloc_special_field(b, (uint32_t)reg->map_idx, (int)off, 1);
-	if (!field || strcmp(field, "bpf_rb_node"))
-		return rb_reject(env, "bpf_rb_node not found at offset=%u", (unsigned)off);
+	if (!field || strcmp(field, node))
+		return rb_reject(env, "%s not found at offset=%u", node, (unsigned)off);
 	if (reg->map_idx != root->value_id)
-		return rb_reject(env, "operation on bpf_rb_root expects arg#1 bpf_rb_node at offset=%d in struct %s, but arg is at offset=%d in struct %s",
-				 root->node_off, rb_alloc_type_name(env, (uint32_t)root->value_id), (int)off,
+		return rb_reject(env, "operation on %s expects arg#1 %s at offset=%d in struct %s, but arg is at offset=%d in struct %s",
+				 root->list ? "bpf_list_head" : "bpf_rb_root", node, root->node_off,
+				 rb_alloc_type_name(env, (uint32_t)root->value_id), (int)off,
 				 rb_alloc_type_name(env, (uint32_t)reg->map_idx));
 	if (off != root->node_off)
-		return rb_reject(env, "arg#1 offset=%d, but expected bpf_rb_node at offset=%d in struct %s", (int)off,
+		return rb_reject(env, "arg#1 offset=%d, but expected %s at offset=%d in struct %s", (int)off, node,
 				 root->node_off, rb_alloc_type_name(env, (uint32_t)root->value_id));
 	return 0;
 }
 
 /* ref_convert_owning_non_owning: the reference is gone (no register
  * invalidated), its registers become non-owning */
-static void convert_owning(struct rb_env *env, uint32_t ref)
+static void convert_owning(struct rb_env *env, uint32_t ref, const struct rb_graph_root *root)
 {
+	uint8_t rcu = root->refcounted ? RF_RCU : 0;
 	struct rb_vstate *st = env->cur;
 	for (int i = 0; i < st->nrefs; i++) {
 		if (st->refs[i] != ref)
@@ -220,6 +254,7 @@ static void convert_owning(struct rb_env *env, uint32_t ref)
 				f->regs[i].ref_obj_id = 0;
 				f->regs[i].id = 0;
 				f->regs[i].range = RB_BTF_ALLOC_NON_OWN;
+				f->regs[i].flags |= rcu;
 			}
 		for (int s = 0; s < f->nslots; s++) {
 			struct rb_reg *r = &f->stack[s].spilled;
@@ -227,9 +262,28 @@ static void convert_owning(struct rb_env *env, uint32_t ref)
 				r->ref_obj_id = 0;
 				r->id = 0;
 				r->range = RB_BTF_ALLOC_NON_OWN;
+				r->flags |= rcu;
 			}
 		}
 	}
+}
+
+/* R0 of a kfunc returning a node (is_rbtree_node_type / is_list_node_type):
+ * check_special_kfunc's mark_reg_graph_node, then KF_RET_NULL, and
+ * KF_ACQUIRE (owning: bpf_rbtree_remove, bpf_list_pop_*) or
+ * ref_set_non_owning (bpf_rbtree_first, bpf_list_front/back) */
+static int node_result(struct rb_env *env, const struct rb_graph_root *root, bool owning)
+{
+	struct rb_reg *r0 = &rb_cur_regs(env)[0];
+	rb_graph_non_owning(env, r0, root);
+	r0->flags |= RF_MAYBE_NULL;
+	if (owning) {
+		r0->range = RB_BTF_ALLOC;
+		r0->flags = RF_MAYBE_NULL;
+		return rb_acquire_ref_null(env, r0);
+	}
+	r0->id = ++env->id_gen;
+	return 0;
 }
 
 int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
@@ -244,7 +298,7 @@ int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struc
 		if ((err = rb_check_reg_read(env, i)))
 			return err;
 	struct rb_graph_root root;
-	if ((err = root_arg(env, &root)))
+	if ((err = root_arg(env, false, &root)))
 		return err;
 	if (!first && (err = node_arg(env, call, add, &root)))
 		return err;
@@ -255,21 +309,44 @@ int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struc
 			return rb_reject(env, "arg2 expected pointer to func");
 		if ((err = rb_kfunc_callback(env, RB_CB_RBTREE_ADD, call->insn_idx, regs[3].map_idx)))
 			return err;
-		convert_owning(env, regs[2].ref_obj_id);
+		convert_owning(env, regs[2].ref_obj_id, &root);
 	}
 	rb_clobber_caller_saved(env);
 	if (add) {
 		rb_reg_unknown(env, &regs[0]); /* int bpf_rbtree_add_impl() */
 		return 0;
 	}
-	/* check_special_kfunc: mark_reg_graph_node, then KF_RET_NULL and
-	 * KF_ACQUIRE (remove) or ref_set_non_owning (first) */
-	rb_graph_non_owning(env, &regs[0], &root);
-	regs[0].flags = RF_MAYBE_NULL;
-	if (remove) {
-		regs[0].range = RB_BTF_ALLOC;
-		return rb_acquire_ref_null(env, &regs[0]);
+	return node_result(env, &root, remove);
+}
+
+/* 6.18 and 7.2.13 kernel/bpf/helpers.c: bpf_list_push_{front,back}_impl(head,
+ * node, meta__ign, off), bpf_list_pop_{front,back}(head) (KF_ACQUIRE |
+ * KF_RET_NULL), bpf_list_{front,back}(head) (KF_RET_NULL); check_kfunc_args
+ * and check_kfunc_call as for the rbtree: the pushed node's reference
+ * converted to non-owning (ref_convert_owning_non_owning), R0 of a push
+ * an int */
+int rb_kfunc_list(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
+{
+	(void)insn;
+	bool push = !strncmp(call->name, "bpf_list_push_", 14), pop = !strncmp(call->name, "bpf_list_pop_", 13);
+	if (!push && !pop && strcmp(call->name, "bpf_list_front") && strcmp(call->name, "bpf_list_back"))
+		return rb_unsupported(env, "kfunc %s", call->name);
+	int nargs = push ? 2 : 1, err;
+	for (int i = 1; i <= nargs; i++)
+		if ((err = rb_check_reg_read(env, i)))
+			return err;
+	struct rb_graph_root root;
+	if ((err = root_arg(env, true, &root)))
+		return err;
+	if (push && (err = node_arg(env, call, true, &root)))
+		return err;
+	struct rb_reg *regs = rb_cur_regs(env);
+	if (push)
+		convert_owning(env, regs[2].ref_obj_id, &root);
+	rb_clobber_caller_saved(env);
+	if (push) {
+		rb_reg_unknown(env, &regs[0]); /* int bpf_list_push_*_impl() */
+		return 0;
 	}
-	regs[0].id = ++env->id_gen;
-	return 0;
+	return node_result(env, &root, pop);
 }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# list.sh — linked lists of allocated objects under a bpf_spin_lock and
+# bpf_refcount_acquire (src/engine/graph.c, alloc_obj.c) on
+# tests/objects/clang19/list.bpf.o: every program's log, verdict and
+# counts equal the running kernel's (Linux 6.18.44, kdiff), and both engine
+# profiles give what Linux 7.2.13 gave in its QEMU guest (2026-12-06, the
+# same counts as 6.18.44; refcount_plain: 7.2.13 names the argument "R1",
+# the engine "arg#0" as 6.18.44), measured with
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/clang19/list.bpf.o
+set -u
+RB=${RB:-build/test/rangebench}
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/list.bpf.o
+. tests/cli/lib/tap.sh
+. tests/cli/lib/pin72.sh
+. tests/cli/lib/kdiff_each.sh
+
+kdiff_every_program "$OBJ" list
+
+# program|7.2.13's verdict,insns,states
+while IFS='|' read -r prog want; do
+	pin72 "$OBJ:$prog" "$want"
+done <<'ROWS'
+push_pop|success,32,3
+push_peek|success,34,3
+push_unlocked|failure,13,0
+use_after_unlock|failure,20,2
+pop_leak|failure,12,1
+wrong_list|failure,13,1
+refcount_owning|success,31,3
+refcount_non_owning|success,32,3
+refcount_null|failure,21,2
+refcount_plain|failure,8,0
+ROWS
+
+check "the list needs its lock" \
+	'rb_msg old "$OBJ:push_unlocked" | grep -q "bpf_spin_lock at off=0 must be held for bpf_list_head"'
+check "a node of another type is not pushed" \
+	'rb_msg cnum-mainline@7.2 "$OBJ:wrong_list" | grep -q "operation on bpf_list_head expects arg#1 bpf_list_node at offset=8 in struct lnode"'
+check "bpf_refcount_acquire needs a bpf_refcount field" \
+	'rb_msg old "$OBJ:refcount_plain" | grep -q "doesn.t point to a type with bpf_refcount field"'
+"$RB" verify --log --tracker old "$OBJ:refcount_non_owning" >"$tmp/rc.log" 2>&1
+check "a pushed refcounted node is a non-owning RCU pointer" \
+	'grep -q "R7=rcu_ptr_rnode(non_own_ref)" "$tmp/rc.log"' "$tmp/rc.log"
+check "refcount_acquire of a non-owning node may be NULL" \
+	'grep -q "call bpf_refcount_acquire_impl#[0-9]* *; R0=ptr_or_null_rnode(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/rc.log"' "$tmp/rc.log"
+"$RB" verify --log --tracker old "$OBJ:refcount_owning" >"$tmp/ro.log" 2>&1
+check "refcount_acquire of an owning node is not NULL" \
+	'grep -q "call bpf_refcount_acquire_impl#[0-9]* *; R0=ptr_rnode(ref_obj_id=[0-9]*)" "$tmp/ro.log"' "$tmp/ro.log"
+"$RB" verify --log --tracker old "$OBJ:push_pop" >"$tmp/pp.log" 2>&1
+check "a popped node is owning and may be NULL" \
+	'grep -q "call bpf_list_pop_back#[0-9]* *; R0=ptr_or_null_lnode(id=[0-9]*,ref_obj_id=[0-9]*,off=8)" "$tmp/pp.log"' "$tmp/pp.log"
