@@ -30,6 +30,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: rangebench verify [--tracker NAME] [--log] [--csv | --veristat] [--emit LIST] [--btf FILE]\n"
+		"                         [--kernel-inputs DIR|none]\n"
 		"                         [-f EXPR]... [--sort SPEC] [--top N]\n"
 		"                         [--prog-type TYPE [--attach-type TYPE]] [--license LICENSE]\n"
 		"                         [--compiled-helpers] OBJ[:PROG]...\n"
@@ -41,7 +42,9 @@ static void usage(FILE *f)
 		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE\n"
 		"  and the engine. --tracker NAME@PROFILE: the engine following another kernel\n"
 		"  (cnum-mainline@7.2: Linux 7.2.13; a bare NAME follows 6.18.44; README \"Kernel\n"
-		"  profiles\"); give that kernel's BTF with --btf.\n"
+		"  profiles\"), its objects prepared with that kernel's inputs (BTF, kernel\n"
+		"  configuration, uname: --kernel-inputs DIR, or 'none' for the running kernel's;\n"
+		"  default: the kernel cache's inputs of image kernel-PROFILE when it has them).\n"
 		"  --prog-type/--attach-type: the type of programs whose section libbpf does not\n"
 		"  know (see rangebench load --help; the directory's rangebench.types rules come\n"
 		"  next). --license: the license of an object without a license section (default:\n"
@@ -434,7 +437,11 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	int rc = 0;
 	/* vmlinux BTF parsed once for every program verified here: --btf's
 	 * file when given (another kernel's, e.g. for a @7.2 profile) */
-	struct rb_vmlinux *vmlinux = rb_vmlinux_new_file(lopts->btf_path);
+	char kbtf[4200];
+	if (lopts->kernel_inputs)
+		snprintf(kbtf, sizeof(kbtf), "%s/btf", lopts->kernel_inputs);
+	struct rb_vmlinux *vmlinux =
+		rb_vmlinux_new_file(lopts->btf_path ? lopts->btf_path : lopts->kernel_inputs ? kbtf : NULL);
 	if (!vmlinux) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		return 2;
@@ -520,6 +527,7 @@ int cmd_verify(int argc, char **argv)
 		{"emit", required_argument, NULL, 'e'},    {"veristat", no_argument, NULL, 'V'},
 		{"filter", required_argument, NULL, 'f'},  {"sort", required_argument, NULL, 's'},
 		{"top", required_argument, NULL, 'n'},     RB_CLI_TYPE_LONGOPTS,
+		{"kernel-inputs", required_argument, NULL, RB_OPT_KERNEL_INPUTS},
 		{NULL, 0, NULL, 0},
 	};
 	const char *tracker = RB_ROLE_BASELINE;
@@ -577,6 +585,9 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
 		return 2;
 	}
+	/* an engine row of a later profile: that kernel's inputs */
+	char kin[4096];
+	lopts.kernel_inputs = rb_verify_row_inputs(tracker, lopts.kernel_inputs, kin, sizeof(kin));
 	struct row *rows = NULL;
 	size_t n = 0;
 	int rc = verify_here(tracker, argc - optind, argv + optind, &lopts, want_log, out.csv ? stderr : stdout,

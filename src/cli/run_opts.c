@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "verify/row.h"
+#include "verify/verify.h"
 #include "cli/run_opts.h"
 #include "cli/type_opts.h"
 #include "guest/guest.h"
@@ -78,6 +79,14 @@ static void usage(FILE *f)
 		"                   shards by the instructions they processed there, largest\n"
 		"                   first to the least loaded shard; the others by the hash.\n"
 		"                   Every machine given the same DB picks the same programs\n"
+		"  --kernel-inputs DIR  the inputs of the kernel the engine rows of a profile\n"
+		"                   after 6.18 (NAME@7.2) stand for: its vmlinux BTF, kernel\n"
+		"                   configuration and uname -a (files btf, config, uname, as\n"
+		"                   make kernels writes them), with which libbpf prepares their\n"
+		"                   objects as on that kernel (CO-RE, attach targets, kfunc ids,\n"
+		"                   CONFIG_* and LINUX_* externs). Default: the kernel cache's\n"
+		"                   inputs of image kernel-PROFILE (kernels.conf) when it has\n"
+		"                   them; 'none': the running kernel's\n"
 		"  --compiled-helpers  which helpers each program type may call from the\n"
 		"                   compiled-in 6.18 sets; by default from the running kernel\n"
 		"                   where bpf() can measure it ('rangebench helpers'). The run\n"
@@ -178,6 +187,13 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'H': c->o.compiled_helpers = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
 	case 'K': c->shard_costs = arg; return -1;
+	case 'X': {
+		struct rb_load_opts lo = {.kernel_inputs = arg};
+		if (rb_cli_check_type_opts("run", &lo))
+			return 2;
+		c->kernel_inputs_arg = arg;
+		return -1;
+	}
 	case 'L':
 		if (!rb_keep_logs_parse(arg, &c->keep_logs)) {
 			fprintf(stderr, "rangebench run: --keep-logs wants 'changed' or 'all', not '%s'\n", arg);
@@ -264,6 +280,11 @@ static int add_tracker(struct run_cli *c, const char *t)
 	}
 	snprintf(c->tnames[o->ntrackers], sizeof(c->tnames[0]), "%s", t);
 	o->trackers[o->ntrackers] = c->tnames[o->ntrackers];
+	o->kernel_inputs[o->ntrackers] =
+		rb_verify_row_inputs(t, c->kernel_inputs_arg, c->tinputs[o->ntrackers], sizeof(c->tinputs[0]));
+	if (o->kernel_inputs[o->ntrackers] && !c->quiet)
+		fprintf(stderr, "note: tracker '%s' opens objects with the kernel inputs in %s\n", t,
+			o->kernel_inputs[o->ntrackers]);
 	o->ntrackers++;
 	snprintf(c->ran + strlen(c->ran), sizeof(c->ran) - strlen(c->ran), "%s%s", *c->ran ? "," : "", t);
 	return -1;
@@ -313,6 +334,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"compiled-helpers", no_argument, NULL, 'H'},
 		{"keep-logs", required_argument, NULL, 'L'},
 		{"keep-logs-head", required_argument, NULL, 'G'},
+		{"kernel-inputs", required_argument, NULL, 'X'},
 		{NULL, 0, NULL, 0},
 	};
 	memset(c, 0, sizeof(*c));

@@ -27,6 +27,8 @@ struct run_cli {
 	const char *def_inputs[1];
 	char ran[256]; /* the trackers that run, comma-separated */
 	char tnames[RB_DRIVER_MAX_TRACKERS][32];
+	const char *kernel_inputs_arg; /* --kernel-inputs DIR|none */
+	char tinputs[RB_DRIVER_MAX_TRACKERS][1024]; /* o.kernel_inputs point here */
 	/* kernel images (src/kernels/): verified in guests (src/guest/) after
 	 * the driver's trackers, not by the driver */
 	char guests[RB_DRIVER_MAX_TRACKERS][16];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "loader/btf_file.h"
+#include "loader/kernel_inputs.h"
 #include "loader/prog_type.h"
 
 int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts)
@@ -19,6 +20,11 @@ int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts)
 	if ((opts->prog_type && rb_prog_type_parse(opts->prog_type, &t, &e, &has, &err)) ||
 	    (opts->attach_type && rb_attach_type_parse(opts->attach_type, &e, &err))) {
 		fprintf(stderr, "rangebench %s: %s\n", cmd, err.msg);
+		return -1;
+	}
+	struct rb_kinputs ki;
+	if (opts->kernel_inputs && strcmp(opts->kernel_inputs, "none") && rb_kinputs_read(opts->kernel_inputs, &ki, &err)) {
+		fprintf(stderr, "rangebench %s: --kernel-inputs: %s\n", cmd, err.msg);
 		return -1;
 	}
 	if (opts->btf_path && rb_btf_file_check(opts->btf_path, &err)) {
@@ -36,6 +42,8 @@ int rb_cli_type_opt(int key, const char *arg, struct rb_load_opts *opts)
 		opts->attach_type = arg;
 	else if (key == RB_OPT_LICENSE)
 		opts->license = arg;
+	else if (key == RB_OPT_KERNEL_INPUTS)
+		opts->kernel_inputs = arg;
 	else
 		return 0;
 	return 1;

@@ -8,7 +8,7 @@
 #include "loader/object.h"
 
 /* getopt_long keys of the shared options (above every short option) */
-enum { RB_OPT_PROG_TYPE = 0x100, RB_OPT_ATTACH_TYPE, RB_OPT_LICENSE };
+enum { RB_OPT_PROG_TYPE = 0x100, RB_OPT_ATTACH_TYPE, RB_OPT_LICENSE, RB_OPT_KERNEL_INPUTS };
 
 /* the long options of a command that loads objects with libbpf's typing:
  * put in its struct option table */
@@ -21,7 +21,10 @@ enum { RB_OPT_PROG_TYPE = 0x100, RB_OPT_ATTACH_TYPE, RB_OPT_LICENSE };
  * in opts, checked later by rb_cli_check_type_opts), 0 otherwise. */
 int rb_cli_type_opt(int key, const char *arg, struct rb_load_opts *opts);
 
-/* Check the type options in opts and the --btf file (once, before any
+/* RB_OPT_KERNEL_INPUTS (verify's --kernel-inputs DIR|none, stored as given
+ * in opts->kernel_inputs): the inputs of the kernel an engine row of a
+ * profile after 6.18 stands for (verify/verify.h rb_verify_row_inputs). */
+/* Check the type options in opts, the --kernel-inputs directory and the --btf file (once, before any
  * object is opened); on a bad one print "rangebench CMD: reason" and
  * return -1. */
 int rb_cli_check_type_opts(const char *cmd, const struct rb_load_opts *opts);

@@ -51,6 +51,40 @@ static void pair_of(unsigned ntrackers, size_t rot, size_t q, size_t *k, unsigne
 	*t = (unsigned)((q % ntrackers + *k + rot) % ntrackers);
 }
 
+/* The object opened once more for the trackers whose kernel is not the
+ * running one (opts.kernel_inputs: a profile after 6.18 stands for that
+ * kernel, whose libbpf prepares the object from that kernel's BTF and
+ * configuration), with that kernel's BTF for the engine; at most one per
+ * tracker, opened when its first pair comes. */
+struct env_obj {
+	const char *dir;
+	struct rb_object *obj;    /* NULL: could not be opened (err) */
+	struct rb_vmlinux *vmlinux;
+	struct rb_err err;
+};
+
+static struct env_obj *env_obj_of(struct rb_driver *d, const struct obj_state *os, struct env_obj *envs,
+				  size_t *nenv, unsigned t)
+{
+	const char *dir = d->opts.kernel_inputs[t];
+	if (!dir || !dir[0])
+		return NULL;
+	for (size_t i = 0; i < *nenv; i++)
+		if (!strcmp(envs[i].dir, dir))
+			return &envs[i];
+	struct env_obj *e = &envs[(*nenv)++];
+	memset(e, 0, sizeof(*e));
+	e->dir = dir;
+	struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job), .kernel_inputs = dir};
+	char btf[4200];
+	snprintf(btf, sizeof(btf), "%s/btf", dir);
+	if (!(e->vmlinux = rb_vmlinux_new_file(btf)))
+		rb_errf(&e->err, "%s: out of memory", os->job->path);
+	else if (rb_object_open(os->job->path, &lo, &e->obj, &e->err) < 0)
+		e->obj = NULL;
+	return e;
+}
+
 /* Verify pairs q0.. of an open object; each pair announced (START) and
  * then reported (ROW) on fd, or put directly when fd < 0. */
 static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
@@ -59,6 +93,8 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 	struct rb_result_row *row = calloc(1, sizeof(*row)); /* big: not on the stack */
 	if (!row)
 		return;
+	struct env_obj envs[RB_DRIVER_MAX_TRACKERS];
+	size_t nenv = 0;
 	size_t npairs = os->nprogs * d->opts.ntrackers;
 	for (size_t q = q0; q < npairs; q++) {
 		if (fd < 0 && rb_drv_stop_requested(d))
@@ -69,7 +105,21 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 		struct msg m = {.type = MSG_START, .q = (uint32_t)q};
 		if (fd >= 0 && rb_write_all(fd, &m, sizeof(m)) < 0)
 			break;
-		rb_drv_verify_one(d, os, obj, k, t, row);
+		struct env_obj *env = env_obj_of(d, os, envs, &nenv, t);
+		if (env && !env->obj) {
+			/* the object cannot be opened as on that kernel: the
+			 * pair's row says why, as a whole object's load error */
+			memset(row, 0, sizeof(*row));
+			row->run_id = d->opts.run_id;
+			rb_drv_ident(&row->prog, os, k);
+			snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
+			row->repeats = 1;
+			row->res.verdict = RB_LOAD_ERROR;
+			row->res.err_insn = -1;
+			snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", env->err.msg);
+		} else {
+			rb_drv_verify_one(d, os, env ? env->obj : obj, env ? env->vmlinux : NULL, k, t, row);
+		}
 		if (fd < 0) {
 			rb_drv_put(d, row);
 			continue;
@@ -79,6 +129,10 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 		m.res = row->res;
 		if (rb_write_all(fd, &m, sizeof(m)) < 0)
 			break;
+	}
+	for (size_t i = 0; i < nenv; i++) {
+		rb_object_free(envs[i].obj);
+		rb_vmlinux_free(envs[i].vmlinux);
 	}
 	free(row);
 }
@@ -138,8 +192,10 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 	rb_wput_u64(b, d->opts.insn_limit);
 	rb_wput_bytes(b, &d->opts.time_limit_s, sizeof(d->opts.time_limit_s));
 	rb_wput_u32(b, d->opts.ntrackers);
-	for (unsigned t = 0; t < d->opts.ntrackers; t++)
+	for (unsigned t = 0; t < d->opts.ntrackers; t++) {
 		rb_wput_str(b, d->opts.trackers[t]);
+		rb_wput_str(b, d->opts.kernel_inputs[t] ? d->opts.kernel_inputs[t] : "");
+	}
 	const char *pt = rb_driver_job_prog_type(&d->opts, os->job);
 	rb_wput_str(b, pt ? pt : "");
 	rb_wput_u32(b, d->opts.compiled_helpers);
@@ -342,6 +398,7 @@ static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *
 		return false;
 	for (unsigned t = 0; t < d->opts.ntrackers; t++) {
 		d->opts.trackers[t] = rb_wget_str(c);
+		d->opts.kernel_inputs[t] = rb_wget_str(c);
 		d->fault[t] = rb_fault_parse(rb_fault_env(), d->opts.trackers[t]);
 		if (d->fault[t] < 0)
 			d->fault[t] = 0;

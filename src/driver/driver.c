@@ -309,7 +309,7 @@ static int cmp_double(const void *a, const void *b)
 static uint64_t measure_again(struct rb_driver *d, const struct rb_object *obj, size_t pidx,
 			      const struct rb_verify_opts *vo, unsigned loads_before, uint64_t kib)
 {
-	if (!d->vmlinux || rb_vmlinux_loads(d->vmlinux) == loads_before || !rb_rss_reset_peak(&d->rss))
+	if (!vo->vmlinux || rb_vmlinux_loads(vo->vmlinux) == loads_before || !rb_rss_reset_peak(&d->rss))
 		return kib;
 	struct rb_result res;
 	struct rb_err e = {{0}};
@@ -318,7 +318,7 @@ static uint64_t measure_again(struct rb_driver *d, const struct rb_object *obj, 
 }
 
 void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
-		       size_t k, unsigned t, struct rb_result_row *row)
+		       struct rb_vmlinux *vmlinux, size_t k, unsigned t, struct rb_result_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->run_id = d->opts.run_id;
@@ -335,7 +335,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.tracker = d->opts.trackers[t],
 		.insn_limit = d->opts.insn_limit,
 		.time_limit_s = d->opts.time_limit_s,
-		.vmlinux = d->vmlinux,
+		.vmlinux = vmlinux ? vmlinux : d->vmlinux,
 		.helpers = d->helpers ? &d->helper_src : NULL,
 	};
 	/* the program's helper set probed now, not inside the timed verification */
@@ -353,7 +353,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		res.err_insn = -1;
 		/* the first verification's peak RSS, for userspace trackers */
 		bool rss = r == 0 && d->measure_rss && !rb_kernel_is_running(vo.tracker) && rb_rss_reset_peak(&d->rss);
-		unsigned loads = rss && d->vmlinux ? rb_vmlinux_loads(d->vmlinux) : 0;
+		unsigned loads = rss && vo.vmlinux ? rb_vmlinux_loads(vo.vmlinux) : 0;
 		int rc = rb_verify(obj, pidx, &vo, &res, &e);
 		if (rss && rc >= 0)
 			res.peak_rss_kib = measure_again(d, obj, pidx, &vo, loads, rb_rss_peak_kib(&d->rss));

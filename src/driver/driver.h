@@ -42,6 +42,10 @@ struct rb_shard_plan;
 
 struct rb_driver_opts {
 	const char *trackers[RB_DRIVER_MAX_TRACKERS]; /* engine trackers and the running kernel */
+	/* per tracker: the kernel inputs its objects are opened with
+	 * (loader/kernel_inputs.h; verify.h rb_verify_row_inputs), NULL or
+	 * "": the running kernel's */
+	const char *kernel_inputs[RB_DRIVER_MAX_TRACKERS];
 	unsigned ntrackers;
 	unsigned jobs;        /* worker threads, >= 1 */
 	unsigned repeat;      /* verifications per (program, tracker); median time kept

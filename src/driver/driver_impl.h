@@ -71,9 +71,11 @@ const uint64_t *rb_drv_helper_set(struct rb_driver *d, uint32_t prog_type, uint3
 void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row);
 /* the row identity of program k of an object, from the scan */
 void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k);
-/* verify program k of an object with tracker t (repeat times) into row */
+/* verify program k of an object with tracker t (repeat times) into row;
+ * vmlinux: the BTF of the kernel the object was opened for (NULL:
+ * d->vmlinux, the running kernel's) */
 void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
-		       size_t k, unsigned t, struct rb_result_row *row);
+		       struct rb_vmlinux *vmlinux, size_t k, unsigned t, struct rb_result_row *row);
 /* an object that can no longer be opened: its rows become one load error */
 void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const struct rb_err *e,
 			  bool was_counted);

@@ -29,6 +29,7 @@
  * libbpf may dup them.
  */
 #include "loader/bpf_standin.h"
+#include "loader/kernel_inputs.h"
 #include "util/grow.h"
 
 #include <bpf/btf.h>
@@ -40,7 +41,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define REC_MAX_BYTES (64u << 20)
 #define REC_MAX_INSNS (4u << 20)         /* one program load */
@@ -307,6 +310,38 @@ struct btf *__wrap_btf__load_vmlinux_btf(void)
 	if (st && st->vmlinux_btf)
 		return btf__parse(st->vmlinux_btf, NULL);
 	return __real_btf__load_vmlinux_btf();
+}
+
+/* libbpf's uname() (LINUX_KERNEL_VERSION, the /boot/config-RELEASE it
+ * opens) and its gzopen() of the kernel configuration: under a context
+ * with another kernel's inputs, that kernel's (-Wl,--wrap=uname,
+ * --wrap=gzopen64: libbpf.a's references, built with 64-bit file
+ * offsets; kernel_inputs.h) */
+int __real_uname(struct utsname *u);
+int __wrap_uname(struct utsname *u);
+int __wrap_uname(struct utsname *u)
+{
+	struct rb_standin *st = current;
+	if (st && st->kinputs && st->kinputs->have_uts) {
+		*u = st->kinputs->uts;
+		return 0;
+	}
+	return __real_uname(u);
+}
+
+gzFile __real_gzopen64(const char *path, const char *mode);
+gzFile __wrap_gzopen64(const char *path, const char *mode);
+gzFile __wrap_gzopen64(const char *path, const char *mode)
+{
+	struct rb_standin *st = current;
+	if (st && st->kinputs && (!strncmp(path, "/boot/config-", 13) || !strcmp(path, "/proc/config.gz"))) {
+		if (!st->kinputs->config[0]) {
+			errno = ENOENT; /* that kernel has no configuration to read */
+			return NULL;
+		}
+		path = st->kinputs->config;
+	}
+	return __real_gzopen64(path, mode);
 }
 
 int rb_standin_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)

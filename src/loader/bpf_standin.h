@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct rb_kinputs;
+
 struct rb_rec_map {
 	ino_t ino;                 /* identity of the fd handed back (survives dup) */
 	union bpf_attr attr;       /* BPF_MAP_CREATE attributes (up to the caller's size) */
@@ -47,6 +49,9 @@ struct rb_standin {
 	 * (btf__load_vmlinux_btf: CO-RE, attach targets, kfuncs, typed ksyms,
 	 * struct_ops types); NULL: the running kernel's */
 	const char *vmlinux_btf;
+	/* another kernel's inputs (kernel_inputs.h): libbpf's uname() and
+	 * kernel configuration are that kernel's; NULL: the running kernel's */
+	const struct rb_kinputs *kinputs;
 	/* libbpf's messages while this context is active */
 	char first_warn[400];
 	char last_warn[400];

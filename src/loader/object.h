@@ -111,6 +111,11 @@ struct rb_type_hints;
 
 struct rb_load_opts {
 	const char *btf_path; /* vmlinux BTF for CO-RE; NULL = /sys/kernel/btf/vmlinux */
+	/* another kernel's inputs directory (kernel_inputs.h: btf, config,
+	 * uname): libbpf prepares the object as on that kernel (its BTF
+	 * unless btf_path is given, its CONFIG_* and LINUX_* externs); NULL =
+	 * the running kernel */
+	const char *kernel_inputs;
 	/* program type for the programs libbpf's section table does not type
 	 * (prog_type.h): a libbpf type or section name, and an attach type;
 	 * NULL = none */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "loader/bpf_standin.h"
+#include "loader/kernel_inputs.h"
 #include "loader/open_paths.h"
 #include "loader/prog_type.h"
 #include "loader/uapi_names.h"
@@ -99,15 +100,16 @@ static int newer_section(struct bpf_program *p, const struct rb_sec_info *si, st
  * marks programs (by libbpf order) to leave out. Returns 0 when loaded;
  * on failure a->bo is NULL if the object could not even be opened. */
 static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8_t *buf,
-			const struct rb_load_opts *opts, const bool *disabled, struct rb_object *obj,
-			struct rb_err *err)
+			const struct rb_load_opts *opts, const struct rb_kinputs *ki, const bool *disabled,
+			struct rb_object *obj, struct rb_err *err)
 {
 	const char *base = strrchr(elf->path, '/');
 	base = base ? base + 1 : elf->path;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = base,
-		    .btf_custom_path = opts && opts->btf_path ? opts->btf_path : NULL);
+	const char *btf = opts && opts->btf_path ? opts->btf_path : ki ? ki->btf : NULL;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .object_name = base, .btf_custom_path = btf);
 	memset(a, 0, sizeof(*a));
-	a->st.vmlinux_btf = opts ? opts->btf_path : NULL;
+	a->st.vmlinux_btf = btf;
+	a->st.kinputs = ki;
 	struct rb_standin *prev = rb_standin_begin(&a->st);
 	a->bo = bpf_object__open_mem(buf, elf->size, &oo);
 	int ret = -1;
@@ -189,6 +191,8 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8
 		rb_errf(err, "%s: out of memory recording the load", elf->path);
 	else
 		ret = 0;
+	if (ret == 0 && ki)
+		rb_kinputs_patch_kconfig(ki, a->bo, &a->st);
 out:
 	rb_standin_end(prev);
 	return ret;
@@ -534,8 +538,22 @@ int rb_open_libbpf(const struct rb_elf *elf, const struct rb_load_opts *opts, st
 	char weak[256] = "";       /* names weakened so far */
 	char dropped[256] = "";    /* undefined functions without BTF (drop_extern) */
 	int ret = -1;
+	struct rb_kinputs *ki = NULL;
+	if (opts && opts->kernel_inputs) {
+		if (!(ki = malloc(sizeof(*ki)))) {
+			rb_errf(err, "%s: out of memory", elf->path);
+			return -1;
+		}
+		struct rb_err e;
+		if (rb_kinputs_read(opts->kernel_inputs, ki, &e)) {
+			rb_errf(err, "%s: %s", elf->path, e.msg);
+			free(ki);
+			return -1;
+		}
+	}
+	memset(&a, 0, sizeof(a));
 	for (size_t tries = 0, weakened = 0;; tries++) {
-		if (attempt_load(&a, elf, own ? own : elf->buf, opts, disabled, obj, err) == 0)
+		if (attempt_load(&a, elf, own ? own : elf->buf, opts, ki, disabled, obj, err) == 0)
 			break;
 		char name[128];
 		/* an undefined function without BTF: no extern any more, see above */
@@ -601,5 +619,6 @@ out:
 	free(disabled);
 	free(rec_of);
 	free(own);
+	free(ki);
 	return ret;
 }

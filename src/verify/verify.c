@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/engine.h"
 #include "engine/profile.h"
@@ -18,6 +19,28 @@
 #include "oracle/kload.h"
 #include "oracle/kstruct.h"
 #include "tracker/tracker.h"
+
+const char *rb_verify_row_inputs(const char *tracker, const char *given, char *out, size_t len)
+{
+	char base[64], name[32];
+	const struct rb_profile *prof = tracker ? rb_profile_split(tracker, base, sizeof(base)) : NULL;
+	if (!prof || prof == rb_profile_default() || !rb_tracker_get(base, 64))
+		return NULL;
+	if (given)
+		return strcmp(given, "none") && snprintf(out, len, "%s", given) < (int)len ? out : NULL;
+	struct rb_kernel k;
+	struct rb_err e;
+	struct stat sb;
+	char dir[4096];
+	snprintf(name, sizeof(name), "kernel-%s", prof->name);
+	if (rb_kernel_find(name, &k, &e) || k.backend == RB_KBACK_RUNNING)
+		return NULL;
+	rb_kernel_dir(&k, dir, sizeof(dir));
+	if (!dir[0] || snprintf(out, len, "%s/inputs", dir) >= (int)len)
+		return NULL;
+	snprintf(dir, sizeof(dir), "%s/btf", out);
+	return stat(dir, &sb) == 0 && S_ISREG(sb.st_mode) ? out : NULL;
+}
 
 int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_verify_opts *opts,
 	      struct rb_result *res, struct rb_err *err)

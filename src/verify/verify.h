@@ -33,6 +33,17 @@ struct rb_verify_opts {
 	const struct rb_profile *profile;
 };
 
+/* The kernel inputs (loader/kernel_inputs.h: that kernel's BTF,
+ * configuration and uname) an object is opened with for row `tracker`: for
+ * an engine row of a profile after 6.18 ("cnum-mainline@7.2"), `given` when
+ * set ("none": the running kernel's, NULL returned), else the inputs the
+ * kernel cache holds for the profile's own kernel image, kernel-P of
+ * kernels.conf (<cache>/<package>/inputs when its btf is there, as the
+ * guest copied it out of that kernel: libbpf inside that kernel prepares
+ * the kernel-P row's objects from the same inputs); NULL for every other
+ * row (6.18 profile, kernels: the running kernel's). Returns out or NULL. */
+const char *rb_verify_row_inputs(const char *tracker, const char *given, char *out, size_t len);
+
 /* Returns 0 and fills res (whatever the verdict); < 0 only when the call
  * itself is wrong (unknown tracker, bad program index). */
 int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_verify_opts *opts,
