@@ -23,6 +23,7 @@
 #include "report/rowfilter.h"
 #include "report/table.h"
 #include "oracle/helper_probe.h"
+#include "oracle/ksample.h"
 #include "verify/verify.h"
 #include "util/grow.h"
 
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 		"                         [--kernel-inputs DIR|none]\n"
 		"                         [-f EXPR]... [--sort SPEC] [--top N]\n"
 		"                         [--prog-type TYPE [--attach-type TYPE]] [--license LICENSE]\n"
-		"                         [--compiled-helpers] OBJ[:PROG]...\n"
+		"                         [--compiled-helpers] [--explore-time] OBJ[:PROG]...\n"
 		"  Verify every program of each object (or only PROG) with the userspace engine\n"
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
 		"  kernel), or with a kernel image of kernels.conf booted in QEMU (--tracker\n"
@@ -61,7 +62,10 @@ static void usage(FILE *f)
 		"  or KEY OP VALUE (OP = == != <> < <= > >=; KEY a metric, |KEY| its absolute\n"
 		"  value, or verdict, file, prog, error with = or != and a glob); '!' first: a\n"
 		"  deny filter. -s, --sort SPEC: keys (name, verdict, a metric), comma-separated,\n"
-		"  '^' after one: ascending. --top N: the first N rows.\n");
+		"  '^' after one: ascending. --top N: the first N rows.\n"
+		"  --explore-time (--tracker kernel): the kernel's exploration alone timed,\n"
+		"  sampled with perf (root; --emit explore,explore_cpu shows it beside the\n"
+		"  engine's): the log's Duration also holds its rewrites and subprogram JIT.\n");
 }
 
 struct row {
@@ -430,7 +434,8 @@ static int out_opt(int c, const char *arg, struct verify_out *o)
 /* verify every OBJ[:PROG] of args here (engine or the running kernel) into
  * rows; the exit code so far */
 static int verify_here(const char *tracker, int argc, char **argv, const struct rb_load_opts *lopts, bool want_log,
-		       FILE *logf, bool compiled_helpers, struct row **rowsp, size_t *np)
+		       FILE *logf, bool compiled_helpers, const struct rb_ksyms *ksyms, struct row **rowsp,
+		       size_t *np)
 {
 	struct row *rows = NULL;
 	size_t n = 0, cap = 0;
@@ -492,7 +497,7 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 				fprintf(logf, "%s\n", head.msg);
 			}
 			struct rb_verify_opts vo = {
-				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src};
+				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src, .ksyms = ksyms};
 			if (rb_verify(obj, p, &vo, &r->res, &err) < 0) {
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;
@@ -526,13 +531,14 @@ int cmd_verify(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},          {"compiled-helpers", no_argument, NULL, 'H'},
 		{"emit", required_argument, NULL, 'e'},    {"veristat", no_argument, NULL, 'V'},
 		{"filter", required_argument, NULL, 'f'},  {"sort", required_argument, NULL, 's'},
-		{"top", required_argument, NULL, 'n'},     RB_CLI_TYPE_LONGOPTS,
+		{"top", required_argument, NULL, 'n'},     {"explore-time", no_argument, NULL, 'X'},
+		RB_CLI_TYPE_LONGOPTS,
 		{"kernel-inputs", required_argument, NULL, RB_OPT_KERNEL_INPUTS},
 		{NULL, 0, NULL, 0},
 	};
 	const char *tracker = RB_ROLE_BASELINE;
 	bool tracker_set = false;
-	bool want_log = false, compiled_helpers = false;
+	bool want_log = false, compiled_helpers = false, explore_time = false;
 	struct verify_out out = {0};
 	struct rb_load_opts lopts = {0};
 	int c;
@@ -565,6 +571,7 @@ int cmd_verify(int argc, char **argv)
 		case 'l': want_log = true; break;
 		case 'b': lopts.btf_path = optarg; break;
 		case 'H': compiled_helpers = true; break;
+		case 'X': explore_time = true; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -588,10 +595,20 @@ int cmd_verify(int argc, char **argv)
 	/* an engine row of a later profile: that kernel's inputs */
 	char kin[4096];
 	lopts.kernel_inputs = rb_verify_row_inputs(tracker, lopts.kernel_inputs, kin, sizeof(kin));
+	/* the kernel's exploration sampled: the functions' addresses once */
+	struct rb_ksyms ksyms;
+	if (explore_time && rb_kernel_is_running(tracker)) {
+		struct rb_err e = {{0}};
+		if (rb_ksyms_read(&ksyms, NULL, &e)) {
+			fprintf(stderr, "rangebench verify: --explore-time: %s\n", e.msg);
+			return 2;
+		}
+	}
 	struct row *rows = NULL;
 	size_t n = 0;
 	int rc = verify_here(tracker, argc - optind, argv + optind, &lopts, want_log, out.csv ? stderr : stdout,
-			     compiled_helpers, &rows, &n);
+			     compiled_helpers, explore_time && rb_kernel_is_running(tracker) ? &ksyms : NULL, &rows,
+			     &n);
 	out.kernel = rb_kernel_is_running(tracker);
 	if ((out.csv || n) && print_rows(rows, n, &out) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");

@@ -25,7 +25,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench run [--trackers LIST] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
-		"                      [--mem-limit MIB] [--compiled-helpers]\n"
+		"                      [--mem-limit MIB] [--compiled-helpers] [--explore-time]\n"
 		"                      [--keep-logs changed|all [--keep-logs-head MIB]]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
 		"                      [--shard-costs DB]\n"
@@ -51,6 +51,11 @@ static void usage(FILE *f)
 		"  --label TEXT     the run's label, used by compare (default: run)\n"
 		"  --filter GLOB    only programs whose name or OBJECT.o/NAME matches\n"
 		"  --repeat N       verify each program N times, keep the median time (default 1)\n"
+		"                   and the least and most (verify_us_min/_max, explore_*)\n"
+		"  --explore-time   time the running kernel's exploration alone (explore_us,\n"
+		"                   explore_cpu_us: sampled with perf, oracle/ksample.h; the\n"
+		"                   engine always times its own): like for like, where the log's\n"
+		"                   time also holds the kernel's rewrites and subprogram JIT\n"
 		"  --insn-limit N   instruction budget per program for the engine's trackers\n"
 		"                   (default: the kernel's 1000000, which kernels cannot change)\n"
 		"  --time-limit S   time budget per program and tracker in seconds (default 60;\n"
@@ -185,6 +190,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'C': c->census = 0; return -1;
 	case 'q': c->quiet = 1; return -1;
 	case 'H': c->o.compiled_helpers = true; return -1;
+	case 'X': c->o.explore_time = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
 	case 'K': c->shard_costs = arg; return -1;
 	case 'X': {
@@ -332,6 +338,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"shard-costs", required_argument, NULL, 'K'},
 		{"mem-limit", required_argument, NULL, 'M'},
 		{"compiled-helpers", no_argument, NULL, 'H'},
+		{"explore-time", no_argument, NULL, 'X'},
 		{"keep-logs", required_argument, NULL, 'L'},
 		{"keep-logs-head", required_argument, NULL, 'G'},
 		{"kernel-inputs", required_argument, NULL, 'X'},
@@ -355,6 +362,11 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 	while ((key = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1)
 		if ((rc = parse_opt(c, key, optarg)) >= 0)
 			return rc;
+	struct rb_err ke = {{0}};
+	if (c->o.explore_time && rb_ksyms_read(&c->o.ksyms, NULL, &ke)) {
+		fprintf(stderr, "rangebench run: --explore-time: %s\n", ke.msg);
+		return 2;
+	}
 	c->inputs = (const char *const *)argv + optind;
 	c->ninputs = (size_t)(argc - optind);
 	if (c->shard_costs && c->o.shard_n <= 1) {

@@ -199,6 +199,8 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 	const char *pt = rb_driver_job_prog_type(&d->opts, os->job);
 	rb_wput_str(b, pt ? pt : "");
 	rb_wput_u32(b, d->opts.compiled_helpers);
+	rb_wput_u32(b, d->opts.explore_time);
+	rb_wput_bytes(b, &d->opts.ksyms, sizeof(d->opts.ksyms));
 	/* the helper sets of the object's (type, attach type) pairs, probed
 	 * once per run here and handed over: a child probing them again cost
 	 * about 250 loads per pair and object (issue 26) */
@@ -405,6 +407,8 @@ static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *
 	}
 	job->prog_type = (char *)rb_wget_str(c);
 	d->opts.compiled_helpers = rb_wget_u32(c) != 0;
+	d->opts.explore_time = rb_wget_u32(c) != 0;
+	rb_wget_bytes(c, &d->opts.ksyms, sizeof(d->opts.ksyms));
 	/* the sets the parent probed (job_frame): this child probes nothing it was given */
 	rb_helper_probe_init_off(d->helpers, rb_wget_u32(c) != 0);
 	rb_drv_helper_source_init(d);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "driver/driver_impl.h"
+#include "result/metrics.h"
 #include "driver/shard_plan.h"
 #include "driver/fault.h"
 #include "driver/rss.h"
@@ -337,12 +338,15 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.time_limit_s = d->opts.time_limit_s,
 		.vmlinux = vmlinux ? vmlinux : d->vmlinux,
 		.helpers = d->helpers ? &d->helper_src : NULL,
+		.ksyms = d->opts.explore_time ? &d->opts.ksyms : NULL,
 	};
 	/* the program's helper set probed now, not inside the timed verification */
 	if (d->helpers && !rb_kernel_is_running(vo.tracker))
 		rb_drv_helper_set(d, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
-	double times[64];
+	/* the three times of each verification: log or engine time, the
+	 * exploration's wall and CPU time (result/metrics.h) */
+	double times[3][64];
 	if (repeat > 64)
 		repeat = 64;
 	unsigned n = 0;
@@ -367,7 +371,9 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 			snprintf(res.msg, sizeof(res.msg), "%.255s", e.msg);
 		}
 		/* the verifier's own time (0 when it did not verify) */
-		times[n++] = res.verify_us;
+		times[0][n] = res.verify_us;
+		times[1][n] = res.explore_us;
+		times[2][n++] = res.explore_cpu_us;
 		if (r == 0)
 			row->res = res;
 		/* repeat only verifications whose time means something: not
@@ -376,8 +382,19 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		    (r + 1 < repeat && rb_drv_stop_requested(d)))
 			break;
 	}
-	qsort(times, n, sizeof(times[0]), cmp_double);
-	row->res.verify_us = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+	/* median, least and most of each */
+	static const enum rb_metric spread[3][3] = {
+		{RB_M_TIME, RB_M_TIME_MIN, RB_M_TIME_MAX},
+		{RB_M_EXPLORE, RB_M_EXPLORE_MIN, RB_M_EXPLORE_MAX},
+		{RB_M_EXPLORE_CPU, RB_M_EXPLORE_CPU_MIN, RB_M_EXPLORE_CPU_MAX},
+	};
+	for (int m = 0; m < 3; m++) {
+		double *v = times[m];
+		qsort(v, n, sizeof(v[0]), cmp_double);
+		rb_metric_set(&row->res, spread[m][0], n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+		rb_metric_set(&row->res, spread[m][1], v[0]);
+		rb_metric_set(&row->res, spread[m][2], v[n - 1]);
+	}
 	row->repeats = n;
 	rb_fault_apply(d->fault[t], &row->res);
 }

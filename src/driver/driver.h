@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "driver/jobs.h"
+#include "oracle/ksample.h"
 #include "store/store.h"
 #include "util/err.h"
 
@@ -76,6 +77,10 @@ struct rb_driver_opts {
 	const char *prog_type;
 	/* helper sets from the compiled-in 6.18 tables, not the running kernel */
 	bool compiled_helpers;
+	/* the running kernel's exploration time sampled (oracle/ksample.h) with
+	 * these function addresses (run --explore-time) */
+	bool explore_time;
+	struct rb_ksyms ksyms;
 };
 
 /* The type option an object of the run is opened with: its manifest's

@@ -4,6 +4,7 @@
 #include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/branches.h"
 #include "engine/btf.h"
@@ -23,6 +24,35 @@
 #include "engine/states.h"
 #include "engine/struct_ops.h"
 #include "loader/prog_type.h"
+
+/* wall and thread CPU time of the exploration; stopped once */
+struct explore_clock {
+	struct timespec wall, cpu;
+	bool stopped;
+};
+
+static void explore_clock_start(struct explore_clock *c)
+{
+	clock_gettime(CLOCK_MONOTONIC, &c->wall);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c->cpu);
+	c->stopped = false;
+}
+
+static double since_us(clockid_t id, const struct timespec *a)
+{
+	struct timespec b;
+	clock_gettime(id, &b);
+	return (double)(b.tv_sec - a->tv_sec) * 1e6 + (double)(b.tv_nsec - a->tv_nsec) / 1e3;
+}
+
+static void explore_clock_stop(struct explore_clock *c, struct rb_result *res)
+{
+	if (c->stopped)
+		return;
+	c->stopped = true;
+	res->explore_cpu_us = since_us(CLOCK_THREAD_CPUTIME_ID, &c->cpu);
+	res->explore_us = since_us(CLOCK_MONOTONIC, &c->wall);
+}
 
 static void init_state(struct rb_env *env)
 {
@@ -277,6 +307,11 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	    (rc = env.prog->prog_type == BPF_PROG_TYPE_STRUCT_OPS ? rb_struct_ops_init(&env) : rb_btf_init(&env)))
 		goto out;
 	log_main_return(&env);
+	/* the exploration alone (result/metrics.h explore_us): what the
+	 * running kernel's do_check_common() calls cover, set-up passes before
+	 * it and the checks after it left out on both sides */
+	struct explore_clock ec;
+	explore_clock_start(&ec);
 	init_state(&env);
 	rb_states_mem_add(&env, env.cur);
 	rc = rb_explore(&env, 0);
@@ -286,6 +321,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		 * (6.18 keeps counting them in peak_states) */
 		rb_states_forget(&env);
 		rc = verify_globals(&env);
+		explore_clock_stop(&ec, res);
 		if (!rc) {
 			int d = call_depth(&env, 0, 1, 0);
 			if (d > env.prof->max_call_frames) {
@@ -298,6 +334,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 			}
 		}
 	}
+	explore_clock_stop(&ec, res);
 	if (!rc && !env.done)
 		rc = rb_kfunc_fixup(&env);
 	size_t pa;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "loader/object.h"
+#include "oracle/ksample.h"
 #include "util/err.h"
 #include "result/result.h"
 
@@ -45,6 +46,9 @@ struct rb_kload_args {
 	 * many bytes: the kernel keeps the END of a longer log and fails the
 	 * load with ENOSPC */
 	size_t log_fixed;
+	/* non-NULL: the load sampled (oracle/ksample.h) into *sample */
+	struct rb_ksampler *sampler;
+	struct rb_ksample *sample;
 };
 
 /* Load; the log (NUL-terminated) is left in `log`, grown as needed.
@@ -66,6 +70,9 @@ struct rb_kload_opts {
 	 * the way to see where a program of 10^5 instructions and more starts
 	 * to differ, whose whole level-2 log runs into gigabytes */
 	size_t log_head;
+	/* non-NULL: the exploration's time sampled (oracle/ksample.h) into
+	 * res->explore_us and explore_cpu_us */
+	const struct rb_ksyms *ksyms;
 };
 
 /* Verify program prog_idx of obj with the running kernel. Returns 0 and

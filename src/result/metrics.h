@@ -66,6 +66,28 @@ enum {
 	X(TIME, verify_us, f64, "verify_us", "time", "Time (us)", "Duration (us)", "duration", RB_MFMT_US, \
 	  RB_MF_COMPARE | RB_MF_GMEAN | RB_MF_SAME_CLOCK | RB_MF_VERIFY_FIRST | RB_MF_VERISTAT,     \
 	  "verification time")                                                                      \
+	/* the exploration alone, median over `run --repeat`: wall and CPU time.     \
+	 * The engine: its main program's and global subprograms' exploration     \
+	 * (engine.c). The running kernel: do_check_common() (do_check_main and    \
+	 * do_check_subprogs), sampled (oracle/ksample.h, verify/run             \
+	 * --explore-time): its log's time also holds the rewrites and JIT */      \
+	X(EXPLORE, explore_us, f64, "explore_us", "explore", "Explore (us)", NULL, NULL, RB_MFMT_US, \
+	  RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)                                                 \
+	X(EXPLORE_CPU, explore_cpu_us, f64, "explore_cpu_us", "explore_cpu", "Explore CPU (us)", NULL, \
+	  NULL, RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)                                \
+	/* the spread of the three times over `run --repeat`: least and most */  \
+	X(TIME_MIN, verify_us_min, f64, "verify_us_min", "time_min", "Time min (us)", NULL, NULL,   \
+	  RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)                                      \
+	X(TIME_MAX, verify_us_max, f64, "verify_us_max", "time_max", "Time max (us)", NULL, NULL,   \
+	  RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)                                      \
+	X(EXPLORE_MIN, explore_us_min, f64, "explore_us_min", "explore_min", "Explore min (us)", NULL, \
+	  NULL, RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)                                \
+	X(EXPLORE_MAX, explore_us_max, f64, "explore_us_max", "explore_max", "Explore max (us)", NULL, \
+	  NULL, RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)                                \
+	X(EXPLORE_CPU_MIN, explore_cpu_us_min, f64, "explore_cpu_us_min", "explore_cpu_min",        \
+	  "Explore CPU min (us)", NULL, NULL, RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)  \
+	X(EXPLORE_CPU_MAX, explore_cpu_us_max, f64, "explore_cpu_us_max", "explore_cpu_max",        \
+	  "Explore CPU max (us)", NULL, NULL, RB_MFMT_US, RB_MF_NULL_ZERO | RB_MF_SAME_CLOCK, NULL)  \
 	/* sizeof one register state; sizeof one stored state (one frame) */                        \
 	X(REG_BYTES, reg_state_bytes, u64, "reg_state_bytes", "reg_bytes", "Reg state (B)", "Reg state (B)", \
 	  "reg_state_bytes", RB_MFMT_COUNT, 0, NULL)                                                \

@@ -65,7 +65,8 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		return 0;
 	if (rb_kernel_is_running(name)) {
 		struct rb_kload_opts ko = {
-			.want_log = opts && opts->log, .log = opts ? opts->log : NULL, .log_head = opts ? opts->log_head : 0};
+			.want_log = opts && opts->log, .log = opts ? opts->log : NULL, .log_head = opts ? opts->log_head : 0,
+			.ksyms = opts ? opts->ksyms : NULL};
 		int rc = rb_kload_object_prog(obj, prog_idx, &ko, res, err);
 		/* the kernel's own sizes, from its BTF: one bpf_reg_state, and
 		 * a bpf_verifier_state with one bpf_func_state */

@@ -18,6 +18,7 @@
 struct rb_helper_source;
 struct rb_engine_recorder;
 struct rb_profile;
+struct rb_ksyms;
 
 struct rb_verify_opts {
 	const char *tracker;    /* an engine tracker, or the running kernel (RB_KERNEL_RUNNING) */
@@ -31,6 +32,9 @@ struct rb_verify_opts {
 	/* engine only: the profile to follow in place of the row's (a profile
 	 * built between two, explain/switches.h); NULL: the row's */
 	const struct rb_profile *profile;
+	/* the running kernel: sample its exploration time (oracle/ksample.h);
+	 * NULL: the log's verification time only */
+	const struct rb_ksyms *ksyms;
 };
 
 /* The kernel inputs (loader/kernel_inputs.h: that kernel's BTF,
