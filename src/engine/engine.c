@@ -25,17 +25,21 @@
 #include "engine/struct_ops.h"
 #include "loader/prog_type.h"
 
-/* wall and thread CPU time of the exploration; stopped once */
+/* wall and thread CPU time of the exploration alone (result/metrics.h
+ * explore_us): what the running kernel's do_check_common() calls cover,
+ * the set-up passes before them and the checks after them left out on both
+ * sides; stopped once */
 struct explore_clock {
 	struct timespec wall, cpu;
 	bool stopped;
 };
 
-static void explore_clock_start(struct explore_clock *c)
+static struct explore_clock explore_clock_start(void)
 {
-	clock_gettime(CLOCK_MONOTONIC, &c->wall);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c->cpu);
-	c->stopped = false;
+	struct explore_clock c = {.stopped = false};
+	clock_gettime(CLOCK_MONOTONIC, &c.wall);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c.cpu);
+	return c;
 }
 
 static double since_us(clockid_t id, const struct timespec *a)
@@ -307,11 +311,7 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 	    (rc = env.prog->prog_type == BPF_PROG_TYPE_STRUCT_OPS ? rb_struct_ops_init(&env) : rb_btf_init(&env)))
 		goto out;
 	log_main_return(&env);
-	/* the exploration alone (result/metrics.h explore_us): what the
-	 * running kernel's do_check_common() calls cover, set-up passes before
-	 * it and the checks after it left out on both sides */
-	struct explore_clock ec;
-	explore_clock_start(&ec);
+	struct explore_clock ec = explore_clock_start();
 	init_state(&env);
 	rb_states_mem_add(&env, env.cur);
 	rc = rb_explore(&env, 0);
