@@ -190,7 +190,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'C': c->census = 0; return -1;
 	case 'q': c->quiet = 1; return -1;
 	case 'H': c->o.compiled_helpers = true; return -1;
-	case 'X': c->o.explore_time = true; return -1;
+	case 'x': c->o.explore_time = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
 	case 'K': c->shard_costs = arg; return -1;
 	case 'X': {
@@ -338,7 +338,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"shard-costs", required_argument, NULL, 'K'},
 		{"mem-limit", required_argument, NULL, 'M'},
 		{"compiled-helpers", no_argument, NULL, 'H'},
-		{"explore-time", no_argument, NULL, 'X'},
+		{"explore-time", no_argument, NULL, 'x'},
 		{"keep-logs", required_argument, NULL, 'L'},
 		{"keep-logs-head", required_argument, NULL, 'G'},
 		{"kernel-inputs", required_argument, NULL, 'X'},
