@@ -1,7 +1,8 @@
 /* cmd_attribute.c — `rangebench attribute`: why two kernels of a run
  * differ. For every program whose verdict, instructions or states differ
  * between the baseline kernel (default kernel, the running 6.18) and the
- * candidate (default kernel-7.2, a kernel image in its guests), the
+ * candidate (default the first kernel image of kernels.conf, kernel-7.2 as
+ * shipped, in its guests), the
  * attribution: 'tracker' when the engine's old equals the baseline and
  * cnum-mainline the candidate in verdict, instructions and states (the
  * scalar tracker's change alone reproduces the candidate's figures),
@@ -21,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/kdiff_trace.h"
+#include "kernels/kernels.h"
 #include "loader/prog_type.h"
 #include "oracle/ktrace.h"
 #include "store/store.h"
@@ -32,7 +34,8 @@ static void usage(FILE *f)
 		   "                            [--old TRACKER] [--new TRACKER] [--max-insns N] [--log-head MIB]\n"
 		   "                            [--filter GLOB] [-j N] [-q]\n"
 		   "  For every program whose verdict, instructions or states differ between two\n"
-		   "  kernels of a run (default: kernel, the running one, and kernel-7.2):\n"
+		   "  kernels of a run (default: kernel, the running one, and the first kernel\n"
+		   "  image of kernels.conf, kernel-7.2 as shipped):\n"
 		   "  'tracker' when the engine's --old (default old) equals the baseline and\n"
 		   "  --new (default cnum-mainline) the candidate in all three, else 'other' with\n"
 		   "  the first entry where the kernels' level-2 logs part and the mechanism\n"
@@ -64,6 +67,7 @@ struct diff {
 
 struct opts {
 	const char *db, *run, *base, *cand, *old, *new_;
+	char cand_default[sizeof(((struct rb_kernel *)0)->name)]; /* cand when not given */
 	unsigned jobs;
 	unsigned long long max_insns; /* no logs past this count (0: no bound) */
 	size_t log_head;              /* only each log's first log_head bytes (0: whole logs) */
@@ -272,7 +276,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	*o = (struct opts){.db = "db/results.sqlite", .base = "kernel", .cand = "kernel-7.2", .old = "old",
+	*o = (struct opts){.db = "db/results.sqlite", .base = RB_KERNEL_RUNNING, .old = "old",
 			   .new_ = "cnum-mainline", .jobs = 1};
 	optind = 1;
 	int c;
@@ -322,6 +326,28 @@ static int parse(int argc, char **argv, struct opts *o)
 	if (optind != argc) {
 		usage(stderr);
 		return 2;
+	}
+	if (!o->cand) {
+		/* the first kernel image of the configuration (the running
+		 * kernel is the list's first row) */
+		struct rb_kernel ks[RB_KERNELS_MAX];
+		size_t nk = 0;
+		struct rb_err err = {{0}};
+		if (rb_kernels_list(ks, RB_KERNELS_MAX, &nk, &err) < 0) {
+			fprintf(stderr, "attribute: %s\n", err.msg);
+			return 2;
+		}
+		for (size_t i = 0; i < nk && !o->cand; i++)
+			if (ks[i].backend != RB_KBACK_RUNNING) {
+				memcpy(o->cand_default, ks[i].name, sizeof(o->cand_default));
+				o->cand_default[sizeof(o->cand_default) - 1] = 0;
+				o->cand = o->cand_default;
+			}
+		if (!o->cand) {
+			fprintf(stderr, "attribute: no kernel image in the configuration (kernels.conf): name one "
+					"with --candidate\n");
+			return 2;
+		}
 	}
 	return 0;
 }

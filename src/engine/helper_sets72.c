@@ -2,7 +2,7 @@
  * helper_sets_72): which helpers each program type may call in Debian's
  * Linux 7.2.13 (linux-image-7.2.13+deb14-cloud-amd64), measured inside
  * that kernel (QEMU TCG guest, 2026-12-06) the way the 6.18 sets of
- * prog_types.c and helper_sets.c were: one `call id; r0 = 0; exit`
+ * helper_sets.c were (the full sets by name in helper_set_lists.h): one `call id; r0 = 0; exit`
  * program per helper id 1..255, loaded with the program type, attach
  * type and (trampoline, LSM, iterator, tp_btf programs) an attach target
  * of 7.2.13's vmlinux BTF; "cannot use helper" or "invalid/unknown func"
@@ -36,19 +36,16 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "engine/helper_set_lists.h"
 #include "engine/helper_sets.h"
 #include "engine/prog_types.h"
 #include "util/array_size.h"
 
-/* full sets, 7.2.13 as measured */
-static const uint64_t hs72_trampoline[4] = {0x008064380a43d1feull, 0x2b6fbe0063810008ull, 0x93f7fe3476383f7cull,
-					    0x00000000000f0ffcull};
-static const uint64_t hs72_lsm[4] = {0x008064380a43d1feull, 0x2b6fbe0063810008ull, 0x93f7fe36f63e3f7cull,
-				     0x00000000000f0ffeull};
-static const uint64_t hs72_lsm_cgroup[4] = {0x008064380a43d1feull, 0x2b6fbe0063830008ull, 0x9c77be36f63e3f7cull,
-					    0x00000000000f0ffeull};
-static const uint64_t hs72_tp_btf[4] = {0x008064380a43d1feull, 0x2b6fbe0063810008ull, 0x92f7fe3476383f7cull,
-					0x00000000000f0ffcull};
+/* full sets, 7.2.13 as measured (helper_set_lists.h) */
+static const uint64_t hs72_trampoline[4] = RB_HELPER_BITS(RB_HS72_TRAMPOLINE);
+static const uint64_t hs72_lsm[4] = RB_HELPER_BITS(RB_HS72_LSM);
+static const uint64_t hs72_lsm_cgroup[4] = RB_HELPER_BITS(RB_HS72_LSM_CGROUP);
+static const uint64_t hs72_tp_btf[4] = RB_HELPER_BITS(RB_HS72_TP_BTF);
 
 /* differences from a 6.18 set: helper ids added, helper ids removed
  * (0-terminated) */
@@ -71,7 +68,7 @@ static const struct delta72 deltas[] = {
 	 {BPF_FUNC_setsockopt, BPF_FUNC_getsockopt}},
 	{BPF_PROG_TYPE_CGROUP_SOCK_ADDR, 53 /* BPF_CGROUP_UNIX_GETSOCKNAME */, {0},
 	 {BPF_FUNC_setsockopt, BPF_FUNC_getsockopt}},
-	{BPF_PROG_TYPE_LWT_SEG6LOCAL, -1, {74, 75, 76 /* bpf_lwt_seg6_store_bytes, _adjust_srh, _action */},
+	{BPF_PROG_TYPE_LWT_SEG6LOCAL, -1, {BPF_FUNC_lwt_seg6_store_bytes, BPF_FUNC_lwt_seg6_adjust_srh, BPF_FUNC_lwt_seg6_action},
 	 {BPF_FUNC_skb_pull_data}},
 };
 

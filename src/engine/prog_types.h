@@ -1,8 +1,11 @@
 /* prog_types.h — the program types as data: one row per program type (the
  * kernel's bpf_types.h + struct bpf_verifier_ops, Linux 6.18): context
  * access, packet rules, helper set, return range and attach rules.
- * Adding a program type: one row in prog_types.c (its ctx rules in a
- * ctx_*.c file) plus a test. */
+ * Adding a program type: one row in prog_types.c (designated fields, the
+ * uapi constants by name: loader/uapi_names.h for those newer than the
+ * build's headers), its helper set as a list of helper names in
+ * helper_set_lists.h (the bitmap in helper_sets.c), its ctx rules in a
+ * ctx_*.c file, plus a test. */
 #ifndef RB_ENGINE_PROG_TYPES_H
 #define RB_ENGINE_PROG_TYPES_H
 
@@ -47,7 +50,7 @@ struct rb_prog_type {
 	uint8_t flags;               /* PT_* */
 	uint8_t helper_classes;      /* HC_* of helper_table.h, for types without a measured set */
 	struct rb_ret_range ret;
-	const uint64_t *helpers; /* measured helper set for every attach type, or NULL */
+	const uint64_t *helpers; /* measured helper set for every attach type (helper_sets.h), or NULL */
 	const struct rb_attach_rule *attach;
 	int nattach;
 };

@@ -14,6 +14,17 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
 . "$(dirname "$0")/lib/tiny.sh"
 db=$tmp/a.sqlite
 
+# the default kernels (no guest, no bpf() needed): the running one and the
+# configuration's first kernel image
+printf 'my-7.9  /nonexistent/bzImage  qemu  1G\nother  /nonexistent/bzImage2  qemu  1G\n' >"$tmp/k.conf"
+RB_KERNELS_CONF=$tmp/k.conf $RB attribute --db "$tmp/none.sqlite" >"$tmp/dk.out" 2>&1
+check "default candidate: the configuration's first kernel image" \
+	"[ $? -eq 2 ] && grep -q 'no run with rows of both kernel and my-7.9' $tmp/dk.out" "$tmp/dk.out"
+: >"$tmp/empty.conf"
+RB_KERNELS_CONF=$tmp/empty.conf $RB attribute --db "$tmp/none.sqlite" >"$tmp/dk0.out" 2>&1
+check "no kernel image configured: refused, naming --candidate" \
+	"[ $? -eq 2 ] && grep -q 'no kernel image in the configuration.*--candidate' $tmp/dk0.out" "$tmp/dk0.out"
+
 $RB run --no-census --db "$db" --label a --trackers old,kernel -j 1 "$tmp/tiny.o" >"$tmp/run.out" 2>&1
 if ! sqlite3 "$db" "SELECT 1 FROM results WHERE tracker = 'kernel' AND verdict IN ('success', 'failure') LIMIT 1" | grep -q 1; then
 	skip "attribute" "the running kernel gave no verdict here (bpf() not permitted?)"
