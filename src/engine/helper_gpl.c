@@ -8,20 +8,23 @@
  * A helper is GPL-only wherever it is callable, except for two prototype
  * variants listed below. */
 #include "engine/helper_gpl.h"
-#include "util/array_size.h"
 
-#include <linux/bpf.h>
 #include <string.h>
 
-/* bit i: helper i is GPL-only (4 probe_read, 6 trace_printk, 35
- * get_current_task, 113 probe_read_kernel, ...) */
-static const uint64_t gpl_only[4] = {0x018020080a400050ull, 0xc28fc01000000028ull, 0x8003be2840400000ull,
-				     0x000000000000f000ull};
+#include "engine/helper_set_lists.h"
+#include "loader/uapi_names.h"
+#include "util/array_size.h"
 
-/* kprobe attach types whose bpf_get_func_ip is not GPL-only (kprobe_multi
- * 42, uprobe_multi 48, kprobe_session 56, uprobe_session 57 in 6.18's
- * enum bpf_attach_type; numbers, as Debian 12's header lacks the newer ones) */
-static bool kprobe_multi_like(uint32_t at) { return at == 42 || at == 48 || at == 56 || at == 57; }
+/* bit i: helper i is GPL-only (the list by name in helper_set_lists.h) */
+static const uint64_t gpl_only[4] = RB_HELPER_BITS(RB_HS618_GPL_ONLY);
+
+/* kprobe attach types whose bpf_get_func_ip is not GPL-only (6.18's
+ * kprobe_multi, uprobe_multi, kprobe_session, uprobe_session) */
+static bool kprobe_multi_like(uint32_t at)
+{
+	return at == BPF_TRACE_KPROBE_MULTI || at == RB_BPF_TRACE_UPROBE_MULTI || at == RB_BPF_TRACE_KPROBE_SESSION ||
+	       at == RB_BPF_TRACE_UPROBE_SESSION;
+}
 
 bool rb_license_gpl_compatible(const char *license)
 {

@@ -282,6 +282,19 @@
 #define RB_HS618_TCP_CA_RELEASE(X) \
 	RB_HS_BASE(X) X(sk_storage_get) X(sk_storage_delete) X(tcp_send_ack) X(ktime_get_coarse_ns)
 
+/* the GPL-only helpers (helper_gpl.c: measured on 6.18.44 with the
+ * licence "Proprietary", wherever each is callable) */
+#define RB_HS618_GPL_ONLY(X) \
+	X(probe_read) X(trace_printk) X(perf_event_read) X(perf_event_output) X(get_stackid) \
+	X(get_current_task) X(probe_read_str) X(perf_event_read_value) X(perf_prog_read_value) X(get_stack) \
+	X(fib_lookup) X(tcp_check_syncookie) X(tcp_gen_syncookie) X(skb_output) X(probe_read_user) \
+	X(probe_read_kernel) X(probe_read_user_str) X(probe_read_kernel_str) X(read_branch_records) \
+	X(xdp_output) X(seq_printf) X(seq_write) X(seq_printf_btf) X(get_current_task_btf) X(check_mtu) \
+	X(snprintf) X(timer_init) X(timer_set_callback) X(timer_start) X(timer_cancel) X(get_func_ip) \
+	X(task_pt_regs) X(get_branch_snapshot) X(trace_vprintk) X(copy_from_user_task) \
+	X(tcp_raw_gen_syncookie_ipv4) X(tcp_raw_gen_syncookie_ipv6) X(tcp_raw_check_syncookie_ipv4) \
+	X(tcp_raw_check_syncookie_ipv6)
+
 /* Linux 7.2.13 (helper_sets72.c: the types whose set differs from
  * 6.18 by more than a few helpers) */
 
