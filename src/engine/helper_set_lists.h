@@ -1,9 +1,10 @@
 /* helper_set_lists.h — the measured helper sets by name: which helpers a
  * program of each type (and attach type) may call, as lists of
  * BPF_FUNC_* names (the kernel's own names, <linux/bpf.h>), so that a
- * change of a set is a named helper in a diff. helper_sets.c (Linux
- * 6.18.44) and helper_sets72.c (Linux 7.2.13) turn them into the bitmaps
- * the engine tests (a bit per helper id, RB_HELPER_BITS).
+ * change of a set is a named helper in a diff. The files that use a set
+ * (prog_types.c, struct_ops.c, helper_sets.c, helper_gpl.c: Linux
+ * 6.18.44; helper_sets72.c: Linux 7.2.13) turn it into the bitmap the
+ * engine tests (a bit per helper id) with RB_HELPER_BITS.
  *
  * Measured on the running 6.18.44 kernel, and in 7.2.13 in a QEMU guest:
  * one call-only probe program (`call id; r0 = 0; exit`) per helper id,

@@ -1,7 +1,6 @@
-/* helper_sets.c — the helper sets measured on the running Linux 6.18.44
- * kernel (helper_set_lists.h: the lists by name, and how they were
- * measured), as the bitmaps the engine tests; and the set of a tracing
- * program by attach type and iterator target:
+/* helper_sets.c — the helper set of a tracing program by attach type and
+ * iterator target, measured on the running Linux 6.18.44 kernel
+ * (helper_set_lists.h: the lists by name, and how they were measured):
  * - iterators (BPF_TRACE_ITER): every iterator target that loads without
  *   a map (task, task_file, task_vma, bpf_map, bpf_prog, bpf_link, cgroup,
  *   ipv6_route, kmem_cache, ksym, netlink, udp, dmabuf) has the same set;
@@ -20,47 +19,19 @@
 
 #include "engine/helper_set_lists.h"
 
-const uint64_t rb_hs618_netfilter[4] = RB_HELPER_BITS(RB_HS618_NETFILTER);
-const uint64_t rb_hs618_socket_filter[4] = RB_HELPER_BITS(RB_HS618_SOCKET_FILTER);
-const uint64_t rb_hs618_tc[4] = RB_HELPER_BITS(RB_HS618_TC);
-const uint64_t rb_hs618_xdp[4] = RB_HELPER_BITS(RB_HS618_XDP);
-const uint64_t rb_hs618_trace[4] = RB_HELPER_BITS(RB_HS618_TRACE);
-const uint64_t rb_hs618_perf_event[4] = RB_HELPER_BITS(RB_HS618_PERF_EVENT);
-const uint64_t rb_hs618_cgroup_skb[4] = RB_HELPER_BITS(RB_HS618_CGROUP_SKB);
-const uint64_t rb_hs618_sock_addr_bind_sendmsg[4] = RB_HELPER_BITS(RB_HS618_SOCK_ADDR_BIND_SENDMSG);
-const uint64_t rb_hs618_sock_addr_connect[4] = RB_HELPER_BITS(RB_HS618_SOCK_ADDR_CONNECT);
-const uint64_t rb_hs618_sock_addr_recv_names[4] = RB_HELPER_BITS(RB_HS618_SOCK_ADDR_RECV_NAMES);
-const uint64_t rb_hs618_cgroup_sock[4] = RB_HELPER_BITS(RB_HS618_CGROUP_SOCK);
-const uint64_t rb_hs618_sock_ops[4] = RB_HELPER_BITS(RB_HS618_SOCK_OPS);
-const uint64_t rb_hs618_sk_lookup[4] = RB_HELPER_BITS(RB_HS618_SK_LOOKUP);
-const uint64_t rb_hs618_sk_reuseport[4] = RB_HELPER_BITS(RB_HS618_SK_REUSEPORT);
-const uint64_t rb_hs618_sk_msg[4] = RB_HELPER_BITS(RB_HS618_SK_MSG);
-const uint64_t rb_hs618_sk_skb[4] = RB_HELPER_BITS(RB_HS618_SK_SKB);
-const uint64_t rb_hs618_getsockopt[4] = RB_HELPER_BITS(RB_HS618_GETSOCKOPT);
-const uint64_t rb_hs618_setsockopt[4] = RB_HELPER_BITS(RB_HS618_SETSOCKOPT);
-const uint64_t rb_hs618_cgroup_sysctl[4] = RB_HELPER_BITS(RB_HS618_CGROUP_SYSCTL);
-const uint64_t rb_hs618_cgroup_device[4] = RB_HELPER_BITS(RB_HS618_CGROUP_DEVICE);
-const uint64_t rb_hs618_flow_dissector[4] = RB_HELPER_BITS(RB_HS618_FLOW_DISSECTOR);
-const uint64_t rb_hs618_lwt_in[4] = RB_HELPER_BITS(RB_HS618_LWT_IN);
-const uint64_t rb_hs618_lwt_out[4] = RB_HELPER_BITS(RB_HS618_LWT_OUT);
-const uint64_t rb_hs618_lwt_xmit[4] = RB_HELPER_BITS(RB_HS618_LWT_XMIT);
-const uint64_t rb_hs618_lwt_seg6local[4] = RB_HELPER_BITS(RB_HS618_LWT_SEG6LOCAL);
-const uint64_t rb_hs618_syscall[4] = RB_HELPER_BITS(RB_HS618_SYSCALL);
-const uint64_t rb_hs618_iter[4] = RB_HELPER_BITS(RB_HS618_ITER);
-const uint64_t rb_hs618_iter_sockopt[4] = RB_HELPER_BITS(RB_HS618_ITER_SOCKOPT);
-const uint64_t rb_hs618_tp_btf[4] = RB_HELPER_BITS(RB_HS618_TP_BTF);
-const uint64_t rb_hs618_tcp_ca[4] = RB_HELPER_BITS(RB_HS618_TCP_CA);
-const uint64_t rb_hs618_tcp_ca_release[4] = RB_HELPER_BITS(RB_HS618_TCP_CA_RELEASE);
+static const uint64_t hs_iter[4] = RB_HELPER_BITS(RB_HS618_ITER);
+static const uint64_t hs_iter_sockopt[4] = RB_HELPER_BITS(RB_HS618_ITER_SOCKOPT);
+static const uint64_t hs_tp_btf[4] = RB_HELPER_BITS(RB_HS618_TP_BTF);
 
 const uint64_t *rb_tracing_helper_set(uint32_t attach_type, const char *target)
 {
 	switch (attach_type) {
 	case BPF_TRACE_ITER:
 		if (target && (!strcmp(target, "bpf_iter_tcp") || !strcmp(target, "bpf_iter_unix")))
-			return rb_hs618_iter_sockopt;
-		return rb_hs618_iter;
+			return hs_iter_sockopt;
+		return hs_iter;
 	case BPF_TRACE_RAW_TP:
-		return rb_hs618_tp_btf;
+		return hs_tp_btf;
 	default:
 		return NULL;
 	}

@@ -4,11 +4,39 @@
 #include <linux/bpf.h>
 #include <stddef.h>
 
-#include "engine/helper_sets.h"
+#include "engine/helper_set_lists.h"
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
 #include "loader/uapi_names.h"
 #include "util/array_size.h"
+
+/* the helper sets measured on 6.18.44, by name in helper_set_lists.h */
+static const uint64_t hs_netfilter[4] = RB_HELPER_BITS(RB_HS618_NETFILTER);
+static const uint64_t hs_socket_filter[4] = RB_HELPER_BITS(RB_HS618_SOCKET_FILTER);
+static const uint64_t hs_tc[4] = RB_HELPER_BITS(RB_HS618_TC);
+static const uint64_t hs_xdp[4] = RB_HELPER_BITS(RB_HS618_XDP);
+static const uint64_t hs_trace[4] = RB_HELPER_BITS(RB_HS618_TRACE);
+static const uint64_t hs_perf_event[4] = RB_HELPER_BITS(RB_HS618_PERF_EVENT);
+static const uint64_t hs_cgroup_skb[4] = RB_HELPER_BITS(RB_HS618_CGROUP_SKB);
+static const uint64_t hs_sock_addr_bind_sendmsg[4] = RB_HELPER_BITS(RB_HS618_SOCK_ADDR_BIND_SENDMSG);
+static const uint64_t hs_sock_addr_connect[4] = RB_HELPER_BITS(RB_HS618_SOCK_ADDR_CONNECT);
+static const uint64_t hs_sock_addr_recv_names[4] = RB_HELPER_BITS(RB_HS618_SOCK_ADDR_RECV_NAMES);
+static const uint64_t hs_cgroup_sock[4] = RB_HELPER_BITS(RB_HS618_CGROUP_SOCK);
+static const uint64_t hs_sock_ops[4] = RB_HELPER_BITS(RB_HS618_SOCK_OPS);
+static const uint64_t hs_sk_lookup[4] = RB_HELPER_BITS(RB_HS618_SK_LOOKUP);
+static const uint64_t hs_sk_reuseport[4] = RB_HELPER_BITS(RB_HS618_SK_REUSEPORT);
+static const uint64_t hs_sk_msg[4] = RB_HELPER_BITS(RB_HS618_SK_MSG);
+static const uint64_t hs_sk_skb[4] = RB_HELPER_BITS(RB_HS618_SK_SKB);
+static const uint64_t hs_getsockopt[4] = RB_HELPER_BITS(RB_HS618_GETSOCKOPT);
+static const uint64_t hs_setsockopt[4] = RB_HELPER_BITS(RB_HS618_SETSOCKOPT);
+static const uint64_t hs_cgroup_sysctl[4] = RB_HELPER_BITS(RB_HS618_CGROUP_SYSCTL);
+static const uint64_t hs_cgroup_device[4] = RB_HELPER_BITS(RB_HS618_CGROUP_DEVICE);
+static const uint64_t hs_flow_dissector[4] = RB_HELPER_BITS(RB_HS618_FLOW_DISSECTOR);
+static const uint64_t hs_lwt_in[4] = RB_HELPER_BITS(RB_HS618_LWT_IN);
+static const uint64_t hs_lwt_out[4] = RB_HELPER_BITS(RB_HS618_LWT_OUT);
+static const uint64_t hs_lwt_xmit[4] = RB_HELPER_BITS(RB_HS618_LWT_XMIT);
+static const uint64_t hs_lwt_seg6local[4] = RB_HELPER_BITS(RB_HS618_LWT_SEG6LOCAL);
+static const uint64_t hs_syscall[4] = RB_HELPER_BITS(RB_HS618_SYSCALL);
 
 #define UNCHECKED {false, 0, 0}
 #define RANGE(lo, hi) {true, lo, hi}
@@ -23,23 +51,23 @@ static const struct rb_attach_rule cgroup_skb_attach[] = {
  * counterparts (6.18 check_return_code: recvmsg, getpeername and
  * getsockname return 1) */
 static const struct rb_attach_rule sock_addr_attach[] = {
-	{RB_BPF_CGROUP_UNIX_CONNECT, UNCHECKED, rb_hs618_sock_addr_bind_sendmsg}, /* no bpf_bind (measured) */
-	{RB_BPF_CGROUP_UNIX_SENDMSG, UNCHECKED, rb_hs618_sock_addr_bind_sendmsg},
-	{RB_BPF_CGROUP_UNIX_RECVMSG, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{RB_BPF_CGROUP_UNIX_GETPEERNAME, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{RB_BPF_CGROUP_UNIX_GETSOCKNAME, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{BPF_CGROUP_INET4_BIND, RANGE(0, 3), rb_hs618_sock_addr_bind_sendmsg},
-	{BPF_CGROUP_INET6_BIND, RANGE(0, 3), rb_hs618_sock_addr_bind_sendmsg},
-	{BPF_CGROUP_INET4_CONNECT, UNCHECKED, rb_hs618_sock_addr_connect},
-	{BPF_CGROUP_INET6_CONNECT, UNCHECKED, rb_hs618_sock_addr_connect},
-	{BPF_CGROUP_UDP4_SENDMSG, UNCHECKED, rb_hs618_sock_addr_bind_sendmsg},
-	{BPF_CGROUP_UDP6_SENDMSG, UNCHECKED, rb_hs618_sock_addr_bind_sendmsg},
-	{BPF_CGROUP_UDP4_RECVMSG, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{BPF_CGROUP_UDP6_RECVMSG, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{BPF_CGROUP_INET4_GETPEERNAME, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{BPF_CGROUP_INET6_GETPEERNAME, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{BPF_CGROUP_INET4_GETSOCKNAME, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
-	{BPF_CGROUP_INET6_GETSOCKNAME, RANGE(1, 1), rb_hs618_sock_addr_recv_names},
+	{RB_BPF_CGROUP_UNIX_CONNECT, UNCHECKED, hs_sock_addr_bind_sendmsg}, /* no bpf_bind (measured) */
+	{RB_BPF_CGROUP_UNIX_SENDMSG, UNCHECKED, hs_sock_addr_bind_sendmsg},
+	{RB_BPF_CGROUP_UNIX_RECVMSG, RANGE(1, 1), hs_sock_addr_recv_names},
+	{RB_BPF_CGROUP_UNIX_GETPEERNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{RB_BPF_CGROUP_UNIX_GETSOCKNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET4_BIND, RANGE(0, 3), hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_INET6_BIND, RANGE(0, 3), hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_INET4_CONNECT, UNCHECKED, hs_sock_addr_connect},
+	{BPF_CGROUP_INET6_CONNECT, UNCHECKED, hs_sock_addr_connect},
+	{BPF_CGROUP_UDP4_SENDMSG, UNCHECKED, hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_UDP6_SENDMSG, UNCHECKED, hs_sock_addr_bind_sendmsg},
+	{BPF_CGROUP_UDP4_RECVMSG, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_UDP6_RECVMSG, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET4_GETPEERNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET6_GETPEERNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET4_GETSOCKNAME, RANGE(1, 1), hs_sock_addr_recv_names},
+	{BPF_CGROUP_INET6_GETSOCKNAME, RANGE(1, 1), hs_sock_addr_recv_names},
 };
 
 static const struct rb_attach_rule cgroup_sock_attach[] = {
@@ -50,8 +78,8 @@ static const struct rb_attach_rule cgroup_sock_attach[] = {
 };
 
 static const struct rb_attach_rule sockopt_attach[] = {
-	{BPF_CGROUP_GETSOCKOPT, UNCHECKED, rb_hs618_getsockopt},
-	{BPF_CGROUP_SETSOCKOPT, UNCHECKED, rb_hs618_setsockopt},
+	{BPF_CGROUP_GETSOCKOPT, UNCHECKED, hs_getsockopt},
+	{BPF_CGROUP_SETSOCKOPT, UNCHECKED, hs_setsockopt},
 };
 
 /* kprobe and uprobe session programs return 0 or 1 (6.18
@@ -73,31 +101,31 @@ static const struct rb_attach_rule tracing_attach[] = {
 static const struct rb_prog_type types[] = {
 	{.type = BPF_PROG_TYPE_SOCKET_FILTER, .name = "socket_filter", .ctx_struct = "__sk_buff",
 	 .ctx_access = rb_ctx_skb, .flags = PT_LD_ABS, .helper_classes = HC_SOCKET_FILTER, .ret = UNCHECKED,
-	 .helpers = rb_hs618_socket_filter},
+	 .helpers = hs_socket_filter},
 	{.type = BPF_PROG_TYPE_SCHED_CLS, .name = "sched_cls", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_skb,
-	 .flags = SKB_PKT, .helper_classes = HC_TC, .ret = UNCHECKED, .helpers = rb_hs618_tc},
+	 .flags = SKB_PKT, .helper_classes = HC_TC, .ret = UNCHECKED, .helpers = hs_tc},
 	{.type = BPF_PROG_TYPE_SCHED_ACT, .name = "sched_act", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_skb,
-	 .flags = SKB_PKT, .helper_classes = HC_TC, .ret = UNCHECKED, .helpers = rb_hs618_tc},
+	 .flags = SKB_PKT, .helper_classes = HC_TC, .ret = UNCHECKED, .helpers = hs_tc},
 	{.type = BPF_PROG_TYPE_XDP, .name = "xdp", .ctx_struct = "xdp_md", .ctx_access = rb_ctx_xdp,
-	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .helper_classes = HC_XDP, .ret = UNCHECKED, .helpers = rb_hs618_xdp},
+	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .helper_classes = HC_XDP, .ret = UNCHECKED, .helpers = hs_xdp},
 	{.type = BPF_PROG_TYPE_KPROBE, .name = "kprobe", .ctx_struct = "pt_regs", .ctx_access = rb_ctx_kprobe,
 	 .flags = PT_NO_CONVERT, .helper_classes = HC_TRACE, .ret = UNCHECKED,
-	 .helpers = rb_hs618_trace, RULES(kprobe_attach)},
+	 .helpers = hs_trace, RULES(kprobe_attach)},
 	{.type = BPF_PROG_TYPE_TRACEPOINT, .name = "tracepoint", .ctx_access = rb_ctx_tracepoint,
-	 .flags = PT_NO_CONVERT, .helper_classes = HC_TRACE, .ret = UNCHECKED, .helpers = rb_hs618_trace},
+	 .flags = PT_NO_CONVERT, .helper_classes = HC_TRACE, .ret = UNCHECKED, .helpers = hs_trace},
 	{.type = BPF_PROG_TYPE_RAW_TRACEPOINT, .name = "raw_tracepoint", .ctx_struct = "bpf_raw_tracepoint_args",
 	 .ctx_access = rb_ctx_raw_tracepoint, .flags = PT_NO_CONVERT, .helper_classes = HC_TRACE, .ret = UNCHECKED,
-	 .helpers = rb_hs618_trace},
+	 .helpers = hs_trace},
 	/* raw_tp_writable_prog_is_valid_access: the first argument is the
 	 * tracepoint's writable buffer (measured: the tracing helper set) */
 	{.type = BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, .name = "raw_tracepoint_writable",
 	 .ctx_struct = "bpf_raw_tracepoint_args", .ctx_access = rb_ctx_raw_tp_writable, .flags = PT_NO_CONVERT,
-	 .helper_classes = HC_TRACE, .ret = UNCHECKED, .helpers = rb_hs618_trace},
+	 .helper_classes = HC_TRACE, .ret = UNCHECKED, .helpers = hs_trace},
 	{.type = BPF_PROG_TYPE_PERF_EVENT, .name = "perf_event", .ctx_struct = "bpf_perf_event_data",
-	 .ctx_access = rb_ctx_perf_event, .helper_classes = HC_TRACE, .ret = UNCHECKED, .helpers = rb_hs618_perf_event},
+	 .ctx_access = rb_ctx_perf_event, .helper_classes = HC_TRACE, .ret = UNCHECKED, .helpers = hs_perf_event},
 	{.type = BPF_PROG_TYPE_CGROUP_SKB, .name = "cgroup_skb", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_skb,
 	 .flags = PT_LD_ABS | PT_PKT_HELPER, .helper_classes = HC_CGROUP_SKB, .ret = RANGE(0, 1),
-	 .helpers = rb_hs618_cgroup_skb, RULES(cgroup_skb_attach)},
+	 .helpers = hs_cgroup_skb, RULES(cgroup_skb_attach)},
 	/* tp_btf, fentry, fexit, fmod_ret, iter: the context through vmlinux BTF (btf.c) */
 	{.type = BPF_PROG_TYPE_TRACING, .name = "tracing", .flags = PT_BTF_CTX | PT_NO_CONVERT,
 	 .helper_classes = HC_TRACE, .ret = UNCHECKED, RULES(tracing_attach)},
@@ -110,45 +138,45 @@ static const struct rb_prog_type types[] = {
 	/* syscall (6.18 bpf_syscall_verifier_ops): any aligned offset below
 	 * U16_MAX, read or written; loaded sleepable only (measured set) */
 	{.type = BPF_PROG_TYPE_SYSCALL, .name = "syscall", .ctx_access = rb_ctx_syscall, .flags = PT_NO_CONVERT,
-	 .ret = UNCHECKED, .helpers = rb_hs618_syscall},
+	 .ret = UNCHECKED, .helpers = hs_syscall},
 	{.type = BPF_PROG_TYPE_CGROUP_SOCK_ADDR, .name = "cgroup_sock_addr", .ctx_struct = "bpf_sock_addr",
 	 .ctx_access = rb_ctx_sock_addr, .flags = PT_ATTACH_LISTED, .ret = RANGE(0, 1), RULES(sock_addr_attach)},
 	{.type = BPF_PROG_TYPE_CGROUP_SOCK, .name = "cgroup_sock", .ctx_struct = "bpf_sock", .ctx_access = rb_ctx_sock,
-	 .flags = PT_ATTACH_LISTED, .ret = RANGE(0, 1), .helpers = rb_hs618_cgroup_sock, RULES(cgroup_sock_attach)},
+	 .flags = PT_ATTACH_LISTED, .ret = RANGE(0, 1), .helpers = hs_cgroup_sock, RULES(cgroup_sock_attach)},
 	{.type = BPF_PROG_TYPE_SOCK_OPS, .name = "sock_ops", .ctx_struct = "bpf_sock_ops",
-	 .ctx_access = rb_ctx_sock_ops, .ret = RANGE(0, 1), .helpers = rb_hs618_sock_ops},
+	 .ctx_access = rb_ctx_sock_ops, .ret = RANGE(0, 1), .helpers = hs_sock_ops},
 	{.type = BPF_PROG_TYPE_SK_LOOKUP, .name = "sk_lookup", .ctx_struct = "bpf_sk_lookup",
-	 .ctx_access = rb_ctx_sk_lookup, .ret = RANGE(0, 1), .helpers = rb_hs618_sk_lookup},
+	 .ctx_access = rb_ctx_sk_lookup, .ret = RANGE(0, 1), .helpers = hs_sk_lookup},
 	{.type = BPF_PROG_TYPE_SK_REUSEPORT, .name = "sk_reuseport", .ctx_struct = "sk_reuseport_md",
-	 .ctx_access = rb_ctx_sk_reuseport, .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_sk_reuseport},
+	 .ctx_access = rb_ctx_sk_reuseport, .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_sk_reuseport},
 	{.type = BPF_PROG_TYPE_SK_MSG, .name = "sk_msg", .ctx_struct = "sk_msg_md", .ctx_access = rb_ctx_sk_msg,
-	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_sk_msg},
+	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_sk_msg},
 	{.type = BPF_PROG_TYPE_SK_SKB, .name = "sk_skb", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_sk_skb,
-	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_sk_skb},
+	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_sk_skb},
 	{.type = BPF_PROG_TYPE_CGROUP_SOCKOPT, .name = "cgroup_sockopt", .ctx_struct = "bpf_sockopt",
 	 .ctx_access = rb_ctx_sockopt, .flags = PT_ATTACH_LISTED | PT_PKT_WRITE | PT_PKT_HELPER_ANY,
 	 .ret = RANGE(0, 1), RULES(sockopt_attach)},
 	{.type = BPF_PROG_TYPE_CGROUP_SYSCTL, .name = "cgroup_sysctl", .ctx_struct = "bpf_sysctl",
-	 .ctx_access = rb_ctx_sysctl, .ret = RANGE(0, 1), .helpers = rb_hs618_cgroup_sysctl},
+	 .ctx_access = rb_ctx_sysctl, .ret = RANGE(0, 1), .helpers = hs_cgroup_sysctl},
 	{.type = BPF_PROG_TYPE_CGROUP_DEVICE, .name = "cgroup_device", .ctx_struct = "bpf_cgroup_dev_ctx",
-	 .ctx_access = rb_ctx_cgroup_dev, .ret = RANGE(0, 1), .helpers = rb_hs618_cgroup_device},
+	 .ctx_access = rb_ctx_cgroup_dev, .ret = RANGE(0, 1), .helpers = hs_cgroup_device},
 	/* lwt_*_verifier_ops: direct packet writes for lwt_xmit only
 	 * (may_access_direct_pkt_data), no return-code check */
 	{.type = BPF_PROG_TYPE_LWT_IN, .name = "lwt_in", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_lwt,
-	 .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_lwt_in},
+	 .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_lwt_in},
 	{.type = BPF_PROG_TYPE_LWT_OUT, .name = "lwt_out", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_lwt,
-	 .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_lwt_out},
+	 .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_lwt_out},
 	{.type = BPF_PROG_TYPE_LWT_XMIT, .name = "lwt_xmit", .ctx_struct = "__sk_buff", .ctx_access = rb_ctx_lwt,
-	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_lwt_xmit},
+	 .flags = PT_PKT_WRITE | PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_lwt_xmit},
 	{.type = BPF_PROG_TYPE_LWT_SEG6LOCAL, .name = "lwt_seg6local", .ctx_struct = "__sk_buff",
-	 .ctx_access = rb_ctx_lwt, .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = rb_hs618_lwt_seg6local},
+	 .ctx_access = rb_ctx_lwt, .flags = PT_PKT_HELPER, .ret = UNCHECKED, .helpers = hs_lwt_seg6local},
 	/* netfilter (6.4+): struct bpf_nf_ctx, the base
 	 * helpers (measured set), NF_DROP or NF_ACCEPT returned */
 	{.type = RB_BPF_PROG_TYPE_NETFILTER, .name = "netfilter", .ctx_struct = "bpf_nf_ctx",
-	 .ctx_access = rb_ctx_netfilter, .flags = PT_NO_CONVERT, .ret = RANGE(0, 1), .helpers = rb_hs618_netfilter},
+	 .ctx_access = rb_ctx_netfilter, .flags = PT_NO_CONVERT, .ret = RANGE(0, 1), .helpers = hs_netfilter},
 	{.type = BPF_PROG_TYPE_FLOW_DISSECTOR, .name = "flow_dissector", .ctx_struct = "__sk_buff",
 	 .ctx_access = rb_ctx_flow_dissector, .flags = PT_PKT_HELPER, .ret = UNCHECKED,
-	 .helpers = rb_hs618_flow_dissector},
+	 .helpers = hs_flow_dissector},
 };
 
 const struct rb_prog_type *rb_prog_type(uint32_t type)

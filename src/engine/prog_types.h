@@ -4,7 +4,7 @@
  * Adding a program type: one row in prog_types.c (designated fields, the
  * uapi constants by name: loader/uapi_names.h for those newer than the
  * build's headers), its helper set as a list of helper names in
- * helper_set_lists.h (the bitmap in helper_sets.c), its ctx rules in a
+ * helper_set_lists.h (its bitmap a line in prog_types.c), its ctx rules in a
  * ctx_*.c file, plus a test. */
 #ifndef RB_ENGINE_PROG_TYPES_H
 #define RB_ENGINE_PROG_TYPES_H
@@ -50,7 +50,7 @@ struct rb_prog_type {
 	uint8_t flags;               /* PT_* */
 	uint8_t helper_classes;      /* HC_* of helper_table.h, for types without a measured set */
 	struct rb_ret_range ret;
-	const uint64_t *helpers; /* measured helper set for every attach type (helper_sets.h), or NULL */
+	const uint64_t *helpers; /* measured helper set for every attach type (helper_set_lists.h), or NULL */
 	const struct rb_attach_rule *attach;
 	int nattach;
 };

@@ -23,14 +23,16 @@
 
 #include "engine/btf.h"
 #include "engine/helper_gpl.h"
-#include "engine/helper_sets.h"
+#include "engine/helper_set_lists.h"
 #include "engine/profile.h"
 #include "engine/struct_ops.h"
 #include "engine/struct_ops_scx.h"
 #include "util/array_size.h"
 
-/* measured: rb_hs618_tcp_ca for every member but release, which has
- * rb_hs618_tcp_ca_release (no bpf_setsockopt) */
+/* measured (helper_set_lists.h): every member but release, and release
+ * (no bpf_setsockopt) */
+static const uint64_t hs_tcp_ca[4] = RB_HELPER_BITS(RB_HS618_TCP_CA);
+static const uint64_t hs_tcp_ca_release[4] = RB_HELPER_BITS(RB_HS618_TCP_CA_RELEASE);
 /* bpf_dummy_ops: no helper at all */
 static const uint64_t hs_none[4] = {0, 0, 0, 0};
 
@@ -46,7 +48,7 @@ static const struct rb_st_member tcp_ca_members[] = {
 	{"undo_cwnd", "bpf_tcp_ca_undo_cwnd", NULL, false, 0},
 	{"sndbuf_expand", "bpf_tcp_ca_sndbuf_expand", NULL, false, 0},
 	{"init", "__bpf_tcp_ca_init", NULL, false, 0},
-	{"release", "__bpf_tcp_ca_release", rb_hs618_tcp_ca_release, false, 0},
+	{"release", "__bpf_tcp_ca_release", hs_tcp_ca_release, false, 0},
 	/* get_info has no stub: "attach to unsupported member" */
 };
 
@@ -150,7 +152,7 @@ static int dummy_write(struct rb_env *env, int regno, uint32_t struct_id, int of
 #define MEMBERS(a) a, (int)(ARRAY_SIZE(a))
 
 static const struct rb_st_ops types[] = {
-	{"tcp_congestion_ops", MEMBERS(tcp_ca_members), rb_hs618_tcp_ca, false, "sock", "tcp_sock", tcp_ca_write, NULL,
+	{"tcp_congestion_ops", MEMBERS(tcp_ca_members), hs_tcp_ca, false, "sock", "tcp_sock", tcp_ca_write, NULL,
 	 RB_ST_PLAIN},
 	{"bpf_dummy_ops", MEMBERS(dummy_members), hs_none, true, NULL, NULL, dummy_write, NULL, RB_ST_PLAIN},
 };
