@@ -8,8 +8,10 @@
  * touch (btf_struct_access over btf_parse_fields' record). Objects are
  * RT_BTF_ID registers marked RB_BTF_ALLOC (state.h) whose map_idx is a
  * type id of the object's BTF. bpf_refcount_acquire_impl takes an owning
- * or non-owning object of a struct with a bpf_refcount. Percpu objects
- * (bpf_percpu_obj_new) are not modelled. */
+ * or non-owning object of a struct with a bpf_refcount. Per-CPU objects
+ * (bpf_percpu_obj_new_impl / bpf_percpu_obj_drop_impl, a struct of scalars
+ * of at most 512 bytes without special fields) are the same registers
+ * with RF_PERCPU (MEM_PERCPU), never dereferenced. */
 #include <bpf/btf.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@
 #include "engine/btf.h"
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/profile.h"
 #include "engine/refs.h"
 
 const char *rb_alloc_type_name(struct rb_env *env, uint32_t id)
@@ -101,6 +104,8 @@ int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int
 	off += (int)rb_reg_const_val(env, reg);
 	if (off < 0)
 		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
+	if (reg->flags & RF_PERCPU)
+		return rb_reject(env, "R%d is ptr_%s access percpu memory: off=%d", regno, tname, off);
 	const char *special = rb_alloc_special_field(b, sid, off, size);
 	if (special)
 		return rb_reject(env, "direct access to %s is disallowed", special);
@@ -111,10 +116,48 @@ int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int
 	return 0;
 }
 
+/* __btf_type_is_scalar_struct (6.18 and 7.2.13): members scalars, arrays
+ * of scalars or structs of those, nested at most 3 deep */
+static bool scalar_struct(const struct btf *b, const struct btf_type *t, int depth)
+{
+	if (!t || !btf_is_struct(t))
+		return false;
+	const struct btf_member *m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *mt = skip(b, m->type, NULL);
+		if (mt && btf_is_struct(mt)) {
+			if (depth >= 3 || !scalar_struct(b, mt, depth + 1))
+				return false;
+			continue;
+		}
+		if (mt && btf_is_array(mt)) {
+			if (!btf_array(mt)->nelems)
+				return false;
+			mt = skip(b, btf_array(mt)->type, NULL);
+		}
+		if (!mt || !(btf_is_int(mt) || btf_is_enum(mt) || btf_is_enum64(mt)))
+			return false;
+	}
+	return true;
+}
+
+/* check_special_kfunc for bpf_percpu_obj_new (6.18 and 7.2.13): at most
+ * BPF_GLOBAL_PERCPU_MA_MAX_SIZE (512) bytes, a struct of scalars, no
+ * special fields (no btf_struct_meta) */
+static int percpu_type_ok(struct rb_env *env, const struct btf *b, uint32_t id, const struct btf_type *t)
+{
+	if (t->size > 512)
+		return rb_reject(env, "bpf_percpu_obj_new type size (%u) is greater than 512", t->size);
+	if (!scalar_struct(b, t, 0))
+		return rb_reject(env, "bpf_percpu_obj_new type ID argument must be of a struct of scalars");
+	if (rb_alloc_special_field(b, id, 0, (int)t->size))
+		return rb_reject(env, "bpf_percpu_obj_new type ID argument must not contain special fields");
+	return 0;
+}
+
 int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
-	(void)call;
 	int err = rb_check_reg_read(env, 1);
 	if (err)
 		return err;
@@ -136,13 +179,16 @@ int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const stru
 	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
 	if (!t || !btf_is_struct(t))
 		return rb_reject(env, "bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct");
+	bool percpu = !strncmp(call->name, "bpf_percpu_obj_new", 18);
+	if (percpu && (err = percpu_type_ok(env, b, (uint32_t)id, t)))
+		return err;
 	rb_clobber_caller_saved(env);
 	struct rb_reg *r0 = &rb_cur_regs(env)[0];
 	rb_reg_ptr(env, r0, RT_BTF_ID);
 	r0->range = RB_BTF_ALLOC;
 	r0->map_idx = (int32_t)id;
 	/* KF_RET_NULL, then KF_ACQUIRE: the reference's id replaces the first */
-	r0->flags = RF_MAYBE_NULL;
+	r0->flags = RF_MAYBE_NULL | (percpu ? RF_PERCPU : 0);
 	return rb_acquire_ref_null(env, r0);
 }
 
@@ -161,6 +207,13 @@ int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const str
 			return rb_reject(env, "release kernel function %s expects refcounted PTR_TO_BTF_ID", call->name);
 		return rb_reject(env, "arg#0 expected pointer to allocated object");
 	}
+	/* KF_ARG_PTR_TO_ALLOC_BTF_ID: a per-CPU object for bpf_percpu_obj_drop
+	 * only; the message names the drop the object's type needs (6.18.44
+	 * its "_impl" form, 7.2.13 the implicit-argument one: graph_kfuncs_72) */
+	bool percpu = !strncmp(call->name, "bpf_percpu_obj_drop", 19);
+	if (!(r1->flags & RF_PERCPU) != !percpu)
+		return rb_reject(env, "arg#0 expected for %s%s()", percpu ? "bpf_obj_drop" : "bpf_percpu_obj_drop",
+				 env->prof->graph_kfuncs_72 ? "" : "_impl");
 	/* check_func_arg_reg_off with OBJ_RELEASE */
 	if (r1->off || !env->t->is_const(&r1->val) || rb_reg_const_val(env, r1))
 		return rb_reject(env, "R1 must have zero offset when passed to release func or trusted arg to kfunc");
@@ -216,6 +269,10 @@ int rb_kfunc_refcount_acquire(struct rb_env *env, const struct bpf_insn *insn, c
 	uint32_t id = rb_acquire_ref(env);
 	if (!id)
 		return RB_E_NOMEM;
-	r0->ref_obj_id = id; /* 6.18: no id where R0 cannot be NULL (as kfuncs.c's generic acquire) */
+	/* 6.18: no id where R0 cannot be NULL (as kfuncs.c's generic acquire);
+	 * 7.2.13 the reference's (profile.h acquire_sets_id) */
+	r0->ref_obj_id = id;
+	if (env->prof->acquire_sets_id)
+		r0->id = id;
 	return 0;
 }

@@ -57,9 +57,9 @@ void rb_cfg_mark_callback_insn(struct rb_env *env, int insn_idx)
 	struct rb_aux *a = &env->aux[insn_idx];
 	int32_t id = in->imm;
 	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-		/* is_sync_callback_calling_kfunc: bpf_rbtree_add_impl */
+		/* is_sync_callback_calling_kfunc: bpf_rbtree_add_impl (7.2.13: or bpf_rbtree_add) */
 		const char *n = in->imm && !in->off ? rb_kfunc_name(rb_need_vmlinux(env), in->imm) : NULL;
-		id = n && !strcmp(n, "bpf_rbtree_add_impl") ? RB_CB_RBTREE_ADD : 0;
+		id = rb_is_rbtree_add(n) ? RB_CB_RBTREE_ADD : 0;
 	}
 	switch (rb_helper_cb_kind(id)) {
 	case RB_CB_ASYNC:
@@ -283,7 +283,7 @@ bool rb_in_rbtree_cb(struct rb_env *env)
 	const struct bpf_insn *in = &env->insns[f->callsite];
 	const char *n = in->src_reg == BPF_PSEUDO_KFUNC_CALL && in->imm && !in->off
 				? rb_kfunc_name(rb_need_vmlinux(env), in->imm) : NULL;
-	return n && !strcmp(n, "bpf_rbtree_add_impl");
+	return rb_is_rbtree_add(n);
 }
 
 /* loop_flag_is_zero: R4 is the constant 0 (then marked precise) */

@@ -103,26 +103,39 @@ static int root_kind(const struct btf *b, uint32_t id)
 	return is_struct_named(b, id, "bpf_rb_root") ? 1 : is_struct_named(b, id, "bpf_list_head") ? 2 : 0;
 }
 
-int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_graph_root *out)
+/* the root field at byte offset want of type id placed at base
+ * (btf_parse_fields / btf_find_field: struct members, nested structs,
+ * arrays of roots, a global data section's variables; 6.18.44 and 7.2.13
+ * alike: tests/objects/clang19/list.bpf.o array_head, nested_head); its "contains:"
+ * tag is on the member (hid, comp) or variable (hid, -1) holding it */
+static int find_root(const struct btf *b, uint32_t id, int64_t base, int64_t want, uint32_t hid, int comp,
+		     int depth, struct rb_graph_root *out)
 {
-	if (reg->type != RT_MAP_VALUE || !env->t->is_const(&reg->val))
+	const struct btf_type *t = btf__type_by_id(b, id);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(b, id);
+	}
+	if (!t || depth > 8 || want < base)
 		return -1;
-	const struct rb_map *m = &env->obj->maps[reg->map_idx];
-	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
-	const struct btf_type *t = b ? skip(b, m->btf_value_type_id) : NULL;
-	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
-	if (!t)
-		return -1;
+	int kind = root_kind(b, id);
+	if (kind) {
+		const char *tag = base == want ? contains_tag(b, hid, comp) : NULL;
+		return tag ? parse_contains(b, tag, kind == 2, out) : -1;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		int64_t esz = btf__resolve_size(b, a->type), i = esz > 0 ? (want - base) / esz : -1;
+		if (i < 0 || i >= a->nelems)
+			return -1;
+		return find_root(b, a->type, base + i * esz, want, hid, comp, depth + 1, out);
+	}
 	if (btf_is_datasec(t)) {
-		/* a global data map (.data.NAME): the variable at off */
 		const struct btf_var_secinfo *v = btf_var_secinfos(t);
 		for (int i = 0; i < btf_vlen(t); i++, v++) {
 			const struct btf_type *var = btf__type_by_id(b, v->type);
-			int kind = var && btf_is_var(var) ? root_kind(b, var->type) : 0;
-			if (v->offset != off || !kind)
-				continue;
-			const char *tag = contains_tag(b, v->type, -1);
-			return tag ? parse_contains(b, tag, kind == 2, out) : -1;
+			if (var && btf_is_var(var) && want >= base + v->offset && want < base + v->offset + v->size)
+				return find_root(b, var->type, base + v->offset, want, v->type, -1, depth + 1, out);
 		}
 		return -1;
 	}
@@ -130,16 +143,22 @@ int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_gra
 		return -1;
 	const struct btf_member *mb = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++, mb++) {
-		int kind = root_kind(b, mb->type);
-		if (btf_member_bit_offset(t, (uint32_t)i) / 8 != (uint64_t)off || !kind)
-			continue;
-		uint32_t sid = m->btf_value_type_id;
-		while (btf__type_by_id(b, sid) && (btf_is_mod(btf__type_by_id(b, sid)) || btf_is_typedef(btf__type_by_id(b, sid))))
-			sid = btf__type_by_id(b, sid)->type;
-		const char *tag = contains_tag(b, sid, i);
-		return tag ? parse_contains(b, tag, kind == 2, out) : -1;
+		int64_t moff = base + (int64_t)(btf_member_bit_offset(t, (uint32_t)i) / 8);
+		int64_t msz = btf__resolve_size(b, mb->type);
+		if (want >= moff && want < moff + (msz > 0 ? msz : 1))
+			return find_root(b, mb->type, moff, want, id, i, depth + 1, out);
 	}
 	return -1;
+}
+
+int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_graph_root *out)
+{
+	if (reg->type != RT_MAP_VALUE || !env->t->is_const(&reg->val))
+		return -1;
+	const struct rb_map *m = &env->obj->maps[reg->map_idx];
+	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
+	return b ? find_root(b, m->btf_value_type_id, 0, off, 0, -1, 0, out) : -1;
 }
 
 void rb_graph_non_owning(struct rb_env *env, struct rb_reg *r, const struct rb_graph_root *root)
@@ -198,15 +217,34 @@ static int root_arg(struct rb_env *env, bool list, struct rb_graph_root *root)
 
 /* the node argument R2: owning (add: bpf_rbtree_add, bpf_list_push_*) or
  * non-owning too (bpf_rbtree_remove) */
+static int node_arg_in(struct rb_env *env, const struct rb_kfunc_call *call, int regno, bool add,
+		       const struct rb_graph_root *root);
 static int node_arg(struct rb_env *env, const struct rb_kfunc_call *call, bool add, const struct rb_graph_root *root)
 {
-	const struct rb_reg *reg = &rb_cur_regs(env)[2];
+	return node_arg_in(env, call, 2, add, root);
+}
+
+/* KF_ARG_PTR_TO_LIST_NODE of a "__nonown_allowed" argument (7.2.13
+ * bpf_list_add's prev, bpf_list_del, bpf_list_is_first/last): a
+ * non-owning reference not referenced goes straight to the node checks */
+static int list_node_nonown(struct rb_env *env, const struct rb_kfunc_call *call, int regno,
+			    const struct rb_graph_root *root)
+{
+	const struct rb_reg *reg = &rb_cur_regs(env)[regno];
+	bool nonown = RB_IS_NON_OWN(reg) && !reg->ref_obj_id && !(reg->flags & RF_MAYBE_NULL);
+	return node_arg_in(env, call, regno, !nonown, root);
+}
+
+static int node_arg_in(struct rb_env *env, const struct rb_kfunc_call *call, int regno, bool add,
+		       const struct rb_graph_root *root)
+{
+	const struct rb_reg *reg = &rb_cur_regs(env)[regno];
 	const char *node = root->list ? "bpf_list_node" : "bpf_rb_node";
 	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && !rb_reg_const_val(env, reg)) ||
 	    (reg->flags & RF_MAYBE_NULL))
-		return rb_reject(env, "Possibly NULL pointer passed to trusted arg1");
+		return rb_reject(env, "Possibly NULL pointer passed to trusted arg%d", regno - 1);
 	if (add && !(RB_IS_ALLOC(reg) && !RB_IS_NON_OWN(reg) && !(reg->flags & ~RF_MAYBE_NULL)))
-		return rb_reject(env, "arg#1 expected pointer to allocated object");
+		return rb_reject(env, "arg#%d expected pointer to allocated object", regno - 1);
 	if (add && !reg->ref_obj_id)
 		return rb_reject(env, "allocated object must be referenced");
 	if (!add && !RB_IS_NON_OWN(reg) && !reg->ref_obj_id)
@@ -214,9 +252,9 @@ static int node_arg(struct rb_env *env, const struct rb_kfunc_call *call, bool a
 	if (!add && rb_in_rbtree_cb(env))
 		return rb_reject(env, "%s not allowed in rbtree cb", call->name);
 	if (!RB_IS_ALLOC(reg))
-		return rb_reject(env, "arg#1 expected pointer to allocated object");
+		return rb_reject(env, "arg#%d expected pointer to allocated object", regno - 1);
 	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "R2 doesn't have constant offset. %s has to be at the constant offset", node);
+		return rb_reject(env, "R%d doesn't have constant offset. %s has to be at the constant offset", regno, node);
 	const struct btf *b = rb_obj_btf(env);
 	int64_t off = reg_off(env, reg);
 	const char *field = rb_alloc_special_field(b, (uint32_t)reg->map_idx, (int)off, 1);
@@ -268,6 +306,11 @@ static void convert_owning(struct rb_env *env, uint32_t ref, const struct rb_gra
 	}
 }
 
+bool rb_is_rbtree_add(const char *name)
+{
+	return name && (!strcmp(name, "bpf_rbtree_add_impl") || !strcmp(name, "bpf_rbtree_add"));
+}
+
 /* R0 of a kfunc returning a node (is_rbtree_node_type / is_list_node_type):
  * check_special_kfunc's mark_reg_graph_node, then KF_RET_NULL, and
  * KF_ACQUIRE (owning: bpf_rbtree_remove, bpf_list_pop_*) or
@@ -289,7 +332,7 @@ static int node_result(struct rb_env *env, const struct rb_graph_root *root, boo
 int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
-	bool add = !strcmp(call->name, "bpf_rbtree_add_impl"), first = !strcmp(call->name, "bpf_rbtree_first");
+	bool add = rb_is_rbtree_add(call->name), first = !strcmp(call->name, "bpf_rbtree_first");
 	bool remove = !strcmp(call->name, "bpf_rbtree_remove");
 	if (!add && !first && !remove)
 		return rb_unsupported(env, "kfunc %s", call->name);
@@ -321,17 +364,26 @@ int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struc
 
 /* 6.18 and 7.2.13 kernel/bpf/helpers.c: bpf_list_push_{front,back}_impl(head,
  * node, meta__ign, off), bpf_list_pop_{front,back}(head) (KF_ACQUIRE |
- * KF_RET_NULL), bpf_list_{front,back}(head) (KF_RET_NULL); check_kfunc_args
- * and check_kfunc_call as for the rbtree: the pushed node's reference
- * converted to non-owning (ref_convert_owning_non_owning), R0 of a push
- * an int */
+ * KF_RET_NULL), bpf_list_{front,back}(head) (KF_RET_NULL); 7.2.13 also
+ * bpf_list_push_{front,back}(head, node) and bpf_list_add(head, new,
+ * prev__nonown_allowed) (KF_IMPLICIT_ARGS), bpf_list_del(head,
+ * node__nonown_allowed) (KF_ACQUIRE | KF_RET_NULL), bpf_list_is_first/
+ * is_last(head, node__nonown_allowed) and bpf_list_empty(head) (bool).
+ * check_kfunc_args and check_kfunc_call as for the rbtree: the pushed
+ * node's reference converted to non-owning (ref_convert_owning_non_owning),
+ * R0 of a push an int */
 int rb_kfunc_list(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
-	bool push = !strncmp(call->name, "bpf_list_push_", 14), pop = !strncmp(call->name, "bpf_list_pop_", 13);
-	if (!push && !pop && strcmp(call->name, "bpf_list_front") && strcmp(call->name, "bpf_list_back"))
-		return rb_unsupported(env, "kfunc %s", call->name);
-	int nargs = push ? 2 : 1, err;
+	const char *n = call->name;
+	bool push = !strncmp(n, "bpf_list_push_", 14) || !strcmp(n, "bpf_list_add");
+	bool add = !strcmp(n, "bpf_list_add"), del = !strcmp(n, "bpf_list_del");
+	bool is_edge = !strcmp(n, "bpf_list_is_first") || !strcmp(n, "bpf_list_is_last");
+	bool empty = !strcmp(n, "bpf_list_empty");
+	bool owning = !strncmp(n, "bpf_list_pop_", 13) || del;
+	if (!push && !owning && !is_edge && !empty && strcmp(n, "bpf_list_front") && strcmp(n, "bpf_list_back"))
+		return rb_unsupported(env, "kfunc %s", n);
+	int nargs = add ? 3 : push || del || is_edge ? 2 : 1, err;
 	for (int i = 1; i <= nargs; i++)
 		if ((err = rb_check_reg_read(env, i)))
 			return err;
@@ -340,13 +392,15 @@ int rb_kfunc_list(struct rb_env *env, const struct bpf_insn *insn, const struct 
 		return err;
 	if (push && (err = node_arg(env, call, true, &root)))
 		return err;
+	if ((add || del || is_edge) && (err = list_node_nonown(env, call, add ? 3 : 2, &root)))
+		return err;
 	struct rb_reg *regs = rb_cur_regs(env);
 	if (push)
 		convert_owning(env, regs[2].ref_obj_id, &root);
 	rb_clobber_caller_saved(env);
-	if (push) {
-		rb_reg_unknown(env, &regs[0]); /* int bpf_list_push_*_impl() */
+	if (push || is_edge || empty) {
+		rb_reg_unknown(env, &regs[0]); /* int, or bool */
 		return 0;
 	}
-	return node_result(env, &root, pop);
+	return node_result(env, &root, owning);
 }

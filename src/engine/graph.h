@@ -27,6 +27,9 @@ void rb_graph_non_owning(struct rb_env *env, struct rb_reg *r, const struct rb_g
 /* invalidate_non_owning_refs: every non-owning reference of the current
  * state becomes an unknown scalar (at a lock's release) */
 void rb_graph_invalidate_non_owning(struct rb_env *env);
+/* is_bpf_rbtree_add_kfunc: bpf_rbtree_add_impl, or 7.2.13's implicit-argument
+ * bpf_rbtree_add (a name only 7.2.13's BTF has, profile.h graph_kfuncs_72) */
+bool rb_is_rbtree_add(const char *name);
 /* the `special` checker of bpf_rbtree_add_impl, bpf_rbtree_first and
  * bpf_rbtree_remove (kfunc_table.c) */
 int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);

@@ -23,6 +23,7 @@ struct rb_call_args {
 	int32_t ret_btf_id; /* A_PERCPU_BTF: the per-CPU variable's type (meta.ret_btf_id) */
 	int32_t kptr_btf_id; /* A_KPTR_XCHG_DEST: the kptr's type (meta.kptr_field), vmlinux's or the program's */
 	bool kptr_local;     /* ... a type of the program's own BTF (MEM_ALLOC objects) */
+	bool kptr_percpu;    /* ... a percpu_kptr field (BPF_KPTR_PERCPU: MEM_PERCPU objects) */
 };
 
 /* argument a (0-based: register a + 1) against its declared type; what

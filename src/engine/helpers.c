@@ -442,6 +442,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		return err;
 	if (ca.dynptr.release && (err = rb_dynptr_release(env, ca.dynptr.regno)))
 		return err;
+	if (ca.release_id && ca.kptr_percpu && (err = rb_kptr_percpu_stored(env, ca.release_id)))
+		return err;
 	if (ca.release_id)
 		rb_release_ref(env, ca.release_id);
 	/* 6.18 check_bpf_snprintf_call: the format against the data's size */

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/alloc_obj.h"
+#include "engine/graph.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table72.h"
 #include "engine/profile.h"
@@ -58,6 +60,13 @@
  * of that set's bpf_lookup_user_key (kfunc_table.c) */
 #define B(n, avail, fl) {{#n, avail##ull, fl, true, NULL}, 0, RB_K72_BUILD}
 
+/* 7.2.13 kernel/bpf/helpers.c generic_btf_ids (the generic kfunc set:
+ * the program types of the 6.18 table's bpf_obj_new_impl, measured),
+ * profile.h graph_kfuncs_72: the KF_IMPLICIT_ARGS forms of the allocation
+ * and graph kfuncs, and the list kfuncs 6.18.44 has not. g: the row's
+ * `special` checker (alloc_obj.c, graph.c), the same as its "_impl" form's */
+#define G(n, fl, fn) {{#n, 0x08e84a3e8ull, fl, true, fn}, 0, RB_K72_GRAPH}
+
 /* in name order (bsearch) */
 static const struct rb_kfunc72 rows[] = {
 	R(__scx_bpf_dsq_insert_vtime, ENQ, KF_IMPLICIT_ARGS | KF_RCU),
@@ -69,6 +78,20 @@ static const struct rb_kfunc72 rows[] = {
 	RS(bpf_iter_scx_dsq_destroy, ANY, KF_ITER_DESTROY, rb_kfunc_iter_destroy),
 	RS(bpf_iter_scx_dsq_new, ANY, KF_IMPLICIT_ARGS | KF_ITER_NEW | KF_RCU_PROTECTED, rb_kfunc_iter_new),
 	RS(bpf_iter_scx_dsq_next, ANY, KF_ITER_NEXT | KF_RET_NULL, rb_kfunc_iter_next),
+	/* 7.2.13's implicit-argument allocation and graph kfuncs (graph_kfuncs_72) */
+	G(bpf_list_add, KF_IMPLICIT_ARGS, rb_kfunc_list),
+	G(bpf_list_del, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_list),
+	G(bpf_list_empty, 0, rb_kfunc_list),
+	G(bpf_list_is_first, 0, rb_kfunc_list),
+	G(bpf_list_is_last, 0, rb_kfunc_list),
+	G(bpf_list_push_back, KF_IMPLICIT_ARGS, rb_kfunc_list),
+	G(bpf_list_push_front, KF_IMPLICIT_ARGS, rb_kfunc_list),
+	G(bpf_obj_drop, KF_RELEASE | KF_IMPLICIT_ARGS, rb_kfunc_obj_drop),
+	G(bpf_obj_new, KF_ACQUIRE | KF_RET_NULL | KF_IMPLICIT_ARGS, rb_kfunc_obj_new),
+	G(bpf_percpu_obj_drop, KF_RELEASE | KF_IMPLICIT_ARGS, rb_kfunc_obj_drop),
+	G(bpf_percpu_obj_new, KF_ACQUIRE | KF_RET_NULL | KF_IMPLICIT_ARGS, rb_kfunc_obj_new),
+	G(bpf_rbtree_add, KF_IMPLICIT_ARGS, rb_kfunc_rbtree),
+	G(bpf_refcount_acquire, KF_ACQUIRE | KF_RET_NULL | KF_RCU | KF_IMPLICIT_ARGS, rb_kfunc_refcount_acquire),
 	B(bpf_verify_pkcs7_signature, 0x08e84a3e8, KF_SLEEPABLE),
 	R(scx_bpf_cid_curr, ANY, KF_IMPLICIT_ARGS | KF_RET_NULL | KF_RCU_PROTECTED),
 	R(scx_bpf_cid_override, INI, KF_IMPLICIT_ARGS | KF_SLEEPABLE),
@@ -164,6 +187,8 @@ const struct rb_kfunc72 *rb_kfunc72_row_in(const char *name, const struct rb_pro
 		return p->arena_kfuncs ? r : NULL;
 	case RB_K72_BUILD:
 		return p->kfunc_sets_72 ? r : NULL;
+	case RB_K72_GRAPH:
+		return p->graph_kfuncs_72 ? r : NULL;
 	}
 	return NULL;
 }

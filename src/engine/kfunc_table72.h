@@ -31,6 +31,7 @@ enum rb_kfunc72_gate {
 	RB_K72_SCX,   /* sched_ext: sched_ext's kfuncs */
 	RB_K72_ARENA, /* arena_kfuncs: kernel/bpf/arena.c's common set */
 	RB_K72_BUILD, /* kfunc_sets_72: kfuncs Debian's 7.2.13 build registers, 6.18.44's here not */
+	RB_K72_GRAPH, /* graph_kfuncs_72: 7.2.13's implicit-argument allocation and graph kfuncs */
 };
 
 struct rb_kfunc72 {

@@ -443,7 +443,7 @@ static int set_return(struct rb_env *env, const struct rb_kfunc_call *call, cons
 		uint32_t id = rb_acquire_ref(env);
 		if (!id)
 			return RB_E_NOMEM;
-		if (flags & KF_RET_NULL)
+		if ((flags & KF_RET_NULL) || env->prof->acquire_sets_id)
 			r0->id = id;
 		r0->ref_obj_id = id;
 	}

@@ -13,7 +13,9 @@
  * argument is NULL or a referenced object of the kptr's type (an
  * allocated object for a kptr of the program's own type, a kernel
  * object otherwise), released; R0 the old kptr, maybe NULL, acquired.
- * Percpu kptrs are not modelled. */
+ * A percpu kptr (BPF_KPTR_PERCPU) takes and gives per-CPU allocated
+ * objects (MEM_ALLOC | MEM_PERCPU: bpf_percpu_obj_new). Loads of kptr
+ * fields (check_map_kptr_access) are not modelled. */
 #include <bpf/btf.h>
 #include <string.h>
 
@@ -140,16 +142,16 @@ int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *
 		return rb_reject(env, "off=%lld doesn't point to kptr", (long long)off);
 	if (kind != 1 && kind != 3)
 		return rb_reject(env, "off=%lld kptr isn't referenced kptr", (long long)off);
-	if (kind == 3)
-		return rb_unsupported(env, "bpf_kptr_xchg of a percpu kptr");
+	ca->kptr_percpu = kind == 3;
 	/* btf_parse_kptr: a struct of that name in vmlinux makes a kernel
 	 * kptr (of vmlinux's type), otherwise the program's own type,
 	 * allocated by bpf_obj_new (MEM_ALLOC) */
 	const struct btf_type *pt = btf__type_by_id(b, ptee);
 	const char *pn = pt ? btf__name_by_offset(b, pt->name_off) : NULL;
 	const struct btf *vb = pn && pn[0] ? rb_need_vmlinux(env) : NULL;
-	int32_t kid = vb ? btf__find_by_name_kind(vb, pn, BTF_KIND_STRUCT) : -1;
-	ca->kptr_local = kid <= 0;
+	int32_t kid = vb && !ca->kptr_percpu ? btf__find_by_name_kind(vb, pn, BTF_KIND_STRUCT) : -1;
+	/* a percpu kptr is always of the program's own type (btf_parse_kptr) */
+	ca->kptr_local = kid <= 0 || ca->kptr_percpu;
 	ca->kptr_btf_id = kid > 0 ? kid : (int32_t)ptee;
 	return 0;
 }
@@ -164,7 +166,8 @@ int rb_check_kptr_xchg_src(struct rb_env *env, int regno, struct rb_call_args *c
 		return 0;
 	/* check_reg_type (btf_ptr_types, MEM_ALLOC dropped for this
 	 * argument): a plain, trusted or RCU BTF pointer */
-	if (reg->type != RT_BTF_ID || (reg->flags & ~(RF_MAYBE_NULL | RF_TRUSTED | RF_RCU)))
+	uint8_t fold = RB_IS_ALLOC(reg) ? RF_PERCPU : 0; /* MEM_ALLOC and MEM_PERCPU folded for a local kptr */
+	if (reg->type != RT_BTF_ID || (reg->flags & ~(RF_MAYBE_NULL | RF_TRUSTED | RF_RCU | fold)))
 		return rb_reject(env, "R%d type=%s expected=ptr_, trusted_ptr_, rcu_ptr_", regno, tn);
 	if (reg->flags & RF_MAYBE_NULL)
 		return rb_reject(env, "Possibly NULL pointer passed to helper arg%d", regno - 1);
@@ -172,7 +175,9 @@ int rb_check_kptr_xchg_src(struct rb_env *env, int regno, struct rb_call_args *c
 	 * type, a kernel kptr a kernel object of its type, at offset 0 */
 	const char *want = ca->kptr_local ? rb_alloc_type_name(env, (uint32_t)ca->kptr_btf_id)
 					  : rb_btf_name(env, (uint32_t)ca->kptr_btf_id);
-	bool ok = ca->kptr_local ? reg->range == RB_BTF_ALLOC && reg->map_idx == ca->kptr_btf_id
+	/* map_kptr_match_type: MEM_PERCPU exactly where the kptr is percpu */
+	bool ok = ca->kptr_local ? reg->range == RB_BTF_ALLOC && reg->map_idx == ca->kptr_btf_id &&
+					   !(reg->flags & RF_PERCPU) == !ca->kptr_percpu
 				 : !RB_IS_ALLOC(reg) && !(reg->flags & RF_UNTRUSTED) &&
 					   rb_btf_struct_ids_match(rb_need_vmlinux(env), (uint32_t)reg->map_idx, 0,
 								   (uint32_t)ca->kptr_btf_id, true);
@@ -196,6 +201,29 @@ int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struc
 	r0->map_idx = ca->kptr_btf_id;
 	if (ca->kptr_local)
 		r0->range = RB_BTF_ALLOC;
-	r0->flags = RF_MAYBE_NULL;
+	r0->flags = RF_MAYBE_NULL | (ca->kptr_percpu ? RF_PERCPU : 0);
 	return rb_acquire_ref_null(env, r0);
+}
+
+/* 6.18 and 7.2.13 check_helper_call: release_reg with convert_rcu for
+ * bpf_kptr_xchg of a MEM_ALLOC | MEM_PERCPU source in_rcu_cs (a
+ * non-sleepable program, or a lock held; bpf_rcu_read_lock is not
+ * modelled): r1-r5 are cleared by the call anyway, a copy elsewhere would
+ * live on as an RCU pointer */
+int rb_kptr_percpu_stored(struct rb_env *env, uint32_t ref)
+{
+	if ((env->prog->prog_flags & BPF_F_SLEEPABLE) && !rb_lock_held(env))
+		return 0;
+	struct rb_vstate *st = env->cur;
+	for (int fi = 0; fi <= st->curframe; fi++) {
+		struct rb_func *f = st->frame[fi];
+		for (int i = fi == st->curframe ? 6 : 0; i < RB_MAX_REG; i++)
+			if (f->regs[i].type == RT_BTF_ID && f->regs[i].ref_obj_id == ref)
+				return rb_unsupported(env, "a per-CPU object kept after bpf_kptr_xchg stored it");
+		for (int s = 0; s < f->nslots; s++)
+			if (f->stack[s].type[0] == SLOT_SPILL && f->stack[s].spilled.type == RT_BTF_ID &&
+			    f->stack[s].spilled.ref_obj_id == ref)
+				return rb_unsupported(env, "a per-CPU object kept after bpf_kptr_xchg stored it");
+	}
+	return 0;
 }

@@ -242,9 +242,18 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
 }
 
 /* kfunc_spin_allowed (6.18 and 7.2.13): the res_spin_lock kfuncs; 7.2.13
- * also the arena and bpf_iter_num kfuncs (profile.h arena_kfuncs) */
-static bool spin_allowed(const char *n, bool k72)
+ * also the arena and bpf_iter_num kfuncs (profile.h arena_kfuncs) and the
+ * implicit-argument graph kfuncs (is_bpf_graph_api_kfunc, profile.h
+ * graph_kfuncs_72) */
+static bool spin_allowed(const char *n, const struct rb_profile *p)
 {
+	bool k72 = p->arena_kfuncs;
+	static const char *const graph72[] = {"bpf_list_push_front", "bpf_list_push_back", "bpf_list_add",
+					      "bpf_list_del", "bpf_list_empty", "bpf_list_is_first",
+					      "bpf_list_is_last", "bpf_rbtree_add", "bpf_refcount_acquire"};
+	for (size_t i = 0; p->graph_kfuncs_72 && i < sizeof(graph72) / sizeof(graph72[0]); i++)
+		if (!strcmp(n, graph72[i]))
+			return true;
 	static const char *const both[] = {"bpf_res_spin_lock", "bpf_res_spin_unlock", "bpf_res_spin_lock_irqsave",
 					   "bpf_res_spin_unlock_irqrestore",
 					   /* is_bpf_graph_api_kfunc */
@@ -276,7 +285,7 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 		const struct btf *b = rb_need_vmlinux(env);
 		const struct btf_type *ft = b && insn->imm > 0 ? btf__type_by_id(b, (uint32_t)insn->imm) : NULL;
 		const char *n = ft && btf_is_func(ft) ? btf__name_by_offset(b, ft->name_off) : NULL;
-		if (n && !insn->off && spin_allowed(n, env->prof->arena_kfuncs))
+		if (n && !insn->off && spin_allowed(n, env->prof))
 			return 0;
 		return rb_unsupported(env, "kfunc call while holding a bpf_spin_lock");
 	}

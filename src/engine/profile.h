@@ -161,6 +161,23 @@ struct rb_profile {
 	 * vm_mm and vm_file untrusted (measured, tp_btf sched_skip_vma_numa)
 	 * (btf.c safe_field). */
 	bool safe_fields_72;
+	/* 7.2.13 kernel/bpf/helpers.c generic_btf_ids: the KF_IMPLICIT_ARGS
+	 * forms of the allocation and graph kfuncs (bpf_obj_new, bpf_obj_drop,
+	 * bpf_percpu_obj_new/drop, bpf_refcount_acquire, bpf_list_push_front/
+	 * back, bpf_rbtree_add: the verifier supplies meta and off; 6.18 has
+	 * the "_impl" forms only) and the list kfuncs 6.18.44 lacks
+	 * (bpf_list_add, bpf_list_del, bpf_list_empty, bpf_list_is_first,
+	 * bpf_list_is_last) (kfunc_table72.c, gate RB_K72_GRAPH). */
+	bool graph_kfuncs_72;
+	/* 7.2.13 check_kfunc_call: an acquired R0 that cannot be NULL (a
+	 * KF_ACQUIRE kfunc without KF_RET_NULL, bpf_refcount_acquire of an
+	 * owning object) takes the reference's id as its id (7.2 names a
+	 * reference by the register id: "regs[BPF_REG_0].id = id"); 6.18.44
+	 * set ref_obj_id only, its id 0 (measured: tests/objects/clang19/
+	 * list.bpf.o refcount_owning, "R0=ptr_rnode(ref_obj_id=3)"), so such
+	 * a register never matches one with an id when states are compared
+	 * (check_ids). */
+	bool acquire_sets_id;
 
 	/* 7.2 kernel/bpf/log.c print_reg_state: a pointer prints its whole
 	 * value, the constant added to it included (7.2 keeps no fixed

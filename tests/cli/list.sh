@@ -30,6 +30,8 @@ refcount_owning|success,31,3
 refcount_non_owning|success,32,3
 refcount_null|failure,21,2
 refcount_plain|failure,8,0
+array_head|success,22,2
+nested_head|success,31,3
 ROWS
 
 check "the list needs its lock" \
@@ -49,3 +51,32 @@ check "refcount_acquire of an owning node is not NULL" \
 "$RB" verify --log --tracker old "$OBJ:push_pop" >"$tmp/pp.log" 2>&1
 check "a popped node is owning and may be NULL" \
 	'grep -q "call bpf_list_pop_back#[0-9]* *; R0=ptr_or_null_lnode(id=[0-9]*,ref_obj_id=[0-9]*,off=8)" "$tmp/pp.log"' "$tmp/pp.log"
+
+# 7.2.13's implicit-argument forms and bpf_list_add/del/is_first/empty
+# (profile.h graph_kfuncs_72) and the id of a non-NULL acquired reference
+# (acquire_sets_id): tests/objects/clang19/list72.bpf.o, whose kfuncs only
+# 7.2.13's BTF has (the kernel cache's kernel-7.2 inputs/btf; skipped
+# without it). 7.2.13's rows, measured in its guest (2026-12-06) with
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/clang19/list72.bpf.o
+# (acquire_join with acquire_sets_id off: 49 insns, 5 states)
+O72=${RB_TEST_OBJECTS:-build/test/objects}/clang19/list72.bpf.o
+btf=$(ls "${RB_KERNEL_CACHE:-build/kernels}"/linux-image-7.2*/inputs/btf 2>/dev/null | head -1)
+if [ -z "$btf" ]; then
+	ok "list72 in the 7.2 profile # skip no kernel-7.2 BTF in the kernel cache (a kernel-7.2 guest run writes it)"
+else
+	for t in cnum-mainline@7.2 old@7.2; do
+		"$RB" verify --csv --btf "$btf" --tracker "$t" "$O72" >"$tmp/l72.csv" 2>"$tmp/l72.err"
+		while IFS='|' read -r prog want; do
+			got=$(awk -F, -v p="$prog" '$2 == p { print $3 "," $5 "," $6 }' "$tmp/l72.csv")
+			check "$t $prog: 7.2.13's $want" '[ "$got" = "$want" ]' "$tmp/l72.csv"
+		done <<'ROWS'
+add_del|success,47,5
+list_and_tree|success,40,4
+empty_unlocked|failure,3,0
+acquire_join|success,43,4
+ROWS
+	done
+	"$RB" verify --csv --btf "$btf" --tracker old "$O72:add_del" >"$tmp/l618.csv" 2>&1
+	check "the 6.18 profile has no bpf_obj_new (6.18.44: the _impl form only)" \
+		'grep -q "calling kernel function bpf_obj_new is not allowed" "$tmp/l618.csv"' "$tmp/l618.csv"
+fi

@@ -101,12 +101,18 @@ static void test_table72(void **state)
 	/* each row comes in with its profile switch: sched_ext's, the arena's,
 	 * and bpf_verify_pkcs7_signature (kfunc_sets_72) in 7.2 only */
 	const struct rb_profile *p618 = rb_profile_get("6.18"), *p72 = rb_profile_get("7.2");
-	const char *gated[] = {"scx_bpf_now", "bpf_arena_alloc_pages", "bpf_verify_pkcs7_signature"};
+	const char *gated[] = {"scx_bpf_now", "bpf_arena_alloc_pages", "bpf_verify_pkcs7_signature", "bpf_obj_new",
+			       "bpf_list_del"};
 	for (size_t i = 0; i < ARRAY_SIZE(gated); i++) {
 		assert_null(rb_kfunc72_row_in(gated[i], p618));
 		assert_ptr_equal(rb_kfunc72_row_in(gated[i], p72), rb_kfunc72_row(gated[i]));
 	}
 	assert_int_equal(rb_kfunc72_row("bpf_verify_pkcs7_signature")->gate, RB_K72_BUILD);
+	/* 7.2.13's implicit-argument graph kfuncs (graph_kfuncs_72), with
+	 * their "_impl" forms' checkers */
+	assert_int_equal(rb_kfunc72_row("bpf_obj_new")->gate, RB_K72_GRAPH);
+	assert_int_equal(rb_kfunc72_row("bpf_obj_new")->k.flags, KF_ACQUIRE | KF_RET_NULL | KF_IMPLICIT_ARGS);
+	assert_ptr_equal(rb_kfunc72_row("bpf_list_push_front")->k.special, rb_kfunc_row("bpf_list_push_front_impl")->special);
 	const struct rb_st_ops *scx = rb_struct_ops_scx("sched_ext_ops"), *cid = rb_struct_ops_scx("sched_ext_ops_cid");
 	assert_non_null(scx);
 	assert_non_null(cid);

@@ -61,6 +61,18 @@ private(LIST) struct bpf_list_head list __contains(lnode, ln);
 private(RLIST) struct bpf_spin_lock rlist_lock;
 private(RLIST) struct bpf_list_head rlist __contains(rnode, ln);
 
+/* heads in an array and in a nested struct (btf_parse_fields walks both) */
+struct nested {
+	__u64 pad;
+	struct {
+		struct bpf_spin_lock lock;
+		struct bpf_list_head head __contains(lnode, ln);
+	} inner;
+};
+private(ARR) struct bpf_spin_lock arr_lock;
+private(ARR) struct bpf_list_head arr_heads[2] __contains(lnode, ln);
+private(NEST) struct nested nest;
+
 /* push a node at the front, pop one from the back, drop it: accepted */
 SEC("tc")
 int push_pop(struct __sk_buff *skb)
@@ -217,5 +229,36 @@ int refcount_plain(struct __sk_buff *skb)
 	bpf_obj_drop(n);
 	if (m)
 		bpf_obj_drop(m);
+	return 0;
+}
+
+/* the second head of an array: accepted */
+SEC("tc")
+int array_head(struct __sk_buff *skb)
+{
+	struct lnode *n = bpf_obj_new(struct lnode);
+	if (!n)
+		return 0;
+	n->key = skb->len;
+	bpf_spin_lock(&arr_lock);
+	bpf_list_push_back(&arr_heads[1], &n->ln);
+	bpf_spin_unlock(&arr_lock);
+	return 0;
+}
+
+/* a head in a nested struct, under the lock beside it: accepted */
+SEC("tc")
+int nested_head(struct __sk_buff *skb)
+{
+	struct lnode *n = bpf_obj_new(struct lnode);
+	struct bpf_list_node *l;
+	if (!n)
+		return 0;
+	bpf_spin_lock(&nest.inner.lock);
+	bpf_list_push_front(&nest.inner.head, &n->ln);
+	l = bpf_list_pop_front(&nest.inner.head);
+	bpf_spin_unlock(&nest.inner.lock);
+	if (l)
+		bpf_obj_drop((void *)l - __builtin_offsetof(struct lnode, ln));
 	return 0;
 }
