@@ -38,7 +38,9 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
 	}
 	if (sp->ret_not_scalar) {
-		rb_log(env, "Global function %s() doesn't return scalar. Only those are supported.\n", sp->name);
+		rb_log(env, env->prof->global_void_return ? "Global function %s() return value not void or scalar. Only those are supported.\n"
+							  : "Global function %s() doesn't return scalar. Only those are supported.\n",
+		       sp->name);
 		return rb_reject(env, "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
 	}
 	for (int a = 0; a < sp->nargs && !err; a++) {
@@ -86,7 +88,9 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 		rb_reg_not_init(env, &regs[i]);
 		rb_scratch_reg(env, i);
 	}
-	rb_reg_unknown(env, &regs[0]);
+	/* 7.2: "All non-void global functions return a 64-bit SCALAR_VALUE" */
+	if (!sp->ret_void)
+		rb_reg_unknown(env, &regs[0]);
 	*insn_idx += 1;
 	return 0;
 }
@@ -99,6 +103,12 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 	if (sub < 0)
 		return rb_reject(env, "verifier bug. No program starts at insn %d", target);
 	struct rb_func *caller = st->frame[st->curframe];
+	/* 7.2 btf_check_func_arg_match -> check_outgoing_stack_args
+	 * (profile.h subprog_stack_args): a prototype of more than 5
+	 * parameters takes the rest as stack arguments the caller must have
+	 * written; the engine models no stack-argument stores, so none has */
+	if (env->prof->subprog_stack_args && !env->subprogs[sub].global && env->subprogs[sub].btf_nargs > 5)
+		return rb_reject(env, "callee expects %d args, stack arg1 is not initialized", env->subprogs[sub].btf_nargs);
 	if (env->subprogs[sub].global)
 		return global_call(env, sub, insn_idx);
 	/* setup_func_entry: only a static call adds a frame */
@@ -239,7 +249,13 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 		return 0;
 	}
 	if (st->frame[0]->subprog) {
-		/* a global subprogram verified on its own returns a scalar */
+		/* a global subprogram verified on its own returns a scalar
+		 * (7.2 check_global_subprog_return_code: nothing when its
+		 * prototype returns void, profile.h global_void_return) */
+		if (env->subprogs[st->frame[0]->subprog].ret_void) {
+			*exit_path = true;
+			return 0;
+		}
 		if ((err = rb_check_reg_read(env, 0)))
 			return err;
 		struct rb_reg *r0 = &rb_cur_regs(env)[0];

@@ -52,14 +52,18 @@ static int cmp_sub(const void *a, const void *b)
  * succeeds, 1 when it fails (ret_not_scalar or bad_arg say why, for the
  * log), -1 when an argument is of a kind not modelled (*what names it). */
 static int prepare_args(struct btf *btf, const char *ctxname, const struct btf_type *proto, struct rb_subprog *sp,
-			int *what)
+			int *what, bool void_ok)
 {
 	const struct btf_param *pa = btf_params(proto);
 	sp->nargs = btf_vlen(proto);
-	const struct btf_type *rt = btf__type_by_id(btf, proto->type);
-	while (rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
-		rt = btf__type_by_id(btf, rt->type);
-	sp->ret_not_scalar = !rt || !(btf_is_int(rt) || btf_is_any_enum(rt));
+	uint32_t rid = proto->type;
+	const struct btf_type *rt = btf__type_by_id(btf, rid);
+	while (rid && rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
+		rt = btf__type_by_id(btf, rid = rt->type);
+	/* 7.2 btf_validate_return_type (profile.h global_void_return):
+	 * void is accepted too */
+	sp->ret_void = void_ok && !rid;
+	sp->ret_not_scalar = !sp->ret_void && (!rid || !rt || !(btf_is_int(rt) || btf_is_any_enum(rt)));
 	for (int a = 0; a < sp->nargs; a++) {
 		uint32_t id = pa[a].type;
 		const struct btf_type *at = btf__type_by_id(btf, id);
@@ -120,13 +124,17 @@ static int prepare_global_subprogs(struct rb_env *env)
 		const struct bpf_func_info *fi =
 			(const void *)((const char *)p->func_info + (size_t)i * p->func_info_rec_size);
 		const struct btf_type *t = btf__type_by_id(btf, fi->type_id);
-		if (!t || !btf_is_func(t) || BTF_INFO_VLEN(t->info) != BTF_FUNC_GLOBAL)
+		if (!t || !btf_is_func(t))
 			continue;
 		struct rb_subprog *sp = NULL;
 		for (int s = 0; s < env->nsubprogs; s++)
 			if (env->subprogs[s].start == (int)fi->insn_off)
 				sp = &env->subprogs[s];
 		if (!sp)
+			continue;
+		const struct btf_type *fp = btf__type_by_id(btf, t->type);
+		sp->btf_nargs = fp && btf_is_func_proto(fp) ? btf_vlen(fp) : 0;
+		if (BTF_INFO_VLEN(t->info) != BTF_FUNC_GLOBAL)
 			continue;
 		bool main = fi->insn_off == 0;
 		sp->global = true;
@@ -135,7 +143,7 @@ static int prepare_global_subprogs(struct rb_env *env)
 		const struct btf_type *proto = btf__type_by_id(btf, t->type);
 		int what = -1, prep = -1;
 		if (proto && btf_is_func_proto(proto) && btf_vlen(proto) <= 5)
-			prep = prepare_args(btf, ctxname, proto, sp, &what);
+			prep = prepare_args(btf, ctxname, proto, sp, &what, env->prof->global_void_return);
 		if (main) {
 			sp->unreliable = prep != 0 || sp->nargs != 1 || sp->arg_kind[0] != GARG_CTX;
 			continue;

@@ -167,8 +167,11 @@ static void log_main_return(struct rb_env *env)
 		const struct btf_type *rt = proto && btf_is_func_proto(proto) ? btf__type_by_id(btf, proto->type) : NULL;
 		while (rt && (btf_is_mod(rt) || btf_is_typedef(rt)))
 			rt = btf__type_by_id(btf, rt->type);
-		if (proto && btf_is_func_proto(proto) && !(rt && (btf_is_int(rt) || btf_is_any_enum(rt))))
-			rb_log(env, "Global function %s() doesn't return scalar. Only those are supported.\n",
+		bool void72 = env->prof->global_void_return && proto && !proto->type;
+		if (proto && btf_is_func_proto(proto) && !void72 && !(rt && (btf_is_int(rt) || btf_is_any_enum(rt))))
+			rb_log(env, env->prof->global_void_return
+					    ? "Global function %s() return value not void or scalar. Only those are supported.\n"
+					    : "Global function %s() doesn't return scalar. Only those are supported.\n",
 			       btf__name_by_offset(btf, t->name_off));
 	}
 	btf__free(btf);

@@ -39,6 +39,8 @@ static const struct rb_profile profiles[] = {
 		.clear_singular_ids = true,
 		.widen_ignores_ids = true,
 		.fill_assigns_id = true,
+		.subprog_stack_args = true,
+		.global_void_return = true,
 	},
 };
 
@@ -117,6 +119,8 @@ static const struct {
 	SW_BOOL(clear_singular_ids),
 	SW_BOOL(widen_ignores_ids),
 	SW_BOOL(fill_assigns_id),
+	SW_BOOL(subprog_stack_args),
+	SW_BOOL(global_void_return),
 };
 
 size_t rb_profile_switch_count(void)

@@ -222,6 +222,26 @@ struct rb_profile {
 	 * caller's fp-296, then `if r6 == 0x0`; 7.2.13 logs R6=scalar(id=38)).
 	 * 6.18.44 linked only 4-byte fills of 32-bit values. */
 	bool fill_assigns_id;
+	/* 7.2 kernel/bpf/btf.c btf_prepare_func_args and verifier.c
+	 * btf_check_func_arg_match -> check_outgoing_stack_args: a static
+	 * subprogram whose BTF prototype has more than 5 parameters takes the
+	 * 6th and later as stack arguments, and a call whose caller did not
+	 * write them is refused ("callee expects 6 args, stack arg1 is not
+	 * initialized", -EFAULT: fatal even for a static call). 6.18.44 found
+	 * such a prototype unreliable and went on (the compiler drops unused
+	 * parameters, not their BTF: selftests test_xdp_noinline's
+	 * process_l3_headers_v4). The engine models no stack-argument
+	 * stores, so every such call is refused; global subprograms of more
+	 * than 5 parameters stay unsupported in both profiles. */
+	bool subprog_stack_args;
+	/* 7.2 kernel/bpf/btf.c btf_validate_return_type and verifier.c
+	 * check_func_call, check_global_subprog_return_code: a global
+	 * subprogram may return void: the call leaves R0 uninitialised, its
+	 * exit reads no R0, and the refusal of any other return type reads
+	 * "return value not void or scalar". 6.18.44 refused void ("doesn't
+	 * return scalar"; selftests test_global_func7: 6.18.44 failure at
+	 * 1 insn, 7.2.13 success at 6). */
+	bool global_void_return;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

@@ -196,6 +196,8 @@ struct rb_subprog {
 	char bad_type[64];    /* its name, for the log */
 	bool unreliable;      /* the main program, global, without the one ctx argument 6.18
 			       * expects: every call into it is refused */
+	int btf_nargs;        /* parameters of its BTF prototype (0 without func_info) */
+	bool ret_void;        /* its BTF prototype returns void */
 };
 
 /* per-instruction static data (the kernel's bpf_insn_aux_data) */
