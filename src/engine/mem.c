@@ -224,6 +224,15 @@ static int mem_access(struct rb_env *env, int regno, const struct rb_reg *reg, i
 	return check_mem_region(env, regno, reg, off, size, (uint32_t)reg->range, false, "mem");
 }
 
+/* the register's type name for a message, formatted when a message needs
+ * it (an snprintf per memory access was a few per cent of the engine's
+ * time) */
+static const char *rtype_name(const struct rb_reg *reg, char tn[48])
+{
+	rb_rtype_str(reg, tn, 48);
+	return tn;
+}
+
 int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, int size, bool write,
 			int value_regno, bool sext, bool strict_once)
 {
@@ -236,9 +245,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 	if (err)
 		return err;
 	off += reg.off;
-	rb_rtype_str(&reg, tn, sizeof(tn));
 	if (reg.flags & RF_MAYBE_NULL)
-		return rb_reject(env, "R%d invalid mem access '%s'", regno, tn);
+		return rb_reject(env, "R%d invalid mem access '%s'", regno, rtype_name(&reg, tn));
 	switch (reg.type) {
 	case RT_MAP_VALUE: {
 		const struct rb_map *m = &env->obj->maps[reg.map_idx];
@@ -272,7 +280,7 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 	}
 	case RT_MAP_KEY: return map_key_access(env, regno, &reg, off, size, write, value_regno, sext);
 	case RT_MEM:
-		if ((err = mem_access(env, regno, &reg, off, size, write, tn)))
+		if ((err = mem_access(env, regno, &reg, off, size, write, rtype_name(&reg, tn))))
 			return err;
 		if (!write && value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
@@ -351,8 +359,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 	case RT_SOCKET:
 	case RT_SOCK_COMMON:
 	case RT_TCP_SOCK:
-		if ((err = reg.type == RT_TCP_SOCK ? rb_tcp_sock_field_access(env, regno, tn, off, size, write)
-						   : rb_sock_field_access(env, regno, tn, reg.type == RT_SOCK_COMMON, off, size, write)))
+		if ((err = reg.type == RT_TCP_SOCK ? rb_tcp_sock_field_access(env, regno, rtype_name(&reg, tn), off, size, write)
+						   : rb_sock_field_access(env, regno, rtype_name(&reg, tn), reg.type == RT_SOCK_COMMON, off, size, write)))
 			return err;
 		if (value_regno >= 0)
 			rb_reg_unknown(env, &regs[value_regno]);
@@ -363,11 +371,11 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		break;
 	case RT_TP_BUFFER:
 	case RT_BUF:
-		if ((err = buf_access(env, regno, &reg, off - reg.off, off, size, write, value_regno, tn)))
+		if ((err = buf_access(env, regno, &reg, off - reg.off, off, size, write, value_regno, rtype_name(&reg, tn))))
 			return err;
 		break;
 	default:
-		return rb_reject(env, "R%d invalid mem access '%s'", regno, tn);
+		return rb_reject(env, "R%d invalid mem access '%s'", regno, rtype_name(&reg, tn));
 	}
 	if (!write && size < 8 && value_regno >= 0 && regs[value_regno].type == RT_SCALAR)
 		env->t->truncate(&regs[value_regno].val, (unsigned)size * 8, sext);
@@ -519,7 +527,6 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	(void)size_regno;
 	struct rb_reg reg = rb_cur_regs(env)[regno];
 	char tn[48];
-	rb_rtype_str(&reg, tn, sizeof(tn));
 	int off = reg.off;
 	int sz = (int)size;
 	if (size > (1u << 29))
@@ -542,22 +549,22 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 	}
 	case RT_MAP_KEY:
 		if (write_uninit)
-			return rb_reject(env, "R%d cannot write into %s", regno, tn);
+			return rb_reject(env, "R%d cannot write into %s", regno, rtype_name(&reg, tn));
 		return check_mem_region(env, regno, &reg, off, sz, env->obj->maps[reg.map_idx].key_size, zero_ok,
 					"key");
 	case RT_MEM:
 		/* check_reg_type: no memory argument takes PTR_UNTRUSTED */
 		if (reg.flags & RF_UNTRUSTED)
 			return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
-					 regno, tn);
+					 regno, rtype_name(&reg, tn));
 		if (write_uninit && (reg.flags & RF_RDONLY))
-			return rb_reject(env, "R%d cannot write into %s", regno, tn);
+			return rb_reject(env, "R%d cannot write into %s", regno, rtype_name(&reg, tn));
 		return check_mem_region(env, regno, &reg, off, sz, (uint32_t)reg.range, zero_ok, "mem");
 	case RT_BUF:
 		/* check_helper_mem_access: a helper writing into the read-only
 		 * key is refused; the access is checked at the pointer's offset */
 		if (write_uninit && (reg.flags & RF_RDONLY))
-			return rb_reject(env, "R%d cannot write into %s", regno, tn);
+			return rb_reject(env, "R%d cannot write into %s", regno, rtype_name(&reg, tn));
 		return buffer_access(env, regno, &reg, 0, off, sz, (reg.flags & RF_RDONLY) ? "rdonly" : "rdwr");
 	case RT_STACK:
 		return rb_check_stack_range(env, regno, &reg, off, sz, zero_ok, use);
@@ -569,12 +576,12 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 				return zero_ok ? 0 : rb_reject(env, "R%d zero-size ctx access", regno);
 			return rb_check_mem_access(env, env->insn_idx, regno, sz - 1, 1, write_uninit, -1, false, false);
 		}
-		return rb_reject(env, "R%d type=%s expected=fp", regno, tn);
+		return rb_reject(env, "R%d type=%s expected=fp", regno, rtype_name(&reg, tn));
 	default:
 		if (sz == 0 && zero_ok && reg.type == RT_SCALAR && rb_reg_is_const(env, &reg) &&
 		    rb_reg_const_val(env, &reg) == 0)
 			return 0;
 		return rb_reject(env, "R%d type=%s expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_",
-				 regno, tn);
+				 regno, rtype_name(&reg, tn));
 	}
 }

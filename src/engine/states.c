@@ -456,11 +456,12 @@ static bool refsafe(const struct rb_vstate *o, const struct rb_vstate *c, struct
 
 bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct rb_vstate *c, int exact)
 {
-	static const struct idmap zero_map; /* const template; the working map is on the stack */
-	struct idmap *m = malloc(sizeof(*m));
-	if (!m)
-		return false;
-	*m = zero_map;
+	/* only the count and the temporary ids are reset (6.18
+	 * reset_idmap_scratch): entries past m->n are never read; clearing the
+	 * whole 4.8 KB map on every comparison cost more than the comparison */
+	struct idmap map, *m = &map;
+	m->n = 0;
+	m->tmp = 0;
 	bool ok = o->curframe == c->curframe && refsafe(o, c, m);
 	for (int fr = 0; ok && fr <= o->curframe; fr++) {
 		const struct rb_func *of = o->frame[fr], *cf = c->frame[fr];
@@ -475,7 +476,6 @@ bool rb_states_equal(struct rb_env *env, const struct rb_vstate *o, const struct
 		if (ok && !stacksafe(env, of, cf, m, exact))
 			ok = false;
 	}
-	free(m);
 	return ok;
 }
 
@@ -498,9 +498,9 @@ static void maybe_widen_reg(struct rb_env *env, const struct rb_reg *o, struct r
 
 void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old, struct rb_vstate *cur)
 {
-	struct idmap *m = calloc(1, sizeof(*m));
-	if (!m)
-		return; /* not widening is sound, only slower to converge */
+	struct idmap map, *m = &map;
+	m->n = 0;
+	m->tmp = 0;
 	for (int fr = old->curframe; fr >= 0; fr--) {
 		const struct rb_func *fo = old->frame[fr];
 		struct rb_func *fc = cur->frame[fr];
@@ -511,7 +511,6 @@ void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old,
 			if (fo->stack[s].type[7] == SLOT_SPILL && fc->stack[s].type[7] == SLOT_SPILL)
 				maybe_widen_reg(env, &fo->stack[s].spilled, &fc->stack[s].spilled, m);
 	}
-	free(m);
 }
 
 bool rb_same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
