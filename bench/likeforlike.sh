@@ -14,8 +14,10 @@
 # -j 1 by default, so that the two sides of a program run one after the
 # other on one core). Then, from the DB's last likeforlike run: one line
 # per program whose kernel row processed more than MIN_INSNS instructions
-# (default 10000) and the geometric means, over those and over every
-# program both sides verified with the same verdict. A ratio is
+# (default 10000) and the geometric means, over those, over the programs
+# whose kernel log time is 2 ms or more (20 samples and more: a share of a
+# few samples is coarse) and over every program measured; the raw ratio's
+# geometric mean over every program both sides verified with one verdict. A ratio is
 # (old time / old insns) / (kernel time / kernel insns): below 1 the engine
 # is faster; [lo-hi] is old's least over the kernel's most and old's most
 # over the kernel's least. The machine's load average is printed before and
@@ -64,8 +66,8 @@ SELECT pr.name AS prog, replace(pr.obj_path, rtrim(pr.obj_path, replace(pr.obj_p
        k.verify_us AS k_log_us, k.explore_us AS k_explore_us, o.explore_us AS o_explore_us
 FROM results k JOIN results o ON o.run_id = k.run_id AND o.program_id = k.program_id AND o.tracker = 'old'
 JOIN programs pr ON pr.id = k.program_id
-WHERE k.run_id = $RUN AND k.tracker = 'kernel' AND k.verdict = o.verdict AND k.verdict IN ('success', 'failure')
-  AND k.insns_processed > 0 AND o.insns_processed > 0 AND k.explore_us > 0 AND k.explore_cpu_us > 0
+WHERE k.run_id = $RUN AND k.tracker = 'kernel' AND k.verdict = o.verdict
+  AND k.verdict IN ('success', 'failure', 'limit') AND k.insns_processed > 0 AND o.insns_processed > 0 AND k.explore_us > 0 AND k.explore_cpu_us > 0
   AND o.explore_us > 0 AND o.explore_cpu_us > 0;
 SELECT obj, prog, insns, n, printf('%.2f', raw) AS raw,
        printf('%.2f [%.2f-%.2f]', wall, wall_lo, wall_hi) AS "wall old/kernel",
@@ -77,10 +79,17 @@ SELECT 'over $MIN insns' AS programs, count(*) AS n, printf('%.2f', exp(avg(ln(r
        printf('%.2f', max(cpu)) AS "CPU worst", sum(cpu > 0.7) AS "CPU > 0.7"
 FROM p WHERE insns > $MIN
 UNION ALL
-SELECT 'all', count(*), printf('%.2f', exp(avg(ln(raw)))), printf('%.2f', exp(avg(ln(wall)))),
+SELECT 'kernel log >= 2 ms', count(*), printf('%.2f', exp(avg(ln(raw)))), printf('%.2f', exp(avg(ln(wall)))),
+       printf('%.2f', exp(avg(ln(cpu)))), printf('%.2f', max(cpu)), sum(cpu > 0.7)
+FROM p WHERE k_log_us >= 2000
+UNION ALL
+SELECT 'all measured', count(*), printf('%.2f', exp(avg(ln(raw)))), printf('%.2f', exp(avg(ln(wall)))),
        printf('%.2f', exp(avg(ln(cpu)))), printf('%.2f', max(cpu)), sum(cpu > 0.7)
 FROM p;
-SELECT count(*) AS "both verified, same verdict", sum(k.explore_us IS NULL) AS "kernel explore not measured"
+SELECT count(*) AS "both verified, same verdict", sum(k.explore_us IS NULL) AS "kernel explore not measured",
+       printf('%.2f', exp(avg(ln((o.verify_us / o.insns_processed) / (k.verify_us / k.insns_processed)))))
+       AS "raw gmean, all"
 FROM results k JOIN results o ON o.run_id = k.run_id AND o.program_id = k.program_id AND o.tracker = 'old'
-WHERE k.run_id = $RUN AND k.tracker = 'kernel' AND k.verdict = o.verdict AND k.verdict IN ('success', 'failure');
+WHERE k.run_id = $RUN AND k.tracker = 'kernel' AND k.verdict = o.verdict AND k.verdict IN ('success', 'failure')
+  AND k.insns_processed > 0 AND o.insns_processed > 0 AND k.verify_us > 0 AND o.verify_us > 0;
 EOF
