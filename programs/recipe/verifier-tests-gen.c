@@ -17,7 +17,9 @@
  *     ld_imm64 rewritten to the map-index form (BPF_PSEUDO_MAP_IDX[_VALUE],
  *     imm = map index) that the loader's objects use;
  *   - kfunc fix-ups: the BTF id of the named function in this machine's
- *     vmlinux (0 when absent, as test_verifier does);
+ *     vmlinux (0 when absent, as test_verifier does), and after the
+ *     instructions each fixed-up call's kfunc name (the loader resolves
+ *     the names again in the BTF of the kernel a row stands for);
  *   - the test's own BTF and func_info, or test_verifier's map BTF.
  * Writes OUTDIR/<file>.<NNN>.rbvt and prints one line per test on stdout:
  *   object  program  descr  expect(accept|reject)  errstr  insn_processed(6.1)
@@ -321,6 +323,21 @@ int main(int argc, char **argv)
 				put32(f, t->func_info[k].type_id);
 			}
 			fwrite(prog, sizeof(*prog), (size_t)len, f);
+			/* the kfuncs by name, so that the loader resolves them in
+			 * the BTF of the kernel a row stands for (open_rbvt.c) */
+			uint32_t nkf = 0;
+			for (struct kfunc_btf_id_pair *k = t->fixup_kfunc_btf_id; k->kfunc; k++)
+				nkf++;
+			if (nkf) {
+				fwrite("RBVTKF01", 8, 1, f);
+				put32(f, nkf);
+				for (struct kfunc_btf_id_pair *k = t->fixup_kfunc_btf_id; k->kfunc; k++) {
+					char kn[64] = {0};
+					snprintf(kn, sizeof(kn), "%s", k->kfunc);
+					put32(f, (uint32_t)k->insn_idx);
+					fwrite(kn, sizeof(kn), 1, f);
+				}
+			}
 			if (fclose(f)) {
 				perror(path);
 				return 1;

@@ -234,7 +234,7 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 	struct rb_elf elf;
 	int ret;
 	if (rb_is_rbvt(buf, size)) {
-		ret = rb_open_rbvt(path, buf, size, obj, err);
+		ret = rb_open_rbvt(path, buf, size, opts, obj, err);
 	} else if (rb_progen_is_batch(buf, size)) {
 		ret = rb_progen_open_batch(path, buf, size, obj, err);
 	} else if ((ret = rb_elf_parse(&elf, path, buf, size, err)) == 0) {

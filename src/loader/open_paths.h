@@ -17,7 +17,8 @@ int rb_open_legacy(const struct rb_elf *elf, struct rb_object *obj, struct rb_er
  * kernel's test_verifier tables per file, recognised by its magic. */
 #define RB_RBVT_MAGIC "RBVTEST1"
 bool rb_is_rbvt(const void *buf, size_t size);
-int rb_open_rbvt(const char *path, const void *buf, size_t size, struct rb_object *obj, struct rb_err *err);
+int rb_open_rbvt(const char *path, const void *buf, size_t size, const struct rb_load_opts *opts,
+		 struct rb_object *obj, struct rb_err *err);
 
 /* Sizes user space normally sets before loading (max_entries 0, stack-trace
  * key/value sizes, ring buffer size): the values the loader picks instead.

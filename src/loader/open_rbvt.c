@@ -18,11 +18,26 @@
  *   btf_size bytes of raw BTF (header, types, strings)
  *   func_info_cnt x { insn_off, type_id }
  *   insn_cnt x struct bpf_insn
+ *   optional: "RBVTKF01", kfunc_cnt, kfunc_cnt x { insn_idx, char name[64] }
+ *             (the kfunc each of those calls names, test_verifier's
+ *             fixup_kfunc_btf_id)
  * Map references in the instructions are already in the map-index form
- * (object.h). Every field is checked; a bad file is an error naming it. */
+ * (object.h). Every field is checked; a bad file is an error naming it.
+ *
+ * BTF ids are the kernel's: the generator resolved them in the BTF of the
+ * kernel it ran on, so they are resolved again by name when the file is
+ * opened, in the BTF of the kernel the object is opened for (--btf, the
+ * kernel inputs of a later profile's row, else the running kernel's: in a
+ * kernel image's guest, that kernel's), as test_verifier resolves them on
+ * the kernel it runs on: each kfunc call's id (0 when the kernel has no
+ * such function, as test_verifier's fixup leaves it) and a tracing or LSM
+ * program's attach target (libbpf's prefixes: btf_trace_, bpf_lsm_,
+ * bpf_iter_; a target the kernel lacks refuses the program, as libbpf
+ * does). Without a readable BTF the recorded ids stay. */
 #include "loader/open_paths.h"
 #include "loader/uapi_names.h"
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +52,14 @@
 #define MAX_MAPS 64
 #define MAX_BTF (1u << 20)
 #define MAX_FUNC_INFO 4096
+#define KF_MAGIC "RBVTKF01"
+#define KF_NAME_LEN 64
+#define MAX_KFUNCS 64
+
+struct kf_fix {
+	uint32_t insn;
+	char name[KF_NAME_LEN];
+};
 
 bool rb_is_rbvt(const void *buf, size_t size)
 {
@@ -70,7 +93,60 @@ static bool str(struct rd *r, char *out, size_t n)
 	return true;
 }
 
-int rb_open_rbvt(const char *path, const void *buf, size_t size, struct rb_object *obj, struct rb_err *err)
+/* the BTF of the kernel the object is opened for (see the top), or NULL */
+static struct btf *kernel_btf(const struct rb_load_opts *opts)
+{
+	if (opts && opts->btf_path)
+		return btf__parse(opts->btf_path, NULL);
+	if (opts && opts->kernel_inputs) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/btf", opts->kernel_inputs);
+		return btf__parse(path, NULL);
+	}
+	return btf__load_vmlinux_btf();
+}
+
+/* libbpf 1.7 find_attach_btf_id/btf_attach_type: the name and kind a
+ * tracing or LSM program's target has in vmlinux BTF */
+static int attach_id(const struct btf *b, uint32_t eat, const char *name)
+{
+	const char *pre = "";
+	int kind = BTF_KIND_FUNC;
+	if (eat == BPF_TRACE_RAW_TP) {
+		pre = "btf_trace_";
+		kind = BTF_KIND_TYPEDEF;
+	} else if (eat == BPF_LSM_MAC || eat == BPF_LSM_CGROUP) {
+		pre = "bpf_lsm_";
+	} else if (eat == BPF_TRACE_ITER) {
+		pre = "bpf_iter_";
+	}
+	char full[160];
+	snprintf(full, sizeof(full), "%s%s", pre, name);
+	return btf__find_by_name_kind(b, full, kind);
+}
+
+static void resolve_ids(struct rb_prog *p, const struct kf_fix *kf, uint32_t kf_cnt, const struct rb_load_opts *opts)
+{
+	struct btf *b = kernel_btf(opts);
+	if (!b)
+		return; /* the recorded ids */
+	for (uint32_t i = 0; i < kf_cnt; i++) {
+		int id = btf__find_by_name_kind(b, kf[i].name, BTF_KIND_FUNC);
+		p->insns[kf[i].insn].imm = id > 0 ? id : 0;
+	}
+	if ((p->prog_type == BPF_PROG_TYPE_TRACING || p->prog_type == BPF_PROG_TYPE_LSM) && p->attach_name[0]) {
+		int id = attach_id(b, p->expected_attach_type, p->attach_name);
+		if (id > 0)
+			p->attach_btf_id = (uint32_t)id;
+		else
+			snprintf(p->error, sizeof(p->error), "attach target '%.100s' is not in the kernel's BTF",
+				 p->attach_name);
+	}
+	btf__free(b);
+}
+
+int rb_open_rbvt(const char *path, const void *buf, size_t size, const struct rb_load_opts *opts,
+		 struct rb_object *obj, struct rb_err *err)
 {
 	struct rd r = {(const uint8_t *)buf + 8, size >= 8 ? size - 8 : 0};
 	uint32_t h[8];
@@ -152,13 +228,31 @@ int rb_open_rbvt(const char *path, const void *buf, size_t size, struct rb_objec
 		p->func_info_rec_size = 8;
 		p->func_info_cnt = fi_cnt;
 	}
-	if (r.left != (size_t)insn_cnt * sizeof(struct bpf_insn))
+	if (r.left < (size_t)insn_cnt * sizeof(struct bpf_insn))
 		return rb_errf(err, "%s: %zu bytes of instructions, expected %u instructions", path, r.left, insn_cnt);
 	p->insns = malloc((size_t)insn_cnt * sizeof(struct bpf_insn));
 	if (!p->insns)
 		return rb_errf(err, "%s: out of memory", path);
 	take(&r, p->insns, (size_t)insn_cnt * sizeof(struct bpf_insn));
 	p->insn_cnt = insn_cnt;
+	struct kf_fix kf[MAX_KFUNCS];
+	uint32_t kf_cnt = 0;
+	if (r.left) {
+		char magic[8];
+		if (!take(&r, magic, 8) || memcmp(magic, KF_MAGIC, 8) || !u32(&r, &kf_cnt) || kf_cnt > MAX_KFUNCS)
+			return rb_errf(err, "%s: %zu bytes after the instructions that are not a kfunc table", path,
+				       r.left);
+		for (uint32_t i = 0; i < kf_cnt; i++) {
+			if (!u32(&r, &kf[i].insn) || !str(&r, kf[i].name, KF_NAME_LEN))
+				return rb_errf(err, "%s: kfunc %u: truncated or unterminated", path, i);
+			const struct bpf_insn *in = kf[i].insn < insn_cnt ? &p->insns[kf[i].insn] : NULL;
+			if (!in || in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_KFUNC_CALL)
+				return rb_errf(err, "%s: kfunc %u (%s) names insn %u, not a kfunc call", path, i,
+					       kf[i].name, kf[i].insn);
+		}
+		if (r.left)
+			return rb_errf(err, "%s: %zu bytes after the kfunc table", path, r.left);
+	}
 	for (uint32_t i = 0; i < insn_cnt; i++) {
 		const struct bpf_insn *in = &p->insns[i];
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) &&
@@ -176,5 +270,8 @@ int rb_open_rbvt(const char *path, const void *buf, size_t size, struct rb_objec
 	snprintf(p->license, sizeof(p->license), "GPL");
 	const char *tn = rb_prog_type_str(prog_type);
 	snprintf(p->libbpf_type_name, sizeof(p->libbpf_type_name), "%s", tn ? tn : "");
+	bool tracing = (prog_type == BPF_PROG_TYPE_TRACING || prog_type == BPF_PROG_TYPE_LSM) && attach[0];
+	if (kf_cnt || tracing)
+		resolve_ids(p, kf, kf_cnt, opts);
 	return 0;
 }

@@ -498,6 +498,83 @@ static void test_rbvt_format(void **state)
 	}
 }
 
+/* a kfunc call named in the file's kfunc table is resolved again by name
+ * in the BTF of the kernel the object is opened for (open_rbvt.c) */
+static void rbvt_kfunc_file(struct rbvt_buf *w, const char *name, uint32_t at, bool garbage)
+{
+	w->n = 0;
+	rbvt_put(w, "RBVTEST1", 8);
+	uint32_t h[8] = {BPF_PROG_TYPE_SCHED_CLS, 0, 0, 0, 3, 0, 0, 0};
+	for (int i = 0; i < 8; i++)
+		rbvt_u32(w, h[i]);
+	rbvt_str(w, "kfunc_test", 128);
+	rbvt_str(w, "verifier/calls.c", 64);
+	rbvt_str(w, "", 64);
+	struct bpf_insn in[3] = {
+		{.code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL, .imm = 99999},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	rbvt_put(w, in, sizeof(in));
+	rbvt_put(w, "RBVTKF01", 8);
+	rbvt_u32(w, 1);
+	rbvt_u32(w, at);
+	rbvt_str(w, name, 64);
+	if (garbage)
+		rbvt_u32(w, 7);
+}
+
+static void test_rbvt_kfunc_names(void **state)
+{
+	(void)state;
+	/* a BTF with one FUNC, rb_test_kfunc */
+	struct btf *b = btf__new_empty();
+	assert_non_null(b);
+	int int_id = btf__add_int(b, "int", 4, BTF_INT_SIGNED);
+	int proto = btf__add_func_proto(b, int_id);
+	int fn = btf__add_func(b, "rb_test_kfunc", BTF_FUNC_GLOBAL, proto);
+	assert_true(int_id > 0 && proto > 0 && fn > 0);
+	uint32_t sz;
+	const void *raw = btf__raw_data(b, &sz);
+	char path[] = "/tmp/rb-test-btf-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, raw, sz), (ssize_t)sz);
+	close(fd);
+	btf__free(b);
+	struct rb_load_opts lo = {.btf_path = path};
+	struct rbvt_buf w;
+	struct rb_object *o = NULL;
+	struct rb_err err = {{0}};
+	rbvt_kfunc_file(&w, "rb_test_kfunc", 0, false);
+	assert_int_equal(rb_object_open_mem("k.rbvt", w.b, w.n, &lo, &o, &err), 0);
+	assert_int_equal(o->progs[0].insns[0].imm, fn);
+	rb_object_free(o);
+	/* a kernel without that function: 0, as test_verifier's fixup leaves it */
+	rbvt_kfunc_file(&w, "rb_missing_kfunc", 0, false);
+	assert_int_equal(rb_object_open_mem("k.rbvt", w.b, w.n, &lo, &o, &err), 0);
+	assert_int_equal(o->progs[0].insns[0].imm, 0);
+	rb_object_free(o);
+	/* an entry naming an instruction that is no kfunc call */
+	rbvt_kfunc_file(&w, "rb_test_kfunc", 1, false);
+	assert_int_equal(rb_object_open_mem("k.rbvt", w.b, w.n, &lo, &o, &err), -1);
+	assert_string_equal(err.msg, "k.rbvt: kfunc 0 (rb_test_kfunc) names insn 1, not a kfunc call");
+	/* bytes after the table */
+	rbvt_kfunc_file(&w, "rb_test_kfunc", 0, true);
+	assert_int_equal(rb_object_open_mem("k.rbvt", w.b, w.n, &lo, &o, &err), -1);
+	assert_string_equal(err.msg, "k.rbvt: 4 bytes after the kfunc table");
+	/* every truncation is an error or the file without its table */
+	rbvt_kfunc_file(&w, "rb_test_kfunc", 0, false);
+	for (size_t n = 8; n < w.n; n++) {
+		int rc = rb_object_open_mem("k.rbvt", w.b, n, &lo, &o, &err);
+		if (rc == 0)
+			rb_object_free(o);
+		else
+			assert_memory_equal(err.msg, "k.rbvt: ", 8);
+	}
+	unlink(path);
+}
+
 /* ---- against the running kernel (skipped where bpf() is refused) ---- */
 
 static long sys_bpf(int cmd, union bpf_attr *a) { return syscall(__NR_bpf, cmd, a, sizeof(*a)); }
@@ -683,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_missing_kernel_symbol),
 		cmocka_unit_test(test_missing_and_bad_files),
 		cmocka_unit_test(test_rbvt_format),
+		cmocka_unit_test(test_rbvt_kfunc_names),
 		cmocka_unit_test(test_kernel_accepts),
 		cmocka_unit_test(test_same_insns_as_libbpf),
 	};
