@@ -33,14 +33,7 @@ const char *rb_alloc_type_name(struct rb_env *env, uint32_t id)
 
 static const struct btf_type *skip(const struct btf *b, uint32_t id, uint32_t *out)
 {
-	const struct btf_type *t = btf__type_by_id(b, id);
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(b, id);
-	}
-	if (out)
-		*out = id;
-	return t;
+	return rb_btf_skip_mods(b, id, out, NULL);
 }
 
 /* btf_field_type_name of a member's type: the special structs, and
@@ -99,13 +92,8 @@ int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int
 	if (!t)
 		return rb_reject(env, "R%d is an allocated object of no program BTF type", regno);
 	const char *tname = btf__name_by_offset(b, t->name_off);
-	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, off);
-	off += (int)rb_reg_const_val(env, reg);
-	if (off < 0)
-		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
-	if (reg->flags & RF_PERCPU)
-		return rb_reject(env, "R%d is ptr_%s access percpu memory: off=%d", regno, tname, off);
+	if (rb_btf_ptr_off(env, reg, regno, tname, &off) < 0)
+		return RB_E_REJECT;
 	const char *special = rb_alloc_special_field(b, sid, off, size);
 	if (special)
 		return rb_reject(env, "direct access to %s is disallowed", special);

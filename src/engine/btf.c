@@ -18,7 +18,7 @@
 #include "engine/vmlinux.h"
 #include "util/array_size.h"
 
-static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
+const struct btf_type *rb_btf_skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
 {
 	const struct btf_type *t = btf__type_by_id(b, id);
 	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
@@ -115,9 +115,9 @@ static void typed_value(struct rb_env *env, uint32_t id, uint8_t flags, struct r
 {
 	bool rcu = false;
 	uint32_t sid;
-	const struct btf_type *t = skip_mods(env->vmlinux, id, NULL, NULL);
+	const struct btf_type *t = rb_btf_skip_mods(env->vmlinux, id, NULL, NULL);
 	if (t && btf_is_ptr(t)) {
-		const struct btf_type *pt = skip_mods(env->vmlinux, t->type, &sid, &rcu);
+		const struct btf_type *pt = rb_btf_skip_mods(env->vmlinux, t->type, &sid, &rcu);
 		if (pt && btf_is_composite(pt)) {
 			rb_reg_ptr(env, out, RT_BTF_ID);
 			out->map_idx = (int32_t)sid;
@@ -222,7 +222,7 @@ int rb_btf_ctx_access(struct rb_env *env, int off, int size, bool write, struct 
 		rb_log(env, "func '%s' doesn't have %d-th argument\n", tname, arg + 1);
 		return rb_reject(env, "invalid bpf_context access off=%d size=%d", off, size);
 	}
-	const struct btf_type *t = skip_mods(env->vmlinux, env->arg_type[arg], NULL, NULL);
+	const struct btf_type *t = rb_btf_skip_mods(env->vmlinux, env->arg_type[arg], NULL, NULL);
 	if (!t)
 		return rb_unsupported(env, "ctx argument type");
 	if (btf_is_ptr(t)) {
@@ -303,7 +303,7 @@ static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const
 {
 	uint32_t tid = *id;
 	for (int depth = 0; depth < 64; depth++) {
-		const struct btf_type *t = skip_mods(b, tid, &tid, NULL);
+		const struct btf_type *t = rb_btf_skip_mods(b, tid, &tid, NULL);
 		const char *tname = t ? btf__name_by_offset(b, t->name_off) : "?";
 		if (!tname || !tname[0])
 			tname = "(anon)";
@@ -318,7 +318,7 @@ static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const
 		if ((int64_t)off + size > (int64_t)t->size) {
 			/* a flexible array at the end may be read beyond the struct */
 			const struct btf_member *last = vlen ? btf_members(t) + vlen - 1 : NULL;
-			const struct btf_type *lt = last ? skip_mods(b, last->type, NULL, NULL) : NULL;
+			const struct btf_type *lt = last ? rb_btf_skip_mods(b, last->type, NULL, NULL) : NULL;
 			int lmoff = last ? (int)(btf_member_bit_offset(t, (uint32_t)(vlen - 1)) / 8) : 0;
 			if (!lt || !btf_is_array(lt) || btf_array(lt)->nelems || off < lmoff) {
 				snprintf(why, wsz, "access beyond struct %s at off %u size %u", tname, (unsigned)off,
@@ -327,7 +327,7 @@ static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const
 			}
 			/* an int element reads a scalar; other than a struct: beyond */
 			uint32_t eid;
-			const struct btf_type *et = skip_mods(b, btf_array(lt)->type, &eid, NULL);
+			const struct btf_type *et = rb_btf_skip_mods(b, btf_array(lt)->type, &eid, NULL);
 			if (et && btf_is_int(et))
 				return WALK_SCALAR;
 			if (!et || !btf_is_composite(et) || !et->size) {
@@ -356,7 +356,7 @@ static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const
 				break; /* a hole */
 			const char *mname = btf__name_by_offset(b, m->name_off);
 			uint32_t mid;
-			const struct btf_type *mt = skip_mods(b, m->type, &mid, NULL);
+			const struct btf_type *mt = rb_btf_skip_mods(b, m->type, &mid, NULL);
 			int64_t msize = btf__resolve_size(b, m->type);
 			if (!mt || msize < 0) {
 				snprintf(why, wsz, "field %s doesn't have size", mname);
@@ -370,7 +370,7 @@ static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const
 				uint32_t eid = mid;
 				const struct btf_type *et = mt;
 				while (et && btf_is_array(et))
-					et = skip_mods(b, btf_array(et)->type, &eid, NULL);
+					et = rb_btf_skip_mods(b, btf_array(et)->type, &eid, NULL);
 				int64_t esize = et ? btf__resolve_size(b, eid) : -1;
 				if (esize <= 0)
 					continue;
@@ -396,7 +396,7 @@ static int walk_step(const struct btf *b, uint32_t *id, int off, int size, const
 					return WALK_ERR;
 				}
 				uint32_t pid;
-				const struct btf_type *pt = skip_mods(b, mt->type, &pid, NULL);
+				const struct btf_type *pt = rb_btf_skip_mods(b, mt->type, &pid, NULL);
 				if (pt && btf_is_composite(pt)) {
 					*id = mid;
 					*field = mname;
@@ -505,6 +505,18 @@ int rb_btf_walk(const struct btf *b, uint32_t id, int off, int size, char *why, 
 	return walk(b, id, off, size, &ptype, &field, &via_union, why, wsz) == WALK_ERR ? -1 : 0;
 }
 
+int rb_btf_ptr_off(struct rb_env *env, const struct rb_reg *reg, int regno, const char *tname, int *off)
+{
+	if (!env->t->is_const(&reg->val))
+		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, *off);
+	*off += (int)rb_reg_const_val(env, reg);
+	if (*off < 0)
+		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, *off);
+	if (reg->flags & RF_PERCPU)
+		return rb_reject(env, "R%d is ptr_%s access percpu memory: off=%d", regno, tname, *off);
+	return 0;
+}
+
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 		struct rb_reg *out)
 {
@@ -512,7 +524,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 		return rb_alloc_access(env, reg, regno, off, size, out);
 	const struct btf *b = env->vmlinux;
 	uint32_t sid = (uint32_t)reg->map_idx;
-	const struct btf_type *t = b ? skip_mods(b, sid, &sid, NULL) : NULL;
+	const struct btf_type *t = b ? rb_btf_skip_mods(b, sid, &sid, NULL) : NULL;
 	if (!t)
 		return rb_unsupported(env, "BTF pointer without vmlinux BTF");
 	const char *tname = btf__name_by_offset(b, t->name_off);
@@ -520,15 +532,9 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 	 * (or written) only by GPL-compatible programs */
 	if (!rb_license_gpl_compatible(env->prog->license))
 		return rb_reject(env, "Cannot access kernel 'struct %s' from non-GPL compatible program", tname);
-	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "R%d is ptr_%s invalid variable offset: off=%d", regno, tname, off);
-	off += (int)rb_reg_const_val(env, reg);
-	if (off < 0)
-		return rb_reject(env, "R%d is ptr_%s invalid negative access: off=%d", regno, tname, off);
-	if (reg->flags & RF_PERCPU)
-		return rb_reject(env, "R%d is ptr_%s access percpu memory: off=%d", regno, tname, off);
-	/* a struct_ops type's btf_struct_access decides writes (6.18
-	 * check_ptr_to_btf_access) */
+	if (rb_btf_ptr_off(env, reg, regno, tname, &off) < 0)
+		return RB_E_REJECT;
+	/* writes: a struct_ops type's btf_struct_access (6.18 check_ptr_to_btf_access) */
 	if (write)
 		return env->st_ops ? rb_struct_ops_write(env, regno, sid, off, size) : nf_conn_write(env, b, sid, tname, off, size);
 	uint32_t ptype = 0;
@@ -542,7 +548,7 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 		bool rcu = false;
 		uint32_t pid;
 		const struct btf_type *pt = btf__type_by_id(b, ptype);
-		const struct btf_type *target = skip_mods(b, pt->type, &pid, &rcu);
+		const struct btf_type *target = rb_btf_skip_mods(b, pt->type, &pid, &rcu);
 		if (target && btf_is_composite(target)) {
 			/* 6.18 and 7.2.13 check_ptr_to_btf_access: walked pointers are untrusted, except the fields the kernel
 			 * lists as trusted (BTF_TYPE_SAFE_TRUSTED) or RCU-protected

@@ -24,6 +24,7 @@
 
 #include "engine/alloc_obj.h"
 #include "engine/callbacks.h"
+#include "engine/btf.h"
 #include "engine/graph.h"
 #include "engine/locks.h"
 #include "engine/log.h"
@@ -111,11 +112,7 @@ static int root_kind(const struct btf *b, uint32_t id)
 static int find_root(const struct btf *b, uint32_t id, int64_t base, int64_t want, uint32_t hid, int comp,
 		     int depth, struct rb_graph_root *out)
 {
-	const struct btf_type *t = btf__type_by_id(b, id);
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(b, id);
-	}
+	const struct btf_type *t = rb_btf_skip_mods(b, id, &id, NULL);
 	if (!t || depth > 8 || want < base)
 		return -1;
 	int kind = root_kind(b, id);

@@ -34,14 +34,7 @@
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id)
 {
-	const struct btf_type *t = btf__type_by_id(b, id);
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(b, id);
-	}
-	if (out_id)
-		*out_id = id;
-	return t;
+	return rb_btf_skip_mods(b, id, out_id, NULL);
 }
 
 /* btf_type_is_scalar: int, enum (and enum64) */
