@@ -18,18 +18,11 @@
 #include "engine/alloc_obj.h"
 #include "engine/backtrack.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/locks.h"
 #include "engine/log.h"
 #include "engine/profile.h"
 #include "engine/refs.h"
-
-const char *rb_alloc_type_name(struct rb_env *env, uint32_t id)
-{
-	const struct btf *b = rb_obj_btf(env);
-	const struct btf_type *t = b ? btf__type_by_id(b, id) : NULL;
-	const char *n = t ? btf__name_by_offset(b, t->name_off) : NULL;
-	return n ? n : "?";
-}
 
 static const struct btf_type *skip(const struct btf *b, uint32_t id, uint32_t *out)
 {

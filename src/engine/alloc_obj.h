@@ -10,8 +10,6 @@
 #include "engine/state.h"
 
 struct btf;
-/* the name of type id of the object's BTF ("?" when none) */
-const char *rb_alloc_type_name(struct rb_env *env, uint32_t id);
 /* the special field (btf_field_type_name: "bpf_rb_node", "kptr", ...) of
  * struct sid of BTF b that [off, off + size) overlaps, NULL when none */
 const char *rb_alloc_special_field(const struct btf *b, uint32_t sid, int off, int size);

@@ -9,6 +9,7 @@
 
 #include "engine/alloc_obj.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/helper_gpl.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
@@ -17,50 +18,6 @@
 #include "engine/struct_ops.h"
 #include "engine/vmlinux.h"
 #include "util/array_size.h"
-
-const struct btf_type *rb_btf_skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id, bool *rcu)
-{
-	const struct btf_type *t = btf__type_by_id(b, id);
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		if (rcu && btf_is_type_tag(t) && !strcmp(btf__name_by_offset(b, t->name_off), "rcu"))
-			*rcu = true;
-		id = t->type;
-		t = btf__type_by_id(b, id);
-	}
-	if (out_id)
-		*out_id = id;
-	return t;
-}
-
-/* the shared vmlinux BTF, parsed on first use (engine/vmlinux.h) */
-const struct btf *rb_need_vmlinux(struct rb_env *env)
-{
-	if (!env->vmlinux) {
-		/* a first parse is not verification work (the kernel parses its
-		 * BTF at boot): its time is left out of verify_us */
-		struct timespec a, b;
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		env->vmlinux = rb_vmlinux_get(env->vmlinux_src);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		env->t_start += (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-	}
-	return env->vmlinux;
-}
-
-int32_t rb_btf_struct_id(struct rb_env *env, const char *name)
-{
-	if (!rb_need_vmlinux(env))
-		return -1;
-	return btf__find_by_name_kind(env->vmlinux, name, BTF_KIND_STRUCT);
-}
-
-const char *rb_btf_name(struct rb_env *env, uint32_t id)
-{
-	if (!env->vmlinux)
-		return "?";
-	const struct btf_type *t = btf__type_by_id(env->vmlinux, id);
-	return t ? btf__name_by_offset(env->vmlinux, t->name_off) : "?";
-}
 
 int rb_btf_init(struct rb_env *env)
 {

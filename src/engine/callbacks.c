@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/btf_names.h"
 #include "engine/profile.h"
 #include "engine/backtrack.h"
 #include "engine/branches.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/ctx.h"
 #include "engine/prog_types.h"
 

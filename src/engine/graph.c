@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "engine/alloc_obj.h"
+#include "engine/btf_names.h"
 #include "engine/callbacks.h"
 #include "engine/btf.h"
 #include "engine/graph.h"

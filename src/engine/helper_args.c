@@ -6,6 +6,7 @@
 
 #include "engine/backtrack.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/const_str.h"
 #include "engine/helper_args.h"
 #include "engine/kfuncs.h"

@@ -6,6 +6,7 @@
 
 #include <bpf/btf.h>
 
+#include "engine/btf_names.h"
 #include "engine/engine.h"
 #include "engine/kptrs.h"
 #include "engine/locks.h"

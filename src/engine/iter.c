@@ -19,6 +19,7 @@
 
 #include "engine/branches.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table72.h"
 #include "engine/liveness.h"

@@ -20,6 +20,7 @@
 
 #include "engine/backtrack.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/dynptr.h"
 #include "engine/kfunc_table.h"
 #include "engine/kfunc_table72.h"

@@ -21,6 +21,7 @@
 
 #include "engine/alloc_obj.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/helper_args.h"
 #include "engine/kfuncs.h"
 #include "engine/kptrs.h"

@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/ksym.h"
 
 /* is var_id one of the variables of vmlinux's ".data..percpu" section

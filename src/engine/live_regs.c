@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/helper_table.h"
 #include "engine/live_regs.h"
 

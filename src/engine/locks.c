@@ -21,6 +21,7 @@
 
 #include "engine/branches.h"
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/graph.h"
 #include "engine/kfunc_table.h"
 #include "engine/locks.h"
@@ -28,18 +29,6 @@
 #include "engine/log.h"
 #include "engine/refs.h"
 #include "engine/timers.h"
-
-const struct btf *rb_obj_btf(struct rb_env *env)
-{
-	if (!env->obj_btf_tried) {
-		env->obj_btf_tried = true;
-		if (env->obj->btf && env->obj->btf_size) {
-			struct btf *b = btf__new(env->obj->btf, (uint32_t)env->obj->btf_size);
-			env->obj_btf = (b && !libbpf_get_error(b)) ? b : NULL;
-		}
-	}
-	return env->obj_btf;
-}
 
 void rb_locks_free(struct rb_env *env)
 {

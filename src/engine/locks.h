@@ -23,8 +23,6 @@
 /* ARG_PTR_TO_SPIN_LOCK of helper_id (bpf_spin_lock takes, bpf_spin_unlock releases) */
 int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);
 struct btf;
-/* the object's BTF (map value types), parsed on first use; NULL when none */
-const struct btf *rb_obj_btf(struct rb_env *env);
 /* byte offset of a struct `name` member (nested too) of the map's BTF value type, -1 when none */
 int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name);
 /* byte offset of the map value's struct bpf_spin_lock (the map's BTF), -1 when none */

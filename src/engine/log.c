@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/helper_table.h"
 #include "engine/iter.h"
 #include "engine/dynptr.h"

@@ -2,6 +2,7 @@
  * 6.18 check_ptr_to_map_access): the map type's own struct (its ops'
  * map_btf_id, which begins with a struct bpf_map) is walked as a BTF
  * pointer, read-only, from offset 0. */
+#include "engine/btf_names.h"
 #include "engine/map_ptr.h"
 
 #include <linux/bpf.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/helper_table.h"
 #include "engine/kfunc_table.h"
 #include "engine/kfunc_table72.h"

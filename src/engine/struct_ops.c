@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/helper_gpl.h"
 #include "engine/helper_set_lists.h"
 #include "engine/profile.h"

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "engine/btf.h"
+#include "engine/btf_names.h"
 #include "engine/struct_ops.h"
 #include "engine/struct_ops_scx.h"
 #include "util/array_size.h"
