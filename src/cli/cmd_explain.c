@@ -25,12 +25,14 @@
 #include "store/runinfo.h"
 #include "tracker/tracker.h"
 #include "util/root.h"
+#include "verify/verify.h"
 #include "verify/row.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: rangebench explain [--baseline TRACKER] [--candidate TRACKER] [--no-counterfactual]\n"
-		   "                          [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]...\n"
+		   "                          [--prog-type TYPE [--attach-type TYPE]] [--kernel-inputs DIR|none]\n"
+		   "                          OBJ[:PROG]...\n"
 		   "  Run the engine with two trackers (default baseline old, candidate cnum) on a\n"
 		   "  program and explain the change: the first instruction where the explorations\n"
 		   "  part (a branch decided differently, a prune by one side only, a different\n"
@@ -53,7 +55,15 @@ static void usage(FILE *f)
 		   "  (--no-store: not), a summary by cause class; -q: the summary only.\n"
 		   "  --run-b RUN: the candidate's rows from another run (two runs, perhaps made by\n"
 		   "  another build: an engine row side this build does not reproduce is stood in\n"
-		   "  for by the engine row with its figures, as a kernel is); not stored.\n");
+		   "  for by the engine row with its figures, as a kernel is); not stored.\n"
+		   "  Each engine row's object is opened with the inputs of the kernel it stands\n"
+		   "  for, as run opens it (a row of a profile after 6.18: --kernel-inputs DIR, else\n"
+		   "  the kernel cache's inputs of kernel-PROFILE; none: the running kernel's). Two\n"
+		   "  rows with different inputs: the change is the kernel inputs' when the\n"
+		   "  baseline row with the candidate's inputs gives the candidate's figures and\n"
+		   "  the candidate row with the baseline's gives the baseline's (the input, BTF,\n"
+		   "  config or uname, named when one alone does it); else the engine's change and\n"
+		   "  the inputs' are explained as two steps.\n");
 }
 
 /* a side: an engine row (tracker, or tracker@profile) or a kernel */
@@ -107,6 +117,7 @@ int cmd_explain(int argc, char **argv)
 					   {"run", required_argument, NULL, 'r'},
 					   {"run-b", required_argument, NULL, 'R'},
 					   {"no-store", no_argument, NULL, 'N'},
+					   {"kernel-inputs", required_argument, NULL, RB_OPT_KERNEL_INPUTS},
 					   RB_CLI_TYPE_LONGOPTS,
 					   {"help", no_argument, NULL, 'h'},
 					   {NULL, 0, NULL, 0}};
@@ -175,17 +186,27 @@ int cmd_explain(int argc, char **argv)
 	else if (ri.git_commit[0])
 		printf("tree: commit %.12s (clean)\n\n", ri.git_commit);
 	rb_runinfo_free(&ri);
-	struct rb_vmlinux *vmlinux = rb_vmlinux_new();
+	/* each engine row's object opened with the inputs of the kernel it
+	 * stands for, as run opens it (verify.h rb_verify_row_inputs): two
+	 * rows with different inputs are explained as sides are, the inputs'
+	 * part told apart (explain_inputs.h) */
+	char in[2][4096], btf[4200];
+	const char *ins[2] = {rb_verify_row_inputs(eo.baseline, lopts.kernel_inputs, in[0], sizeof(in[0])),
+			      rb_verify_row_inputs(eo.candidate, lopts.kernel_inputs, in[1], sizeof(in[1]))};
+	bool apart = (ins[0] || ins[1]) && (!ins[0] || !ins[1] || strcmp(ins[0], ins[1]));
+	snprintf(btf, sizeof(btf), "%s/btf", ins[0] ? ins[0] : "");
+	struct rb_vmlinux *vmlinux = !xo.db && engine && !apart && ins[0] ? rb_vmlinux_new_file(btf) : rb_vmlinux_new();
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, true);
 	eo.vmlinux = vmlinux;
 	eo.helpers = &hp.src;
-	if (xo.db || !engine) {
+	if (xo.db || !engine || apart) {
 		int r = xo.db ? rb_explain_sides_run(&xo) : rb_explain_sides_live(&xo, argc - optind, argv + optind);
 		rb_vmlinux_free(vmlinux);
 		return r;
 	}
 	int rc = 0, bad = 0;
+	lopts.kernel_inputs = ins[0];
 	for (int a = optind; a < argc && rc == 0; a++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s", argv[a]);

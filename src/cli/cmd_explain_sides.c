@@ -3,12 +3,15 @@
  * log each when verified here, the run's rows otherwise); a kernel side is
  * stood in for by the first engine row (--stand-ins) with the same verdict,
  * instructions and states; the engine then explains the change between the
- * two stand-ins (src/explain/), counterfactual included. */
+ * two stand-ins (src/explain/), counterfactual included; each stand-in on
+ * the object opened with its kernel's inputs (explain_inputs.h), a change
+ * the inputs make told apart from the engine's. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/explain_inputs.h"
 #include "cli/explain_sides.h"
 #include "cli/kdiff_trace.h"
 #include "cli/type_opts.h"
@@ -85,44 +88,61 @@ static void figures(const struct rb_result *r, char *buf, size_t len)
 		 (unsigned long long)r->total_states);
 }
 
-/* the stand-in rows' results on one program, each computed once */
+/* the stand-in rows' results on one program, each computed once with the
+ * inputs of the kernel it stands for (explain_inputs.h), as run opens it */
 #define XS_MAX_ROWS 16
 struct xs_rows {
 	char name[XS_MAX_ROWS][40];
+	int in[XS_MAX_ROWS]; /* its inputs (explain_inputs.h) */
 	struct rb_result res[XS_MAX_ROWS];
 	bool ok[XS_MAX_ROWS];
 	int n;
 };
 
-/* the row named t into r (once), verified */
-static void run_row(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, const char *t,
-		    struct xs_rows *r)
+/* one program's explanation: the options, its objects per inputs, rows */
+struct xs_ctx {
+	const struct rb_xs_opts *o;
+	struct rb_xi *xi;
+	struct xs_rows rows;
+};
+
+/* the row named t into c->rows (once), verified with its own inputs */
+static void run_row(struct xs_ctx *c, const char *t)
 {
+	struct xs_rows *r = &c->rows;
 	for (int i = 0; i < r->n; i++)
 		if (!strcmp(r->name[i], t))
 			return;
 	if (r->n == XS_MAX_ROWS)
 		return;
 	snprintf(r->name[r->n], sizeof(r->name[0]), "%s", t);
-	struct rb_verify_opts vo = {.tracker = t, .vmlinux = o->eo->vmlinux, .helpers = o->eo->helpers,
-				    .time_limit_s = o->eo->time_limit_s};
-	struct rb_err err = {{0}};
-	r->ok[r->n] = rb_verify(obj, idx, &vo, &r->res[r->n], &err) == 0;
+	r->in[r->n] = rb_xi_row(c->xi, t);
+	r->ok[r->n] = rb_xi_verify(c->xi, r->in[r->n], t, &r->res[r->n]) == 0;
 	r->n++;
 }
 
 /* the stand-ins, and each side that is an engine row (run here: a run's
  * row made by another build need not be reproduced) */
-static void run_rows(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, struct xs_rows *r)
+static void run_rows(struct xs_ctx *c)
 {
+	const struct rb_xs_opts *o = c->o;
 	char list[512];
 	snprintf(list, sizeof(list), "%s", o->stand_ins);
-	r->n = 0;
+	c->rows.n = 0;
 	for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		run_row(o, obj, idx, t, r);
+		run_row(c, t);
 	for (int s = 0; s < 2; s++)
 		if (rb_row_known(o->side[s], false))
-			run_row(o, obj, idx, o->side[s], r);
+			run_row(c, o->side[s]);
+}
+
+/* the row t's place in c->rows (run_rows ran it) */
+static int row_at(const struct xs_ctx *c, const char *t)
+{
+	for (int i = 0; i < c->rows.n; i++)
+		if (!strcmp(c->rows.name[i], t))
+			return i;
+	return -1;
 }
 
 /* how far apart two engine rows are: 1 for the tracker, 1 for the profile */
@@ -215,18 +235,46 @@ static void print_explanation(FILE *f, const struct rb_object *obj, size_t idx, 
 	free(text);
 }
 
-/* one engine explanation a -> b (printed to f under title, when both
- * given): true when explained, or when a and b agree (nothing to explain
- * in this step); its class in cls */
-static bool explain_step(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, const char *a,
-			 const char *b, struct rb_explain *x, FILE *f, const char *title, char *cls, size_t len)
+/* the steps of one change: what each changes and its class */
+#define XS_MAX_STEPS 4
+struct xs_steps {
+	int n;
+	bool ok;
+	char what[XS_MAX_STEPS][32];
+	char cls[XS_MAX_STEPS][160];
+};
+
+static void add_step(struct xs_steps *s, const char *what, const char *cls, bool ok)
 {
-	struct rb_explain_opts eo = *o->eo;
+	if (s->n == XS_MAX_STEPS)
+		return;
+	snprintf(s->what[s->n], sizeof(s->what[0]), "%s", what);
+	snprintf(s->cls[s->n], sizeof(s->cls[0]), "%s", cls);
+	s->ok = (s->n ? s->ok : true) && ok;
+	s->n++;
+}
+
+/* one engine explanation a -> b on the object opened with inputs in
+ * (printed to f under title, when both given): true when explained, or
+ * when a and b agree (nothing to explain in this step); its class in cls */
+static bool explain_step(struct xs_ctx *c, int in, const char *a, const char *b, struct rb_explain *x, FILE *f,
+			 const char *title, char *cls, size_t len)
+{
+	struct rb_explain_opts eo;
+	rb_xi_opts(c->xi, in, &eo);
 	eo.baseline = a;
 	eo.candidate = b;
 	struct rb_err err = {{0}};
 	if (f && title)
 		fprintf(f, "%s\n", title);
+	size_t idx;
+	const struct rb_object *obj = rb_xi_obj(c->xi, in, &idx);
+	if (!obj) {
+		snprintf(cls, len, "explain failed: no object with %.100s's inputs", rb_xi_name(c->xi, in));
+		if (f)
+			fprintf(f, "  %s\n", cls);
+		return false;
+	}
 	if (rb_explain_prog(obj, idx, &eo, x, &err) < 0) {
 		snprintf(cls, len, "explain failed: %.100s", err.msg);
 		if (f)
@@ -265,51 +313,148 @@ static void mid_row(const char *a, const char *b, char *out, size_t len)
 		snprintf(out, len, "%s@%s", ba, pb->name);
 }
 
-/* the engine's explanation between the stand-ins sb and sc; when they
- * differ in both tracker and profile, in two steps through a middle row
- * (one thing changed in each), each explained on its own: the profile
- * first, else the tracker first. True when explained; cls, key set */
-static bool explain_stand_ins(const struct rb_xs_opts *o, const struct rb_object *obj, size_t idx, const char *sb,
-			      const char *sc, struct rb_explain *x, FILE *f, char *cls, size_t clen, char *key,
-			      size_t klen)
+/* the engine's change sb -> sc on the object opened with inputs in, into
+ * steps: one step when they differ in one thing (titled only when
+ * `titled`), else two through a middle row (one thing changed in each),
+ * each explained on its own: the profile first, else the tracker first */
+static void engine_change(struct xs_ctx *c, int in, const char *sb, const char *sc, bool titled, struct rb_explain *x,
+			  FILE *f, struct xs_steps *st)
 {
+	char t[1024], cls[256], on[320] = "";
+	if (in > 0)
+		snprintf(on, sizeof(on), " with %.280s's inputs", rb_xi_name(c->xi, in));
+	if (row_distance(sb, sc) == 1) {
+		snprintf(t, sizeof(t), "step %d:       %s -> %s (%s)%s", st->n + 1, sb, sc, stand_in_diff(sb, sc), on);
+		bool ok = explain_step(c, in, sb, sc, x, f, titled ? t : NULL, cls, sizeof(cls));
+		add_step(st, stand_in_diff(sb, sc), cls, ok);
+		return;
+	}
+	struct xs_steps s0 = *st;
+	for (int k = 0; k < 2; k++) {
+		*st = s0;
+		char mid[160], c2[2][128];
+		mid_row(k ? sc : sb, k ? sb : sc, mid, sizeof(mid));
+		snprintf(t, sizeof(t), "step %d:       %s -> %s (%s)%s", st->n + 1, sb, mid, stand_in_diff(sb, mid), on);
+		bool ok1 = explain_step(c, in, sb, mid, x, f, t, c2[0], sizeof(c2[0]));
+		snprintf(t, sizeof(t), "step %d:       %s -> %s (%s)%s", st->n + 2, mid, sc, stand_in_diff(mid, sc), on);
+		bool ok2 = explain_step(c, in, mid, sc, x, f, t, c2[1], sizeof(c2[1]));
+		add_step(st, stand_in_diff(sb, mid), c2[0], ok1);
+		add_step(st, stand_in_diff(mid, sc), c2[1], ok2);
+		if (ok1 && ok2)
+			break;
+	}
+}
+
+/* row's change from inputs a to inputs b, one step: explained by
+ * construction (nothing else changes); which input makes it, told when
+ * the mixes of the two tell it (rb_xi_which) */
+static void inputs_step(struct xs_ctx *c, const char *row, int a, int b, FILE *f, struct xs_steps *st)
+{
+	struct rb_result ra, rb;
+	bool ok = rb_xi_verify(c->xi, a, row, &ra) == 0 && rb_xi_verify(c->xi, b, row, &rb) == 0;
+	char cls[160], fa[64] = "(error)", fb[64] = "(error)", which[96] = "";
+	if (ok) {
+		figures(&ra, fa, sizeof(fa));
+		figures(&rb, fb, sizeof(fb));
+		if (!same_figures(&ra, &rb))
+			rb_xi_which(c->xi, row, a, b, &rb, which, sizeof(which));
+	}
+	snprintf(cls, sizeof(cls), "%s", !ok ? "explain failed: not verified with both inputs"
+				   : same_figures(&ra, &rb) ? "no change"
+				   : which[0]		    ? which
+							    : "inputs not told apart");
+	if (f)
+		fprintf(f, "step %d:       %s with %s's inputs -> with %s's (kernel inputs)\n  %s -> %s: %s\n", st->n + 1,
+			row, rb_xi_name(c->xi, a), rb_xi_name(c->xi, b), fa, fb, cls);
+	add_step(st, "kernel inputs", cls, ok);
+}
+
+/* the stand-ins' change when they are opened with different inputs (ia,
+ * ib): the kernel inputs, when sb with sc's inputs gives sc's figures and
+ * (the counterfactual) sc with sb's inputs gives sb's; else in steps, the
+ * engine's change on one inputs and the inputs' change, in the order where
+ * each step changes something when there is one */
+static void inputs_change(struct xs_ctx *c, const char *sb, int ia, const char *sc, int ib, struct rb_explain *x,
+			  FILE *f, struct xs_steps *st)
+{
+	const struct xs_rows *r = &c->rows;
+	const struct rb_result *rb_ = &r->res[row_at(c, sb)], *rc_ = &r->res[row_at(c, sc)];
+	struct rb_result sb_b, sc_a;
+	bool vb = rb_xi_verify(c->xi, ib, sb, &sb_b) == 0, va = rb_xi_verify(c->xi, ia, sc, &sc_a) == 0;
+	bool suf = vb && same_figures(&sb_b, rc_), nec = va && same_figures(&sc_a, rb_);
+	char fb[64] = "(error)", fa[64] = "(error)";
+	if (vb)
+		figures(&sb_b, fb, sizeof(fb));
+	if (va)
+		figures(&sc_a, fa, sizeof(fa));
+	if (f)
+		fprintf(f, "inputs:       %s with %s's inputs: %s (%s); counterfactual: %s with %s's inputs: %s -> %s\n", sb,
+			rb_xi_name(c->xi, ib), fb, suf ? "the candidate's" : "not the candidate's", sc,
+			rb_xi_name(c->xi, ia), fa, nec ? "vanished" : "remains");
+	if (suf && nec) {
+		char which[96] = "";
+		rb_xi_which(c->xi, sb, ia, ib, rc_, which, sizeof(which));
+		add_step(st, "kernel inputs", which[0] ? which : "inputs not told apart", true);
+		return;
+	}
+	/* engine first (on sb's inputs) unless its middle (sc with sb's
+	 * inputs) leaves a step unchanged where the other's does not */
+	bool e_both = va && !same_figures(&sc_a, rb_) && !same_figures(&sc_a, rc_);
+	bool i_both = vb && !same_figures(&sb_b, rb_) && !same_figures(&sb_b, rc_);
+	struct xs_steps s0 = *st;
+	for (int k = 0; k < 2; k++) {
+		bool engine_first = (k == 0) == (e_both || !i_both);
+		*st = s0;
+		if (engine_first) {
+			engine_change(c, ia, sb, sc, true, x, f, st);
+			inputs_step(c, sc, ia, ib, f, st);
+		} else {
+			inputs_step(c, sb, ia, ib, f, st);
+			engine_change(c, ib, sb, sc, true, x, f, st);
+		}
+		if (st->ok)
+			break;
+	}
+}
+
+/* the engine's explanation between the stand-ins sb and sc, each run with
+ * its own inputs: true when explained; cls (stored), key (summary) set */
+static bool explain_stand_ins(struct xs_ctx *c, const char *sb, const char *sc, struct rb_explain *x, FILE *f,
+			      char *cls, size_t clen, char *key, size_t klen)
+{
+	const struct rb_xs_opts *o = c->o;
+	int ia = c->rows.in[row_at(c, sb)], ib = c->rows.in[row_at(c, sc)];
 	const char *d = stand_in_diff(sb, sc);
 	if (f) {
 		char w[2][96];
 		for (int s = 0; s < 2; s++)
 			snprintf(w[s], sizeof(w[s]), "%s %s %s", s ? sc : sb, strcmp(s ? sc : sb, o->side[s]) ? "for" : "is",
 				 o->side[s]);
-		fprintf(f, "stand-ins:    %s, %s (same verdict, insns, states); they differ in %s\n", w[0], w[1], d);
+		fprintf(f, "stand-ins:    %s, %s (same verdict, insns, states); they differ in %s%s\n", w[0], w[1], d,
+			ia != ib ? " and kernel inputs" : "");
 	}
-	bool ok = false;
-	if (row_distance(sb, sc) == 1) {
-		ok = explain_step(o, obj, idx, sb, sc, x, f, NULL, cls, clen);
-		snprintf(key, klen, "%s %s: %s", ok ? "explained" : "unexplained", d, cls);
-		return ok;
+	struct xs_steps st = {0};
+	if (ia != ib)
+		inputs_change(c, sb, ia, sc, ib, x, f, &st);
+	else
+		engine_change(c, ia, sb, sc, false, x, f, &st);
+	static const char *const count[] = {"", "", "two", "three", "four"};
+	/* stored: the class alone for one engine step (as before inputs were
+	 * told apart), else each step's "what: class" */
+	bool bare = st.n == 1 && strcmp(st.what[0], "kernel inputs");
+	cls[0] = 0;
+	for (int i = 0; i < st.n; i++) {
+		size_t l = strlen(cls);
+		if (bare)
+			snprintf(cls, clen, "%s", st.cls[0]);
+		else
+			snprintf(cls + l, clen - l, "%s%.40s: %.100s", i ? "; " : "", st.what[i], st.cls[i]);
 	}
-	for (int k = 0; k < 2 && !ok; k++) {
-		char mid[160], t[512], c[2][128];
-		mid_row(k ? sc : sb, k ? sb : sc, mid, sizeof(mid));
-		snprintf(t, sizeof(t), "step 1:       %s -> %s (%s)", sb, mid, stand_in_diff(sb, mid));
-		bool ok1 = explain_step(o, obj, idx, sb, mid, x, f, t, c[0], sizeof(c[0]));
-		snprintf(t, sizeof(t), "step 2:       %s -> %s (%s)", mid, sc, stand_in_diff(mid, sc));
-		bool ok2 = explain_step(o, obj, idx, mid, sc, x, f, t, c[1], sizeof(c[1]));
-		ok = ok1 && ok2;
-		snprintf(cls, clen, "%s: %.50s; %s: %.50s", stand_in_diff(sb, mid), c[0], stand_in_diff(mid, sc), c[1]);
-	}
-	snprintf(key, klen, "%s in two steps: %s", ok ? "explained" : "unexplained", cls);
-	return ok;
-}
-
-/* the program p names in obj, or prog_cnt (said why) */
-static size_t find_prog(const struct rb_object *obj, const struct xs_prog *p)
-{
-	size_t idx = 0;
-	while (idx < obj->prog_cnt && strcmp(obj->progs[idx].name, p->name))
-		idx++;
-	if (idx == obj->prog_cnt)
-		fprintf(stderr, "explain: %s: no program '%s'\n", p->path, p->name);
-	return idx;
+	if (st.n == 1)
+		snprintf(key, klen, "%s %s: %s", st.ok ? "explained" : "unexplained", st.what[0], st.cls[0]);
+	else
+		snprintf(key, klen, "%s in %s steps: %s", st.ok ? "explained" : "unexplained", count[st.n], cls);
+	return st.ok;
 }
 
 /* no engine row reproduces side s (or one reproduces both) */
@@ -332,30 +477,32 @@ static void print_unreproduced(FILE *f, const struct rb_xs_opts *o, const struct
 
 /* explain one program: its explanation printed (unless quiet), counted
  * into sum and stored when st; 0, or -1 when the object does not open */
-static int explain_prog(const struct rb_xs_opts *o, struct xs_prog *p, struct xs_sum *sum, struct rb_store *st,
-			int64_t run)
+static int explain_prog(const struct rb_xs_opts *o, struct rb_xi *xi, struct xs_prog *p, struct xs_sum *sum,
+			struct rb_store *st, int64_t run)
 {
-	struct rb_load_opts lo = *o->lo;
-	if (p->prog_type)
-		lo.prog_type = p->prog_type;
-	struct rb_object *obj = NULL;
-	struct rb_err err = {{0}};
-	if (rb_object_open(p->path, &lo, &obj, &err) < 0) {
-		fprintf(stderr, "explain: %s\n", err.msg);
-		return -1;
-	}
-	size_t idx = find_prog(obj, p);
-	struct xs_rows *rows = calloc(1, sizeof(*rows));
+	struct xs_ctx *c = calloc(1, sizeof(*c));
 	struct rb_explain *x = calloc(1, sizeof(*x));
-	if (idx == obj->prog_cnt || !rows || !x) {
-		free(rows);
+	if (!c || !x) {
+		free(c);
 		free(x);
-		rb_object_free(obj);
 		return -1;
 	}
-	run_rows(o, obj, idx, rows);
+	c->o = o;
+	c->xi = xi;
+	rb_xi_program(xi, p->path, p->name, p->prog_type);
+	run_rows(c);
+	bool opened = false;
+	for (int i = 0; i < c->rows.n; i++) {
+		size_t idx;
+		opened |= rb_xi_obj(xi, c->rows.in[i], &idx) != NULL;
+	}
+	if (!opened) {
+		free(c);
+		free(x);
+		return -1;
+	}
 	const char *sb, *sc;
-	bool both = stand_ins(o, rows, p, &sb, &sc);
+	bool both = stand_ins(o, &c->rows, p, &sb, &sc);
 	sum->n++;
 	char fig[2][64], key[320], cls[256];
 	for (int s = 0; s < 2; s++)
@@ -378,24 +525,24 @@ static int explain_prog(const struct rb_xs_opts *o, struct xs_prog *p, struct xs
 			 p->mech[0] ? ")" : "");
 		snprintf(key, sizeof(key), "unexplained: %s", cls);
 		if (f)
-			print_unreproduced(f, o, rows, !sb ? 0 : 1, fig[!sb ? 0 : 1], sb && sc, cls);
+			print_unreproduced(f, o, &c->rows, !sb ? 0 : 1, fig[!sb ? 0 : 1], sb && sc, cls);
 		x->part_insn = x->first_insn = x->cause_insn = -1;
 	} else {
 		sum->reproduced++;
-		ok = explain_stand_ins(o, obj, idx, sb, sc, x, f, cls, sizeof(cls), key, sizeof(key));
+		ok = explain_stand_ins(c, sb, sc, x, f, cls, sizeof(cls), key, sizeof(key));
 		if (f)
 			fprintf(f, "explained:    %s\n\n", ok ? "yes" : "no");
 	}
 	sum->explained += ok;
 	sum_add(sum, key, ok);
 	int rc = 0;
+	struct rb_err err = {{0}};
 	if (st && store_one(st, run, o, p, x, cls, ok, &err) < 0) {
 		fprintf(stderr, "explain: %s\n", err.msg);
 		rc = -1;
 	}
-	free(rows);
+	free(c);
 	free(x);
-	rb_object_free(obj);
 	return rc;
 }
 
@@ -446,7 +593,10 @@ static int expand_args(const struct rb_xs_opts *o, int argc, char **argv, struct
 		const char *pname = rb_cli_split_prog(path);
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
-		if (rb_object_open(path, o->lo, &obj, &err) < 0) {
+		/* its programs' names (the same with every kernel's inputs) */
+		struct rb_load_opts lo = *o->lo;
+		lo.kernel_inputs = NULL;
+		if (rb_object_open(path, &lo, &obj, &err) < 0) {
 			fprintf(stderr, "explain: %s\n", err.msg);
 			return -1;
 		}
@@ -495,6 +645,11 @@ int rb_explain_sides_live(const struct rb_xs_opts *o, int argc, char **argv)
 		if (rb_kdiff_logs(o->side[s], objs, (int)n, o->lo, &lg[s]) < 0)
 			rc = 2;
 	struct xs_sum *sum = calloc(1, sizeof(*sum));
+	struct rb_xi *xi = calloc(1, sizeof(*xi));
+	if (!xi)
+		rc = 2;
+	else
+		rb_xi_init(xi, o->lo, o->eo);
 	bool bad = false;
 	for (size_t i = 0; rc == 0 && sum && i < n; i++) {
 		if (!lg[0].got[i] || !lg[1].got[i]) {
@@ -516,12 +671,15 @@ int rb_explain_sides_live(const struct rb_xs_opts *o, int argc, char **argv)
 			continue;
 		}
 		size_t before = sum->explained;
-		if (explain_prog(o, &p[i], sum, NULL, 0) < 0)
+		if (explain_prog(o, xi, &p[i], sum, NULL, 0) < 0)
 			rc = 2;
 		bad |= sum->explained == before;
 	}
 	if (rc == 0 && sum && sum->n > 1)
 		print_summary(o, sum);
+	if (xi)
+		rb_xi_fini(xi);
+	free(xi);
 	free(sum);
 	rb_kdiff_logs_free(&lg[0], (int)n);
 	rb_kdiff_logs_free(&lg[1], (int)n);
@@ -679,8 +837,11 @@ int rb_explain_sides_run(const struct rb_xs_opts *o)
 		stored_parts(st, run, o->run_b ? run_b : run, o, p, n);
 	}
 	struct xs_sum *sum = calloc(1, sizeof(*sum));
-	if (!sum)
+	struct rb_xi *xi = calloc(1, sizeof(*xi));
+	if (!sum || !xi)
 		rc = 2;
+	else
+		rb_xi_init(xi, o->lo, o->eo);
 	/* which build made each side's rows (a patch shows as its diff's hash) */
 	for (int k = 0; rc == 0 && !o->quiet && k < (o->run_b && run_b != run ? 2 : 1); k++) {
 		struct rb_provenance pv;
@@ -693,7 +854,7 @@ int rb_explain_sides_run(const struct rb_xs_opts *o)
 		rb_provenance_free(&pv);
 	}
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		if (explain_prog(o, &p[i], sum, o->store && !o->run_b ? st : NULL, run) < 0) {
+		if (explain_prog(o, xi, &p[i], sum, o->store && !o->run_b ? st : NULL, run) < 0) {
 			sum->n++;
 			sum_add(sum, "unexplained: the program does not open here", false);
 			if (!o->quiet)
@@ -710,6 +871,9 @@ int rb_explain_sides_run(const struct rb_xs_opts *o)
 			print_summary(o, sum);
 	}
 	int bad = rc == 0 && sum && sum->explained < n;
+	if (xi)
+		rb_xi_fini(xi);
+	free(xi);
 	free(sum);
 	prog_free(p, n);
 	rb_store_close(st);

@@ -6,7 +6,11 @@
  * its figures (verdict, instructions, states): the explanation and its
  * counterfactual are the engine's between the two stand-ins; a side no
  * engine row reproduces leaves the change unexplained, with where the
- * kernels' level-2 logs part (oracle/ktrace.h) when they were taken. */
+ * kernels' level-2 logs part (oracle/ktrace.h) when they were taken. Each
+ * engine row runs on the object opened with the inputs of the kernel it
+ * stands for, as run opens it (explain_inputs.h); stand-ins with different
+ * inputs: the change is classed "kernel inputs" when the inputs alone make
+ * it both ways, else the engine's change and the inputs' are two steps. */
 #ifndef RB_CLI_EXPLAIN_SIDES_H
 #define RB_CLI_EXPLAIN_SIDES_H
 
@@ -23,7 +27,7 @@ struct rb_xs_opts {
 	bool store;              /* the run mode: store the explanations (table explanations) */
 	bool quiet;              /* the run mode: only the summary */
 	struct rb_explain_opts *eo;
-	const struct rb_load_opts *lo;
+	const struct rb_load_opts *lo; /* lo->kernel_inputs: --kernel-inputs, as run's */
 };
 
 /* the default stand-ins: the engine rows that follow a real kernel

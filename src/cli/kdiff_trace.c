@@ -59,12 +59,19 @@ int rb_kdiff_logs(const char *name, const struct rb_guest_obj *objs, int n, cons
 	static struct rb_helper_probe hp;
 	if (!hp.src.set)
 		rb_helper_probe_init(&hp, true);
-	struct rb_vmlinux *vm = rb_vmlinux_new();
+	/* an engine row of a later profile: opened with that kernel's inputs,
+	 * that kernel's BTF for the engine, as run verifies it (verify.h
+	 * rb_verify_row_inputs); the running kernel and 6.18 rows: its own */
+	char in[4096], btf[4200];
+	const char *dir = rb_verify_row_inputs(name, lo->kernel_inputs, in, sizeof(in));
+	snprintf(btf, sizeof(btf), "%s/btf", dir ? dir : "");
+	struct rb_vmlinux *vm = dir ? rb_vmlinux_new_file(btf) : rb_vmlinux_new();
 	for (int i = 0; i < n; i++) {
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
 		struct rb_load_opts o = *lo;
 		o.prog_type = objs[i].prog_type;
+		o.kernel_inputs = dir;
 		if (rb_object_open(objs[i].path, &o, &obj, &err) < 0) {
 			fprintf(stderr, "kdiff: %s\n", err.msg);
 			continue;
