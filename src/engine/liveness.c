@@ -150,7 +150,8 @@ void rb_free_chains(struct rb_env *env)
 	env->nchain_slots = 0;
 	free(env->live_po);
 	free(env->live_po_start);
-	env->live_po = env->live_po_start = NULL;
+	free(env->live_succ);
+	env->live_po = env->live_po_start = env->live_succ = NULL;
 	env->live_wchain = 0;
 }
 
@@ -282,12 +283,18 @@ static int compute_postorder(struct rb_env *env)
 	int n = env->insn_cnt;
 	env->live_po = calloc((size_t)n + 1, sizeof(int));
 	env->live_po_start = calloc((size_t)env->nsubprogs + 1, sizeof(int));
+	env->live_succ = malloc(sizeof(int) * 2 * ((size_t)n + 1));
 	uint8_t *state = calloc((size_t)n + 1, 1);
 	int *stack = calloc((size_t)n + 1, sizeof(int));
-	if (!env->live_po || !env->live_po_start || !state || !stack) {
+	if (!env->live_po || !env->live_po_start || !env->live_succ || !state || !stack) {
 		free(state);
 		free(stack);
 		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		int succ[2], k = rb_insn_successors(env, i, succ);
+		env->live_succ[2 * (size_t)i] = k > 0 ? succ[0] : -1;
+		env->live_succ[2 * (size_t)i + 1] = k > 1 ? succ[1] : -1;
 	}
 	int cur = 0;
 	for (int s = 0; s < env->nsubprogs; s++) {
@@ -368,7 +375,10 @@ static void log_change(struct rb_env *env, const struct rb_chain *ch, const char
  * stack, of the subprogram's entry and of prune points) */
 static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
 {
-	int succ[2], k = rb_insn_successors(env, i, succ);
+	/* the successors decoded once per program (compute_postorder): this
+	 * loop runs over the whole subprogram at every path end */
+	const int *succ = &env->live_succ[2 * (size_t)i];
+	int k = succ[0] < 0 ? 0 : succ[1] < 0 ? 1 : 2;
 	if (!k)
 		return false;
 	rb_spis after = 0, acc = ~(rb_spis)0;

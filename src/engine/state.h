@@ -310,6 +310,7 @@ struct rb_env {
 	int live_wchain, live_widx; /* the insn whose full writes are collected: its chain + 1 (0: none), index */
 	rb_spis live_wacc[RB_MAX_FRAMES];
 	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
+	int *live_succ; /* per insn: its successors (rb_insn_successors), -1 past the last */
 	/* the 7.2 profile's static stack liveness (stack_live72.c) and what it
 	 * reads: the constant registers (const_fold.c) and the subprograms
 	 * callees first (subprog_topo.c) */
