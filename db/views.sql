@@ -33,6 +33,9 @@ JOIN runs ru ON ru.id = res.run_id;
 -- registry, after this file. A comparison picks its pair by role, e.g.
 -- WHERE base_tracker = :baseline AND cand_tracker = :candidate
 -- (`rangebench query --baseline X --candidate Y`; defaults old, cnum).
+-- run_pairs: one tracker in two runs side by side (base_run, cand_run,
+-- tracker, and the same base_NAME/cand_NAME columns), per program: a
+-- before/after of a patch, e.g. WHERE base_run = 3 AND cand_run = 4.
 
 -- Each userspace tracker against the running kernel, per run and program.
 -- agree is NULL unless both gave a verification verdict (success/failure).

@@ -257,24 +257,21 @@ const struct rb_chart rb_charts[] = {
 		.title = "before/after for two runs",
 		.runs = RB_CHART_BEFORE_AFTER,
 		.file = {"before_after.tsv"},
-		.query = {"SELECT p.name AS program, a.tracker, a.insns_processed AS a_insns, "
-			  "b.insns_processed AS b_insns, a.total_states AS a_states, b.total_states AS b_states, "
-			  "a.verdict <> b.verdict AS verdict_changed, "
-			  "CASE WHEN a.verdict = b.verdict THEN (CASE WHEN a.insns_processed = b.insns_processed AND "
-			  "a.total_states = b.total_states THEN 'same' ELSE 'counts' END) WHEN b.verdict = 'success' "
-			  "THEN 'accepted' WHEN a.verdict = 'success' THEN 'rejected' ELSE 'other' END AS verdict_way, "
-			  "CASE WHEN a.verdict <> b.verdict OR a.insns_processed <> b.insns_processed OR "
-			  "a.total_states <> b.total_states THEN row_number() OVER (PARTITION BY a.verdict <> b.verdict OR "
-			  "a.insns_processed <> b.insns_processed OR a.total_states <> b.total_states ORDER BY "
-			  "a.verdict = b.verdict, coalesce(t.ord, 1000), a.tracker, p.name) ELSE 0 END AS change_no, "
-			  "a.verdict AS a_verdict, b.verdict AS b_verdict "
-			  "FROM results a JOIN results b ON b.run_id = ?2 AND b.program_id = a.program_id "
-			  "AND b.tracker = a.tracker JOIN programs p ON p.id = a.program_id "
-			  "LEFT JOIN chart_trackers t ON t.name = a.tracker "
-			  "WHERE a.run_id = ?1 AND ?1 <> ?2 ORDER BY coalesce(t.ord, 1000), a.tracker, p.name"},
-		.points = "SELECT count(*) FROM results a JOIN results b ON b.run_id = ?2 AND "
-			  "b.program_id = a.program_id AND b.tracker = a.tracker WHERE a.run_id = ?1 AND ?1 <> ?2 "
-			  "AND a.insns_processed > 0 AND b.insns_processed > 0",
+		/* one tracker in the two runs: the run_pairs view (src/store/pairs.c) */
+		.query = {"SELECT program, tracker, base_insns AS a_insns, cand_insns AS b_insns, base_states AS a_states, "
+			  "cand_states AS b_states, base_verdict <> cand_verdict AS verdict_changed, "
+			  "CASE WHEN base_verdict = cand_verdict THEN (CASE WHEN base_insns = cand_insns AND "
+			  "base_states = cand_states THEN 'same' ELSE 'counts' END) WHEN cand_verdict = 'success' "
+			  "THEN 'accepted' WHEN base_verdict = 'success' THEN 'rejected' ELSE 'other' END AS verdict_way, "
+			  "CASE WHEN base_verdict <> cand_verdict OR base_insns <> cand_insns OR "
+			  "base_states <> cand_states THEN row_number() OVER (PARTITION BY base_verdict <> cand_verdict OR "
+			  "base_insns <> cand_insns OR base_states <> cand_states ORDER BY "
+			  "base_verdict = cand_verdict, coalesce(t.ord, 1000), tracker, program) ELSE 0 END AS change_no, "
+			  "base_verdict AS a_verdict, cand_verdict AS b_verdict "
+			  "FROM run_pairs LEFT JOIN chart_trackers t ON t.name = tracker "
+			  "WHERE base_run = ?1 AND cand_run = ?2 ORDER BY coalesce(t.ord, 1000), tracker, program"},
+		.points = "SELECT count(*) FROM run_pairs WHERE base_run = ?1 AND cand_run = ?2 "
+			  "AND base_insns > 0 AND cand_insns > 0",
 		.needs = "two verify runs",
 	},
 	{

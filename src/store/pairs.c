@@ -45,13 +45,20 @@ int rb_pair_view_create(sqlite3 *db, bool temp, struct rb_err *err)
 	char *cols = rb_pair_columns(db, "o", "c", err);
 	if (!cols)
 		return -1;
+	/* the two pairings share the columns: two trackers of one run, and
+	 * one tracker in two runs (a before/after of a patch) */
 	char *sql = sqlite3_mprintf(
 		"%sCREATE %sVIEW tracker_pairs AS SELECT o.run_id, p.id AS program_id, p.source, "
 		"p.obj_path AS object, p.name AS program, o.tracker AS base_tracker, c.tracker AS cand_tracker, %s "
 		"FROM results o JOIN results c ON c.run_id = o.run_id AND c.program_id = o.program_id "
-		"AND c.tracker <> o.tracker JOIN programs p ON p.id = o.program_id",
-		temp ? "" : "DROP VIEW IF EXISTS tracker_pair_metrics; DROP VIEW IF EXISTS tracker_pairs; ",
-		temp ? "TEMP " : "", cols);
+		"AND c.tracker <> o.tracker JOIN programs p ON p.id = o.program_id; "
+		"CREATE %sVIEW run_pairs AS SELECT o.run_id AS base_run, c.run_id AS cand_run, p.id AS program_id, "
+		"p.source, p.obj_path AS object, p.name AS program, o.tracker, %s "
+		"FROM results o JOIN results c ON c.program_id = o.program_id AND c.tracker = o.tracker "
+		"AND c.run_id <> o.run_id JOIN programs p ON p.id = o.program_id",
+		temp ? "" : "DROP VIEW IF EXISTS tracker_pair_metrics; DROP VIEW IF EXISTS tracker_pairs; "
+			    "DROP VIEW IF EXISTS run_pairs; ",
+		temp ? "TEMP " : "", cols, temp ? "TEMP " : "", cols);
 	sqlite3_free(cols);
 	/* the same pairs one row per metric (metric, ord = registry order,
 	 * base, cand): a chart or query over every metric, a new metric

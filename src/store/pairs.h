@@ -22,9 +22,13 @@ bool rb_results_has_column(sqlite3 *db, const char *col);
 
 /* CREATE [TEMP] VIEW tracker_pairs: every ordered pair of trackers of a
  * run, per program (run_id, program_id, source, object, program,
- * base_tracker, cand_tracker, then rb_pair_columns); and
- * tracker_pair_metrics, the same one row per metric (..., base_verdict,
- * cand_verdict, metric, ord, base, cand). 0 or -1. */
+ * base_tracker, cand_tracker, then rb_pair_columns); tracker_pair_metrics,
+ * the same one row per metric (..., base_verdict, cand_verdict, metric,
+ * ord, base, cand); and run_pairs: one tracker in every ordered pair of
+ * runs, per program (base_run, cand_run, program_id, source, object,
+ * program, tracker, then rb_pair_columns), a patch's before/after. These
+ * hold the programs both sides verified; compare also lists a program
+ * only one side has (its own outer join, with the same columns). 0 or -1. */
 int rb_pair_view_create(sqlite3 *db, bool temp, struct rb_err *err);
 
 /* Writers: add the results column of every metric the table lacks (a

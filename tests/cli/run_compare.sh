@@ -102,3 +102,9 @@ check "before/after chart of base -> faulty renders" \
 	"[ $? -eq 0 ] && [ -s $tmp/plots/before_after.png ] && [ -s $tmp/plots/before_after.svg ]" "$tmp/plot.out"
 check "before/after data marks the changed verdicts" \
 	"[ \$(awk -F'\t' '!/^#/ && \$7 == 1' $tmp/plots/data/before_after.tsv | wc -l) -eq $((4 * ntr)) ]" "$tmp/plots/data/before_after.tsv"
+# the run_pairs view (src/store/pairs.c): one tracker in two runs, the
+# join the before/after chart reads: every program of both runs once per
+# tracker, the flipped verdicts as above, and the chart's rows its rows
+sqlite3 "$db" "SELECT count(*), sum(base_verdict <> cand_verdict), sum(base_insns IS NOT NULL) FROM run_pairs r JOIN runs a ON a.id = r.base_run AND a.label = 'base' JOIN runs b ON b.id = r.cand_run AND b.label = 'faulty'" >"$tmp/rp.out" 2>&1
+check "run_pairs base -> faulty: 6 programs per tracker, 4 flipped, insns on both" \
+	"[ \"\$(cat $tmp/rp.out)\" = \"$((6 * ntr))|$((4 * ntr))|$((6 * ntr))\" ] && [ \$(grep -vc '^#' $tmp/plots/data/before_after.tsv) -eq $((6 * ntr)) ]" "$tmp/rp.out"

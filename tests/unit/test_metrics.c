@@ -109,6 +109,11 @@ static void every_metric_stored_and_paired(void **state)
 		snprintf(sql, sizeof(sql),
 			 "SELECT cand FROM tracker_pair_metrics WHERE base_tracker = 'old' AND metric = '%s'", d->name);
 		assert_int_equal(fx_count(db, sql), 100 + m);
+		/* the two-run pair view has the same columns */
+		snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM pragma_table_info('run_pairs') WHERE name IN ('base_%s', 'cand_%s')",
+			 d->name, d->name);
+		assert_int_equal(fx_count(db, sql), 2);
 	}
 	assert_int_equal(fx_count(db, "SELECT count(*) FROM tracker_pair_metrics"), 2 * RB_METRIC_COUNT);
 	rb_store_close(st);
@@ -117,7 +122,7 @@ static void every_metric_stored_and_paired(void **state)
 	sqlite3 *raw;
 	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
 	const char *col = rb_metrics[RB_METRIC_COUNT - 1].column;
-	snprintf(sql, sizeof(sql), "DROP VIEW tracker_pair_metrics; DROP VIEW tracker_pairs; "
+	snprintf(sql, sizeof(sql), "DROP VIEW tracker_pair_metrics; DROP VIEW tracker_pairs; DROP VIEW run_pairs; "
 		 "ALTER TABLE results DROP COLUMN %s", col);
 	assert_int_equal(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('results') WHERE name = '%s'", col);

@@ -28,7 +28,7 @@ static void create_fresh(void **state)
 	assert_int_equal(fx_count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
 				   "('runs','programs','results','census','bench')"),
 			 5);
-	assert_int_equal(fx_count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 7);
+	assert_int_equal(fx_count(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view'"), 8);
 	rb_store_close(st);
 	/* opening again is a no-op on the schema */
 	assert_int_equal(rb_store_open(path, &st, &err), 0);
