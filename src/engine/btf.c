@@ -525,8 +525,8 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 			else if (!env->prof->walk_plain_ptr)
 				flags = kind == 3 ? RF_RCU : kind == 4 || (rcu && !via_union) ? RF_RCU | RF_MAYBE_NULL : RF_UNTRUSTED;
 			else if (!parent && !(reg->flags & RF_UNTRUSTED))
-				flags = 0; /* 7.2 "old compat": a plain parent (an fentry argument, an
-					    * iterator's object) gives a plain pointer (clear_trusted_flags) */
+				flags = via_union ? RF_UNTRUSTED : 0; /* 7.2 "old compat": a plain parent (an iterator's
+					    * object) gives a plain pointer, untrusted through a union (clear_trusted_flags) */
 			else if (!parent || via_union || !in_rcu || (reg->flags & RF_MAYBE_NULL))
 				flags = RF_UNTRUSTED;
 			else if (kind == 3)

@@ -113,10 +113,14 @@ static struct rb_func *new_frame(struct rb_env *env, int callsite, int frameno, 
 	return f;
 }
 
-static void map_ptr_reg(struct rb_env *env, struct rb_reg *r, enum rb_rtype type, int32_t map_idx)
+/* a callback's map pointer, key or value: of the caller's map pointer
+ * (map_ptr and map_uid, 6.18 and 7.2.13 set_map_elem_callback_state,
+ * set_timer_callback_state) */
+static void map_ptr_reg(struct rb_env *env, struct rb_reg *r, enum rb_rtype type, const struct rb_reg *map)
 {
 	rb_reg_ptr(env, r, type);
-	r->map_idx = map_idx;
+	r->map_idx = map->map_idx;
+	RB_MAP_UID(r) = RB_MAP_UID(map);
 }
 
 /* map_set_for_each_callback_args: the map types that have them in 6.18 */
@@ -153,8 +157,8 @@ static int set_callee_state(struct rb_env *env, int32_t helper_id, const struct 
 		if (!map_has_for_each(env->obj->maps[m].type))
 			return rb_reject(env, "callback function not allowed for map");
 		r[1] = cr[1];
-		map_ptr_reg(env, &r[2], RT_MAP_KEY, m);
-		map_ptr_reg(env, &r[3], RT_MAP_VALUE, m);
+		map_ptr_reg(env, &r[2], RT_MAP_KEY, &cr[1]);
+		map_ptr_reg(env, &r[3], RT_MAP_VALUE, &cr[1]);
 		r[3].id = ++env->id_gen; /* measured on 6.18.44: the value has an id */
 		r[4] = cr[3];
 		break;
@@ -172,10 +176,9 @@ static int set_callee_state(struct rb_env *env, int32_t helper_id, const struct 
 	}
 	case BPF_FUNC_timer_set_callback: {
 		/* callback_fn(struct bpf_map *map, void *key, void *value) */
-		int32_t m = cr[1].map_idx;
-		map_ptr_reg(env, &r[1], RT_MAP_PTR, m);
-		map_ptr_reg(env, &r[2], RT_MAP_KEY, m);
-		map_ptr_reg(env, &r[3], RT_MAP_VALUE, m);
+		map_ptr_reg(env, &r[1], RT_MAP_PTR, &cr[1]);
+		map_ptr_reg(env, &r[2], RT_MAP_KEY, &cr[1]);
+		map_ptr_reg(env, &r[3], RT_MAP_VALUE, &cr[1]);
 		r[3].id = ++env->id_gen; /* measured on 6.18.44, as for bpf_for_each_map_elem */
 		callee->in_async_callback_fn = true;
 		callee->cb_ret_lo = callee->cb_ret_hi = 0;

@@ -201,10 +201,13 @@ static int check_ptr_arg(struct rb_env *env, const struct rb_helper *p, int a, s
 		 * PTR_MAYBE_NULL flag is not in the compatible set) */
 		if (reg->type != RT_MAP_PTR || (reg->flags & RF_MAYBE_NULL))
 			return rb_reject(env, "R%d type=%s expected=map_ptr", regno, tn);
-		/* bpf_timer_init: the map must be the timer's own (map_uid 0: not an inner map) */
-		if (ca->map_idx >= 0 && ca->map_idx != reg->map_idx)
-			return rb_reject(env, "timer pointer in R1 map_uid=0 doesn't match map pointer in R2 map_uid=0");
+		/* bpf_timer_init: the map must be the timer's own, and an
+		 * inner map the one of the same lookup (map_uid) */
+		if (ca->map_idx >= 0 && (ca->map_idx != reg->map_idx || ca->map_uid != RB_MAP_UID(reg)))
+			return rb_reject(env, "timer pointer in R1 map_uid=%d doesn't match map pointer in R2 map_uid=%d",
+					 ca->map_uid, RB_MAP_UID(reg));
 		ca->map_idx = reg->map_idx;
+		ca->map_uid = RB_MAP_UID(reg);
 		uint32_t mt = env->obj->maps[ca->map_idx].type;
 		bool sock_map = mt == BPF_MAP_TYPE_SOCKMAP || mt == BPF_MAP_TYPE_SOCKHASH;
 		if (sock_map && (p->id == BPF_FUNC_map_update_elem || p->id == BPF_FUNC_map_delete_elem)) {
@@ -477,7 +480,7 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 		err = rb_check_spin_lock_arg(env, p->id, regno);
 		break;
 	case A_TIMER:
-		err = rb_check_timer_arg(env, regno, &ca->map_idx);
+		err = rb_check_timer_arg(env, regno, &ca->map_idx, &ca->map_uid);
 		break;
 	case A_KPTR_XCHG_DEST:
 		err = rb_check_kptr_xchg_dest(env, regno, ca);

@@ -13,6 +13,7 @@
 /* what the argument checks learn for the return value */
 struct rb_call_args {
 	int map_idx;
+	int32_t map_uid; /* meta->map.uid: the map_uid (RB_MAP_UID) of map_idx's pointer */
 	int64_t const_key;
 	uint64_t msize_max, alloc_size;
 	uint32_t release_id;

@@ -196,6 +196,7 @@ static int set_map_value_return(struct rb_env *env, const struct rb_helper *p, c
 		 * vs=..)"), never elided */
 		rb_reg_ptr(env, r0, RT_MAP_PTR);
 		r0->map_idx = m->inner_map_idx;
+		RB_MAP_UID(r0) = ca->map_uid;
 		r0->flags = RF_MAYBE_NULL;
 		r0->id = ++env->id_gen;
 		return 0;
@@ -209,6 +210,7 @@ static int set_map_value_return(struct rb_env *env, const struct rb_helper *p, c
 	}
 	rb_reg_ptr(env, r0, RT_MAP_VALUE);
 	r0->map_idx = ca->map_idx;
+	RB_MAP_UID(r0) = ca->map_uid; /* an inner map's value: that lookup's uid */
 	/* 6.13+: an array lookup with a constant in-range key cannot fail */
 	if (p->id == BPF_FUNC_map_lookup_elem && ca->const_key >= 0 && (uint64_t)ca->const_key < m->max_entries) {
 		/* a value that may hold a bpf_spin_lock gets an id (the lock's identity) */

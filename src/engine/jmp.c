@@ -11,6 +11,7 @@
 #include "engine/profile.h"
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/timers.h"
 
 
 #define FOR_EACH_REG(st, f, r, body)                                                                        \
@@ -198,6 +199,12 @@ static void not_null_reg(struct rb_env *env, struct rb_reg *r)
 			r->flags |= RF_MAP_SOCK;
 		}
 	}
+	/* an inner map (a map-in-map lookup is a map pointer from the call
+	 * on): the lookup's id, unique per lookup, becomes the inner map's
+	 * uid when its value holds a timer, workqueue or task_work (6.18,
+	 * 7.2.13 mark_ptr_not_null_reg) */
+	if (r->type == RT_MAP_PTR && rb_map_has_async(env, r->map_idx))
+		RB_MAP_UID(r) = (int32_t)r->id;
 }
 
 /* mark_ptr_or_null_regs: after "if (p == 0)" */

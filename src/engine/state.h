@@ -111,11 +111,19 @@ struct rb_reg {
 	int32_t off;     /* fixed offset (pointers; linked-scalar delta) */
 	uint32_t id;     /* null-check / packet / linked-scalar id */
 	uint32_t ref_obj_id;
-	int32_t range;     /* packet: bytes known readable from off; mem: size */
+	int32_t range;     /* packet: bytes known readable from off; mem: size; map pointers,
+			    * keys and values: the map_uid (RB_MAP_UID) */
 	int32_t map_idx;   /* map pointers, keys and values: index into obj->maps; BTF pointers: vmlinux
 			    * type id; RT_FUNC: the subprogram (the kernel's subprogno) */
 	rb_val val;        /* scalar value, or the variable offset of a pointer */
 };
+/* A map pointer's, key's or value's map_uid (6.18 and 7.2.13 struct
+ * bpf_reg_state, in the union beside map_ptr as range is here): the id of
+ * the map-in-map lookup that gave the inner map, when the inner map's
+ * value holds a timer, workqueue or task_work; 0 otherwise. Compared
+ * exactly when states are compared (same_nonval), as the kernel's memcmp
+ * over the union does. */
+#define RB_MAP_UID(r) ((r)->range)
 
 struct rb_slot {
 	struct rb_reg spilled;

@@ -22,7 +22,13 @@ int32_t rb_map_timer_off(struct rb_env *env, int map_idx)
 	return rb_map_struct_field_off(env, map_idx, "bpf_timer");
 }
 
-int rb_check_timer_arg(struct rb_env *env, int regno, int *map_idx)
+bool rb_map_has_async(struct rb_env *env, int map_idx)
+{
+	return rb_map_timer_off(env, map_idx) >= 0 || rb_map_struct_field_off(env, map_idx, "bpf_wq") >= 0 ||
+	       rb_map_struct_field_off(env, map_idx, "bpf_task_work") >= 0;
+}
+
+int rb_check_timer_arg(struct rb_env *env, int regno, int *map_idx, int32_t *map_uid)
 {
 	struct rb_reg *reg = &rb_cur_regs(env)[regno];
 	char tn[48];
@@ -42,6 +48,7 @@ int rb_check_timer_arg(struct rb_env *env, int regno, int *map_idx)
 	if (val != off)
 		return rb_reject(env, "off %lld doesn't point to 'struct bpf_timer' that is at %d", (long long)val, off);
 	*map_idx = reg->map_idx;
+	*map_uid = RB_MAP_UID(reg);
 	return 0;
 }
 

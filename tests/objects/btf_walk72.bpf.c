@@ -2,7 +2,8 @@
  * (src/engine/btf.c; profile.h btf_walk_plain): 6.18.44 makes a pointer
  * walked from a plain or a trusted parent's ordinary field untrusted,
  * 7.2.13 a plain PTR_TO_BTF_ID (inside an RCU critical section), which
- * helpers taking ptr_ accept. tests/cli/btf_walk72.sh checks the engine
+ * helpers taking ptr_ accept, but an untrusted one through a union of
+ * more than one member. tests/cli/btf_walk72.sh checks the engine
  * against the running kernel (kdiff, 6.18 profile) and pins 7.2.13's
  * counts for the 7.2 profile. */
 #include <linux/bpf.h>
@@ -41,6 +42,24 @@ struct bpf_iter__task_file {
 	struct task_struct *task;
 	__u32 fd;
 	struct file *file;
+} __attribute__((preserve_access_index));
+
+struct nh_info {
+	__u8 family;
+} __attribute__((preserve_access_index));
+struct nh_group;
+struct nexthop {
+	union {
+		struct nh_info *nh_info;
+		struct nh_group *nh_grp;
+	};
+} __attribute__((preserve_access_index));
+struct fib6_info {
+	struct nexthop *nh;
+} __attribute__((preserve_access_index));
+struct bpf_iter__ipv6_route {
+	struct bpf_iter_meta *meta;
+	struct fib6_info *rt;
 } __attribute__((preserve_access_index));
 
 struct {
@@ -97,6 +116,27 @@ int file_sock_storage(struct bpf_iter__task_file *ctx)
 	if (v)
 		*v += 1;
 	return 0;
+}
+
+/* a route's nexthop (plain in 7.2) -> nh_info, a member of a union of two:
+ * untrusted in both kernels (7.2.13 btf_struct_walk's PTR_UNTRUSTED is
+ * kept by clear_trusted_flags) */
+SEC("iter/ipv6_route")
+int union_member(struct bpf_iter__ipv6_route *ctx)
+{
+	struct fib6_info *rt = ctx->rt;
+	struct nexthop *nh;
+	struct nh_info *ni;
+
+	if (!rt)
+		return 0;
+	nh = rt->nh;
+	if (!nh)
+		return 0;
+	ni = nh->nh_info;
+	if (!ni)
+		return 0;
+	return ni->family & 1;
 }
 
 char _license[] SEC("license") = "GPL";

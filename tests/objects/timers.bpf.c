@@ -2,9 +2,12 @@
  * bpf_timer_init/set_callback/start/cancel with the callback verified as
  * an async callback, and the rejections (the timer of another map, a
  * direct load of the timer, a wrong offset, a map with a timer in a
- * tracing program). Each program must give the running kernel's (Linux
- * 6.18.44) level-2 log line for line, its verdict and its counts
- * (tests/cli/timers.sh runs `rangebench kdiff` on every program here). */
+ * tracing program), and the map_uid of an inner map with a timer (the
+ * inner map of one map-in-map lookup is not that of another). Each
+ * program must give the running kernel's (Linux 6.18.44) level-2 log line
+ * for line, its verdict and its counts (tests/cli/timers.sh runs
+ * `rangebench kdiff` on every program here, and pins the map_uid programs'
+ * counts in Linux 7.2.13). */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
@@ -30,6 +33,23 @@ struct {
 	__type(key, __u32);
 	__type(value, struct elem);
 } other SEC(".maps");
+
+/* a map of maps whose inner maps hold timers */
+struct inner {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct elem);
+} inner_timers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__array(values, struct inner);
+} outer SEC(".maps") = {
+	.values = {[0] = &inner_timers},
+};
 
 static int timer_cb(void *map, __u32 *key, struct elem *e)
 {
@@ -102,4 +122,66 @@ int timer_in_tracing(void *ctx)
 	if (!e)
 		return 0;
 	return e->count;
+}
+
+/* bpf_timer_init with the inner map of the lookup that gave the timer */
+SEC("tc")
+int timer_mim_same(struct __sk_buff *skb)
+{
+	__u32 k0 = 0, k1 = 1, key = 0;
+	struct elem *e;
+	void *m = bpf_map_lookup_elem(&outer, &k0);
+	void *m2 = bpf_map_lookup_elem(&outer, &k1);
+
+	if (!m || !m2)
+		return 0;
+	e = bpf_map_lookup_elem(m, &key);
+	if (!e)
+		return 0;
+	bpf_timer_init(&e->t, m, CLOCK_MONOTONIC);
+	bpf_timer_set_callback(&e->t, timer_cb);
+	return 0;
+}
+
+/* ... with the inner map of another lookup: its map_uid differs */
+SEC("tc")
+int timer_mim_other(struct __sk_buff *skb)
+{
+	__u32 k0 = 0, k1 = 1, key = 0;
+	struct elem *e;
+	void *m = bpf_map_lookup_elem(&outer, &k0);
+	void *m2 = bpf_map_lookup_elem(&outer, &k1);
+
+	if (!m || !m2)
+		return 0;
+	e = bpf_map_lookup_elem(m, &key);
+	if (!e)
+		return 0;
+	bpf_timer_init(&e->t, m2, CLOCK_MONOTONIC);
+	return 0;
+}
+
+/* two paths join with inner maps of two lookups in one register: the
+ * states differ in map_uid only, so the second path is not pruned */
+SEC("tc")
+int timer_mim_join(struct __sk_buff *skb)
+{
+	__u32 k0 = 0, k1 = 1, key = 0;
+	void *m;
+	struct elem *e;
+
+	if (skb->len & 1) {
+		m = bpf_map_lookup_elem(&outer, &k0);
+		if (!m)
+			return 1;
+	} else {
+		m = bpf_map_lookup_elem(&outer, &k1);
+		if (!m)
+			return 2;
+	}
+	e = bpf_map_lookup_elem(m, &key);
+	if (!e)
+		return 0;
+	bpf_timer_init(&e->t, m, CLOCK_MONOTONIC);
+	return 0;
 }
