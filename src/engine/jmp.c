@@ -366,14 +366,12 @@ static void clear_scalar_id(struct rb_reg *r)
 }
 
 /* collect_linked_regs: live scalars sharing the compared registers'
- * ids go into the jump history (both branches share it), at most 6 (7.2:
- * 5, profile.h linked_regs_max_5); only they are synchronised after the
- * branch */
-static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const struct rb_reg *dst, uint64_t *packed,
-			  int *cnt)
+ * ids, at most 6 (7.2: 5, profile.h linked_regs_max_5; the rest lose
+ * their ids); only they are synchronised after the branch */
+static void collect_linked(struct rb_env *env, const struct bpf_insn *insn, const struct rb_reg *dst, uint64_t *packed,
+			   int *cnt)
 {
 	struct rb_reg *regs = rb_cur_regs(env);
-	int err;
 	struct rb_reg *sr = BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL;
 	uint32_t ids[2] = {sr && sr->type == RT_SCALAR ? sr->id & RB_ID_MASK : 0,
 			   dst->type == RT_SCALAR ? dst->id & RB_ID_MASK : 0};
@@ -406,12 +404,17 @@ static int collect_linked(struct rb_env *env, const struct bpf_insn *insn, const
 			}
 		}
 	}
-	if (*cnt > 1) {
-		err = rb_push_hist(env, env->cur, 0);
-		if (err)
-			return err;
-		env->cur_hist_ent->linked = *packed | ((uint64_t)*cnt << 60);
-	}
+}
+
+/* ... into the jump history, which both branches share */
+static int push_linked(struct rb_env *env, uint64_t packed, int cnt)
+{
+	if (cnt < 2)
+		return 0;
+	int err = rb_push_hist(env, env->cur, 0);
+	if (err)
+		return err;
+	env->cur_hist_ent->linked = packed | ((uint64_t)cnt << 60);
 	return 0;
 }
 
@@ -463,6 +466,11 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		src = &kreg;
 	}
 	bool aliased = BPF_SRC(insn->code) == BPF_X && insn->src_reg == insn->dst_reg;
+	uint64_t packed = 0;
+	int cnt = 0;
+	/* 7.2: the links are collected whatever the outcome (profile.h linked_regs_first) */
+	if (env->prof->linked_regs_first)
+		collect_linked(env, insn, dst, &packed, &cnt);
 	int pred = branch_taken(env, dst, src, op, is32, aliased);
 	if (pred >= 0) {
 		if (!rb_is_pointer(dst))
@@ -508,9 +516,9 @@ int rb_check_cond_jmp(struct rb_env *env, const struct bpf_insn *insn, int *insn
 		}
 	}
 
-	uint64_t packed = 0;
-	int cnt = 0;
-	if ((err = collect_linked(env, insn, dst, &packed, &cnt)))
+	if (!env->prof->linked_regs_first)
+		collect_linked(env, insn, dst, &packed, &cnt);
+	if ((err = push_linked(env, packed, cnt)))
 		return err;
 	struct rb_vstate *other = rb_push_branch(env, *insn_idx + insn->off + 1, *insn_idx);
 	if (!other)

@@ -41,6 +41,8 @@ static const struct rb_profile profiles[] = {
 		.fill_assigns_id = true,
 		.subprog_stack_args = true,
 		.global_void_return = true,
+		.dynptr_parent_ids = true,
+		.linked_regs_first = true,
 	},
 };
 
@@ -121,6 +123,8 @@ static const struct {
 	SW_BOOL(fill_assigns_id),
 	SW_BOOL(subprog_stack_args),
 	SW_BOOL(global_void_return),
+	SW_BOOL(dynptr_parent_ids),
+	SW_BOOL(linked_regs_first),
 };
 
 size_t rb_profile_switch_count(void)

@@ -242,6 +242,24 @@ struct rb_profile {
 	 * return scalar"; selftests test_global_func7: 6.18.44 failure at
 	 * 1 insn, 7.2.13 success at 6). */
 	bool global_void_return;
+	/* 7.2 include/linux/bpf_verifier.h and states.c regsafe/stacksafe: a
+	 * dynptr slice's dynptr is its parent_id, compared through the id map
+	 * (check_ids) like the slice's own id, and a stack dynptr's id is
+	 * compared so too; 6.18.44 kept the slice's dynptr_id in the union
+	 * beside mem_size, compared exactly by regsafe's memcmp, and compared
+	 * a stack dynptr by its reference only. So in 7.2 a slice of another
+	 * dynptr, made on another path, matches (progdiff ringbuf 42, seed 1:
+	 * 7.2.13 prunes after bpf_dynptr_data, 371 insns). */
+	bool dynptr_parent_ids;
+	/* 7.2 kernel/bpf/verifier.c check_cond_jmp_op: the scalars linked to
+	 * a conditional jump's operands are collected before is_branch_taken
+	 * ("otherwise ids dropped by collect_linked_regs() would be
+	 * resurrected"), so a jump whose outcome is known also drops the ids
+	 * of the linked scalars past LINKED_REGS_MAX (an operand compared
+	 * with itself collects its links twice); 6.18.44 collected them only
+	 * for a jump that forks (progdiff regjmp 342, seed 1: `if r6 < r6`
+	 * with r6, r7, r9 linked drops r9's id, 30 insns as 7.2.13). */
+	bool linked_regs_first;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

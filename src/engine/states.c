@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/dynptr.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
 #include "engine/states.h"
@@ -289,7 +290,19 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	case RT_MAP_VALUE:
 	case RT_MEM:
 	case RT_TP_BUFFER:
-	case RT_BUF:
+	case RT_BUF: {
+		struct rb_reg os, cs;
+		if (o->type == RT_MEM && env->prof->dynptr_parent_ids) {
+			/* 7.2: a slice's dynptr (its parent_id) through the id
+			 * map, not exactly (profile.h dynptr_parent_ids) */
+			if (!check_ids(m, (uint32_t)RB_SLICE_DYNPTR_ID(o), (uint32_t)RB_SLICE_DYNPTR_ID(c)))
+				return false;
+			os = *o;
+			cs = *c;
+			RB_SLICE_DYNPTR_ID(&os) = RB_SLICE_DYNPTR_ID(&cs) = 0;
+			o = &os;
+			c = &cs;
+		}
 		if (env->prof->ptr_off_in_var) {
 			/* 7.2: no fixed offset to compare, the constants are
 			 * in the ranges */
@@ -300,6 +313,7 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 		}
 		return same_nonval(o, c) && env->t->is_subset(&o->val, &c->val) && check_ids(m, o->id, c->id) &&
 		       check_ids(m, o->ref_obj_id, c->ref_obj_id);
+	}
 	case RT_ARENA: /* 7.2.13 regsafe: any two arena pointers */
 		return true;
 	case RT_PKT:
@@ -424,6 +438,9 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
 			if (orr->map_idx != crr->map_idx || orr->range != crr->range ||
 			    !check_ids(m, orr->ref_obj_id, crr->ref_obj_id))
+				return false;
+			/* 7.2: and its id (profile.h dynptr_parent_ids) */
+			if (env->prof->dynptr_parent_ids && !check_ids(m, orr->id, crr->id))
 				return false;
 		}
 		if (ot == SLOT_ITER) {

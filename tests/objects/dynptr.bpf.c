@@ -101,6 +101,35 @@ int two_paths(void *ctx)
 	return 0;
 }
 
+/* ... each with a slice when they meet: 6.18.44 compares a slice's
+ * dynptr_id exactly, so the second path is explored again; 7.2.13 maps it
+ * through the id map (profile.h dynptr_parent_ids) and prunes
+ * (tests/cli/dynptr.sh pins both kernels' counts) */
+SEC("raw_tp")
+int slice_two_paths(void *ctx)
+{
+	struct bpf_dynptr d;
+	__u32 n = bpf_get_prandom_u32();
+	__u32 *p;
+
+	/* two different instructions end the branches, so that the compiler
+	 * does not sink the calls into one */
+	if (n & 1) {
+		bpf_ringbuf_reserve_dynptr(&rb, 8, 0, &d);
+		p = bpf_dynptr_data(&d, 0, 4);
+		asm volatile("r1 = 0; r1 = 1; r1 = 2" ::: "r1");
+	} else {
+		bpf_ringbuf_reserve_dynptr(&rb, 16, 0, &d);
+		p = bpf_dynptr_data(&d, 4, 4);
+		asm volatile("r2 = 0" ::: "r2");
+	}
+	asm volatile("" : "+r"(p)); /* the slice checked once, after the paths meet */
+	if (p)
+		*p = n;
+	bpf_ringbuf_submit_dynptr(&d, 0);
+	return 0;
+}
+
 /* a slice of 8 bytes read at offset 8: rejected */
 SEC("raw_tp")
 int slice_out_of_bounds(void *ctx)

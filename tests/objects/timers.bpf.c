@@ -124,20 +124,24 @@ int timer_in_tracing(void *ctx)
 	return e->count;
 }
 
+/* declares m and m2, the inner maps of two lookups in outer, and e, the
+ * value of m's key 0; the program returns 0 where one is missing */
+#define TWO_INNER_OR_RETURN(m, m2, e)                   \
+	__u32 k0 = 0, k1 = 1, key = 0;                  \
+	void *m = bpf_map_lookup_elem(&outer, &k0);     \
+	void *m2 = bpf_map_lookup_elem(&outer, &k1);    \
+	struct elem *e;                                 \
+	if (!m || !m2)                                  \
+		return 0;                               \
+	e = bpf_map_lookup_elem(m, &key);               \
+	if (!e)                                         \
+		return 0
+
 /* bpf_timer_init with the inner map of the lookup that gave the timer */
 SEC("tc")
 int timer_mim_same(struct __sk_buff *skb)
 {
-	__u32 k0 = 0, k1 = 1, key = 0;
-	struct elem *e;
-	void *m = bpf_map_lookup_elem(&outer, &k0);
-	void *m2 = bpf_map_lookup_elem(&outer, &k1);
-
-	if (!m || !m2)
-		return 0;
-	e = bpf_map_lookup_elem(m, &key);
-	if (!e)
-		return 0;
+	TWO_INNER_OR_RETURN(m, m2, e);
 	bpf_timer_init(&e->t, m, CLOCK_MONOTONIC);
 	bpf_timer_set_callback(&e->t, timer_cb);
 	return 0;
@@ -147,16 +151,7 @@ int timer_mim_same(struct __sk_buff *skb)
 SEC("tc")
 int timer_mim_other(struct __sk_buff *skb)
 {
-	__u32 k0 = 0, k1 = 1, key = 0;
-	struct elem *e;
-	void *m = bpf_map_lookup_elem(&outer, &k0);
-	void *m2 = bpf_map_lookup_elem(&outer, &k1);
-
-	if (!m || !m2)
-		return 0;
-	e = bpf_map_lookup_elem(m, &key);
-	if (!e)
-		return 0;
+	TWO_INNER_OR_RETURN(m, m2, e);
 	bpf_timer_init(&e->t, m2, CLOCK_MONOTONIC);
 	return 0;
 }
