@@ -149,24 +149,46 @@ const struct rb_chart rb_charts[] = {
 	},
 	{
 		.name = "kernels_attribution",
-		.title = "programs two kernels of the run differ on, by attribution, per corpus source",
+		.title = "programs two kernels of the run differ on, by explain's class or the logs' mechanism, per source",
 		.runs = RB_CHART_RUN,
 		.file = {"kernels_attribution.tsv"},
-		/* `rangebench attribute`'s rows (kernel_attributions), one row
-		 * per source: tracker, then the others by mechanism */
-		.query = {"SELECT coalesce(p.source, 'unknown') || ' (n=' || count(*) || ')' AS source, "
-			  "sum(a.attribution = 'tracker') AS tracker, sum(a.mechanism = 'const_fold') AS const_fold, "
-			  "sum(a.mechanism = 'prune_earlier') AS prune_earlier, sum(a.mechanism = 'prune_later') AS prune_later, "
-			  "sum(a.mechanism = 'branch') AS branch, sum(a.mechanism = 'path_ends') AS path_ends, "
-			  "sum(a.mechanism = 'rejects_upfront') AS rejects_upfront, sum(a.mechanism = 'explores_now') AS explores_now, "
-			  "sum(a.mechanism = 'stops_earlier') AS stops_earlier, sum(a.mechanism = 'stops_later') AS stops_later, "
-			  "sum(a.mechanism = 'checkpoints') AS checkpoints, "
-			  "sum(a.mechanism = 'insn_rewrite') AS insn_rewrite, "
-			  "sum(a.mechanism IN ('other', 'no_log', 'too_large', 'beyond_head', 'ends')) AS unnamed FROM kernel_attributions a "
-			  "JOIN programs p ON p.id = a.program_id WHERE a.run_id = ?1 GROUP BY coalesce(p.source, 'unknown') "
-			  "ORDER BY 1"},
-		.points = "SELECT count(*) FROM kernel_attributions WHERE run_id = ?1",
-		.needs = "a run with two kernels and `rangebench attribute` (e.g. --trackers old,cnum-mainline,kernel,kernel-7.2)",
+		/* one row per source. `rangebench explain --db`'s classes for
+		 * the pair of kernels with the most explanations stored (table
+		 * explanations): a profile switch, the tracker (one engine step
+		 * explained by value sets), the kernel inputs, two or more
+		 * steps; a program explain left unexplained (or, without
+		 * explanations, every program) by `rangebench attribute`'s
+		 * mechanism where the kernels' logs part (kernel_attributions,
+		 * the same pair), 'unnamed' without one */
+		.query = {"WITH k AS (SELECT name FROM temp.chart_trackers WHERE kernel > 0), "
+			  "ep AS (SELECT baseline, candidate FROM explanations WHERE run_id = ?1 AND baseline IN k "
+			  "AND candidate IN k GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1), "
+			  "ap AS (SELECT * FROM ep UNION ALL SELECT * FROM (SELECT baseline, candidate FROM kernel_attributions "
+			  "WHERE run_id = ?1 AND NOT EXISTS (SELECT 1 FROM ep) GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1)), "
+			  "e AS (SELECT e.program_id, CASE WHEN NOT e.explained THEN NULL WHEN e.class LIKE 'switch %' THEN 'switch' "
+			  "WHEN e.class LIKE 'kernel inputs:%' THEN 'inputs' WHEN e.class LIKE '%; %' THEN 'steps' ELSE 'tracker' END "
+			  "AS cls FROM explanations e JOIN ep USING (baseline, candidate) WHERE e.run_id = ?1), "
+			  "a AS (SELECT a.program_id, a.mechanism FROM kernel_attributions a JOIN ap USING (baseline, candidate) "
+			  "WHERE a.run_id = ?1), "
+			  "x AS (SELECT coalesce(p.source, 'unknown') AS source, coalesce(e.cls, '') AS cls, CASE WHEN e.cls IS NULL "
+			  "THEN coalesce(a.mechanism, 'other') ELSE '' END AS mech FROM (SELECT program_id FROM e UNION SELECT program_id FROM a "
+			  "WHERE NOT EXISTS (SELECT 1 FROM e)) g JOIN programs p ON p.id = g.program_id "
+			  "LEFT JOIN e USING (program_id) LEFT JOIN a USING (program_id)) "
+			  "SELECT source || ' (n=' || count(*) || ')' AS source, sum(cls = 'switch') AS switch, "
+			  "sum(cls = 'tracker') AS tracker, sum(cls = 'inputs') AS kernel_inputs, sum(cls = 'steps') AS two_steps, "
+			  "sum(mech = 'const_fold') AS const_fold, "
+			  "sum(mech = 'prune_earlier') AS prune_earlier, sum(mech = 'prune_later') AS prune_later, "
+			  "sum(mech = 'branch') AS branch, sum(mech = 'path_ends') AS path_ends, "
+			  "sum(mech = 'rejects_upfront') AS rejects_upfront, sum(mech = 'explores_now') AS explores_now, "
+			  "sum(mech = 'stops_earlier') AS stops_earlier, sum(mech = 'stops_later') AS stops_later, "
+			  "sum(mech = 'checkpoints') AS checkpoints, sum(mech = 'insn_rewrite') AS insn_rewrite, "
+			  "sum(mech IN ('other', 'no_log', 'too_large', 'beyond_head', 'ends')) AS unnamed FROM x "
+			  "GROUP BY source ORDER BY 1"},
+		.points = "SELECT (SELECT count(*) FROM kernel_attributions WHERE run_id = ?1) + (SELECT count(*) FROM "
+			  "explanations WHERE run_id = ?1 AND baseline IN (SELECT name FROM temp.chart_trackers WHERE kernel > 0) "
+			  "AND candidate IN (SELECT name FROM temp.chart_trackers WHERE kernel > 0))",
+		.needs = "a run with two kernels and `rangebench explain --db` or `rangebench attribute` (e.g. --trackers "
+			 "old,cnum-mainline,old@7.2,cnum-mainline@7.2,kernel,kernel-7.2)",
 	},
 	{
 		.name = "metric_ratios",

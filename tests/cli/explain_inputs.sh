@@ -54,6 +54,10 @@ check "the input named: BTF for btf_type, config for config_opt" \
 check "stored with the class" \
 	"[ \"\$(q \"SELECT group_concat(p.name || '=' || e.class || '=' || e.explained, ' ') FROM (SELECT * FROM explanations ORDER BY program_id) e JOIN programs p ON p.id = e.program_id\")\" = 'btf_type=kernel inputs: BTF=1 config_opt=kernel inputs: config=1' ]"
 
+"$RB" plot --db "$db" -o "$tmp/plot" --only kernels_attribution s >"$tmp/plot.out" 2>&1
+check "plot kernels_attribution: explain's classes, both programs under kernel_inputs" \
+	"[ $? -eq 0 ] && head -1 $tmp/plot/data/kernels_attribution.tsv | grep -q '^#source.switch.tracker.kernel_inputs.two_steps.const_fold' && awk -F'\t' 'NR > 1 && \$2 == 0 && \$3 == 0 && \$4 == 2 && \$5 == 0' $tmp/plot/data/kernels_attribution.tsv | grep -q ." "$tmp/plot.out"
+
 # every row with the running kernel's inputs (as explain opened objects
 # before): the @7.2 rows no longer reproduce kernel-b
 "$RB" explain --db "$db" --run s --baseline kernel-a --candidate kernel-b --stand-ins old,old@7.2 \
