@@ -363,10 +363,16 @@ static void inputs_step(struct xs_ctx *c, const char *row, int a, int b, FILE *f
 				   : same_figures(&ra, &rb) ? "no change"
 				   : which[0]		    ? which
 							    : "inputs not told apart");
-	if (f)
+	bool none = ok && same_figures(&ra, &rb);
+	if (f && none)
+		fprintf(f, "inputs:       %s with %s's inputs -> with %s's: %s -> %s, no change\n", row,
+			rb_xi_name(c->xi, a), rb_xi_name(c->xi, b), fa, fb);
+	else if (f)
 		fprintf(f, "step %d:       %s with %s's inputs -> with %s's (kernel inputs)\n  %s -> %s: %s\n", st->n + 1,
 			row, rb_xi_name(c->xi, a), rb_xi_name(c->xi, b), fa, fb, cls);
-	add_step(st, "kernel inputs", cls, ok);
+	/* the inputs change nothing here: the change is the engine's alone */
+	if (!none)
+		add_step(st, "kernel inputs", cls, ok);
 }
 
 /* the stand-ins' change when they are opened with different inputs (ia,
