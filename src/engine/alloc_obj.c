@@ -76,9 +76,13 @@ const char *rb_alloc_special_field(const struct btf *b, uint32_t sid, int off, i
  * field (btf_struct_access: "direct access to %s is disallowed"); a
  * pointer member reads as a scalar ("for local types, the destination
  * register cannot become a pointer again") */
-int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size,
+int rb_alloc_access(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 			struct rb_reg *out)
 {
+	/* an object of the program's type that is not allocated (an
+	 * untrusted local kptr, kptr_access.c) is only read */
+	if (reg->range == RB_BTF_PROG && write)
+		return rb_reject(env, "only read is supported");
 	const struct btf *b = rb_obj_btf(env);
 	uint32_t sid = (uint32_t)reg->map_idx;
 	const struct btf_type *t = b ? skip(b, sid, &sid) : NULL;

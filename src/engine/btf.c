@@ -17,6 +17,7 @@
 #include "engine/raw_tp_args.h"
 #include "engine/struct_ops.h"
 #include "engine/vmlinux.h"
+#include "engine/rcu.h"
 #include "util/array_size.h"
 
 int rb_btf_init(struct rb_env *env)
@@ -477,8 +478,8 @@ int rb_btf_ptr_off(struct rb_env *env, const struct rb_reg *reg, int regno, cons
 int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off, int size, bool write,
 		struct rb_reg *out)
 {
-	if (RB_IS_ALLOC(reg))
-		return rb_alloc_access(env, reg, regno, off, size, out);
+	if (RB_IS_PROG_BTF(reg))
+		return rb_alloc_access(env, reg, regno, off, size, write, out);
 	const struct btf *b = env->vmlinux;
 	uint32_t sid = (uint32_t)reg->map_idx;
 	const struct btf_type *t = b ? rb_btf_skip_mods(b, sid, &sid, NULL) : NULL;
@@ -514,10 +515,9 @@ int rb_btf_load(struct rb_env *env, const struct rb_reg *reg, int regno, int off
 			/* is_trusted_reg counts a referenced pointer as trusted */
 			bool parent = ((reg->flags & (RF_TRUSTED | RF_RCU)) || reg->ref_obj_id) && !(reg->flags & RF_UNTRUSTED);
 			int kind = parent && !via_union ? safe_field(env, tname, field) : 0;
-			/* 7.2 (profile.h walk_plain_ptr): in_rcu_cs, a non-sleepable
-			 * program runs in an RCU critical section (bpf_rcu_read_lock is
-			 * not modelled); an unlisted field is a plain pointer there */
-			bool in_rcu = !(env->prog->prog_flags & BPF_F_SLEEPABLE) || rb_lock_held(env);
+			/* 7.2 (profile.h walk_plain_ptr): in_rcu_cs (rcu.c); an
+			 * unlisted field is a plain pointer there */
+			bool in_rcu = rb_in_rcu_cs(env);
 			if (kind == 1)
 				flags = RF_TRUSTED;
 			else if (kind == 2)

@@ -13,6 +13,7 @@
 #include "engine/mem.h"
 #include "engine/prog_types.h"
 #include "engine/refs.h"
+#include "engine/rcu.h"
 
 static int find_subprog(struct rb_env *env, int start)
 {
@@ -235,6 +236,8 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 			rb_log(env, "Unreleased reference id=%u alloc_insn=%d\n", st->refs[i], st->ref_insns[i]);
 		return rb_reject(env, "BPF_EXIT instruction in main prog would lead to reference leak");
 	}
+	if (!st->curframe && (err = rb_rcu_check_leak(env, "BPF_EXIT instruction in main prog")))
+		return err;
 	if (st->curframe) {
 		/* 6.18 process_bpf_exit_full: bpf_update_live_stack before
 		 * prepare_func_exit */

@@ -16,6 +16,7 @@
 #include "engine/explore.h"
 #include "engine/iter.h"
 #include "engine/kfuncs.h"
+#include "engine/kptrs.h"
 #include "engine/locks.h"
 #include "engine/liveness.h"
 #include "engine/scc.h"
@@ -216,6 +217,7 @@ static void free_env(struct rb_env *env)
 	free(env->subprog_topo);
 	rb_vmlinux_free(env->own_vmlinux);
 	rb_locks_free(env);
+	rb_kptrs_free(env);
 	rb_scc_free_visits(env);
 }
 

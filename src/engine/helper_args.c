@@ -491,7 +491,7 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	case A_PERCPU_BTF:
 		/* check_reg_type (percpu_btf_ptr_types): a per-CPU BTF pointer,
 		 * plain, RCU or trusted; its type becomes the result's */
-		if (reg->type != RT_BTF_ID || !(reg->flags & RF_PERCPU) ||
+		if (reg->type != RT_BTF_ID || !(reg->flags & RF_PERCPU) || RB_IS_ALLOC(reg) ||
 		    (reg->flags & ~(RF_PERCPU | RF_RCU | RF_TRUSTED)) ||
 		    (reg->flags & (RF_RCU | RF_TRUSTED)) == (RF_RCU | RF_TRUSTED))
 			return rb_reject(env, "R%d type=%s expected=percpu_ptr_, percpu_rcu_ptr_, percpu_trusted_ptr_",
@@ -499,6 +499,9 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 		if (off_nonzero(env, reg))
 			return rb_unsupported(env, "per-CPU pointer with an offset passed to bpf_%s", p->name);
 		ca->ret_btf_id = reg->map_idx;
+		/* 6.18 and 7.2.13 check_helper_call: an RCU one (a loaded
+		 * percpu kptr) gives that CPU's object, MEM_ALLOC | MEM_RCU */
+		ca->ret_alloc_rcu = reg->range == RB_BTF_PROG && (reg->flags & RF_RCU);
 		break;
 	case A_DYNPTR_LOCAL_UNINIT:
 		err = rb_dynptr_check_arg(env, regno, RB_DA_UNINIT, RB_DYNPTR_LOCAL, &ca->dynptr);

@@ -22,6 +22,7 @@ struct rb_call_args {
 	bool sockmap_refused; /* may_update_sockmap said no: refused after the arguments (rb_check_helper_map) */
 	struct rb_dynptr_use dynptr; /* the dynptr argument (dynptr.c) */
 	int32_t ret_btf_id; /* A_PERCPU_BTF: the per-CPU variable's type (meta.ret_btf_id) */
+	bool ret_alloc_rcu;  /* ... an RCU per-CPU object of the program's type (returns_cpu_specific_alloc_ptr) */
 	int32_t kptr_btf_id; /* A_KPTR_XCHG_DEST: the kptr's type (meta.kptr_field), vmlinux's or the program's */
 	bool kptr_local;     /* ... a type of the program's own BTF (MEM_ALLOC objects) */
 	bool kptr_percpu;    /* ... a percpu_kptr field (BPF_KPTR_PERCPU: MEM_PERCPU objects) */

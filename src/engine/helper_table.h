@@ -53,8 +53,8 @@ enum rb_helper_arg {
 	A_KPTR_XCHG_DEST, /* ARG_KPTR_XCHG_DEST: a referenced kptr field of a map value (kptrs.c) */
 	A_KPTR_XCHG_SRC,  /* ARG_PTR_TO_BTF_ID_OR_NULL | OBJ_RELEASE of the kptr's type (kptrs.c) */
 	A_BTF_STRUCT_OR_NULL, /* ARG_PTR_TO_BTF_ID_OR_NULL of the struct rb_helper_arg_struct names */
-	A_PERCPU_BTF,     /* ARG_PTR_TO_PERCPU_BTF_ID: a per-CPU BTF pointer (a percpu ksym; percpu
-			   * kptrs are not modelled) */
+	A_PERCPU_BTF,     /* ARG_PTR_TO_PERCPU_BTF_ID: a per-CPU BTF pointer (a percpu ksym, a
+			   * loaded percpu kptr) */
 };
 
 /* return types (the kernel's enum bpf_return_type; refinements of RET_INTEGER

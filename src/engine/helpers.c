@@ -33,6 +33,7 @@
 #include "engine/names.h"
 #include "engine/prog_types.h"
 #include "engine/refs.h"
+#include "engine/rcu.h"
 
 /* cgroup_common_func_proto: get_retval/set_retval are not available from
  * these attach types */
@@ -172,6 +173,11 @@ static int check_allowed(struct rb_env *env, const struct rb_helper *p)
 		return rb_reject(env, "helper call is not allowed in probe");
 	if ((p->flags & HF_MIGHT_SLEEP) && !(prog->prog_flags & BPF_F_SLEEPABLE))
 		return rb_reject(env, "helper call might sleep in a non-sleepable prog");
+	if (p->flags & HF_MIGHT_SLEEP) {
+		char n[64];
+		snprintf(n, sizeof(n), "bpf_%s", p->name);
+		return rb_rcu_check_sleepable(env, n, p->id, true);
+	}
 	return 0;
 }
 
@@ -267,6 +273,15 @@ static int cast_null_branch(struct rb_env *env, struct rb_reg *r0, uint32_t ref)
  * (MEM_RDONLY dropped) to the variable's type as written */
 static int set_percpu_return(struct rb_env *env, const struct rb_call_args *ca, bool maybe_null, struct rb_reg *r0)
 {
+	if (ca->ret_alloc_rcu) {
+		/* 6.18 and 7.2.13: PTR_TO_BTF_ID | MEM_ALLOC | MEM_RCU, never
+		 * NULL (the type replaces the helper's PTR_MAYBE_NULL) */
+		rb_reg_ptr(env, r0, RT_BTF_ID);
+		r0->map_idx = ca->ret_btf_id;
+		r0->range = RB_BTF_ALLOC;
+		r0->flags = RF_RCU;
+		return 0;
+	}
 	const struct btf *b = env->vmlinux;
 	int32_t type = b ? btf__resolve_type(b, (uint32_t)ca->ret_btf_id) : -1;
 	const struct btf_type *t = type > 0 ? btf__type_by_id(b, (uint32_t)type) : NULL;
@@ -454,6 +469,8 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 		return err;
 	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
 		return rb_reject(env, "tail_call would lead to reference leak");
+	if (p->id == BPF_FUNC_tail_call && (err = rb_rcu_check_leak(env, "tail_call")))
+		return err;
 	/* 6.18 check_helper_call: get_local_storage() cannot fail, so its flags must be 0 */
 	if (p->id == BPF_FUNC_get_local_storage &&
 	    !(regs[2].type == RT_SCALAR && rb_reg_is_const(env, &regs[2]) && !rb_reg_const_val(env, &regs[2])))

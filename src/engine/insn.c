@@ -18,6 +18,7 @@
 #include "engine/mem.h"
 #include "engine/names.h"
 #include "engine/prog_types.h"
+#include "engine/rcu.h"
 
 static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 {
@@ -107,6 +108,8 @@ static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 		return rb_reject(env, "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed region");
 	if (env->cur->nrefs)
 		return rb_reject(env, "BPF_LD_[ABS|IND] would lead to reference leak");
+	if ((err = rb_rcu_check_leak(env, "BPF_LD_[ABS|IND]")))
+		return err;
 	if (mode == BPF_IND && (err = rb_check_reg_read(env, insn->src_reg)))
 		return err;
 	struct rb_reg *regs = rb_cur_regs(env);

@@ -30,6 +30,7 @@
 #include "engine/profile.h"
 #include "engine/refs.h"
 #include "engine/states.h"
+#include "engine/rcu.h"
 
 void rb_iter_mark_next_calls(struct rb_env *env)
 {
@@ -161,7 +162,7 @@ int rb_kfunc_iter_new(struct rb_env *env, const struct bpf_insn *insn, const str
 	 * non-sleepable program or a held lock (bpf_rcu_read_lock is not
 	 * modelled) */
 	bool rcu_prot = (call->row->flags & KF_RCU_PROTECTED) != 0;
-	bool in_rcu = !(env->prog->prog_flags & BPF_F_SLEEPABLE) || rb_lock_held(env);
+	bool in_rcu = rb_in_rcu_cs(env);
 	/* is_iter_reg_valid_uninit */
 	if (r == 0)
 		for (int i = 0; i < nr_slots; i++)

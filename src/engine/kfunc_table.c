@@ -29,6 +29,7 @@
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
 #include "engine/locks.h"
+#include "engine/rcu.h"
 #include "util/array_size.h"
 
 /* socket_filter .. raw_tracepoint_writable and cgroup_sockopt except
@@ -174,8 +175,8 @@ static const struct rb_kfunc rows[] = {
 	S(bpf_rbtree_remove, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_rbtree),
 	U(bpf_rbtree_right, 0x08e84a3e8),
 	U(bpf_rbtree_root, 0x08e84a3e8),
-	K(bpf_rcu_read_lock, 0x1cfeffffe, 0),
-	K(bpf_rcu_read_unlock, 0x1cfeffffe, 0),
+	S(bpf_rcu_read_lock, 0x1cfeffffe, 0, rb_kfunc_rcu),
+	S(bpf_rcu_read_unlock, 0x1cfeffffe, 0, rb_kfunc_rcu),
 	K(bpf_rdonly_cast, 0x1cfeffffe, KF_FASTCALL),
 	S(bpf_refcount_acquire_impl, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL | KF_RCU, rb_kfunc_refcount_acquire),
 	U(bpf_remove_dentry_xattr, 0x000000000),

@@ -31,6 +31,7 @@
 #include "engine/profile.h"
 #include "engine/prog_types.h"
 #include "engine/refs.h"
+#include "engine/rcu.h"
 #include "util/array_size.h"
 
 static const struct btf_type *skip_mods(const struct btf *b, uint32_t id, uint32_t *out_id)
@@ -516,7 +517,7 @@ static int fetch_meta(struct rb_env *env, const struct bpf_insn *insn, int insn_
 static bool needs_special(const char *name)
 {
 	static const char *const names[] = {
-		"bpf_rcu_read_lock", "bpf_rcu_read_unlock", "bpf_preempt_disable", "bpf_preempt_enable",
+		"bpf_preempt_disable", "bpf_preempt_enable",
 		"bpf_cast_to_kern_ctx", "bpf_rdonly_cast", "bpf_throw", "bpf_obj_new_impl", "bpf_percpu_obj_new_impl",
 		"bpf_obj_drop_impl", "bpf_percpu_obj_drop_impl", "bpf_refcount_acquire_impl", "bpf_local_irq_save",
 		"bpf_local_irq_restore", "bpf_session_cookie", "bpf_xdp_pull_data",
@@ -545,6 +546,9 @@ int rb_check_kfunc_call(struct rb_env *env, const struct bpf_insn *insn, int ins
 		return rb_unsupported(env, "kfunc %s#%d", call.name, insn->imm);
 	struct kf_meta meta = {0};
 	if ((err = check_args(env, &call, &meta)))
+		return err;
+	/* after the arguments: no sleepable kfunc inside an RCU read section */
+	if ((call.row->flags & KF_SLEEPABLE) && (err = rb_rcu_check_sleepable(env, call.name, 0, false)))
 		return err;
 	if (meta.release_regno) {
 		/* release_reference: every register holding it becomes unknown */

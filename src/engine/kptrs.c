@@ -14,9 +14,11 @@
  * allocated object for a kptr of the program's own type, a kernel
  * object otherwise), released; R0 the old kptr, maybe NULL, acquired.
  * A percpu kptr (BPF_KPTR_PERCPU) takes and gives per-CPU allocated
- * objects (MEM_ALLOC | MEM_PERCPU: bpf_percpu_obj_new). Loads of kptr
- * fields (check_map_kptr_access) are not modelled. */
+ * objects (MEM_ALLOC | MEM_PERCPU: bpf_percpu_obj_new). The fields are
+ * found once per map (rb_map_kptrs, kept in env->kptr_recs); plain loads
+ * and stores of them are kptr_access.c's. */
 #include <bpf/btf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/alloc_obj.h"
@@ -27,12 +29,13 @@
 #include "engine/kptrs.h"
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/rcu.h"
 #include "engine/refs.h"
 
 enum { NO_KPTR = 0, HAS_KPTR = 1, BAD_RECORD = -1 };
 
-/* the kptr kind of a pointer type's tag: 1 ref, 2 unref, 3 percpu, 4 uptr,
- * 0 no tag, -1 an unknown tag */
+/* the kptr kind of a pointer type's tag (RB_KPTR_*), 0 no tag, -1 an
+ * unknown tag */
 static int kptr_tag(const struct btf *b, const struct btf_type *ptr, uint32_t *ptee)
 {
 	const struct btf_type *t = btf__type_by_id(b, ptr->type);
@@ -41,8 +44,8 @@ static int kptr_tag(const struct btf *b, const struct btf_type *ptr, uint32_t *p
 	const char *n = btf__name_by_offset(b, t->name_off);
 	if (!n)
 		return -1;
-	int kind = !strcmp(n, "kptr") ? 1 : !strcmp(n, "kptr_untrusted") ? 2 : !strcmp(n, "percpu_kptr") ? 3
-		 : !strcmp(n, "uptr") ? 4 : -1;
+	int kind = !strcmp(n, "kptr") ? RB_KPTR_REF : !strcmp(n, "kptr_untrusted") ? RB_KPTR_UNREF
+		 : !strcmp(n, "percpu_kptr") ? RB_KPTR_PERCPU : !strcmp(n, "uptr") ? RB_KPTR_UPTR : -1;
 	/* no second tag; the pointee (past modifiers) must be a struct, not
 	 * a forward declaration */
 	uint32_t pid = t->type;
@@ -57,9 +60,9 @@ static int kptr_tag(const struct btf *b, const struct btf_type *ptr, uint32_t *p
 	return pt && btf_is_struct(pt) ? kind : -1;
 }
 
-/* the members of struct id (nested structs and arrays too): the kptr at
- * byte offset want (its kind in *kind), HAS_KPTR/NO_KPTR, or BAD_RECORD */
-static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, int *kind, uint32_t *ptee, int depth)
+/* the kptr fields of type id (nested structs and arrays too) at byte
+ * offset base into rec: HAS_KPTR/NO_KPTR, or BAD_RECORD */
+static int scan(const struct btf *b, uint32_t id, int64_t base, struct rb_kptr_rec *rec, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(b, id);
 	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
@@ -71,7 +74,7 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 		int64_t esz = btf__resolve_size(b, a->type);
 		int r = NO_KPTR;
 		for (uint32_t i = 0; esz > 0 && i < a->nelems && i < 64; i++) {
-			int s = scan(b, a->type, base + (int64_t)i * esz, want, kind, ptee, depth + 1);
+			int s = scan(b, a->type, base + (int64_t)i * esz, rec, depth + 1);
 			if (s == BAD_RECORD)
 				return BAD_RECORD;
 			r |= s;
@@ -83,11 +86,13 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 		int k = kptr_tag(b, t, &pid);
 		if (k < 0)
 			return BAD_RECORD;
-		if (k && base == want) {
-			*kind = k;
-			*ptee = pid;
-		}
-		return k ? HAS_KPTR : NO_KPTR;
+		if (!k)
+			return NO_KPTR;
+		/* BTF_FIELDS_MAX: a record holds 11 fields at most (-E2BIG) */
+		if (rec->n == RB_KPTR_MAX)
+			return BAD_RECORD;
+		rec->f[rec->n++] = (struct rb_kptr_field){.off = (int32_t)base, .kind = (int8_t)k, .ptee = pid};
+		return HAS_KPTR;
 	}
 	/* a global data map's value (.data, .bss, .data.NAME): its variables,
 	 * as 6.18 btf_parse_fields -> btf_find_datasec_var reads them */
@@ -98,7 +103,7 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 			const struct btf_type *var = btf__type_by_id(b, v->type);
 			if (!var || !btf_is_var(var))
 				continue;
-			int s = scan(b, var->type, base + (int64_t)v->offset, want, kind, ptee, depth + 1);
+			int s = scan(b, var->type, base + (int64_t)v->offset, rec, depth + 1);
 			if (s == BAD_RECORD)
 				return BAD_RECORD;
 			r |= s;
@@ -110,13 +115,58 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, int64_t want, in
 	const struct btf_member *m = btf_members(t);
 	int r = NO_KPTR;
 	for (int i = 0; i < btf_vlen(t); i++, m++) {
-		int s = scan(b, m->type, base + (int64_t)(btf_member_bit_offset(t, (uint32_t)i) / 8), want, kind,
-			     ptee, depth + 1);
+		int s = scan(b, m->type, base + (int64_t)(btf_member_bit_offset(t, (uint32_t)i) / 8), rec, depth + 1);
 		if (s == BAD_RECORD)
 			return BAD_RECORD;
 		r |= s;
 	}
 	return r;
+}
+
+const struct rb_kptr_rec *rb_map_kptrs(struct rb_env *env, int map_idx)
+{
+	static const struct rb_kptr_rec none = {0};
+	if (map_idx < 0 || (size_t)map_idx >= env->obj->map_cnt)
+		return &none;
+	if (!env->kptr_recs && !(env->kptr_recs = calloc(env->obj->map_cnt, sizeof(*env->kptr_recs))))
+		return &none;
+	struct rb_kptr_rec *rec = &env->kptr_recs[map_idx];
+	if (rec->done)
+		return rec;
+	rec->done = true;
+	const struct rb_map *m = &env->obj->maps[map_idx];
+	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	/* a record that fails to parse holds no kptr at all */
+	if (b && scan(b, m->btf_value_type_id, 0, rec, 0) == BAD_RECORD)
+		rec->n = 0;
+	/* btf_parse_kptr: a struct of that name in vmlinux makes a kernel
+	 * kptr (of vmlinux's type), otherwise the program's own type,
+	 * allocated by bpf_obj_new (MEM_ALLOC); a percpu kptr is always of
+	 * the program's own type */
+	for (int i = 0; i < rec->n; i++) {
+		struct rb_kptr_field *f = &rec->f[i];
+		const struct btf_type *pt = btf__type_by_id(b, f->ptee);
+		const char *pn = pt ? btf__name_by_offset(b, pt->name_off) : NULL;
+		const struct btf *vb = pn && pn[0] && f->kind != RB_KPTR_PERCPU ? rb_need_vmlinux(env) : NULL;
+		int32_t kid = vb ? btf__find_by_name_kind(vb, pn, BTF_KIND_STRUCT) : -1;
+		f->local = kid <= 0;
+		f->btf_id = kid > 0 ? kid : (int32_t)f->ptee;
+	}
+	return rec;
+}
+
+void rb_kptrs_free(struct rb_env *env)
+{
+	free(env->kptr_recs);
+	env->kptr_recs = NULL;
+}
+
+const struct rb_kptr_field *rb_kptr_at(const struct rb_kptr_rec *rec, int64_t off)
+{
+	for (int i = 0; i < rec->n; i++)
+		if (rec->f[i].off == off)
+			return &rec->f[i];
+	return NULL;
 }
 
 int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *ca)
@@ -135,25 +185,17 @@ int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *
 	if (!env->t->is_const(&reg->val))
 		return rb_reject(env, "R%d doesn't have constant offset. kptr has to be at the constant offset", regno);
 	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
-	int kind = 0;
-	uint32_t ptee = 0;
-	if (scan(b, m->btf_value_type_id, 0, off, &kind, &ptee, 0) != HAS_KPTR)
+	const struct rb_kptr_rec *rec = rb_map_kptrs(env, reg->map_idx);
+	if (!rec->n)
 		return rb_reject(env, "R%d has no valid kptr", regno);
-	if (!kind)
+	const struct rb_kptr_field *f = rb_kptr_at(rec, off);
+	if (!f)
 		return rb_reject(env, "off=%lld doesn't point to kptr", (long long)off);
-	if (kind != 1 && kind != 3)
+	if (f->kind != RB_KPTR_REF && f->kind != RB_KPTR_PERCPU)
 		return rb_reject(env, "off=%lld kptr isn't referenced kptr", (long long)off);
-	ca->kptr_percpu = kind == 3;
-	/* btf_parse_kptr: a struct of that name in vmlinux makes a kernel
-	 * kptr (of vmlinux's type), otherwise the program's own type,
-	 * allocated by bpf_obj_new (MEM_ALLOC) */
-	const struct btf_type *pt = btf__type_by_id(b, ptee);
-	const char *pn = pt ? btf__name_by_offset(b, pt->name_off) : NULL;
-	const struct btf *vb = pn && pn[0] ? rb_need_vmlinux(env) : NULL;
-	int32_t kid = vb && !ca->kptr_percpu ? btf__find_by_name_kind(vb, pn, BTF_KIND_STRUCT) : -1;
-	/* a percpu kptr is always of the program's own type (btf_parse_kptr) */
-	ca->kptr_local = kid <= 0 || ca->kptr_percpu;
-	ca->kptr_btf_id = kid > 0 ? kid : (int32_t)ptee;
+	ca->kptr_percpu = f->kind == RB_KPTR_PERCPU;
+	ca->kptr_local = f->local;
+	ca->kptr_btf_id = f->btf_id;
 	return 0;
 }
 
@@ -213,7 +255,7 @@ int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struc
  * live on as an RCU pointer */
 int rb_kptr_percpu_stored(struct rb_env *env, uint32_t ref)
 {
-	if ((env->prog->prog_flags & BPF_F_SLEEPABLE) && !rb_lock_held(env))
+	if (!rb_in_rcu_cs(env))
 		return 0;
 	struct rb_vstate *st = env->cur;
 	for (int fi = 0; fi <= st->curframe; fi++) {

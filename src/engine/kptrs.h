@@ -1,9 +1,37 @@
-/* kptrs.h — the destination argument of bpf_kptr_xchg (Linux 6.18
- * process_kptr_func). See kptrs.c. */
+/* kptrs.h — the kptr fields of a map value (Linux 6.18 and 7.2.13
+ * btf_parse_fields' kptrs) and the arguments of bpf_kptr_xchg
+ * (process_kptr_func). See kptrs.c. */
 #ifndef RB_ENGINE_KPTRS_H
 #define RB_ENGINE_KPTRS_H
 
 #include "engine/state.h"
+
+/* a kptr field's kind (btf_field_type BPF_KPTR_REF, _UNREF, _PERCPU, BPF_UPTR) */
+enum { RB_KPTR_REF = 1, RB_KPTR_UNREF, RB_KPTR_PERCPU, RB_KPTR_UPTR };
+/* more fields than this: the record fails (BTF_FIELDS_MAX) */
+#define RB_KPTR_MAX 11
+
+struct rb_kptr_field {
+	int32_t off;    /* byte offset in the map value */
+	int8_t kind;    /* RB_KPTR_* */
+	bool local;     /* of the program's own type (else vmlinux's) */
+	uint32_t ptee;  /* the pointee struct, a type id of the object's BTF */
+	int32_t btf_id; /* its type: vmlinux's id (kernel kptr) or ptee (local) */
+};
+
+/* the kptr fields of one map's value (env->kptr_recs, filled on first use) */
+struct rb_kptr_rec {
+	bool done;
+	int n;
+	struct rb_kptr_field f[RB_KPTR_MAX];
+};
+
+/* the kptr fields of map map_idx's value: none when its BTF has none or
+ * its record would fail to parse (the map then has no kptr) */
+const struct rb_kptr_rec *rb_map_kptrs(struct rb_env *env, int map_idx);
+/* the field at byte offset off, NULL when none starts there */
+const struct rb_kptr_field *rb_kptr_at(const struct rb_kptr_rec *rec, int64_t off);
+void rb_kptrs_free(struct rb_env *env);
 
 struct rb_call_args;
 /* ARG_KPTR_XCHG_DEST in register regno: the kptr's type into ca */

@@ -270,7 +270,7 @@ static void print_reg(struct rb_env *env, int frameno, const struct rb_reg *r, c
 	}
 	rb_rtype_str(r, tmp, sizeof(tmp));
 	AP("%s", tmp);
-	if (RB_IS_ALLOC(r))
+	if (RB_IS_PROG_BTF(r))
 		AP("%s", rb_alloc_type_name(env, (uint32_t)r->map_idx));
 	else if (r->type == RT_BTF_ID)
 		AP("%s", rb_btf_name(env, (uint32_t)r->map_idx));

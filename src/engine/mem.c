@@ -8,6 +8,7 @@
 #include "engine/btf.h"
 #include "engine/ctx.h"
 #include "engine/log.h"
+#include "engine/kptr_access.h"
 #include "engine/locks.h"
 #include "engine/map_ptr.h"
 #include "engine/mem.h"
@@ -260,6 +261,8 @@ int rb_check_mem_access(struct rb_env *env, int insn_idx, int regno, int off, in
 		if ((err = check_mem_region(env, regno, &reg, off, size, m->value_size, false, "map")) ||
 		    (err = rb_lock_check_access(env, &reg, off, size)) || (err = rb_timer_check_access(env, &reg, off, size)))
 			return err;
+		if ((err = rb_kptr_map_access(env, &reg, off, size, false, value_regno)))
+			return err < 0 ? err : 0;
 		if (!write && value_regno >= 0) {
 			if (rdonly && m->frozen && m->init && env->t->is_const(&reg.val)) {
 				uint64_t o = rb_reg_const_val(env, &reg) + (uint64_t)(int64_t)off;
@@ -545,7 +548,8 @@ int rb_check_mem_range(struct rb_env *env, int regno, int size_regno, uint64_t s
 		if (!write_uninit && (m->map_flags & BPF_F_WRONLY_PROG))
 			return rb_reject(env, "read from map forbidden, value_size=%u off=%d size=%d", m->value_size,
 					 off, sz);
-		return check_mem_region(env, regno, &reg, off, sz, m->value_size, zero_ok, "map");
+		int err = check_mem_region(env, regno, &reg, off, sz, m->value_size, zero_ok, "map");
+		return err ? err : rb_kptr_map_access(env, &reg, off, sz, true, -1);
 	}
 	case RT_MAP_KEY:
 		if (write_uninit)

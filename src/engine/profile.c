@@ -43,6 +43,7 @@ static const struct rb_profile profiles[] = {
 		.global_void_return = true,
 		.dynptr_parent_ids = true,
 		.linked_regs_first = true,
+		.rcu_nested = true,
 	},
 };
 
@@ -125,6 +126,7 @@ static const struct {
 	SW_BOOL(global_void_return),
 	SW_BOOL(dynptr_parent_ids),
 	SW_BOOL(linked_regs_first),
+	SW_BOOL(rcu_nested),
 };
 
 size_t rb_profile_switch_count(void)

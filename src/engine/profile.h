@@ -260,6 +260,12 @@ struct rb_profile {
 	 * for a jump that forks (progdiff regjmp 342, seed 1: `if r6 < r6`
 	 * with r6, r7, r9 linked drops r9's id, 30 insns as 7.2.13). */
 	bool linked_regs_first;
+	/* 7.2 verifier.c check_kfunc_call (active_rcu_locks): RCU read
+	 * sections nest, bpf_rcu_read_lock counts and the last
+	 * bpf_rcu_read_unlock ends the section; 6.18.44 refused a lock inside
+	 * one ("nested rcu read lock (kernel function bpf_rcu_read_lock)";
+	 * src/engine/rcu.c; tests/objects/rcu_lock.bpf.c rcu_nested). */
+	bool rcu_nested;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

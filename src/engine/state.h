@@ -90,6 +90,11 @@ enum rb_rtype {
 /* ... a non-owning reference to such an object (NON_OWN_REF: a node in a
  * graph the held lock protects; graph.c) */
 #define RB_BTF_ALLOC_NON_OWN 2
+/* ... an object of a type of the program's own BTF that is no allocated
+ * object (reg->btf the program's, no MEM_ALLOC): a per-CPU or untrusted
+ * kptr loaded from a map value (kptr_access.c) */
+#define RB_BTF_PROG 3
+#define RB_IS_PROG_BTF(r) ((r)->type == RT_BTF_ID && (r)->range >= RB_BTF_ALLOC && (r)->range <= RB_BTF_PROG)
 #define RB_IS_ALLOC(r) ((r)->type == RT_BTF_ID && ((r)->range == RB_BTF_ALLOC || (r)->range == RB_BTF_ALLOC_NON_OWN))
 #define RB_IS_NON_OWN(r) ((r)->type == RT_BTF_ID && (r)->range == RB_BTF_ALLOC_NON_OWN)
 
@@ -164,6 +169,7 @@ struct rb_vstate {
 	int32_t *ref_insns; /* the instruction that acquired each (for the leak message) */
 	int nrefs;
 	int32_t lock_map; /* the map whose value's bpf_spin_lock is held (locks.c), -1 none */
+	uint32_t active_rcu; /* bpf_rcu_read_lock sections entered (rcu.c; 7.2 active_rcu_locks, 6.18: 0 or 1) */
 	struct rb_hist *hist;
 	int nhist, cap_hist;
 	/* the list bookkeeping of an explored (checkpoint) state */
@@ -258,6 +264,7 @@ struct rb_scc_visit {
 
 struct rb_st_ops;
 struct rb_st_member;
+struct rb_kptr_rec;
 struct rb_live72;
 
 /* 7.2 bpf_compute_const_regs' result per instruction
@@ -354,6 +361,8 @@ struct rb_env {
 	/* the object's BTF (map value types: locks.c), parsed on first use */
 	struct btf *obj_btf;
 	bool obj_btf_tried;
+	/* the kptr fields of each map's value, found on first use (kptrs.c) */
+	struct rb_kptr_rec *kptr_recs;
 	/* the stored state the last successful prune matched (for the recorder) */
 	const struct rb_vstate *prune_hit;
 };

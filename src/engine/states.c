@@ -456,7 +456,8 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 
 static bool refsafe(const struct rb_vstate *o, const struct rb_vstate *c, struct idmap *m)
 {
-	if (o->nrefs != c->nrefs)
+	/* 6.18 active_rcu_lock, 7.2 active_rcu_locks: equal */
+	if (o->nrefs != c->nrefs || o->active_rcu != c->active_rcu)
 		return false;
 	for (int i = 0; i < o->nrefs; i++) {
 		if (!check_ids(m, o->refs[i], c->refs[i]))

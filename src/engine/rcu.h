@@ -1,0 +1,25 @@
+/* rcu.h — RCU read sections (Linux 6.18 and 7.2.13 in_rcu_cs,
+ * bpf_rcu_read_lock / bpf_rcu_read_unlock). See rcu.c. */
+#ifndef RB_ENGINE_RCU_H
+#define RB_ENGINE_RCU_H
+
+#include <stdbool.h>
+
+#include "engine/state.h"
+
+struct bpf_insn;
+struct rb_kfunc_call;
+
+/* in_rcu_cs: the program runs in an RCU read section here (it is not
+ * sleepable, or it holds a lock, or it is inside bpf_rcu_read_lock) */
+bool rb_in_rcu_cs(struct rb_env *env);
+/* the `special` checker of bpf_rcu_read_lock and bpf_rcu_read_unlock (kfunc_table.c) */
+int rb_kfunc_rcu(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
+/* check_resource_leak's RCU part: "PREFIX cannot be used inside
+ * bpf_rcu_read_lock-ed region" when a section is open, else 0 */
+int rb_rcu_check_leak(struct rb_env *env, const char *prefix);
+/* a sleepable helper (is_helper) or kfunc called here: refused inside a
+ * section ("... in rcu_read_lock region"), else 0 */
+int rb_rcu_check_sleepable(struct rb_env *env, const char *name, int id, bool is_helper);
+
+#endif

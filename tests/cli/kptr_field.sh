@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# kptr_field.sh — plain loads and stores of a map value's kptr fields
+# (src/engine/kptr_access.c) on tests/objects/clang19/kptr_field.bpf.o:
+# a referenced kernel kptr (RCU-protected type), an untrusted one, a kptr of
+# the program's own type and a per-CPU one, read, written, misread and
+# touched by a helper. Every program's log, verdict and counts equal the
+# running kernel's (Linux 6.18.44, kdiff), and both engine profiles give
+# what Linux 7.2.13 gave in its QEMU guest (2026-12-06, the same counts as
+# 6.18.44), measured with
+#   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/clang19/kptr_field.bpf.o
+# Before: the engine read every kptr field as a number (ld_* failed where
+# the kernel accepts, st_ref, st_unref_wrong, ld_size4 and helper_over were
+# accepted where it refuses).
+set -u
+RB=${RB:-build/test/rangebench}
+OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/kptr_field.bpf.o
+. tests/cli/lib/tap.sh
+. tests/cli/lib/pin72.sh
+. tests/cli/lib/kdiff_each.sh
+
+for p in ld_ref ld_ref_unchecked ld_unref ld_unref_kfunc ld_local ld_local_write ld_percpu st_ref \
+	st_unref_null st_unref_copy st_unref_wrong ld_size4 helper_over ld_ref_sleepable; do
+	kdiff_one "$OBJ" "$p"
+done
+
+# program|7.2.13's verdict,insns,states
+while IFS='|' read -r prog want; do
+	pin72 "$OBJ:$prog" "$want"
+done <<'ROWS'
+ld_ref|success,15,1
+ld_ref_unchecked|failure,9,0
+ld_unref|success,14,1
+ld_unref_kfunc|failure,10,1
+ld_local|success,16,1
+ld_local_write|success,15,1
+ld_percpu|success,20,2
+st_ref|failure,9,0
+st_unref_null|success,13,1
+st_unref_copy|success,8,0
+st_unref_wrong|failure,9,0
+ld_size4|failure,8,0
+helper_over|failure,13,0
+ld_ref_sleepable|failure,10,1
+ROWS
+
+"$RB" verify --log --tracker old "$OBJ:ld_ref" >"$tmp/ref.log" 2>&1
+check "a referenced kptr of an RCU-protected type loads as an RCU pointer, maybe NULL" \
+	'grep -q "R1=rcu_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/ref.log"' "$tmp/ref.log"
+"$RB" verify --log --tracker old "$OBJ:ld_unref" >"$tmp/unref.log" 2>&1
+check "an untrusted kptr loads untrusted, maybe NULL" \
+	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/unref.log"' "$tmp/unref.log"
+"$RB" verify --log --tracker old "$OBJ:ld_percpu" >"$tmp/pc.log" 2>&1
+check "a per-CPU kptr loads as a per-CPU RCU pointer, bpf_per_cpu_ptr of it an RCU object never NULL" \
+	'grep -q "R1=percpu_rcu_ptr_or_null_val_t(id=[0-9]*)" "$tmp/pc.log" && grep -q "call bpf_per_cpu_ptr#153 *; R0=rcu_ptr_val_t()" "$tmp/pc.log"' "$tmp/pc.log"
+"$RB" verify --log --tracker old "$OBJ:ld_ref_sleepable" >"$tmp/sl.log" 2>&1
+check "a sleepable program outside an RCU section loads it untrusted" \
+	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/sl.log"' "$tmp/sl.log"
+check "a store into a referenced kptr is refused" \
+	'rb_msg old "$OBJ:st_ref" | grep -q "store to referenced kptr disallowed"'
+check "a helper may not write over a kptr" \
+	'rb_msg old "$OBJ:helper_over" | grep -q "kptr cannot be accessed indirectly by helper"'
