@@ -72,15 +72,19 @@ static int global_call(struct rb_env *env, int sub, int *insn_idx)
 			break;
 		}
 	}
+	char m[256];
 	if (err) {
 		if (env->done && env->res->verdict == RB_REJECT) {
-			char m[256];
-			snprintf(m, sizeof(m), "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
+			/* the arguments' message logged, then the sleep check (rcu.c) */
+			if (!rb_global_sleep_refused(env, sub, m, sizeof(m)))
+				snprintf(m, sizeof(m), "Caller passes invalid args into func#%d ('%s')", sub, sp->name);
 			rb_log(env, "%s\n", m);
 			snprintf(env->res->msg, sizeof(env->res->msg), "%s", m);
 		}
 		return err;
 	}
+	if (rb_global_sleep_refused(env, sub, m, sizeof(m)))
+		return rb_reject(env, "%s", m);
 	rb_log(env, "Func#%d ('%s') is global and assumed valid.\n", sub, sp->name);
 	if (sp->changes_pkt)
 		rb_clear_pkt_pointers(env);

@@ -5,14 +5,20 @@
  * between bpf_rcu_read_lock and bpf_rcu_read_unlock. The unlock that ends
  * the section makes every RCU pointer (MEM_RCU: registers, spilled and
  * iterator slots) untrusted, and not NULL-checked any longer; no sleepable
- * helper or kfunc may be called inside, and the main program may not exit,
- * tail-call or use LD_ABS with one open. 7.2 counts nested sections
+ * helper or kfunc may be called inside, nor a global subprogram that might
+ * sleep (there, or anywhere in a non-sleepable program: check_func_call),
+ * and the main program may not exit, tail-call or use LD_ABS with one open. 7.2 counts nested sections
  * (profile.h rcu_nested), 6.18 refuses a second lock. The state keeps the
  * count (rb_vstate.active_rcu), compared for equality when pruning. */
+#include <bpf/btf.h>
 #include <linux/bpf.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "engine/btf_names.h"
+#include "engine/helper_table.h"
 #include "engine/kfunc_table.h"
+#include "engine/kfunc_table72.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
 #include "engine/rcu.h"
@@ -76,4 +82,54 @@ int rb_rcu_check_sleepable(struct rb_env *env, const char *name, int id, bool is
 	if (is_helper)
 		return rb_reject(env, "sleepable helper %s#%d in rcu_read_lock region", name, id);
 	return rb_reject(env, "kernel func %s is sleepable within rcu_read_lock region", name);
+}
+
+/* check_cfg's mark_subprog_might_sleep and merge_callee_effects (6.18.44
+ * and 7.2.13): a subprogram might sleep when it, or a subprogram it calls,
+ * calls a sleepable helper or kfunc */
+static bool might_sleep(struct rb_env *env, int sub, int depth)
+{
+	const struct rb_subprog *sp = &env->subprogs[sub];
+	for (int k = sp->start; k < sp->end && k < env->insn_cnt; k++) {
+		const struct bpf_insn *in = &env->insns[k];
+		if (in->code != (BPF_JMP | BPF_CALL))
+			continue;
+		if (in->src_reg == 0) {
+			bool variant = false;
+			const struct rb_helper *h = rb_helper_proto_for(in->imm, env->prog->prog_type,
+								       env->prog->expected_attach_type, &variant);
+			if (h && (h->flags & HF_MIGHT_SLEEP))
+				return true;
+		} else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off && in->imm > 0) {
+			const struct btf *b = rb_need_vmlinux(env);
+			const struct btf_type *ft = b ? btf__type_by_id(b, (uint32_t)in->imm) : NULL;
+			const char *n = ft && btf_is_func(ft) ? btf__name_by_offset(b, ft->name_off) : NULL;
+			const struct rb_kfunc72 *r72 = n ? rb_kfunc72_row_in(n, env->prof) : NULL;
+			const struct rb_kfunc *row = r72 ? &r72->k : n ? rb_kfunc_row(n) : NULL;
+			if (row && (row->flags & KF_SLEEPABLE))
+				return true;
+		} else if (in->src_reg == BPF_PSEUDO_CALL && depth < 64) {
+			for (int s = 0; s < env->nsubprogs; s++)
+				if (env->subprogs[s].start == k + in->imm + 1 && might_sleep(env, s, depth + 1))
+					return true;
+		}
+	}
+	return false;
+}
+
+bool rb_global_sleep_refused(struct rb_env *env, int sub, char *m, size_t len)
+{
+	bool sleepable = (env->prog->prog_flags & BPF_F_SLEEPABLE) != 0;
+	if ((sleepable && !env->cur->active_rcu) || !might_sleep(env, sub, 0))
+		return false;
+	/* 7.2.13: one line naming the function and the context */
+	if (env->prof->rcu_nested) {
+		snprintf(m, len, "sleepable global function %s() called in %s", env->subprogs[sub].name,
+			 env->cur->active_rcu ? "rcu_read_lock region" : "non-sleepable prog");
+		return true;
+	}
+	rb_log(env, "global functions that may sleep are not allowed in non-sleepable context,\n"
+		    "i.e., in a RCU/IRQ/preempt-disabled section, or in\n");
+	snprintf(m, len, "a non-sleepable BPF program context");
+	return true;
 }

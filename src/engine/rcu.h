@@ -4,6 +4,7 @@
 #define RB_ENGINE_RCU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "engine/state.h"
 
@@ -21,5 +22,10 @@ int rb_rcu_check_leak(struct rb_env *env, const char *prefix);
 /* a sleepable helper (is_helper) or kfunc called here: refused inside a
  * section ("... in rcu_read_lock region"), else 0 */
 int rb_rcu_check_sleepable(struct rb_env *env, const char *name, int id, bool is_helper);
+/* check_func_call's refusal of global subprogram sub that might sleep (a
+ * sleepable helper or kfunc in it or its callees) in a non-sleepable
+ * context (a non-sleepable program, an RCU read section): true with the
+ * message's last line in m (6.18.44's first two lines logged), else false */
+bool rb_global_sleep_refused(struct rb_env *env, int sub, char *m, size_t len);
 
 #endif

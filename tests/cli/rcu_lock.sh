@@ -7,8 +7,11 @@
 # measured with
 #   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/rcu_lock.bpf.o
 # 7.2.13 nests sections (profile.h rcu_nested): rcu_nested succeeds there
-# at 6 insns where 6.18.44 refuses it at 2. Before: bpf_rcu_read_lock and
-# bpf_rcu_read_unlock were unsupported.
+# at 6 insns where 6.18.44 refuses it at 2. Global subprograms that might
+# sleep (gs_*) are refused in a section and in a non-sleepable program
+# (6.18.44 and 7.2.13 check_func_call; the messages differ). Before:
+# bpf_rcu_read_lock and bpf_rcu_read_unlock were unsupported, and gs_tp
+# failed later, inside the subprogram.
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/rcu_lock.bpf.o
@@ -36,6 +39,12 @@ rcu_sleepable_helper|failure,7,0
 rcu_sleepable_after|success,12,1
 rcu_sleepable_kfunc|failure,8,0
 rcu_branches|success,12,1
+gs_helper|failure,6,0
+gs_kfunc|failure,6,0
+gs_indirect|failure,6,0
+gs_badarg|failure,4,0
+gs_after|success,20,2
+gs_tp|failure,5,0
 ROWS
 pin72 "$KOBJ:ld_ref_rcu" success,19,2
 pin72 "$KOBJ:ld_ref_rcu_after" failure,14,1
@@ -45,5 +54,9 @@ check "the unlock makes the RCU kptr untrusted and no longer maybe NULL" \
 	'grep -q "R7=rcu_ptr_or_null_bpf_cpumask(id=1)" "$tmp/after.log" && grep -q "goto pc+3 *; R7=untrusted_ptr_bpf_cpumask(id=1)" "$tmp/after.log"' "$tmp/after.log"
 check "6.18 refuses a nested section" \
 	'rb_msg old "$OBJ:rcu_nested" | grep -q "nested rcu read lock (kernel function bpf_rcu_read_lock)"'
+check "6.18 refuses a global function that might sleep in a section with its three lines" \
+	'"$RB" verify --log --tracker old "$OBJ:gs_indirect" 2>&1 | grep -A2 "^global functions that may sleep are not allowed in non-sleepable context,$" | grep -q "^a non-sleepable BPF program context$"'
+check "7.2 names the function and the section" \
+	'rb_msg cnum-mainline@7.2 "$OBJ:gs_indirect" | grep -q "sleepable global function indirect() called in rcu_read_lock region"'
 check "an open section at exit is refused" \
 	'rb_msg cnum-mainline@7.2 "$OBJ:rcu_missing_unlock" | grep -q "cannot be used inside bpf_rcu_read_lock-ed region"'

@@ -122,3 +122,90 @@ int rcu_branches(int *ctx)
 	}
 	return r;
 }
+
+/* global subprograms that might sleep (a sleepable helper or kfunc in them
+ * or their callees): refused inside a section and in a non-sleepable
+ * program, allowed after the section */
+__noinline int sleepy(long p)
+{
+	char buf[8];
+
+	if (!p)
+		return 0;
+	bpf_copy_from_user(buf, sizeof(buf), (void *)p);
+	return buf[0];
+}
+
+__noinline int sleepy_kf(long p)
+{
+	char buf[8];
+
+	if (!p)
+		return 0;
+	bpf_copy_from_user_str(buf, sizeof(buf), (void *)p, 0);
+	return buf[0];
+}
+
+__noinline int indirect(long p)
+{
+	return sleepy(p) + 1;
+}
+
+SEC("syscall")
+int gs_helper(void *ctx)
+{
+	int r;
+
+	bpf_rcu_read_lock();
+	r = sleepy(bpf_get_prandom_u32());
+	bpf_rcu_read_unlock();
+	return r;
+}
+
+SEC("syscall")
+int gs_kfunc(void *ctx)
+{
+	int r;
+
+	bpf_rcu_read_lock();
+	r = sleepy_kf(bpf_get_prandom_u32());
+	bpf_rcu_read_unlock();
+	return r;
+}
+
+SEC("syscall")
+int gs_indirect(void *ctx)
+{
+	int r;
+
+	bpf_rcu_read_lock();
+	r = indirect(bpf_get_prandom_u32());
+	bpf_rcu_read_unlock();
+	return r;
+}
+
+/* ... with a bad argument too: the argument's message, then the refusal */
+SEC("syscall")
+int gs_badarg(void *ctx)
+{
+	int r;
+
+	bpf_rcu_read_lock();
+	r = sleepy((long)ctx);
+	bpf_rcu_read_unlock();
+	return r;
+}
+
+SEC("syscall")
+int gs_after(void *ctx)
+{
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	return sleepy(bpf_get_prandom_u32());
+}
+
+SEC("tracepoint/syscalls/sys_enter_getpid")
+int gs_tp(void *ctx)
+{
+	return sleepy(bpf_get_prandom_u32());
+}
