@@ -521,8 +521,9 @@ int rb_check_helper_arg(struct rb_env *env, const struct rb_helper *p, int a, st
 	}
 	if (err)
 		return err;
-	/* check_func_arg: the reference an argument holds (one at most) */
-	if (reg->ref_obj_id) {
+	/* check_func_arg: the reference an argument holds (one at most; not
+	 * the object bpf_kptr_xchg stores into) */
+	if (reg->ref_obj_id && p->args[a] != A_KPTR_XCHG_DEST) {
 		if (ca->ref_obj_id)
 			return rb_reject(env, "more than one arg with ref_obj_id R%d %u %u", regno, reg->ref_obj_id,
 					 ca->ref_obj_id);

@@ -1,7 +1,8 @@
 /* kptrs.c — the destination of bpf_kptr_xchg (Linux 6.18 process_kptr_func
  * and the kptr part of btf_parse_fields / btf_find_kptr): a map value
  * pointer at a constant offset where the map's BTF value type has a
- * referenced kptr field. A kptr field is a pointer member whose pointee
+ * referenced kptr field, or an allocated object (MEM_ALLOC, owning or
+ * non-owning) whose struct has one. A kptr field is a pointer member whose pointee
  * is a type tag "kptr" (referenced), "kptr_untrusted", "percpu_kptr" or
  * "uptr" and whose pointee is a struct (in a struct, an array, or a
  * variable of a global data section: `.data.NAME` holding a
@@ -123,6 +124,8 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, struct rb_kptr_r
 	return r;
 }
 
+static void fill(struct rb_env *env, uint32_t id, struct rb_kptr_rec *rec);
+
 const struct rb_kptr_rec *rb_map_kptrs(struct rb_env *env, int map_idx)
 {
 	static const struct rb_kptr_rec none = {0};
@@ -131,13 +134,21 @@ const struct rb_kptr_rec *rb_map_kptrs(struct rb_env *env, int map_idx)
 	if (!env->kptr_recs && !(env->kptr_recs = calloc(env->obj->map_cnt, sizeof(*env->kptr_recs))))
 		return &none;
 	struct rb_kptr_rec *rec = &env->kptr_recs[map_idx];
-	if (rec->done)
-		return rec;
+	if (!rec->done) {
+		const struct rb_map *m = &env->obj->maps[map_idx];
+		fill(env, m->btf_value_type_id, rec);
+	}
+	return rec;
+}
+
+/* the record of type id of the object's BTF (a map value, or an allocated
+ * object's struct: 6.18 and 7.2.13 btf_parse_fields / reg_btf_record) */
+static void fill(struct rb_env *env, uint32_t id, struct rb_kptr_rec *rec)
+{
 	rec->done = true;
-	const struct rb_map *m = &env->obj->maps[map_idx];
-	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	const struct btf *b = id ? rb_obj_btf(env) : NULL;
 	/* a record that fails to parse holds no kptr at all */
-	if (b && scan(b, m->btf_value_type_id, 0, rec, 0) == BAD_RECORD)
+	if (b && scan(b, id, 0, rec, 0) == BAD_RECORD)
 		rec->n = 0;
 	/* btf_parse_kptr: a struct of that name in vmlinux makes a kernel
 	 * kptr (of vmlinux's type), otherwise the program's own type,
@@ -152,7 +163,6 @@ const struct rb_kptr_rec *rb_map_kptrs(struct rb_env *env, int map_idx)
 		f->local = kid <= 0;
 		f->btf_id = kid > 0 ? kid : (int32_t)f->ptee;
 	}
-	return rec;
 }
 
 void rb_kptrs_free(struct rb_env *env)
@@ -174,18 +184,23 @@ int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *
 	const struct rb_reg *reg = &rb_cur_regs(env)[regno];
 	char tn[48];
 	rb_rtype_str(reg, tn, sizeof(tn));
-	if (reg->type == RT_BTF_ID)
-		return rb_unsupported(env, "bpf_kptr_xchg into an allocated object");
-	if (reg->type != RT_MAP_VALUE || reg->flags)
+	/* kptr_xchg_dest_types: a map value, or an allocated object (owning,
+	 * or non-owning, RCU too) whose struct holds the kptr */
+	bool obj = RB_IS_ALLOC(reg) && (reg->range == RB_BTF_ALLOC ? !reg->flags : !(reg->flags & ~RF_RCU));
+	if (!obj && (reg->type != RT_MAP_VALUE || reg->flags))
 		return rb_reject(env, "R%d type=%s expected=map_value, ptr_, ptr_, rcu_ptr_", regno, tn);
-	const struct rb_map *m = &env->obj->maps[reg->map_idx];
-	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
-	if (!b)
-		return rb_reject(env, "map '%.15s' has to have BTF in order to use bpf_kptr_xchg", m->name);
+	struct rb_kptr_rec orec = {0};
+	if (obj) {
+		fill(env, (uint32_t)reg->map_idx, &orec);
+	} else {
+		const struct rb_map *m = &env->obj->maps[reg->map_idx];
+		if (!m->btf_value_type_id || !rb_obj_btf(env))
+			return rb_reject(env, "map '%.15s' has to have BTF in order to use bpf_kptr_xchg", m->name);
+	}
 	if (!env->t->is_const(&reg->val))
 		return rb_reject(env, "R%d doesn't have constant offset. kptr has to be at the constant offset", regno);
 	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
-	const struct rb_kptr_rec *rec = rb_map_kptrs(env, reg->map_idx);
+	const struct rb_kptr_rec *rec = obj ? &orec : rb_map_kptrs(env, reg->map_idx);
 	if (!rec->n)
 		return rb_reject(env, "R%d has no valid kptr", regno);
 	const struct rb_kptr_field *f = rb_kptr_at(rec, off);

@@ -10,7 +10,8 @@
 #   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/clang19/kptr_field.bpf.o
 # Before: the engine read every kptr field as a number (ld_* failed where
 # the kernel accepts, st_ref, st_unref_wrong, ld_size4 and helper_over were
-# accepted where it refuses).
+# accepted where it refuses), and bpf_kptr_xchg into a kptr of an allocated
+# object (xchg_in_obj*) was unsupported.
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/kptr_field.bpf.o
@@ -19,7 +20,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/kptr_field.bpf.o
 . tests/cli/lib/kdiff_each.sh
 
 for p in ld_ref ld_ref_unchecked ld_unref ld_unref_kfunc ld_local ld_local_write ld_percpu st_ref \
-	st_unref_null st_unref_copy st_unref_wrong ld_size4 helper_over ld_ref_sleepable; do
+	st_unref_null st_unref_copy st_unref_wrong ld_size4 helper_over ld_ref_sleepable xchg_in_obj xchg_in_obj_off; do
 	kdiff_one "$OBJ" "$p"
 done
 
@@ -41,6 +42,8 @@ st_unref_wrong|failure,9,0
 ld_size4|failure,8,0
 helper_over|failure,13,0
 ld_ref_sleepable|failure,10,1
+xchg_in_obj|success,26,2
+xchg_in_obj_off|failure,12,1
 ROWS
 
 "$RB" verify --log --tracker old "$OBJ:ld_ref" >"$tmp/ref.log" 2>&1
@@ -57,5 +60,7 @@ check "a sleepable program outside an RCU section loads it untrusted" \
 	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/sl.log"' "$tmp/sl.log"
 check "a store into a referenced kptr is refused" \
 	'rb_msg old "$OBJ:st_ref" | grep -q "store to referenced kptr disallowed"'
+check "bpf_kptr_xchg stores into a kptr of an allocated object" \
+	'rb_msg old "$OBJ:xchg_in_obj_off" | grep -q "off=0 doesn.t point to kptr"'
 check "a helper may not write over a kptr" \
 	'rb_msg old "$OBJ:helper_over" | grep -q "kptr cannot be accessed indirectly by helper"'

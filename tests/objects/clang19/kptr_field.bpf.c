@@ -24,6 +24,10 @@ struct bpf_cpumask {
 };
 
 extern unsigned int bpf_cpumask_first(const struct cpumask *cpumask) __ksym;
+extern void *bpf_obj_new_impl(__u64 local_type_id__k, void *meta__ign) __ksym;
+extern void bpf_obj_drop_impl(void *p__alloc, void *meta__ign) __ksym;
+#define obj_new(type) ((type *)bpf_obj_new_impl(__builtin_btf_type_id(*(type *)0, 0), NULL))
+#define obj_drop(p) bpf_obj_drop_impl(p, NULL)
 extern void bpf_rcu_read_lock(void) __ksym;
 extern void bpf_rcu_read_unlock(void) __ksym;
 
@@ -46,7 +50,14 @@ struct elem {
 
 /* the pointees' definitions in the object's BTF (clang emits a forward
  * declaration for a struct only pointed to, and a kptr to one is no kptr) */
+/* an allocated object holding a kptr of the program's type */
+struct holder {
+	long x;
+	struct kf_node __kptr *inner;
+};
+
 struct bpf_cpumask types_mask;
+struct holder types_holder;
 struct val_t types_val;
 struct kf_node types_kf_node;
 
@@ -298,4 +309,47 @@ int ld_ref_rcu_after(void *ctx)
 	if (!p)
 		return 0;
 	return bpf_cpumask_first(&p->cpumask);
+}
+
+/* a local kptr inside an allocated object, exchanged (kptrs.c: the
+ * object's struct record): accepted */
+SEC("tc")
+int xchg_in_obj(struct __sk_buff *skb)
+{
+	struct holder *h = obj_new(struct holder);
+	struct kf_node *n;
+
+	if (!h)
+		return 0;
+	n = obj_new(struct kf_node);
+	if (!n) {
+		obj_drop(h);
+		return 0;
+	}
+	n = bpf_kptr_xchg(&h->inner, n);
+	if (n)
+		obj_drop(n);
+	obj_drop(h);
+	return 0;
+}
+
+/* ... at an offset that is no kptr: rejected */
+SEC("tc")
+int xchg_in_obj_off(struct __sk_buff *skb)
+{
+	struct holder *h = obj_new(struct holder);
+	struct kf_node *n;
+
+	if (!h)
+		return 0;
+	n = obj_new(struct kf_node);
+	if (!n) {
+		obj_drop(h);
+		return 0;
+	}
+	n = bpf_kptr_xchg((void *)&h->x, n);
+	if (n)
+		obj_drop(n);
+	obj_drop(h);
+	return 0;
 }
