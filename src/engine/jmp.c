@@ -29,15 +29,16 @@
 		}                                                                                            \
 	}
 
-/* ref_trusted: a BTF pointer holding a reference is trusted (7.2
- * is_trusted_reg), which decides the null test of a cast result found
- * not NULL with its reference (profile.h ptr_cast_branch) */
-static bool reg_not_null(const struct rb_reg *r, bool ref_trusted)
+/* a BTF pointer holding a reference is trusted (6.18.44 and 7.2.13
+ * is_trusted_reg), which decides its null test (measured on 6.18.44:
+ * 7.2.13's selftests cpumask_success test_global_mask_array_rcu, a
+ * bpf_cpumask_create result found not NULL, tested again) */
+static bool reg_not_null(const struct rb_reg *r)
 {
 	if (r->flags & RF_MAYBE_NULL)
 		return false;
 	if (r->type == RT_BTF_ID)
-		return (r->flags & RF_TRUSTED) || (ref_trusted && r->ref_obj_id);
+		return (r->flags & RF_TRUSTED) || r->ref_obj_id;
 	if (r->type == RT_MEM && (r->flags & RF_UNTRUSTED)) /* 6.18: untrusted memory may be NULL */
 		return false;
 	switch (r->type) {
@@ -128,7 +129,7 @@ static int branch_taken(struct rb_env *env, const struct rb_reg *a, const struct
 		}
 		if (!reg_const32(env, b, is32, &v))
 			return -1;
-		if (!reg_not_null(a, env->prof->ptr_cast_branch))
+		if (!reg_not_null(a))
 			return -1;
 		if (v != 0)
 			return -1;
