@@ -86,6 +86,7 @@ static void chain_free(struct rb_chain *ch)
 	free(ch->write_acc);
 	free(ch->live);
 	free(ch->wset);
+	free(ch->dirty);
 }
 
 /* 6.18 __lookup_instance: the chain of frames 0..depth, created when new */
@@ -110,7 +111,8 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	ch->write_acc = calloc(n, sizeof(rb_spis));
 	ch->live = calloc(n, sizeof(rb_spis));
 	ch->wset = calloc((size_t)ch->len, 1);
-	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset ||
+	ch->dirty = calloc(((size_t)ch->len + 63) / 64, sizeof(uint64_t));
+	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset || !ch->dirty ||
 	    chain_slot_add(env, env->nchains) < 0) {
 		chain_free(ch);
 		return -1;
@@ -151,7 +153,14 @@ void rb_free_chains(struct rb_env *env)
 	free(env->live_po);
 	free(env->live_po_start);
 	free(env->live_succ);
-	env->live_po = env->live_po_start = env->live_succ = NULL;
+	free(env->live_pos);
+	free(env->live_pred);
+	free(env->live_pred_start);
+	free(env->live_stale);
+	env->live_po = env->live_po_start = env->live_succ = env->live_pos = NULL;
+	env->live_pred = env->live_pred_start = NULL;
+	env->live_stale = NULL;
+	env->live_stale_words = 0;
 	env->live_wchain = 0;
 }
 
@@ -164,6 +173,8 @@ static void mark_read(struct rb_chain *ch, int frame, int insn, rb_spis mask)
 	rb_spis nw = *r | mask;
 	if (nw != *r && (nw | lv) != lv)
 		ch->updated = true;
+	if (nw != *r)
+		ch->dirty[(insn - ch->start) / 64] |= 1ull << ((insn - ch->start) % 64);
 	*r = nw;
 }
 
@@ -184,6 +195,7 @@ static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 		if (old != mask) {
 			AT(ch, must_write, f, insn) = mask;
 			ch->updated = true;
+			ch->dirty[rel / 64] |= 1ull << (rel % 64);
 		}
 		if (old & ~mask)
 			ch->dropped = true;
@@ -278,6 +290,38 @@ int rb_insn_successors(const struct rb_env *env, int i, int out[2])
 }
 
 /* 6.18 compute_postorder: each subprogram's insns in DFS postorder */
+/* what update_chain needs to evaluate only what may change: each insn's
+ * position in its subprogram's postorder (-1 unreached) and its
+ * predecessors; 0 or -1 out of memory */
+static int live_preds(struct rb_env *env)
+{
+	int n = env->insn_cnt;
+	env->live_pos = malloc(sizeof(int) * ((size_t)n + 1));
+	env->live_pred_start = calloc((size_t)n + 2, sizeof(int));
+	env->live_pred = malloc(sizeof(int) * 2 * ((size_t)n + 1));
+	if (!env->live_pos || !env->live_pred_start || !env->live_pred)
+		return -1;
+	for (int i = 0; i < n; i++)
+		env->live_pos[i] = -1;
+	for (int s = 0; s < env->nsubprogs; s++)
+		for (int p = env->live_po_start[s]; p < env->live_po_start[s + 1]; p++)
+			env->live_pos[env->live_po[p]] = p - env->live_po_start[s];
+	/* counts, then start offsets, then the lists */
+	for (int i = 0; i < 2 * n; i++) {
+		int t = env->live_succ[i];
+		if (t >= 0 && t < n)
+			env->live_pred_start[t + 2]++;
+	}
+	for (int t = 0; t < n; t++)
+		env->live_pred_start[t + 2] += env->live_pred_start[t + 1];
+	for (int i = 0; i < 2 * n; i++) {
+		int t = env->live_succ[i];
+		if (t >= 0 && t < n)
+			env->live_pred[env->live_pred_start[t + 1]++] = i / 2;
+	}
+	return 0;
+}
+
 static int compute_postorder(struct rb_env *env)
 {
 	int n = env->insn_cnt;
@@ -322,7 +366,7 @@ static int compute_postorder(struct rb_env *env)
 	env->live_po_start[env->nsubprogs] = cur;
 	free(state);
 	free(stack);
-	return 0;
+	return live_preds(env);
 }
 
 int rb_live_postorder(struct rb_env *env)
@@ -402,20 +446,82 @@ static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
  * fixed point from the previous solution (write_acc from nothing when a
  * must_write shrank); the entry's marks of the outer frames become the
  * callsite's in the caller's chain */
+/* the first set bit of bm (n bits) at or after position q, -1 when none */
+static int next_stale(const uint64_t *bm, int q, int n)
+{
+	if (q >= n)
+		return -1;
+	int w = q / 64, nw = (n + 63) / 64;
+	uint64_t bits = bm[w] & (~0ull << (q % 64));
+	while (!bits) {
+		if (++w >= nw)
+			return -1;
+		bits = bm[w];
+	}
+	int r = w * 64 + __builtin_ctzll(bits);
+	return r < n ? r : -1;
+}
+
 static int update_chain(struct rb_env *env, int c)
 {
 	struct rb_chain *ch = &env->chains[c];
 	if (ch->dropped)
 		memset(ch->write_acc, 0, sizeof(rb_spis) * (size_t)ch->len * (size_t)(ch->depth + 1));
 	int lo = env->live_po_start[ch->sub], hi = env->live_po_start[ch->sub + 1];
+	/* 6.18 sweeps the whole postorder, every frame, until a sweep changes
+	 * nothing. The same sweeps here, each evaluating only the insns whose
+	 * evaluation can change something: those whose own sets changed since
+	 * the last solution (ch->dirty; every insn the first time and after
+	 * write_acc was reset) and the predecessors of an insn that changed in
+	 * that frame. Any other insn's inputs are those of its last evaluation,
+	 * so 6.18's evaluation of it changes nothing: the same values, changes
+	 * (and log lines) in the same order, the same number of sweeps. */
+	int np = hi - lo, words = (np + 63) / 64, nf = ch->depth + 1;
+	size_t need = (size_t)words * (size_t)nf;
+	if (need > env->live_stale_words) {
+		uint64_t *t = realloc(env->live_stale, sizeof(uint64_t) * need);
+		if (!t)
+			return -1;
+		env->live_stale = t;
+		env->live_stale_words = need;
+	}
+	uint64_t *stale = env->live_stale;
+	memset(stale, 0, sizeof(uint64_t) * need);
+	bool all = ch->dropped || !ch->solved;
+	for (int w = 0; w < (ch->len + 63) / 64; w++) {
+		for (uint64_t bits = ch->dirty[w]; bits && !all; bits &= bits - 1) {
+			int pos = env->live_pos[ch->start + w * 64 + __builtin_ctzll(bits)];
+			if (pos >= 0 && pos < np && env->live_po[lo + pos] == ch->start + w * 64 + __builtin_ctzll(bits))
+				for (int f = 0; f < nf; f++)
+					stale[(size_t)f * (size_t)words + (size_t)pos / 64] |= 1ull << (pos % 64);
+		}
+		ch->dirty[w] = 0;
+	}
+	if (all)
+		for (int f = 0; f < nf; f++)
+			for (int q = 0; q < np; q++)
+				stale[(size_t)f * (size_t)words + (size_t)q / 64] |= 1ull << (q % 64);
+	ch->solved = true;
 	bool changed;
 	int iters = 0;
 	do {
 		iters++;
 		changed = false;
-		for (int f = 0; f <= ch->depth; f++)
-			for (int p = lo; p < hi; p++)
-				changed |= update_insn(env, ch, f, env->live_po[p]);
+		for (int f = 0; f < nf; f++) {
+			uint64_t *sf = stale + (size_t)f * (size_t)words;
+			for (int q = next_stale(sf, 0, np); q >= 0; q = next_stale(sf, q + 1, np)) {
+				sf[q / 64] &= ~(1ull << (q % 64));
+				int i = env->live_po[lo + q];
+				if (!update_insn(env, ch, f, i))
+					continue;
+				changed = true;
+				for (int k = env->live_pred_start[i]; k < env->live_pred_start[i + 1]; k++) {
+					int j = env->live_pred[k], pj = env->live_pos[j];
+					if (pj >= 0 && pj < np && env->live_po[lo + pj] == j)
+						sf[pj / 64] |= 1ull << (pj % 64);
+				}
+			}
+		}
 	} while (changed);
 	if (env->log) {
 		char cb[128];

@@ -250,7 +250,9 @@ struct rb_chain {
 	rb_spis *write_acc;  /* written by the insn or on every way after it */
 	rb_spis *live;       /* live before the insn */
 	uint8_t *wset;        /* [insn - start]: must_write initialised */
+	uint64_t *dirty;      /* bit insn - start: may_read or must_write changed since the last update */
 	bool updated, dropped;
+	bool solved; /* updated once: live and write_acc solve the equations but the dirty insns' */
 };
 
 /* an active visit of an SCC along one call chain (6.17+ bpf_scc_visit) */
@@ -326,6 +328,10 @@ struct rb_env {
 	rb_spis live_wacc[RB_MAX_FRAMES];
 	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
 	int *live_succ; /* per insn: its successors (rb_insn_successors), -1 past the last */
+	int *live_pos;  /* per insn: its index in its subprogram's postorder, -1 unreached */
+	int *live_pred, *live_pred_start; /* per insn: its predecessors, from live_pred_start[i] */
+	uint64_t *live_stale; /* update_chain's scratch: per frame, the postorder positions to evaluate */
+	size_t live_stale_words;
 	/* the 7.2 profile's static stack liveness (stack_live72.c) and what it
 	 * reads: the constant registers (const_fold.c) and the subprograms
 	 * callees first (subprog_topo.c) */
