@@ -1,8 +1,10 @@
-/* cmd_kdiff.c — `rangebench kdiff [--tracker old|cnum] [-C N] OBJ[:PROG]`
- * verify one program with the running kernel and with the engine, both
+/* cmd_kdiff.c — `rangebench kdiff [--tracker old|cnum] [-C N] OBJ[:PROG]...`
+ * verify a program with the running kernel and with the engine, both
  * with a level-2 log, and show where they first differ: the first log
  * line (with context), then verdicts and counts. Exit 0 when logs,
- * verdicts and counts agree, 1 when they differ, 2 on bad input. */
+ * verdicts and counts agree, 1 when they differ, 2 on bad input; with
+ * several programs, each report framed by "== OBJ:PROG" lines and the
+ * highest of their exit codes. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +25,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rangebench kdiff [--kernel NAME] [--tracker NAME] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]\n"
+	fprintf(f, "usage: rangebench kdiff [--kernel NAME] [--tracker NAME] [-C LINES] [--prog-type TYPE [--attach-type TYPE]] OBJ[:PROG]...\n"
 		   "  Run a kernel (default the running one; --kernel kernel-7.2: a kernel image\n"
 		   "  of kernels.conf, in a guest) and the engine (default tracker old; or\n"
 		   "  another kernel) on one program with level-2 logs; print the first\n"
 		   "  differing log line with context, verdicts and counts. Exit 1 when they\n"
-		   "  differ.\n"
+		   "  differ. Several programs: one process for all, each report between\n"
+		   "  '== OBJ:PROG' and '== OBJ:PROG: agree' (differ, error); the exit code\n"
+		   "  is the highest.\n"
 		   "  --trace OBJ:PROG...: for each program, one line: both sides' verdict and\n"
 		   "  insns/states, and the first entry where the paths they explored part\n"
 		   "  (instruction lines, branch switches, pruning points; the state formats\n"
@@ -109,6 +113,102 @@ static size_t find_prog(const struct rb_object *obj, const char *path, const cha
 	return idx;
 }
 
+/* an object kept open for the next argument naming the same file */
+struct open_obj {
+	char path[4096];
+	struct rb_object *obj;
+};
+
+/* one program (ARG = OBJ:PROG, or OBJ holding one program): both sides'
+ * logs, the first difference, verdicts and counts; 0 when they agree, 1
+ * when they differ, 2 on bad input. With oo, the object is taken from
+ * (and left in) it. */
+static int kdiff_prog(const char *arg, const char *kname, const char *tracker, const struct rb_load_opts *lopts,
+		      int ctx, struct open_obj *oo)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s", arg);
+	/* OBJ:PROG, or OBJ alone when the object holds one program */
+	const char *pname = rb_cli_split_prog(path);
+	struct rb_object *obj = NULL;
+	struct rb_err err = {{0}};
+	if (oo && oo->obj && !strcmp(oo->path, path)) {
+		obj = oo->obj;
+	} else {
+		if (oo) {
+			rb_object_free(oo->obj);
+			oo->obj = NULL;
+		}
+		if (rb_object_open(path, lopts, &obj, &err) < 0) {
+			fprintf(stderr, "kdiff: %s\n", err.msg);
+			return 2;
+		}
+		if (oo) {
+			snprintf(oo->path, sizeof(oo->path), "%s", path);
+			oo->obj = obj;
+		}
+	}
+	size_t idx = find_prog(obj, path, pname);
+	if (idx == obj->prog_cnt) {
+		if (!oo)
+			rb_object_free(obj);
+		return 2;
+	}
+	char *kt = NULL, *et = NULL;
+	size_t kl = 0, el = 0;
+	struct rb_result kr, er;
+	if (run_side(obj, idx, path, lopts, kname, &kt, &kl, &kr) < 0 ||
+	    run_side(obj, idx, path, lopts, tracker, &et, &el, &er) < 0) {
+		free(kt);
+		free(et);
+		if (!oo)
+			rb_object_free(obj);
+		return 2;
+	}
+	struct rb_kdiff_lines ka, ea;
+	int rc = 0;
+	if (rb_kdiff_lines(kt ? kt : "", &ka) < 0 || rb_kdiff_lines(et ? et : "", &ea) < 0) {
+		fprintf(stderr, "kdiff: out of memory\n");
+		rc = 2;
+		goto out;
+	}
+	long d = rb_kdiff_first(&ka, &ea);
+	if (d >= 0) {
+		rc = 1;
+		printf("first difference at log line %ld (of %zu %s, %zu %s):\n", d, ka.n, kname, ea.n, tracker);
+		long from = d - ctx > 0 ? d - ctx : 0;
+		for (long i = from; i < d && i < (long)ka.n; i++)
+			printf("  = %s\n", ka.line[i]);
+		for (long i = d; i < d + 3 && i < (long)ka.n; i++)
+			printf("  %s: %s\n", kname, ka.line[i]);
+		for (long i = d; i < d + 3 && i < (long)ea.n; i++)
+			printf("  %s: %s\n", tracker, ea.line[i]);
+	} else {
+		printf("logs agree (%zu lines)\n", ka.n);
+	}
+	printf("verdict  %s %s / %s %s\n", kname, rb_verdict_name(kr.verdict), tracker, rb_verdict_name(er.verdict));
+	if (kr.verdict != RB_ACCEPT || er.verdict != RB_ACCEPT)
+		printf("message  %s [insn %d] %s / %s [insn %d] %s\n", kname, kr.err_insn, kr.msg, tracker, er.err_insn,
+		       er.msg);
+	printf("insns    %s %llu / %s %llu\n", kname, (unsigned long long)kr.insns_processed, tracker,
+	       (unsigned long long)er.insns_processed);
+	printf("states   %s total %llu peak %llu max/insn %llu / %s total %llu peak %llu max/insn %llu\n",
+	       kname, (unsigned long long)kr.total_states, (unsigned long long)kr.peak_states,
+	       (unsigned long long)kr.max_states_per_insn, tracker, (unsigned long long)er.total_states,
+	       (unsigned long long)er.peak_states, (unsigned long long)er.max_states_per_insn);
+	if (kr.verdict != er.verdict || kr.insns_processed != er.insns_processed || kr.total_states != er.total_states ||
+	    kr.peak_states != er.peak_states)
+		rc = 1;
+out:
+	rb_kdiff_lines_free(&ka);
+	rb_kdiff_lines_free(&ea);
+	free(kt);
+	free(et);
+	if (!oo)
+		rb_object_free(obj);
+	return rc;
+}
+
 int cmd_kdiff(int argc, char **argv)
 {
 	const char *tracker = RB_ROLE_BASELINE, *kname = RB_KERNEL_RUNNING;
@@ -175,76 +275,28 @@ int cmd_kdiff(int argc, char **argv)
 	}
 	if (trace && optind < argc)
 		return rb_kdiff_trace(kname, tracker, argc - optind, argv + optind, &lopts);
-	if (optind + 1 != argc) {
+	if (optind >= argc) {
 		usage(stderr);
 		return 2;
 	}
-	char path[4096];
-	snprintf(path, sizeof(path), "%s", argv[optind]);
-	/* OBJ:PROG, or OBJ alone when the object holds one program */
-	const char *pname = rb_cli_split_prog(path);
-	struct rb_object *obj = NULL;
-	struct rb_err err = {{0}};
 	if (rb_cli_check_type_opts("kdiff", &lopts))
 		return 2;
-	if (rb_object_open(path, &lopts, &obj, &err) < 0) {
-		fprintf(stderr, "kdiff: %s\n", err.msg);
-		return 2;
+	if (optind + 1 == argc)
+		return kdiff_prog(argv[optind], kname, tracker, &lopts, ctx, NULL);
+	/* several programs: each report between "== OBJ:PROG" and
+	 * "== OBJ:PROG: agree|differ|error"; an object named again in the
+	 * next argument is opened once */
+	struct open_obj oo = {0};
+	int worst = 0;
+	for (int a = optind; a < argc; a++) {
+		printf("== %s\n", argv[a]);
+		fflush(stdout);
+		int rc = kdiff_prog(argv[a], kname, tracker, &lopts, ctx, &oo);
+		printf("== %s: %s\n", argv[a], rc == 0 ? "agree" : rc == 1 ? "differ" : "error");
+		fflush(stdout);
+		if (rc > worst)
+			worst = rc;
 	}
-	size_t idx = find_prog(obj, path, pname);
-	if (idx == obj->prog_cnt) {
-		rb_object_free(obj);
-		return 2;
-	}
-	char *kt = NULL, *et = NULL;
-	size_t kl = 0, el = 0;
-	struct rb_result kr, er;
-	if (run_side(obj, idx, path, &lopts, kname, &kt, &kl, &kr) < 0 ||
-	    run_side(obj, idx, path, &lopts, tracker, &et, &el, &er) < 0) {
-		free(kt);
-		free(et);
-		rb_object_free(obj);
-		return 2;
-	}
-	struct rb_kdiff_lines ka, ea;
-	int rc = 0;
-	if (rb_kdiff_lines(kt ? kt : "", &ka) < 0 || rb_kdiff_lines(et ? et : "", &ea) < 0) {
-		fprintf(stderr, "kdiff: out of memory\n");
-		rc = 2;
-		goto out;
-	}
-	long d = rb_kdiff_first(&ka, &ea);
-	if (d >= 0) {
-		rc = 1;
-		printf("first difference at log line %ld (of %zu %s, %zu %s):\n", d, ka.n, kname, ea.n, tracker);
-		long from = d - ctx > 0 ? d - ctx : 0;
-		for (long i = from; i < d && i < (long)ka.n; i++)
-			printf("  = %s\n", ka.line[i]);
-		for (long i = d; i < d + 3 && i < (long)ka.n; i++)
-			printf("  %s: %s\n", kname, ka.line[i]);
-		for (long i = d; i < d + 3 && i < (long)ea.n; i++)
-			printf("  %s: %s\n", tracker, ea.line[i]);
-	} else {
-		printf("logs agree (%zu lines)\n", ka.n);
-	}
-	printf("verdict  %s %s / %s %s\n", kname, rb_verdict_name(kr.verdict), tracker, rb_verdict_name(er.verdict));
-	if (kr.verdict != RB_ACCEPT || er.verdict != RB_ACCEPT)
-		printf("message  %s [insn %d] %s / %s [insn %d] %s\n", kname, kr.err_insn, kr.msg, tracker, er.err_insn,
-		       er.msg);
-	printf("insns    %s %llu / %s %llu\n", kname, (unsigned long long)kr.insns_processed, tracker,
-	       (unsigned long long)er.insns_processed);
-	printf("states   %s total %llu peak %llu max/insn %llu / %s total %llu peak %llu max/insn %llu\n",
-	       kname, (unsigned long long)kr.total_states, (unsigned long long)kr.peak_states,
-	       (unsigned long long)kr.max_states_per_insn, tracker, (unsigned long long)er.total_states,
-	       (unsigned long long)er.peak_states, (unsigned long long)er.max_states_per_insn);
-	if (kr.verdict != er.verdict || kr.insns_processed != er.insns_processed || kr.total_states != er.total_states ||
-	    kr.peak_states != er.peak_states)
-		rc = 1;
-out:
-	rb_kdiff_lines_free(&ka);
-	rb_kdiff_lines_free(&ea);
-	free(kt);
-	free(et);
-	rb_object_free(obj);
-	return rc;
+	rb_object_free(oo.obj);
+	return worst;
 }

@@ -14,9 +14,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/alloc_obj.bpf.o
 . tests/cli/lib/pin72.sh
 . tests/cli/lib/kdiff_each.sh
 
-for p in new_stash leak use_after_drop no_null_check past_end; do
-	kdiff_one "$OBJ" "$p"
-done
+kdiff_some "$OBJ" alloc_obj "" new_stash leak use_after_drop no_null_check past_end
 
 # program|7.2.13's verdict,insns,states
 while IFS='|' read -r prog want; do

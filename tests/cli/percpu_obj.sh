@@ -19,9 +19,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/percpu_obj.bpf.o
 . tests/cli/lib/pin72.sh
 . tests/cli/lib/kdiff_each.sh
 
-for p in new_xchg_drop drop_plain deref not_scalar plain_into_percpu leak; do
-	kdiff_one "$OBJ" "$p"
-done
+kdiff_some "$OBJ" percpu_obj "" new_xchg_drop drop_plain deref not_scalar plain_into_percpu leak
 
 # program|7.2.13's verdict,insns,states
 while IFS='|' read -r prog want; do
