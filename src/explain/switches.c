@@ -125,6 +125,42 @@ static int minimal(struct sw_ctx *c, int from, bool *set, bool *found, struct rb
 	return 0;
 }
 
+/* the last resort when the sets above fail (two sets of switches each
+ * enough on its own, so turning one back leaves the change): from all the
+ * switches that differ, drop one at a time while the rest are still both
+ * sufficient (A with them gives B's figures) and necessary (B without
+ * them gives A's); nothing named when all of them together are not */
+static int both(struct sw_ctx *c, struct rb_err *err)
+{
+	bool set[MAX_SWITCHES];
+	struct rb_result with, without;
+	bool s = false, n = false;
+	for (int i = 0; i < c->ndiff; i++)
+		set[i] = true;
+	if (gives_other(c, 0, set, &with, &s, err) < 0 || gives_other(c, 1, set, &without, &n, err) < 0)
+		return -1;
+	if (!s || !n)
+		return 0;
+	for (int i = 0; i < c->ndiff; i++) {
+		set[i] = false;
+		struct rb_result w, wo;
+		bool s2 = false, n2 = false;
+		if (gives_other(c, 0, set, &w, &s2, err) < 0 || (s2 && gives_other(c, 1, set, &wo, &n2, err) < 0))
+			return -1;
+		if (s2 && n2) {
+			with = w;
+			without = wo;
+		} else {
+			set[i] = true;
+		}
+	}
+	name_set(c, set);
+	c->out->with = with;
+	c->out->without = without;
+	c->out->sufficient = c->out->necessary = true;
+	return 0;
+}
+
 /* no single switch: the smallest set that makes A into B, and when
  * turning it back in B does not give A's figures (switches that act only
  * together: a frame limit that matters only once recursion is explored),
@@ -153,8 +189,9 @@ static int switch_set(struct sw_ctx *c, struct rb_err *err)
 		out->with = with;
 		out->without = without;
 		out->necessary = true;
+		return 0;
 	}
-	return 0;
+	return both(c, err);
 }
 
 int rb_explain_switches(const struct rb_object *obj, size_t idx, const struct rb_explain_opts *o, const char *a,
