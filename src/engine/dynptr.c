@@ -230,22 +230,10 @@ int rb_dynptr_release(struct rb_env *env, int regno)
 /* mark_reg_invalid on every slice of dynptr id (PTR_TO_MEM, maybe null) */
 static void invalidate_slices(struct rb_env *env, uint32_t id)
 {
-	struct rb_vstate *st = env->cur;
-	for (int fi = 0; fi <= st->curframe; fi++) {
-		struct rb_func *f = st->frame[fi];
-		for (int i = 0; i < RB_MAX_REG + f->nslots; i++) {
-			struct rb_reg *r;
-			if (i < RB_MAX_REG) {
-				r = &f->regs[i];
-			} else {
-				if (f->stack[i - RB_MAX_REG].type[7] != SLOT_SPILL)
-					continue;
-				r = &f->stack[i - RB_MAX_REG].spilled;
-			}
-			if (r->type == RT_MEM && !(r->flags & ~RF_MAYBE_NULL) && (uint32_t)RB_SLICE_DYNPTR_ID(r) == id)
-				rb_reg_unknown(env, r);
-		}
-	}
+	int fr = 0, i = 0;
+	for (struct rb_reg *r; (r = rb_vstate_next_reg(env->cur, 1u << SLOT_SPILL, &fr, &i));)
+		if (r->type == RT_MEM && !(r->flags & ~RF_MAYBE_NULL) && (uint32_t)RB_SLICE_DYNPTR_ID(r) == id)
+			rb_reg_unknown(env, r);
 }
 
 int rb_dynptr_destroy_slot(struct rb_env *env, struct rb_func *f, int spi)

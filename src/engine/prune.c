@@ -33,20 +33,10 @@ static void clean_live_states(struct rb_env *env, int insn_idx, const struct rb_
  * whose last byte is a spill) */
 static struct rb_reg *next_scalar(struct rb_vstate *st, int *fr, int *i)
 {
-	for (; *fr <= st->curframe; (*fr)++, *i = 0) {
-		struct rb_func *f = st->frame[*fr];
-		for (; *i < RB_MAX_REG + f->nslots; (*i)++) {
-			bool reg = *i < RB_MAX_REG;
-			struct rb_reg *r = reg ? &f->regs[*i] : &f->stack[*i - RB_MAX_REG].spilled;
-			if (!reg && f->stack[*i - RB_MAX_REG].type[7] != SLOT_SPILL)
-				continue;
-			if (r->type == RT_SCALAR && (r->id & RB_ID_MASK)) {
-				(*i)++;
-				return r;
-			}
-		}
-	}
-	return NULL;
+	struct rb_reg *r;
+	while ((r = rb_vstate_next_reg(st, 1u << SLOT_SPILL, fr, i)) && !(r->type == RT_SCALAR && (r->id & RB_ID_MASK)))
+		;
+	return r;
 }
 
 /* 7.2.13 verifier.c bpf_clear_singular_ids (profile.h

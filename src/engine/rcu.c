@@ -31,23 +31,10 @@ bool rb_in_rcu_cs(struct rb_env *env)
 /* invalidate_rcu_protected_refs (6.18: inline in check_kfunc_call) */
 static void invalidate_rcu(struct rb_env *env)
 {
-	struct rb_vstate *st = env->cur;
-	for (int fi = 0; fi <= st->curframe; fi++) {
-		struct rb_func *f = st->frame[fi];
-		for (int i = 0; i < RB_MAX_REG + f->nslots; i++) {
-			struct rb_reg *r;
-			if (i < RB_MAX_REG) {
-				r = &f->regs[i];
-			} else {
-				struct rb_slot *s = &f->stack[i - RB_MAX_REG];
-				if (s->type[7] != SLOT_SPILL && s->type[7] != SLOT_ITER)
-					continue;
-				r = &s->spilled;
-			}
-			if (r->flags & RF_RCU)
-				r->flags = (uint8_t)((r->flags & ~(RF_RCU | RF_MAYBE_NULL)) | RF_UNTRUSTED);
-		}
-	}
+	int fr = 0, i = 0;
+	for (struct rb_reg *r; (r = rb_vstate_next_reg(env->cur, 1u << SLOT_SPILL | 1u << SLOT_ITER, &fr, &i));)
+		if (r->flags & RF_RCU)
+			r->flags = (uint8_t)((r->flags & ~(RF_RCU | RF_MAYBE_NULL)) | RF_UNTRUSTED);
 }
 
 int rb_kfunc_rcu(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)

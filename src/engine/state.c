@@ -340,3 +340,19 @@ void rb_clobber_caller_saved(struct rb_env *env)
 		rb_scratch_reg(env, i);
 	}
 }
+
+struct rb_reg *rb_vstate_next_reg(struct rb_vstate *st, unsigned mask, int *fr, int *i)
+{
+	for (; *fr <= st->curframe; (*fr)++, *i = 0) {
+		struct rb_func *f = st->frame[*fr];
+		while (*i < RB_MAX_REG + f->nslots) {
+			int k = (*i)++;
+			if (k < RB_MAX_REG)
+				return &f->regs[k];
+			struct rb_slot *sl = &f->stack[k - RB_MAX_REG];
+			if (mask & (1u << sl->type[7]))
+				return &sl->spilled;
+		}
+	}
+	return NULL;
+}

@@ -391,6 +391,11 @@ struct rb_vstate *rb_state_new(int max_frames);
 size_t rb_vstate_bytes(int max_frames);
 struct rb_vstate *rb_state_copy(const struct rb_vstate *src);
 void rb_state_free(struct rb_vstate *st);
+/* The registers of st, frame by frame, each frame's registers and then
+ * the registers spilled in its slots whose last byte's type is in mask
+ * (1u << SLOT_*): Linux 6.18 and 7.2.13 bpf_for_each_reg_in_vstate_mask.
+ * Start with *fr = *i = 0; NULL after the last. */
+struct rb_reg *rb_vstate_next_reg(struct rb_vstate *st, unsigned mask, int *fr, int *i);
 int rb_stack_grow(struct rb_func *f, int nslots);
 /* bytes allocated for a state, a register, a frame with nslots slots */
 size_t rb_state_bytes(const struct rb_vstate *st);
