@@ -39,13 +39,29 @@ RB=${RB:-$root/build/rangebench}
 command -v parallel >/dev/null || { echo "shards-parallel.sh: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
 [[ "$label" =~ ^[A-Za-z0-9._-]+$ ]] || { echo "shards-parallel.sh: label '$label': letters, digits, . _ - only" >&2; exit 2; }
 mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
 rm -f "$dir/$label".*.sqlite
-where=()
-[ -n "$logins" ] && where=(--sshlogin "$logins" --workdir "$PWD" --return "$dir/$label.{}.sqlite" --cleanup)
+where=() db="$dir/$label.{}.sqlite" run_in=.
+if [ -n "$logins" ]; then
+	# Over ssh each job runs in its own new directory on its host (--workdir
+	# ...), writes its shard there and GNU parallel brings it back into DIR
+	# (parallel runs from DIR) and removes that directory. A job never writes
+	# into DIR itself: with the same path on a host that shares this file
+	# system (ssh to localhost, NFS), --cleanup would delete the shards
+	# already returned. Inputs, binary and costs are named by absolute path,
+	# the same on every host.
+	where=(--sshlogin "$logins" --workdir ... --return "$label.{}.sqlite" --cleanup)
+	db="$label.{}.sqlite" run_in=$dir
+	abs=()
+	for a in "$@"; do abs+=("$(realpath -m -- "$a")"); done
+	set -- "${abs[@]}"
+	RB=$(realpath -m -- "$RB")
+	[ ${#costs[@]} -eq 0 ] || costs=(--shard-costs "$(realpath -m -- "${costs[1]}")")
+fi
 # one parallel job per shard; the inputs reach the command line quoted by parallel (-q)
-parallel --will-cite --halt now,fail=1 "${where[@]}" -q \
-	"$RB" run -q --no-census -j "$jobs" --label "$label" --shard "{}/$n" "${costs[@]}" --db "$dir/$label.{}.sqlite" "$@" \
-	::: $(seq "$n")
+(cd "$run_in" && parallel --will-cite --halt now,fail=1 "${where[@]}" -q \
+	"$RB" run -q --no-census -j "$jobs" --label "$label" --shard "{}/$n" "${costs[@]}" --db "$db" "$@" \
+	::: $(seq "$n"))
 shards=()
 for k in $(seq "$n"); do shards+=("$dir/$label.$k.sqlite"); done
 "$RB" merge "$out" "${shards[@]}"

@@ -96,6 +96,21 @@ if command -v parallel >/dev/null; then
 		"$tmp/psh.out"
 	RB=$RB scripts/shards-parallel.sh -n 2 -l 'bad;label' "$tmp/p2.sqlite" "$tmp/corpus" >"$tmp/psh2.out" 2>&1
 	check "a label that is not a plain word is refused (exit 2)" "[ $? -eq 2 ] && [ ! -e $tmp/p2.sqlite ]" "$tmp/psh2.out"
+	# the same over ssh (-S), where this machine lets root ssh to itself
+	# without a password: the shards come back into DIR, and DIR survives
+	# (with one path on both ends, --cleanup used to delete the shards
+	# already returned, and their directory)
+	if ssh -o BatchMode=yes -o ConnectTimeout=3 localhost true >/dev/null 2>&1; then
+		RB=$RB scripts/shards-parallel.sh -n 2 -S 2/localhost -l viassh -d "$tmp/sshards" "$tmp/smerged.sqlite" \
+			"$tmp/corpus" >"$tmp/ssh.out" 2>&1
+		check "scripts/shards-parallel.sh -S 2/localhost exits 0, both shards kept in DIR" \
+			"[ $? -eq 0 ] && [ -s $tmp/sshards/viassh.1.sqlite ] && [ -s $tmp/sshards/viassh.2.sqlite ]" "$tmp/ssh.out"
+		check "over ssh: one complete run with every (program, tracker) once ($total)" \
+			"[ \"\$(sqlite3 $tmp/smerged.sqlite \"SELECT count(*) || ':' || min(u.status) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'viassh'\")\" = $total:complete ]" \
+			"$tmp/ssh.out"
+	else
+		echo "# no password-less ssh to localhost: shards-parallel.sh -S not run"
+	fi
 else
 	echo "# GNU parallel not installed: scripts/shards-parallel.sh not run"
 fi
