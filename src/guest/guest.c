@@ -54,8 +54,9 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0755) == 0 || errno == EEXIST ? 0 : -1;
 }
 
-/* the runner's fixed parts: this executable, the image's content hash
- * (the cache key), the package version make kernels recorded */
+/* the runner's fixed parts: this executable, the image's and the
+ * executable's content hashes (with each object's, the cache key), the
+ * package version make kernels recorded */
 static int setup(struct runner *r, struct rb_err *err)
 {
 	char why[600];
@@ -87,12 +88,20 @@ static int setup(struct runner *r, struct rb_err *err)
 	size_t ilen = 0;
 	if (rb_read_file(r->image, (size_t)1 << 30, &img, &ilen, err) < 0)
 		return -1;
-	char ih[65];
+	char ih[65], eh[65];
 	rb_sha256_hex(img, ilen, ih);
+	free(img);
+	/* the executable the guest runs prepares each object (libbpf, the
+	 * loader's fix-ups, .rbvt tracing targets) before the kernel sees it,
+	 * so a row is only reused by the same executable: keyed by image and
+	 * object alone, a row of an older build outlived a loader change */
+	if (rb_read_file(r->exe, (size_t)1 << 30, &img, &ilen, err) < 0)
+		return -1;
+	rb_sha256_hex(img, ilen, eh);
 	free(img);
 	if (mkdir_p(r->kdir) < 0)
 		return rb_errf(err, "%s: cannot create the kernel's cache directory: %s", r->kdir, strerror(errno));
-	snprintf(r->cache, sizeof(r->cache), "%s/results/%.16s", r->kdir, ih);
+	snprintf(r->cache, sizeof(r->cache), "%s/results/%.16s/%.16s", r->kdir, ih, eh);
 	if (!r->o->no_cache && mkdir_p(r->cache) < 0)
 		return rb_errf(err, "%s: cannot create: %s", r->cache, strerror(errno));
 	/* RB_GUEST_ACCEL: tcg or kvm; unset: KVM where /dev/kvm opens, else TCG */

@@ -64,6 +64,13 @@ check "a second run is answered from the cache: no boot" \
 check "the cached rows equal the booted ones" \
 	"[ \"\$(q \"SELECT count(*) FROM results a JOIN results b USING (program_id, tracker) WHERE a.run_id = 1 AND b.run_id = 2 AND a.verdict = b.verdict AND a.insns_processed = b.insns_processed AND a.total_states = b.total_states AND a.kernel_release = b.kernel_release AND a.clock = b.clock\")\" = 6 ]"
 
+# another rangebench executable (here one byte longer) prepares objects
+# with its own loader: it boots rather than reuse this one's rows
+cp "$RB" "$tmp/rb-other" && printf '\0' >>"$tmp/rb-other"
+"$tmp/rb-other" run --no-census --db "$tmp/g3.sqlite" --label g3 --trackers kernel-7.2 "$tmp/tiny.o" >"$tmp/run3.out" 2>&1
+check "another executable's run is not answered from this one's cache" \
+	"[ $? -eq 0 ] && grep -Eq '1 objects, 0 from the cache, [12] guests' $tmp/run3.out" "$tmp/run3.out"
+
 # a cached row whose message is a statistics line was written by a guest
 # that did not know 7.2's "insns processed N" line: the object is verified
 # again (in the guest bad.o boots anyway) and its cache file rewritten
