@@ -16,6 +16,7 @@
 #include "store/provenance.h"
 #include "store/store.h"
 #include "tracker/tracker.h"
+#include "verify/row.h"
 
 static void usage(FILE *f)
 {
@@ -66,11 +67,14 @@ static void usage(FILE *f)
 		"                   states) changed; time and memory are not counted\n"
 		"  --csv            CSV instead of an aligned table\n"
 		"  --summary        only the summary table\n"
-		"  --explain        (two trackers of one run) explain every program whose\n"
+		"  --explain        (two engine rows of one run) explain every program whose\n"
 		"                   verdict or instruction count changed, as `rangebench\n"
 		"                   explain` does, print one row each and store them in the\n"
 		"                   database (query explain_classes lists the classes per\n"
-		"                   source); exits 1 when one is left unexplained\n"
+		"                   source); exits 1 when one is left unexplained. Rows of a\n"
+		"                   profile after 6.18 (old@7.2) open objects with that\n"
+		"                   kernel's inputs, as run did; two rows with different\n"
+		"                   inputs are left to `explain --db`\n"
 		"  --patch          print each run's uncommitted diff recorded at run time\n"
 		"\n"
 		"Each side's provenance (commit, and hash of the uncommitted diff) is shown\n"
@@ -412,9 +416,10 @@ int cmd_compare(int argc, char **argv)
 		return rc;
 	if (c.nargs == 2 && is_csv(argv[optind]) && is_csv(argv[optind + 1]))
 		return compare_csv(&c, argv + optind);
-	if (c.explain && (!c.trackers || !rb_tracker_known(c.ta, false) || !rb_tracker_known(c.tb, false))) {
-		fprintf(stderr, "rangebench compare: --explain compares two engine trackers of one run (--trackers "
-				"X,Y or --baseline/--candidate), not two runs or the kernel\n");
+	if (c.explain && (!c.trackers || !rb_row_known(c.ta, false) || !rb_row_known(c.tb, false))) {
+		fprintf(stderr, "rangebench compare: --explain compares two engine rows of one run (--trackers "
+				"X,Y or --baseline/--candidate; a tracker, or one with a profile: old@7.2), not two "
+				"runs or a kernel\n");
 		return 2;
 	}
 	struct rb_store *st;

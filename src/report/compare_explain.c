@@ -1,6 +1,8 @@
 /* compare_explain.c — rb_compare_explain() (compare_explain.h). */
 #include "report/compare_explain.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "oracle/helper_probe.h"
 #include "report/table.h"
 #include "store/explanations.h"
+#include "verify/verify.h"
 
 static bool insns_or_verdict_changed(const struct rb_cmp_row *r)
 {
@@ -17,12 +20,14 @@ static bool insns_or_verdict_changed(const struct rb_cmp_row *r)
 	       (strcmp(r->a.verdict, r->b.verdict) || r->a.v[RB_STAT_INSNS] != r->b.v[RB_STAT_INSNS]);
 }
 
-/* explain one row: 0, 1 when the object does not open, -1 with err */
-static int explain_row(const struct rb_cmp_row *r, const struct rb_explain_opts *eo, struct rb_explain *x,
-		       struct rb_err *err)
+/* explain one row, its object opened with the kernel inputs both rows
+ * stand for (NULL: the running kernel's, as run opens it): 0, 1 when the
+ * object does not open, -1 with err */
+static int explain_row(const struct rb_cmp_row *r, const char *inputs, const struct rb_explain_opts *eo,
+		       struct rb_explain *x, struct rb_err *err)
 {
 	struct rb_object *obj = NULL;
-	struct rb_load_opts lo = {0};
+	struct rb_load_opts lo = {.kernel_inputs = inputs};
 	if (rb_object_open(r->object, &lo, &obj, err) < 0)
 		return 1;
 	size_t i = 0;
@@ -77,20 +82,39 @@ int rb_compare_explain(const struct rb_compare *cmp, const bool *keep, const str
 	struct rb_table t;
 	if (rb_table_init(&t, 8, hdr) < 0)
 		return rb_errf(err, "out of memory");
-	struct rb_vmlinux *vm = rb_vmlinux_new();
-	static struct rb_helper_probe hp;
-	rb_helper_probe_init(&hp, true);
-	struct rb_explain_opts eo = {.baseline = o->baseline, .candidate = o->candidate, .vmlinux = vm,
-				     .helpers = &hp.src, .time_limit_s = o->time_limit_s};
+	/* run opened each row's object with the inputs of the kernel the row
+	 * stands for (rb_verify_row_inputs: a profile after 6.18, the kernel
+	 * cache's inputs of its kernel); one explanation runs both trackers on
+	 * one object, so the two rows must share them */
+	char in_a[PATH_MAX], in_b[PATH_MAX];
+	const char *ia = rb_verify_row_inputs(o->baseline, NULL, in_a, sizeof(in_a));
+	const char *ib = rb_verify_row_inputs(o->candidate, NULL, in_b, sizeof(in_b));
+	if ((ia || ib) && (!ia || !ib || strcmp(ia, ib))) {
+		rb_table_free(&t);
+		return rb_errf(err,
+			       "--explain: %s and %s stand for kernels with different inputs (%s, %s); `rangebench "
+			       "explain --db FILE --run RUN --baseline %s --candidate %s` explains each row on its own",
+			       o->baseline, o->candidate, ia ? ia : "the running kernel's", ib ? ib : "the running kernel's",
+			       o->baseline, o->candidate);
+	}
+	char btf[PATH_MAX + 8];
+	if (ia)
+		snprintf(btf, sizeof(btf), "%s/btf", ia);
+	struct rb_vmlinux *vm = ia ? rb_vmlinux_new_file(btf) : rb_vmlinux_new();
+	struct rb_helper_probe *hp = malloc(sizeof(*hp));
 	struct rb_explain *x = malloc(sizeof(*x));
-	int rc = x ? 0 : rb_errf(err, "out of memory");
+	int rc = x && hp && vm ? 0 : rb_errf(err, "out of memory");
+	if (hp)
+		rb_helper_probe_init(hp, true);
+	struct rb_explain_opts eo = {.baseline = o->baseline, .candidate = o->candidate, .vmlinux = vm,
+				     .helpers = hp ? &hp->src : NULL, .time_limit_s = o->time_limit_s};
 	for (size_t i = 0; i < cmp->n && rc == 0; i++) {
 		const struct rb_cmp_row *r = &cmp->rows[i];
 		if ((keep && !keep[i]) || !insns_or_verdict_changed(r))
 			continue;
 		sum->changed++;
 		struct rb_err e = {{0}};
-		int k = explain_row(r, &eo, x, &e);
+		int k = explain_row(r, ia, &eo, x, &e);
 		char verd[48], insns[48], part[64], cause[160], cf[96];
 		snprintf(verd, sizeof(verd), "%s/%s", r->a.verdict, r->b.verdict);
 		snprintf(insns, sizeof(insns), "%.0f/%.0f", r->a.v[RB_STAT_INSNS], r->b.v[RB_STAT_INSNS]);
@@ -122,6 +146,7 @@ int rb_compare_explain(const struct rb_compare *cmp, const bool *keep, const str
 		rb_table_print(&t, out, o->csv);
 	rb_table_free(&t);
 	free(x);
+	free(hp);
 	rb_vmlinux_free(vm);
 	return rc;
 }

@@ -38,7 +38,29 @@ $RB query --db "$db" explain_classes --csv >"$tmp/q.csv" 2>&1
 check "query explain_classes: the classes per source" \
 	"[ \$(tail -n +2 $tmp/q.csv | wc -l) -eq 2 ] && grep -q ',wrap across 2^63,1,1,0,bias_add64 @' $tmp/q.csv" "$tmp/q.csv"
 $RB compare --db "$db" --changed --explain --trackers old,kernel >"$tmp/k.out" 2>&1
-check "--explain with the kernel as a side: exit 2, said why" "[ $? -eq 2 ] && grep -q 'two engine trackers' $tmp/k.out" "$tmp/k.out"
+check "--explain with the kernel as a side: exit 2, said why" "[ $? -eq 2 ] && grep -q 'two engine rows' $tmp/k.out" "$tmp/k.out"
+
+# rows of the 7.2 profile: explained on the object opened with the inputs
+# of the kernel they stand for (here a kernel cache whose kernel-7.2 inputs
+# are the running kernel's BTF), as run opened it; rows standing for
+# kernels with different inputs are refused, naming `explain --db`
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	pk=$(awk '$1 == "kernel-7.2" {print $2}' kernels.conf)
+	mkdir -p "$tmp/kc/${pk#debian:*/}/inputs"
+	ln -s /sys/kernel/btf/vmlinux "$tmp/kc/${pk#debian:*/}/inputs/btf"
+	RB_KERNEL_CACHE=$tmp/kc $RB run -q --db "$tmp/p72.sqlite" --label p72 --trackers old,old@7.2,cnum-mainline@7.2 --no-census \
+		"$O" "$B/own/abs_window.bpf.o" >"$tmp/p72.out" 2>&1
+	RB_KERNEL_CACHE=$tmp/kc $RB compare --db "$tmp/p72.sqlite" --changed --explain --trackers old@7.2,cnum-mainline@7.2 p72 \
+		>>"$tmp/p72.out" 2>&1
+	check "--explain --trackers old@7.2,cnum-mainline@7.2: both changed programs explained" \
+		"grep -q '^2 programs changed verdict or instructions: cause found for 2, explained (counterfactual vanished) 2' $tmp/p72.out" "$tmp/p72.out"
+	RB_KERNEL_CACHE=$tmp/kc $RB compare --db "$tmp/p72.sqlite" --changed --explain --trackers old,cnum-mainline@7.2 p72 \
+		>"$tmp/mix.out" 2>&1
+	check "--explain --trackers old,cnum-mainline@7.2 (different inputs): exit 2 naming explain --db" \
+		"[ $? -eq 2 ] && grep -q 'stand for kernels with different inputs.*explain --db FILE --run RUN --baseline old --candidate cnum-mainline@7.2' $tmp/mix.out" "$tmp/mix.out"
+else
+	echo "# no /sys/kernel/btf/vmlinux: compare --explain of 7.2 rows not run"
+fi
 
 $RB compare --db "$db" --filter 'insns_b>1000' >"$tmp/f.out" 2>&1
 check "--filter with an expression: evaluated (no program has 1000 insns)" "[ $? -eq 0 ] && grep -Eq '^programs +0$' $tmp/f.out" "$tmp/f.out"
