@@ -234,10 +234,11 @@ int rb_check_exit(struct rb_env *env, int *insn_idx, bool *exit_path)
 	int err;
 	if (!st->curframe && rb_lock_held(env))
 		return rb_reject(env, "BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed region");
-	if (!st->curframe && st->nrefs) {
+	if (!st->curframe && rb_ptr_refs(st)) {
 		/* check_resource_leak: each leaked reference, then the verdict */
 		for (int i = 0; i < st->nrefs; i++)
-			rb_log(env, "Unreleased reference id=%u alloc_insn=%d\n", st->refs[i], st->ref_insns[i]);
+			if (st->ref_insns[i] >= 0)
+				rb_log(env, "Unreleased reference id=%u alloc_insn=%d\n", st->refs[i], st->ref_insns[i]);
 		return rb_reject(env, "BPF_EXIT instruction in main prog would lead to reference leak");
 	}
 	if (!st->curframe && (err = rb_rcu_check_leak(env, "BPF_EXIT instruction in main prog")))

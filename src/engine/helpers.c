@@ -467,7 +467,7 @@ int rb_check_helper_call(struct rb_env *env, const struct bpf_insn *insn, int in
 	/* 6.18 check_bpf_snprintf_call: the format against the data's size */
 	if (p->id == BPF_FUNC_snprintf && (err = rb_check_snprintf_format(env)))
 		return err;
-	if (p->id == BPF_FUNC_tail_call && env->cur->nrefs)
+	if (p->id == BPF_FUNC_tail_call && rb_ptr_refs(env->cur))
 		return rb_reject(env, "tail_call would lead to reference leak");
 	if (p->id == BPF_FUNC_tail_call && (err = rb_rcu_check_leak(env, "tail_call")))
 		return err;

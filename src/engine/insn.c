@@ -19,6 +19,7 @@
 #include "engine/names.h"
 #include "engine/prog_types.h"
 #include "engine/rcu.h"
+#include "engine/refs.h"
 
 static int check_ld_imm(struct rb_env *env, const struct bpf_insn *insn)
 {
@@ -106,7 +107,7 @@ static int check_ld_abs(struct rb_env *env, const struct bpf_insn *insn)
 		return err;
 	if (rb_lock_held(env))
 		return rb_reject(env, "BPF_LD_[ABS|IND] cannot be used inside bpf_spin_lock-ed region");
-	if (env->cur->nrefs)
+	if (rb_ptr_refs(env->cur))
 		return rb_reject(env, "BPF_LD_[ABS|IND] would lead to reference leak");
 	if ((err = rb_rcu_check_leak(env, "BPF_LD_[ABS|IND]")))
 		return err;

@@ -11,6 +11,7 @@
 #include "engine/profile.h"
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/refs.h"
 #include "engine/timers.h"
 
 
@@ -229,12 +230,11 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 		}
 	})
 	if (is_null) {
-		/* a NULL reference was never acquired */
+		/* a NULL reference was never acquired (release_reference_nomark:
+		 * the others keep their order) */
 		for (int i = 0; i < st->nrefs; i++) {
 			if (st->refs[i] == id) {
-				st->nrefs--;
-				st->refs[i] = st->refs[st->nrefs];
-				st->ref_insns[i] = st->ref_insns[st->nrefs];
+				rb_ref_remove(st, i);
 				break;
 			}
 		}

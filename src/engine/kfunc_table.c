@@ -26,6 +26,7 @@
 #include "engine/alloc_obj.h"
 #include "engine/dynptr_kfuncs.h"
 #include "engine/graph.h"
+#include "engine/irq_flags.h"
 #include "engine/iter.h"
 #include "engine/kfunc_table.h"
 #include "engine/locks.h"
@@ -147,8 +148,8 @@ static const struct rb_kfunc rows[] = {
 	S(bpf_list_pop_front, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_list),
 	S(bpf_list_push_back_impl, 0x08e84a3e8, 0, rb_kfunc_list),
 	S(bpf_list_push_front_impl, 0x08e84a3e8, 0, rb_kfunc_list),
-	U(bpf_local_irq_restore, 0x1cfeffffe),
-	U(bpf_local_irq_save, 0x1cfeffffe),
+	S(bpf_local_irq_restore, 0x1cfeffffe, 0, rb_kfunc_irq_flag),
+	S(bpf_local_irq_save, 0x1cfeffffe, 0, rb_kfunc_irq_flag),
 	K(bpf_lookup_system_key, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL),
 	K(bpf_lookup_user_key, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL | KF_SLEEPABLE),
 	K(bpf_map_sum_elem_count, 0x1cfeffffe, 0),
@@ -161,8 +162,8 @@ static const struct rb_kfunc rows[] = {
 	U(bpf_path_d_path, 0x000000000),
 	S(bpf_percpu_obj_drop_impl, 0x08e84a3e8, KF_RELEASE, rb_kfunc_obj_drop),
 	S(bpf_percpu_obj_new_impl, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_obj_new),
-	K(bpf_preempt_disable, 0x1cfeffffe, 0),
-	K(bpf_preempt_enable, 0x1cfeffffe, 0),
+	S(bpf_preempt_disable, 0x1cfeffffe, 0, rb_kfunc_preempt),
+	S(bpf_preempt_enable, 0x1cfeffffe, 0, rb_kfunc_preempt),
 	U(bpf_probe_read_kernel_dynptr, 0x1cfeffffe),
 	U(bpf_probe_read_kernel_str_dynptr, 0x1cfeffffe),
 	U(bpf_probe_read_user_dynptr, 0x1cfeffffe),

@@ -483,7 +483,7 @@ static bool half_alive(struct rb_env *env, const struct rb_vstate *st, struct rb
 /* 7.2 clean_func_state for one slot, from the liveness of its upper four
  * bytes (lo_live: type[0..3]) and lower four (hi_live: type[4..7]): dead
  * halves become invalid (7.2's STACK_POISON, equal to STACK_INVALID for
- * pruning); iterator and dynptr slots stay; a spill whose lower half is
+ * pruning); iterator, dynptr and IRQ flag slots stay; a spill whose lower half is
  * dead is forgotten, its live upper bytes becoming misc when it was a
  * scalar other than a known zero, and a pointer spill stays whole */
 static void clean_halves(struct rb_env *env, struct rb_slot *sl, bool lo_live, bool hi_live)
@@ -491,7 +491,7 @@ static void clean_halves(struct rb_env *env, struct rb_slot *sl, bool lo_live, b
 	if (lo_live && hi_live)
 		return;
 	uint8_t t7 = sl->type[7];
-	if (t7 == SLOT_ITER || t7 == SLOT_DYNPTR)
+	if (t7 == SLOT_ITER || t7 == SLOT_DYNPTR || t7 == SLOT_IRQ_FLAG)
 		return;
 	if (!hi_live) {
 		if (lo_live && t7 == SLOT_SPILL) {

@@ -11,9 +11,9 @@
  * kfuncs, 6.18 and 7.2.13 alike): the failed acquisition is a branch of
  * its own, several such locks may be held (never the same one twice) and
  * are released in the reverse order; each is a refs entry whose marker
- * names its map (RB_REF_RES_LOCK). Locks in allocated objects
- * (PTR_TO_BTF_ID | MEM_ALLOC) and the _irqsave variants (IRQ flags on the
- * stack) are not modelled. */
+ * names its map (RB_REF_RES_LOCK); the _irqsave / _irqrestore variants
+ * save and restore an IRQ flag too (irq_flags.c). Locks in allocated
+ * objects (PTR_TO_BTF_ID | MEM_ALLOC) are not modelled. */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 #include "engine/btf.h"
 #include "engine/btf_names.h"
 #include "engine/graph.h"
+#include "engine/irq_flags.h"
 #include "engine/kfunc_table.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
@@ -276,7 +277,10 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 		const char *n = ft && btf_is_func(ft) ? btf__name_by_offset(b, ft->name_off) : NULL;
 		if (n && !insn->off && spin_allowed(n, env->prof))
 			return 0;
-		return rb_unsupported(env, "kfunc call while holding a bpf_spin_lock");
+		/* the stream kfuncs (is_bpf_stream_kfunc) are not listed */
+		if (!n || insn->off || !strncmp(n, "bpf_stream", 10))
+			return rb_unsupported(env, "kfunc call while holding a bpf_spin_lock");
+		return rb_reject(env, "function calls are not allowed while holding a lock");
 	}
 	return 0;
 }
@@ -342,8 +346,7 @@ int rb_kfunc_res_spin_lock(struct rb_env *env, const struct bpf_insn *insn, cons
 {
 	(void)insn;
 	bool lock = !strcmp(call->name, "bpf_res_spin_lock") || !strcmp(call->name, "bpf_res_spin_lock_irqsave");
-	if (strstr(call->name, "_irq"))
-		return rb_unsupported(env, "kfunc %s (IRQ flags are not modelled)", call->name);
+	bool irq = strstr(call->name, "_irq") != NULL;
 	if (lock) {
 		/* check_kfunc_call, before the arguments: the failed
 		 * acquisition continues from the next instruction with r0-r5
@@ -378,7 +381,10 @@ int rb_kfunc_res_spin_lock(struct rb_env *env, const struct bpf_insn *insn, cons
 	if (reg->type != RT_MAP_VALUE)
 		return rb_reject(env, "R1 doesn't point to map value or allocated object");
 	if ((err = check_lock_off(env, reg, 1, "bpf_res_spin_lock")) ||
-	    (err = take_or_release(env, reg, RB_LOCK_RES, lock, "bpf_res_spin")))
+	    (err = take_or_release(env, reg, irq ? RB_LOCK_RES_IRQ : RB_LOCK_RES, lock, "bpf_res_spin")))
+		return err;
+	/* the _irqsave / _irqrestore flag, the second argument (irq_flags.c) */
+	if (irq && (err = rb_irq_flag_arg(env, 2, lock, RB_IRQ_LOCK)))
 		return err;
 	rb_clobber_caller_saved(env);
 	struct rb_reg *regs = rb_cur_regs(env);

@@ -17,8 +17,14 @@
 #define RB_REF_RES_LOCK(m, irq) (-3 - 2 * (int32_t)(m) - ((irq) ? 1 : 0))
 #define RB_REF_RES_LOCK_MAP(marker) ((-3 - (marker)) / 2)
 #define RB_REF_RES_LOCK_IRQ(marker) ((-3 - (marker)) % 2)
+/* the marker of saved IRQ flags (6.18 and 7.2.13 REF_TYPE_IRQ; irq_flags.c)
+ * acquired at instruction insn: below every lock marker */
+#define RB_REF_IRQ_BASE (-(1 << 30))
+#define RB_REF_IRQ(insn) (RB_REF_IRQ_BASE - 1 - (int32_t)(insn))
+#define RB_REF_IRQ_INSN(marker) (RB_REF_IRQ_BASE - 1 - (marker))
+#define RB_REF_IS_IRQ(marker) ((marker) < RB_REF_IRQ_BASE)
 /* a refs entry that is a lock (6.18 REF_TYPE_LOCK_MASK), not a reference */
-#define RB_REF_IS_LOCK(marker) ((marker) <= RB_REF_LOCK)
+#define RB_REF_IS_LOCK(marker) ((marker) <= RB_REF_LOCK && (marker) >= RB_REF_IRQ_BASE)
 
 /* ARG_PTR_TO_SPIN_LOCK of helper_id (bpf_spin_lock takes, bpf_spin_unlock releases) */
 int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);

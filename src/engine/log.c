@@ -364,7 +364,8 @@ void rb_print_reg(struct rb_env *env, const struct rb_func *f, const struct rb_r
 	print_reg(env, f->frameno, r, buf, len);
 }
 
-static const char slot_ch[] = {'?', 'r', 'm', '0'};
+/* slot_type_char (6.18 and 7.2.13 log.c) */
+static const char slot_ch[] = {'?', 'r', 'm', '0', 'i', 'd', 'f'};
 
 void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, bool all)
 {
@@ -390,7 +391,7 @@ void rb_log_state(struct rb_env *env, const struct rb_vstate *st, int frameno, b
 		for (int j = 0; j < 8; j++) {
 			if (sl->type[j] != SLOT_INVALID)
 				valid = true;
-			types[j] = slot_ch[sl->type[j] & 3];
+			types[j] = sl->type[j] < sizeof(slot_ch) ? slot_ch[sl->type[j]] : '?';
 		}
 		types[8] = 0;
 		if (!valid)

@@ -265,7 +265,7 @@ struct rb_profile {
 	 * bpf_rcu_read_unlock ends the section; 6.18.44 refused a lock inside
 	 * one ("nested rcu read lock (kernel function bpf_rcu_read_lock)"); the
 	 * refusal of a global subprogram that might sleep names it and the
-	 * section (6.18.44: three fixed lines;
+	 * section or region (RCU, preemption, IRQs; 6.18.44: three fixed lines;
 	 * src/engine/rcu.c; tests/objects/rcu_lock.bpf.c rcu_nested). */
 	bool rcu_nested;
 };

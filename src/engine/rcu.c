@@ -7,7 +7,9 @@
  * iterator slots) untrusted, and not NULL-checked any longer; no sleepable
  * helper or kfunc may be called inside, nor a global subprogram that might
  * sleep (there, or anywhere in a non-sleepable program: check_func_call),
- * and the main program may not exit, tail-call or use LD_ABS with one open. 7.2 counts nested sections
+ * and the main program may not exit, tail-call or use LD_ABS with one open
+ * (the same holds inside an IRQ-disabled or a preemption-disabled region,
+ * irq_flags.c: the checks here cover them too). 7.2 counts nested sections
  * (profile.h rcu_nested), 6.18 refuses a second lock. The state keeps the
  * count (rb_vstate.active_rcu), compared for equality when pruning. */
 #include <bpf/btf.h>
@@ -17,6 +19,7 @@
 
 #include "engine/btf_names.h"
 #include "engine/helper_table.h"
+#include "engine/irq_flags.h"
 #include "engine/kfunc_table.h"
 #include "engine/kfunc_table72.h"
 #include "engine/locks.h"
@@ -57,18 +60,39 @@ int rb_kfunc_rcu(struct rb_env *env, const struct bpf_insn *insn, const struct r
 
 int rb_rcu_check_leak(struct rb_env *env, const char *prefix)
 {
-	if (!env->cur->active_rcu)
-		return 0;
-	return rb_reject(env, "%s cannot be used inside bpf_rcu_read_lock-ed region", prefix);
+	/* check_resource_leak after the references: IRQ flags, RCU,
+	 * preemption (6.18.44 and 7.2.13) */
+	if (rb_irq_active_id(env->cur))
+		return rb_reject(env, "%s cannot be used inside bpf_local_irq_save-ed region", prefix);
+	if (env->cur->active_rcu)
+		return rb_reject(env, "%s cannot be used inside bpf_rcu_read_lock-ed region", prefix);
+	if (env->cur->active_preempt)
+		return rb_reject(env, "%s cannot be used inside bpf_preempt_disable-ed region", prefix);
+	return 0;
+}
+
+/* 7.2.13 non_sleepable_context_description of a region sleeping is
+ * refused in, NULL outside one (6.18.44 checks the same regions in the
+ * same order, each with this text) */
+static const char *region(const struct rb_vstate *st)
+{
+	if (st->active_rcu)
+		return "rcu_read_lock region";
+	if (st->active_preempt)
+		return "non-preemptible region";
+	if (rb_irq_active_id(st))
+		return "IRQ-disabled region";
+	return NULL;
 }
 
 int rb_rcu_check_sleepable(struct rb_env *env, const char *name, int id, bool is_helper)
 {
-	if (!env->cur->active_rcu)
+	const char *r = region(env->cur);
+	if (!r)
 		return 0;
 	if (is_helper)
-		return rb_reject(env, "sleepable helper %s#%d in rcu_read_lock region", name, id);
-	return rb_reject(env, "kernel func %s is sleepable within rcu_read_lock region", name);
+		return rb_reject(env, "sleepable helper %s#%d in %s", name, id, r);
+	return rb_reject(env, "kernel func %s is sleepable within %s", name, r);
 }
 
 /* check_cfg's mark_subprog_might_sleep and merge_callee_effects (6.18.44
@@ -107,12 +131,13 @@ static bool might_sleep(struct rb_env *env, int sub, int depth)
 bool rb_global_sleep_refused(struct rb_env *env, int sub, char *m, size_t len)
 {
 	bool sleepable = (env->prog->prog_flags & BPF_F_SLEEPABLE) != 0;
-	if ((sleepable && !env->cur->active_rcu) || !might_sleep(env, sub, 0))
+	const char *r = region(env->cur);
+	if ((sleepable && !r) || !might_sleep(env, sub, 0))
 		return false;
 	/* 7.2.13: one line naming the function and the context */
 	if (env->prof->rcu_nested) {
 		snprintf(m, len, "sleepable global function %s() called in %s", env->subprogs[sub].name,
-			 env->cur->active_rcu ? "rcu_read_lock region" : "non-sleepable prog");
+			 r ? r : "non-sleepable prog");
 		return true;
 	}
 	rb_log(env, "global functions that may sleep are not allowed in non-sleepable context,\n"

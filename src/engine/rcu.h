@@ -16,15 +16,19 @@ struct rb_kfunc_call;
 bool rb_in_rcu_cs(struct rb_env *env);
 /* the `special` checker of bpf_rcu_read_lock and bpf_rcu_read_unlock (kfunc_table.c) */
 int rb_kfunc_rcu(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call);
-/* check_resource_leak's RCU part: "PREFIX cannot be used inside
- * bpf_rcu_read_lock-ed region" when a section is open, else 0 */
+/* check_resource_leak after the references: "PREFIX cannot be used
+ * inside bpf_local_irq_save-ed region" (an IRQ flag saved),
+ * "...bpf_rcu_read_lock-ed region", "...bpf_preempt_disable-ed region",
+ * else 0 */
 int rb_rcu_check_leak(struct rb_env *env, const char *prefix);
-/* a sleepable helper (is_helper) or kfunc called here: refused inside a
- * section ("... in rcu_read_lock region"), else 0 */
+/* a sleepable helper (is_helper) or kfunc called here: refused inside an
+ * RCU section, a preemption-disabled or an IRQ-disabled region ("... in
+ * rcu_read_lock region"), else 0 */
 int rb_rcu_check_sleepable(struct rb_env *env, const char *name, int id, bool is_helper);
 /* check_func_call's refusal of global subprogram sub that might sleep (a
  * sleepable helper or kfunc in it or its callees) in a non-sleepable
- * context (a non-sleepable program, an RCU read section): true with the
+ * context (a non-sleepable program, an RCU read section, a preemption- or
+ * IRQ-disabled region): true with the
  * message's last line in m (6.18.44's first two lines logged), else false */
 bool rb_global_sleep_refused(struct rb_env *env, int sub, char *m, size_t len);
 

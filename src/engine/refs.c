@@ -35,16 +35,20 @@ int rb_acquire_ref_null(struct rb_env *env, struct rb_reg *r)
 	return 0;
 }
 
+void rb_ref_remove(struct rb_vstate *st, int i)
+{
+	st->nrefs--;
+	memmove(&st->refs[i], &st->refs[i + 1], sizeof(st->refs[0]) * (size_t)(st->nrefs - i));
+	memmove(&st->ref_insns[i], &st->ref_insns[i + 1], sizeof(st->ref_insns[0]) * (size_t)(st->nrefs - i));
+}
+
 /* release_reference: the reference and every register holding it */
 void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
 {
 	struct rb_vstate *st = env->cur;
 	for (int i = 0; i < st->nrefs; i++) {
 		if (st->refs[i] == ref_obj_id) {
-			/* release_reference_state (6.18): the others keep their order */
-			st->nrefs--;
-			memmove(&st->refs[i], &st->refs[i + 1], sizeof(st->refs[0]) * (size_t)(st->nrefs - i));
-			memmove(&st->ref_insns[i], &st->ref_insns[i + 1], sizeof(st->ref_insns[0]) * (size_t)(st->nrefs - i));
+			rb_ref_remove(st, i);
 			break;
 		}
 	}
@@ -57,6 +61,14 @@ void rb_release_ref(struct rb_env *env, uint32_t ref_obj_id)
 			if (f->stack[s].type[7] == SLOT_SPILL && f->stack[s].spilled.ref_obj_id == ref_obj_id)
 				rb_reg_unknown(env, &f->stack[s].spilled);
 	}
+}
+
+int rb_ptr_refs(const struct rb_vstate *st)
+{
+	int n = 0;
+	for (int i = 0; i < st->nrefs; i++)
+		n += st->ref_insns[i] >= 0;
+	return n;
 }
 
 /* every packet pointer of the current state becomes unknown (after a

@@ -27,6 +27,9 @@ static int grow_for(struct rb_env *env, struct rb_func *f, int min_off)
 }
 
 static bool is_spill(const struct rb_slot *s) { return s->type[7] == SLOT_SPILL; }
+/* is_stack_slot_special, for what a store over it scrubs: a spill or an
+ * IRQ flag (iterators are kept as before; dynptrs are destroyed first) */
+static bool is_special(const struct rb_slot *s) { return is_spill(s) || s->type[7] == SLOT_IRQ_FLAG; }
 
 static bool spillable(const struct rb_reg *r)
 {
@@ -103,7 +106,7 @@ static int stack_write_fixed(struct rb_env *env, struct rb_func *f, int off, int
 	} else {
 		uint8_t type = SLOT_MISC;
 		memset(&s->spilled, 0, sizeof(s->spilled));
-		if (is_spill(s))
+		if (is_special(s))
 			scrub_special(s);
 		bool zero = false;
 		if (reg && rb_reg_is_const(env, reg) && rb_reg_const_val(env, reg) == 0)
@@ -201,7 +204,7 @@ static int stack_read_fixed(struct rb_env *env, struct rb_func *f, int off, int 
 				zeros++;
 			/* SLOT_INVALID is readable for a privileged loader
 			 * (allow_uninit_stack); a dynptr's or iterator's bytes are not */
-			if (t == SLOT_DYNPTR || t == SLOT_ITER)
+			if (t == SLOT_DYNPTR || t == SLOT_ITER || t == SLOT_IRQ_FLAG)
 				return rb_reject(env, "invalid read from stack off %d+%d size %d", off, i, size);
 		}
 		if (dst_regno >= 0) {
@@ -227,7 +230,7 @@ static int special_bytes(struct rb_env *env, int regno, const struct rb_reg *reg
 		if (slot / 8 >= f->nslots)
 			continue;
 		uint8_t t = f->stack[slot / 8].type[slot % 8];
-		if (t != SLOT_DYNPTR && t != SLOT_ITER)
+		if (t != SLOT_DYNPTR && t != SLOT_ITER && t != SLOT_IRQ_FLAG)
 			continue;
 		if (env->t->is_const(&reg->val))
 			return rb_reject(env, "invalid read from stack R%d off %d+%d size %d", regno, min_off, i, n);
@@ -349,7 +352,7 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 			}
 			/* scrub_special_slot(): a spill the write goes over becomes misc
 			 * data in all its initialised bytes */
-			if (is_spill(sl))
+			if (is_special(sl))
 				scrub_special(sl);
 			memset(&sl->spilled, 0, sizeof(struct rb_reg));
 			uint8_t nt = SLOT_MISC;
@@ -435,7 +438,7 @@ int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg
 			rb_scratch_slot(env, spi);
 			/* the helper writes these bytes: they become misc data */
 			uint8_t *t = &f->stack[spi].type[slot % 8];
-			if (is_spill(&f->stack[spi])) {
+			if (is_special(&f->stack[spi])) {
 				scrub_special(&f->stack[spi]);
 				memset(&f->stack[spi].spilled, 0, sizeof(struct rb_reg));
 			}

@@ -110,6 +110,7 @@ struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
 	st->rec_node = src->rec_node;
 	st->lock_map = src->lock_map;
 	st->active_rcu = src->active_rcu;
+	st->active_preempt = src->active_preempt;
 	st->callback_unroll_depth = src->callback_unroll_depth;
 	st->may_goto_depth = src->may_goto_depth;
 	for (int i = 0; i <= src->curframe; i++) {

@@ -106,6 +106,7 @@ enum {
 	SLOT_ZERO,
 	SLOT_ITER,   /* an open-coded iterator (iter.h) */
 	SLOT_DYNPTR, /* a bpf_dynptr (dynptr.h) */
+	SLOT_IRQ_FLAG, /* saved IRQ flags (irq_flags.h) */
 };
 
 struct rb_reg {
@@ -170,6 +171,7 @@ struct rb_vstate {
 	int nrefs;
 	int32_t lock_map; /* the map whose value's bpf_spin_lock is held (locks.c), -1 none */
 	uint32_t active_rcu; /* bpf_rcu_read_lock sections entered (rcu.c; 7.2 active_rcu_locks, 6.18: 0 or 1) */
+	uint32_t active_preempt; /* bpf_preempt_disable calls not yet enabled (irq_flags.c; active_preempt_locks) */
 	struct rb_hist *hist;
 	int nhist, cap_hist;
 	/* the list bookkeeping of an explored (checkpoint) state */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/dynptr.h"
+#include "engine/irq_flags.h"
 #include "engine/locks.h"
 #include "engine/profile.h"
 #include "engine/states.h"
@@ -443,6 +444,12 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 			if (env->prof->dynptr_parent_ids && !check_ids(m, orr->id, crr->id))
 				return false;
 		}
+		if (ot == SLOT_IRQ_FLAG) {
+			/* the flag's reference and the kfuncs that saved it */
+			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
+			if (!check_ids(m, orr->id, crr->id) || RB_IRQ_CLASS(orr) != RB_IRQ_CLASS(crr))
+				return false;
+		}
 		if (ot == SLOT_ITER) {
 			/* the iterator's type, state and reference (not its depth) */
 			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
@@ -456,14 +463,19 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 
 static bool refsafe(const struct rb_vstate *o, const struct rb_vstate *c, struct idmap *m)
 {
-	/* 6.18 active_rcu_lock, 7.2 active_rcu_locks: equal */
-	if (o->nrefs != c->nrefs || o->active_rcu != c->active_rcu)
+	/* 6.18 active_rcu_lock, 7.2 active_rcu_locks, active_preempt_locks:
+	 * equal (active_irq_id, the last IRQ entry's id, is checked with
+	 * the entries) */
+	if (o->nrefs != c->nrefs || o->active_rcu != c->active_rcu || o->active_preempt != c->active_preempt)
 		return false;
 	for (int i = 0; i < o->nrefs; i++) {
 		if (!check_ids(m, o->refs[i], c->refs[i]))
 			return false;
-		/* a held lock: the same kind of lock of the same map
+		/* the same type (REF_TYPE_PTR, REF_TYPE_IRQ, a lock); a held
+		 * lock: the same kind of lock of the same map
 		 * (REF_TYPE_LOCK, REF_TYPE_RES_LOCK[_IRQ] and their ptr) */
+		if (RB_REF_IS_IRQ(o->ref_insns[i]) != RB_REF_IS_IRQ(c->ref_insns[i]))
+			return false;
 		bool ol = RB_REF_IS_LOCK(o->ref_insns[i]), cl = RB_REF_IS_LOCK(c->ref_insns[i]);
 		if (ol != cl || (ol && o->ref_insns[i] != c->ref_insns[i]) ||
 		    (o->ref_insns[i] == RB_REF_LOCK && o->lock_map != c->lock_map))
