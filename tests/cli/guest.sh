@@ -74,7 +74,8 @@ check "another executable's run is not answered from this one's cache" \
 # a cached row whose message is a statistics line was written by a guest
 # that did not know 7.2's "insns processed N" line: the object is verified
 # again (in the guest bad.o boots anyway) and its cache file rewritten
-rows=$(find "$kc" -name '*.rows' | head -1)
+# (this executable's cache: results/IMAGE/EXE, EXE its hash's first 16 digits)
+rows=$(find "$kc" -path "*/results/*/$(sha256sum "$RB" | cut -c1-16)/*" -name '*.rows' | head -1)
 sed -i '0,/^RBR\t/s/\t$/\tinsns processed 5/' "$rows"
 check "(a cached row made stale)" "grep -q 'insns processed 5\$' '$rows'"
 printf 'not a BPF object\n' >"$tmp/bad.o"
