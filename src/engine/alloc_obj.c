@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 #include <string.h>
 
+#include "engine/alloc_lock.h"
 #include "engine/alloc_obj.h"
 #include "engine/backtrack.h"
 #include "engine/btf.h"
@@ -259,5 +260,9 @@ int rb_kfunc_refcount_acquire(struct rb_env *env, const struct bpf_insn *insn, c
 	r0->ref_obj_id = id;
 	if (env->prof->acquire_sets_id)
 		r0->id = id;
+	/* check_kfunc_call: an R0 that may point to a lock has an id
+	 * (reg_may_point_to_spin_lock; alloc_lock.c) */
+	if (!r0->id && rb_alloc_may_lock(env, r0))
+		r0->id = ++env->id_gen;
 	return 0;
 }

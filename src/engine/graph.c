@@ -16,12 +16,13 @@
  * bpf_rbtree_remove and bpf_list_pop_front/back (an owning node, maybe
  * NULL, acquired), ref_set_non_owning's MEM_RCU for refcounted nodes,
  * bpf_refcount_acquire_impl (KF_ARG_PTR_TO_REFCOUNTED_KPTR), and
- * invalidate_non_owning_refs at the lock's release. Roots inside
- * allocated objects, bpf_list_add/del/is_first/is_last/empty (7.2) and
+ * invalidate_non_owning_refs at the lock's release. A root inside an
+ * owning allocated object is under that object's lock (alloc_lock.c).
  * bpf_rbtree_root/left/right are not modelled. */
 #include <bpf/btf.h>
 #include <string.h>
 
+#include "engine/alloc_lock.h"
 #include "engine/alloc_obj.h"
 #include "engine/btf_names.h"
 #include "engine/callbacks.h"
@@ -151,12 +152,13 @@ static int find_root(const struct btf *b, uint32_t id, int64_t base, int64_t wan
 
 int rb_graph_root_of(struct rb_env *env, const struct rb_reg *reg, struct rb_graph_root *out)
 {
-	if (reg->type != RT_MAP_VALUE || !env->t->is_const(&reg->val))
+	if ((reg->type != RT_MAP_VALUE && !RB_IS_ALLOC(reg)) || !env->t->is_const(&reg->val))
 		return -1;
-	const struct rb_map *m = &env->obj->maps[reg->map_idx];
-	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	/* a map value's BTF type, or an allocated object's struct (alloc_lock.c) */
+	uint32_t type = RB_IS_ALLOC(reg) ? (uint32_t)reg->map_idx : env->obj->maps[reg->map_idx].btf_value_type_id;
+	const struct btf *b = type ? rb_obj_btf(env) : NULL;
 	int64_t off = (int64_t)rb_reg_const_val(env, reg) + reg->off;
-	return b ? find_root(b, m->btf_value_type_id, 0, off, 0, -1, 0, out) : -1;
+	return b ? find_root(b, type, 0, off, 0, -1, 0, out) : -1;
 }
 
 void rb_graph_non_owning(struct rb_env *env, struct rb_reg *r, const struct rb_graph_root *root)
@@ -197,18 +199,28 @@ static int root_arg(struct rb_env *env, bool list, struct rb_graph_root *root)
 	if ((reg->type == RT_SCALAR && rb_reg_is_const(env, reg) && !rb_reg_const_val(env, reg)) ||
 	    (reg->flags & RF_MAYBE_NULL))
 		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
-	if (RB_IS_ALLOC(reg))
-		return rb_unsupported(env, "%s in an allocated object", head);
-	if (reg->type != RT_MAP_VALUE)
+	/* an allocated object's root (alloc_lock.c): owning and referenced */
+	bool alloc = rb_alloc_owning_exact(reg);
+	int err;
+	if (reg->type != RT_MAP_VALUE && !alloc)
 		return rb_reject(env, "arg#0 expected pointer to map value or allocated object");
+	if (alloc && !reg->ref_obj_id)
+		return rb_reject(env, "allocated object must be referenced");
+	if (alloc && (err = rb_alloc_ptr_off(env, reg, 1)))
+		return err;
 	if (!env->t->is_const(&reg->val))
 		return rb_reject(env, "R1 doesn't have constant offset. %s has to be at the constant offset", head);
 	/* btf_record_find(rec, off, BPF_LIST_HEAD or BPF_RB_ROOT) */
 	if (rb_graph_root_of(env, reg, root) || root->list != list)
 		return rb_reject(env, "%s not found at offset=%u", head, (unsigned)reg_off(env, reg));
-	/* check_reg_allocation_locked: a lock of the same map value held */
-	if (!rb_lock_held_on(env, reg->id, reg->map_idx))
-		return rb_reject(env, "bpf_spin_lock at off=%d must be held for %s", rb_map_spin_lock_off(env, reg->map_idx),
+	/* check_reg_allocation_locked: a lock of the same map value (object) held */
+	int32_t key = alloc ? RB_LOCK_PROG_BTF : reg->map_idx;
+	if (!rb_lock_held_on(env, reg->id, key) && rb_lock_held(env))
+		rb_log(env, "held lock and object are not in the same allocation\n");
+	if (!rb_lock_held_on(env, reg->id, key))
+		return rb_reject(env, "bpf_spin_lock at off=%d must be held for %s",
+				 alloc ? rb_alloc_lock_off(env, reg->map_idx, "bpf_spin_lock")
+				       : rb_map_spin_lock_off(env, reg->map_idx),
 				 head);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * linked scalars (sync_linked_regs). */
 #include <string.h>
 
+#include "engine/alloc_lock.h"
 #include "engine/backtrack.h"
 #include "engine/branches.h"
 #include "engine/jmp.h"
@@ -225,7 +226,8 @@ static void mark_ptr_or_null(struct rb_env *env, struct rb_vstate *st, uint32_t 
 			/* 6.18: only pointers that may point to a bpf_spin_lock
 			 * keep it; 7.2 keeps every id (profile.h) */
 			if (!env->prof->null_check_keeps_id &&
-			    (r->type != RT_MAP_VALUE || !rb_map_has_lock(env, r->map_idx)))
+			    (r->type != RT_MAP_VALUE || !rb_map_has_lock(env, r->map_idx)) &&
+			    !rb_alloc_may_lock(env, r))
 				r->id = 0;
 		}
 	})

@@ -12,13 +12,16 @@
  * its own, several such locks may be held (never the same one twice) and
  * are released in the reverse order; each is a refs entry whose marker
  * names its map (RB_REF_RES_LOCK); the _irqsave / _irqrestore variants
- * save and restore an IRQ flag too (irq_flags.c). Locks in allocated
- * objects (PTR_TO_BTF_ID | MEM_ALLOC) are not modelled. */
+ * save and restore an IRQ flag too (irq_flags.c). A bpf_spin_lock in an
+ * allocated object (PTR_TO_BTF_ID | MEM_ALLOC) is checked in alloc_lock.c
+ * and keyed by RB_LOCK_PROG_BTF; a bpf_res_spin_lock there is not
+ * modelled. */
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/alloc_lock.h"
 #include "engine/branches.h"
 #include "engine/btf.h"
 #include "engine/btf_names.h"
@@ -94,6 +97,12 @@ int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *nam
 	const struct rb_map *m = &env->obj->maps[map_idx];
 	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
 	return b ? find_struct(b, m->btf_value_type_id, name, 0) : -1;
+}
+
+int32_t rb_type_struct_field_off(struct rb_env *env, uint32_t type_id, const char *name)
+{
+	const struct btf *b = rb_obj_btf(env);
+	return b ? find_struct(b, type_id, name, 0) : -1;
 }
 
 int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx)
@@ -223,8 +232,11 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno)
 	bool lock = helper_id == BPF_FUNC_spin_lock;
 	char tn[48];
 	rb_rtype_str(reg, tn, sizeof(tn));
-	if (reg->type == RT_BTF_ID)
-		return rb_unsupported(env, "bpf_spin_lock in an allocated object");
+	if (reg->type == RT_BTF_ID) { /* alloc_lock.c */
+		struct rb_reg key;
+		int err = rb_alloc_lock_arg(env, reg, regno, "bpf_spin_lock", &key);
+		return err ? err : take_or_release(env, &key, RB_LOCK_PLAIN, lock, "bpf_spin");
+	}
 	if (reg->type != RT_MAP_VALUE || (reg->flags & RF_MAYBE_NULL))
 		return rb_reject(env, "R%d type=%s expected=map_value, ptr_", regno, tn);
 	int err = check_lock_off(env, reg, regno, "bpf_spin_lock");
@@ -271,7 +283,6 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 	if (insn->src_reg == 0 && insn->imm != BPF_FUNC_spin_unlock)
 		return rb_reject(env, "function calls are not allowed while holding a lock");
 	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-		/* the graph and stream kfuncs are not modelled */
 		const struct btf *b = rb_need_vmlinux(env);
 		const struct btf_type *ft = b && insn->imm > 0 ? btf__type_by_id(b, (uint32_t)insn->imm) : NULL;
 		const char *n = ft && btf_is_func(ft) ? btf__name_by_offset(b, ft->name_off) : NULL;

@@ -23,6 +23,11 @@
 #define RB_REF_IRQ(insn) (RB_REF_IRQ_BASE - 1 - (int32_t)(insn))
 #define RB_REF_IRQ_INSN(marker) (RB_REF_IRQ_BASE - 1 - (marker))
 #define RB_REF_IS_IRQ(marker) ((marker) < RB_REF_IRQ_BASE)
+/* the "map" of a lock in an allocated object (alloc_lock.c): 6.18 and
+ * 7.2.13 key such locks by reg->btf, the program's BTF. Past any map
+ * index, and small enough that RB_REF_RES_LOCK of it stays above
+ * RB_REF_IRQ_BASE */
+#define RB_LOCK_PROG_BTF 0x10000000
 /* a refs entry that is a lock (6.18 REF_TYPE_LOCK_MASK), not a reference */
 #define RB_REF_IS_LOCK(marker) ((marker) <= RB_REF_LOCK && (marker) >= RB_REF_IRQ_BASE)
 
@@ -31,6 +36,8 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);
 struct btf;
 /* byte offset of a struct `name` member (nested too) of the map's BTF value type, -1 when none */
 int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name);
+/* ... of the program BTF's struct type_id, -1 when none */
+int32_t rb_type_struct_field_off(struct rb_env *env, uint32_t type_id, const char *name);
 /* byte offset of the map value's struct bpf_spin_lock (the map's BTF), -1 when none */
 int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx);
 /* do_check_insn: calls inside a locked region (before the call is checked) */
