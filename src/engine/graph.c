@@ -12,13 +12,13 @@
  * set_rbtree_add_callback_state: R1 and R2 non-owning nodes, a return in
  * [0, 1]), ref_convert_owning_non_owning (the added node's reference is
  * gone, its registers non-owning), R0 of bpf_rbtree_first and
- * bpf_list_front/back (a non-owning node, maybe NULL) and
+ * bpf_list_front/back, bpf_rbtree_root/left/right (a non-owning node,
+ * maybe NULL) and
  * bpf_rbtree_remove and bpf_list_pop_front/back (an owning node, maybe
  * NULL, acquired), ref_set_non_owning's MEM_RCU for refcounted nodes,
  * bpf_refcount_acquire_impl (KF_ARG_PTR_TO_REFCOUNTED_KPTR), and
  * invalidate_non_owning_refs at the lock's release. A root inside an
- * owning allocated object is under that object's lock (alloc_lock.c).
- * bpf_rbtree_root/left/right are not modelled. */
+ * owning allocated object is under that object's lock (alloc_lock.c). */
 #include <bpf/btf.h>
 #include <string.h>
 
@@ -342,10 +342,14 @@ static int node_result(struct rb_env *env, const struct rb_graph_root *root, boo
 int rb_kfunc_rbtree(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
-	bool add = rb_is_rbtree_add(call->name), first = !strcmp(call->name, "bpf_rbtree_first");
-	bool remove = !strcmp(call->name, "bpf_rbtree_remove");
-	if (!add && !first && !remove)
-		return rb_unsupported(env, "kfunc %s", call->name);
+	/* bpf_rbtree_root is bpf_rbtree_first's kind, bpf_rbtree_left/right
+	 * bpf_rbtree_remove's but for a non-owning R0 (6.18.44, 7.2.13) */
+	const char *n = call->name;
+	bool add = rb_is_rbtree_add(n), first = !strcmp(n, "bpf_rbtree_first") || !strcmp(n, "bpf_rbtree_root");
+	bool remove = !strcmp(n, "bpf_rbtree_remove");
+	bool walk = !strcmp(n, "bpf_rbtree_left") || !strcmp(n, "bpf_rbtree_right");
+	if (!add && !first && !remove && !walk)
+		return rb_unsupported(env, "kfunc %s", n);
 	int nargs = first ? 1 : add ? 3 : 2, err;
 	for (int i = 1; i <= nargs; i++)
 		if ((err = rb_check_reg_read(env, i)))

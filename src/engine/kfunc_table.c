@@ -172,10 +172,10 @@ static const struct rb_kfunc rows[] = {
 	/* rbtrees of allocated objects (graph.c) */
 	S(bpf_rbtree_add_impl, 0x08e84a3e8, 0, rb_kfunc_rbtree),
 	S(bpf_rbtree_first, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_rbtree),
-	U(bpf_rbtree_left, 0x08e84a3e8),
+	S(bpf_rbtree_left, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_rbtree),
 	S(bpf_rbtree_remove, 0x08e84a3e8, KF_ACQUIRE | KF_RET_NULL, rb_kfunc_rbtree),
-	U(bpf_rbtree_right, 0x08e84a3e8),
-	U(bpf_rbtree_root, 0x08e84a3e8),
+	S(bpf_rbtree_right, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_rbtree),
+	S(bpf_rbtree_root, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_rbtree),
 	S(bpf_rcu_read_lock, 0x1cfeffffe, 0, rb_kfunc_rcu),
 	S(bpf_rcu_read_unlock, 0x1cfeffffe, 0, rb_kfunc_rcu),
 	K(bpf_rdonly_cast, 0x1cfeffffe, KF_FASTCALL),
