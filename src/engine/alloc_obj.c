@@ -178,6 +178,74 @@ int rb_kfunc_obj_new(struct rb_env *env, const struct bpf_insn *insn, const stru
 	return rb_acquire_ref_null(env, r0);
 }
 
+/* 7.2.13 check_kfunc_call's programs that may run in NMI context:
+ * is_tracing_prog_type, and tracing programs neither iterators nor
+ * sleepable */
+static bool nmi_context(const struct rb_env *env)
+{
+	uint32_t t = env->prog->prog_type;
+	if (t == BPF_PROG_TYPE_TRACING)
+		return env->prog->expected_attach_type != BPF_TRACE_ITER && !(env->prog->prog_flags & BPF_F_SLEEPABLE);
+	return t == BPF_PROG_TYPE_KPROBE || t == BPF_PROG_TYPE_TRACEPOINT || t == BPF_PROG_TYPE_PERF_EVENT ||
+	       t == BPF_PROG_TYPE_RAW_TRACEPOINT || t == BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE;
+}
+
+/* the type tag of a kptr pointer type (btf_find_kptr), NULL for another type */
+static const char *kptr_tag(const struct btf *b, const struct btf_type *t)
+{
+	const struct btf_type *tag = t && btf_is_ptr(t) ? btf__type_by_id(b, t->type) : NULL;
+	const char *n = tag && btf_is_type_tag(tag) ? btf__name_by_offset(b, tag->name_off) : NULL;
+	return n && (!strcmp(n, "kptr") || !strcmp(n, "kptr_untrusted") || !strcmp(n, "percpu_kptr")) ? n : NULL;
+}
+
+/* a field of struct id (nested structs and arrays too) that
+ * btf_field_is_nmi_safe does not name */
+static bool unsafe_field(const struct btf *b, uint32_t id, int depth)
+{
+	static const char *const graph[] = {"bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node"};
+	const struct btf_type *t = skip(b, id, NULL);
+	while (t && btf_is_array(t) && depth < 8)
+		t = skip(b, btf_array(t)->type, NULL), depth++;
+	const char *tag = kptr_tag(b, t);
+	if (tag)
+		return strcmp(tag, "kptr_untrusted") != 0;
+	if (!t || !btf_is_composite(t) || depth > 8)
+		return false;
+	const char *n = btf__name_by_offset(b, t->name_off);
+	for (size_t i = 0; n && i < sizeof(graph) / sizeof(graph[0]); i++)
+		if (!strcmp(n, graph[i]))
+			return true;
+	if (n && field_kind(b, id))
+		return false;
+	const struct btf_member *m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++)
+		if (unsafe_field(b, m->type, depth + 1))
+			return true;
+	return false;
+}
+
+/* btf_find_struct_meta(...)->record has a field not NMI-safe: the struct
+ * has a meta when a member's type is itself one of alloc_obj_fields'
+ * structs or a kptr pointer (btf_parse_struct_metas, 7.2.13) */
+static bool nmi_unsafe(const struct btf *b, uint32_t id)
+{
+	static const char *const metas[] = {"bpf_spin_lock", "bpf_list_head", "bpf_list_node",
+					    "bpf_rb_root",   "bpf_rb_node",   "bpf_refcount"};
+	const struct btf_type *t = b ? btf__type_by_id(b, id) : NULL;
+	if (!t || !btf_is_struct(t))
+		return false;
+	const struct btf_member *m = btf_members(t);
+	bool meta = false;
+	for (int i = 0; i < btf_vlen(t) && !meta; i++, m++) {
+		const struct btf_type *mt = btf__type_by_id(b, m->type);
+		const char *n = mt && btf_is_struct(mt) ? btf__name_by_offset(b, mt->name_off) : NULL;
+		meta = kptr_tag(b, mt) != NULL;
+		for (size_t k = 0; n && k < sizeof(metas) / sizeof(metas[0]); k++)
+			meta = meta || !strcmp(n, metas[k]);
+	}
+	return meta && unsafe_field(b, id, 0);
+}
+
 int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)
 {
 	(void)insn;
@@ -203,6 +271,9 @@ int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const str
 	/* check_func_arg_reg_off with OBJ_RELEASE */
 	if (r1->off || !env->t->is_const(&r1->val) || rb_reg_const_val(env, r1))
 		return rb_reject(env, "R1 must have zero offset when passed to release func or trusted arg to kfunc");
+	if (env->prof->obj_drop_nmi_fields && nmi_context(env) && nmi_unsafe(rb_obj_btf(env), (uint32_t)r1->map_idx))
+		return rb_reject(env, "%s cannot be used in tracing programs on types with NMI unsafe fields",
+				 call->name);
 	rb_release_ref(env, r1->ref_obj_id);
 	rb_clobber_caller_saved(env);
 	return 0;

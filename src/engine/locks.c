@@ -280,7 +280,9 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 {
 	if (active_lock(env->cur) < 0)
 		return 0;
-	if (insn->src_reg == 0 && insn->imm != BPF_FUNC_spin_unlock)
+	/* 7.2.13 also lets bpf_kptr_xchg run (profile.h kptr_xchg_in_lock) */
+	if (insn->src_reg == 0 && insn->imm != BPF_FUNC_spin_unlock &&
+	    !(env->prof->kptr_xchg_in_lock && insn->imm == BPF_FUNC_kptr_xchg))
 		return rb_reject(env, "function calls are not allowed while holding a lock");
 	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 		const struct btf *b = rb_need_vmlinux(env);

@@ -44,6 +44,8 @@ static const struct rb_profile profiles[] = {
 		.dynptr_parent_ids = true,
 		.linked_regs_first = true,
 		.rcu_nested = true,
+		.obj_drop_nmi_fields = true,
+		.kptr_xchg_in_lock = true,
 	},
 };
 
@@ -127,6 +129,8 @@ static const struct {
 	SW_BOOL(dynptr_parent_ids),
 	SW_BOOL(linked_regs_first),
 	SW_BOOL(rcu_nested),
+	SW_BOOL(obj_drop_nmi_fields),
+	SW_BOOL(kptr_xchg_in_lock),
 };
 
 size_t rb_profile_switch_count(void)

@@ -268,6 +268,23 @@ struct rb_profile {
 	 * section or region (RCU, preemption, IRQs; 6.18.44: three fixed lines;
 	 * src/engine/rcu.c; tests/objects/rcu_lock.bpf.c rcu_nested). */
 	bool rcu_nested;
+	/* 7.2.13 check_kfunc_call: bpf_obj_drop (bpf_percpu_obj_drop) in a
+	 * program that may run in NMI context (kprobe, tracepoint,
+	 * perf_event, raw_tracepoint, and tracing programs neither sleepable
+	 * nor iterators) of an object whose struct meta has a field not
+	 * NMI-safe (btf_record_has_nmi_unsafe_fields: a referenced or per-CPU
+	 * kptr, a list or rbtree head or node) is refused ("bpf_obj_drop
+	 * cannot be used in tracing programs on types with NMI unsafe
+	 * fields"); 6.18.44 accepted it (src/engine/alloc_obj.c;
+	 * tests/objects/clang19/obj_drop_nmi.bpf.c tp_kptr: 6.18.44 success
+	 * at 10 insns, 7.2.13 failure at 7). */
+	bool obj_drop_nmi_fields;
+	/* 7.2.13 do_check_insn: bpf_kptr_xchg may be called while a
+	 * bpf_spin_lock is held (besides bpf_spin_unlock); 6.18.44 refused
+	 * it, "function calls are not allowed while holding a lock"
+	 * (src/engine/locks.c; tests/objects/clang19/alloc_lock.bpf.c
+	 * xchg_in_lock: 6.18.44 failure at 10 insns, 7.2.13 success). */
+	bool kptr_xchg_in_lock;
 };
 
 /* the profile named `name` ("6.18", "7.2"); NULL when unknown */

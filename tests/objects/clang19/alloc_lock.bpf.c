@@ -52,6 +52,7 @@ extern struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root, struct bp
 #define bpf_refcount_acquire(p) ((typeof(p))bpf_refcount_acquire_impl(p, NULL))
 #define bpf_list_push_front(head, node) bpf_list_push_front_impl(head, node, NULL, 0)
 #define bpf_rbtree_add(root, node, less) bpf_rbtree_add_impl(root, node, less, NULL, 0)
+#define __kptr __attribute__((btf_type_tag("kptr")))
 #define __contains(name, node) __attribute__((btf_decl_tag("contains:" #name ":" #node)))
 #define private(name) SEC(".data." #name) __attribute__((visibility("hidden"), aligned(8)))
 
@@ -89,6 +90,8 @@ struct plain {
 
 private(BOXES) struct bpf_spin_lock boxes_lock;
 private(BOXES) struct bpf_list_head boxes __contains(box, ln);
+private(STASH) struct bpf_spin_lock stash_lock;
+private(STASH) struct item __kptr *stash;
 
 static _Bool less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {
@@ -337,5 +340,21 @@ int box_lock_exit(struct __sk_buff *skb)
 	if (!b)
 		return 0;
 	bpf_spin_lock(&b->lock);
+	return 0;
+}
+
+/* bpf_kptr_xchg under a lock (the one helper besides the unlock allowed
+ * there, 6.18.44 and 7.2.13): accepted */
+SEC("tc")
+int xchg_in_lock(struct __sk_buff *skb)
+{
+	struct item *it = bpf_obj_new(struct item), *old;
+	if (!it)
+		return 0;
+	bpf_spin_lock(&stash_lock);
+	old = bpf_kptr_xchg(&stash, it);
+	bpf_spin_unlock(&stash_lock);
+	if (old)
+		bpf_obj_drop(old);
 	return 0;
 }
