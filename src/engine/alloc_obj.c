@@ -256,6 +256,11 @@ int rb_kfunc_obj_drop(struct rb_env *env, const struct bpf_insn *insn, const str
 	bool is_null = r1->type == RT_SCALAR && rb_reg_is_const(env, r1) && rb_reg_const_val(env, r1) == 0;
 	if (is_null || (r1->flags & RF_MAYBE_NULL))
 		return rb_reject(env, "Possibly NULL pointer passed to trusted arg0");
+	/* KF_ARG_PTR_TO_ALLOC_BTF_ID's is_trusted_reg (6.18.44 and 7.2.13): an
+	 * RCU or untrusted pointer that holds no reference (a per-CPU object
+	 * bpf_kptr_xchg stored, kptrs.c) */
+	if (!r1->ref_obj_id && r1->type == RT_BTF_ID && (r1->flags & (RF_RCU | RF_UNTRUSTED)))
+		return rb_reject(env, "R1 must be referenced or trusted");
 	if (!RB_IS_ALLOC(r1) || !r1->ref_obj_id) {
 		if (!r1->ref_obj_id)
 			return rb_reject(env, "release kernel function %s expects refcounted PTR_TO_BTF_ID", call->name);

@@ -30,6 +30,7 @@
 #include "engine/kptrs.h"
 #include "engine/locks.h"
 #include "engine/log.h"
+#include "engine/profile.h"
 #include "engine/rcu.h"
 #include "engine/refs.h"
 
@@ -263,11 +264,24 @@ int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struc
 	return rb_acquire_ref_null(env, r0);
 }
 
-/* 6.18 and 7.2.13 check_helper_call: release_reg with convert_rcu for
- * bpf_kptr_xchg of a MEM_ALLOC | MEM_PERCPU source in_rcu_cs (a
- * non-sleepable program, or a lock held; bpf_rcu_read_lock is not
- * modelled): r1-r5 are cleared by the call anyway, a copy elsewhere would
- * live on as an RCU pointer */
+/* 6.18 and 7.2.13 check_helper_call: bpf_kptr_xchg storing a MEM_ALLOC |
+ * MEM_PERCPU object in_rcu_cs (a non-sleepable program, an RCU read
+ * section, a lock held): the registers still holding it become RCU
+ * pointers to it, no longer referenced and no longer allocated (6.18
+ * release_reg's convert_rcu loop, 7.2.13 ref_convert_alloc_rcu_protected,
+ * which clears their id too: 7.2's ids survive the null check,
+ * profile.h null_check_keeps_id); outside one they go with the reference */
+static void percpu_to_rcu(struct rb_env *env, struct rb_reg *r, uint32_t ref)
+{
+	if (r->type != RT_BTF_ID || r->ref_obj_id != ref || r->range != RB_BTF_ALLOC || !(r->flags & RF_PERCPU))
+		return;
+	r->ref_obj_id = 0;
+	r->range = RB_BTF_PROG;
+	r->flags |= RF_RCU;
+	if (env->prof->null_check_keeps_id)
+		r->id = 0;
+}
+
 int rb_kptr_percpu_stored(struct rb_env *env, uint32_t ref)
 {
 	if (!rb_in_rcu_cs(env))
@@ -275,13 +289,11 @@ int rb_kptr_percpu_stored(struct rb_env *env, uint32_t ref)
 	struct rb_vstate *st = env->cur;
 	for (int fi = 0; fi <= st->curframe; fi++) {
 		struct rb_func *f = st->frame[fi];
-		for (int i = fi == st->curframe ? 6 : 0; i < RB_MAX_REG; i++)
-			if (f->regs[i].type == RT_BTF_ID && f->regs[i].ref_obj_id == ref)
-				return rb_unsupported(env, "a per-CPU object kept after bpf_kptr_xchg stored it");
+		for (int i = 0; i < RB_MAX_REG; i++)
+			percpu_to_rcu(env, &f->regs[i], ref);
 		for (int s = 0; s < f->nslots; s++)
-			if (f->stack[s].type[0] == SLOT_SPILL && f->stack[s].spilled.type == RT_BTF_ID &&
-			    f->stack[s].spilled.ref_obj_id == ref)
-				return rb_unsupported(env, "a per-CPU object kept after bpf_kptr_xchg stored it");
+			if (f->stack[s].type[0] == SLOT_SPILL)
+				percpu_to_rcu(env, &f->stack[s].spilled, ref);
 	}
 	return 0;
 }

@@ -41,10 +41,9 @@ int rb_check_kptr_xchg_dest(struct rb_env *env, int regno, struct rb_call_args *
 int rb_check_kptr_xchg_src(struct rb_env *env, int regno, struct rb_call_args *ca);
 /* R0 of bpf_kptr_xchg: the old kptr, maybe NULL, acquired */
 int rb_kptr_xchg_return(struct rb_env *env, const struct rb_call_args *ca, struct rb_reg *r0);
-/* a per-CPU object stored by bpf_kptr_xchg (reference ref): 0, or
- * unsupported where a register or slot that survives the call still
- * holds it in an RCU critical section (ref_convert_alloc_rcu_protected
- * would make it an RCU pointer of the program's type, not modelled) */
+/* a per-CPU object stored by bpf_kptr_xchg (reference ref): in an RCU
+ * critical section the registers and slots still holding it become RCU
+ * pointers of the program's type (ref_convert_alloc_rcu_protected); 0 */
 int rb_kptr_percpu_stored(struct rb_env *env, uint32_t ref);
 
 #endif

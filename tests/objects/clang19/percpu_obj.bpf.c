@@ -131,3 +131,45 @@ int leak(struct __sk_buff *skb)
 	struct val_t __percpu_kptr *p = percpu_new(struct val_t);
 	return p ? 1 : 0;
 }
+
+/* the object kept after the exchange stored it: an RCU per-CPU pointer,
+ * no longer referenced, still usable in this (non-sleepable) program:
+ * accepted */
+SEC("tc")
+int keep_after_xchg(struct __sk_buff *skb)
+{
+	struct val_t __percpu_kptr *p, *old;
+	struct val_t *v;
+	int key = 0;
+	struct elem *e = bpf_map_lookup_elem(&array, &key);
+	if (!e)
+		return 0;
+	p = percpu_new(struct val_t);
+	if (!p)
+		return 0;
+	old = bpf_kptr_xchg(&e->pc, p);
+	if (old)
+		percpu_drop(old);
+	v = bpf_this_cpu_ptr(p);
+	v->c = skb->len;
+	return 0;
+}
+
+/* ... but no longer dropped by the program: refused */
+SEC("tc")
+int drop_after_xchg(struct __sk_buff *skb)
+{
+	struct val_t __percpu_kptr *p, *old;
+	int key = 0;
+	struct elem *e = bpf_map_lookup_elem(&array, &key);
+	if (!e)
+		return 0;
+	p = percpu_new(struct val_t);
+	if (!p)
+		return 0;
+	old = bpf_kptr_xchg(&e->pc, p);
+	if (old)
+		percpu_drop(old);
+	percpu_drop(p);
+	return 0;
+}
