@@ -469,8 +469,13 @@ int rb_kload_object_prog(const struct rb_object *obj, size_t prog_idx,
 	a.sample = &ks; /* the load's CPU time */
 	int fd = rb_kload_raw(&a, &log, &serr);
 	if (fd < 0 && k.btf_fd >= 0 && (serr == EINVAL) && log.buf &&
-	    (strstr(log.buf, "func_info") || strstr(log.buf, "line_info") || strstr(log.buf, "BTF"))) {
-		/* func/line info the kernel does not take: retry without */
+	    (strstr(log.buf, "func_info") || strstr(log.buf, "line_info") || strstr(log.buf, "BTF")) &&
+	    (!strstr(log.buf, "processed ") || strstr(log.buf, "processed 0 insns"))) {
+		/* func/line info the kernel does not take (refused before any
+		 * instruction is processed): retry without. Not a verifier
+		 * refusal whose message names BTF ("expects refcounted
+		 * PTR_TO_BTF_ID"): without the program's BTF, bpf_obj_new fails
+		 * at once ("requires prog BTF"), a different verdict. */
 		a.prog_btf_fd = -1;
 		fd = rb_kload_raw(&a, &log, &serr);
 	}
