@@ -139,8 +139,8 @@ static const struct rb_kfunc rows[] = {
 	ITER_U(task, 0x1cfeffffe),
 	ITER_U(task_vma, 0x1cfeffffe),
 	K(bpf_key_put, 0x08e84a3e8, KF_RELEASE),
-	U(bpf_kfunc_call_memb_release, 0x0840000a8),
-	U(bpf_kfunc_call_test_release, 0x0840000a8),
+	K(bpf_kfunc_call_memb_release, 0x0840000a8, KF_RELEASE), /* net/bpf/test_run.c test_sk_check_kfunc_ids */
+	K(bpf_kfunc_call_test_release, 0x0840000a8, KF_RELEASE),
 	/* linked lists of allocated objects (graph.c); the same flags in 7.2.13 */
 	S(bpf_list_back, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_list),
 	S(bpf_list_front, 0x08e84a3e8, KF_RET_NULL, rb_kfunc_list),
