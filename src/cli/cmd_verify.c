@@ -26,6 +26,7 @@
 #include "oracle/ksample.h"
 #include "verify/verify.h"
 #include "util/grow.h"
+#include "util/pool.h"
 
 static void usage(FILE *f)
 {
@@ -451,6 +452,9 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		return 2;
 	}
+	/* the engine's state memory, kept from one verification to the next
+	 * (util/pool.h; out of memory: NULL, one per verification) */
+	struct rb_pool *pool = rb_pool_new();
 	/* helper sets: the running kernel's, probed when a program needs them */
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, !compiled_helpers);
@@ -497,7 +501,8 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 				fprintf(logf, "%s\n", head.msg);
 			}
 			struct rb_verify_opts vo = {
-				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src, .ksyms = ksyms};
+				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src, .ksyms = ksyms,
+				.pool = pool};
 			if (rb_verify(obj, p, &vo, &r->res, &err) < 0) {
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;
@@ -517,6 +522,7 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		rb_object_free(obj);
 	}
 	rb_vmlinux_free(vmlinux);
+	rb_pool_delete(pool);
 	rb_scan_free(probe.scan);
 	*rowsp = rows;
 	*np = n;

@@ -29,6 +29,7 @@
 #include "driver/fault.h"
 #include "driver/spawn.h"
 #include "driver/wire.h"
+#include "util/pool.h"
 
 enum { MSG_START = 1, MSG_ROW, MSG_OPEN_FAILED };
 
@@ -93,6 +94,9 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 	struct rb_result_row *row = calloc(1, sizeof(*row)); /* big: not on the stack */
 	if (!row)
 		return;
+	/* the engine's state memory, kept from one verification to the next
+	 * (out of memory: NULL, one per verification) */
+	struct rb_pool *pool = rb_pool_new();
 	struct env_obj envs[RB_DRIVER_MAX_TRACKERS];
 	size_t nenv = 0;
 	size_t npairs = os->nprogs * d->opts.ntrackers;
@@ -118,7 +122,7 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 			row->res.err_insn = -1;
 			snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", env->err.msg);
 		} else {
-			rb_drv_verify_one(d, os, env ? env->obj : obj, env ? env->vmlinux : NULL, k, t, row);
+			rb_drv_verify_one(d, os, env ? env->obj : obj, env ? env->vmlinux : NULL, pool, k, t, row);
 		}
 		if (fd < 0) {
 			rb_drv_put(d, row);
@@ -134,6 +138,7 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 		rb_object_free(envs[i].obj);
 		rb_vmlinux_free(envs[i].vmlinux);
 	}
+	rb_pool_delete(pool);
 	free(row);
 }
 

@@ -319,7 +319,8 @@ static uint64_t measure_again(struct rb_driver *d, const struct rb_object *obj, 
 }
 
 void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
-		       struct rb_vmlinux *vmlinux, size_t k, unsigned t, struct rb_result_row *row)
+		       struct rb_vmlinux *vmlinux, struct rb_pool *pool, size_t k, unsigned t,
+		       struct rb_result_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->run_id = d->opts.run_id;
@@ -357,6 +358,9 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		res.err_insn = -1;
 		/* the first verification's peak RSS, for userspace trackers */
 		bool rss = r == 0 && d->measure_rss && !rb_kernel_is_running(vo.tracker) && rb_rss_reset_peak(&d->rss);
+		/* the state memory kept from the verification before, except
+		 * where the peak RSS is measured: that one starts afresh */
+		vo.pool = rss ? NULL : pool;
 		unsigned loads = rss && vo.vmlinux ? rb_vmlinux_loads(vo.vmlinux) : 0;
 		int rc = rb_verify(obj, pidx, &vo, &res, &e);
 		if (rss && rc >= 0)

@@ -15,6 +15,8 @@
 #include "oracle/helper_probe.h"
 #include "store/writer.h"
 
+struct rb_pool;
+
 struct prog_ref {
 	size_t idx; /* index in rb_object.progs */
 	/* identity, kept from the scan for every row (a verifier child
@@ -73,9 +75,11 @@ void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row);
 void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k);
 /* verify program k of an object with tracker t (repeat times) into row;
  * vmlinux: the BTF of the kernel the object was opened for (NULL:
- * d->vmlinux, the running kernel's) */
+ * d->vmlinux, the running kernel's); pool: the engine's state memory,
+ * kept between verifications (util/pool.h; NULL: one per verification) */
 void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
-		       struct rb_vmlinux *vmlinux, size_t k, unsigned t, struct rb_result_row *row);
+		       struct rb_vmlinux *vmlinux, struct rb_pool *pool, size_t k, unsigned t,
+		       struct rb_result_row *row);
 /* an object that can no longer be opened: its rows become one load error */
 void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const struct rb_err *e,
 			  bool was_counted);

@@ -19,7 +19,7 @@ struct rb_vstate *rb_push_branch(struct rb_env *env, int insn_idx, int prev_idx)
 	}
 	if (RB_GROW(env->stack, env->nstack + 1, &env->cap_stack, 32) < 0)
 		return NULL;
-	struct rb_vstate *st = rb_state_copy(env->cur);
+	struct rb_vstate *st = rb_state_copy(env->pool, env->cur);
 	if (!st)
 		return NULL;
 	st->insn_idx = insn_idx;

@@ -14,6 +14,7 @@
 #include "engine/prog_types.h"
 #include "engine/refs.h"
 #include "engine/rcu.h"
+#include "util/pool.h"
 
 static int find_subprog(struct rb_env *env, int start)
 {
@@ -121,7 +122,7 @@ int rb_check_func_call(struct rb_env *env, const struct bpf_insn *insn, int *ins
 		return rb_reject(env, "the call stack of %d frames is too deep", st->curframe + 2);
 	for (int i = 1; i <= 5; i++)
 		rb_scratch_reg(env, i);
-	struct rb_func *callee = calloc(1, sizeof(*callee));
+	struct rb_func *callee = rb_pool_calloc(rb_pool_of(st), sizeof(*callee));
 	if (!callee)
 		return RB_E_NOMEM;
 	callee->callsite = *insn_idx;
@@ -216,8 +217,7 @@ int rb_subprog_return(struct rb_env *env, int *insn_idx)
 		rb_log(env, "to caller at %d:\n", *insn_idx);
 		rb_log_state(env, st, st->curframe - 1, true);
 	}
-	free(callee->stack);
-	free(callee);
+	rb_func_free(callee);
 	st->frame[st->curframe] = NULL;
 	st->curframe--;
 	if (in_callback) {

@@ -30,6 +30,7 @@
 #include "engine/names.h"
 #include "engine/log.h"
 #include "engine/states.h"
+#include "util/pool.h"
 
 enum rb_cb_kind rb_helper_cb_kind(int32_t helper_id)
 {
@@ -98,9 +99,9 @@ int rb_ld_pseudo_func(struct rb_env *env, const struct bpf_insn *insn, struct rb
 
 /* init_func_state: every register unreadable, r10 the frame's own stack,
  * the default callback return range [0, 0] */
-static struct rb_func *new_frame(struct rb_env *env, int callsite, int frameno, int subprog)
+static struct rb_func *new_frame(struct rb_env *env, struct rb_pool *pool, int callsite, int frameno, int subprog)
 {
-	struct rb_func *f = calloc(1, sizeof(*f));
+	struct rb_func *f = rb_pool_calloc(pool, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->callsite = callsite;
@@ -213,7 +214,7 @@ static int setup_func_entry(struct rb_env *env, struct rb_vstate *st, int32_t he
 {
 	if (st->curframe + 1 >= env->prof->max_call_frames)
 		return rb_reject(env, "the call stack of %d frames is too deep", st->curframe + 2);
-	struct rb_func *callee = new_frame(env, callsite, st->curframe + 1, subprog);
+	struct rb_func *callee = new_frame(env, rb_pool_of(st), callsite, st->curframe + 1, subprog);
 	if (!callee)
 		return RB_E_NOMEM;
 	rb_scratch_all(env); /* init_func_state: mark_verifier_state_scratched */
@@ -229,11 +230,11 @@ static int setup_func_entry(struct rb_env *env, struct rb_vstate *st, int32_t he
  * (frame 0, no parent), not as a branch of this path */
 static int push_async_callback(struct rb_env *env, int32_t helper_id, int insn_idx, int subprog)
 {
-	struct rb_vstate *st = rb_state_new(env->prof->max_call_frames);
+	struct rb_vstate *st = rb_state_new(env->pool, env->prof->max_call_frames);
 	if (!st)
 		return RB_E_NOMEM;
-	free(st->frame[0]);
-	st->frame[0] = new_frame(env, -1, 0, subprog);
+	rb_func_free(st->frame[0]);
+	st->frame[0] = new_frame(env, rb_pool_of(st), -1, 0, subprog);
 	rb_scratch_all(env);
 	if (!st->frame[0]) {
 		rb_state_free(st);

@@ -14,6 +14,7 @@
 #include "result/result.h"
 
 struct rb_vstate;
+struct rb_pool;
 struct rb_profile;
 
 /* An optional observer of the exploration (execcheck uses it to check
@@ -57,6 +58,10 @@ struct rb_engine_opts {
 	const struct rb_profile *profile; /* the kernel followed (engine/profile.h); NULL: 6.18 */
 	unsigned nr_cpu_ids; /* bpf_get_smp_processor_id's range is [0, nr_cpu_ids - 1] (6.18
 			      * do_refine_retval_range); 0: 2, the machines this was first measured on */
+	/* the verification's states come from here (util/pool.h), reset at
+	 * its end for the next one (one caller at a time); NULL: a pool of
+	 * its own */
+	struct rb_pool *pool;
 };
 
 int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_tracker *t,

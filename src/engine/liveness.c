@@ -17,8 +17,23 @@
 #include "engine/profile.h"
 #include "engine/states.h"
 #include "util/grow.h"
+#include "util/pool.h"
 
-#define AT(ch, arr, f, i) ((ch)->arr[(size_t)(f) * (size_t)(ch)->len + (size_t)((i) - (ch)->start)])
+/* a field of frame f's masks at insn i: 0 while the frame has none */
+#define AT(ch, arr, f, i) ((ch)->fm[f] ? (ch)->fm[f][(i) - (ch)->start].arr : (rb_spis)0)
+/* the same, to write: the frame's masks exist (frame_masks) */
+#define AT_W(ch, arr, f, i) ((ch)->fm[f][(i) - (ch)->start].arr)
+
+/* frame f's masks, allocated (zero) on first need; NULL when out of
+ * memory (ch->nomem: the next update reports it) */
+static struct rb_fmasks *frame_masks(struct rb_chain *ch, int f)
+{
+	/* (a frame of a subprogram of 32,768 insns or more, 2 MiB: mapped
+	 * with huge pages, util/pool.h) */
+	if (!ch->fm[f] && !(ch->fm[f] = rb_pool_calloc(NULL, (size_t)ch->len * sizeof(struct rb_fmasks))))
+		ch->nomem = true;
+	return ch->fm[f];
+}
 
 /* chains are found through a hash of (depth, subprogram, callsites), as
  * 6.18's liveness keys its func instances by call chain in a hash table;
@@ -81,10 +96,8 @@ static int chain_slot_add(struct rb_env *env, int c)
 /* a chain's tables (the chain itself lives in env->chains) */
 static void chain_free(struct rb_chain *ch)
 {
-	free(ch->may_read);
-	free(ch->must_write);
-	free(ch->write_acc);
-	free(ch->live);
+	for (int f = 0; f < RB_MAX_FRAMES; f++)
+		rb_pool_free(ch->fm[f]);
 	free(ch->wset);
 	free(ch->dirty);
 }
@@ -105,15 +118,9 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	ch->len = env->subprogs[ch->sub].end - ch->start;
 	memcpy(ch->callsites, cs, sizeof(int) * (size_t)depth);
 	memcpy(ch->subs, subs, sizeof(int) * (size_t)(depth + 1));
-	size_t n = (size_t)ch->len * (size_t)(depth + 1);
-	ch->may_read = calloc(n, sizeof(rb_spis));
-	ch->must_write = calloc(n, sizeof(rb_spis));
-	ch->write_acc = calloc(n, sizeof(rb_spis));
-	ch->live = calloc(n, sizeof(rb_spis));
 	ch->wset = calloc((size_t)ch->len, 1);
 	ch->dirty = calloc(((size_t)ch->len + 63) / 64, sizeof(uint64_t));
-	if (!ch->may_read || !ch->must_write || !ch->write_acc || !ch->live || !ch->wset || !ch->dirty ||
-	    chain_slot_add(env, env->nchains) < 0) {
+	if (!ch->wset || !ch->dirty || chain_slot_add(env, env->nchains) < 0) {
 		chain_free(ch);
 		return -1;
 	}
@@ -167,9 +174,9 @@ void rb_free_chains(struct rb_env *env)
 /* 6.18 mark_stack_read */
 static void mark_read(struct rb_chain *ch, int frame, int insn, rb_spis mask)
 {
-	if (insn < ch->start || insn >= ch->start + ch->len)
+	if (insn < ch->start || insn >= ch->start + ch->len || !mask || !frame_masks(ch, frame))
 		return;
-	rb_spis *r = &AT(ch, may_read, frame, insn), lv = AT(ch, live, frame, insn);
+	rb_spis *r = &AT_W(ch, may_read, frame, insn), lv = AT_W(ch, live, frame, insn);
 	rb_spis nw = *r | mask;
 	if (nw != *r && (nw | lv) != lv)
 		ch->updated = true;
@@ -193,7 +200,9 @@ static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 		if (ch->wset[rel])
 			mask &= old;
 		if (old != mask) {
-			AT(ch, must_write, f, insn) = mask;
+			if (!frame_masks(ch, f))
+				return;
+			AT_W(ch, must_write, f, insn) = mask;
 			ch->updated = true;
 			ch->dirty[rel / 64] |= 1ull << (rel % 64);
 		}
@@ -313,22 +322,24 @@ static bool update_insn(struct rb_env *env, struct rb_chain *ch, int f, int i)
 	 * loop runs over the whole subprogram at every path end */
 	const int *succ = &env->live_succ[2 * (size_t)i];
 	int k = succ[0] < 0 ? 0 : succ[1] < 0 ? 1 : 2;
-	if (!k)
+	/* a frame without masks: every set empty, nothing changes */
+	if (!k || !ch->fm[f])
 		return false;
+	struct rb_fmasks *fm = ch->fm[f], *m = fm + (i - ch->start);
 	rb_spis after = 0, acc = ~(rb_spis)0;
 	for (int j = 0; j < k; j++) {
-		after |= AT(ch, live, f, succ[j]);
-		acc &= AT(ch, write_acc, f, succ[j]);
+		after |= fm[succ[j] - ch->start].live;
+		acc &= fm[succ[j] - ch->start].write_acc;
 	}
-	acc |= AT(ch, must_write, f, i);
-	rb_spis before = (after & ~AT(ch, must_write, f, i)) | AT(ch, may_read, f, i);
-	bool changed = before != AT(ch, live, f, i) || acc != AT(ch, write_acc, f, i);
-	if (env->log && (AT(ch, may_read, f, i) || AT(ch, must_write, f, i) || i == ch->start || env->aux[i].prune_point)) {
-		log_change(env, ch, "live", f, i, AT(ch, live, f, i), before);
-		log_change(env, ch, "written", f, i, AT(ch, write_acc, f, i), acc);
+	acc |= m->must_write;
+	rb_spis before = (after & ~m->must_write) | m->may_read;
+	bool changed = before != m->live || acc != m->write_acc;
+	if (env->log && (m->may_read || m->must_write || i == ch->start || env->aux[i].prune_point)) {
+		log_change(env, ch, "live", f, i, m->live, before);
+		log_change(env, ch, "written", f, i, m->write_acc, acc);
 	}
-	AT(ch, live, f, i) = before;
-	AT(ch, write_acc, f, i) = acc;
+	m->live = before;
+	m->write_acc = acc;
 	return changed;
 }
 
@@ -355,8 +366,12 @@ static int next_stale(const uint64_t *bm, int q, int n)
 static int update_chain(struct rb_env *env, int c)
 {
 	struct rb_chain *ch = &env->chains[c];
+	if (ch->nomem)
+		return -1;
 	if (ch->dropped)
-		memset(ch->write_acc, 0, sizeof(rb_spis) * (size_t)ch->len * (size_t)(ch->depth + 1));
+		for (int f = 0; f <= ch->depth; f++)
+			for (int q = 0; ch->fm[f] && q < ch->len; q++)
+				ch->fm[f][q].write_acc = 0;
 	int lo = env->live_po_start[ch->sub], hi = env->live_po_start[ch->sub + 1];
 	/* 6.18 sweeps the whole postorder, every frame, until a sweep changes
 	 * nothing. The same sweeps here, each evaluating only the insns whose
@@ -389,8 +404,9 @@ static int update_chain(struct rb_env *env, int c)
 	}
 	if (all)
 		for (int f = 0; f < nf; f++)
-			for (int q = 0; q < np; q++)
-				stale[(size_t)f * (size_t)words + (size_t)q / 64] |= 1ull << (q % 64);
+			for (int w = 0; w < words; w++)
+				stale[(size_t)f * (size_t)words + (size_t)w] =
+					w < np / 64 ? ~0ull : (1ull << (np % 64)) - 1;
 	ch->solved = true;
 	bool changed;
 	int iters = 0;
@@ -398,6 +414,9 @@ static int update_chain(struct rb_env *env, int c)
 		iters++;
 		changed = false;
 		for (int f = 0; f < nf; f++) {
+			/* a frame without masks: its evaluations change nothing */
+			if (!ch->fm[f])
+				continue;
 			uint64_t *sf = stale + (size_t)f * (size_t)words;
 			for (int q = next_stale(sf, 0, np); q >= 0; q = next_stale(sf, q + 1, np)) {
 				sf[q / 64] &= ~(1ull << (q % 64));

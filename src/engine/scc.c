@@ -157,7 +157,7 @@ int rb_scc_add_backedge(struct rb_env *env, struct rb_vstate *old, struct rb_vst
 	struct rb_scc_visit *v = visit_lookup(env, &cc, false);
 	if (!v)
 		return 0;
-	struct rb_vstate *copy = rb_state_copy(cur);
+	struct rb_vstate *copy = rb_state_copy(env->pool, cur);
 	if (!copy)
 		return RB_E_NOMEM;
 	copy->equal_state = old;

@@ -8,6 +8,7 @@
 
 #include "engine/state.h"
 #include "util/grow.h"
+#include "util/pool.h"
 
 int rb_reject(struct rb_env *env, const char *fmt, ...)
 {
@@ -60,15 +61,17 @@ size_t rb_vstate_bytes(int max_frames)
 	return sizeof(struct rb_vstate) + sizeof(struct rb_func *) * (size_t)max_frames;
 }
 
-struct rb_vstate *rb_state_new(int max_frames)
+/* a state, its frames and their stack slots come from pool (engine.c:
+ * one per verification; NULL: malloc) */
+struct rb_vstate *rb_state_new(struct rb_pool *pool, int max_frames)
 {
-	struct rb_vstate *st = calloc(1, rb_vstate_bytes(max_frames));
+	struct rb_vstate *st = rb_pool_calloc(pool, rb_vstate_bytes(max_frames));
 	if (!st)
 		return NULL;
 	st->max_frames = max_frames;
-	st->frame[0] = calloc(1, sizeof(struct rb_func));
+	st->frame[0] = rb_pool_calloc(pool, sizeof(struct rb_func));
 	if (!st->frame[0]) {
-		free(st);
+		rb_pool_free(st);
 		return NULL;
 	}
 	st->frame[0]->callsite = -1;
@@ -76,17 +79,17 @@ struct rb_vstate *rb_state_new(int max_frames)
 	return st;
 }
 
-static struct rb_func *func_copy(const struct rb_func *src)
+static struct rb_func *func_copy(struct rb_pool *pool, const struct rb_func *src)
 {
-	struct rb_func *f = malloc(sizeof(*f));
+	struct rb_func *f = rb_pool_alloc(pool, sizeof(*f));
 	if (!f)
 		return NULL;
 	*f = *src;
 	f->stack = NULL;
 	if (src->nslots) {
-		f->stack = malloc(sizeof(struct rb_slot) * (size_t)src->nslots);
+		f->stack = rb_pool_alloc(pool, sizeof(struct rb_slot) * (size_t)src->nslots);
 		if (!f->stack) {
-			free(f);
+			rb_pool_free(f);
 			return NULL;
 		}
 		memcpy(f->stack, src->stack, sizeof(struct rb_slot) * (size_t)src->nslots);
@@ -94,9 +97,9 @@ static struct rb_func *func_copy(const struct rb_func *src)
 	return f;
 }
 
-struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
+struct rb_vstate *rb_state_copy(struct rb_pool *pool, const struct rb_vstate *src)
 {
-	struct rb_vstate *st = calloc(1, rb_vstate_bytes(src->max_frames));
+	struct rb_vstate *st = rb_pool_calloc(pool, rb_vstate_bytes(src->max_frames));
 	if (!st)
 		return NULL;
 	st->max_frames = src->max_frames;
@@ -114,7 +117,7 @@ struct rb_vstate *rb_state_copy(const struct rb_vstate *src)
 	st->callback_unroll_depth = src->callback_unroll_depth;
 	st->may_goto_depth = src->may_goto_depth;
 	for (int i = 0; i <= src->curframe; i++) {
-		st->frame[i] = func_copy(src->frame[i]);
+		st->frame[i] = func_copy(pool, src->frame[i]);
 		if (!st->frame[i])
 			goto fail;
 	}
@@ -140,20 +143,24 @@ fail:
 	return NULL;
 }
 
+void rb_func_free(struct rb_func *f)
+{
+	if (!f)
+		return;
+	rb_pool_free(f->stack);
+	rb_pool_free(f);
+}
+
 void rb_state_free(struct rb_vstate *st)
 {
 	if (!st)
 		return;
-	for (int i = 0; i < st->max_frames; i++) {
-		if (st->frame[i]) {
-			free(st->frame[i]->stack);
-			free(st->frame[i]);
-		}
-	}
+	for (int i = 0; i < st->max_frames; i++)
+		rb_func_free(st->frame[i]);
 	free(st->refs);
 	free(st->ref_insns);
 	free(st->hist);
-	free(st);
+	rb_pool_free(st);
 }
 
 /* Bytes of verifier state, as allocated: what rb_state_new/rb_state_copy
@@ -186,7 +193,8 @@ int rb_stack_grow(struct rb_func *f, int nslots)
 {
 	if (nslots <= f->nslots)
 		return 0;
-	struct rb_slot *s = realloc(f->stack, sizeof(struct rb_slot) * (size_t)nslots);
+	/* from the frame's own pool (rb_state_new) */
+	struct rb_slot *s = rb_pool_realloc(rb_pool_of(f), f->stack, sizeof(struct rb_slot) * (size_t)nslots);
 	if (!s)
 		return RB_E_NOMEM;
 	memset(s + f->nslots, 0, sizeof(struct rb_slot) * (size_t)(nslots - f->nslots));

@@ -159,6 +159,10 @@ struct rb_hist {
 };
 #define RB_HF_STACK 0x1
 
+/* A state is a block of a pool (util/pool.h; rb_pool_of(st) NULL: of
+ * malloc), and so are its frames and their stack slots. */
+struct rb_pool;
+
 struct rb_vstate {
 	int curframe;
 	int max_frames; /* entries of frame[]: the profile's max_call_frames */
@@ -243,14 +247,24 @@ __extension__ typedef unsigned __int128 rb_spis;
 #define RB_SPIS_SLOT(s) ((rb_spis)3 << (2 * (s)))
 #define RB_SPIS_HALF(h) ((rb_spis)1 << (h))
 
+/* the stack liveness of one frame at one insn of a call chain (6.18
+ * per_frame_masks) */
+struct rb_fmasks {
+	rb_spis may_read;   /* the frame's slots read at the insn */
+	rb_spis must_write; /* fully written by the insn on every visit */
+	rb_spis write_acc;  /* written by the insn or on every way after it */
+	rb_spis live;       /* live before the insn */
+};
+
 struct rb_chain {
 	int depth, sub, start, len;
 	int callsites[RB_MAX_FRAMES]; /* the call insn entering frame i + 1 */
 	int subs[RB_MAX_FRAMES];      /* the subprogram of each frame */
-	rb_spis *may_read;   /* the frame's slots read at the insn */
-	rb_spis *must_write; /* fully written by the insn on every visit */
-	rb_spis *write_acc;  /* written by the insn or on every way after it */
-	rb_spis *live;       /* live before the insn */
+	/* per frame, [insn - start]; NULL (all zero) until the frame's stack
+	 * is first read or written at one of the chain's insns, as 6.18
+	 * allocates a func instance's per-frame masks (alloc_frame_masks) */
+	struct rb_fmasks *fm[RB_MAX_FRAMES];
+	bool nomem; /* a frame's masks could not be allocated */
 	uint8_t *wset;        /* [insn - start]: must_write initialised */
 	uint64_t *dirty;      /* bit insn - start: may_read or must_write changed since the last update */
 	bool updated, dropped;
@@ -294,6 +308,7 @@ struct rb_env {
 	struct rb_subprog *subprogs;
 	int nsubprogs;
 
+	struct rb_pool *pool; /* the states' blocks (util/pool.h), deleted with the env */
 	struct rb_vstate *cur;
 	struct rb_branch *stack;
 	int nstack, cap_stack;
@@ -388,11 +403,13 @@ __attribute__((format(printf, 2, 3))) void rb_log(struct rb_env *env, const char
 
 /* state.c */
 /* a state with room for max_frames frames (env->prof->max_call_frames) */
-struct rb_vstate *rb_state_new(int max_frames);
+struct rb_vstate *rb_state_new(struct rb_pool *pool, int max_frames);
 /* bytes of a state without frames, stack, references or history */
 size_t rb_vstate_bytes(int max_frames);
-struct rb_vstate *rb_state_copy(const struct rb_vstate *src);
+struct rb_vstate *rb_state_copy(struct rb_pool *pool, const struct rb_vstate *src);
 void rb_state_free(struct rb_vstate *st);
+/* a frame of rb_state_new/rb_state_copy's pool, its stack slots with it */
+void rb_func_free(struct rb_func *f);
 /* The registers of st, frame by frame, each frame's registers and then
  * the registers spilled in its slots whose last byte's type is in mask
  * (1u << SLOT_*): Linux 6.18 and 7.2.13 bpf_for_each_reg_in_vstate_mask.

@@ -164,7 +164,7 @@ int rb_states_store(struct rb_env *env, const struct rb_vstate *cur, int insn_id
 	env->explored_size++;
 	rb_update_peak(env);
 
-	struct rb_vstate *nw = rb_state_copy(cur);
+	struct rb_vstate *nw = rb_state_copy(env->pool, cur);
 	if (!nw)
 		return RB_E_NOMEM;
 	if (RB_GROW(env->all_states, env->nall + 1, &env->cap_all, 64) < 0) {

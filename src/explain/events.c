@@ -79,7 +79,7 @@ static int snap_event(struct ex_snaps *s, struct rb_vstate *st, bool visit)
 	if (visit)
 		st->rec_node = (uint32_t)s->count;
 	if (e < s->nwant && s->want[e]) {
-		s->st[e] = rb_state_copy(st);
+		s->st[e] = rb_state_copy(NULL, st);
 		if (!s->st[e]) {
 			s->nomem = true;
 			return 1;

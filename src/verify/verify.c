@@ -89,6 +89,7 @@ int rb_verify(const struct rb_object *obj, size_t prog_idx, const struct rb_veri
 		.profile = prof,
 		/* the running kernel's nr_cpu_ids */
 		.nr_cpu_ids = rb_possible_cpus(),
+		.pool = opts ? opts->pool : NULL,
 	};
 	return rb_engine_verify(obj, prog_idx, t, &eo, res, err);
 }

@@ -35,6 +35,9 @@ struct rb_verify_opts {
 	/* the running kernel: sample its exploration time (oracle/ksample.h);
 	 * NULL: the log's verification time only */
 	const struct rb_ksyms *ksyms;
+	/* engine only: the states' memory, kept from one verification to the
+	 * next (util/pool.h; one verification at a time); NULL: its own */
+	struct rb_pool *pool;
 };
 
 /* The kernel inputs (loader/kernel_inputs.h: that kernel's BTF,
