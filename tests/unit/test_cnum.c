@@ -597,6 +597,50 @@ static void test_tracker_sets8(void **state)
 	assert_int_equal(b.s32_max, 3);
 }
 
+/* is_subset (tracker.c's arc_in, which tests the formula for arcs shorter
+ * than the circle first) against cnum_is_subset at both widths and
+ * tnum_in, on the words of the 8-bit build: every pair of 4-bit arcs
+ * (each with 64-bit arcs from a small set), and every pair of a
+ * structured set of 8-bit arcs holding the full and empty arcs and a
+ * full circle with a base other than 0 (each with a few 4-bit arcs) */
+static void test_tracker_subset_exact8(void **state)
+{
+	(void)state;
+	static const uint64_t pts[] = {0, 1, 2, 63, 64, 127, 128, 129, 200, 254, 255};
+	struct cnum a8[ARRAY_SIZE(pts) * ARRAY_SIZE(pts)], a4[256];
+	size_t n8 = 0, n4 = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(pts); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(pts); j++)
+			a8[n8++] = (struct cnum){pts[i], pts[j]};
+	for (uint64_t b = 0; b < 16; b++)
+		for (uint64_t z = 0; z < 16; z++)
+			a4[n4++] = (struct cnum){b, z};
+	static const struct tnum tn[] = {{0, 0xff}, {0x10, 0xef}, {0x11, 0xee}};
+	const char *names[] = {"cnum", "cnum-mainline"};
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		const struct rb_tracker *t = rb_tracker_get(names[k], 8);
+		assert_non_null(t);
+		unsigned yes = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			size_t no = pass ? n4 : n8, nsmall = pass ? n8 : n4, step = pass ? 13 : 17;
+			for (size_t i = 0; i < no; i++)
+				for (size_t j = 0; j < no; j++)
+					for (size_t s = 0; s < nsmall; s += step) {
+						struct cnum o64 = pass ? a8[s] : a8[i], c64 = pass ? a8[(s * 7) % n8] : a8[j];
+						struct cnum o32 = pass ? a4[i] : a4[s], c32 = pass ? a4[j] : a4[(s * 5) % n4];
+						struct tnum ot = tn[(i + s) % 3], ct = tn[(j + s) % 3];
+						rb_val o = {{ot.value, ot.mask, o64.base, o64.size, o32.base | o32.size << 32}};
+						rb_val c = {{ct.value, ct.mask, c64.base, c64.size, c32.base | c32.size << 32}};
+						bool want = cnum_is_subset(o64, c64, 8) && cnum_is_subset(o32, c32, 4) &&
+							    tnum_in(ot, ct);
+						assert_true(t->is_subset(&o, &c) == want);
+						yes += want;
+					}
+		}
+		assert_true(yes > 1000);
+	}
+}
+
 /* ---- hand-worked 64-bit examples of the proposal, against "old" */
 
 static void test_example_s32_wrap(void **state)
@@ -1028,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(test_tracker_alu8),
 		cmocka_unit_test(test_tracker_branch8),
 		cmocka_unit_test(test_tracker_sets8),
+		cmocka_unit_test(test_tracker_subset_exact8),
 		cmocka_unit_test(test_example_s32_wrap),
 		cmocka_unit_test(test_example_add_2_63),
 		cmocka_unit_test(test_mainline_empty_to_const),

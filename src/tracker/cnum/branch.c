@@ -181,20 +181,34 @@ static inline bool creg_has(const struct creg *r, uint64_t x)
  * members of b (of a) found so far, and the search stops once both
  * outcomes are seen: the pairs tried are those of trying every pair, the
  * answer the same, and a typical undecided pair is settled after three or
- * four candidates instead of 24 membership tests and up to 144 jumps. */
+ * four candidates instead of 24 membership tests and up to 144 jumps.
+ * Each candidate is computed when it is tried (the signed bounds' and
+ * the tnums' only when the unsigned bounds did not settle it). */
+static inline uint64_t candidate(const struct creg *a, const struct creg *b, unsigned i)
+{
+	switch (i) {
+	case 0: return reg_umin(a);
+	case 1: return reg_umax(b);
+	case 2: return reg_umax(a);
+	case 3: return reg_umin(b);
+	case 4: return (uint64_t)reg_smin(a);
+	case 5: return (uint64_t)reg_smax(b);
+	case 6: return (uint64_t)reg_smax(a);
+	case 7: return (uint64_t)reg_smin(b);
+	case 8: return a->var_off.value;
+	case 9: return b->var_off.value | b->var_off.mask;
+	case 10: return a->var_off.value | a->var_off.mask;
+	default: return b->var_off.value;
+	}
+}
+
 static bool both_outcomes_seen(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
 {
-	const uint64_t cand[12] = {
-		reg_umin(a), reg_umax(b), reg_umax(a), reg_umin(b),
-		(uint64_t)reg_smin(a), (uint64_t)reg_smax(b), (uint64_t)reg_smax(a), (uint64_t)reg_smin(b),
-		a->var_off.value, b->var_off.value | b->var_off.mask,
-		a->var_off.value | a->var_off.mask, b->var_off.value,
-	};
 	uint64_t xs[12], ys[12];
 	unsigned nx = 0, ny = 0;
 	bool t = false, f = false;
 	for (unsigned i = 0; i < 12; i++) {
-		uint64_t v = wtrunc(cand[i]);
+		uint64_t v = wtrunc(candidate(a, b, i));
 		if (creg_has(a, v)) {
 			for (unsigned j = 0; j < ny; j++) {
 				if (rb_jmp_holds(v, ys[j], jop, is32))

@@ -122,6 +122,24 @@ static bool cn_equal(const rb_val *a, const rb_val *b)
 	       cnum_equal(x.r32, y.r32);
 }
 
+/* cnum_is_subset(o, c, bits) with the formula for two arcs shorter than
+ * the circle tested first and the circle's cases (a full arc, the empty
+ * arc: size == mask) only where the formula's answer may differ: c lies in
+ * o iff c's base is at clockwise distance s <= o.size from o's base and c
+ * ends within o (c.size <= o.size - s). A failed first test (s > o.size,
+ * so o is not a whole circle) is still a subset for an empty c; a failed
+ * second for an empty c and a full o; a pass is wrong only for an empty o
+ * (which holds just the empty arc). */
+static inline bool arc_in(uint64_t ob, uint64_t os, uint64_t cb, uint64_t cs, uint64_t m)
+{
+	uint64_t s = (cb - ob) & m;
+	if (s > os)
+		return cb == m && cs == m;
+	if (cs > os - s)
+		return (os == m && ob != m) || (cb == m && cs == m);
+	return os != m || ob != m || (cb == m && cs == m);
+}
+
 /* mainline regsafe() for scalars (kernel/bpf/states.c): range_within()
  * (an arc subset per width) and tnum_in() */
 static bool cn_is_subset(const rb_val *old, const rb_val *cur)
@@ -130,10 +148,9 @@ static bool cn_is_subset(const rb_val *old, const rb_val *cur)
 	 * that fails most often), the subregister's halves unpacked only
 	 * when it passes */
 	const uint64_t *o = old->w, *c = cur->w;
-	if (!cnum_is_subset((struct cnum){o[2], o[3]}, (struct cnum){c[2], c[3]}, RW))
+	if (!arc_in(o[2], o[3], c[2], c[3], cn_mask(RW)))
 		return false;
-	if (!cnum_is_subset((struct cnum){o[4] & 0xffffffffu, o[4] >> 32},
-			    (struct cnum){c[4] & 0xffffffffu, c[4] >> 32}, RH))
+	if (!arc_in(o[4] & 0xffffffffu, o[4] >> 32, c[4] & 0xffffffffu, c[4] >> 32, cn_mask(RH)))
 		return false;
 	return tnum_in(TNUM_C(o[0], o[1]), TNUM_C(c[0], c[1]));
 }
