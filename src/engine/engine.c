@@ -313,14 +313,9 @@ int rb_engine_verify(const struct rb_object *obj, size_t prog_idx, const struct 
 		rc = RB_E_NOMEM;
 		goto out;
 	}
-	rc = rb_check_cfg(&env);
-	if (rc)
-		goto out;
-	/* compute_postorder (6.18 and 7.2.13 bpf_check, after check_cfg): the
-	 * postorder and successors stack liveness reads, before the
-	 * exploration as in the kernel, not at the first path end inside it
-	 * (explore_us: it was 59% of ld_dw_xor_semi_random_64_bit_imms_test_5's) */
-	if ((rc = rb_live_postorder(&env)))
+	/* check_cfg, then compute_postorder before the exploration, as 6.18
+	 * and 7.2.13 bpf_check do (not at the first path end inside it) */
+	if ((rc = rb_check_cfg(&env)) || (rc = rb_live_postorder(&env)))
 		goto out;
 	rb_iter_mark_next_calls(&env);
 	if ((rc = rb_kfunc_precheck(&env)) || (rc = rb_locks_precheck(&env)))
