@@ -386,6 +386,9 @@ struct rb_env {
 	bool obj_btf_tried;
 	/* the kptr fields of each map's value, found on first use (kptrs.c) */
 	struct rb_kptr_rec *kptr_recs;
+	/* per map, the offsets of the special structs of its value (locks.c
+	 * rb_map_struct_field_off), found on first use */
+	int32_t *field_offs;
 	/* the stored state the last successful prune matched (for the recorder) */
 	const struct rb_vstate *prune_hit;
 };
