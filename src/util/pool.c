@@ -1,6 +1,9 @@
 /* pool.c — the block pool of pool.h: size classes of 64 bytes, a free list
- * per class, chunks growing from 64 KiB to 4 MiB (those of 2 MiB and more
- * mapped on their own, 2 MiB aligned, with MADV_HUGEPAGE). */
+ * per class, chunks of 64 KiB, 256 KiB (malloc: small pages, for the many
+ * small programs), then 2 MiB and 4 MiB mapped on their own, 2 MiB
+ * aligned, with MADV_HUGEPAGE (one fault per 2 MiB: ld_abs_vlan_abs_test_1
+ * keeps 1.7 MB of states, 400 small-page faults when the chunks grew by
+ * doubling to 2 MiB, 16 us each here). */
 #include "util/pool.h"
 
 #include <stdint.h>
@@ -136,8 +139,7 @@ static int new_chunk(struct rb_pool *p)
 	else
 		p->chunks = c;
 	carve(p, c);
-	if (p->next_size < MAX_CHUNK)
-		p->next_size *= 2;
+	p->next_size = size < (FIRST_CHUNK << 2) ? FIRST_CHUNK << 2 : size < HUGE ? HUGE : MAX_CHUNK;
 	return 0;
 }
 
