@@ -16,6 +16,7 @@
 #include "driver/fault.h"
 #include "driver/rss.h"
 #include "driver/scan.h"
+#include "util/pool.h"
 #include "kernels/kernels.h"
 #include "loader/object.h"
 #include "loader/sha256.h"
@@ -315,6 +316,7 @@ static uint64_t measure_again(struct rb_driver *d, const struct rb_object *obj, 
 	struct rb_result res;
 	struct rb_err e = {{0}};
 	memset(&res, 0, sizeof(res));
+	rb_pool_release(vo->pool); /* from an empty pool, as the first */
 	return rb_verify(obj, pidx, vo, &res, &e) < 0 ? kib : rb_rss_peak_kib(&d->rss);
 }
 
@@ -334,6 +336,7 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		return;
 	}
 	struct rb_verify_opts vo = {
+		.pool = pool,
 		.tracker = d->opts.trackers[t],
 		.insn_limit = d->opts.insn_limit,
 		.time_limit_s = d->opts.time_limit_s,
@@ -358,9 +361,11 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		res.err_insn = -1;
 		/* the first verification's peak RSS, for userspace trackers */
 		bool rss = r == 0 && d->measure_rss && !rb_kernel_is_running(vo.tracker) && rb_rss_reset_peak(&d->rss);
-		/* the state memory kept from the verification before, except
-		 * where the peak RSS is measured: that one starts afresh */
-		vo.pool = rss ? NULL : pool;
+		/* the state memory kept from the verification before (the
+		 * repeats after the first reuse it), except where the peak RSS
+		 * is measured: that one starts from an empty pool */
+		if (rss)
+			rb_pool_release(pool);
 		unsigned loads = rss && vo.vmlinux ? rb_vmlinux_loads(vo.vmlinux) : 0;
 		int rc = rb_verify(obj, pidx, &vo, &res, &e);
 		if (rss && rc >= 0)

@@ -6,6 +6,7 @@
  * doubling to 2 MiB, 16 us each here). */
 #include "util/pool.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,7 +144,7 @@ static int new_chunk(struct rb_pool *p)
 	return 0;
 }
 
-void rb_pool_reset(struct rb_pool *p)
+static void reset_keeping(struct rb_pool *p, size_t keep)
 {
 	if (!p)
 		return;
@@ -152,7 +153,7 @@ void rb_pool_reset(struct rb_pool *p)
 	struct chunk **link = &p->chunks;
 	while (*link) {
 		struct chunk *c = *link;
-		if (kept + c->size > KEEP) {
+		if (kept + c->size > keep) {
 			*link = c->next;
 			chunk_free(c);
 			continue;
@@ -166,9 +167,21 @@ void rb_pool_reset(struct rb_pool *p)
 	p->left = 0;
 	if (p->chunks)
 		carve(p, p->chunks);
+	else
+		p->next_size = FIRST_CHUNK;
 }
 
-void *rb_pool_alloc(struct rb_pool *p, size_t n)
+void rb_pool_reset(struct rb_pool *p)
+{
+	reset_keeping(p, KEEP);
+}
+
+void rb_pool_release(struct rb_pool *p)
+{
+	reset_keeping(p, 0);
+}
+
+static void *alloc(struct rb_pool *p, size_t n, bool zero)
 {
 	struct hdr *h;
 	if (n + HDR >= HUGE) {
@@ -181,7 +194,9 @@ void *rb_pool_alloc(struct rb_pool *p, size_t n)
 		return h + 1;
 	}
 	if (!p || n > RB_POOL_MAX_BLOCK) {
-		if (!(h = malloc(HDR + (n ? n : 1))))
+		/* (calloc: memory glibc maps afresh is not written, its pages
+		 * are faulted in as they are used) */
+		if (!(h = zero ? calloc(1, HDR + (n ? n : 1)) : malloc(HDR + (n ? n : 1))))
 			return NULL;
 		h->pool = NULL;
 		h->cls = HEAP_CLS;
@@ -207,12 +222,17 @@ void *rb_pool_alloc(struct rb_pool *p, size_t n)
 	return h + 1;
 }
 
+void *rb_pool_alloc(struct rb_pool *p, size_t n)
+{
+	return alloc(p, n, false);
+}
+
 void *rb_pool_calloc(struct rb_pool *p, size_t n)
 {
-	void *b = rb_pool_alloc(p, n);
-	/* a block mapped on its own is zero already, and its pages stay
-	 * untouched until used */
-	if (b && ((struct hdr *)b - 1)->cls != MAP_CLS)
+	void *b = alloc(p, n, true);
+	/* a block mapped on its own, or of calloc, is zero already, and its
+	 * pages stay untouched until used */
+	if (b && ((struct hdr *)b - 1)->cls < MAP_CLS)
 		memset(b, 0, n);
 	return b;
 }

@@ -37,6 +37,8 @@ void rb_pool_delete(struct rb_pool *p);
 /* every block of the pool is free again (none may be used after this),
  * the pool's chunks kept, up to 256 MiB, for the next blocks */
 void rb_pool_reset(struct rb_pool *p);
+/* the same, keeping no chunk: the next blocks come from fresh memory */
+void rb_pool_release(struct rb_pool *p);
 
 /* n bytes (16-byte aligned) from p, or from malloc when p is NULL or n is
  * larger than RB_POOL_MAX_BLOCK; NULL when out of memory */
