@@ -28,7 +28,7 @@ build_set() { # dir kind: reads "src<TAB>outname" lines on stdin
 	rm -rf "$WORK/errors/$kind"
 	wanted "$dir" | tee -a "$WORK/origin-$dir.tsv" |
 		awk -F'\t' -v d="$CORPUS/$dir" -v k="$kind" '{print k "\t" $1 "\t" d "/" $2}' |
-		tr '\t' '\n' | xargs -d '\n' -n3 -P "$JOBS" "$RECIPE/compile-one.sh" || true
+		tr '\t' '\n' | xargs -d '\n' -r -n3 -P "$JOBS" "$RECIPE/compile-one.sh" || true
 }
 failures() { # dir kind
 	local dir=$1 kind=$2 e f
