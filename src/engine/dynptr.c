@@ -22,32 +22,18 @@
 #include "engine/log.h"
 #include "engine/mem.h"
 #include "engine/refs.h"
+#include "engine/stack.h"
 
 static bool refcounted(int type)
 {
 	return type == RB_DYNPTR_RINGBUF;
 }
 
-/* stack_slot_obj_get_spi(reg, "dynptr", 2): 0 and the first slot's spi, a
- * rejection (logged, the caller decides what the final message is: *msg),
- * or 1 when the slots are beyond the allocated stack (-ERANGE) */
+/* stack_slot_obj_get_spi(reg, "dynptr", 2) (rb_stack_obj_spi) */
 static int get_spi(struct rb_env *env, const struct rb_reg *reg, int *spi, char *msg, size_t len)
 {
-	msg[0] = 0;
-	if (!env->t->is_const(&reg->val)) {
-		snprintf(msg, len, "dynptr has to be at a constant offset");
-		return -1;
-	}
-	int off = reg->off + (int)rb_reg_const_val(env, reg);
-	*spi = (-off - 1) / 8;
-	if (off % 8 || *spi + 1 < 2) {
-		snprintf(msg, len, "cannot pass in dynptr at an offset=%d", off);
-		return -1;
-	}
-	const struct rb_func *f = env->cur->frame[reg->frameno];
-	if (*spi - 1 < 0 || *spi >= f->nslots)
-		return 1;
-	return 0;
+	int off;
+	return rb_stack_obj_spi(env, reg, "dynptr", 2, spi, &off, msg, len);
 }
 
 /* is_dynptr_reg_valid_init for a stack pointer (spi from get_spi) */

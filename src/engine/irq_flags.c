@@ -16,6 +16,7 @@
  * saved or preemption disabled, and so are sleepable calls (rcu.c). The
  * two kernels agree here but for the argument's name in messages (7.2:
  * "R1", 6.18: "arg#0"; the engine prints 6.18's). */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/irq_flags.h"
@@ -26,6 +27,7 @@
 #include "engine/mem.h"
 #include "engine/profile.h"
 #include "engine/refs.h"
+#include "engine/stack.h"
 
 uint32_t rb_irq_active_id(const struct rb_vstate *st)
 {
@@ -40,17 +42,15 @@ uint32_t rb_irq_active_id(const struct rb_vstate *st)
  * stack (-ERANGE, nothing logged) */
 static int flag_spi(struct rb_env *env, const struct rb_reg *reg, int *spi)
 {
-	if (!env->t->is_const(&reg->val)) {
-		rb_log(env, "irq_flag has to be at a constant offset\n");
-		return -1;
+	char msg[96];
+	int off, rc = rb_stack_obj_spi(env, reg, "irq_flag", 1, spi, &off, msg, sizeof(msg));
+	if (rc >= 0 && off >= 0) { /* one slot: an offset of 0 passes the slot count */
+		snprintf(msg, sizeof(msg), "cannot pass in irq_flag at an offset=%d", off);
+		rc = -1;
 	}
-	int off = reg->off + (int)rb_reg_const_val(env, reg);
-	if (off >= 0 || off % 8) {
-		rb_log(env, "cannot pass in irq_flag at an offset=%d\n", off);
-		return -1;
-	}
-	*spi = (-off - 1) / 8;
-	return *spi >= env->cur->frame[reg->frameno]->nslots ? 1 : 0;
+	if (rc < 0)
+		rb_log(env, "%s\n", msg);
+	return rc;
 }
 
 static bool all_bytes(const struct rb_slot *s, uint8_t type)

@@ -31,6 +31,7 @@
 #include "engine/refs.h"
 #include "engine/states.h"
 #include "engine/rcu.h"
+#include "engine/stack.h"
 
 void rb_iter_mark_next_calls(struct rb_env *env)
 {
@@ -81,23 +82,14 @@ static int iter_struct(struct rb_env *env, const struct rb_kfunc_call *call, int
 	return 0;
 }
 
-/* stack_slot_obj_get_spi: the first (highest) slot of the iterator R1
- * points to; RB_E_REJECT (with the kernel's message), or -ERANGE-like 1
- * when the slots are beyond the allocated stack */
+/* stack_slot_obj_get_spi (rb_stack_obj_spi): the first (highest) slot of
+ * the iterator R1 points to; RB_E_REJECT (with the kernel's message), or
+ * -ERANGE-like 1 when the slots are beyond the allocated stack */
 static int iter_get_spi(struct rb_env *env, const struct rb_reg *reg, int nr_slots, int *spi)
 {
-	if (!env->t->is_const(&reg->val))
-		return rb_reject(env, "iter has to be at a constant offset");
-	int off = reg->off + (int)rb_reg_const_val(env, reg);
-	if (off % 8)
-		return rb_reject(env, "cannot pass in iter at an offset=%d", off);
-	*spi = (-off - 1) / 8;
-	if (*spi + 1 < nr_slots)
-		return rb_reject(env, "cannot pass in iter at an offset=%d", off);
-	const struct rb_func *f = env->cur->frame[reg->frameno];
-	if (*spi - nr_slots + 1 < 0 || *spi >= f->nslots)
-		return 1;
-	return 0;
+	char msg[96];
+	int off, rc = rb_stack_obj_spi(env, reg, "iter", nr_slots, spi, &off, msg, sizeof(msg));
+	return rc < 0 ? rb_reject(env, "%s", msg) : rc;
 }
 
 static int check_iter_reg(struct rb_env *env, int argi)

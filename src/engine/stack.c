@@ -449,3 +449,21 @@ int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg
 	}
 	return 0;
 }
+
+int rb_stack_obj_spi(struct rb_env *env, const struct rb_reg *reg, const char *kind, int nr_slots, int *spi, int *off,
+		     char *msg, size_t len)
+{
+	msg[0] = 0;
+	if (!env->t->is_const(&reg->val)) {
+		snprintf(msg, len, "%s has to be at a constant offset", kind);
+		return -1;
+	}
+	*off = reg->off + (int)rb_reg_const_val(env, reg);
+	*spi = (-*off - 1) / 8;
+	if (*off % 8 || *spi + 1 < nr_slots) {
+		snprintf(msg, len, "cannot pass in %s at an offset=%d", kind, *off);
+		return -1;
+	}
+	const struct rb_func *f = env->cur->frame[reg->frameno];
+	return *spi - nr_slots + 1 < 0 || *spi >= f->nslots ? 1 : 0;
+}

@@ -14,5 +14,12 @@ int rb_check_stack_access(struct rb_env *env, int regno, const struct rb_reg *re
 /* helper memory on the stack: [reg + off, + sz) read or written as use says */
 int rb_check_stack_range(struct rb_env *env, int regno, const struct rb_reg *reg, int off, int sz, bool zero_ok,
 			 enum rb_mem_use use);
+/* stack_slot_obj_get_spi (Linux 6.18 and 7.2.13) for a stack object of
+ * nr_slots slots named kind ("dynptr", "iter", "irq_flag") that reg points
+ * to: 0 and the first (highest) slot's spi; -1 with the kernel's message in
+ * msg; 1 when the slots lie beyond the allocated stack (-ERANGE, no
+ * message). *off: reg's constant offset (when not -1 for a variable one). */
+int rb_stack_obj_spi(struct rb_env *env, const struct rb_reg *reg, const char *kind, int nr_slots, int *spi, int *off,
+		     char *msg, size_t len);
 
 #endif
