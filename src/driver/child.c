@@ -86,10 +86,28 @@ static struct env_obj *env_obj_of(struct rb_driver *d, const struct obj_state *o
 	return e;
 }
 
-/* Verify pairs q0.. of an open object; each pair announced (START) and
- * then reported (ROW) on fd, or put directly when fd < 0. */
-static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
-			 const struct rb_object *obj, size_t rot, size_t q0, int fd)
+/* the row of program k and tracker t when the object could not be opened
+ * for that tracker's kernel: a whole object's load error, saying why */
+static void open_error_row(struct rb_driver *d, const struct obj_state *os, size_t k, unsigned t,
+			   const char *why, struct rb_result_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->run_id = d->opts.run_id;
+	rb_drv_ident(&row->prog, os, k);
+	snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
+	row->repeats = 1;
+	row->res.verdict = RB_LOAD_ERROR;
+	row->res.err_insn = -1;
+	snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", why);
+}
+
+/* Verify pairs q0.. of an object; each pair announced (START) and then
+ * reported (ROW) on fd, or put directly when fd < 0. obj: the object as
+ * opened for the running kernel, or NULL when that open failed (open_err
+ * says why: the rows of the running kernel's trackers say it, those of
+ * trackers standing for another kernel are verified on their own open). */
+static void verify_pairs(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+			 const char *open_err, size_t rot, size_t q0, int fd)
 {
 	struct rb_result_row *row = calloc(1, sizeof(*row)); /* big: not on the stack */
 	if (!row)
@@ -110,18 +128,11 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os,
 		if (fd >= 0 && rb_write_all(fd, &m, sizeof(m)) < 0)
 			break;
 		struct env_obj *env = env_obj_of(d, os, envs, &nenv, t);
-		if (env && !env->obj) {
-			/* the object cannot be opened as on that kernel: the
-			 * pair's row says why, as a whole object's load error */
-			memset(row, 0, sizeof(*row));
-			row->run_id = d->opts.run_id;
-			rb_drv_ident(&row->prog, os, k);
-			snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
-			row->repeats = 1;
-			row->res.verdict = RB_LOAD_ERROR;
-			row->res.err_insn = -1;
-			snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", env->err.msg);
-		} else {
+		if (env && !env->obj)
+			open_error_row(d, os, k, t, env->err.msg, row);
+		else if (!env && !obj)
+			open_error_row(d, os, k, t, open_err, row);
+		else {
 			rb_drv_verify_one(d, os, env ? env->obj : obj, env ? env->vmlinux : NULL, pool, k, t, row);
 		}
 		if (fd < 0) {
@@ -175,11 +186,11 @@ static void run_in_process(struct rb_driver *d, size_t i)
 	struct rb_object *obj = NULL;
 	struct rb_err e = {{0}};
 	struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job)};
-	if (rb_object_open(os->job->path, &lo, &obj, &e) < 0) {
+	if (rb_object_open(os->job->path, &lo, &obj, &e) < 0 && !rb_drv_other_inputs(d)) {
 		rb_drv_object_failed(d, os, &e, true);
 		return;
 	}
-	verify_pairs(d, os, obj, i, 0, -1);
+	verify_pairs(d, os, obj, e.msg, i, 0, -1);
 	rb_object_free(obj);
 }
 
@@ -486,7 +497,12 @@ int rb_driver_child_main(int argc, char **argv)
 	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
 		rc = 2;
 	} else if (rb_object_open(job.path, &(struct rb_load_opts){.prog_type = job.prog_type[0] ? job.prog_type : NULL},
-				  &obj, &e) < 0) {
+				  &obj, &e) < 0 &&
+		   rb_drv_other_inputs(d)) {
+		/* opened by the scan as on another kernel (driver.c): the rows of
+		 * the trackers standing for it are verified, the others say why not */
+		verify_pairs(d, &os, NULL, e.msg, rot, q0, out);
+	} else if (!obj) {
 		struct msg m = {.type = MSG_OPEN_FAILED};
 		snprintf(m.res.msg, sizeof(m.res.msg), "%.255s", e.msg);
 		rb_write_all(out, &m, sizeof(m));
@@ -504,7 +520,7 @@ int rb_driver_child_main(int argc, char **argv)
 				ref->insn_cnt = pr->insn_cnt;
 			}
 		}
-		verify_pairs(d, &os, obj, rot, q0, out);
+		verify_pairs(d, &os, obj, NULL, rot, q0, out);
 		rb_object_free(obj);
 	}
 	free(os.progs);

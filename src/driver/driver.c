@@ -215,6 +215,14 @@ static void scan_keep(struct rb_driver *d, struct obj_state *os, struct rb_scan_
 	__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
 }
 
+const char *rb_drv_other_inputs(const struct rb_driver *d)
+{
+	for (unsigned t = 0; t < d->opts.ntrackers; t++)
+		if (d->opts.kernel_inputs[t] && d->opts.kernel_inputs[t][0])
+			return d->opts.kernel_inputs[t];
+	return NULL;
+}
+
 /* an object opened here, in the run's own process (no child_exe) */
 static int scan_in_process(const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *so,
 			   struct rb_err *e)
@@ -278,6 +286,19 @@ static void *scan_worker(void *arg)
 			continue;
 		}
 		int rc = sc ? rb_scan_object(sc, os->job->path, &lo, &so, &e) : scan_in_process(os->job->path, &lo, &so, &e);
+		/* refused as on the running kernel (libbpf prepares it from that
+		 * kernel's BTF: a sched_ext object on 6.18): opened as on the
+		 * kernel of a row that stands for another one, if any, whose
+		 * rows can then be verified (child.c; the others say why not) */
+		const char *inputs = rb_drv_other_inputs(d);
+		if (rc == RB_SCAN_FAILED && inputs) {
+			struct rb_err e2 = {{0}};
+			lo.kernel_inputs = inputs;
+			int rc2 = sc ? rb_scan_object(sc, os->job->path, &lo, &so, &e2)
+				     : scan_in_process(os->job->path, &lo, &so, &e2);
+			if (rc2 != RB_SCAN_FAILED)
+				rc = rc2, e = e2;
+		}
 		if (rc < 0) {
 			rb_drv_fail(d, &e);
 			break;

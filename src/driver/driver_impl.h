@@ -69,6 +69,9 @@ void rb_drv_fail(struct rb_driver *d, const struct rb_err *e);
  * NULL where not measured */
 void rb_drv_helper_source_init(struct rb_driver *d);
 const uint64_t *rb_drv_helper_set(struct rb_driver *d, uint32_t prog_type, uint32_t attach_type);
+/* the inputs directory of the first tracker that stands for a kernel
+ * other than the running one (opts.kernel_inputs), or NULL */
+const char *rb_drv_other_inputs(const struct rb_driver *d);
 /* hand a finished row to the writer and count it */
 void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row);
 /* the row identity of program k of an object, from the scan */

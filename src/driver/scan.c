@@ -137,6 +137,7 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 	rb_wput_str(&s->buf, lo && lo->prog_type ? lo->prog_type : "");
 	rb_wput_str(&s->buf, lo && lo->attach_type ? lo->attach_type : "");
 	rb_wput_str(&s->buf, lo && lo->btf_path ? lo->btf_path : "");
+	rb_wput_str(&s->buf, lo && lo->kernel_inputs ? lo->kernel_inputs : "");
 	if (s->buf.oom)
 		return rb_errf(err, "%s: out of memory", path);
 	/* a child that died since its last answer is replaced once */
@@ -210,13 +211,15 @@ int rb_scan_child_main(void)
 		}
 		struct rb_wcur c = rb_wcur_of(&req);
 		const char *path = rb_wget_str(&c), *pt = rb_wget_str(&c), *at = rb_wget_str(&c),
-			   *btf = rb_wget_str(&c);
+			   *btf = rb_wget_str(&c), *inputs = rb_wget_str(&c);
 		if (c.bad) {
 			rc = 2;
 			break;
 		}
-		struct rb_load_opts lo = {
-			.prog_type = *pt ? pt : NULL, .attach_type = *at ? at : NULL, .btf_path = *btf ? btf : NULL};
+		struct rb_load_opts lo = {.prog_type = *pt ? pt : NULL,
+					  .attach_type = *at ? at : NULL,
+					  .btf_path = *btf ? btf : NULL,
+					  .kernel_inputs = *inputs ? inputs : NULL};
 		rb_fault_during(rb_fault_open(fault, path));
 		struct rb_object *obj = NULL;
 		struct rb_err e = {{0}};

@@ -62,6 +62,22 @@ t_enable|failure|0|0|-1|attach to unsupported member enable of struct sched_ext_
 t_init|success|4|0|-1|
 EOF
 
+# run: the scan opens the object as on the running kernel, which refuses
+# it; it is then opened with the kernel inputs of the @7.2 row, whose rows
+# are verified as verify gives them, while old's rows say why they are not
+# (before: every row of the object was that load error)
+"$RB" run -q --no-census --db "$tmp/run.db" --kernel-inputs "$(dirname "$btf")" \
+	--trackers old,cnum-mainline@7.2 "$OBJ" >"$tmp/run.out" 2>&1
+check "run over it with old and cnum-mainline@7.2 exits 0" '[ $? -eq 0 ]' "$tmp/run.out"
+sqlite3 -separator , "$tmp/run.db" "select program, verdict, insns_processed, total_states from result_rows
+	where tracker = 'cnum-mainline@7.2' order by program" >"$tmp/run.csv" 2>&1
+check "run: cnum-mainline@7.2's rows are verify's, program by program" \
+	'[ "$(cat "$tmp/run.csv")" = "$(awk -F, '"'"'NR > 1 { print $2 "," $3 "," $5 "," $6 }'"'"' "$tmp/e.csv" | sort)" ] &&
+	 [ "$(wc -l <"$tmp/run.csv")" -eq 7 ]' "$tmp/run.csv"
+check "run: old's 7 rows are load errors naming the running kernel's refusal" \
+	'[ "$(sqlite3 "$tmp/run.db" "select count(*) from result_rows where tracker = '"'old'"' and verdict = '"'load_error'"'
+	     and program <> '"''"' and msg like '"'%not found in kernel BTF%'"'")" -eq 7 ]' "$tmp/run.db"
+
 # the 6.18 profile has no sched_ext (6.18.44 here: "not a supported struct")
 "$RB" verify --csv --btf "$btf" --tracker cnum-mainline "$OBJ:t_init" >"$tmp/618.csv" 2>&1
 check "the 6.18 profile does not model sched_ext_ops" \
