@@ -140,19 +140,38 @@ static inline bool arc_in(uint64_t ob, uint64_t os, uint64_t cb, uint64_t cs, ui
 	return os != m || ob != m || (cb == m && cs == m);
 }
 
+/* arc_in for the subregister's arcs as stored, one word each (base in
+ * the low half, size in the high half; reg.h), whose empty arc is the
+ * word with both halves H_MASK */
+static inline bool arc32_in(uint64_t o, uint64_t c)
+{
+	const uint64_t empty = H_MASK | H_MASK << 32;
+	uint64_t os = o >> 32, s = (c - o) & H_MASK;
+	if (s > os)
+		return c == empty;
+	if (c >> 32 > os - s)
+		return (os == H_MASK && o != empty) || c == empty;
+	return o != empty || c == empty;
+}
+
 /* mainline regsafe() for scalars (kernel/bpf/states.c): range_within()
  * (an arc subset per width) and tnum_in() */
 static bool cn_is_subset(const rb_val *old, const rb_val *cur)
 {
-	/* straight from the stored words, the 64-bit arc first (the test
-	 * that fails most often), the subregister's halves unpacked only
-	 * when it passes */
+	/* straight from the stored words. tnum_in first and inline (c's
+	 * unknown bits unknown in o, its known bits o's outside o's mask):
+	 * one test of pure arithmetic that refuses most pairs which are
+	 * not subsets; then the 64-bit arc, then the subregister's arc on
+	 * its packed word. Measured with bench/rounds.sh (is_subset): this
+	 * order and the inline tnum_in took cnum/old from 1.11-1.16 to
+	 * 1.01-1.04; the arcs first with the sentinels tested first
+	 * (fewer instructions) was slower, 1.24-1.28. */
 	const uint64_t *o = old->w, *c = cur->w;
+	if (((c[1] & ~o[1]) | ((c[0] & ~o[1]) ^ o[0])) != 0)
+		return false;
 	if (!arc_in(o[2], o[3], c[2], c[3], cn_mask(RW)))
 		return false;
-	if (!arc_in(o[4] & 0xffffffffu, o[4] >> 32, c[4] & 0xffffffffu, c[4] >> 32, cn_mask(RH)))
-		return false;
-	return tnum_in(TNUM_C(o[0], o[1]), TNUM_C(c[0], c[1]));
+	return arc32_in(o[4], c[4]);
 }
 
 static int cn_print(const rb_val *v, char *buf, size_t len)
