@@ -235,10 +235,159 @@ static bool both_outcomes_seen(const struct creg *a, const struct creg *b, uint8
 	return false;
 }
 
+/* A first, cheaper search for the witnesses of both_outcomes_seen, on
+ * the values a jump is likeliest to split: each register's smallest value
+ * against the other's largest and its largest against the other's
+ * smallest, at the compared width and signedness, found from the bounds
+ * of non-empty arcs (each bound a value of its arc):
+ *   member_up/down: v, a value of r64, or when r32 does not hold its low
+ *     half the next value above (below) v whose low half is r32's first
+ *     (last) value; a member of r or not;
+ *   member_low: the first value of r64 (clockwise from its base) whose low
+ *     half is l, a value of r32; a member of r or not.
+ * Each is a concrete value tested for membership, so a pair of outcomes
+ * found here is one both_outcomes_seen would accept; when none is found
+ * the general search runs, so the answers are those of the simulation.
+ * test_cnum's test_mainline_taken_witness8 checks every "unknown" against
+ * both refinements at 8 bits. */
+static inline bool tnum_has(const struct creg *r, uint64_t x)
+{
+	return (x & ~r->var_off.mask) == r->var_off.value;
+}
+
+static inline bool member_up(const struct creg *r, uint64_t v, uint64_t *out)
+{
+	uint64_t d = (v - r->r32.base) & H_MASK;
+	if (d <= r->r32.size) {
+		*out = v;
+		return tnum_has(r, v);
+	}
+	*out = wtrunc(v + (H_MASK - d) + 1);
+	return creg_has(r, *out);
+}
+
+static inline bool member_down(const struct creg *r, uint64_t v, uint64_t *out)
+{
+	uint64_t d = (cnum_end(r->r32, RH) - v) & H_MASK;
+	if (d <= r->r32.size) {
+		*out = v;
+		return tnum_has(r, v);
+	}
+	*out = wtrunc(v - (H_MASK - d) - 1);
+	return creg_has(r, *out);
+}
+
+static inline uint64_t with_low_val(const struct creg *r, uint64_t l)
+{
+	return wtrunc(r->r64.base + ((l - r->r64.base) & H_MASK));
+}
+
+static inline bool member_low(const struct creg *r, uint64_t l, uint64_t *out)
+{
+	*out = with_low_val(r, l);
+	return ((*out - r->r64.base) & W_MASK) <= r->r64.size && tnum_has(r, *out);
+}
+
+/* the ordering jumps */
+static bool ordered_witnesses(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
+{
+	bool sgn;
+	switch (jop) {
+	case BPF_JGT:
+	case BPF_JGE:
+	case BPF_JLT:
+	case BPF_JLE:
+		sgn = false;
+		break;
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
+	case BPF_JSLE:
+		sgn = true;
+		break;
+	default:
+		return false;
+	}
+	uint64_t alo, ahi, blo, bhi;
+	if (!is32) {
+		if (sgn) {
+			if (!member_up(a, wbits(reg_smin(a)), &alo) || !member_down(b, wbits(reg_smax(b)), &bhi) ||
+			    !member_down(a, wbits(reg_smax(a)), &ahi) || !member_up(b, wbits(reg_smin(b)), &blo))
+				return false;
+		} else {
+			if (!member_up(a, reg_umin(a), &alo) || !member_down(b, reg_umax(b), &bhi) ||
+			    !member_down(a, reg_umax(a), &ahi) || !member_up(b, reg_umin(b), &blo))
+				return false;
+		}
+	} else {
+		if (sgn) {
+			if (!member_low(a, hbits(reg_s32_min(a)), &alo) ||
+			    !member_low(b, hbits(reg_s32_max(b)), &bhi) ||
+			    !member_low(a, hbits(reg_s32_max(a)), &ahi) ||
+			    !member_low(b, hbits(reg_s32_min(b)), &blo))
+				return false;
+		} else {
+			if (!member_low(a, reg_u32_min(a), &alo) || !member_low(b, reg_u32_max(b), &bhi) ||
+			    !member_low(a, reg_u32_max(a), &ahi) || !member_low(b, reg_u32_min(b), &blo))
+				return false;
+		}
+	}
+	return rb_jmp_holds(alo, bhi, jop, is32) != rb_jmp_holds(ahi, blo, jop, is32);
+}
+
+/* JEQ and JNE: a value both registers hold (the constant when one is
+ * constant, else the larger of the two smallest values) and a value of
+ * the other, non-constant register that differs from it (its smallest or
+ * its largest), at the compared width (for is32 the low halves). Both
+ * constant is decided before the simulation. */
+static bool eq_witnesses(const struct creg *a, const struct creg *b, bool is32)
+{
+	const struct creg *r = a;
+	uint64_t x, lo, hi;
+	bool aconst = is_const_reg(a, is32), bconst = is_const_reg(b, is32);
+	if (aconst)
+		r = b;
+	if (!is32) {
+		if (bconst)
+			x = b->var_off.value;
+		else if (aconst)
+			x = a->var_off.value;
+		else
+			x = reg_umin(a) > reg_umin(b) ? reg_umin(a) : reg_umin(b);
+		if (!creg_has(a, x) || !creg_has(b, x))
+			return false;
+		return (member_up(r, reg_umin(r), &lo) && lo != x) ||
+		       (member_down(r, reg_umax(r), &hi) && hi != x);
+	}
+	uint64_t l, xa, xb;
+	if (bconst)
+		l = b->var_off.value & H_MASK;
+	else if (aconst)
+		l = a->var_off.value & H_MASK;
+	else
+		l = reg_u32_min(a) > reg_u32_min(b) ? reg_u32_min(a) : reg_u32_min(b);
+	xa = with_low_val(a, l);
+	xb = with_low_val(b, l);
+	if (!creg_has(a, xa) || !creg_has(b, xb))
+		return false;
+	return (member_low(r, reg_u32_min(r), &lo) && (lo & H_MASK) != l) ||
+	       (member_low(r, reg_u32_max(r), &hi) && (hi & H_MASK) != l);
+}
+
+/* both pre-searches, on non-empty arcs (the bounds are then values) */
+static bool quick_witnesses(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
+{
+	if (creg_violation(a) || creg_violation(b))
+		return false;
+	if (jop == BPF_JEQ || jop == BPF_JNE)
+		return eq_witnesses(a, b, is32);
+	return ordered_witnesses(a, b, jop, is32);
+}
+
 /* mainline simulate_both_branches_taken */
 static int simulate(const struct creg *a, const struct creg *b, uint8_t jop, bool is32)
 {
-	if (both_outcomes_seen(a, b, jop, is32))
+	if (quick_witnesses(a, b, jop, is32) || both_outcomes_seen(a, b, jop, is32))
 		return RB_BR_UNKNOWN;
 	struct creg f1, f2, t1, t2;
 	creg_copy(&f1, a);
@@ -339,6 +488,67 @@ int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is
 	return taken_tests(a, b, jop, is32);
 }
 #else
+/* The ordering jumps of mainline is_scalar_branch_taken: Linux 6.18's
+ * tests on the bounds at the compared width and signedness (as
+ * taken_tests), then, before the simulation, a witness check on the same
+ * four bounds. When the tests leave the jump open, the bounds themselves
+ * split it: for JLT, umin(a) < umax(b) and umax(a) >= umin(b) (each
+ * ordering jump alike), so if the four bounds are values of their
+ * registers, both outcomes have a witness and the simulation would say
+ * "unknown" (see both_outcomes_seen). A bound of a non-empty arc is a value
+ * of it; at the full width the bound must also have its low half in r32
+ * and agree with the tnum; a subregister bound l is tried as the first
+ * value of r64 whose low half is l (member_low). */
+static inline bool val_tnum_has(const rb_val *r, uint64_t x)
+{
+	return (x & ~r->w[1]) == r->w[0];
+}
+
+static int ordered_taken(const rb_val *av, const rb_val *bv, uint8_t jop, bool is32)
+{
+	struct cnum a64 = arc64_of(av), b64 = arc64_of(bv), a32 = arc32_of(av), b32 = arc32_of(bv);
+	struct cnum x = is32 ? a32 : a64, y = is32 ? b32 : b64;
+	unsigned bits = is32 ? RH : RW;
+	uint64_t alo, ahi, blo, bhi;
+	int r;
+	if (jop == BPF_JSGT || jop == BPF_JSGE || jop == BPF_JSLT || jop == BPF_JSLE) {
+		int64_t smin1 = cnum_smin(x, bits), smax1 = cnum_smax(x, bits);
+		int64_t smin2 = cnum_smin(y, bits), smax2 = cnum_smax(y, bits);
+		r = rb_staken(jop, smin1, smax1, smin2, smax2);
+		alo = (uint64_t)smin1 & cn_mask(bits);
+		ahi = (uint64_t)smax1 & cn_mask(bits);
+		blo = (uint64_t)smin2 & cn_mask(bits);
+		bhi = (uint64_t)smax2 & cn_mask(bits);
+	} else {
+		alo = cnum_umin(x, bits);
+		ahi = cnum_umax(x, bits);
+		blo = cnum_umin(y, bits);
+		bhi = cnum_umax(y, bits);
+		r = rb_utaken(jop, alo, ahi, blo, bhi);
+	}
+	if (r != RB_BR_UNKNOWN)
+		return r;
+	if (!cnum_is_empty(a64, RW) && !cnum_is_empty(b64, RW) && !cnum_is_empty(a32, RH) &&
+	    !cnum_is_empty(b32, RH)) {
+		if (is32) {
+			/* the first value of r64 whose low half is l (member_low) */
+			uint64_t oa = (alo - a64.base) & H_MASK, oA = (ahi - a64.base) & H_MASK;
+			uint64_t ob = (blo - b64.base) & H_MASK, oB = (bhi - b64.base) & H_MASK;
+			if (oa <= a64.size && oA <= a64.size && ob <= b64.size && oB <= b64.size &&
+			    val_tnum_has(av, wtrunc(a64.base + oa)) && val_tnum_has(av, wtrunc(a64.base + oA)) &&
+			    val_tnum_has(bv, wtrunc(b64.base + ob)) && val_tnum_has(bv, wtrunc(b64.base + oB)))
+				return RB_BR_UNKNOWN;
+		} else if (cnum_contains(a32, alo & H_MASK, RH) && cnum_contains(a32, ahi & H_MASK, RH) &&
+			   cnum_contains(b32, blo & H_MASK, RH) && cnum_contains(b32, bhi & H_MASK, RH) &&
+			   val_tnum_has(av, alo) && val_tnum_has(av, ahi) && val_tnum_has(bv, blo) &&
+			   val_tnum_has(bv, bhi)) {
+			return RB_BR_UNKNOWN;
+		}
+	}
+	struct creg ca = creg_load(av), cb = creg_load(bv);
+	return simulate(&ca, &cb, jop, is32);
+}
+
 /* mainline is_scalar_branch_taken (for two distinct registers): the
  * tests on the converted bounds and var_off are Linux 6.18's; what they
  * leave undecided mainline then refines both ways
@@ -348,6 +558,19 @@ int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is
 	if (jop == RB_JSET_FALSE) {
 		int r = creg_branch_taken_val(a, b, BPF_JSET, is32);
 		return r == RB_BR_UNKNOWN ? r : !r;
+	}
+	switch (jop) {
+	case BPF_JGT:
+	case BPF_JGE:
+	case BPF_JLT:
+	case BPF_JLE:
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
+	case BPF_JSLE:
+		return ordered_taken(a, b, jop, is32);
+	default:
+		break;
 	}
 	int r = taken_tests(a, b, jop, is32);
 	if (r != RB_BR_UNKNOWN)
