@@ -30,7 +30,23 @@ step() {
 		"$(echo "$(child_ticks) $c $hz" | awk '{print ($1 - $2) / $3}')")")
 }
 
-step "build" make
+# the Debian packages first (one apt-get at a time), then the build and the
+# corpus steps that need no binary (unpacking the kernel sources, compiling
+# the kernel's and this project's BPF programs, downloads) side by side:
+# the build leaves a core idle while libbpf downloads and while it links,
+# and these steps are mostly one process at a time
+build_and_sources() {
+	make deps
+	programs/recipe/corpus.sh --default --sources &
+	local cp=$! rc=0
+	# a failed build stops the corpus steps too
+	trap 'kill $cp 2>/dev/null' EXIT
+	make build/rangebench || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	wait $cp || { echo "corpus: the steps without the binary failed" >&2; return 1; }
+	trap - EXIT
+}
+step "build + corpus sources" build_and_sources
 # the objects of programs/default.list only (what the job verifies); the
 # full corpus is `make corpus`
 step "corpus" make corpus-default

@@ -28,11 +28,29 @@
 # (debian-extra, repos, verifier-tests) are left out; a step already built
 # in full counts as up to date. A later full `make corpus` rebuilds what
 # this left partial (its stamps say which).
+#
+# corpus.sh [--default] --sources: only the steps that need no rangebench
+# binary (headers, kernel, iproute2, cilium-ebpf, repos, own, verifier-tests:
+# compiled or unpacked, not extracted by the loader), so that they can run
+# while the binary builds (the main job: db/main_job.sh); the run with the
+# binary afterwards finds them up to date.
 . "$(dirname "$0")/lib.sh"
-DEFAULT_ONLY=0
-if [ "${1:-}" = --default ]; then DEFAULT_ONLY=1; shift; fi
-RB=$(realpath "${1:-}")
-[ -x "$RB" ] || die "usage: corpus.sh [--default] RANGEBENCH (built rangebench binary)"
+DEFAULT_ONLY=0 SOURCES_ONLY=0
+while :; do
+	case ${1:-} in
+	--default) DEFAULT_ONLY=1; shift ;;
+	--sources) SOURCES_ONLY=1; shift ;;
+	*) break ;;
+	esac
+done
+RB=
+if [ "$SOURCES_ONLY" = 0 ]; then
+	RB=$(realpath "${1:-}")
+	[ -x "$RB" ] || die "usage: corpus.sh [--default] RANGEBENCH (built rangebench binary) | corpus.sh [--default] --sources"
+fi
+# with_rb: the steps that run the binary (extraction, manifest) are left
+# out with --sources
+with_rb() { [ "$SOURCES_ONLY" = 0 ]; }
 mkdir -p "$CORPUS" "$WORK"
 t0=$(date +%s)
 
@@ -100,11 +118,11 @@ L=$RECIPE/lib.sh
 [ -s "$WORK/inc/vmlinux.h" ] || rm -f "$WORK/.stamp-headers"
 run_step headers "$WORK" "$(hash_files "$L" "$RECIPE/kernel-headers.sh") $(vers linux-source-6.1 bpftool) $BTF_ID" \
 	"$RECIPE/kernel-headers.sh"
-run_step xdp-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/xdp-tools.sh") $(vers xdp-tools libxdp1) $EXTRACTOR" \
+with_rb && run_step xdp-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/xdp-tools.sh") $(vers xdp-tools libxdp1) $EXTRACTOR" \
 	"$RECIPE/xdp-tools.sh" "$RB"
-run_step libbpf-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(vers libbpf-tools) $EXTRACTOR" \
+with_rb && run_step libbpf-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(vers libbpf-tools) $EXTRACTOR" \
 	"$RECIPE/libbpf-tools.sh" "$RB"
-run_step pcp "$CORPUS" "$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR" \
+with_rb && run_step pcp "$CORPUS" "$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR" \
 	"$RECIPE/pcp.sh" "$RB"
 kkey="$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V"
 if [ "$DEFAULT_ONLY" = 1 ]; then
@@ -121,7 +139,7 @@ run_step cilium-ebpf "$CORPUS" "$(hash_files "$L" "$RECIPE/cilium-ebpf.sh") $(ap
 	"$RECIPE/cilium-ebpf.sh"
 # optional: other Debian packages' objects (each skipped when it cannot be fetched)
 [ "$DEFAULT_ONLY" = 1 ] && log "debian-extra, repos, verifier-tests: left out (--default: no default object comes from them)"
-[ "$DEFAULT_ONLY" = 1 ] || run_step debian-extra "$CORPUS" "$(hash_files "$L" "$RECIPE/debian-extra.sh") $(for p in ir-keytable libknot13 qemu-system-x86 xdp-tests; do apt_candidate $p; printf ' '; done) $EXTRACTOR" \
+[ "$DEFAULT_ONLY" = 1 ] || ! with_rb || run_step debian-extra "$CORPUS" "$(hash_files "$L" "$RECIPE/debian-extra.sh") $(for p in ir-keytable libknot13 qemu-system-x86 xdp-tests; do apt_candidate $p; printf ' '; done) $EXTRACTOR" \
 	"$RECIPE/debian-extra.sh" "$RB"
 # optional: public repositories, only where local recipes and git mirrors exist
 [ "$DEFAULT_ONLY" = 1 ] || run_step repos "$CORPUS" "$(hash_files "$L" "$RECIPE/repos.sh") $(repos_key | tr '\n' ' ') $CLANG_V" \
@@ -130,6 +148,10 @@ run_step own "$CORPUS" "$(hash_files "$L" "$RECIPE/own.sh" "$RECIPE/compile-one.
 	"$RECIPE/own.sh"
 [ "$DEFAULT_ONLY" = 1 ] || run_step verifier-tests "$CORPUS" "$(hash_files "$L" "$RECIPE/verifier-tests.sh" "$RECIPE/verifier-tests-gen.c") ${KEYS[headers]} $BTF_ID $(vers libbpf-dev)" \
 	"$RECIPE/verifier-tests.sh"
+if ! with_rb; then
+	log "sources done in $(($(date +%s) - t0)) s (the steps that extract with the binary, the manifest and default/ come next)"
+	exit 0
+fi
 # program lists come from the loader (`rangebench load --json`) where it opens
 # the object, so the manifest is redone whenever the binary changes
 run_step manifest "$CORPUS" "$(hash_files "$RECIPE/manifest.py" "$RB") ${KEYS[*]}" \
