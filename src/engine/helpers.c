@@ -61,21 +61,24 @@ static bool retval_refused(const struct rb_prog_type *pt, uint32_t at)
  * kernel's rejection, or "unsupported" where the tables cannot tell (a
  * type without a measured helper set, and a helper its class does not
  * name). h is the modelled prototype, NULL when there is none. */
+/* a helper's label for a message, formatted only when one is made (not
+ * at every call the helper passes) */
+#define LB rb_helper_label(id, lb, sizeof(lb))
+
 static int check_available(struct rb_env *env, int32_t id, const struct rb_helper *h)
 {
 	const struct rb_prog_type *pt = env->ptype;
 	uint32_t at = env->prog->expected_attach_type;
-	char lb[64];
-	rb_helper_label(id, lb, sizeof(lb));
+	char lb[64]; /* the label, formatted only for a message (LB) */
 	bool retval = id == BPF_FUNC_get_retval || id == BPF_FUNC_set_retval;
 	if (retval && retval_refused(pt, at))
-		return rb_reject(env, "program of this type cannot use helper %s", lb);
+		return rb_reject(env, "program of this type cannot use helper %s", LB);
 	/* measured on 6.18.44: refused to kprobe, tracepoint, perf_event and
 	 * raw_tracepoint programs (test_verifier's helper_restricted) */
 	if (id == BPF_FUNC_ktime_get_coarse_ns &&
 	    (pt->type == BPF_PROG_TYPE_KPROBE || pt->type == BPF_PROG_TYPE_TRACEPOINT ||
 	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
-		return rb_reject(env, "program of this type cannot use helper %s", lb);
+		return rb_reject(env, "program of this type cannot use helper %s", LB);
 	const uint64_t *set = rb_struct_ops_helper_set(env);
 	if (!set) {
 		set = rb_prog_helper_set(pt, at);
@@ -95,12 +98,12 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 	if (set)
 		return id > 0 && id < 256 && ((set[id / 64] >> (id % 64)) & 1)
 			       ? 0
-			       : rb_reject(env, "program of this type cannot use helper %s", lb);
+			       : rb_reject(env, "program of this type cannot use helper %s", LB);
 	/* The class of a type without a measured set is an approximation of the
 	 * kernel's get_func_proto callbacks: a helper it does not list for the
 	 * type is reported unsupported rather than risking a false rejection. */
 	if (!h || !(h->classes & pt->helper_classes) || (h->flags & HF_SET_ONLY))
-		return rb_unsupported(env, "helper %s: its availability to program type %s is not modelled", lb,
+		return rb_unsupported(env, "helper %s: its availability to program type %s is not modelled", LB,
 				      pt->name);
 	return 0;
 }
@@ -111,9 +114,8 @@ static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper
 {
 	const struct rb_prog_type *pt = env->ptype;
 	char lb[64];
-	rb_helper_label(id, lb, sizeof(lb));
 	if (!h)
-		return rb_unsupported(env, "helper %s: its prototype is not modelled", lb);
+		return rb_unsupported(env, "helper %s: its prototype is not modelled", LB);
 	/* a type with classes as well as a set: the class names the types the
 	 * modelled prototype is for */
 	if (variant)
@@ -125,10 +127,11 @@ static int check_modelled(struct rb_env *env, int32_t id, const struct rb_helper
 	    env->prog->expected_attach_type == BPF_LSM_CGROUP)
 		return 0;
 	if (pt->helper_classes ? !(h->classes & pt->helper_classes) : rb_helper_proto_differs(h->id, pt->type))
-		return rb_unsupported(env, "helper %s: its prototype for program type %s is not modelled", lb,
+		return rb_unsupported(env, "helper %s: its prototype for program type %s is not modelled", LB,
 				      pt->name);
 	return 0;
 }
+#undef LB
 
 /* 6.18 check_helper_call after the licence: a prototype's .allowed
  * callback ("helper call is not allowed in probe"), then .might_sleep */

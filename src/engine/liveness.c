@@ -137,7 +137,13 @@ static int state_chain_idx(struct rb_env *env, const struct rb_vstate *st, int d
 		if (i < depth)
 			cs[i] = st->frame[i + 1]->callsite;
 	}
-	return lookup_chain(env, cs, subs, depth);
+	/* the chain found last first (6.18 keeps liveness->cur_instance) */
+	int c = env->live_last_chain - 1;
+	if (c >= 0 && chain_is(&env->chains[c], cs, subs[depth], depth))
+		return c;
+	c = lookup_chain(env, cs, subs, depth);
+	env->live_last_chain = c + 1;
+	return c;
 }
 
 /* the chain of st's frames 0..depth */
@@ -157,6 +163,7 @@ void rb_free_chains(struct rb_env *env)
 	free(env->chain_slots);
 	env->chain_slots = NULL;
 	env->nchain_slots = 0;
+	env->live_last_chain = 0;
 	free(env->live_po);
 	free(env->live_po_start);
 	free(env->live_succ);
@@ -221,6 +228,8 @@ static void access_mask(struct rb_env *env, int frameno, rb_spis mask, bool writ
 		return;
 	if (write) {
 		env->live_wacc[frameno] |= mask;
+		if (frameno >= env->live_wacc_n)
+			env->live_wacc_n = frameno + 1;
 		return;
 	}
 	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
@@ -258,7 +267,8 @@ void rb_live_insn_begin(struct rb_env *env)
 	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
 	env->live_wchain = ch ? (int)(ch - env->chains) + 1 : 0;
 	env->live_widx = env->insn_idx;
-	memset(env->live_wacc, 0, sizeof(env->live_wacc));
+	memset(env->live_wacc, 0, sizeof(env->live_wacc[0]) * (size_t)env->live_wacc_n);
+	env->live_wacc_n = 0;
 }
 
 void rb_live_insn_commit(struct rb_env *env)
@@ -449,6 +459,7 @@ static int update_chain(struct rb_env *env, int c)
 	struct rb_chain *outer = &env->chains[o];
 	int callsite = cs[depth - 1];
 	memset(env->live_wacc, 0, sizeof(env->live_wacc));
+	env->live_wacc_n = depth;
 	for (int f = 0; f < depth; f++) {
 		env->live_wacc[f] |= AT(ch, write_acc, f, ch->start);
 		mark_read(outer, f, callsite, AT(ch, live, f, ch->start));

@@ -33,6 +33,7 @@
 #include "engine/log.h"
 #include "engine/refs.h"
 #include "engine/timers.h"
+#include "util/pool.h"
 
 void rb_locks_free(struct rb_env *env)
 {
@@ -214,11 +215,11 @@ static int take_or_release(struct rb_env *env, const struct rb_reg *reg, int kin
 			return rb_reject(env, "Locking two bpf_spin_locks are not allowed");
 		if (kind != RB_LOCK_PLAIN && held && find_lock(st, RB_LOCK_RES | RB_LOCK_RES_IRQ, reg->id, reg->map_idx) >= 0)
 			return rb_reject(env, "Acquiring the same lock again, AA deadlock detected");
-		uint32_t *r = realloc(st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
+		uint32_t *r = rb_pool_realloc(rb_pool_of(st), st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
 		if (!r)
 			return RB_E_NOMEM;
 		st->refs = r;
-		int32_t *ri = realloc(st->ref_insns, sizeof(int32_t) * (size_t)(st->nrefs + 1));
+		int32_t *ri = rb_pool_realloc(rb_pool_of(st), st->ref_insns, sizeof(int32_t) * (size_t)(st->nrefs + 1));
 		if (!ri)
 			return RB_E_NOMEM;
 		st->ref_insns = ri;

@@ -240,12 +240,21 @@ const char *rb_rtype_str(const struct rb_reg *r, char *buf, size_t len)
 		[RT_TP_BUFFER] = "tp_buffer", [RT_BTF_ID] = "ptr_",       [RT_FUNC] = "func", [RT_XDP_SOCK] = "xdp_sock",
 		[RT_CONST_DYNPTR] = "dynptr_ptr", [RT_ARENA] = "arena", [RT_BUF] = "buf",
 	};
-	snprintf(buf, len, "%s%s%s%s%s%s%s%s", (r->flags & RF_RDONLY) ? "rdonly_" : "",
-		 (r->flags & RF_RINGBUF) ? "ringbuf_" : "", (r->flags & RF_PERCPU) ? "percpu_" : "",
-		 (r->flags & RF_RCU) ? "rcu_" : "",
-		 (r->flags & RF_UNTRUSTED) ? "untrusted_" : "", (r->flags & RF_TRUSTED) ? "trusted_" : "",
-		 r->type < ARRAY_SIZE(names) ? names[r->type] : "?",
-		 (r->flags & RF_MAYBE_NULL) ? (r->type == RT_BTF_ID ? "or_null_" : "_or_null") : "");
+	const char *parts[8] = {(r->flags & RF_RDONLY) ? "rdonly_" : "", (r->flags & RF_RINGBUF) ? "ringbuf_" : "",
+				(r->flags & RF_PERCPU) ? "percpu_" : "", (r->flags & RF_RCU) ? "rcu_" : "",
+				(r->flags & RF_UNTRUSTED) ? "untrusted_" : "", (r->flags & RF_TRUSTED) ? "trusted_" : "",
+				r->type < ARRAY_SIZE(names) ? names[r->type] : "?",
+				(r->flags & RF_MAYBE_NULL) ? (r->type == RT_BTF_ID ? "or_null_" : "_or_null") : ""};
+	/* the parts one after the other, cut at len - 1 as snprintf would
+	 * (no format parsing: helper arguments and pointer arithmetic name
+	 * the type at every call, for the message they may make) */
+	size_t n = 0;
+	if (!len)
+		return buf;
+	for (int i = 0; i < 8; i++)
+		for (const char *c = parts[i]; *c && n + 1 < len; c++)
+			buf[n++] = *c;
+	buf[n] = 0;
 	return buf;
 }
 

@@ -5,16 +5,17 @@
 #include <string.h>
 
 #include "engine/refs.h"
+#include "util/pool.h"
 
 /* a new acquired reference of the current state (0: out of memory) */
 uint32_t rb_acquire_ref(struct rb_env *env)
 {
 	struct rb_vstate *st = env->cur;
-	uint32_t *r = realloc(st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
+	uint32_t *r = rb_pool_realloc(rb_pool_of(st), st->refs, sizeof(uint32_t) * (size_t)(st->nrefs + 1));
 	if (!r)
 		return 0;
 	st->refs = r;
-	int32_t *ri = realloc(st->ref_insns, sizeof(int32_t) * (size_t)(st->nrefs + 1));
+	int32_t *ri = rb_pool_realloc(rb_pool_of(st), st->ref_insns, sizeof(int32_t) * (size_t)(st->nrefs + 1));
 	if (!ri)
 		return 0;
 	st->ref_insns = ri;

@@ -121,9 +121,11 @@ struct rb_vstate *rb_state_copy(struct rb_pool *pool, const struct rb_vstate *sr
 		if (!st->frame[i])
 			goto fail;
 	}
+	/* references and jump history from the state's pool too (a malloc
+	 * per stored checkpoint was a quarter of loops1.008's exploration) */
 	if (src->nrefs) {
-		st->refs = malloc(sizeof(uint32_t) * (size_t)src->nrefs);
-		st->ref_insns = malloc(sizeof(int32_t) * (size_t)src->nrefs);
+		st->refs = rb_pool_alloc(pool, sizeof(uint32_t) * (size_t)src->nrefs);
+		st->ref_insns = rb_pool_alloc(pool, sizeof(int32_t) * (size_t)src->nrefs);
 		if (!st->refs || !st->ref_insns)
 			goto fail;
 		memcpy(st->refs, src->refs, sizeof(uint32_t) * (size_t)src->nrefs);
@@ -131,7 +133,7 @@ struct rb_vstate *rb_state_copy(struct rb_pool *pool, const struct rb_vstate *sr
 		st->nrefs = src->nrefs;
 	}
 	if (src->nhist) {
-		st->hist = malloc(sizeof(struct rb_hist) * (size_t)src->nhist);
+		st->hist = rb_pool_alloc(pool, sizeof(struct rb_hist) * (size_t)src->nhist);
 		if (!st->hist)
 			goto fail;
 		memcpy(st->hist, src->hist, sizeof(struct rb_hist) * (size_t)src->nhist);
@@ -157,9 +159,9 @@ void rb_state_free(struct rb_vstate *st)
 		return;
 	for (int i = 0; i < st->max_frames; i++)
 		rb_func_free(st->frame[i]);
-	free(st->refs);
-	free(st->ref_insns);
-	free(st->hist);
+	rb_pool_free(st->refs);
+	rb_pool_free(st->ref_insns);
+	rb_pool_free(st->hist);
 	rb_pool_free(st);
 }
 
@@ -309,8 +311,15 @@ int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags)
 		env->cur_hist_ent->flags |= flags;
 		return 0;
 	}
-	if (RB_GROW(st->hist, st->nhist + 1, &st->cap_hist, 16) < 0)
-		return RB_E_NOMEM;
+	if (st->nhist == st->cap_hist) {
+		/* capacity doubling from 16, as RB_GROW (rb_state_bytes counts it) */
+		int cap = st->cap_hist ? st->cap_hist * 2 : 16;
+		struct rb_hist *h = rb_pool_realloc(rb_pool_of(st), st->hist, sizeof(struct rb_hist) * (size_t)cap);
+		if (!h)
+			return RB_E_NOMEM;
+		st->hist = h;
+		st->cap_hist = cap;
+	}
 	struct rb_hist *e = &st->hist[st->nhist++];
 	e->idx = env->insn_idx;
 	e->prev_idx = env->prev_insn_idx;

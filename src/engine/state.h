@@ -342,7 +342,11 @@ struct rb_env {
 	int *chain_slots; /* open-addressing index of chains by call chain: -1 free */
 	int nchain_slots; /* a power of 2 above twice nchains; 0: none yet */
 	int live_wchain, live_widx; /* the insn whose full writes are collected: its chain + 1 (0: none), index */
+	int live_last_chain; /* the chain liveness.c found last + 1 (0: none), tried before the hash */
 	rb_spis live_wacc[RB_MAX_FRAMES];
+	int live_wacc_n; /* live_wacc[live_wacc_n..] are 0 (liveness.c clears only the others) */
+	struct rb_reg unbound; /* an unknown scalar, for misc stack bytes (states.c stacksafe) */
+	bool unbound_ready;
 	int *live_po, *live_po_start; /* per subprogram: its insns in CFG postorder */
 	int *live_succ; /* per insn: its successors (rb_insn_successors), -1 past the last */
 	int *live_pos;  /* per insn: its index in its subprogram's postorder, -1 unreached */

@@ -344,57 +344,69 @@ static bool regsafe(struct rb_env *env, const struct rb_reg *o, const struct rb_
 	}
 }
 
-static bool slot_scalar(struct rb_env *env, const struct rb_slot *s, struct rb_reg *out)
+/* the unbound scalar misc bytes stand for (the kernel's env->fake_reg
+ * of scalar_reg_for_stack), made once per verification */
+static const struct rb_reg *unbound_reg(struct rb_env *env)
+{
+	if (!env->unbound_ready) {
+		rb_reg_unknown(env, &env->unbound);
+		env->unbound_ready = true;
+	}
+	return &env->unbound;
+}
+
+static const struct rb_reg *slot_scalar(struct rb_env *env, const struct rb_slot *s)
 {
 	/* scalar_reg_for_stack: a 64-bit scalar spill, or 8 misc bytes (an unknown scalar) */
 	if (s->type[7] == SLOT_SPILL) {
 		for (int i = 0; i < 8; i++)
 			if (s->type[i] != SLOT_SPILL)
-				return false;
-		if (s->spilled.type != RT_SCALAR)
-			return false;
-		*out = s->spilled;
-		return true;
+				return NULL;
+		return s->spilled.type == RT_SCALAR ? &s->spilled : NULL;
 	}
 	/* is_stack_all_misc: invalid bytes count as misc for a privileged loader */
 	for (int i = 0; i < 8; i++)
 		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
-			return false;
-	rb_reg_unknown(env, out);
-	return true;
+			return NULL;
+	return unbound_reg(env);
 }
 
 /* 7.2 scalar_reg_for_stack(stack, im), for the half slot starting at
  * byte b (0 or 4): a scalar spill whose byte b is spilled, or bytes b..7
  * all misc (or invalid: allow_uninit_stack), an unknown scalar */
-static bool half_scalar(struct rb_env *env, const struct rb_slot *s, int b, struct rb_reg *out)
+static const struct rb_reg *half_scalar(struct rb_env *env, const struct rb_slot *s, int b)
 {
-	if (s->type[b] == SLOT_SPILL) {
-		if (s->spilled.type != RT_SCALAR)
-			return false;
-		*out = s->spilled;
-		return true;
-	}
+	if (s->type[b] == SLOT_SPILL)
+		return s->spilled.type == RT_SCALAR ? &s->spilled : NULL;
 	for (int i = b; i < 8; i++)
 		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
-			return false;
-	rb_reg_unknown(env, out);
-	return true;
+			return NULL;
+	return unbound_reg(env);
 }
 
 /* a spilled scalar or misc bytes on both sides, compared as registers
  * (regsafe, so scalar ids are checked): 6.18 for whole 8-byte slots
  * only; 7.2 (profile.h stacksafe_half_scalars) per four-byte half, so a
- * 32-bit spill matches misc bytes. *skip: the bytes compared after i. */
+ * 32-bit spill matches misc bytes. *skip: the bytes compared after i.
+ * The registers are pointed to, not copied (as the kernel's are). */
 static bool scalar_slots(struct rb_env *env, const struct rb_slot *os, const struct rb_slot *cs, int b,
-			 struct rb_reg *or_, struct rb_reg *cr, int *skip)
+			 const struct rb_reg **or_, const struct rb_reg **cr, int *skip)
 {
 	if (env->prof->stacksafe_half_scalars) {
 		*skip = b == 0 ? 7 : 3;
-		return (b == 0 || b == 4) && half_scalar(env, os, b, or_) && half_scalar(env, cs, b, cr);
+		return (b == 0 || b == 4) && (*or_ = half_scalar(env, os, b)) && (*cr = half_scalar(env, cs, b));
 	}
 	*skip = 7 - b;
-	return slot_scalar(env, os, or_) && slot_scalar(env, cs, cr);
+	return (*or_ = slot_scalar(env, os)) && (*cr = slot_scalar(env, cs));
+}
+
+/* every byte SLOT_INVALID (0) or SLOT_MISC (2) */
+static bool only_invalid_misc(const uint8_t type[8])
+{
+	_Static_assert(SLOT_INVALID == 0 && SLOT_MISC == 2, "slot type values");
+	uint64_t w;
+	memcpy(&w, type, 8);
+	return !(w & ~0x0202020202020202ull);
 }
 
 static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct rb_func *c, struct idmap *m,
@@ -402,6 +414,14 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 {
 	for (int i = 0; i < o->nslots * 8; i++) {
 		int spi = i / 8, b = i % 8;
+		/* a slot whose old bytes are all invalid or misc passes byte by
+		 * byte below (when EXACT, if the current slot's types are the
+		 * same): passed at once */
+		if (b == 0 && only_invalid_misc(o->stack[spi].type) &&
+		    (exact != EXACT || (spi < c->nslots && !memcmp(o->stack[spi].type, c->stack[spi].type, 8)))) {
+			i += 7;
+			continue;
+		}
 		uint8_t ot = o->stack[spi].type[b];
 		uint8_t ct = i < c->nslots * 8 ? c->stack[spi].type[b] : SLOT_INVALID;
 		/* 6.18.44: slot types must agree only for EXACT; within a
@@ -418,10 +438,10 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 			continue;
 		if (i >= c->nslots * 8)
 			return false;
-		struct rb_reg or_, cr;
+		const struct rb_reg *or_, *cr;
 		int skip;
 		if (scalar_slots(env, &o->stack[spi], &c->stack[spi], b, &or_, &cr, &skip)) {
-			if (!regsafe(env, &or_, &cr, m, exact))
+			if (!regsafe(env, or_, cr, m, exact))
 				return false;
 			i += skip;
 			continue;
