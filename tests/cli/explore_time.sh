@@ -24,6 +24,12 @@ db=$tmp/r.sqlite
 check "run --repeat 3 stores 3 repeats and min <= median <= max of verify_us, explore_us, explore_cpu_us" \
 	"[ \"\$(sqlite3 $db \"SELECT count(*) FROM results WHERE verdict = 'success' AND repeats = 3 AND verify_us_min <= verify_us AND verify_us <= verify_us_max AND explore_us_min <= explore_us AND explore_us <= explore_us_max AND explore_cpu_us_min <= explore_cpu_us AND explore_cpu_us <= explore_cpu_us_max AND explore_us_min > 0\")\" = \"\$(sqlite3 $db \"SELECT count(*) FROM results WHERE verdict = 'success'\")\" ] && [ \"\$(sqlite3 $db \"SELECT count(*) FROM results WHERE verdict = 'success'\")\" -gt 0 ]" "$tmp/run.out"
 
+# an exhausted instruction budget is repeated too (both sides stop at the
+# same count), other limits and errors are not
+"$RB" run -q -j1 --no-census --trackers old --repeat 3 --insn-limit 20 --db "$tmp/lim.sqlite" --label l "$OBJ" >"$tmp/lim.out" 2>&1
+check "run --repeat 3 --insn-limit 20: every program at the instruction budget stores 3 repeats" \
+	"[ \"\$(sqlite3 $tmp/lim.sqlite \"SELECT count(*) FROM results WHERE verdict = 'limit' AND insns_processed > 20 AND repeats = 3\")\" = \"\$(sqlite3 $tmp/lim.sqlite \"SELECT count(*) FROM results WHERE verdict = 'limit' AND insns_processed > 20\")\" ] && [ \"\$(sqlite3 $tmp/lim.sqlite \"SELECT count(*) FROM results WHERE verdict = 'limit'\")\" -gt 0 ]" "$tmp/lim.out"
+
 # the running kernel: without --explore-time no exploration figure (NULL)
 if ! "$RB" verify --tracker kernel --csv "$OBJ" >"$tmp/k0.csv" 2>"$tmp/k0.err"; then
 	echo "ok $((n + 1)) # skip bpf() not permitted here: the kernel's exploration is not sampled"
