@@ -292,16 +292,6 @@ bool rb_is_pointer(const struct rb_reg *r)
 	return r->type != RT_SCALAR && r->type != RT_NOT_INIT;
 }
 
-struct rb_func *rb_cur_frame(struct rb_env *env)
-{
-	return env->cur->frame[env->cur->curframe];
-}
-
-struct rb_reg *rb_cur_regs(struct rb_env *env)
-{
-	return rb_cur_frame(env)->regs;
-}
-
 /* push_jmp_history: one entry per processed insn that needs it; a second
  * push for the same insn merges its flags into the first (6.18). */
 int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags)

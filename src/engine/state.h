@@ -439,8 +439,15 @@ void rb_reg_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds 
 void rb_ptr_whole_val(struct rb_env *env, const struct rb_reg *r, rb_val *v);
 void rb_ptr_whole_bounds(struct rb_env *env, const struct rb_reg *r, struct rb_bounds *b);
 bool rb_is_pointer(const struct rb_reg *r);
-struct rb_func *rb_cur_frame(struct rb_env *env);
-struct rb_reg *rb_cur_regs(struct rb_env *env);
+/* (inline: read at nearly every instruction) */
+static inline struct rb_func *rb_cur_frame(struct rb_env *env)
+{
+	return env->cur->frame[env->cur->curframe];
+}
+static inline struct rb_reg *rb_cur_regs(struct rb_env *env)
+{
+	return rb_cur_frame(env)->regs;
+}
 int rb_push_hist(struct rb_env *env, struct rb_vstate *st, uint32_t flags);
 /* registers and slots the log prints after this insn */
 static inline void rb_scratch_reg(struct rb_env *env, int regno) { env->scratched_regs |= 1u << regno; }
