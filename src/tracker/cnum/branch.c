@@ -504,7 +504,8 @@ static inline bool val_tnum_has(const rb_val *r, uint64_t x)
 	return (x & ~r->w[1]) == r->w[0];
 }
 
-static int ordered_taken(const rb_val *av, const rb_val *bv, uint8_t jop, bool is32)
+static inline __attribute__((always_inline)) int ordered_at(const rb_val *av, const rb_val *bv, uint8_t jop,
+							  bool is32)
 {
 	struct cnum a64 = arc64_of(av), b64 = arc64_of(bv), a32 = arc32_of(av), b32 = arc32_of(bv);
 	struct cnum x = is32 ? a32 : a64, y = is32 ? b32 : b64;
@@ -549,29 +550,15 @@ static int ordered_taken(const rb_val *av, const rb_val *bv, uint8_t jop, bool i
 	return simulate(&ca, &cb, jop, is32);
 }
 
-/* mainline is_scalar_branch_taken (for two distinct registers): the
- * tests on the converted bounds and var_off are Linux 6.18's; what they
- * leave undecided mainline then refines both ways
- * (simulate_both_branches_taken) */
-int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+/* one copy per width, each with its widths constant */
+static __attribute__((noinline)) int ordered_taken(const rb_val *av, const rb_val *bv, uint8_t jop, bool is32)
 {
-	if (jop == RB_JSET_FALSE) {
-		int r = creg_branch_taken_val(a, b, BPF_JSET, is32);
-		return r == RB_BR_UNKNOWN ? r : !r;
-	}
-	switch (jop) {
-	case BPF_JGT:
-	case BPF_JGE:
-	case BPF_JLT:
-	case BPF_JLE:
-	case BPF_JSGT:
-	case BPF_JSGE:
-	case BPF_JSLT:
-	case BPF_JSLE:
-		return ordered_taken(a, b, jop, is32);
-	default:
-		break;
-	}
+	return is32 ? ordered_at(av, bv, jop, true) : ordered_at(av, bv, jop, false);
+}
+
+/* JEQ, JNE and JSET: the 6.18 tests, then the simulation */
+static __attribute__((noinline)) int other_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
 	int r = taken_tests(a, b, jop, is32);
 	if (r != RB_BR_UNKNOWN)
 		return r;
@@ -584,17 +571,35 @@ int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is
 		return simulate(&x, &y, jop, is32);
 	case BPF_JEQ:
 	case BPF_JNE:
-	case BPF_JGT:
-	case BPF_JSGT:
-	case BPF_JLT:
-	case BPF_JSLT:
-	case BPF_JGE:
-	case BPF_JSGE:
-	case BPF_JLE:
-	case BPF_JSLE:
 		return simulate(&x, &y, jop, is32);
 	default: /* not a conditional jump */
 		return r;
+	}
+}
+
+/* mainline is_scalar_branch_taken (for two distinct registers): the
+ * tests on the converted bounds and var_off are Linux 6.18's; what they
+ * leave undecided mainline then refines both ways
+ * (simulate_both_branches_taken). The ordering jumps and the others go to
+ * functions of their own, so that neither pays for the other's registers. */
+int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	switch (jop) {
+	case BPF_JGT:
+	case BPF_JGE:
+	case BPF_JLT:
+	case BPF_JLE:
+	case BPF_JSGT:
+	case BPF_JSGE:
+	case BPF_JSLT:
+	case BPF_JSLE:
+		return ordered_taken(a, b, jop, is32);
+	case RB_JSET_FALSE: {
+		int r = other_taken(a, b, BPF_JSET, is32);
+		return r == RB_BR_UNKNOWN ? r : !r;
+	}
+	default:
+		return other_taken(a, b, jop, is32);
 	}
 }
 #endif
