@@ -15,15 +15,18 @@ RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/iter_bufs.bpf.o
 . tests/cli/lib/tap.sh
 
-row() { "$RB" verify --csv --tracker "$1" "$OBJ:$2" 2>/dev/null | awk -F, 'NR == 2 { print $3 "," $5 "," $6 }'; }
-msg() { "$RB" verify --csv --tracker "$1" "$OBJ:$2" 2>/dev/null | awk -F, 'NR == 2' ; }
+# rows from one verify of the whole object per tracker (lib/pin72.sh):
+# a sanitizer-built process per program and tracker was most of this test
+. tests/cli/lib/pin72.sh
+row() { rb_row "$1" "$OBJ:$2"; }
+msg() { rb_msg "$1" "$OBJ:$2"; }
 pin() { # PROG 7.2.13-COUNTS
 	local p=$1 want=$2 t got
 	for t in old cnum-mainline@7.2; do
-		got=$(row "$t" "$p")
+		rb_row_v got "$t" "$OBJ:$p"
 		check "$p: $t gives 7.2.13's $want" '[ "$got" = "$want" ]'
 	done
-	got=$(row kernel "$p")
+	rb_row_v got kernel "$OBJ:$p"
 	case $got in
 	unavailable*|refused*|"") ok "$p: the running kernel gives $want # skip the kernel refuses or bpf() not permitted" ;;
 	*) check "$p: the running kernel gives $want" '[ "$got" = "$want" ]' ;;

@@ -10,29 +10,76 @@
 # program, kept in $tmp for the script's later calls: each rangebench process
 # of the sanitizer build costs about 0.3 s of CPU (ASan's start, LeakSanitizer's
 # scan at exit, the kernel BTF), and one per tracker and program was a
-# quarter of the suite. The rows are kept per tracker, object (its content)
-# and RB_* environment; a program missing from them (the whole object did not
-# verify) is verified alone, as before.
-rb_csv() {
-	local t=$1 obj=${2%:*} prog=${2##*:} key f
-	key=$(printf '%s\n' "$t" "$obj" "$(md5sum <"$obj" 2>/dev/null)" "$(env | grep '^RB_' | sort)" | md5sum | cut -c1-16)
-	f="$tmp/.rb_rows.$key.csv"
-	[ -e "$f" ] || "$RB" verify --csv --tracker "$t" "$obj" >"$f" 2>/dev/null
-	if ! awk -F, -v p="$prog" 'NR > 1 && $2 == p { print; found = 1; exit } END { exit !found }' "$f"; then
-		"$RB" verify --csv --tracker "$t" "$2" 2>/dev/null | awk -F, 'NR == 2'
+# quarter of the suite. The rows are kept per tracker, object and RB_*
+# environment (a file in $tmp, named in $tmp/.rb_rows.idx), and made again
+# when the object is newer than them; a program missing from them (the
+# whole object did not verify) is verified alone, as before.
+#
+# Everything here but rangebench itself is bash: no awk, md5sum, env or
+# grep per program (they were 30 processes per pinned program, each about
+# 10 ms of CPU on these machines: most of the CPU of the scripts that pin).
+
+# rb_csv_v VAR TRACKER OBJ:PROG: VAR = the program's CSV row ("" if none)
+rb_csv_v() {
+	local _c_t=$2 _c_obj=${3%:*} _c_prog=${3##*:} _c_key _c_n _c_f="" _c_line _c_rest _c_row="" _c_e="" _c_i=0
+	for _c_n in "${!RB_@}"; do
+		[[ ${!_c_n@a} == *x* ]] && _c_e+=$'\t'"$_c_n=${!_c_n}"
+	done
+	_c_key="$_c_t"$'\t'"$_c_obj$_c_e"
+	_c_key=${_c_key//$'\n'/\\n}
+	if [ -e "$tmp/.rb_rows.idx" ]; then
+		while IFS= read -r _c_line; do
+			_c_i=$((_c_i + 1))
+			[ "${_c_line#*$'\t'}" = "$_c_key" ] && { _c_f="$tmp/.rb_rows.${_c_line%%$'\t'*}.csv"; break; }
+		done <"$tmp/.rb_rows.idx"
 	fi
+	if [ -z "$_c_f" ]; then
+		_c_f="$tmp/.rb_rows.$((_c_i + 1)).csv"
+		printf '%s\t%s\n' "$((_c_i + 1))" "$_c_key" >>"$tmp/.rb_rows.idx"
+		"$RB" verify --csv --tracker "$_c_t" "$_c_obj" >"$_c_f" 2>/dev/null
+	elif [ "$_c_obj" -nt "$_c_f" ]; then
+		"$RB" verify --csv --tracker "$_c_t" "$_c_obj" >"$_c_f" 2>/dev/null
+	fi
+	{
+		read -r _c_line # the header
+		while IFS= read -r _c_line || [ -n "$_c_line" ]; do
+			_c_rest=${_c_line#*,}
+			[ "$_c_rest" != "$_c_line" ] && [ "${_c_rest%%,*}" = "$_c_prog" ] && { _c_row=$_c_line; break; }
+			_c_line=""
+		done
+	} <"$_c_f"
+	if [ -z "$_c_row" ]; then
+		"$RB" verify --csv --tracker "$_c_t" "$3" >"$tmp/.rb_one.csv" 2>/dev/null
+		{ read -r _c_line && IFS= read -r _c_row; } <"$tmp/.rb_one.csv"
+	fi
+	printf -v "$1" '%s' "$_c_row"
 }
-rb_row() { rb_csv "$1" "$2" | awk -F, '{ print $3 "," $5 "," $6 }'; }
+# rb_row_v VAR TRACKER OBJ:PROG: VAR = "verdict,insns,states" (fields 3, 5, 6), "" if no row
+rb_row_v() {
+	local _r_row
+	rb_csv_v _r_row "$2" "$3"
+	if [ -z "$_r_row" ]; then
+		printf -v "$1" '%s' ""
+		return
+	fi
+	local _r_a IFS=,
+	local -
+	set -f
+	_r_a=($_r_row)
+	printf -v "$1" '%s,%s,%s' "${_r_a[2]-}" "${_r_a[4]-}" "${_r_a[5]-}"
+}
+rb_csv() { local _p_r; rb_csv_v _p_r "$1" "$2"; [ -z "$_p_r" ] || printf '%s\n' "$_p_r"; }
+rb_row() { local _p_r; rb_row_v _p_r "$1" "$2"; [ -z "$_p_r" ] || printf '%s\n' "$_p_r"; }
 rb_msg() { rb_csv "$1" "$2"; }
 pin72() {
 	local p=$1 k72=$2 k618=${3:-$2} name=${1##*:} t got
 	for t in cnum-mainline@7.2 old@7.2; do
-		got=$(rb_row "$t" "$p")
+		rb_row_v got "$t" "$p"
 		check "$name: $t gives 7.2.13's $k72" '[ "$got" = "$k72" ]'
 	done
-	got=$(rb_row old "$p")
+	rb_row_v got old "$p"
 	check "$name: old (6.18 profile) gives $k618" '[ "$got" = "$k618" ]'
-	got=$(rb_row kernel "$p")
+	rb_row_v got kernel "$p"
 	case $got in
 	unavailable* | refused* | "") ok "$name: the running kernel gives $k618 # skip the kernel refuses it or bpf() is not permitted" ;;
 	*) check "$name: the running kernel gives $k618" '[ "$got" = "$k618" ] || ! uname -r | grep -q "^6\.18\."' ;;
