@@ -27,10 +27,14 @@ CSTD    := -std=c11 -D_GNU_SOURCE
 # build/libbpf/, or the system's libbpf-dev when that cannot be had
 # (RB_LIBBPF=system forces it; `rm build/libbpf.mk` asks again). make
 # remakes the file before anything else and restarts.
+# (Not read for goals that need no libbpf: `make deps`, and `make main-job`,
+# whose script makes it while the corpus steps run beside it.)
 LIBBPF_A   := /usr/lib/x86_64-linux-gnu/libbpf.a
 LIBBPF_INC :=
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(filter-out deps main-job,$(or $(MAKECMDGOALS),all)),)
 -include build/libbpf.mk
+endif
 endif
 INC     := -Isrc $(LIBBPF_INC)
 # -MMD -MP: every object records the headers it includes (build/**/*.d,

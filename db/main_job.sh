@@ -18,30 +18,51 @@ steps=()
 # children: fields 16 and 17 of /proc/PID/stat (cutime, cstime)
 hz=$(getconf CLK_TCK)
 child_ticks() { awk '{print $16 + $17}' /proc/$$/stat; }
+# No step silent for long: while a step has printed nothing for 5 s, a
+# line says it is still running (under load the census, the benchmarks'
+# first measurements and the corpus's package lookups were silent for
+# 10-15 s). The step's output passes through a reader that touches $mark
+# at every line; the ticker reads its age.
+mark=$(mktemp)
+tp=
+trap 'rm -f "$mark"; [ -z "$tp" ] || kill "$tp" 2>/dev/null' EXIT
+quiet_ticker() { # NAME START
+	while sleep 5; do
+		[ $(($(date +%s) - $(stat -c %Y "$mark"))) -lt 5 ] || echo "   ($1: running for $(($(date +%s) - $2)) s)"
+	done
+}
 step() {
 	local name=$1
 	shift
-	local s c
+	local s c l rc=0
 	s=$(date +%s)
 	c=$(child_ticks)
 	echo "== $name: $*"
-	"$@"
+	: >"$mark"
+	quiet_ticker "$name" "$s" &
+	tp=$!
+	"$@" 2>&1 | while IFS= read -r l || [ -n "$l" ]; do printf '%s\n' "$l"; : >"$mark"; done || rc=$?
+	kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null || true
+	tp=
+	[ "$rc" -eq 0 ] || exit "$rc"
 	steps+=("$(printf '%-28s %5ds wall %6.1fs cpu' "$name" $(($(date +%s) - s)) \
 		"$(echo "$(child_ticks) $c $hz" | awk '{print ($1 - $2) / $3}')")")
 }
 
-# the Debian packages first (one apt-get at a time), then the build and the
-# corpus steps that need no binary (unpacking the kernel sources, compiling
-# the kernel's and this project's BPF programs, downloads) side by side:
-# the build leaves a core idle while libbpf downloads and while it links,
-# and these steps are mostly one process at a time
+# the Debian packages first (one apt-get at a time), then the build (libbpf,
+# the binary, the benchmark binary) and the corpus steps that need no
+# binary (unpacking the kernel sources, compiling the kernel's and this
+# project's BPF programs, downloads) side by side: the build leaves a core
+# idle while libbpf downloads and while it links, and these steps are
+# mostly one process at a time. (`make main-job` does not make libbpf
+# first: the Makefile reads build/libbpf.mk only for goals that need it.)
 build_and_sources() {
 	make deps
 	programs/recipe/corpus.sh --default --sources &
 	local cp=$! rc=0
 	# a failed build stops the corpus steps too
 	trap 'kill $cp 2>/dev/null' EXIT
-	make build/rangebench || rc=$?
+	make build/rangebench build/bench/rangebench-bench || rc=$?
 	[ $rc -eq 0 ] || return $rc
 	wait $cp || { echo "corpus: the steps without the binary failed" >&2; return 1; }
 	trap - EXIT

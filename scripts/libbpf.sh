@@ -18,7 +18,8 @@
 # libbpf (libbpf-dev) is used instead, and this script says so on stderr.
 # Nothing fetched or built here is in git (build/ is ignored).
 #
-# Environment: RB_LIBBPF=system (skip the download: the system libbpf),
+# Environment: RB_CACHE (the build kept for other clones, below; empty: no),
+# RB_LIBBPF=system (skip the download: the system libbpf),
 # RB_LIBBPF_CACHE (default build/libbpf), RB_LIBBPF_SUITE (default sid),
 # RB_DEBIAN_MIRROR (default: the machine's Debian mirror).
 set -u
@@ -61,7 +62,13 @@ ticking() {
 	wait "$p"
 }
 
-A=$CACHE/apt/$SUITE
+# the build (and the suite's source list) kept for every clone of this user
+# (RB_CACHE, default ~/.cache/rangebench; RB_CACHE= turns it off, as CI=true
+# does): the build keyed by the version, this machine's compiler and this
+# script (how it is built); the list read at most once a day, as in a clone
+if [ "${CI:-}" = true ]; then RB_CACHE=${RB_CACHE:-}; else RB_CACHE=${RB_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/rangebench}; fi
+A=${RB_CACHE:+$RB_CACHE/libbpf/apt/$SUITE-$(printf '%s' "$MIRROR" | sha256sum | cut -c1-8)}
+A=${A:-$CACHE/apt/$SUITE}
 mkdir -p "$A/lists/partial" "$A/cache/archives/partial" || { system "cannot create $A"; exit 0; }
 printf 'deb-src %s %s main\n' "$MIRROR" "$SUITE" >"$A/sources.list"
 O=(-o "Dir::Etc::sourcelist=$A/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$A/lists"
@@ -78,6 +85,19 @@ if [ -z "$VER" ]; then
 	[ -n "$VER" ] || { system "$MIRROR ($SUITE) unreachable (see $A/update.log) and no libbpf built before"; exit 0; }
 fi
 D=$CACHE/v-${VER#*:}
+SHARED=
+if [ -n "$RB_CACHE" ]; then
+	SHARED=$RB_CACHE/libbpf/${VER#*:}-$({ ${CC:-cc} --version | head -1; uname -m; cat "$0"; } | sha256sum | cut -c1-16).tar
+	if [ ! -f "$D/lib/libbpf.a" ] && [ -f "$SHARED" ]; then
+		rm -rf "$D"; mkdir -p "$D"
+		if tar -xf "$SHARED" -C "$D" && [ -f "$D/lib/libbpf.a" ]; then
+			touch "$SHARED"
+			echo "libbpf: $VER from $SHARED" >&2
+		else
+			rm -rf "$D"
+		fi
+	fi
+fi
 if [ ! -f "$D/lib/libbpf.a" ]; then
 	S=$CACHE/src/${VER#*:}
 	rm -rf "$S" "$D"; mkdir -p "$S"
@@ -98,8 +118,10 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 				done
 			fi
 		fi
+		# (debug info names the sources relative to the build directory, so
+		# the archive is the same whichever clone built it)
 		make -j"$(nproc)" -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
-			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include install
+			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include EXTRA_CFLAGS="-fdebug-prefix-map=$S=." install
 		mkdir -p "$D"
 		cp -r "$S/inst/lib" "$S/inst/include" "$D/"
 	)
@@ -109,5 +131,9 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 	[ $? -eq 0 ] || { rm -rf "$D"; system "building libbpf $VER failed (see $S/build.log)"; exit 0; }
 	rm -rf "$S/obj" "$S/inst"
 	echo "libbpf: built $VER from Debian $SUITE's source package into $D" >&2
+	# kept for the next clone (written aside, then renamed)
+	if [ -n "$SHARED" ] && mkdir -p "$(dirname "$SHARED")" 2>/dev/null; then
+		tar -cf "$SHARED.$$" -C "$D" lib include 2>/dev/null && mv -f "$SHARED.$$" "$SHARED" || rm -f "$SHARED.$$"
+	fi
 fi
 write_mk "$D/lib/libbpf.a" "-I$D/include" "Debian $SUITE libbpf $VER (source package, built here)"

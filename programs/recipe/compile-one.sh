@@ -12,6 +12,10 @@
 . "$(dirname "$0")/lib.sh"
 kind=$1 src=$2 out=$3
 INC=$WORK/inc
+# the object names its sources relative to the clone (./build/corpus-work/...,
+# ./programs/src/...) in its BTF line info, not by this clone's absolute path:
+# the same object from every clone, so corpus.sh's cache serves them all
+MAP=-fdebug-prefix-map=$ROOT=.
 SYS="-idirafter $($CLANG -print-resource-dir)/include -idirafter /usr/include/x86_64-linux-gnu -idirafter /usr/include"
 case $kind in
 selftests)
@@ -34,7 +38,7 @@ full=$WORK/full/$kind/$(basename "$out"); err=$WORK/errors/$kind/$(basename "$ou
 mkdir -p "$(dirname "$full")" "$(dirname "$err")"
 rm -f "$out" "$err" "$full"
 # shellcheck disable=SC2086
-if $CLANG $flags -c "$src" -o "$full" 2>"$err"; then
+if $CLANG $flags $MAP -c "$src" -o "$full" 2>"$err"; then
 	$LLVM_STRIP -g "$full" -o "$out"
 	rm -f "$err"
 else

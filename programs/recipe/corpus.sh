@@ -61,8 +61,12 @@ vers() { local p; for p in "$@"; do printf '%s=%s ' "$p" "$(pkg_version "$p")"; 
 BTF_ID=$(sha256sum "$VMLINUX_BTF" | cut -c1-16)
 EXTRACTOR=$(hash_files "$ROOT"/src/corpus/*.[ch] "$ROOT/src/cli/cmd_extract.c")
 CLANG_V=$($CLANG --version | head -1)
-apt_candidate() { printf '%s=%s' "$1" "$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')"; }
-PCP_V=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}')
+# the candidate versions of every package a step downloads, from one apt-cache
+# call (lib.sh, apt_cand), for the keys here and for the steps
+export RB_APT_CANDIDATES
+RB_APT_CANDIDATES=$(apt_cands pcp iproute2-doc golang-github-cilium-ebpf-dev ir-keytable libknot13 qemu-system-x86 xdp-tests)
+apt_candidate() { printf '%s=%s' "$1" "$(apt_cand "$1")"; }
+PCP_V=$(apt_cand pcp)
 # the optional sources' key: the local recipes (programs/recipe/local/, not
 # in git: see repos.sh) and the commit of every mirror under RB_REPOS
 repos_key() {
@@ -86,12 +90,54 @@ ticker() {
 		log "$1: running for $(($(date +%s) - $2)) s, $(find "$CORPUS" -name '*.o' 2>/dev/null | wc -l) objects in programs/corpus"
 	done
 }
+# The steps' results kept for every clone of this user (RB_CACHE, default
+# ~/.cache/rangebench; RB_CACHE= turns it off, as CI=true does): a step
+# whose stamp is missing or stale is restored from RB_CACHE/corpus/NAME-<sha256
+# of its key> when that holds its outputs, and stored there after it ran.
+# The key is the stamp's: the step's recipe scripts, the Debian package
+# versions it reads, clang's version, this machine's BTF, and the keys of
+# the steps it builds on. Only steps whose outputs do not depend on where
+# the clone is are kept: CACHED_OUTS lists them with their outputs
+# (compiled objects name their sources relative to the clone:
+# -fdebug-prefix-map in compile-one.sh and iproute2.sh). Entries unused for
+# 30 days are removed.
+if [ "${CI:-}" = true ]; then RB_CACHE=${RB_CACHE:-}; else RB_CACHE=${RB_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/rangebench}; fi
+CCACHE=${RB_CACHE:+$RB_CACHE/corpus}
+declare -A CACHED_OUTS=(
+	[headers]="build/corpus-work/inc build/corpus-work/linux-source-6.1"
+	[xdp-tools]=programs/corpus/xdp-tools [libbpf-tools]=programs/corpus/libbpf-tools
+	[pcp]=programs/corpus/pcp [kernel]="programs/corpus/selftests programs/corpus/kernel-tree"
+	[iproute2]=programs/corpus/iproute2 [cilium-ebpf]=programs/corpus/cilium-ebpf
+	[debian-extra]=programs/corpus/debian-extra [own]=programs/corpus/own
+)
+cache_entry() { printf '%s/%s-%s.tar' "$CCACHE" "$1" "$(printf '%s' "$2" | sha256sum | cut -c1-32)"; }
+# cache_restore NAME KEY: the step's outputs from the cache; false if it has none
+cache_restore() {
+	local e
+	[ -n "$CCACHE" ] && [ -n "${CACHED_OUTS[$1]:-}" ] || return 1
+	e=$(cache_entry "$1" "$2")
+	[ -f "$e" ] || return 1
+	# shellcheck disable=SC2086
+	(cd "$ROOT" && rm -rf ${CACHED_OUTS[$1]} && tar -xf "$e") || return 1
+	touch "$e"
+}
+# cache_store NAME KEY: keep the step's outputs (written aside, then renamed:
+# a clone reading at the same time sees the whole entry or none)
+cache_store() {
+	local e
+	[ -n "$CCACHE" ] && [ -n "${CACHED_OUTS[$1]:-}" ] || return 0
+	e=$(cache_entry "$1" "$2")
+	mkdir -p "$CCACHE" 2>/dev/null || return 0
+	find "$CCACHE" -maxdepth 1 -name '*.tar' -mtime +30 -delete 2>/dev/null || true
+	# shellcheck disable=SC2086
+	(cd "$ROOT" && tar -cf "$e.$$" ${CACHED_OUTS[$1]}) 2>/dev/null && mv -f "$e.$$" "$e" || rm -f "$e.$$"
+}
 # run_step NAME STAMPDIR KEY CMD... : run CMD unless STAMPDIR/.stamp-NAME holds KEY
 # (with --default, KEY is the step's key for the default objects, and the
 # full build's key, FULL_KEYS[NAME], counts as up to date too)
 declare -A KEYS FULL_KEYS
 run_step() {
-	local name=$1 dir=$2 key=$3 stamp; shift 3
+	local name=$1 dir=$2 key=$3 stamp k; shift 3
 	KEYS[$name]=$key
 	stamp=$(cat "$dir/.stamp-$name" 2>/dev/null || true)
 	if [ "${FORCE:-0}" != 1 ] && { [ "$stamp" = "$key" ] ||
@@ -101,6 +147,15 @@ run_step() {
 		return 0
 	fi
 	rm -f "$dir/.stamp-$name"
+	if [ "${FORCE:-0}" != 1 ]; then
+		for k in "$key" ${FULL_KEYS[$name]:+"${FULL_KEYS[$name]}"}; do
+			cache_restore "$name" "$k" || continue
+			KEYS[$name]=$k
+			echo "$k" >"$dir/.stamp-$name"
+			log "$name: restored from $(cache_entry "$name" "$k")"
+			return 0
+		done
+	fi
 	local s tp rc=0; s=$(date +%s)
 	# a line every 5 s while the step runs (the kernel step compiles
 	# hundreds of files without a word), so no step is silent for long
@@ -110,6 +165,7 @@ run_step() {
 	kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null || true
 	[ "$rc" -eq 0 ] || return "$rc"
 	echo "$key" >"$dir/.stamp-$name"
+	cache_store "$name" "$key"
 	log "$name: built in $(($(date +%s) - s)) s"
 }
 

@@ -21,11 +21,12 @@ compile() { # SRC: $out/NAME.bpf.o, or clang's messages in $tmp/NAME.err
 	b=$(name "$f")
 	case $f in */legacy/*) g=-g0 ;; esac
 	sed 's|#include "[./]*include/bpf_api.h"|#include <bpf_api.h>|' "$f" >"$tmp/src/$b.c"
+	# (sources named relative to the clone, as compile-one.sh does)
 	$CLANG -O2 $g -target bpf -I"$RECIPE/include/iproute2" -I/usr/include/x86_64-linux-gnu \
-		-c "$tmp/src/$b.c" -o "$out/$b.bpf.o" 2>"$tmp/$b.err" || rm -f "$out/$b.bpf.o"
+		-fdebug-prefix-map="$ROOT"=. -c "$tmp/src/$b.c" -o "$out/$b.bpf.o" 2>"$tmp/$b.err" || rm -f "$out/$b.bpf.o"
 }
 export -f name compile
-export out tmp CLANG RECIPE
+export out tmp CLANG RECIPE ROOT
 # $JOBS at a time, then the provenance and failure lists in file order
 for f in "$ex"/*.c "$ex"/legacy/*.c; do [ -e "$f" ] && echo "$f"; done |
 	xargs -d '\n' -r -n1 -P "$JOBS" bash -c 'compile "$1"' _ || true

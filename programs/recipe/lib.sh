@@ -61,13 +61,32 @@ provenance() {
 		  printf "%s\t%s\t%s\t%s\n", $0, pkg, ver, s }' "$1" -
 }
 
+# apt_cand PKG: the candidate version apt would download, or nothing. From
+# RB_APT_CANDIDATES (" PKG=VERSION ..." that corpus.sh fills with one
+# apt-cache call for every package the recipe downloads) when it names PKG:
+# this machine keeps no apt binary cache, so each apt-cache call reads
+# every package list again (about 1 s of CPU)
+apt_cand() {
+	local v
+	case ${RB_APT_CANDIDATES:-} in
+	*" $1="*) v=${RB_APT_CANDIDATES#*" $1="}; v=${v%%" "*}; [ "$v" = "(none)" ] || printf '%s' "$v"; return 0 ;;
+	esac
+	v=$(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}')
+	[ "$v" = "(none)" ] || printf '%s' "$v"
+}
+# apt_cands PKG...: RB_APT_CANDIDATES for these packages (" PKG=VERSION ... ")
+apt_cands() {
+	printf ' '
+	apt-cache policy "$@" 2>/dev/null | awk '/^[^ ]/ {p = $1; sub(/:$/, "", p)} /Candidate:/ {printf "%s=%s ", p, $2}'
+}
+
 # deb_unpack PKG DIR: fetch PKG's .deb with `apt-get download` (cached in
 # $WORK/debs; the package is never installed) and unpack it into DIR.
 # Prints the version unpacked; fails if the apt lists have no candidate.
 deb_unpack() {
 	local pkg=$1 dir=$2 ver deb debs=$WORK/debs
 	mkdir -p "$debs" "$dir"
-	ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')
+	ver=$(apt_cand "$pkg")
 	if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
 		apt-get update -qq >/dev/null 2>&1 || true
 		ver=$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ {print $2}')

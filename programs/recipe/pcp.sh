@@ -9,7 +9,7 @@ RB=$1
 out=$CORPUS/pcp; tmp=$WORK/pcp; debs=$WORK/debs
 rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp" "$debs"
 prov=$out/.provenance.tsv; : >"$prov"
-ver=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}')
+ver=$(apt_cand pcp)
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || { apt-get update -qq >/dev/null 2>&1 || true;
 	ver=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}'); }
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "pcp: no candidate version in the apt lists"
