@@ -86,17 +86,18 @@ static struct env_obj *env_obj_of(struct rb_driver *d, const struct obj_state *o
 	return e;
 }
 
-/* the row of program k and tracker t when the object could not be opened
- * for that tracker's kernel: a whole object's load error, saying why */
-static void open_error_row(struct rb_driver *d, const struct obj_state *os, size_t k, unsigned t,
-			   const char *why, struct rb_result_row *row)
+/* the row of program k and tracker t when no verifier reports it (the
+ * object could not be opened for that tracker's kernel, or its verifier
+ * was lost): verdict v, saying why */
+static void error_row(struct rb_driver *d, const struct obj_state *os, size_t k, unsigned t,
+		      enum rb_verdict v, const char *why, struct rb_result_row *row)
 {
 	memset(row, 0, sizeof(*row));
 	row->run_id = d->opts.run_id;
 	rb_drv_ident(&row->prog, os, k);
 	snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
 	row->repeats = 1;
-	row->res.verdict = RB_LOAD_ERROR;
+	row->res.verdict = v;
 	row->res.err_insn = -1;
 	snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", why);
 }
@@ -129,9 +130,9 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os, const 
 			break;
 		struct env_obj *env = env_obj_of(d, os, envs, &nenv, t);
 		if (env && !env->obj)
-			open_error_row(d, os, k, t, env->err.msg, row);
+			error_row(d, os, k, t, RB_LOAD_ERROR, env->err.msg, row);
 		else if (!env && !obj)
-			open_error_row(d, os, k, t, open_err, row);
+			error_row(d, os, k, t, RB_LOAD_ERROR, open_err, row);
 		else {
 			rb_drv_verify_one(d, os, env ? env->obj : obj, env ? env->vmlinux : NULL, pool, k, t, row);
 		}
@@ -168,14 +169,7 @@ static void lost_row(struct rb_driver *d, const struct obj_state *os, size_t i, 
 	size_t k;
 	unsigned t;
 	pair_of(d->opts.ntrackers, i, q, &k, &t);
-	memset(&row, 0, sizeof(row));
-	row.run_id = d->opts.run_id;
-	rb_drv_ident(&row.prog, os, k);
-	snprintf(row.tracker, sizeof(row.tracker), "%s", d->opts.trackers[t]);
-	row.repeats = 1;
-	row.res.verdict = v;
-	row.res.err_insn = -1;
-	snprintf(row.res.msg, sizeof(row.res.msg), "%s", why);
+	error_row(d, os, k, t, v, why, &row);
 	rb_drv_put(d, &row);
 }
 
