@@ -165,10 +165,18 @@ static bool cn_is_subset(const rb_val *old, const rb_val *cur)
 	 * its packed word. Measured with bench/rounds.sh (is_subset): this
 	 * order and the inline tnum_in took cnum/old from 1.11-1.16 to
 	 * 1.01-1.04; the arcs first with the sentinels tested first
-	 * (fewer instructions) was slower, 1.24-1.28. */
+	 * (fewer instructions) was slower, 1.24-1.28. Equal arcs, once
+	 * the tnums pass, answer yes at once (callgrind, bench/insns.sh:
+	 * 57.7 -> 49.0 instructions per call against old's 49.6, and
+	 * 403k -> 283k conditional branches per 64k calls against old's
+	 * 526k). */
 	const uint64_t *o = old->w, *c = cur->w;
 	if (((c[1] & ~o[1]) | ((c[0] & ~o[1]) ^ o[0])) != 0)
 		return false;
+	/* the same two arcs: every arc (the empty and the full one too)
+	 * holds itself, so arc_in and arc32_in would both say yes */
+	if (((o[2] ^ c[2]) | (o[3] ^ c[3]) | (o[4] ^ c[4])) == 0)
+		return true;
 	if (!arc_in(o[2], o[3], c[2], c[3], cn_mask(RW)))
 		return false;
 	return arc32_in(o[4], c[4]);
