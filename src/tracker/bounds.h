@@ -27,7 +27,6 @@
 #define rb_tnum_refine_eq RB_SYM(rb_tnum_refine_eq)
 #define rb_tnum_refine_jset RB_SYM(rb_tnum_refine_jset)
 #define rb_tnum_refine_jset_false RB_SYM(rb_tnum_refine_jset_false)
-#define rb_tnum_single_in_urange RB_SYM(rb_tnum_single_in_urange)
 
 /* Linux 6.18 print_reg_state()/print_scalar_ranges() (kernel/bpf/log.c)
  * for a scalar: a constant var_off as the bare number, otherwise the
@@ -49,6 +48,31 @@ struct tnum rb_tnum_refine_jset_false(struct tnum t, uint64_t val, bool is32);
  * with tnum_step() (6.18.44 stable and mainline, from 2026): the only
  * common value is umin, or t's largest member, or the one member strictly
  * inside. */
-bool rb_tnum_single_in_urange(struct tnum t, uint64_t umin, uint64_t umax, uint64_t *c);
+static inline bool rb_tnum_single_in_urange_steps(struct tnum t, uint64_t umin, uint64_t umax, uint64_t *c)
+{
+	uint64_t tmax = t.value | t.mask;
+	uint64_t next = tnum_step(t, umin);
+	bool umin_in = tnum_contains(t, umin);
+
+	if (umin_in && next > umax)
+		*c = umin; /* only umin is in both */
+	else if (!umin_in && next == tmax)
+		*c = tmax; /* only the tnum's maximum can be */
+	else if (!umin_in && next <= umax && tnum_step(t, next) > umax)
+		*c = next; /* exactly one member strictly inside */
+	else
+		return false;
+	return true;
+}
+
+/* The same answer, inline for every bounds sync: when both ends are
+ * members of t they are two common values, and the steps would answer
+ * false (test_old_sync compares the two on every such 8-bit case). */
+static inline bool rb_tnum_single_in_urange(struct tnum t, uint64_t umin, uint64_t umax, uint64_t *c)
+{
+	if (umin < umax && tnum_contains(t, umin) && tnum_contains(t, umax))
+		return false;
+	return rb_tnum_single_in_urange_steps(t, umin, umax, c);
+}
 
 #endif

@@ -61,10 +61,20 @@ struct tnum {
 /* every value of the width */
 struct tnum tnum_unknown(void);
 /* exactly one value */
-struct tnum tnum_const(uint64_t value);
+static inline struct tnum tnum_const(uint64_t value) { return TNUM_C(wtrunc(value), 0); }
 /* smallest tnum covering the unsigned range [min, max] (as the kernel
  * computes it: common high bits known, everything below them unknown) */
-struct tnum tnum_range(uint64_t min, uint64_t max);
+static inline struct tnum tnum_range(uint64_t min, uint64_t max)
+{
+	uint64_t chi = wtrunc(min ^ max);
+	unsigned bits = chi ? 64 - (unsigned)__builtin_clzll(chi) : 0;
+
+	/* every bit from the highest differing one down is unknown */
+	if (bits >= W_BITS)
+		return TNUM_C(0, W_MASK);
+	uint64_t delta = (UINT64_C(1) << bits) - 1;
+	return TNUM_C(wtrunc(min & ~delta), delta);
+}
 
 /* shifts by a constant amount (shift < W_BITS) */
 struct tnum tnum_lshift(struct tnum a, unsigned shift);
@@ -78,7 +88,12 @@ struct tnum tnum_sub(struct tnum a, struct tnum b);
 /* 0 - a */
 struct tnum tnum_neg(struct tnum a);
 struct tnum tnum_and(struct tnum a, struct tnum b);
-struct tnum tnum_or(struct tnum a, struct tnum b);
+static inline struct tnum tnum_or(struct tnum a, struct tnum b)
+{
+	uint64_t v = a.value | b.value;
+	uint64_t mu = a.mask | b.mask;
+	return TNUM_C(wtrunc(v), wtrunc(mu & ~v));
+}
 struct tnum tnum_xor(struct tnum a, struct tnum b);
 /* the running 6.18.44 kernel's multiplication (bit-serial partial
  * products, an uncertain bit taking the union of both sums; sound) */
@@ -87,25 +102,45 @@ struct tnum tnum_mul(struct tnum a, struct tnum b);
 /* values in both a and b (the kernel's variant: where a and b disagree
  * on a known bit the result claims a known 1; callers that care must
  * check for emptiness themselves) */
-struct tnum tnum_intersect(struct tnum a, struct tnum b);
+static inline struct tnum tnum_intersect(struct tnum a, struct tnum b)
+{
+	uint64_t v = a.value | b.value;
+	uint64_t mu = a.mask & b.mask;
+	return TNUM_C(wtrunc(v & ~mu), wtrunc(mu));
+}
 /* smallest tnum containing every value of a and of b */
 struct tnum tnum_union(struct tnum a, struct tnum b);
 
 /* keep the low `size` BPF bytes (1/2/4/8, scaled by W_SCALE) */
 struct tnum tnum_cast(struct tnum a, unsigned size);
 /* keep the low n bits (n in this width's bits, 1..W_BITS) */
-struct tnum tnum_cast_bits(struct tnum a, unsigned n);
+static inline struct tnum tnum_cast_bits(struct tnum a, unsigned n)
+{
+	if (n >= W_BITS)
+		return TNUM_C(wtrunc(a.value), wtrunc(a.mask));
+	uint64_t m = (UINT64_C(1) << n) - 1;
+	return TNUM_C(a.value & m, a.mask & m);
+}
 bool tnum_is_aligned(struct tnum a, uint64_t size);
 
 /* is every value of b also in a? */
 bool tnum_in(struct tnum a, struct tnum b);
 /* is x one of a's values? */
-bool tnum_contains(struct tnum a, uint64_t x);
+static inline bool tnum_contains(struct tnum a, uint64_t x)
+{
+	return (wtrunc(x) & ~a.mask) == a.value;
+}
 
 /* low H_BITS of a */
-struct tnum tnum_subreg(struct tnum a);
-/* a with its low H_BITS known zero */
-struct tnum tnum_clear_subreg(struct tnum a);
+static inline struct tnum tnum_subreg(struct tnum a)
+{
+	return TNUM_C(a.value & H_MASK, a.mask & H_MASK);
+}
+/* a with its low H_BITS known zero (a shifted right by H_BITS and back) */
+static inline struct tnum tnum_clear_subreg(struct tnum a)
+{
+	return TNUM_C(a.value & W_MASK & ~H_MASK, a.mask & W_MASK & ~H_MASK);
+}
 /* high part of reg, low H_BITS of subreg */
 struct tnum tnum_with_subreg(struct tnum reg, struct tnum subreg);
 /* high part of a, low H_BITS the constant value */
@@ -126,8 +161,31 @@ int tnum_sbin(char *str, size_t size, struct tnum a);
  * do a and b have a value in common? */
 bool tnum_overlap(struct tnum a, struct tnum b);
 /* the smallest value of t greater than z; t's largest value if there is
- * none, t's smallest if z is below it (mainline tnum_step) */
-uint64_t tnum_step(struct tnum t, uint64_t z);
+ * none, t's smallest if z is below it (mainline tnum_step).
+ * Every member of t is t.value + s for a submask s of t.mask; find the
+ * least submask s > d = z - t.value. If d has a 1 outside the mask, at
+ * bit k the highest such, no submask agreeing with d above k can exceed
+ * d, so fill d's bits 0..k and every non-mask bit with ones before adding
+ * one: the carry then ripples through to the next mask bit. */
+static inline uint64_t tnum_step(struct tnum t, uint64_t z)
+{
+	uint64_t tmax = t.value | t.mask;
+
+	z = wtrunc(z);
+	if (z >= tmax)
+		return tmax;
+	if (z < t.value)
+		return t.value;
+	uint64_t d = z - t.value;
+	uint64_t outside = d & ~t.mask;
+	uint64_t below = 0;
+	if (outside) {
+		unsigned k = 63 - (unsigned)__builtin_clzll(outside);
+		below = k >= 63 ? UINT64_MAX : (UINT64_C(2) << k) - 1;
+	}
+	uint64_t filled = d | below | ~t.mask;
+	return t.value | ((filled + 1) & t.mask);
+}
 
 static inline bool tnum_is_const(struct tnum a) { return a.mask == 0; }
 static inline bool tnum_equals_const(struct tnum a, uint64_t b)

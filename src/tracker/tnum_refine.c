@@ -1,9 +1,9 @@
-/* tnum_refine.c — what the verifier's branch refinement and bounds sync
- * do to var_off, the same in Linux 6.18 (6.18.44 stable) and mainline's
- * cnum code, shared by both trackers (the ranges each refines its own
- * way): regs_refine_cond_op()'s JEQ/JSET/JSET-false cases, and
- * __update_reg64_bounds()'s "one common value" test. Declared in
- * tracker/bounds.h. Width-generic: "64" is W_BITS, "32" is H_BITS.
+/* tnum_refine.c — what the verifier's branch refinement does to var_off,
+ * the same in Linux 6.18 (6.18.44 stable) and mainline's cnum code,
+ * shared by both trackers (the ranges each refines its own way):
+ * regs_refine_cond_op()'s JEQ/JSET/JSET-false cases. Declared in
+ * tracker/bounds.h, beside __update_reg64_bounds()'s "one common value"
+ * test (inline there). Width-generic: "64" is W_BITS, "32" is H_BITS.
  */
 #include "tracker/bounds.h"
 #include "tracker/tnum.h"
@@ -35,21 +35,4 @@ struct tnum rb_tnum_refine_jset_false(struct tnum t, uint64_t val, bool is32)
 	if (is32)
 		return tnum_with_subreg(t, tnum_and(tnum_subreg(t), tnum_const(~val)));
 	return tnum_and(t, tnum_const(~val));
-}
-
-bool rb_tnum_single_in_urange(struct tnum t, uint64_t umin, uint64_t umax, uint64_t *c)
-{
-	uint64_t tmax = t.value | t.mask;
-	uint64_t next = tnum_step(t, umin);
-	bool umin_in = tnum_contains(t, umin);
-
-	if (umin_in && next > umax)
-		*c = umin; /* only umin is in both */
-	else if (!umin_in && next == tmax)
-		*c = tmax; /* only the tnum's maximum can be */
-	else if (!umin_in && next <= umax && tnum_step(t, next) > umax)
-		*c = next; /* exactly one member strictly inside */
-	else
-		return false;
-	return true;
 }

@@ -14,7 +14,7 @@
 #include "tracker/tnum.h"
 
 /* the 64-bit build of the same module (struct tnum is width-independent) */
-struct tnum tnum_range_w64(uint64_t min, uint64_t max);
+struct tnum tnum_range_ool_w64(uint64_t min, uint64_t max); /* tnum_range, out of line */
 struct tnum tnum_add_w64(struct tnum a, struct tnum b);
 struct tnum tnum_sub_w64(struct tnum a, struct tnum b);
 struct tnum tnum_mul_w64(struct tnum a, struct tnum b);
@@ -177,7 +177,7 @@ static void test_examples_64(void **state)
 	(void)state;
 	char b[80];
 	/* the range after "if r1 > 8": (0x0; 0xf) */
-	struct tnum r = tnum_range_w64(0, 8);
+	struct tnum r = tnum_range_ool_w64(0, 8);
 	assert_int_equal(r.value, 0);
 	assert_int_equal(r.mask, 0xf);
 	/* (0; 0xf) + 3: carries may reach bit 4 */
@@ -185,7 +185,7 @@ static void test_examples_64(void **state)
 	assert_int_equal(s.value, 0);
 	assert_int_equal(s.mask, 0x1f);
 	/* full range */
-	struct tnum u = tnum_range_w64(0, UINT64_MAX);
+	struct tnum u = tnum_range_ool_w64(0, UINT64_MAX);
 	assert_int_equal(u.mask, UINT64_MAX);
 	/* 0 - (0; 1) = {0, -1} */
 	struct tnum d = tnum_sub_w64(TNUM_C(0, 0), TNUM_C(0, 1));

@@ -75,6 +75,8 @@ static inline void set_u32(uint32_t *f, uint64_t u) { *f = (uint32_t)htrunc(u); 
 #define old_deduce_bounds RB_SYM(old_deduce_bounds)
 #define old_bound_offset RB_SYM(old_bound_offset)
 #define old_bounds_sync RB_SYM(old_bounds_sync)
+#define old_bounds_sync_ref RB_SYM(old_bounds_sync_ref)
+#define old_deduce_settled RB_SYM(old_deduce_settled)
 #define old_range_violation RB_SYM(old_range_violation)
 #define old_sanity_ok RB_SYM(old_sanity_ok)
 #define old_sanity_msg RB_SYM(old_sanity_msg)
@@ -101,7 +103,13 @@ void old_update_bounds32(struct old_reg *r);
 void old_update_bounds64(struct old_reg *r);
 void old_deduce_bounds(struct old_reg *r);
 void old_bound_offset(struct old_reg *r);
+/* reg_bounds_sync(): old_bounds_sync_ref() is the kernel's sequence step
+ * by step, old_bounds_sync() the same result with less work (sync.c) */
 void old_bounds_sync(struct old_reg *r);
+void old_bounds_sync_ref(struct old_reg *r);
+/* states on which old_deduce_bounds() can change nothing but var_off, and
+ * that only to var_off ∩ tnum_range(umin, umax) (sync.c) */
+bool old_deduce_settled(const struct old_reg *r);
 /* some min > max (the kernel's range_bounds_violation()) */
 bool old_range_violation(const struct old_reg *r);
 /* reg_bounds_sanity_check() passes */

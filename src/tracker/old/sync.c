@@ -67,7 +67,7 @@ void old_mark_unknown(struct old_reg *r)
 	old_mark_unbounded(r);
 }
 
-void old_update_bounds32(struct old_reg *r)
+static inline void update32(struct old_reg *r)
 {
 	struct tnum t = tnum_subreg(r->var_off);
 	/* smallest signed member: sign bit set if it may be, other bits minimal */
@@ -80,7 +80,7 @@ void old_update_bounds32(struct old_reg *r)
 	set_u32(&r->u32_max, umin64(r->u32_max, t.value | t.mask));
 }
 
-void old_update_bounds64(struct old_reg *r)
+static inline void update64(struct old_reg *r)
 {
 	struct tnum t = r->var_off;
 	int64_t tsmin = wsext(t.value | (t.mask & W_SIGN));
@@ -99,10 +99,13 @@ void old_update_bounds64(struct old_reg *r)
 		old_mark_known(r, c);
 }
 
+void old_update_bounds32(struct old_reg *r) { update32(r); }
+void old_update_bounds64(struct old_reg *r) { update64(r); }
+
 void old_update_bounds(struct old_reg *r)
 {
-	old_update_bounds32(r);
-	old_update_bounds64(r);
+	update32(r);
+	update64(r);
 }
 
 /* tighten the subregister bounds by [lo, hi] (signed / unsigned) */
@@ -233,7 +236,7 @@ void old_deduce_bounds(struct old_reg *r)
 	deduce_mixed(r);
 }
 
-void old_bound_offset(struct old_reg *r)
+static inline void bound_offset(struct old_reg *r)
 {
 	struct tnum t64 = tnum_intersect(r->var_off, tnum_range(r->umin, r->umax));
 	struct tnum t32 = tnum_intersect(tnum_subreg(t64), tnum_range(r->u32_min, r->u32_max));
@@ -241,7 +244,9 @@ void old_bound_offset(struct old_reg *r)
 	r->var_off = tnum_or(tnum_clear_subreg(t64), t32);
 }
 
-void old_bounds_sync(struct old_reg *r)
+void old_bound_offset(struct old_reg *r) { bound_offset(r); }
+
+void old_bounds_sync_ref(struct old_reg *r)
 {
 	/* bounds from var_off, sign/unsigned and 32/64 deductions (three
 	 * rounds, as the kernel does since 6.17), var_off from the bounds,
@@ -252,6 +257,66 @@ void old_bounds_sync(struct old_reg *r)
 	old_deduce_bounds(r);
 	old_bound_offset(r);
 	old_update_bounds(r);
+}
+
+bool old_deduce_settled(const struct old_reg *r)
+{
+	uint64_t umin = r->umin, umax = r->umax;
+
+	if (umin > umax)
+		return false;
+	if (umin == umax) /* one value, every range on it */
+		return r->smin == wsext(umin) && r->smax == r->smin && r->u32_min == htrunc(umin) &&
+		       r->u32_max == r->u32_min && r->s32_min == hsext(umin) && r->s32_max == r->s32_min;
+	/* a zero-extended subregister (u32_max == umax: umax <= H_MASK): the
+	 * same range four times, the s32 range unbounded where the u32 range
+	 * crosses the sign bit */
+	if (r->u32_min != umin || r->u32_max != umax || r->smin != (int64_t)umin ||
+	    r->smax != (int64_t)umax)
+		return false;
+	int64_t lo = hsext(umin), hi = hsext(umax);
+	if (lo <= hi)
+		return r->s32_min == lo && r->s32_max == hi;
+	return r->s32_min == H_SMIN && r->s32_max == H_SMAX;
+}
+
+static inline bool same_reg(const struct old_reg *a, const struct old_reg *b)
+{
+	return a->var_off.value == b->var_off.value && a->var_off.mask == b->var_off.mask &&
+	       a->smin == b->smin && a->smax == b->smax && a->umin == b->umin && a->umax == b->umax &&
+	       a->s32_min == b->s32_min && a->s32_max == b->s32_max && a->u32_min == b->u32_min &&
+	       a->u32_max == b->u32_max;
+}
+
+/* old_bounds_sync_ref()'s result, with less work (issue 26: the sync was
+ * 40% of core_kern's and test_verif_scale1-3's exploration; 88% of
+ * core_kern's 507k syncs change nothing, and the second and third
+ * deduction rounds changed nothing in any):
+ *   - the deduction rounds stop at a fixed point (a round that changes
+ *     nothing would change nothing again);
+ *   - a state old_deduce_settled() accepts skips them: there the rounds
+ *     can only intersect var_off with tnum_range(umin, umax), which
+ *     old_bound_offset() does next anyway (test_old's
+ *     test_sync_fast_paths8 checks that on every 8-bit such state and its
+ *     neighbours, and the whole sync against the reference);
+ *   - the steps are inline, the tnum operations too (tnum.h). */
+void old_bounds_sync(struct old_reg *r)
+{
+	update32(r);
+	update64(r);
+	if (!old_deduce_settled(r)) {
+		struct old_reg before = *r;
+		old_deduce_bounds(r);
+		if (!same_reg(&before, r)) {
+			before = *r;
+			old_deduce_bounds(r);
+			if (!same_reg(&before, r))
+				old_deduce_bounds(r);
+		}
+	}
+	bound_offset(r);
+	update32(r);
+	update64(r);
 }
 
 bool old_range_violation(const struct old_reg *r)
