@@ -10,8 +10,10 @@
  *     loose lets a state through on which the rounds do change something;
  *   - rb_tnum_single_in_urange()'s first test: on every tnum and every
  *     range whose two ends are members, the steps answer false too;
- *   - the stop at a fixed point of the rounds: the whole sync against the
- *     reference on those states and on random ones.
+ *   - the stop at a fixed point of the rounds, and the last
+ *     __update_reg_bounds skipped when it would repeat the first: the
+ *     whole sync against the reference on those states and on random ones,
+ *     and __update_reg_bounds twice against once on random ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -219,6 +221,17 @@ static void test_sync_random8(void **state)
 			r.s32_max = x;
 		}
 		check(&r, &n);
+		/* __update_reg_bounds changes nothing a second time */
+		struct old_reg once = r, twice;
+		old_update_bounds(&once);
+		twice = once;
+		old_update_bounds(&twice);
+		if (!same(&once, &twice)) {
+			show("input", &r);
+			show("update_bounds", &once);
+			show("twice", &twice);
+			fail();
+		}
 	}
 	print_message("%lu settled, %lu not, %lu syncs took the fast path\n", n.settled, n.unsettled,
 		      n.sync_fast);

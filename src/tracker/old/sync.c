@@ -299,12 +299,22 @@ static inline bool same_reg(const struct old_reg *a, const struct old_reg *b)
  *     old_bound_offset() does next anyway (test_old's
  *     test_sync_fast_paths8 checks that on every 8-bit such state and its
  *     neighbours, and the whole sync against the reference);
+ *   - there, when __reg_bound_offset leaves var_off as it was, the last
+ *     __update_reg_bounds is skipped: it changes nothing a second time
+ *     (test_old_sync checks that too);
  *   - the steps are inline, the tnum operations too (tnum.h). */
 void old_bounds_sync(struct old_reg *r)
 {
 	update32(r);
 	update64(r);
-	if (!old_deduce_settled(r)) {
+	if (old_deduce_settled(r)) {
+		/* the bounds are __update_reg_bounds()'s, which changes
+		 * nothing a second time on the same var_off */
+		struct tnum t = r->var_off;
+		bound_offset(r);
+		if (tnum_equal(t, r->var_off))
+			return;
+	} else {
 		struct old_reg before = *r;
 		old_deduce_bounds(r);
 		if (!same_reg(&before, r)) {
@@ -313,8 +323,8 @@ void old_bounds_sync(struct old_reg *r)
 			if (!same_reg(&before, r))
 				old_deduce_bounds(r);
 		}
+		bound_offset(r);
 	}
-	bound_offset(r);
 	update32(r);
 	update64(r);
 }
