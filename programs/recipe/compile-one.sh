@@ -9,19 +9,21 @@
 #   perf       flags of tools/perf/Makefile.perf (util/bpf_skel/*.bpf.c)
 #   runqslower flags of tools/bpf/runqslower/Makefile
 #   own        programs/src/*.bpf.c (this project)
-. "$(dirname "$0")/lib.sh"
+# (called once per object: no process here that a shell expansion can do,
+# and clang's resource directory from corpus.sh when it ran it)
+case $0 in */*) . "${0%/*}/lib.sh" ;; *) . ./lib.sh ;; esac
 kind=$1 src=$2 out=$3
 INC=$WORK/inc
 # the object names its sources relative to the clone (./build/corpus-work/...,
 # ./programs/src/...) in its BTF line info, not by this clone's absolute path:
 # the same object from every clone, so corpus.sh's cache serves them all
 MAP=-fdebug-prefix-map=$ROOT=.
-SYS="-idirafter $($CLANG -print-resource-dir)/include -idirafter /usr/include/x86_64-linux-gnu -idirafter /usr/include"
+SYS="-idirafter ${CLANG_RESOURCE_DIR:-$($CLANG -print-resource-dir)}/include -idirafter /usr/include/x86_64-linux-gnu -idirafter /usr/include"
 case $kind in
 selftests)
 	ST=$KSRC/tools/testing/selftests/bpf
 	extra=
-	case $(basename "$src") in test_l4lb_noinline.c|test_xdp_noinline.c) extra=-fno-inline ;; esac
+	case ${src##*/} in test_l4lb_noinline.c|test_xdp_noinline.c) extra=-fno-inline ;; esac
 	flags="-g -D__TARGET_ARCH_x86 -mlittle-endian -I$INC -I$ST -I$KSRC/tools/include/uapi $SYS \
 	       -Wno-compare-distinct-pointer-types -DENABLE_ATOMICS_TESTS $extra -O2 -target bpf -mcpu=v3" ;;
 bpftool)
@@ -34,8 +36,8 @@ own)
 	flags="-g -O2 -target bpf -mcpu=v3 -Wall -Werror -I$INC" ;;
 *) die "compile-one: unknown kind $kind" ;;
 esac
-full=$WORK/full/$kind/$(basename "$out"); err=$WORK/errors/$kind/$(basename "$out").err
-mkdir -p "$(dirname "$full")" "$(dirname "$err")"
+full=$WORK/full/$kind/${out##*/}; err=$WORK/errors/$kind/${out##*/}.err
+mkdir -p "$WORK/full/$kind" "$WORK/errors/$kind"
 rm -f "$out" "$err" "$full"
 # shellcheck disable=SC2086
 if $CLANG $flags $MAP -c "$src" -o "$full" 2>"$err"; then

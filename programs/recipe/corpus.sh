@@ -55,6 +55,9 @@ mkdir -p "$CORPUS" "$WORK"
 t0=$(date +%s)
 
 need_pkgs xdp-tools libxdp1 libbpf-tools linux-source-6.1 bpftool clang llvm python3
+# looked up once here, not by compile-one.sh for every object
+export CLANG_RESOURCE_DIR
+CLANG_RESOURCE_DIR=$($CLANG -print-resource-dir)
 
 hash_files() { cat "$@" | sha256sum | cut -c1-16; }
 vers() { local p; for p in "$@"; do printf '%s=%s ' "$p" "$(pkg_version "$p")"; done; }

@@ -1,11 +1,13 @@
 # lib.sh — shared settings and helpers for the corpus recipe (sourced).
 # Paths are absolute; the recipe runs from the repository root.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ROOT=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd)
 CORPUS=$ROOT/programs/corpus          # output (git-ignored)
 WORK=$ROOT/build/corpus-work          # scratch: unpacked sources, generated headers
 RECIPE=$ROOT/programs/recipe
-JOBS=${JOBS:-$(nproc)}
+# (exported: looked up once, not in every script sourced by this one,
+# compile-one.sh for each object)
+export JOBS=${JOBS:-$(nproc)}
 KSRC_TAR=/usr/src/linux-source-6.1.tar.xz
 KSRC=$WORK/linux-source-6.1
 CLANG=${CLANG:-clang}
