@@ -40,7 +40,13 @@ INC     := -Isrc $(LIBBPF_INC)
 # -MMD -MP: every object records the headers it includes (build/**/*.d,
 # read below), so a header change rebuilds only what includes it
 DEPFLAGS := -MMD -MP
-CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g $(INC) $(DEPFLAGS) $(EXTRA_CFLAGS)
+# -g1: line tables and inlined frames (perf, callgrind and backtraces name
+# functions, files and lines; no types or variables for a debugger), as the
+# test build: the same code (GCC's -g does not change what it generates),
+# and the release build takes about 17% less CPU (a sample of 47 of its
+# objects: 12.4 s -> 10.3 s), which the main job's first step is made of
+# (issue 26: make main-job on 2 cores)
+CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g1 $(INC) $(DEPFLAGS) $(EXTRA_CFLAGS)
 # UBSan traps (-fsanitize-undefined-trap-on-error): every check of
 # -fsanitize=undefined is compiled in as before and stops the process at
 # the first undefined behaviour, with an illegal instruction instead of a
@@ -147,6 +153,13 @@ endif
 -include $(shell find build/obj build/test build/fuzz build/bench -type f -name '*.d' 2>/dev/null)
 .SECONDEXPANSION:
 HDEPS = $$(if $$(wildcard $$(basename $$@).d),,$$(HEADERS))
+# An object's directory, made once (the rule below) rather than by a
+# `mkdir -p` per object: an order-only prerequisite of the object rules
+# (about 370 processes fewer in a release build)
+ODIR = $$(@D)/.
+.PRECIOUS: %/.
+%/.:
+	@mkdir -p $@
 all: deps build/rangebench
 
 build/libbpf.mk: scripts/libbpf.sh
@@ -169,30 +182,24 @@ build/.deps: Makefile
 	@touch $@
 
 define width_rules
-$(REL)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps
-	@mkdir -p $$(@D)
+$(REL)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps $$(ODIR)
 	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) -DRB_BITS=$(1) -c $$< -o $$@
-$(TST)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps
-	@mkdir -p $$(@D)
+$(TST)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps $$(ODIR)
 	$$(CC) $$(CFLAGS_TEST) -DRB_BITS=$(1) -c $$< -o $$@
 endef
 $(foreach w,$(WIDTHS),$(eval $(call width_rules,$(w))))
 
 define variant_rules
-$(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps
-	@mkdir -p $$(@D)
+$(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps $$(ODIR)
 	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
-$(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps
-	@mkdir -p $$(@D)
+$(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps $$(ODIR)
 	$$(CC) $$(CFLAGS_TEST) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 endef
 $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS),$(eval $(call variant_rules,$(v),$(w)))))
 
-$(REL)/e40/%.o: src/%.c $(HDEPS) | build/.deps
-	@mkdir -p $(@D)
+$(REL)/e40/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
 	$(CC) $(CFLAGS_REL) $(ENGINE_SLOT_FLAGS) -c $< -o $@
-$(TST)/e40/%.o: src/%.c $(HDEPS) | build/.deps
-	@mkdir -p $(@D)
+$(TST)/e40/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
 	$(CC) $(CFLAGS_TEST) $(ENGINE_SLOT_FLAGS) -c $< -o $@
 define slot_link
 $(1)/engine_e40.o: $(call slot_objs,$(1))
@@ -204,11 +211,9 @@ endef
 $(eval $(call slot_link,$(REL)))
 $(eval $(call slot_link,$(TST)))
 
-$(REL)/%.o: src/%.c $(HDEPS) | build/.deps
-	@mkdir -p $(@D)
+$(REL)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
 	$(CC) $(CFLAGS_REL) -c $< -o $@
-$(TST)/%.o: src/%.c $(HDEPS) | build/.deps
-	@mkdir -p $(@D)
+$(TST)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
 	$(CC) $(CFLAGS_TEST) -c $< -o $@
 
 build/librangebench.a: $(REL_OBJS)
@@ -334,7 +339,7 @@ build/bench/%.o: bench/%.c bench/bench.h $(HDEPS) | build/.deps
 	$(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
 build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -O2 -g -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
+	$(CXX) -std=c++17 -O2 -g1 -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
 build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 # no colour codes unless stdout is a terminal (logs of `make bench > FILE` stay plain)

@@ -119,9 +119,11 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 			fi
 		fi
 		# (debug info names the sources relative to the build directory, so
-		# the archive is the same whichever clone built it)
+		# the archive is the same whichever clone built it; -g1 after
+		# libbpf's own -g: line tables only, as rangebench's release build,
+		# the same code and about 15% less CPU: 19.5 -> 16.6 s)
 		make -j"$(nproc)" -C "$dir/src" -s BUILD_STATIC_ONLY=1 OBJDIR="$S/obj" DESTDIR="$S/inst" \
-			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include EXTRA_CFLAGS="-fdebug-prefix-map=$S=." install
+			PREFIX=/ LIBDIR=/lib INCLUDEDIR=/include EXTRA_CFLAGS="-fdebug-prefix-map=$S=. -g1" install
 		mkdir -p "$D"
 		cp -r "$S/inst/lib" "$S/inst/include" "$D/"
 	)
