@@ -3,9 +3,10 @@
 # the command-line tests in tests/cli/*.sh (each gets the sanitizer-built
 # CLI as $RB). Suites run side by side, RB_TEST_JOBS at a time (default: one
 # per core; every suite works in its own scratch directory), the slowest of
-# the previous run first. Prints each suite's result and times as it ends
-# (wall and CPU seconds; all of them, slowest first, in $bindir/suite-times),
-# then the output of the failing suites, and ends with "N passed, N failed".
+# the previous run (in a fresh build: of tests/suite-times) first. Prints
+# each suite's result and times as it ends (wall and CPU seconds; all of
+# them, slowest first, in $bindir/suite-times), then the output of the
+# failing suites, and ends with "N passed, N failed".
 set -u
 bindir=${1:-build/test}
 export RB="$bindir/rangebench"
@@ -28,14 +29,16 @@ for s in tests/cli/*.sh; do
 done
 
 # start order: by the previous run's wall time, slowest first (a suite the
-# file does not know counts as slow); a fresh build keeps the order above
+# file does not know counts as slow); a fresh build takes the times of
+# tests/suite-times (committed: a full run's $bindir/suite-times), so that
+# its slowest suites do not start last
 order=()
-if [ -s "$times_file" ]; then
+tf=$times_file
+[ -s "$tf" ] || tf=tests/suite-times
+if [ -s "$tf" ]; then
 	while read -r s; do order+=("$s"); done < <(
-		for s in "${suites[@]}"; do
-			w=$(awk -v s="$s" '$4 == s {print $1; exit}' "$times_file")
-			echo "${w:-99999} $s"
-		done | sort -s -k1,1nr | cut -d' ' -f2)
+		printf '%s\n' "${suites[@]}" | awk 'NR == FNR {w[$4] = $1; next}
+			{print ($0 in w ? w[$0] : 99999), $0}' "$tf" - | sort -s -k1,1nr | cut -d' ' -f2)
 else
 	order=("${suites[@]}")
 fi
