@@ -8,6 +8,9 @@
 # Never touches the machine's apt setup: each suite gets a private sources
 # list, package lists and cache under <cache>/apt/SUITE (apt-get -o
 # Dir::Etc::sourcelist=... -o Dir::State::Lists=... -o Dir::Cache=...).
+# The cache keeps apt's binary package cache (pkgcache.bin), which Debian's
+# container images turn off (docker-clean): without it each of the six
+# apt calls parsed sid's 23 MB package list again (12 s of CPU in all).
 # The image goes to <cache>/PACKAGE/vmlinuz with a version file
 # ("DEBIAN-VERSION PACKAGE SUITE"). The pinned package is used while the
 # suite has it; when it is gone (sid is rolling) the suite's current cloud
@@ -42,7 +45,8 @@ fetch() { # name suite package
 	mkdir -p "$A/lists/partial" "$A/cache/archives/partial" "$dir"
 	echo "deb $MIRROR $suite main" > "$A/sources.list"
 	local O=(-o "Dir::Etc::sourcelist=$A/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$A/lists"
-		-o "Dir::Cache=$A/cache" -o Debug::NoLocking=1)
+		-o "Dir::Cache=$A/cache" -o Dir::Cache::pkgcache=pkgcache.bin -o Dir::Cache::srcpkgcache=srcpkgcache.bin
+		-o Debug::NoLocking=1)
 	# the lists, at most once a day
 	if [ -z "$(find "$A/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
 		if ! apt-get "${O[@]}" update -q >"$A/update.log" 2>&1; then
