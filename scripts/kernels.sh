@@ -26,6 +26,14 @@ MIRROR=${RB_DEBIAN_MIRROR:-$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.li
 [ -n "$MIRROR" ] || MIRROR=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
 [ -n "$MIRROR" ] || MIRROR=http://deb.debian.org/debian
 
+# one download at a time per cache: tests/cli/guest.sh and progdiff72.sh
+# may both start it in a fresh clone; the second waits, then finds the image
+mkdir -p "$CACHE"
+if command -v flock >/dev/null; then
+	exec 9>>"$CACHE/.lock"
+	flock 9
+fi
+
 need=""
 command -v qemu-system-x86_64 >/dev/null || need="$need qemu-system-x86"
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need="$need busybox-static"
