@@ -503,7 +503,10 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 			struct rb_verify_opts vo = {
 				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src, .ksyms = ksyms,
 				.pool = pool};
-			if (rb_verify(obj, p, &vo, &r->res, &err) < 0) {
+			int vr = rb_verify(obj, p, &vo, &r->res, &err);
+			if (want_log)
+				fflush(logf);
+			if (vr < 0) {
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;
 				n--;
@@ -612,9 +615,20 @@ int cmd_verify(int argc, char **argv)
 	}
 	struct row *rows = NULL;
 	size_t n = 0;
+	/* --log --csv: the log goes to stderr, which is unbuffered (a write
+	 * per piece: 5 million for a program at the 1M-instruction limit);
+	 * buffered while the programs are verified, flushed after each */
+	char *logbuf = want_log && out.csv ? malloc(1 << 16) : NULL;
+	if (logbuf)
+		setvbuf(stderr, logbuf, _IOFBF, 1 << 16);
 	int rc = verify_here(tracker, argc - optind, argv + optind, &lopts, want_log, out.csv ? stderr : stdout,
 			     compiled_helpers, explore_time && rb_kernel_is_running(tracker) ? &ksyms : NULL, &rows,
 			     &n);
+	if (logbuf) {
+		fflush(stderr);
+		setvbuf(stderr, NULL, _IONBF, 0);
+		free(logbuf);
+	}
 	out.kernel = rb_kernel_is_running(tracker);
 	if ((out.csv || n) && print_rows(rows, n, &out) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
