@@ -102,13 +102,13 @@ static void error_row(struct rb_driver *d, const struct obj_state *os, size_t k,
 	snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", why);
 }
 
-/* Verify pairs q0.. of an object; each pair announced (START) and then
+/* Verify pairs q0..q1-1 of an object; each pair announced (START) and then
  * reported (ROW) on fd, or put directly when fd < 0. obj: the object as
  * opened for the running kernel, or NULL when that open failed (open_err
  * says why: the rows of the running kernel's trackers say it, those of
  * trackers standing for another kernel are verified on their own open). */
 static void verify_pairs(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
-			 const char *open_err, size_t rot, size_t q0, int fd)
+			 const char *open_err, size_t rot, size_t q0, size_t q1, int fd)
 {
 	struct rb_result_row *row = calloc(1, sizeof(*row)); /* big: not on the stack */
 	if (!row)
@@ -119,7 +119,7 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os, const 
 	struct env_obj envs[RB_DRIVER_MAX_TRACKERS];
 	size_t nenv = 0;
 	size_t npairs = os->nprogs * d->opts.ntrackers;
-	for (size_t q = q0; q < npairs; q++) {
+	for (size_t q = q0; q < npairs && q < q1; q++) {
 		if (fd < 0 && rb_drv_stop_requested(d))
 			break;
 		size_t k;
@@ -184,19 +184,20 @@ static void run_in_process(struct rb_driver *d, size_t i)
 		rb_drv_object_failed(d, os, &e, true);
 		return;
 	}
-	verify_pairs(d, os, obj, e.msg, i, 0, -1);
+	verify_pairs(d, os, obj, e.msg, i, 0, SIZE_MAX, -1);
 	rb_object_free(obj);
 }
 
-/* the frame a child reads on its stdin: what to verify, pairs q.. of
+/* the frame a child reads on its stdin: what to verify, pairs q..q1-1 of
  * object order[i] */
-static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
+static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q, size_t q1,
 		      struct rb_wbuf *b)
 {
 	rb_wput_str(b, os->job->path);
 	rb_wput_str(b, os->job->source);
 	rb_wput_u64(b, i);
 	rb_wput_u64(b, q);
+	rb_wput_u64(b, q1);
 	rb_wput_u64(b, (uint64_t)d->opts.run_id);
 	rb_wput_u32(b, d->opts.repeat ? d->opts.repeat : 1);
 	rb_wput_u64(b, d->opts.insn_limit);
@@ -239,13 +240,13 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 		rb_wput_u64(b, os->progs[k].idx);
 }
 
-/* start a verifier child for pairs q.. and hand it its job; the pid, or
- * -1 with err naming what failed */
-static pid_t spawn_child(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q,
+/* start a verifier child for pairs q..q1-1 and hand it its job; the pid,
+ * or -1 with err naming what failed */
+static pid_t spawn_child(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q, size_t q1,
 			 int *rfd, struct rb_err *err)
 {
 	struct rb_wbuf job = {0};
-	job_frame(d, os, i, q, &job);
+	job_frame(d, os, i, q, q1, &job);
 	if (job.oom) {
 		rb_wbuf_free(&job);
 		rb_errf(err, "%s: out of memory", os->job->path);
@@ -267,7 +268,7 @@ static pid_t spawn_child(struct rb_driver *d, const struct obj_state *os, size_t
 	return pid;
 }
 
-void rb_drv_run_object(struct rb_driver *d, size_t i)
+void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s)
 {
 	if (!d->opts.child_exe) {
 		run_in_process(d, i);
@@ -275,6 +276,8 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 	}
 	const struct obj_state *os = &d->objs[d->order[i]];
 	size_t npairs = os->nprogs * d->opts.ntrackers;
+	/* (only this worker moves s->next) */
+	size_t q = s ? s->next : 0;
 	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
 	/* the budget of one (program, tracker): every repeat at the time
 	 * limit, plus slack for loading (up to 5 s) */
@@ -282,16 +285,16 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 	double budget = tl > 0 ? tl * repeat + (tl < 5 ? tl : 5) : 0;
 	struct msg m;
 	struct rb_result_row *row = malloc(sizeof(*row));
-	size_t q = 0;
-	while (row && q < npairs && !rb_drv_stop_requested(d)) {
+	while (row && q < rb_drv_stretch_end(d, s, npairs) && !rb_drv_stop_requested(d)) {
 		int rfd;
 		struct rb_err e = {{0}};
-		pid_t pid = spawn_child(d, os, i, q, &rfd, &e);
+		pid_t pid = spawn_child(d, os, i, q, rb_drv_stretch_end(d, s, npairs), &rfd, &e);
 		if (pid < 0) {
 			rb_drv_fail(d, &e);
 			break;
 		}
-		enum { EXITED, STOPPED, OVER_BUDGET, OVER_MEMORY } how = EXITED;
+		/* TAKEN: the child started a pair another worker took since */
+		enum { EXITED, STOPPED, OVER_BUDGET, OVER_MEMORY, TAKEN } how = EXITED;
 		uint64_t rss_mib = 0;
 		bool inflight = false;
 		size_t cur = q;
@@ -321,6 +324,10 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 			if (n != (ssize_t)sizeof(m) || m.q >= npairs)
 				break; /* end of file, or the child died mid-message */
 			if (m.type == MSG_START) {
+				if (!rb_drv_stretch_start(d, s, m.q)) {
+					how = TAKEN;
+					break;
+				}
 				inflight = true;
 				cur = m.q;
 				started = now_s();
@@ -341,22 +348,26 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 			} else if (m.type == MSG_OPEN_FAILED) {
 				/* opened in the scan, not now (the file changed?) */
 				m.res.msg[sizeof(m.res.msg) - 1] = 0;
-				if (q == 0) {
+				/* the whole object's one row where no other worker
+				 * has any of its pairs, else a row for each of this
+				 * stretch's (nobody can take them now) */
+				size_t end = rb_drv_stretch_close(d, s, q, npairs);
+				if (q == 0 && end == npairs) {
 					struct rb_err oe;
 					snprintf(oe.msg, sizeof(oe.msg), "%s", m.res.msg);
 					rb_drv_object_failed(d, os, &oe, true);
 				} else {
-					for (; q < npairs; q++)
+					for (; q < end; q++)
 						lost_row(d, os, i, q, RB_LOAD_ERROR, m.res.msg);
 				}
-				q = npairs;
+				q = end;
 			}
 		}
 		if (how != EXITED)
 			kill(pid, SIGKILL);
 		close(rfd);
 		int status = rb_wait_child(pid);
-		if (how == STOPPED)
+		if (how == STOPPED || how == TAKEN)
 			break;
 		char why[160];
 		if (how == OVER_BUDGET) {
@@ -370,13 +381,16 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 			snprintf(why, sizeof(why),
 				 "memory limit of %llu MiB exceeded (resident %llu MiB): verification stopped",
 				 (unsigned long long)d->opts.mem_limit_mib, (unsigned long long)rss_mib);
-			/* before any START the child was still loading: the next pair */
+			/* before any START the child was still loading: the next
+			 * pair (unless another worker took it) */
 			size_t bad = inflight ? cur : q;
+			if (bad >= rb_drv_stretch_end(d, s, npairs))
+				break;
 			lost_row(d, os, i, bad, RB_LIMIT, why);
 			q = bad + 1;
 			continue;
 		}
-		if (q >= npairs)
+		if (q >= rb_drv_stretch_end(d, s, npairs))
 			break;
 		/* the child ended early: the pair in flight (or, if it died
 		 * before starting one, the next) gets an error row */
@@ -390,17 +404,19 @@ void rb_drv_run_object(struct rb_driver *d, size_t i)
 		lost_row(d, os, i, bad, RB_LOAD_ERROR, why);
 		q = bad + 1;
 	}
+	rb_drv_stretch_free(d, s);
 	free(row);
 }
 
 /* the child's job (job_frame) into d, job and os; false when malformed */
 static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *job, struct obj_state *os,
-		     size_t *rot, size_t *q0)
+		     size_t *rot, size_t *q0, size_t *q1)
 {
 	job->path = (char *)rb_wget_str(c);
 	job->source = (char *)rb_wget_str(c);
 	*rot = rb_wget_u64(c);
 	*q0 = rb_wget_u64(c);
+	*q1 = rb_wget_u64(c);
 	d->opts.run_id = (int64_t)rb_wget_u64(c);
 	d->opts.repeat = rb_wget_u32(c);
 	d->opts.insn_limit = rb_wget_u64(c);
@@ -466,9 +482,10 @@ int rb_driver_child_main(int argc, char **argv)
 		pthread_mutex_init(&d->lock, NULL);
 	struct rb_job_obj job = {0};
 	struct obj_state os = {0};
-	size_t rot = 0, q0 = 0;
+	size_t rot = 0, q0 = 0, q1 = 0;
 	struct rb_wcur c;
-	if (!d || rb_wire_recv(STDIN_FILENO, &jb) != 1 || (c = rb_wcur_of(&jb), !read_job(&c, d, &job, &os, &rot, &q0))) {
+	if (!d || rb_wire_recv(STDIN_FILENO, &jb) != 1 ||
+	    (c = rb_wcur_of(&jb), !read_job(&c, d, &job, &os, &rot, &q0, &q1))) {
 		fprintf(stderr, "rangebench run --child: no job, or a malformed one, on stdin\n");
 		if (d) {
 			rb_vmlinux_free(d->vmlinux);
@@ -495,7 +512,7 @@ int rb_driver_child_main(int argc, char **argv)
 		   rb_drv_other_inputs(d)) {
 		/* opened by the scan as on another kernel (driver.c): the rows of
 		 * the trackers standing for it are verified, the others say why not */
-		verify_pairs(d, &os, NULL, e.msg, rot, q0, out);
+		verify_pairs(d, &os, NULL, e.msg, rot, q0, q1, out);
 	} else if (!obj) {
 		struct msg m = {.type = MSG_OPEN_FAILED};
 		snprintf(m.res.msg, sizeof(m.res.msg), "%.255s", e.msg);
@@ -514,7 +531,7 @@ int rb_driver_child_main(int argc, char **argv)
 				ref->insn_cnt = pr->insn_cnt;
 			}
 		}
-		verify_pairs(d, &os, obj, NULL, rot, q0, out);
+		verify_pairs(d, &os, obj, NULL, rot, q0, q1, out);
 		rb_object_free(obj);
 	}
 	free(os.progs);

@@ -433,15 +433,14 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 	rb_fault_apply(d->fault[t], &row->res);
 }
 
+/* the objects in order, then shares of the others' stretches (driver_impl.h) */
 static void *run_worker(void *arg)
 {
 	struct rb_driver *d = arg;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&d->next, 1, __ATOMIC_RELAXED);
-		if (i >= d->norder || rb_drv_stop_requested(d))
-			break;
-		rb_drv_run_object(d, i);
-	}
+	size_t i;
+	struct rb_stretch *s;
+	while (!rb_drv_stop_requested(d) && rb_drv_next_work(d, &i, &s))
+		rb_drv_run_object(d, i, s);
 	return NULL;
 }
 
@@ -518,6 +517,7 @@ static void *manager(void *arg)
 				d->order[d->norder++] = i;
 		if (d->order)
 			qsort_r(d->order, d->norder, sizeof(*d->order), cmp_order, d);
+		rb_drv_stretches_init(d);
 		run_phase(d, run_worker);
 	}
 	__atomic_store_n(&d->idle, 1, __ATOMIC_RELEASE);
@@ -634,6 +634,7 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 	}
 	free(d->objs);
 	free(d->order);
+	free(d->stretch);
 	rb_vmlinux_free(d->vmlinux);
 	free(d->helpers);
 	pthread_mutex_destroy(&d->lock);

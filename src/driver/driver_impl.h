@@ -37,6 +37,23 @@ struct obj_state {
 	size_t nprogs;
 };
 
+/* A stretch of one object's (program, tracker) pairs, [next, end), that a
+ * worker's verifier child is going through. When no object is left to
+ * start, an idle worker takes the second half of the pairs not yet started
+ * of the stretch with the most (rb_drv_next_work), in a child of its own: one
+ * object of long verifications no longer keeps a single core busy at the
+ * end of a run while the others wait (the main job's xdp_synproxy_kern:
+ * ten pairs at the 1M-instruction limit, two thirds of the run's
+ * verification time, had one core to itself). Every pair is still
+ * verified, start to end, in one child, with the same repeats; only which
+ * child does it changes. Guarded by d->lock; at most one per worker. */
+struct rb_stretch {
+	size_t i;    /* the object, as an index into order */
+	size_t next; /* its first pair not yet started */
+	size_t end;  /* one past its last pair; lowered when another worker takes the rest */
+	bool busy;
+};
+
 struct rb_driver {
 	struct rb_driver_opts opts;
 	const struct rb_joblist *jobs;
@@ -51,6 +68,8 @@ struct rb_driver {
 	struct obj_state *objs;
 	size_t *order; /* phase 2: objects by descending program count */
 	size_t norder;
+	struct rb_stretch *stretch; /* phase 2, with verifier children: one per worker */
+	unsigned nstretch;
 	pthread_t manager;
 	struct timespec t0;
 	/* counters, read and written with __atomic builtins */
@@ -86,7 +105,22 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 /* an object that can no longer be opened: its rows become one load error */
 void rb_drv_object_failed(struct rb_driver *d, const struct obj_state *os, const struct rb_err *e,
 			  bool was_counted);
-/* verify every program of object order[i] in child processes (child.c) */
-void rb_drv_run_object(struct rb_driver *d, size_t i);
+/* verify the pairs of stretch s (rb_drv_next_work; NULL: every pair) of
+ * object order[i] in child processes (child.c) */
+void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s);
+
+/* the stretches (stretch.c): none without verifier children (or memory) */
+bool rb_drv_stretches_init(struct rb_driver *d);
+/* a worker's next work: the next object in order, order[*i], whole (its
+ * stretch *s; NULL without stretches), or when none is left a share of
+ * another worker's stretch (*s, of object order[*i]); false: nothing left */
+bool rb_drv_next_work(struct rb_driver *d, size_t *i, struct rb_stretch **s);
+/* its end now (npairs when s is NULL) */
+size_t rb_drv_stretch_end(struct rb_driver *d, struct rb_stretch *s, size_t npairs);
+/* pair q started: false when it is no longer the stretch's (another worker took it) */
+bool rb_drv_stretch_start(struct rb_driver *d, struct rb_stretch *s, size_t q);
+/* nothing more of it to take: ends it at q; its end before */
+size_t rb_drv_stretch_close(struct rb_driver *d, struct rb_stretch *s, size_t q, size_t npairs);
+void rb_drv_stretch_free(struct rb_driver *d, struct rb_stretch *s);
 
 #endif
