@@ -181,8 +181,18 @@ with_rb && run_step xdp-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/xdp-tools.sh
 	"$RECIPE/xdp-tools.sh" "$RB"
 with_rb && run_step libbpf-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(vers libbpf-tools) $EXTRACTOR" \
 	"$RECIPE/libbpf-tools.sh" "$RB"
-with_rb && run_step pcp "$CORPUS" "$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR" \
-	"$RECIPE/pcp.sh" "$RB"
+pkey="$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR"
+with_rb && run_step pcp "$CORPUS" "$pkey" "$RECIPE/pcp.sh" "$RB"
+# --sources: pcp's .deb downloaded now, beside the build, where the pcp step
+# will need it (not up to date, not in RB_CACHE); pcp.sh finds it in
+# $WORK/debs (a failed download is pcp.sh's to retry and report)
+if ! with_rb && [ -n "$PCP_V" ] && [ "$(cat "$CORPUS/.stamp-pcp" 2>/dev/null || true)" != "$pkey" ] &&
+	! { [ -n "$CCACHE" ] && [ -f "$(cache_entry pcp "$pkey")" ]; } &&
+	! ls "$WORK"/debs/pcp_"${PCP_V/*:/}"_*.deb >/dev/null 2>&1; then
+	mkdir -p "$WORK/debs"
+	(cd "$WORK/debs" && apt-get download -q "pcp=$PCP_V") >"$WORK/pcp-download.log" 2>&1 &&
+		log "pcp $PCP_V: .deb downloaded for the pcp step" || true
+fi
 kkey="$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V"
 if [ "$DEFAULT_ONLY" = 1 ]; then
 	# kernel.sh compiles only the objects named in $KERNEL_ONLY (DIR/NAME lines)
