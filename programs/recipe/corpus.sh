@@ -24,7 +24,8 @@
 #
 # corpus.sh --default RANGEBENCH (make corpus-default, the main job's): only
 # what programs/default.list names. The kernel step compiles only the listed
-# files (a few dozen instead of ~700), the steps no listed object comes from
+# files (a few dozen instead of ~700), the extraction steps read only the
+# executables and modules listed objects come from, the steps no listed object comes from
 # (debian-extra, repos, verifier-tests) are left out; a step already built
 # in full counts as up to date. A later full `make corpus` rebuilds what
 # this left partial (its stamps say which).
@@ -177,18 +178,35 @@ L=$RECIPE/lib.sh
 [ -s "$WORK/inc/vmlinux.h" ] || rm -f "$WORK/.stamp-headers"
 run_step headers "$WORK" "$(hash_files "$L" "$RECIPE/kernel-headers.sh") $(vers linux-source-6.1 bpftool) $BTF_ID" \
 	"$RECIPE/kernel-headers.sh"
-with_rb && run_step xdp-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/xdp-tools.sh") $(vers xdp-tools libxdp1) $EXTRACTOR" \
-	"$RECIPE/xdp-tools.sh" "$RB"
-with_rb && run_step libbpf-tools "$CORPUS" "$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(vers libbpf-tools) $EXTRACTOR" \
-	"$RECIPE/libbpf-tools.sh" "$RB"
+xkey="$(hash_files "$L" "$RECIPE/xdp-tools.sh") $(vers xdp-tools libxdp1) $EXTRACTOR"
+lkey="$(hash_files "$L" "$RECIPE/libbpf-tools.sh") $(vers libbpf-tools) $EXTRACTOR"
 pkey="$(hash_files "$L" "$RECIPE/pcp.sh") pcp=$PCP_V $EXTRACTOR"
+if [ "$DEFAULT_ONLY" = 1 ]; then
+	# the extraction steps read only the executables and modules the
+	# listed objects come from (lib.sh, only_wanted): 10 of libbpf-tools'
+	# 61 tools, 3 of pcp's 14 modules, 2 of xdp-tools' 6 executables
+	export EXTRACT_ONLY=$WORK/extract-only.list
+	sed 's/#.*//' "$ROOT/programs/default.list" | awk '$1 ~ /^(xdp-tools|libbpf-tools|pcp)\// {print $1}' >"$EXTRACT_ONLY"
+	only=" only=$(hash_files "$EXTRACT_ONLY")"
+	FULL_KEYS[xdp-tools]=$xkey FULL_KEYS[libbpf-tools]=$lkey FULL_KEYS[pcp]=$pkey
+	xkey+=$only lkey+=$only pkey+=$only
+fi
+with_rb && run_step xdp-tools "$CORPUS" "$xkey" "$RECIPE/xdp-tools.sh" "$RB"
+with_rb && run_step libbpf-tools "$CORPUS" "$lkey" "$RECIPE/libbpf-tools.sh" "$RB"
 with_rb && run_step pcp "$CORPUS" "$pkey" "$RECIPE/pcp.sh" "$RB"
 # --sources: pcp's .deb downloaded now, beside the build, where the pcp step
 # will need it (not up to date, not in RB_CACHE); pcp.sh finds it in
 # $WORK/debs (a failed download is pcp.sh's to retry and report)
-if ! with_rb && [ -n "$PCP_V" ] && [ "$(cat "$CORPUS/.stamp-pcp" 2>/dev/null || true)" != "$pkey" ] &&
-	! { [ -n "$CCACHE" ] && [ -f "$(cache_entry pcp "$pkey")" ]; } &&
-	! ls "$WORK"/debs/pcp_"${PCP_V/*:/}"_*.deb >/dev/null 2>&1; then
+pcp_to_build() {
+	local st k
+	st=$(cat "$CORPUS/.stamp-pcp" 2>/dev/null || true)
+	for k in "$pkey" ${FULL_KEYS[pcp]:+"${FULL_KEYS[pcp]}"}; do
+		[ "$st" != "$k" ] || return 1
+		[ -z "$CCACHE" ] || [ ! -f "$(cache_entry pcp "$k")" ] || return 1
+	done
+	! ls "$WORK"/debs/pcp_"${PCP_V/*:/}"_*.deb >/dev/null 2>&1
+}
+if ! with_rb && [ -n "$PCP_V" ] && pcp_to_build; then
 	mkdir -p "$WORK/debs"
 	(cd "$WORK/debs" && apt-get download -q "pcp=$PCP_V") >"$WORK/pcp-download.log" 2>&1 &&
 		log "pcp $PCP_V: .deb downloaded for the pcp step" || true

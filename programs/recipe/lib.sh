@@ -32,6 +32,22 @@ need_pkgs() {
 		>"$WORK/apt.log" 2>&1 || die "apt-get install failed, see $WORK/apt.log"
 }
 
+# only_wanted SOURCE: passes the paths on stdin (executables, modules) that
+# an object of EXTRACT_ONLY (corpus.sh --default: SOURCE/NAME.N.o lines of
+# programs/default.list) is extracted from: NAME is the path's file name;
+# all of them without EXTRACT_ONLY. (The objects keep the names and
+# contents they have in the full step: `rangebench extract` numbers each
+# input's objects on its own, and of identical objects the first input's
+# name is kept, as in the full step's order.)
+only_wanted() {
+	if [ -n "${EXTRACT_ONLY:-}" ]; then
+		awk -v s="$1/" 'NR == FNR { if (index($1, s) == 1) { n = substr($1, length(s) + 1); sub(/\.[0-9]+\.o$/, "", n); w[n] = 1 } next }
+			{ f = $0; sub(/.*\//, "", f) } f in w' "$EXTRACT_ONLY" -
+	else
+		cat
+	fi
+}
+
 # Copy every object named on stdin (one path a line) into DIR unless an
 # object with the same contents is already there; prints the names kept.
 # Dedup is by sha256 within the destination directory. (One sha256sum

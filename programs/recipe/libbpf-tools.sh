@@ -8,7 +8,7 @@ RB=$1
 out=$CORPUS/libbpf-tools; tmp=$WORK/libbpf-tools
 rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp"
 prov=$out/.provenance.tsv; : >"$prov"
-exes=$(dpkg -L libbpf-tools | grep '^/usr/sbin/.' | sort)
+exes=$(dpkg -L libbpf-tools | grep '^/usr/sbin/.' | sort | only_wanted libbpf-tools)
 "$RB" extract -o "$tmp" $exes >"$tmp/extract.tsv"
 cut -f5 "$tmp/extract.tsv" | keep_unique "$out" |
 	provenance "$tmp/extract.tsv" libbpf-tools "$(pkg_version libbpf-tools)" >>"$prov"

@@ -20,7 +20,7 @@ if [ -z "$deb" ]; then
 	deb=$(ls "$debs"/pcp_*.deb | head -1)
 fi
 dpkg-deb -x "$deb" "$tmp/root"
-mods=$(ls "$tmp"/root/usr/lib/pcp/pmdas/bpf/modules/*.so)
+mods=$(ls "$tmp"/root/usr/lib/pcp/pmdas/bpf/modules/*.so | only_wanted pcp)
 "$RB" extract -o "$tmp" $mods >"$tmp/extract.tsv"
 cut -f5 "$tmp/extract.tsv" | keep_unique "$out" | provenance "$tmp/extract.tsv" pcp "$ver" "$tmp/root" >>"$prov"
 log "pcp $ver: $(wc -l <"$prov") objects"

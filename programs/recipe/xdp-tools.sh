@@ -13,7 +13,7 @@ prov=$out/.provenance.tsv; : >"$prov"
 for f in /usr/lib/x86_64-linux-gnu/bpf/*.o; do echo "$f"; done | keep_unique "$out" |
 	awk -v ver="$(pkg_version libxdp1)" '{ printf "%s\tlibxdp1\t%s\t/usr/lib/x86_64-linux-gnu/bpf/%s\n", $0, ver, $0 }' >>"$prov"
 
-exes=$(dpkg -L xdp-tools | grep '^/usr/sbin/.' )
+exes=$(dpkg -L xdp-tools | grep '^/usr/sbin/.' | only_wanted xdp-tools)
 "$RB" extract -o "$tmp" $exes >"$tmp/extract.tsv"
 cut -f5 "$tmp/extract.tsv" | keep_unique "$out" |
 	provenance "$tmp/extract.tsv" xdp-tools "$(pkg_version xdp-tools)" >>"$prov"
