@@ -52,7 +52,7 @@ check "old with the candidate's inputs gives its figures; the counterfactual, ol
 check "the input named: BTF for btf_type, config for config_opt" \
 	"grep -Eq '^ +1  explained kernel inputs: BTF$' $tmp/k.out && grep -Eq '^ +1  explained kernel inputs: config$' $tmp/k.out" "$tmp/k.out"
 check "stored with the class" \
-	"[ \"\$(q \"SELECT group_concat(p.name || '=' || e.class || '=' || e.explained, ' ') FROM (SELECT * FROM explanations ORDER BY program_id) e JOIN programs p ON p.id = e.program_id\")\" = 'btf_type=kernel inputs: BTF=1 config_opt=kernel inputs: config=1' ]"
+	"[ \"\$(q \"SELECT group_concat(x, ' ') FROM (SELECT p.name || '=' || e.class || '=' || e.explained AS x FROM explanations e JOIN programs p ON p.id = e.program_id ORDER BY p.name)\")\" = 'btf_type=kernel inputs: BTF=1 config_opt=kernel inputs: config=1' ]"
 
 "$RB" plot --db "$db" -o "$tmp/plot" --only kernels_attribution s >"$tmp/plot.out" 2>&1
 check "plot kernels_attribution: explain's classes, both programs under kernel_inputs" \

@@ -24,7 +24,7 @@ $RB run -q --db "$tmp/l.sqlite" --trackers old --label L "$tmp/long.o" >"$tmp/l.
 check "names differing after character 300: two programs stored, names and section whole" \
 	"[ \"\$(sqlite3 $tmp/l.sqlite \"SELECT count(*) || ':' || min(length(name)) || ':' || max(length(section)) FROM programs\")\" = 2:301:${#sec} ]" "$tmp/l.out"
 check "each keeps its own verdict (A success, B failure)" \
-	"[ \"\$(sqlite3 $tmp/l.sqlite \"SELECT group_concat(substr(p.name, -1) || '=' || r.verdict, ' ') FROM (SELECT * FROM results ORDER BY program_id) r JOIN programs p ON p.id = r.program_id\")\" = 'A=success B=failure' ]" "$tmp/l.out"
+	"[ \"\$(sqlite3 $tmp/l.sqlite \"SELECT group_concat(x, ' ') FROM (SELECT substr(p.name, -1) || '=' || r.verdict AS x FROM results r JOIN programs p ON p.id = r.program_id ORDER BY p.name)\")\" = 'A=success B=failure' ]" "$tmp/l.out"
 $RB verify --csv "$tmp/long.o" >"$tmp/v.csv" 2>&1
 check "verify prints the names whole" "[ \$(grep -c ',${long}[AB],' $tmp/v.csv) -eq 2 ]" "$tmp/v.csv"
 
@@ -64,9 +64,9 @@ PY
 check "the edited object lists two programs named progqa" "[ \"\$($RB load $tmp/dn.o | grep -c 'prog progqa ')\" = 2 ]"
 $RB run -q --db "$tmp/d.sqlite" --trackers old,cnum --label D "$tmp/dn.o" >"$tmp/d.out" 2>&1
 check "same name, same section: two programs (ordinals 0 and 1), 4 rows" \
-	"[ \"\$(sqlite3 $tmp/d.sqlite \"SELECT group_concat(ordinal, ',') || ':' || (SELECT count(*) FROM results) FROM programs\")\" = 0,1:4 ]" "$tmp/d.out"
+	"[ \"\$(sqlite3 $tmp/d.sqlite \"SELECT group_concat(ordinal, ',') || ':' || (SELECT count(*) FROM results) FROM (SELECT ordinal FROM programs ORDER BY ordinal)\")\" = 0,1:4 ]" "$tmp/d.out"
 check "the first accepted, the second rejected, by both trackers" \
-	"[ \"\$(sqlite3 $tmp/d.sqlite \"SELECT group_concat(p.ordinal || r.tracker || '=' || r.verdict, ' ') FROM (SELECT * FROM results ORDER BY program_id, tracker) r JOIN programs p ON p.id = r.program_id\")\" = '0cnum=success 0old=success 1cnum=failure 1old=failure' ]" "$tmp/d.out"
+	"[ \"\$(sqlite3 $tmp/d.sqlite \"SELECT group_concat(x, ' ') FROM (SELECT p.ordinal || r.tracker || '=' || r.verdict AS x FROM results r JOIN programs p ON p.id = r.program_id ORDER BY p.ordinal, r.tracker)\")\" = '0cnum=success 0old=success 1cnum=failure 1old=failure' ]" "$tmp/d.out"
 # a second run adds rows to the same two programs
 $RB run -q --db "$tmp/d.sqlite" --trackers old --label D2 "$tmp/dn.o" >/dev/null 2>&1
 check "a second run keys the same two programs" "[ \"\$(sqlite3 $tmp/d.sqlite 'SELECT count(*) FROM programs')\" = 2 ]"
