@@ -310,25 +310,29 @@ static int adjust_reg(struct rb_env *env, const struct bpf_insn *insn)
 	rb_val sv = src->val;
 	bool src_const = env->t->is_const(&sv);
 	uint64_t src_c = src_const ? rb_reg_const_val(env, src) : 0;
-	/* alu32 links need the destination's umax before the operation */
-	struct rb_bounds dst_before;
-	rb_reg_bounds(env, dst, &dst_before);
-	if (alu32 && BPF_SRC(insn->code) == BPF_K)
-		env->t->constant(&sv, (uint64_t)(uint32_t)insn->imm);
-	scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
 	/* linked scalars "rX += const" / "rX -= const", 64- and 32-bit (as the
 	 * running 6.18.44 does: negative offsets, BPF_SUB and alu32; a 32-bit
 	 * operation links only a destination whose umax before the operation
-	 * is <= U32_MAX, since otherwise the zero extension changes the value) */
+	 * is <= U32_MAX, since otherwise the zero extension changes the value).
+	 * The bounds are read only where they decide: ADD/SUB of a linked
+	 * destination (the operation leaves dst->id alone) */
+	bool link = (op == BPF_ADD || op == BPF_SUB) && dst->id;
+	struct rb_bounds dst_before = {0}, sb = {0};
+	if (link)
+		rb_reg_bounds(env, dst, &dst_before);
+	if (alu32 && BPF_SRC(insn->code) == BPF_K)
+		env->t->constant(&sv, (uint64_t)(uint32_t)insn->imm);
+	scalar_op(env, dst, &sv, insn->code, insn->off, insn->imm);
 	bool k32 = false;
 	uint64_t kval = src_c;
 	if (alu32) {
-		struct rb_bounds sb;
-		rb_reg_bounds(env, src, &sb);
+		/* after the operation, as before (src may be dst) */
+		if (link)
+			rb_reg_bounds(env, src, &sb);
 		k32 = BPF_SRC(insn->code) == BPF_K || sb.u32_min == sb.u32_max;
 		kval = BPF_SRC(insn->code) == BPF_K ? (uint64_t)(uint32_t)insn->imm : sb.u32_min;
 	}
-	if ((op == BPF_ADD || op == BPF_SUB) && dst->id && (alu32 ? k32 : src_const)) {
+	if (link && (alu32 ? k32 : src_const)) {
 		int64_t v = alu32 ? (int64_t)(int32_t)(uint32_t)kval : (int64_t)kval;
 		bool bad = (dst->id & RB_ADD_CONST) || v > INT32_MAX || v < INT32_MIN ||
 			   (op == BPF_SUB && v == INT32_MIN);

@@ -60,6 +60,14 @@ static inline int64_t sext_bits(uint64_t x, unsigned n)
 {
 	if (n >= 64)
 		return (int64_t)x;
+	/* the machine's widths as one sign-extending move (n is a constant
+	 * wherever it matters; GCC converts to a signed type modulo 2^n) */
+	if (n == 32)
+		return (int32_t)(uint32_t)x;
+	if (n == 16)
+		return (int16_t)(uint16_t)x;
+	if (n == 8)
+		return (int8_t)(uint8_t)x;
 	uint64_t m = UINT64_C(1) << (n - 1);
 	x &= (UINT64_C(1) << n) - 1;
 	return (int64_t)((x ^ m) - m);

@@ -80,7 +80,7 @@ static inline void update32(struct old_reg *r)
 	set_u32(&r->u32_max, umin64(r->u32_max, t.value | t.mask));
 }
 
-static inline void update64(struct old_reg *r)
+static inline __attribute__((always_inline)) void update64(struct old_reg *r)
 {
 	struct tnum t = r->var_off;
 	int64_t tsmin = wsext(t.value | (t.mask & W_SIGN));
@@ -259,7 +259,7 @@ void old_bounds_sync_ref(struct old_reg *r)
 	old_update_bounds(r);
 }
 
-bool old_deduce_settled(const struct old_reg *r)
+static inline __attribute__((always_inline)) bool deduce_settled(const struct old_reg *r)
 {
 	uint64_t umin = r->umin, umax = r->umax;
 
@@ -280,12 +280,31 @@ bool old_deduce_settled(const struct old_reg *r)
 	return r->s32_min == H_SMIN && r->s32_max == H_SMAX;
 }
 
+bool old_deduce_settled(const struct old_reg *r)
+{
+	return deduce_settled(r);
+}
+
 static inline bool same_reg(const struct old_reg *a, const struct old_reg *b)
 {
 	return a->var_off.value == b->var_off.value && a->var_off.mask == b->var_off.mask &&
 	       a->smin == b->smin && a->smax == b->smax && a->umin == b->umin && a->umax == b->umax &&
 	       a->s32_min == b->s32_min && a->s32_max == b->s32_max && a->u32_min == b->u32_min &&
 	       a->u32_max == b->u32_max;
+}
+
+/* the three deduction rounds, stopped at a fixed point (out of line: the
+ * fast path needs no room for the copy) */
+static __attribute__((noinline)) void deduce_rounds(struct old_reg *r)
+{
+	struct old_reg before = *r;
+	old_deduce_bounds(r);
+	if (!same_reg(&before, r)) {
+		before = *r;
+		old_deduce_bounds(r);
+		if (!same_reg(&before, r))
+			old_deduce_bounds(r);
+	}
 }
 
 /* old_bounds_sync_ref()'s result, with less work (issue 26: the sync was
@@ -307,7 +326,7 @@ void old_bounds_sync(struct old_reg *r)
 {
 	update32(r);
 	update64(r);
-	if (old_deduce_settled(r)) {
+	if (deduce_settled(r)) {
 		/* the bounds are __update_reg_bounds()'s, which changes
 		 * nothing a second time on the same var_off */
 		struct tnum t = r->var_off;
@@ -315,14 +334,7 @@ void old_bounds_sync(struct old_reg *r)
 		if (tnum_equal(t, r->var_off))
 			return;
 	} else {
-		struct old_reg before = *r;
-		old_deduce_bounds(r);
-		if (!same_reg(&before, r)) {
-			before = *r;
-			old_deduce_bounds(r);
-			if (!same_reg(&before, r))
-				old_deduce_bounds(r);
-		}
+		deduce_rounds(r);
 		bound_offset(r);
 	}
 	update32(r);
