@@ -3,6 +3,7 @@
  * later moved them to kernel/bpf/backtrack.c): walking the jump history
  * backwards from a use that needs an exact scalar, marking the registers
  * and stack slots it came from precise in the parent checkpoints. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/profile.h"
@@ -222,29 +223,112 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 	return 0;
 }
 
-static const struct rb_hist *hist_entry(const struct rb_vstate *st, int hist_end, int idx)
+/* The step of one instruction on the current frame's requested registers,
+ * decoded once per program: if regs & trig, regs = (regs & ~clear) | set.
+ * It is backtrack_insn's whole effect when no bit of slow is requested
+ * (BT_ALWAYS: never) and the insn's history entry, if any, holds no stack
+ * access and no linked registers; otherwise backtrack_insn runs. */
+struct rb_bt_desc {
+	uint16_t trig, clear, set, slow;
+};
+#define BT_ALWAYS 0x8000u
+
+static struct rb_bt_desc bt_desc_of(const struct bpf_insn *insn)
 {
-	if (hist_end > 0 && st->hist[hist_end - 1].idx == idx)
-		return &st->hist[hist_end - 1];
-	return NULL;
+	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code), mode = BPF_MODE(insn->code);
+	struct rb_bt_desc d = {0, 0, 0, 0};
+	if (insn->code == 0)
+		return d;
+	if (insn->dst_reg > RB_REG_FP || insn->src_reg > RB_REG_FP) {
+		d.slow = BT_ALWAYS;
+		return d;
+	}
+	uint16_t dm = (uint16_t)(1u << insn->dst_reg), sm = (uint16_t)(1u << insn->src_reg);
+	if (cls == BPF_ALU || cls == BPF_ALU64) {
+		if (op == BPF_END || op == BPF_NEG)
+			return d;
+		d.trig = dm;
+		d.clear = op == BPF_MOV ? dm : 0;
+		d.set = BPF_SRC(insn->code) == BPF_X && insn->src_reg != RB_REG_FP ? sm : 0;
+		return d;
+	}
+	bool fetch = cls == BPF_STX && mode == BPF_ATOMIC && (insn->imm & BPF_FETCH);
+	if (cls == BPF_LDX || fetch || (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == 0x100)) {
+		int load_reg = fetch ? (insn->imm == BPF_CMPXCHG ? 0 : insn->src_reg) : insn->dst_reg;
+		d.trig = d.clear = (uint16_t)(1u << load_reg);
+		return d;
+	}
+	if (cls == BPF_STX || cls == BPF_ST) {
+		d.slow = dm;
+		return d;
+	}
+	if (cls == BPF_JMP || cls == BPF_JMP32) {
+		if (op == BPF_CALL || op == BPF_EXIT)
+			d.slow = BT_ALWAYS;
+		else if (BPF_SRC(insn->code) == BPF_X && op != BPF_JA)
+			d.trig = d.set = dm | sm;
+		return d;
+	}
+	/* BPF_LD: ld_imm64, or ld_abs/ld_ind (BT_NOTSUPP when requested) */
+	d.trig = d.clear = dm;
+	if (mode == BPF_IND || mode == BPF_ABS)
+		d.slow = dm;
+	return d;
 }
 
-static int prev_insn(const struct rb_vstate *st, int i, int *history)
+/* env->insns no longer change once exploration runs (const_fold.c
+ * rewrites them before); NULL when out of memory: every step is slow */
+static const struct rb_bt_desc *bt_descs(struct rb_env *env)
 {
-	int cnt = *history;
-	if (i == st->first_insn_idx) {
-		if (cnt == 0)
-			return -1;
-		if (cnt == 1 && st->hist[0].idx == i)
-			return -1;
+	if (env->bt_desc)
+		return env->bt_desc;
+	env->bt_desc = malloc(sizeof(struct rb_bt_desc) * (size_t)env->insn_cnt);
+	if (env->bt_desc)
+		for (int i = 0; i < env->insn_cnt; i++)
+			env->bt_desc[i] = bt_desc_of(&env->insns[i]);
+	return env->bt_desc;
+}
+
+/* the requests of frame fr found in parent checkpoint st: marked precise
+ * there (6.18 __mark_chain_precision's loop over each frame's masks) */
+static int mark_in_parent(struct rb_env *env, struct rb_vstate *st, int fr)
+{
+	struct rb_func *f = st->frame[fr];
+	for (uint32_t m = env->bt_regs[fr] & ((1u << RB_MAX_REG) - 1); m; m &= m - 1) {
+		int r = __builtin_ctz(m);
+		struct rb_reg *reg = &f->regs[r];
+		if (reg->type != RT_SCALAR || reg->precise) {
+			env->bt_regs[fr] &= ~(1u << r);
+		} else {
+			reg->precise = 1;
+			env->bt_changed = true;
+		}
 	}
-	if (cnt && st->hist[cnt - 1].idx == i) {
-		i = st->hist[cnt - 1].prev_idx;
-		(*history)--;
-	} else {
-		i--;
+	for (uint64_t m = env->bt_stack[fr]; m; m &= m - 1) {
+		int s = __builtin_ctzll(m);
+		/* 6.18.44 __mark_chain_precision(): a slot the parent
+		 * checkpoint never allocated is a verifier bug (-EFAULT).
+		 * It happens for real: a fill from a slot this path never
+		 * wrote (allow_uninit_stack) pruned against a checkpoint
+		 * where the slot holds a precise spill */
+		if (s >= f->nslots)
+			return rb_reject(env,
+					 "verifier bug: stack slot %d, total slots %d "
+					 "(i >= func->allocated_stack / BPF_REG_SIZE)",
+					 s, f->nslots);
+		if (f->stack[s].type[7] != SLOT_SPILL || f->stack[s].spilled.type != RT_SCALAR) {
+			env->bt_stack[fr] &= ~(1ull << s);
+			continue;
+		}
+		struct rb_reg *reg = &f->stack[s].spilled;
+		if (reg->precise) {
+			env->bt_stack[fr] &= ~(1ull << s);
+		} else {
+			reg->precise = 1;
+			env->bt_changed = true;
+		}
 	}
-	return i;
+	return 0;
 }
 
 /* walk back from `start` (the current state) marking the requested
@@ -256,70 +340,67 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 	bool skip_first = true;
 	if (bt_empty(env))
 		return 0;
+	const struct rb_bt_desc *descs = bt_descs(env);
 	for (;;) {
 		int history = st->nhist;
-		rb_log(env, "mark_precise: frame%d: last_idx %d first_idx %d subseq_idx %d \n", env->bt_frame, last_idx,
-		       first_idx, subseq_idx);
+		if (env->log)
+			rb_log(env, "mark_precise: frame%d: last_idx %d first_idx %d subseq_idx %d \n", env->bt_frame,
+			       last_idx, first_idx, subseq_idx);
 		if (last_idx < 0)
 			return 0;
+		/* the current frame's requests live in regs during the walk, in
+		 * env->bt_regs around backtrack_insn and on every exit */
+		int fr = env->bt_frame;
+		uint32_t regs = env->bt_regs[fr];
+		const struct rb_hist *hist = st->hist;
 		for (int i = last_idx;;) {
-			int err = 0;
-			if (skip_first)
+			/* the history entry of this visit of i (get_jmp_hist_entry) */
+			const struct rb_hist *h = history > 0 && hist[history - 1].idx == i ? &hist[history - 1] : NULL;
+			if (skip_first) {
 				skip_first = false;
-			else
-				err = backtrack_insn(env, i, subseq_idx, hist_entry(st, history, i));
-			if (err) {
-				rb_mark_all_scalars_precise(env, start);
-				return 0;
+			} else {
+				struct rb_bt_desc d = descs ? descs[i] : (struct rb_bt_desc){0, 0, 0, BT_ALWAYS};
+				if (!((regs | BT_ALWAYS) & d.slow) && (!h || (!(h->flags & RB_HF_STACK) && !h->linked))) {
+					if (regs & d.trig)
+						regs = (regs & ~(uint32_t)d.clear) | d.set;
+					if (!regs) {
+						env->bt_regs[fr] = 0;
+						if (bt_empty(env))
+							return 0;
+					}
+				} else {
+					env->bt_regs[fr] = regs;
+					if (backtrack_insn(env, i, subseq_idx, h)) {
+						rb_mark_all_scalars_precise(env, start);
+						return 0;
+					}
+					if (bt_empty(env))
+						return 0;
+					fr = env->bt_frame;
+					regs = env->bt_regs[fr];
+				}
 			}
-			if (bt_empty(env))
-				return 0;
 			subseq_idx = i;
-			i = prev_insn(st, i, &history);
+			/* get_prev_insn_idx */
+			if (i == st->first_insn_idx && (history == 0 || (history == 1 && h)))
+				break;
+			if (h) {
+				i = h->prev_idx;
+				history--;
+			} else {
+				i--;
+			}
 			if (i < 0)
 				break;
 		}
+		env->bt_regs[fr] = regs;
 		st = st->parent;
 		if (!st)
 			break;
 		for (int fr = env->bt_frame; fr >= 0; fr--) {
-			struct rb_func *f = st->frame[fr];
-			for (int r = 0; r < RB_MAX_REG; r++) {
-				if (!(env->bt_regs[fr] & (1u << r)))
-					continue;
-				struct rb_reg *reg = &f->regs[r];
-				if (reg->type != RT_SCALAR || reg->precise) {
-					env->bt_regs[fr] &= ~(1u << r);
-				} else {
-					reg->precise = 1;
-					env->bt_changed = true;
-				}
-			}
-			for (int s = 0; s < 64; s++) {
-				if (!(env->bt_stack[fr] & (1ull << s)))
-					continue;
-				/* 6.18.44 __mark_chain_precision(): a slot the parent
-				 * checkpoint never allocated is a verifier bug (-EFAULT).
-				 * It happens for real: a fill from a slot this path never
-				 * wrote (allow_uninit_stack) pruned against a checkpoint
-				 * where the slot holds a precise spill */
-				if (s >= f->nslots)
-					return rb_reject(env,
-							 "verifier bug: stack slot %d, total slots %d "
-							 "(i >= func->allocated_stack / BPF_REG_SIZE)",
-							 s, f->nslots);
-				if (f->stack[s].type[7] != SLOT_SPILL || f->stack[s].spilled.type != RT_SCALAR) {
-					env->bt_stack[fr] &= ~(1ull << s);
-					continue;
-				}
-				struct rb_reg *reg = &f->stack[s].spilled;
-				if (reg->precise) {
-					env->bt_stack[fr] &= ~(1ull << s);
-				} else {
-					reg->precise = 1;
-					env->bt_changed = true;
-				}
-			}
+			int err = mark_in_parent(env, st, fr);
+			if (err)
+				return err;
 		}
 		if (bt_empty(env))
 			return 0;

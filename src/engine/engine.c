@@ -211,6 +211,7 @@ static void free_env(struct rb_env *env)
 	rb_states_free(env);
 	free(env->aux);
 	free(env->own_insns);
+	free(env->bt_desc);
 	free(env->subprogs);
 	rb_free_chains(env);
 	rb_live72_free(env);

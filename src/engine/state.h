@@ -280,6 +280,7 @@ struct rb_scc_visit {
 	int nbackedges, cap;
 };
 
+struct rb_bt_desc;
 struct rb_st_ops;
 struct rb_st_member;
 struct rb_kptr_rec;
@@ -385,6 +386,7 @@ struct rb_env {
 	uint64_t bt_stack[RB_MAX_FRAMES];
 	int bt_frame;
 	bool bt_changed;
+	struct rb_bt_desc *bt_desc; /* per insn, its backtracking step (backtrack.c), built on first use */
 	/* the object's BTF (map value types: locks.c), parsed on first use */
 	struct btf *obj_btf;
 	bool obj_btf_tried;
