@@ -226,12 +226,18 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 /* The step of one instruction on the current frame's requested registers,
  * decoded once per program: if regs & trig, regs = (regs & ~clear) | set.
  * It is backtrack_insn's whole effect when no bit of slow is requested
- * (BT_ALWAYS: never) and the insn's history entry, if any, holds no stack
- * access and no linked registers; otherwise backtrack_insn runs. */
+ * (BT_ALWAYS: never) and the insn's history entry, if any, holds no linked
+ * registers and no stack access; with a stack access, a load (BT_LOAD) of
+ * a requested register requests the slot instead, and a store (BT_STORE)
+ * to a requested slot requests `set` (the stored register) instead.
+ * Otherwise backtrack_insn runs. BT_LOAD and BT_STORE sit in slow above
+ * every register: a requested register that high only means the slow way. */
 struct rb_bt_desc {
 	uint16_t trig, clear, set, slow;
 };
 #define BT_ALWAYS 0x8000u
+#define BT_LOAD 0x4000u
+#define BT_STORE 0x2000u
 
 static struct rb_bt_desc bt_desc_of(const struct bpf_insn *insn)
 {
@@ -256,10 +262,12 @@ static struct rb_bt_desc bt_desc_of(const struct bpf_insn *insn)
 	if (cls == BPF_LDX || fetch || (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == 0x100)) {
 		int load_reg = fetch ? (insn->imm == BPF_CMPXCHG ? 0 : insn->src_reg) : insn->dst_reg;
 		d.trig = d.clear = (uint16_t)(1u << load_reg);
+		d.slow = BT_LOAD;
 		return d;
 	}
 	if (cls == BPF_STX || cls == BPF_ST) {
-		d.slow = dm;
+		d.slow = dm | BT_STORE;
+		d.set = cls == BPF_STX ? sm : 0;
 		return d;
 	}
 	if (cls == BPF_JMP || cls == BPF_JMP32) {
@@ -277,7 +285,7 @@ static struct rb_bt_desc bt_desc_of(const struct bpf_insn *insn)
 }
 
 /* env->insns no longer change once exploration runs (const_fold.c
- * rewrites them before); NULL when out of memory: every step is slow */
+ * rewrites them before); NULL when out of memory */
 static const struct rb_bt_desc *bt_descs(struct rb_env *env)
 {
 	if (env->bt_desc)
@@ -341,6 +349,8 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 	if (bt_empty(env))
 		return 0;
 	const struct rb_bt_desc *descs = bt_descs(env);
+	if (!descs)
+		return RB_E_NOMEM;
 	for (;;) {
 		int history = st->nhist;
 		if (env->log)
@@ -349,47 +359,98 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 		if (last_idx < 0)
 			return 0;
 		/* the current frame's requests live in regs during the walk, in
-		 * env->bt_regs around backtrack_insn and on every exit */
-		int fr = env->bt_frame;
+		 * env->bt_regs around backtrack_insn and on every exit. nh: the
+		 * insn of the next history entry back (get_jmp_hist_entry),
+		 * -1 when none is left */
+		int fr = env->bt_frame, first = st->first_insn_idx, i = last_idx;
 		uint32_t regs = env->bt_regs[fr];
 		const struct rb_hist *hist = st->hist;
-		for (int i = last_idx;;) {
-			/* the history entry of this visit of i (get_jmp_hist_entry) */
-			const struct rb_hist *h = history > 0 && hist[history - 1].idx == i ? &hist[history - 1] : NULL;
-			if (skip_first) {
-				skip_first = false;
-			} else {
-				struct rb_bt_desc d = descs ? descs[i] : (struct rb_bt_desc){0, 0, 0, BT_ALWAYS};
-				if (!((regs | BT_ALWAYS) & d.slow) && (!h || (!(h->flags & RB_HF_STACK) && !h->linked))) {
-					if (regs & d.trig)
+		int nh = history > 0 ? hist[history - 1].idx : -1;
+		bool skip = skip_first;
+		skip_first = false;
+		for (;;) {
+			const struct rb_hist *h = NULL;
+			if (i != nh) {
+				/* no history entry: most steps */
+				struct rb_bt_desc d = descs[i];
+				if (skip) {
+					skip = false;
+				} else if (!((regs | BT_ALWAYS) & d.slow)) {
+					if (regs & d.trig) {
 						regs = (regs & ~(uint32_t)d.clear) | d.set;
-					if (!regs) {
-						env->bt_regs[fr] = 0;
-						if (bt_empty(env))
-							return 0;
+						if (!regs) {
+							env->bt_regs[fr] = 0;
+							if (bt_empty(env))
+								return 0;
+						}
 					}
 				} else {
-					env->bt_regs[fr] = regs;
-					if (backtrack_insn(env, i, subseq_idx, h)) {
-						rb_mark_all_scalars_precise(env, start);
-						return 0;
+					goto slow;
+				}
+				subseq_idx = i;
+				/* get_prev_insn_idx */
+				if (i == first && history == 0)
+					break;
+				if (--i < 0)
+					break;
+				continue;
+			}
+			h = &hist[history - 1];
+			if (skip) {
+				skip = false;
+			} else {
+				struct rb_bt_desc d = descs[i];
+				bool stk = h->flags & RB_HF_STACK;
+				if (((regs | BT_ALWAYS) & d.slow) || h->linked || (stk && !(d.slow & (BT_LOAD | BT_STORE))))
+					goto slow;
+				if (!stk) {
+					if (regs & d.trig)
+						regs = (regs & ~(uint32_t)d.clear) | d.set;
+				} else {
+					uint64_t *stack = &env->bt_stack[(h->flags >> 1) & 7];
+					uint64_t bit = 1ull << (h->flags >> 4);
+					if (d.slow & BT_LOAD) {
+						if (regs & d.trig) {
+							regs &= ~(uint32_t)d.clear;
+							*stack |= bit;
+						}
+					} else if (*stack & bit) {
+						*stack &= ~bit;
+						regs |= d.set;
 					}
+				}
+				if (!regs) {
+					env->bt_regs[fr] = 0;
 					if (bt_empty(env))
 						return 0;
-					fr = env->bt_frame;
-					regs = env->bt_regs[fr];
 				}
 			}
-			subseq_idx = i;
-			/* get_prev_insn_idx */
-			if (i == st->first_insn_idx && (history == 0 || (history == 1 && h)))
-				break;
-			if (h) {
-				i = h->prev_idx;
-				history--;
-			} else {
-				i--;
+			goto prev_h;
+		slow:
+			env->bt_regs[fr] = regs;
+			if (backtrack_insn(env, i, subseq_idx, h)) {
+				rb_mark_all_scalars_precise(env, start);
+				return 0;
 			}
+			if (bt_empty(env))
+				return 0;
+			fr = env->bt_frame;
+			regs = env->bt_regs[fr];
+			if (!h) {
+				subseq_idx = i;
+				if (i == first && history == 0)
+					break;
+				if (--i < 0)
+					break;
+				continue;
+			}
+		prev_h:
+			subseq_idx = i;
+			if (i == first && history == 1)
+				break;
+			i = h->prev_idx;
+			history--;
+			nh = history > 0 ? hist[history - 1].idx : -1;
 			if (i < 0)
 				break;
 		}
