@@ -8,6 +8,7 @@
 
 #include "engine/profile.h"
 #include "engine/backtrack.h"
+#include "engine/bt_memo.h"
 
 void rb_mark_all_imprecise(struct rb_vstate *st)
 {
@@ -290,6 +291,8 @@ static const struct rb_bt_desc *bt_descs(struct rb_env *env)
 {
 	if (env->bt_desc)
 		return env->bt_desc;
+	if (!env->bt_memo && !(env->bt_memo = calloc(1, sizeof(*env->bt_memo))))
+		return NULL;
 	env->bt_desc = malloc(sizeof(struct rb_bt_desc) * (size_t)env->insn_cnt);
 	if (env->bt_desc)
 		for (int i = 0; i < env->insn_cnt; i++)
@@ -339,6 +342,36 @@ static int mark_in_parent(struct rb_env *env, struct rb_vstate *st, int fr)
 	return 0;
 }
 
+/* the decoded step of insn i on the current frame's requests *regs; h:
+ * its history entry or NULL. false: backtrack_insn must take it. *stk:
+ * it reached a stack slot of frame (h's) */
+static inline bool fast_step(struct rb_env *env, const struct rb_bt_desc *d, const struct rb_hist *h, uint32_t *regs,
+			     int *stk)
+{
+	if (((*regs | BT_ALWAYS) & d->slow))
+		return false;
+	if (!h || (!(h->flags & RB_HF_STACK) && !h->linked)) {
+		if (*regs & d->trig)
+			*regs = (*regs & ~(uint32_t)d->clear) | d->set;
+		return true;
+	}
+	if (h->linked || !(d->slow & (BT_LOAD | BT_STORE)))
+		return false;
+	*stk = (int)((h->flags >> 1) & 7);
+	uint64_t *stack = &env->bt_stack[*stk];
+	uint64_t bit = 1ull << (h->flags >> 4);
+	if (d->slow & BT_LOAD) {
+		if (*regs & d->trig) {
+			*regs &= ~(uint32_t)d->clear;
+			*stack |= bit;
+		}
+	} else if (*stack & bit) {
+		*stack &= ~bit;
+		*regs |= d->set;
+	}
+	return true;
+}
+
 /* walk back from `start` (the current state) marking the requested
  * registers/slots precise in parent checkpoints */
 static int mark_chain(struct rb_env *env, struct rb_vstate *start)
@@ -351,6 +384,7 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 	const struct rb_bt_desc *descs = bt_descs(env);
 	if (!descs)
 		return RB_E_NOMEM;
+	struct rb_bt_memo *memo = env->bt_memo;
 	for (;;) {
 		int history = st->nhist;
 		if (env->log)
@@ -368,93 +402,81 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 		int nh = history > 0 ? hist[history - 1].idx : -1;
 		bool skip = skip_first;
 		skip_first = false;
+		/* remembered (bt_memo.c), unless a step after leaves the
+		 * frame's decoded steps: the start state's walk from one request
+		 * (rec), and the rest of a walk from the first position with
+		 * walks remembered that was reached with one request not among
+		 * them (recb at recb_i, recb_h) */
+		int rec = skip ? rb_bt_memo_single(env, fr, regs) : -1, rec_history = history;
+		int recb = -1, recb_i = 0, recb_h = 0;
+		uint64_t mpos = rb_bt_memo_positions(memo, st);
+		bool empty = false;
 		for (;;) {
-			const struct rb_hist *h = NULL;
-			if (i != nh) {
-				/* no history entry: most steps */
-				struct rb_bt_desc d = descs[i];
-				if (skip) {
-					skip = false;
-				} else if (!((regs | BT_ALWAYS) & d.slow)) {
-					if (regs & d.trig) {
-						regs = (regs & ~(uint32_t)d.clear) | d.set;
-						if (!regs) {
-							env->bt_regs[fr] = 0;
-							if (bt_empty(env))
-								return 0;
-						}
-					}
-				} else {
-					goto slow;
-				}
-				subseq_idx = i;
-				/* get_prev_insn_idx */
-				if (i == first && history == 0)
-					break;
-				if (--i < 0)
-					break;
-				continue;
-			}
-			h = &hist[history - 1];
+			const struct rb_hist *h = i == nh ? &hist[history - 1] : NULL;
 			if (skip) {
 				skip = false;
 			} else {
-				struct rb_bt_desc d = descs[i];
-				bool stk = h->flags & RB_HF_STACK;
-				if (((regs | BT_ALWAYS) & d.slow) || h->linked || (stk && !(d.slow & (BT_LOAD | BT_STORE))))
-					goto slow;
-				if (!stk) {
-					if (regs & d.trig)
-						regs = (regs & ~(uint32_t)d.clear) | d.set;
+				int stk = fr;
+				if (!fast_step(env, &descs[i], h, &regs, &stk)) {
+					rec = recb = -1;
+					env->bt_regs[fr] = regs;
+					if (backtrack_insn(env, i, subseq_idx, h)) {
+						rb_mark_all_scalars_precise(env, start);
+						return 0;
+					}
+					fr = env->bt_frame;
+					regs = env->bt_regs[fr];
+					if (bt_empty(env)) {
+						empty = true;
+						break;
+					}
 				} else {
-					uint64_t *stack = &env->bt_stack[(h->flags >> 1) & 7];
-					uint64_t bit = 1ull << (h->flags >> 4);
-					if (d.slow & BT_LOAD) {
-						if (regs & d.trig) {
-							regs &= ~(uint32_t)d.clear;
-							*stack |= bit;
+					if (stk != fr)
+						rec = recb = -1;
+					if (!regs) {
+						env->bt_regs[fr] = 0;
+						if (bt_empty(env)) {
+							empty = true;
+							break;
 						}
-					} else if (*stack & bit) {
-						*stack &= ~bit;
-						regs |= d.set;
 					}
 				}
-				if (!regs) {
-					env->bt_regs[fr] = 0;
-					if (bt_empty(env))
-						return 0;
+			}
+			if ((mpos >> (i & 63)) & 1) {
+				if (rb_bt_memo_apply(env, memo, st, i, history, fr, &regs)) {
+					if (!regs) {
+						env->bt_regs[fr] = 0;
+						empty = bt_empty(env);
+					}
+					break;
+				}
+				if (recb < 0 && (i != last_idx || history != rec_history) &&
+				    (recb = rb_bt_memo_single(env, fr, regs)) >= 0) {
+					recb_i = i;
+					recb_h = history;
 				}
 			}
-			goto prev_h;
-		slow:
-			env->bt_regs[fr] = regs;
-			if (backtrack_insn(env, i, subseq_idx, h)) {
-				rb_mark_all_scalars_precise(env, start);
-				return 0;
-			}
-			if (bt_empty(env))
-				return 0;
-			fr = env->bt_frame;
-			regs = env->bt_regs[fr];
-			if (!h) {
-				subseq_idx = i;
-				if (i == first && history == 0)
-					break;
-				if (--i < 0)
-					break;
-				continue;
-			}
-		prev_h:
 			subseq_idx = i;
-			if (i == first && history == 1)
+			/* get_prev_insn_idx */
+			if (i == first && (history == 0 || (history == 1 && h)))
 				break;
-			i = h->prev_idx;
-			history--;
-			nh = history > 0 ? hist[history - 1].idx : -1;
+			if (h) {
+				i = h->prev_idx;
+				history--;
+				nh = history > 0 ? hist[history - 1].idx : -1;
+			} else {
+				i--;
+			}
 			if (i < 0)
 				break;
 		}
 		env->bt_regs[fr] = regs;
+		if (recb >= 0)
+			rb_bt_memo_store(memo, st, recb_i, recb_h, recb, regs, env->bt_stack[fr]);
+		if (rec >= 0)
+			rb_bt_memo_store(memo, st, last_idx, rec_history, rec, regs, env->bt_stack[fr]);
+		if (empty)
+			return 0;
 		st = st->parent;
 		if (!st)
 			break;

@@ -212,6 +212,7 @@ static void free_env(struct rb_env *env)
 	free(env->aux);
 	free(env->own_insns);
 	free(env->bt_desc);
+	free(env->bt_memo);
 	free(env->subprogs);
 	rb_free_chains(env);
 	rb_live72_free(env);

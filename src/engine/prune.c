@@ -186,6 +186,9 @@ skip_inf_loop_check:
 	if (err)
 		return err;
 	cur->parent = nw;
+	/* the checkpoint holds the history the walks remembered were of (bt_memo.c) */
+	nw->bt_memo_id = cur->bt_memo_id;
+	cur->bt_memo_id = 0;
 	cur->first_insn_idx = insn_idx;
 	cur->dfs_depth = nw->dfs_depth + 1;
 	cur->nhist = 0;

@@ -170,6 +170,7 @@ struct rb_vstate {
 	uint32_t branches;
 	int insn_idx, first_insn_idx, last_insn_idx;
 	int dfs_depth;
+	uint32_t bt_memo_id; /* its precision walks remembered (bt_memo.c), 0: none; in dfs_depth's padding */
 	uint32_t *refs; /* acquired reference ids */
 	int32_t *ref_insns; /* the instruction that acquired each (for the leak message) */
 	int nrefs;
@@ -281,6 +282,7 @@ struct rb_scc_visit {
 };
 
 struct rb_bt_desc;
+struct rb_bt_memo;
 struct rb_st_ops;
 struct rb_st_member;
 struct rb_kptr_rec;
@@ -387,6 +389,7 @@ struct rb_env {
 	int bt_frame;
 	bool bt_changed;
 	struct rb_bt_desc *bt_desc; /* per insn, its backtracking step (backtrack.c), built on first use */
+	struct rb_bt_memo *bt_memo; /* walks remembered (bt_memo.c), with bt_desc */
 	/* the object's BTF (map value types: locks.c), parsed on first use */
 	struct btf *obj_btf;
 	bool obj_btf_tried;
