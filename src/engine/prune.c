@@ -12,6 +12,24 @@
 #include "engine/stack_live72.h"
 #include "engine/states.h"
 
+bool rb_same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (int fr = a->curframe; fr >= 0; fr--)
+		if (a->frame[fr]->callsite != b->frame[fr]->callsite)
+			return false;
+	return true;
+}
+
+struct rb_vstate *rb_find_prev_entry(struct rb_env *env, const struct rb_vstate *cur, int insn_idx)
+{
+	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next)
+		if (sl->insn_idx == insn_idx && sl->branches && rb_same_callsites(sl, cur) && sl->dfs_depth < cur->dfs_depth)
+			return sl;
+	return NULL;
+}
+
 /* clean_live_states: complete checkpoints at insn_idx lose their dead slots */
 static void clean_live_states(struct rb_env *env, int insn_idx, const struct rb_vstate *cur)
 {

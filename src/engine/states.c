@@ -355,20 +355,24 @@ static const struct rb_reg *unbound_reg(struct rb_env *env)
 	return &env->unbound;
 }
 
+/* a slot's byte types as one word (all invalid or misc: no bit outside MISC8) */
+#define SPILL8 (0x0101010101010101ull * SLOT_SPILL)
+#define MISC8 (0x0101010101010101ull * SLOT_MISC)
+_Static_assert(SLOT_INVALID == 0 && SLOT_MISC == 2, "slot type values");
+static inline uint64_t type_word(const uint8_t type[8])
+{
+	uint64_t w;
+	return memcpy(&w, type, 8), w;
+}
+
 static const struct rb_reg *slot_scalar(struct rb_env *env, const struct rb_slot *s)
 {
-	/* scalar_reg_for_stack: a 64-bit scalar spill, or 8 misc bytes (an unknown scalar) */
-	if (s->type[7] == SLOT_SPILL) {
-		for (int i = 0; i < 8; i++)
-			if (s->type[i] != SLOT_SPILL)
-				return NULL;
+	/* scalar_reg_for_stack: a 64-bit scalar spill, or 8 misc bytes (an unknown
+	 * scalar; is_stack_all_misc: invalid counts as misc, privileged) */
+	uint64_t w = type_word(s->type);
+	if (w == SPILL8)
 		return s->spilled.type == RT_SCALAR ? &s->spilled : NULL;
-	}
-	/* is_stack_all_misc: invalid bytes count as misc for a privileged loader */
-	for (int i = 0; i < 8; i++)
-		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
-			return NULL;
-	return unbound_reg(env);
+	return w & ~MISC8 ? NULL : unbound_reg(env);
 }
 
 /* 7.2 scalar_reg_for_stack(stack, im), for the half slot starting at
@@ -378,10 +382,8 @@ static const struct rb_reg *half_scalar(struct rb_env *env, const struct rb_slot
 {
 	if (s->type[b] == SLOT_SPILL)
 		return s->spilled.type == RT_SCALAR ? &s->spilled : NULL;
-	for (int i = b; i < 8; i++)
-		if (s->type[i] != SLOT_MISC && s->type[i] != SLOT_INVALID)
-			return NULL;
-	return unbound_reg(env);
+	/* bytes b..7 (little-endian: the word's high 8 * (8 - b) bits) */
+	return (type_word(s->type) >> (8 * b)) & ~MISC8 ? NULL : unbound_reg(env);
 }
 
 /* a spilled scalar or misc bytes on both sides, compared as registers
@@ -400,63 +402,44 @@ static bool scalar_slots(struct rb_env *env, const struct rb_slot *os, const str
 	return (*or_ = slot_scalar(env, os)) && (*cr = slot_scalar(env, cs));
 }
 
-/* every byte SLOT_INVALID (0) or SLOT_MISC (2) */
-static bool only_invalid_misc(const uint8_t type[8])
-{
-	_Static_assert(SLOT_INVALID == 0 && SLOT_MISC == 2, "slot type values");
-	uint64_t w;
-	memcpy(&w, type, 8);
-	return !(w & ~0x0202020202020202ull);
-}
-
-static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct rb_func *c, struct idmap *m,
+/* 6.18 stacksafe's bytes of one slot (cs NULL: past the current stack) */
+static bool slot_safe(struct rb_env *env, const struct rb_slot *os, const struct rb_slot *cs, struct idmap *m,
 		      int exact)
 {
-	for (int i = 0; i < o->nslots * 8; i++) {
-		int spi = i / 8, b = i % 8;
-		/* a slot whose old bytes are all invalid or misc passes byte by
-		 * byte below (when EXACT, if the current slot's types are the
-		 * same): passed at once */
-		if (b == 0 && only_invalid_misc(o->stack[spi].type) &&
-		    (exact != EXACT || (spi < c->nslots && !memcmp(o->stack[spi].type, c->stack[spi].type, 8)))) {
-			i += 7;
-			continue;
-		}
-		uint8_t ot = o->stack[spi].type[b];
-		uint8_t ct = i < c->nslots * 8 ? c->stack[spi].type[b] : SLOT_INVALID;
+	for (int b = 0; b < 8; b++) {
+		uint8_t ot = os->type[b];
+		uint8_t ct = cs ? cs->type[b] : SLOT_INVALID;
 		/* 6.18.44: slot types must agree only for EXACT; within a
 		 * loop (RANGE_WITHIN) an invalid or misc old slot matches
 		 * anything, as outside ("bpf: allow states pruning for
 		 * misc/invalid slots in iterator loops", in 6.18 stable;
 		 * measured: strobemeta_bpf_loop's log equals the kernel's
 		 * only so) */
-		if (exact == EXACT && (i >= c->nslots * 8 || ot != ct))
+		if (exact == EXACT && (!cs || ot != ct))
 			return false;
 		if (ot == SLOT_INVALID)
 			continue;
 		if (ot == SLOT_MISC) /* allow_uninit_stack: misc matches anything */
 			continue;
-		if (i >= c->nslots * 8)
+		if (!cs)
 			return false;
 		const struct rb_reg *or_, *cr;
 		int skip;
-		if (scalar_slots(env, &o->stack[spi], &c->stack[spi], b, &or_, &cr, &skip)) {
+		if (scalar_slots(env, os, cs, b, &or_, &cr, &skip)) {
 			if (!regsafe(env, or_, cr, m, exact))
 				return false;
-			i += skip;
+			b += skip;
 			continue;
 		}
-		if (ot == SLOT_MISC && ct == SLOT_ZERO)
-			continue;
 		if (ot != ct)
 			return false;
 		if (b != 7)
 			continue;
-		if (ot == SLOT_SPILL && !regsafe(env, &o->stack[spi].spilled, &c->stack[spi].spilled, m, exact))
+		if (ot == SLOT_SPILL && !regsafe(env, &os->spilled, &cs->spilled, m, exact))
 			return false;
 		if (ot == SLOT_DYNPTR) {
 			/* the dynptr's type, which slot it is and its reference */
-			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
+			const struct rb_reg *orr = &os->spilled, *crr = &cs->spilled;
 			if (orr->map_idx != crr->map_idx || orr->range != crr->range ||
 			    !check_ids(m, orr->ref_obj_id, crr->ref_obj_id))
 				return false;
@@ -466,17 +449,53 @@ static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct 
 		}
 		if (ot == SLOT_IRQ_FLAG) {
 			/* the flag's reference and the kfuncs that saved it */
-			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
+			const struct rb_reg *orr = &os->spilled, *crr = &cs->spilled;
 			if (!check_ids(m, orr->id, crr->id) || RB_IRQ_CLASS(orr) != RB_IRQ_CLASS(crr))
 				return false;
 		}
 		if (ot == SLOT_ITER) {
 			/* the iterator's type, state and reference (not its depth) */
-			const struct rb_reg *orr = &o->stack[spi].spilled, *crr = &c->stack[spi].spilled;
+			const struct rb_reg *orr = &os->spilled, *crr = &cs->spilled;
 			if (orr->map_idx != crr->map_idx || orr->range != crr->range ||
 			    !check_ids(m, orr->ref_obj_id, crr->ref_obj_id))
 				return false;
 		}
+	}
+	return true;
+}
+
+static bool stacksafe(struct rb_env *env, const struct rb_func *o, const struct rb_func *c, struct idmap *m,
+		      int exact)
+{
+	for (int spi = 0; spi < o->nslots; spi++) {
+		const struct rb_slot *os = &o->stack[spi], *cs = spi < c->nslots ? &c->stack[spi] : NULL;
+		/* old bytes all invalid or misc: as byte by byte (EXACT: the same types), at once */
+		uint64_t ow = type_word(os->type);
+		if (!(ow & ~MISC8)) {
+			if (exact == EXACT && (!cs || type_word(cs->type) != ow))
+				return false;
+			continue;
+		}
+		/* 6.18, a whole spill (the bytes as below, in fewer steps): a
+		 * scalar against a scalar (spilled or misc) as registers; any
+		 * other spill only against a whole spill, its register */
+		if (ow == SPILL8 && cs && !env->prof->stacksafe_half_scalars) {
+			const struct rb_reg *cr;
+			if (os->spilled.type != RT_SCALAR) {
+				if (type_word(cs->type) != SPILL8 || !regsafe(env, &os->spilled, &cs->spilled, m, exact))
+					return false;
+				continue;
+			}
+			if (exact == EXACT && cs->type[0] != SLOT_SPILL)
+				return false;
+			if ((cr = slot_scalar(env, cs))) {
+				if (!regsafe(env, &os->spilled, cr, m, exact))
+					return false;
+				continue;
+			}
+		}
+		if (!slot_safe(env, os, cs, m, exact))
+			return false;
 	}
 	return true;
 }
@@ -561,24 +580,6 @@ void rb_widen_imprecise_scalars(struct rb_env *env, const struct rb_vstate *old,
 			if (fo->stack[s].type[7] == SLOT_SPILL && fc->stack[s].type[7] == SLOT_SPILL)
 				maybe_widen_reg(env, &fo->stack[s].spilled, &fc->stack[s].spilled, m);
 	}
-}
-
-bool rb_same_callsites(const struct rb_vstate *a, const struct rb_vstate *b)
-{
-	if (a->curframe != b->curframe)
-		return false;
-	for (int fr = a->curframe; fr >= 0; fr--)
-		if (a->frame[fr]->callsite != b->frame[fr]->callsite)
-			return false;
-	return true;
-}
-
-struct rb_vstate *rb_find_prev_entry(struct rb_env *env, const struct rb_vstate *cur, int insn_idx)
-{
-	for (struct rb_vstate *sl = *rb_states_list(env, insn_idx, cur); sl; sl = sl->next)
-		if (sl->insn_idx == insn_idx && sl->branches && rb_same_callsites(sl, cur) && sl->dfs_depth < cur->dfs_depth)
-			return sl;
-	return NULL;
 }
 
 /* 6.18.44 states_maybe_looping(): the registers compare up to (not
