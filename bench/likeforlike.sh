@@ -7,12 +7,16 @@
 # figures (the engine's verify_us against the kernel log's "verification
 # time", which also holds the kernel's rewrites and subprogram JIT).
 #
-#   bench/likeforlike.sh [-r N] [-m MIN_INSNS] [-j JOBS] DB [CORPUS_DIR|OBJ]...
+#   bench/likeforlike.sh [-r N] [-m MIN_INSNS] [-j JOBS] [-s] DB [CORPUS_DIR|OBJ]...
 #
 # With CORPUS/OBJ arguments: first a run into DB (label likeforlike:
-# `rangebench run --trackers old,kernel --explore-time --repeat N -j JOBS`;
-# -j 1 by default, so that the two sides of a program run one after the
-# other on one core). Then, from the DB's last likeforlike run: one line
+# `rangebench run --trackers old,kernel --explore-time --repeat N
+# --interleave -j JOBS`; -j 1 by default, so that the two sides of a
+# program run one after the other on one core; --interleave: in rounds,
+# one verification of each side per round, since these virtual machines
+# run ~1.6x slower for stretches of seconds to minutes, which fell on one
+# side's block of repeats and not the other's; -s: one side's N repeats,
+# then the other's, as before). Then, from the DB's last likeforlike run: one line
 # per program whose kernel row processed more than MIN_INSNS instructions
 # (default 10000) and the geometric means, over those, over the programs
 # whose kernel log time is 2 ms or more (20 samples and more: a share of a
@@ -26,24 +30,26 @@ set -eu
 N=5
 MIN=10000
 JOBS=1
+INTERLEAVE=--interleave
 RB=${RB:-build/rangebench}
-while getopts r:m:j: o; do
+while getopts r:m:j:s o; do
 	case $o in
 	r) N=$OPTARG ;;
 	m) MIN=$OPTARG ;;
 	j) JOBS=$OPTARG ;;
-	*) echo "usage: $0 [-r N] [-m MIN_INSNS] [-j JOBS] DB [CORPUS_DIR|OBJ]..." >&2; exit 2 ;;
+	s) INTERLEAVE= ;;
+	*) echo "usage: $0 [-r N] [-m MIN_INSNS] [-j JOBS] [-s] DB [CORPUS_DIR|OBJ]..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-r N] [-m MIN_INSNS] [-j JOBS] DB [CORPUS_DIR|OBJ]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-r N] [-m MIN_INSNS] [-j JOBS] [-s] DB [CORPUS_DIR|OBJ]..." >&2; exit 2; }
 DB=$1
 shift
 command -v sqlite3 >/dev/null || { echo "$0: sqlite3 is not installed" >&2; exit 2; }
 echo "load before: $(cat /proc/loadavg)"
 if [ $# -gt 0 ]; then
 	"$RB" run -q --no-census --db "$DB" --label likeforlike --trackers old,kernel --explore-time \
-		--repeat "$N" -j "$JOBS" "$@"
+		--repeat "$N" $INTERLEAVE -j "$JOBS" "$@"
 	echo "load after:  $(cat /proc/loadavg)"
 fi
 RUN=$(sqlite3 "$DB" "SELECT max(id) FROM runs WHERE label = 'likeforlike'")

@@ -25,7 +25,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: rangebench run [--trackers LIST] [-j N] [--db FILE] [--label TEXT]\n"
 		"                      [--filter GLOB] [--repeat N] [--insn-limit N] [--time-limit SEC]\n"
-		"                      [--mem-limit MIB] [--compiled-helpers] [--explore-time]\n"
+		"                      [--mem-limit MIB] [--compiled-helpers] [--explore-time] [--interleave]\n"
 		"                      [--keep-logs changed|all [--keep-logs-head MIB]]\n"
 		"                      [--census | --no-census] [--prog-type TYPE] [--shard K/N]\n"
 		"                      [--shard-costs DB]\n"
@@ -56,6 +56,9 @@ static void usage(FILE *f)
 		"                   explore_cpu_us: sampled with perf, oracle/ksample.h; the\n"
 		"                   engine always times its own): like for like, where the log's\n"
 		"                   time also holds the kernel's rewrites and subprogram JIT\n"
+		"  --interleave     with --repeat: each program's trackers verified in rounds, one\n"
+		"                   repeat of each per round (not one tracker's N, then the\n"
+		"                   next's), so a slower stretch of the machine falls on all alike\n"
 		"  --insn-limit N   instruction budget per program for the engine's trackers\n"
 		"                   (default: the kernel's 1000000, which kernels cannot change)\n"
 		"  --time-limit S   time budget per program and tracker in seconds (default 60;\n"
@@ -191,6 +194,7 @@ static int parse_opt(struct run_cli *c, int key, const char *arg)
 	case 'q': c->quiet = 1; return -1;
 	case 'H': c->o.compiled_helpers = true; return -1;
 	case 'x': c->o.explore_time = true; return -1;
+	case 'i': c->o.interleave = true; return -1;
 	case 'S': return parse_shard(&c->o, arg);
 	case 'K': c->shard_costs = arg; return -1;
 	case 'X': {
@@ -339,6 +343,7 @@ int rb_run_cli_parse(int argc, char **argv, struct run_cli *c)
 		{"mem-limit", required_argument, NULL, 'M'},
 		{"compiled-helpers", no_argument, NULL, 'H'},
 		{"explore-time", no_argument, NULL, 'x'},
+		{"interleave", no_argument, NULL, 'i'},
 		{"keep-logs", required_argument, NULL, 'L'},
 		{"keep-logs-head", required_argument, NULL, 'G'},
 		{"kernel-inputs", required_argument, NULL, 'X'},

@@ -31,11 +31,12 @@
 #include "driver/wire.h"
 #include "util/pool.h"
 
-enum { MSG_START = 1, MSG_ROW, MSG_OPEN_FAILED };
+enum { MSG_START = 1, MSG_ROW, MSG_OPEN_FAILED, MSG_GROUP };
 
 /* child -> parent: a pair started, its result, or the object's open
- * error (in res.msg); the row's identity is the parent's (from the scan),
- * so no name crosses the pipe */
+ * error (in res.msg), or (GROUP) the pairs q..q+repeats-1 started, to be
+ * verified interleaved, their rows after; the row's identity is the
+ * parent's (from the scan), so no name crosses the pipe */
 struct msg {
 	uint32_t type;
 	uint32_t q; /* the (program, tracker) pair */
@@ -102,6 +103,71 @@ static void error_row(struct rb_driver *d, const struct obj_state *os, size_t k,
 	snprintf(row->res.msg, sizeof(row->res.msg), "%.255s", why);
 }
 
+/* run --interleave: how many pairs from q on are one program's, one per
+ * tracker, all of them this child's and verified with the running
+ * kernel's open of the object (at least two, with repeats), else 0 */
+static size_t interleaved_pairs(const struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+				size_t q, size_t q1)
+{
+	size_t nt = d->opts.ntrackers;
+	if (!d->opts.interleave || d->opts.repeat < 2 || nt < 2 || !obj || q % nt || q + nt > q1 ||
+	    q + nt > os->nprogs * nt)
+		return 0;
+	for (unsigned t = 0; t < nt; t++)
+		if (d->opts.kernel_inputs[t] && d->opts.kernel_inputs[t][0])
+			return 0;
+	return nt;
+}
+
+/* The g pairs from q (interleaved_pairs) verified in rounds, one
+ * verification of each tracker per round, so that a stretch of time in
+ * which the machine runs slower (these virtual machines have them, ~1.6x,
+ * for seconds to minutes) falls on each tracker's repeats alike instead of
+ * on one tracker's block of repeats. The group is announced before (the
+ * parent's time budget, times g, runs from there; a child that dies in it
+ * is followed by one that verifies the group's pairs one after the other,
+ * rb_drv_run_object), each pair reported after all rounds. -1 when the
+ * pipe broke. */
+static int verify_interleaved(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+			      size_t rot, size_t q, size_t g, struct rb_pool *pool, int fd)
+{
+	struct rb_result_row *rows = calloc(g, sizeof(*rows));
+	struct rb_drv_meas *ms = calloc(g, sizeof(*ms));
+	int rc = -1;
+	struct msg m = {.type = MSG_GROUP, .q = (uint32_t)q, .repeats = (uint32_t)g};
+	if (!rows || !ms || (fd >= 0 && rb_write_all(fd, &m, sizeof(m)) < 0))
+		goto out;
+	for (size_t j = 0; j < g; j++) {
+		size_t k;
+		unsigned t;
+		pair_of(d->opts.ntrackers, rot, q + j, &k, &t);
+		rb_drv_meas_begin(d, os, obj, NULL, pool, k, t, &rows[j], &ms[j]);
+	}
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t j = 0; j < g; j++)
+			more |= rb_drv_meas_once(d, &ms[j], &rows[j]);
+	}
+	for (size_t j = 0; j < g; j++) {
+		rb_drv_meas_end(d, &ms[j], &rows[j]);
+		if (fd < 0) {
+			rb_drv_put(d, &rows[j]);
+			continue;
+		}
+		m.type = MSG_ROW;
+		m.q = (uint32_t)(q + j);
+		m.repeats = rows[j].repeats;
+		m.res = rows[j].res;
+		if (rb_write_all(fd, &m, sizeof(m)) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(rows);
+	free(ms);
+	return rc;
+}
+
 /* Verify pairs q0..q1-1 of an object; each pair announced (START) and then
  * reported (ROW) on fd, or put directly when fd < 0. obj: the object as
  * opened for the running kernel, or NULL when that open failed (open_err
@@ -122,6 +188,13 @@ static void verify_pairs(struct rb_driver *d, const struct obj_state *os, const 
 	for (size_t q = q0; q < npairs && q < q1; q++) {
 		if (fd < 0 && rb_drv_stop_requested(d))
 			break;
+		size_t g = interleaved_pairs(d, os, obj, q, q1);
+		if (g) {
+			if (verify_interleaved(d, os, obj, rot, q, g, pool, fd) < 0)
+				break;
+			q += g - 1;
+			continue;
+		}
 		size_t k;
 		unsigned t;
 		pair_of(d->opts.ntrackers, rot, q, &k, &t);
@@ -191,7 +264,7 @@ static void run_in_process(struct rb_driver *d, size_t i)
 /* the frame a child reads on its stdin: what to verify, pairs q..q1-1 of
  * object order[i] */
 static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q, size_t q1,
-		      struct rb_wbuf *b)
+		      bool interleave, struct rb_wbuf *b)
 {
 	rb_wput_str(b, os->job->path);
 	rb_wput_str(b, os->job->source);
@@ -211,6 +284,7 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 	rb_wput_str(b, pt ? pt : "");
 	rb_wput_u32(b, d->opts.compiled_helpers);
 	rb_wput_u32(b, d->opts.explore_time);
+	rb_wput_u32(b, interleave);
 	rb_wput_bytes(b, &d->opts.ksyms, sizeof(d->opts.ksyms));
 	/* the helper sets of the object's (type, attach type) pairs, probed
 	 * once per run here and handed over: a child probing them again cost
@@ -243,10 +317,10 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 /* start a verifier child for pairs q..q1-1 and hand it its job; the pid,
  * or -1 with err naming what failed */
 static pid_t spawn_child(struct rb_driver *d, const struct obj_state *os, size_t i, size_t q, size_t q1,
-			 int *rfd, struct rb_err *err)
+			 bool interleave, int *rfd, struct rb_err *err)
 {
 	struct rb_wbuf job = {0};
-	job_frame(d, os, i, q, q1, &job);
+	job_frame(d, os, i, q, q1, interleave, &job);
 	if (job.oom) {
 		rb_wbuf_free(&job);
 		rb_errf(err, "%s: out of memory", os->job->path);
@@ -268,6 +342,22 @@ static pid_t spawn_child(struct rb_driver *d, const struct obj_state *os, size_t
 	return pid;
 }
 
+/* a child's row of pair m->q: its identity from the scan, its result from the child */
+static void put_row(struct rb_driver *d, const struct obj_state *os, size_t i, const struct msg *m,
+		    struct rb_result_row *row)
+{
+	size_t k;
+	unsigned t;
+	pair_of(d->opts.ntrackers, i, m->q, &k, &t);
+	memset(row, 0, sizeof(*row));
+	row->run_id = d->opts.run_id;
+	rb_drv_ident(&row->prog, os, k);
+	snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
+	row->res = m->res;
+	row->repeats = m->repeats;
+	rb_drv_put(d, row);
+}
+
 void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s)
 {
 	if (!d->opts.child_exe) {
@@ -283,22 +373,26 @@ void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s)
 	 * limit, plus slack for loading (up to 5 s) */
 	double tl = d->opts.time_limit_s;
 	double budget = tl > 0 ? tl * repeat + (tl < 5 ? tl : 5) : 0;
+	/* run --interleave: children verify groups of pairs in rounds, until
+	 * one dies in a group (then one pair after the other, as without) */
+	bool il = d->opts.interleave;
 	struct msg m;
 	struct rb_result_row *row = malloc(sizeof(*row));
 	while (row && q < rb_drv_stretch_end(d, s, npairs) && !rb_drv_stop_requested(d)) {
 		int rfd;
 		struct rb_err e = {{0}};
-		pid_t pid = spawn_child(d, os, i, q, rb_drv_stretch_end(d, s, npairs), &rfd, &e);
+		pid_t pid = spawn_child(d, os, i, q, rb_drv_stretch_end(d, s, npairs), il, &rfd, &e);
 		if (pid < 0) {
 			rb_drv_fail(d, &e);
 			break;
 		}
-		/* TAKEN: the child started a pair another worker took since */
-		enum { EXITED, STOPPED, OVER_BUDGET, OVER_MEMORY, TAKEN } how = EXITED;
+		/* TAKEN: the child started a pair another worker took since;
+		 * SHARED: a group of pairs another worker has some of */
+		enum { EXITED, STOPPED, OVER_BUDGET, OVER_MEMORY, TAKEN, SHARED } how = EXITED;
 		uint64_t rss_mib = 0;
 		bool inflight = false;
-		size_t cur = q;
-		double started = 0;
+		size_t cur = q, group_end = 0;
+		double started = 0, limit = budget;
 		for (;;) {
 			struct pollfd p = {.fd = rfd, .events = POLLIN};
 			int r = poll(&p, 1, 100);
@@ -306,7 +400,7 @@ void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s)
 				how = STOPPED;
 				break;
 			}
-			if (inflight && budget > 0 && now_s() - started > budget) {
+			if (inflight && limit > 0 && now_s() - started > limit) {
 				how = OVER_BUDGET;
 				break;
 			}
@@ -331,19 +425,20 @@ void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s)
 				inflight = true;
 				cur = m.q;
 				started = now_s();
+				limit = budget;
+			} else if (m.type == MSG_GROUP) {
+				if (!m.repeats || !rb_drv_stretch_start(d, s, (size_t)m.q + m.repeats - 1)) {
+					how = SHARED;
+					break;
+				}
+				inflight = true;
+				cur = m.q;
+				group_end = (size_t)m.q + m.repeats;
+				started = now_s();
+				limit = budget * m.repeats;
 			} else if (m.type == MSG_ROW) {
-				/* the row's identity from the scan, its result from the child */
-				size_t k;
-				unsigned t;
-				pair_of(d->opts.ntrackers, i, m.q, &k, &t);
-				memset(row, 0, sizeof(*row));
-				row->run_id = d->opts.run_id;
-				rb_drv_ident(&row->prog, os, k);
-				snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
-				row->res = m.res;
-				row->repeats = m.repeats;
+				put_row(d, os, i, &m, row);
 				inflight = false;
-				rb_drv_put(d, row);
 				q = (size_t)m.q + 1;
 			} else if (m.type == MSG_OPEN_FAILED) {
 				/* opened in the scan, not now (the file changed?) */
@@ -369,6 +464,10 @@ void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s)
 		int status = rb_wait_child(pid);
 		if (how == STOPPED || how == TAKEN)
 			break;
+		if (how == SHARED || q < group_end) {
+			il = false; /* its pairs again, one after the other */
+			continue;
+		}
 		char why[160];
 		if (how == OVER_BUDGET) {
 			snprintf(why, sizeof(why), "time budget of %.1f s exceeded: verification stopped",
@@ -434,6 +533,7 @@ static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *
 	job->prog_type = (char *)rb_wget_str(c);
 	d->opts.compiled_helpers = rb_wget_u32(c) != 0;
 	d->opts.explore_time = rb_wget_u32(c) != 0;
+	d->opts.interleave = rb_wget_u32(c) != 0;
 	rb_wget_bytes(c, &d->opts.ksyms, sizeof(d->opts.ksyms));
 	/* the sets the parent probed (job_frame): this child probes nothing it was given */
 	rb_helper_probe_init_off(d->helpers, rb_wget_u32(c) != 0);

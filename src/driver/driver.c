@@ -341,22 +341,24 @@ static uint64_t measure_again(struct rb_driver *d, const struct rb_object *obj, 
 	return rb_verify(obj, pidx, vo, &res, &e) < 0 ? kib : rb_rss_peak_kib(&d->rss);
 }
 
-void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+bool rb_drv_meas_begin(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
 		       struct rb_vmlinux *vmlinux, struct rb_pool *pool, size_t k, unsigned t,
-		       struct rb_result_row *row)
+		       struct rb_result_row *row, struct rb_drv_meas *m)
 {
 	memset(row, 0, sizeof(*row));
 	row->run_id = d->opts.run_id;
 	rb_drv_ident(&row->prog, os, k);
 	snprintf(row->tracker, sizeof(row->tracker), "%s", d->opts.trackers[t]);
+	m->done = true;
+	m->n = 0;
 	size_t pidx = os->progs[k].idx;
 	if (pidx >= obj->prog_cnt) {
 		row->res.verdict = RB_LOAD_ERROR;
 		row->res.err_insn = -1;
 		snprintf(row->res.msg, sizeof(row->res.msg), "program %zu vanished from the object", pidx);
-		return;
+		return false;
 	}
-	struct rb_verify_opts vo = {
+	m->vo = (struct rb_verify_opts){
 		.pool = pool,
 		.tracker = d->opts.trackers[t],
 		.insn_limit = d->opts.insn_limit,
@@ -365,72 +367,98 @@ void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const st
 		.helpers = d->helpers ? &d->helper_src : NULL,
 		.ksyms = d->opts.explore_time ? &d->opts.ksyms : NULL,
 	};
+	m->obj = obj;
+	m->pool = pool;
+	m->pidx = pidx;
+	m->t = t;
 	/* the program's helper set probed now, not inside the timed verification */
-	if (d->helpers && !rb_kernel_is_running(vo.tracker))
+	if (d->helpers && !rb_kernel_is_running(m->vo.tracker))
 		rb_drv_helper_set(d, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
-	unsigned repeat = d->opts.repeat ? d->opts.repeat : 1;
-	/* the three times of each verification: log or engine time, the
-	 * exploration's wall and CPU time (result/metrics.h) */
-	double times[3][64];
-	if (repeat > 64)
-		repeat = 64;
-	unsigned n = 0;
-	for (unsigned r = 0; r < repeat; r++) {
-		struct rb_result res;
-		struct rb_err e = {{0}};
+	m->repeat = d->opts.repeat ? d->opts.repeat : 1;
+	if (m->repeat > 64)
+		m->repeat = 64;
+	m->done = false;
+	return true;
+}
+
+bool rb_drv_meas_once(struct rb_driver *d, struct rb_drv_meas *m, struct rb_result_row *row)
+{
+	if (m->done)
+		return false;
+	unsigned r = m->n;
+	struct rb_verify_opts *vo = &m->vo;
+	struct rb_result res;
+	struct rb_err e = {{0}};
+	memset(&res, 0, sizeof(res));
+	res.err_insn = -1;
+	/* the first verification's peak RSS, for userspace trackers */
+	bool rss = r == 0 && d->measure_rss && !rb_kernel_is_running(vo->tracker) && rb_rss_reset_peak(&d->rss);
+	/* the state memory kept from the verification before (the
+	 * repeats after the first reuse it), except where the peak RSS
+	 * is measured: that one starts from an empty pool */
+	if (rss)
+		rb_pool_release(m->pool);
+	unsigned loads = rss && vo->vmlinux ? rb_vmlinux_loads(vo->vmlinux) : 0;
+	int rc = rb_verify(m->obj, m->pidx, vo, &res, &e);
+	if (rss && rc >= 0)
+		res.peak_rss_kib = measure_again(d, m->obj, m->pidx, vo, loads, rb_rss_peak_kib(&d->rss));
+	if (rss)
+		rb_rss_after(res.peak_rss_kib);
+	rb_fault_during(d->fault[m->t], vo->tracker);
+	if (rc < 0) {
 		memset(&res, 0, sizeof(res));
+		res.verdict = RB_LOAD_ERROR;
 		res.err_insn = -1;
-		/* the first verification's peak RSS, for userspace trackers */
-		bool rss = r == 0 && d->measure_rss && !rb_kernel_is_running(vo.tracker) && rb_rss_reset_peak(&d->rss);
-		/* the state memory kept from the verification before (the
-		 * repeats after the first reuse it), except where the peak RSS
-		 * is measured: that one starts from an empty pool */
-		if (rss)
-			rb_pool_release(pool);
-		unsigned loads = rss && vo.vmlinux ? rb_vmlinux_loads(vo.vmlinux) : 0;
-		int rc = rb_verify(obj, pidx, &vo, &res, &e);
-		if (rss && rc >= 0)
-			res.peak_rss_kib = measure_again(d, obj, pidx, &vo, loads, rb_rss_peak_kib(&d->rss));
-		if (rss)
-			rb_rss_after(res.peak_rss_kib);
-		rb_fault_during(d->fault[t]);
-		if (rc < 0) {
-			memset(&res, 0, sizeof(res));
-			res.verdict = RB_LOAD_ERROR;
-			res.err_insn = -1;
-			snprintf(res.msg, sizeof(res.msg), "%.255s", e.msg);
-		}
-		/* the verifier's own time (0 when it did not verify) */
-		times[0][n] = res.verify_us;
-		times[1][n] = res.explore_us;
-		times[2][n++] = res.explore_cpu_us;
-		if (r == 0)
-			row->res = res;
-		/* repeat only verifications whose time means something: not
-		 * errors, refusals or exhausted budgets, but the instruction
-		 * budget (both sides stop at the same count; unrepeated, the
-		 * engine's one time was the cold first one of a warm kernel) */
-		bool insn_budget = res.verdict == RB_LIMIT &&
-				   res.insns_processed > (vo.insn_limit ? vo.insn_limit : 1000000);
-		if (rc < 0 || (res.verdict != RB_ACCEPT && res.verdict != RB_REJECT && !insn_budget) ||
-		    (r + 1 < repeat && rb_drv_stop_requested(d)))
-			break;
+		snprintf(res.msg, sizeof(res.msg), "%.255s", e.msg);
 	}
+	/* the verifier's own time (0 when it did not verify) */
+	m->times[0][m->n] = res.verify_us;
+	m->times[1][m->n] = res.explore_us;
+	m->times[2][m->n++] = res.explore_cpu_us;
+	if (r == 0)
+		row->res = res;
+	/* repeat only verifications whose time means something: not
+	 * errors, refusals or exhausted budgets, but the instruction
+	 * budget (both sides stop at the same count; unrepeated, the
+	 * engine's one time was the cold first one of a warm kernel) */
+	bool insn_budget = res.verdict == RB_LIMIT && res.insns_processed > (vo->insn_limit ? vo->insn_limit : 1000000);
+	if (rc < 0 || (res.verdict != RB_ACCEPT && res.verdict != RB_REJECT && !insn_budget) ||
+	    m->n >= m->repeat || rb_drv_stop_requested(d))
+		m->done = true;
+	return !m->done;
+}
+
+void rb_drv_meas_end(struct rb_driver *d, struct rb_drv_meas *m, struct rb_result_row *row)
+{
+	unsigned n = m->n;
+	if (n == 0)
+		return; /* nothing measured: the row says why (begin) */
 	/* median, least and most of each */
 	static const enum rb_metric spread[3][3] = {
 		{RB_M_TIME, RB_M_TIME_MIN, RB_M_TIME_MAX},
 		{RB_M_EXPLORE, RB_M_EXPLORE_MIN, RB_M_EXPLORE_MAX},
 		{RB_M_EXPLORE_CPU, RB_M_EXPLORE_CPU_MIN, RB_M_EXPLORE_CPU_MAX},
 	};
-	for (int m = 0; m < 3; m++) {
-		double *v = times[m];
+	for (int k = 0; k < 3; k++) {
+		double *v = m->times[k];
 		qsort(v, n, sizeof(v[0]), cmp_double);
-		rb_metric_set(&row->res, spread[m][0], n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
-		rb_metric_set(&row->res, spread[m][1], v[0]);
-		rb_metric_set(&row->res, spread[m][2], v[n - 1]);
+		rb_metric_set(&row->res, spread[k][0], n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+		rb_metric_set(&row->res, spread[k][1], v[0]);
+		rb_metric_set(&row->res, spread[k][2], v[n - 1]);
 	}
 	row->repeats = n;
-	rb_fault_apply(d->fault[t], &row->res);
+	rb_fault_apply(d->fault[m->t], &row->res);
+}
+
+void rb_drv_verify_one(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+		       struct rb_vmlinux *vmlinux, struct rb_pool *pool, size_t k, unsigned t,
+		       struct rb_result_row *row)
+{
+	struct rb_drv_meas meas, *m = &meas;
+	if (rb_drv_meas_begin(d, os, obj, vmlinux, pool, k, t, row, m))
+		while (rb_drv_meas_once(d, m, row))
+			;
+	rb_drv_meas_end(d, m, row);
 }
 
 /* the objects in order, then shares of the others' stretches (driver_impl.h) */

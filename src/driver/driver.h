@@ -81,6 +81,10 @@ struct rb_driver_opts {
 	 * these function addresses (run --explore-time) */
 	bool explore_time;
 	struct rb_ksyms ksyms;
+	/* with repeat > 1: each program's trackers verified in rounds, one
+	 * repeat of each per round, instead of one tracker's repeats after
+	 * the other's (run --interleave) */
+	bool interleave;
 };
 
 /* The type option an object of the run is opened with: its manifest's

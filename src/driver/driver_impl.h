@@ -14,6 +14,7 @@
 #include "loader/object.h"
 #include "oracle/helper_probe.h"
 #include "store/writer.h"
+#include "verify/verify.h"
 
 struct rb_pool;
 
@@ -95,6 +96,28 @@ const char *rb_drv_other_inputs(const struct rb_driver *d);
 void rb_drv_put(struct rb_driver *d, const struct rb_result_row *row);
 /* the row identity of program k of an object, from the scan */
 void rb_drv_ident(struct rb_prog_ident *id, const struct obj_state *os, size_t k);
+/* one (program, tracker) being measured, repeat by repeat: its options,
+ * program index and the times of the verifications so far */
+struct rb_drv_meas {
+	struct rb_verify_opts vo;
+	const struct rb_object *obj;
+	struct rb_pool *pool;
+	size_t pidx;
+	unsigned t, repeat, n;
+	bool done;
+	/* the three times of each verification: log or engine time, the
+	 * exploration's wall and CPU time (result/metrics.h) */
+	double times[3][64];
+};
+/* rb_drv_verify_one in steps, so that the repeats of several pairs can
+ * alternate (run --interleave): begin fills row's identity and m (false:
+ * nothing to verify, row says why), once verifies one more time (false:
+ * no more repeats), end sets the median, least and most times */
+bool rb_drv_meas_begin(struct rb_driver *d, const struct obj_state *os, const struct rb_object *obj,
+		       struct rb_vmlinux *vmlinux, struct rb_pool *pool, size_t k, unsigned t,
+		       struct rb_result_row *row, struct rb_drv_meas *m);
+bool rb_drv_meas_once(struct rb_driver *d, struct rb_drv_meas *m, struct rb_result_row *row);
+void rb_drv_meas_end(struct rb_driver *d, struct rb_drv_meas *m, struct rb_result_row *row);
 /* verify program k of an object with tracker t (repeat times) into row;
  * vmlinux: the BTF of the kernel the object was opened for (NULL:
  * d->vmlinux, the running kernel's); pool: the engine's state memory,

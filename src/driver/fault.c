@@ -34,6 +34,7 @@ int rb_fault_parse(const char *spec, const char *tracker)
 			: !strcmp(kind, "crash")   ? RB_FAULT_CRASH
 			: !strcmp(kind, "hang")    ? RB_FAULT_HANG
 			: !strcmp(kind, "hog")     ? RB_FAULT_HOG
+			: !strcmp(kind, "note")    ? RB_FAULT_NOTE
 						   : -1;
 		if (k < 0)
 			return -1;
@@ -78,8 +79,10 @@ int rb_fault_open(const char *spec, const char *path)
 	return kinds;
 }
 
-void rb_fault_during(int kinds)
+void rb_fault_during(int kinds, const char *tracker)
 {
+	if (kinds & RB_FAULT_NOTE)
+		fprintf(stderr, "RB_TEST_FAULT: verified %s\n", tracker);
 	if (kinds & RB_FAULT_SLOW)
 		usleep(200000);
 	if (kinds & RB_FAULT_CRASH)

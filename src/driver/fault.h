@@ -12,6 +12,8 @@
  *   hang     each verification hangs after verifying (until killed)
  *   hog      each verification then grows its memory by 64 MiB every
  *            50 ms (touched, so resident) until killed
+ *   note     each verification then prints "RB_TEST_FAULT: verified
+ *            TRACKER" on stderr (the order of a run's verifications)
  * and the target "open" (every object) or "open=GLOB" (objects whose file
  * name matches GLOB) with KIND crash or hang makes the process that opens
  * an object (a scan child, scan.h) die or hang in the opening step, as a
@@ -31,14 +33,15 @@ enum {
 	RB_FAULT_CRASH = 16,
 	RB_FAULT_HANG = 32,
 	RB_FAULT_HOG = 64,
+	RB_FAULT_NOTE = 128,
 };
 
 /* The fault kinds spec sets for tracker (0: none; -1: bad spec). */
 int rb_fault_parse(const char *spec, const char *tracker);
 /* The kinds (RB_FAULT_CRASH, RB_FAULT_HANG) spec sets for opening path. */
 int rb_fault_open(const char *spec, const char *path);
-/* After a verification: sleep, crash or hang as the kinds say. */
-void rb_fault_during(int kinds);
+/* After a verification by tracker: note, sleep, crash or hang as the kinds say. */
+void rb_fault_during(int kinds, const char *tracker);
 /* Apply the kinds to a result (not RB_FAULT_SLOW/CRASH/HANG). */
 void rb_fault_apply(int kinds, struct rb_result *res);
 /* RB_TEST_FAULT in test builds, NULL in release builds */

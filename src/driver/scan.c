@@ -220,7 +220,7 @@ int rb_scan_child_main(void)
 					  .attach_type = *at ? at : NULL,
 					  .btf_path = *btf ? btf : NULL,
 					  .kernel_inputs = *inputs ? inputs : NULL};
-		rb_fault_during(rb_fault_open(fault, path));
+		rb_fault_during(rb_fault_open(fault, path), "open");
 		struct rb_object *obj = NULL;
 		struct rb_err e = {{0}};
 		rep.n = 0;
