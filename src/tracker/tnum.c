@@ -86,7 +86,7 @@ struct tnum tnum_xor(struct tnum a, struct tnum b)
 	return mk(v & ~mu, mu);
 }
 
-struct tnum tnum_mul(struct tnum a, struct tnum b)
+struct tnum tnum_mul_ref(struct tnum a, struct tnum b)
 {
 	/* Schoolbook multiplication over a's bits, as the running 6.18.44
 	 * kernel does it (measured: it reproduces its var_off after every
@@ -102,6 +102,33 @@ struct tnum tnum_mul(struct tnum a, struct tnum b)
 			acc = tnum_union(acc, tnum_add(acc, b));
 		a = tnum_rshift(a, 1);
 		b = tnum_lshift(b, 1);
+	}
+	return acc;
+}
+
+/* tnum_mul_ref() with the same result, stopping once the rest of the loop
+ * can change nothing: after i steps the shifted b has no bit below i, and
+ * once every bit of the accumulator from i up is unknown, adding b keeps
+ * it as it is (below i nothing is added and no carry starts; from i up
+ * the sum's mask holds the accumulator's, all ones, and its value is 0
+ * there, as in the accumulator: tnum_add and tnum_union always return
+ * value & ~mask), and so does the union with itself. test_tnum's
+ * test_mul_ref8 compares the two on every pair of 8-bit tnums. */
+struct tnum tnum_mul(struct tnum a, struct tnum b)
+{
+	struct tnum acc = TNUM_C(0, 0);
+	uint64_t low = 0; /* the bits below i */
+
+	while (a.value || a.mask) {
+		if (a.value & 1)
+			acc = tnum_add(acc, b);
+		else if (a.mask & 1)
+			acc = tnum_union(acc, tnum_add(acc, b));
+		a = tnum_rshift(a, 1);
+		b = tnum_lshift(b, 1);
+		low = low << 1 | 1;
+		if ((acc.mask | low) == W_MASK)
+			break;
 	}
 	return acc;
 }

@@ -40,6 +40,7 @@ struct tnum {
 #define tnum_or RB_SYM(tnum_or)
 #define tnum_xor RB_SYM(tnum_xor)
 #define tnum_mul RB_SYM(tnum_mul)
+#define tnum_mul_ref RB_SYM(tnum_mul_ref)
 #define tnum_intersect RB_SYM(tnum_intersect)
 #define tnum_union RB_SYM(tnum_union)
 #define tnum_cast RB_SYM(tnum_cast)
@@ -98,6 +99,8 @@ struct tnum tnum_xor(struct tnum a, struct tnum b);
 /* the running 6.18.44 kernel's multiplication (bit-serial partial
  * products, an uncertain bit taking the union of both sums; sound) */
 struct tnum tnum_mul(struct tnum a, struct tnum b);
+/* the same, every step of 6.18.44's loop (tnum_mul stops early) */
+struct tnum tnum_mul_ref(struct tnum a, struct tnum b);
 
 /* values in both a and b (the kernel's variant: where a and b disagree
  * on a known bit the result claims a known 1; callers that care must

@@ -336,35 +336,48 @@ static void mov(struct creg *d, const struct creg *s, const struct rb_alu *op)
 	creg_sync(d);
 }
 
+/* mainline scalar32_min_max_mul and scalar_min_max_mul on the arcs
+ * (cnum_mul), both in one call */
+static __attribute__((noinline)) void mul_arcs(struct creg *d, const struct creg *s)
+{
+	d->r32 = cnum_mul_at(d->r32, s->r32, RH);
+	d->r64 = cnum_mul_at(d->r64, s->r64, RW);
+}
+
 /* mainline adjust_scalar_min_max_vals */
 void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *op)
 {
 	uint8_t opc = BPF_OP(op->code);
 	bool alu32 = BPF_CLASS(op->code) != BPF_ALU64;
-	struct creg src;
-	creg_copy(&src, src_in);
+	/* the source is read in place; a copy only when it is dst itself,
+	 * which the operations below change before they read the source
+	 * (unary: mainline passes dst as its own source) */
+	const struct creg *src = src_in;
+	struct creg copy;
+	if (opc == BPF_NEG || opc == BPF_END || src_in == dst) {
+		creg_copy(&copy, dst);
+		src = &copy;
+	}
 
 	if (opc == BPF_MOV) {
-		mov(dst, &src, op);
+		mov(dst, src, op);
 		return;
 	}
-	if (opc == BPF_NEG || opc == BPF_END)
-		creg_copy(&src, dst); /* unary: mainline passes dst as its own source */
-	if (!safe_to_compute(op, &src, alu32)) {
+	if (!safe_to_compute(op, src, alu32)) {
 		*dst = creg_unknown();
 		return;
 	}
 
 	switch (opc) {
 	case BPF_ADD:
-		dst->r32 = cnum_add(dst->r32, src.r32, RH);
-		dst->r64 = cnum_add(dst->r64, src.r64, RW);
-		dst->var_off = tnum_add(dst->var_off, src.var_off);
+		dst->r32 = cnum_add(dst->r32, src->r32, RH);
+		dst->r64 = cnum_add(dst->r64, src->r64, RW);
+		dst->var_off = tnum_add(dst->var_off, src->var_off);
 		break;
 	case BPF_SUB:
-		dst->r32 = cnum_sub(dst->r32, src.r32, RH);
-		dst->r64 = cnum_sub(dst->r64, src.r64, RW);
-		dst->var_off = tnum_sub(dst->var_off, src.var_off);
+		dst->r32 = cnum_sub(dst->r32, src->r32, RH);
+		dst->r64 = cnum_sub(dst->r64, src->r64, RW);
+		dst->var_off = tnum_sub(dst->var_off, src->var_off);
 		break;
 	case BPF_NEG: {
 		struct creg old;
@@ -376,46 +389,45 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 		break;
 	}
 	case BPF_MUL:
-		dst->var_off = tnum_mul(dst->var_off, src.var_off);
-		dst->r32 = cnum_mul(dst->r32, src.r32, RH);
-		dst->r64 = cnum_mul(dst->r64, src.r64, RW);
+		dst->var_off = tnum_mul(dst->var_off, src->var_off);
+		mul_arcs(dst, src);
 		break;
 	case BPF_DIV:
 		/* BPF: x / 0 == 0 */
-		if (alu32 ? reg_u32_min(&src) == 0 : reg_umin(&src) == 0) {
+		if (alu32 ? reg_u32_min(src) == 0 : reg_umin(src) == 0) {
 			creg_known(dst, 0);
 			break;
 		}
 		if (op->off == 1)
-			sdiv(dst, &src, alu32);
+			sdiv(dst, src, alu32);
 		else
-			udiv(dst, &src, alu32);
+			udiv(dst, src, alu32);
 		break;
 	case BPF_MOD:
 		/* BPF: x % 0 == x */
-		if (alu32 ? reg_u32_min(&src) == 0 : reg_umin(&src) == 0)
+		if (alu32 ? reg_u32_min(src) == 0 : reg_umin(src) == 0)
 			break;
 		if (op->off == 1)
-			smod(dst, &src, alu32);
+			smod(dst, src, alu32);
 		else
-			umod(dst, &src, alu32);
+			umod(dst, src, alu32);
 		break;
 	case BPF_AND:
-		dst->var_off = tnum_and(dst->var_off, src.var_off);
-		bitop(dst, &src, BPF_AND);
+		dst->var_off = tnum_and(dst->var_off, src->var_off);
+		bitop(dst, src, BPF_AND);
 		break;
 	case BPF_OR:
-		dst->var_off = tnum_or(dst->var_off, src.var_off);
-		bitop(dst, &src, BPF_OR);
+		dst->var_off = tnum_or(dst->var_off, src->var_off);
+		bitop(dst, src, BPF_OR);
 		break;
 	case BPF_XOR:
-		dst->var_off = tnum_xor(dst->var_off, src.var_off);
-		bitop(dst, &src, BPF_XOR);
+		dst->var_off = tnum_xor(dst->var_off, src->var_off);
+		bitop(dst, src, BPF_XOR);
 		break;
 	case BPF_LSH:
 	case BPF_RSH:
 	case BPF_ARSH:
-		shift(dst, &src, opc, alu32);
+		shift(dst, src, opc, alu32);
 		break;
 	case BPF_END:
 		byte_swap(dst, op);

@@ -92,6 +92,7 @@ static inline uint64_t cnum_end(struct cnum a, unsigned bits)
 #define cnum_neg CN_SYM(cnum_neg)
 #define cnum_sub CN_SYM(cnum_sub)
 #define cnum_mul CN_SYM(cnum_mul)
+#define cnum_mul_ref CN_SYM(cnum_mul_ref)
 #define cnum_narrow CN_SYM(cnum_narrow)
 #define cnum_widen_intersect CN_SYM(cnum_widen_intersect)
 #define cnum_from_set CN_SYM(cnum_from_set)
@@ -105,6 +106,8 @@ struct cnum cnum_hull(struct cnum a, struct cnum b, unsigned bits);
  * multiply: scalar_min_max_mul multiplies the converted bounds, falls back
  * to unbounded on overflow and intersects the two results). */
 struct cnum cnum_mul(struct cnum a, struct cnum b, unsigned bits);
+/* the same, step by step as mainline (the reference of cnum_mul) */
+struct cnum cnum_mul_ref(struct cnum a, struct cnum b, unsigned bits);
 /* The smallest arc containing every vals[i] (truncated to `bits`): the
  * complement of the largest circular gap between them. Empty for n == 0.
  * Returns false only if memory ran out (then *out is the full circle). */
@@ -330,6 +333,60 @@ static inline struct cnum cnum_widen_intersect(struct cnum a, unsigned bits, str
 	if (last < first)
 		return cnum_empty(bits);
 	return mk(a.base + first, last - first, bits);
+}
+
+/* unsigned / signed products of `bits`-wide values; true on overflow */
+static inline bool cnum_umul_ov(uint64_t x, uint64_t y, unsigned bits, uint64_t *r)
+{
+	uint64_t p;
+	bool ov = __builtin_mul_overflow(x, y, &p);
+	*r = p & cn_mask(bits);
+	return ov || p > cn_mask(bits);
+}
+
+static inline bool cnum_smul_ov(int64_t x, int64_t y, unsigned bits, int64_t *r)
+{
+	int64_t p;
+	bool ov = __builtin_mul_overflow(x, y, &p);
+	int64_t lo = sext_bits(cn_smin_bits(bits), bits), hi = (int64_t)cn_smax_bits(bits);
+	*r = p;
+	return ov || p < lo || p > hi;
+}
+
+/* a * b (cnum_mul, see arc.c), inline for callers that multiply at a
+ * constant width */
+static inline __attribute__((always_inline)) struct cnum cnum_mul_at(struct cnum a, struct cnum b, unsigned bits)
+{
+	const uint64_t m = cn_mask(bits);
+	if (cnum_is_empty(a, bits) || cnum_is_empty(b, bits))
+		return cnum_empty(bits);
+
+	struct cnum u = cnum_full(bits), s = cnum_full(bits);
+	uint64_t umax;
+	if (!cnum_umul_ov(crosses_umax(a, bits) ? m : a.base + a.size, crosses_umax(b, bits) ? m : b.base + b.size,
+		     bits, &umax)) {
+		uint64_t umin = (crosses_umax(a, bits) ? 0 : a.base) * (crosses_umax(b, bits) ? 0 : b.base);
+		u = cnum_from_urange(umin, umax, bits);
+	}
+
+	const int64_t smn = sext_bits(cn_smin_bits(bits), bits), smx = (int64_t)cn_smax_bits(bits);
+	/* crosses_smax() of a non-empty arc: the full circle (size m, base
+	 * 0) passes the test too */
+	bool ca = ((cn_smax_bits(bits) - a.base) & m) < a.size, cb = ((cn_smax_bits(bits) - b.base) & m) < b.size;
+	int64_t a0 = ca ? smn : sext_bits(a.base, bits), a1 = ca ? smx : sext_bits(cnum_end(a, bits), bits);
+	int64_t b0 = cb ? smn : sext_bits(b.base, bits), b1 = cb ? smx : sext_bits(cnum_end(b, bits), bits);
+	int64_t p0, p1, p2, p3;
+	if (!cnum_smul_ov(a0, b0, bits, &p0) && !cnum_smul_ov(a0, b1, bits, &p1) && !cnum_smul_ov(a1, b0, bits, &p2) &&
+	    !cnum_smul_ov(a1, b1, bits, &p3)) {
+		int64_t lo01 = p0 < p1 ? p0 : p1, hi01 = p0 < p1 ? p1 : p0;
+		int64_t lo23 = p2 < p3 ? p2 : p3, hi23 = p2 < p3 ? p3 : p2;
+		s = cnum_from_srange(lo01 < lo23 ? lo01 : lo23, hi01 < hi23 ? hi23 : hi01, bits);
+	}
+	if (s.size == m)
+		return u;
+	if (u.size == m)
+		return s;
+	return cnum_intersect(u, s, bits);
 }
 
 #endif

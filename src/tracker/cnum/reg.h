@@ -117,6 +117,8 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_update_bounds64 CN_SYM(creg_update_bounds64)
 #define creg_update_bounds CN_SYM(creg_update_bounds)
 #define creg_sync CN_SYM(creg_sync)
+#define creg_sync_ref CN_SYM(creg_sync_ref)
+#define creg_deduce_bounds CN_SYM(creg_deduce_bounds)
 #define creg_zext CN_SYM(creg_zext)
 #define creg_coerce CN_SYM(creg_coerce)
 #define creg_coerce_sx CN_SYM(creg_coerce_sx)
@@ -142,8 +144,14 @@ void creg_known(struct creg *r, uint64_t c);
 void creg_update_bounds32(struct creg *r);
 void creg_update_bounds64(struct creg *r);
 void creg_update_bounds(struct creg *r);
-/* mainline reg_bounds_sync(): the six directions tnum <-> r64 <-> r32 */
+/* mainline reg_bounds_sync(): the six directions tnum <-> r64 <-> r32;
+ * creg_sync_ref() is the same step by step, creg_sync() with fast paths
+ * (same results, tests/unit/test_cnum_fast.c) */
 void creg_sync(struct creg *r);
+void creg_sync_ref(struct creg *r);
+/* mainline __reg_deduce_bounds (r64 -> r32, then r32 -> r64); true if an
+ * arc changed */
+bool creg_deduce_bounds(struct creg *r);
 /* mainline zext_32_to_64() */
 void creg_zext(struct creg *r);
 /* mainline coerce_reg_to_size(), size in BPF bits (8/16/32) */

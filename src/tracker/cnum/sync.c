@@ -24,7 +24,7 @@ void creg_known(struct creg *r, uint64_t c)
 /* mainline cnum64_from_tnum / cnum32_from_tnum: if the sign bit may be
  * set, the signed range of the tnum (an arc through 0), else its
  * unsigned range */
-static struct cnum cnum_from_tnum(struct tnum t, unsigned bits)
+static inline __attribute__((always_inline)) struct cnum cnum_from_tnum(struct tnum t, unsigned bits)
 {
 	uint64_t sbit = cn_smin_bits(bits), m = cn_mask(bits);
 	t.value &= m;
@@ -36,9 +36,14 @@ static struct cnum cnum_from_tnum(struct tnum t, unsigned bits)
 }
 
 /* mainline __update_reg32_bounds */
-void creg_update_bounds32(struct creg *r)
+static inline void update_bounds32(struct creg *r)
 {
 	r->r32 = cnum_intersect(r->r32, cnum_from_tnum(tnum_subreg(r->var_off), RH), RH);
+}
+
+void creg_update_bounds32(struct creg *r)
+{
+	update_bounds32(r);
 }
 
 /* how many members of t lie in [lo, hi] (0, 1, or 2 meaning "more");
@@ -101,7 +106,7 @@ static inline bool tnum_single_in_arc(struct tnum t, struct cnum a, uint64_t *c)
  * maximum) turns the dead register back into the constant c, alive;
  * cnum-mainline does the same. "cnum" keeps it empty (dead), as old's
  * empty-range check would see it. Both are sound: the path is dead. */
-void creg_update_bounds64(struct creg *r)
+static inline void update_bounds64(struct creg *r)
 {
 	r->r64 = cnum_intersect(r->r64, cnum_from_tnum(r->var_off, RW), RW);
 
@@ -119,15 +124,26 @@ void creg_update_bounds64(struct creg *r)
 #endif
 }
 
+void creg_update_bounds64(struct creg *r)
+{
+	update_bounds64(r);
+}
+
+/* mainline __update_reg_bounds */
+static inline void update_bounds(struct creg *r)
+{
+	update_bounds32(r);
+	update_bounds64(r);
+}
+
 void creg_update_bounds(struct creg *r)
 {
-	creg_update_bounds32(r);
-	creg_update_bounds64(r);
+	update_bounds(r);
 }
 
 /* mainline __reg_deduce_bounds: r64 -> r32, then r32 -> r64; true if
  * either arc changed */
-static bool deduce_bounds(struct creg *r)
+static inline __attribute__((always_inline)) bool deduce_bounds(struct creg *r)
 {
 	struct cnum r32 = cnum_intersect(r->r32, cnum_narrow(r->r64, RW, RH), RH);
 	struct cnum r64 = cnum_widen_intersect(r->r64, RW, r32, RH);
@@ -135,6 +151,11 @@ static bool deduce_bounds(struct creg *r)
 	r->r32 = r32;
 	r->r64 = r64;
 	return changed;
+}
+
+bool creg_deduce_bounds(struct creg *r)
+{
+	return deduce_bounds(r);
 }
 
 /* mainline __reg_bound_offset: the tnum learns from the unsigned bounds
@@ -147,26 +168,119 @@ static void bound_offset(struct creg *r)
 	r->var_off = tnum_or(tnum_clear_subreg(v64), v32);
 }
 
-/* a constant whose arcs are that constant: every step below leaves it as
- * it is (the single-value collapse makes it the same constant again) */
+/* mainline reg_bounds_sync, step by step (mainline runs the deduction
+ * twice); a state with an empty arc is left as it is */
+void creg_sync_ref(struct creg *r)
+{
+	if (creg_violation(r))
+		return;
+	update_bounds(r);
+	deduce_bounds(r);
+	deduce_bounds(r);
+	bound_offset(r);
+	update_bounds(r);
+}
+
+/* a constant whose arcs are that constant: every step leaves it as it is
+ * (the single-value collapse makes it the same constant again) */
 static inline bool creg_is_known_const(const struct creg *r)
 {
 	return !r->var_off.mask && !r->r64.size && !r->r32.size && r->r64.base == r->var_off.value &&
 	       r->r32.base == (r->var_off.value & H_MASK);
 }
 
-/* mainline reg_bounds_sync. Not mainline's, with the same results: a known
- * constant returns at once, and the second deduction runs only when the
- * first changed an arc (on its own output it would change nothing) */
+/* every value: tnum unknown, both arcs full; every step leaves it so */
+static inline bool creg_is_unknown(const struct creg *r)
+{
+	return r->var_off.mask == W_MASK && !r->var_off.value && cnum_is_full(r->r64, RW) &&
+	       cnum_is_full(r->r32, RH);
+}
+
+/* creg_sync_ref() with the same results and less work
+ * (test_cnum_fast.c compares the two at 8 bits):
+ *   - a known constant and the unknown value return at once;
+ *   - an unknown tnum (or an unknown low half) is not intersected with
+ *     the arcs (update_bounds_fast()), a long r64 is not narrowed
+ *     (deduce_bounds_fast()), and the tnum is not intersected with the
+ *     unsigned range of an arc crossing the unsigned pole
+ *     (bound_offset_fast());
+ *   - one deduction, not two: on its own output the deduction changes
+ *     nothing (test_cnum_fast checks this on every pair of arcs at 8
+ *     bits);
+ *   - the last __update_reg_bounds is skipped when neither the
+ *     deduction nor __reg_bound_offset changed anything since the first:
+ *     it would repeat the first on its own output, which changes nothing
+ *     (an arc intersected with the tnum's arc again is the same arc, and
+ *     the collapse test has the same answer). */
+/* update_bounds() in fewer steps where the tnum is unknown: its arc is
+ * then the full circle, which leaves an arc as it is, and the collapse
+ * finds a single common value only in an arc of one value (in
+ * cnum-mainline not in the one value W_MASK: rb_tnum_single_in_urange()
+ * finds no step above it, as mainline's tnum_step) */
+static inline void update_bounds_fast(struct creg *r)
+{
+	if (r->var_off.mask == W_MASK && !r->var_off.value) {
+		if (!r->r64.size) {
+#ifdef RB_CNUM_MAINLINE_ALGOS
+			uint64_t c;
+			if (rb_tnum_single_in_urange(r->var_off, r->r64.base, r->r64.base, &c))
+				creg_known(r, c);
+#else
+			creg_known(r, r->r64.base);
+#endif
+		}
+		return;
+	}
+	if ((r->var_off.mask & H_MASK) != H_MASK || (r->var_off.value & H_MASK))
+		update_bounds32(r);
+	update_bounds64(r);
+}
+
+/* deduce_bounds() when the 64-bit arc is not empty and has 2^H_BITS
+ * values or more: its narrowing is the full circle, which leaves r32 as it
+ * is, and a full r32 leaves r64 as it is */
+static inline bool deduce_bounds_fast(struct creg *r)
+{
+	if (r->r64.size < H_MASK || cnum_is_empty(r->r64, RW))
+		return deduce_bounds(r);
+	if (cnum_is_full(r->r32, RH))
+		return false;
+	struct cnum r64 = cnum_widen_intersect(r->r64, RW, r->r32, RH);
+	bool changed = !cnum_equal(r64, r->r64);
+	r->r64 = r64;
+	return changed;
+}
+
+/* bound_offset() where an arc crosses the unsigned pole (the full arc
+ * too): its unsigned range is then every value, whose tnum is unknown, and
+ * intersecting with it keeps the tnum (with value & ~mask, as
+ * tnum_intersect() returns it) */
+static inline void bound_offset_fast(struct creg *r)
+{
+	struct tnum v64;
+	if (crosses_umax(r->r64, RW))
+		v64 = TNUM_C(r->var_off.value & ~r->var_off.mask, r->var_off.mask);
+	else
+		v64 = tnum_intersect(r->var_off, tnum_range(r->r64.base, r->r64.base + r->r64.size));
+	if (crosses_umax(r->r32, RH)) {
+		r->var_off = v64;
+		return;
+	}
+	struct tnum v32 = tnum_intersect(tnum_subreg(v64), tnum_range(r->r32.base, r->r32.base + r->r32.size));
+	r->var_off = tnum_or(tnum_clear_subreg(v64), v32);
+}
+
 void creg_sync(struct creg *r)
 {
-	if (creg_violation(r) || creg_is_known_const(r))
+	if (creg_violation(r) || creg_is_known_const(r) || creg_is_unknown(r))
 		return;
-	creg_update_bounds(r);
-	if (deduce_bounds(r))
-		deduce_bounds(r);
-	bound_offset(r);
-	creg_update_bounds(r);
+	update_bounds_fast(r);
+	bool changed = deduce_bounds_fast(r);
+	struct tnum before = r->var_off;
+	bound_offset_fast(r);
+	if (!changed && tnum_equal(before, r->var_off))
+		return;
+	update_bounds_fast(r);
 }
 
 /* mainline zext_32_to_64 */
