@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <strings.h>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -43,9 +45,33 @@ void run_case(benchmark::State &state, Case c)
 	rb_bench_teardown(ctx);
 }
 
+// Colour in the console output? Google Benchmark applies its
+// --benchmark_color (default: the BENCHMARK_COLOR environment variable, else
+// auto) only to the console reporter it makes itself, not to one passed to
+// RunSpecifiedBenchmarks as ours is, whose default is colour: `make bench`'s
+// --benchmark_color=false when stdout is no terminal still wrote colour
+// codes into the main job's log. The same reading as the library's: auto is
+// a terminal whose TERM is not dumb; otherwise false, no, off, 0, n and f
+// (any case) are no.
+bool want_colour(const char *flag)
+{
+	if (!flag || !*flag)
+		return false;
+	if (!strcasecmp(flag, "auto")) {
+		const char *term = std::getenv("TERM");
+		return isatty(fileno(stdout)) && term && *term && std::strcmp(term, "dumb");
+	}
+	static const char *const no[] = {"false", "no", "off", "0", "n", "f"};
+	for (const char *n : no)
+		if (!strcasecmp(flag, n))
+			return false;
+	return true;
+}
+
 // The console output as usual, plus a copy of every measurement.
 class Collector : public benchmark::ConsoleReporter {
 public:
+	explicit Collector(bool colour) : ConsoleReporter(colour ? OO_ColorTabular : OO_Tabular) {}
 	std::vector<rb_bench_result> results;
 
 	void ReportRuns(const std::vector<Run> &runs) override
@@ -97,6 +123,9 @@ int main(int argc, char **argv)
 	if (argc == 5 && !std::strcmp(argv[1], "--run-body"))
 		return run_body(argv[2], argv[3], argv[4]);
 	const char *db = nullptr, *label = "bench";
+	const char *colour = std::getenv("BENCHMARK_COLOR");
+	if (!colour)
+		colour = "auto";
 	std::string options = "rangebench-bench";
 	// our own flags first; the rest go to Google Benchmark
 	std::vector<char *> rest = {argv[0]};
@@ -107,8 +136,12 @@ int main(int argc, char **argv)
 			db = argv[++i];
 		else if (!std::strcmp(argv[i], "--label") && i + 1 < argc)
 			label = argv[++i];
-		else
+		else {
+			// (read here, and passed on: the library checks it too)
+			if (!std::strncmp(argv[i], "--benchmark_color=", 18))
+				colour = argv[i] + 18;
 			rest.push_back(argv[i]);
+		}
 	}
 	int n = (int)rest.size();
 	benchmark::Initialize(&n, rest.data());
@@ -126,7 +159,7 @@ int main(int argc, char **argv)
 		std::fprintf(stderr, "%s\n", msg);
 		return 2;
 	}
-	Collector collector;
+	Collector collector(want_colour(colour));
 	benchmark::RunSpecifiedBenchmarks(&collector);
 	benchmark::Shutdown();
 	// --benchmark_repetitions=N: the median of the N measurements

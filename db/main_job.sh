@@ -18,32 +18,38 @@ steps=()
 # children: fields 16 and 17 of /proc/PID/stat (cutime, cstime)
 hz=$(getconf CLK_TCK)
 child_ticks() { awk '{print $16 + $17}' /proc/$$/stat; }
-# No step silent for long: while a step has printed nothing for 5 s, a
-# line says it is still running (under load the census, the benchmarks'
-# first measurements and the corpus's package lookups were silent for
-# 10-15 s). The step's output passes through a reader that touches $mark
-# at every line; the ticker reads its age.
-mark=$(mktemp)
-tp=
-trap 'rm -f "$mark"; [ -z "$tp" ] || kill "$tp" 2>/dev/null' EXIT
-quiet_ticker() { # NAME START
-	while sleep 5; do
-		[ $(($(date +%s) - $(stat -c %Y "$mark"))) -lt 5 ] || echo "   ($1: running for $(($(date +%s) - $2)) s)"
+# No step silent for long: a step's output passes through relay, which
+# says the step is still running when no line came for 5 s (under load the
+# census, the benchmarks' first measurements and the corpus's package
+# lookups were silent for 10-15 s). read -t times the silence itself: an
+# earlier ticker process, which looked every 5 s at when the last line came,
+# let up to 10 s pass without a line (9.4 s seen at load 17).
+relay() { # NAME START(s since the epoch)
+	local l part= st now
+	while :; do
+		if IFS= read -r -t 5 l; then
+			printf '%s\n' "$part$l"
+			part=
+		else
+			st=$?
+			# over 128: timed out (l holds what came of an unfinished line)
+			[ "$st" -gt 128 ] || break
+			part+=$l
+			printf -v now '%(%s)T' -1
+			echo "   ($1: running for $((now - $2)) s)"
+		fi
 	done
+	# the last line, if it had no newline
+	[ -z "$part$l" ] || printf '%s\n' "$part$l"
 }
 step() {
 	local name=$1
 	shift
-	local s c l rc=0
+	local s c rc=0
 	s=$(date +%s)
 	c=$(child_ticks)
 	echo "== $name: $*"
-	: >"$mark"
-	quiet_ticker "$name" "$s" &
-	tp=$!
-	"$@" 2>&1 | while IFS= read -r l || [ -n "$l" ]; do printf '%s\n' "$l"; : >"$mark"; done || rc=$?
-	kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null || true
-	tp=
+	"$@" 2>&1 | relay "$name" "$s" || rc=$?
 	[ "$rc" -eq 0 ] || exit "$rc"
 	steps+=("$(printf '%-28s %5ds wall %6.1fs cpu' "$name" $(($(date +%s) - s)) \
 		"$(echo "$(child_ticks) $c $hz" | awk '{print ($1 - $2) / $3}')")")
