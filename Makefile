@@ -21,21 +21,22 @@ WIDTHS  := 64 32 16 8
 
 WARN    := -Wall -Wextra -Werror
 CSTD    := -std=c11 -D_GNU_SOURCE
-# The libbpf linked (README, "Which libbpf"): build/libbpf.mk, written by
-# scripts/libbpf.sh, sets LIBBPF_A, LIBBPF_INC and LIBBPF_FROM: a current
-# libbpf built statically from Debian sid's source package under
-# build/libbpf/, or the system's libbpf-dev when that cannot be had
-# (RB_LIBBPF=system forces it; `rm build/libbpf.mk` asks again). make
-# remakes the file before anything else and restarts.
-# (Not read for goals that need no libbpf: `make deps`, and `make main-job`,
-# whose script makes it while the corpus steps run beside it.)
-LIBBPF_A   := /usr/lib/x86_64-linux-gnu/libbpf.a
-LIBBPF_INC :=
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
-ifneq ($(filter-out deps main-job,$(or $(MAKECMDGOALS),all)),)
--include build/libbpf.mk
-endif
-endif
+# The libbpf linked (README, "Which libbpf"): scripts/libbpf.sh, run to
+# make build/libbpf.mk, chooses it: a current libbpf built statically from
+# Debian sid's source package under build/libbpf/, or the system's
+# libbpf-dev when that cannot be had (RB_LIBBPF=system forces it; `rm
+# build/libbpf.mk` asks again). The file names the archive (LIBBPF_A,
+# LIBBPF_INC, LIBBPF_FROM), and the script points the link
+# build/libbpf-include at the chosen headers (no link: the system's, in
+# /usr/include). The Makefile does not include the file: the objects that
+# include libbpf's headers (LIBBPF_USERS) and the links wait for it, and
+# every other object compiles while libbpf is downloaded and built (a fresh
+# clone's first 13 s or so, one core mostly idle while apt reads sid's
+# list; make used to remake the file, then restart). A link reads the
+# archive's name from the file when it runs.
+LIBBPF_MK  := build/libbpf.mk
+LIBBPF_INC := -Ibuild/libbpf-include
+LIBBPF_A    = $(shell sed -n 's/^LIBBPF_A := //p' $(LIBBPF_MK))
 INC     := -Isrc $(LIBBPF_INC)
 # -MMD -MP: every object records the headers it includes (build/**/*.d,
 # read below), so a header change rebuilds only what includes it
@@ -70,7 +71,7 @@ CFLAGS_TEST := $(CSTD) $(WARN) -O1 -g1 -fno-omit-frame-pointer $(SAN_FLAGS) $(IN
 # `make bench` (5 interleaved repetitions): cnum/old geomean 0.74 -> 0.72,
 # branch_taken 13.0 -> 7.0 ns (old), 17.2 -> 11.2 ns (cnum).
 TRACKER_CFLAGS := -fno-tree-vectorize
-LDLIBS  := $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall -Wl,--wrap=btf__load_vmlinux_btf -Wl,--wrap=uname -Wl,--wrap=gzopen64
+LDLIBS   = $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall -Wl,--wrap=btf__load_vmlinux_btf -Wl,--wrap=uname -Wl,--wrap=gzopen64
 # -no-pie: the sanitizer build's 190,000 dynamic relocations (ASan's global
 # descriptors, UBSan's type data) are resolved at link time instead of at
 # each start: 13% of the CPU of a short `verify` (perf), and the test suite
@@ -118,6 +119,7 @@ objs = $(foreach w,$(WIDTHS),$(patsubst src/%.c,$(1)/w$(w)/%.o,$(GENERIC))) \
 
 REL  := build/obj
 TST  := build/test/obj
+FUZ  := build/fuzz/obj
 REL_OBJS := $(call objs,$(REL))
 TST_OBJS := $(call objs,$(TST))
 
@@ -163,11 +165,12 @@ ODIR = $$(@D)/.
 	@mkdir -p $@
 all: deps build/rangebench
 
-build/libbpf.mk: scripts/libbpf.sh
+$(LIBBPF_MK): scripts/libbpf.sh | build/.deps
 	@scripts/libbpf.sh $@
-# what includes libbpf's headers is rebuilt when the libbpf changes
+# what includes libbpf's headers waits for the libbpf and is rebuilt when it
+# changes (the test sources compiled into their binaries: below)
 LIBBPF_USERS := $(patsubst src/%.c,%,$(shell grep -rlE '#include (<bpf/|"loader/bpf_standin.h")' src --include='*.c'))
-$(foreach f,$(LIBBPF_USERS),$(REL)/$(f).o $(TST)/$(f).o $(if $(filter engine/%,$(f)),$(REL)/e40/$(f).o $(TST)/e40/$(f).o)): build/libbpf.mk
+$(foreach f,$(LIBBPF_USERS),$(foreach o,$(REL) $(TST) $(FUZ),$(o)/$(f).o $(if $(filter engine/%,$(f)),$(o)/e40/$(f).o))): $(LIBBPF_MK)
 
 deps: build/.deps
 build/.deps: Makefile
@@ -222,9 +225,9 @@ build/librangebench.a: $(REL_OBJS)
 build/test/librangebench.a: $(TST_OBJS)
 	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
 
-build/rangebench: $(REL)/cli/main.o build/librangebench.a
+build/rangebench: $(REL)/cli/main.o build/librangebench.a | $(LIBBPF_MK)
 	$(CC) -o $@ $^ $(LDLIBS)
-build/test/rangebench: $(TST)/cli/main.o $(TST_PREFAULT) build/test/librangebench.a
+build/test/rangebench: $(TST)/cli/main.o $(TST_PREFAULT) build/test/librangebench.a | $(LIBBPF_MK)
 	$(CC) $(LDFLAGS_TEST) -o $@ $(filter-out $(TST_FLAGS),$^) $(LDLIBS)
 # Linked into every executable of the test build (never the library):
 # before main, the pages LeakSanitizer reads at exit are mapped in one
@@ -284,7 +287,7 @@ build/test/objects/legacy_rela.bpf.o: tests/objects/rela/legacy_rela.bpf.c tests
 build/test/objects/em_none.bpf.o: build/test/objects/old_toolchain.bpf.o
 	cp $< $@.tmp && printf '\000\000' | dd of=$@.tmp bs=1 seek=18 conv=notrunc status=none && mv $@.tmp $@
 
-build/test/test_%: tests/unit/test_%.c $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) $(TEST_BPF_OBJS)
+build/test/test_%: tests/unit/test_%.c $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) $(TEST_BPF_OBJS) $(LIBBPF_MK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -Itests/unit -o $@ $< $(TST_PREFAULT) build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
@@ -294,14 +297,15 @@ build/test/test_%: tests/unit/test_%.c $(TST_PREFAULT) build/test/librangebench.
 build/test/fault/engine/alu.o: src/engine/alu.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -DRB_FAULT_ALU32_LINK -c $< -o $@
-build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine/alu.o $(TST_PREFAULT) build/test/librangebench.a $(HEADERS)
+build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine/alu.o $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) \
+  $(LIBBPF_MK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -DRB_FAULT_ALU32_LINK -Itests/unit -o $@ $< build/test/fault/engine/alu.o $(TST_PREFAULT) \
 	  build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
 # the benchmark shim's C side (bench/report.c, bench/ops.c) under the sanitizers
 build/test/test_bench_report: tests/unit/test_bench_report.c bench/report.c bench/ops.c bench/bench.h \
-  $(TST_PREFAULT) build/test/librangebench.a $(HEADERS)
+  $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) $(LIBBPF_MK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TEST) -Ibench -Itests/unit -o $@ $< bench/report.c bench/ops.c $(TST_PREFAULT) build/test/librangebench.a \
 	  $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
@@ -348,7 +352,7 @@ build/bench/%.o: bench/%.c bench/bench.h $(HDEPS) | build/.deps
 build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 -O2 -g1 -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
-build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a
+build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a | $(LIBBPF_MK)
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 # no colour codes unless stdout is a terminal (logs of `make bench > FILE` stay plain)
 bench: deps build/bench/rangebench-bench
@@ -375,16 +379,15 @@ main-job:
 # run by tests/cli/fuzz_replay.sh on the seed objects and tests/fuzz/regress/).
 FUZZ_TIME ?= 120
 FUZZ_SRCS := $(wildcard src/loader/*.c) $(wildcard src/util/*.c) $(wildcard src/progen/*.c)
-build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) | build/.deps
+build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) $(LIBBPF_MK) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 # what `make test` builds of it: the same sources, flags and link, without
 # optimisation or debug information (8 s of CPU instead of 17; nothing runs
 # it, it is there so that the target cannot rot)
-build/test/fuzz_loader_check: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) | build/.deps
+build/test/fuzz_loader_check: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) $(LIBBPF_MK) | build/.deps
 	@mkdir -p $(@D)
 	clang $(CSTD) $(WARN) -g0 -O0 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
-FUZ := build/fuzz/obj
 # (clang also flags static functions one tracker variant compiles out, and
 # designated initializers that leave fields to their zero default)
 CFLAGS_FUZZ := $(DEPFLAGS) $(CSTD) $(WARN) -Wno-unused-function -Wno-missing-field-initializers -g -O1 -fno-omit-frame-pointer \
@@ -408,9 +411,9 @@ $(FUZ)/%.o: src/%.c $(HDEPS) | build/.deps
 	clang $(CFLAGS_FUZZ) -c $< -o $@
 build/fuzz/librangebench.a: $(call objs,$(FUZ))
 	@rm -f $@; ar rcs $@ $^
-build/fuzz/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h build/fuzz/librangebench.a $(HEADERS)
+build/fuzz/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h build/fuzz/librangebench.a $(HEADERS) $(LIBBPF_MK)
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< build/fuzz/librangebench.a $(LDLIBS)
-build/test/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h $(TST_PREFAULT) build/test/librangebench.a $(HEADERS)
+build/test/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) $(LIBBPF_MK)
 	$(CC) $(CFLAGS_TEST) -DRB_FUZZ_REPLAY -o $@ $< $(TST_PREFAULT) build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS)
 fuzz: build/fuzz/fuzz_verify $(TEST_BPF_OBJS)
 	@mkdir -p build/fuzz/corpus build/fuzz/artifacts

@@ -60,8 +60,8 @@ step() {
 # binary (unpacking the kernel sources, compiling the kernel's and this
 # project's BPF programs, downloads) side by side: the build leaves a core
 # idle while libbpf downloads and while it links, and these steps are
-# mostly one process at a time. (`make main-job` does not make libbpf
-# first: the Makefile reads build/libbpf.mk only for goals that need it.)
+# mostly one process at a time. (libbpf is one job of the build: the
+# objects that do not include its headers compile beside it.)
 build_and_sources() {
 	make deps
 	programs/recipe/corpus.sh --default --sources &

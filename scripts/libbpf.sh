@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scripts/libbpf.sh OUT.mk — which libbpf rangebench links (read by the
-# Makefile as build/libbpf.mk; make remakes it, then restarts).
+# scripts/libbpf.sh OUT.mk — which libbpf rangebench links (OUT.mk: the
+# Makefile's build/libbpf.mk, whose LIBBPF_A its links read, and the link
+# libbpf-include beside it, its compiles' -I).
 #
 # rangebench links a current libbpf, built statically from Debian's source
 # package of the unstable suite, because the host's libbpf 1.1 (bookworm)
@@ -32,9 +33,15 @@ MIRROR=${RB_DEBIAN_MIRROR:-$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.li
 [ -n "$MIRROR" ] || MIRROR=http://deb.debian.org/debian
 SYS_A=/usr/lib/x86_64-linux-gnu/libbpf.a
 
-write_mk() { # archive include-flags version-text
+# write_mk ARCHIVE INCLUDE-DIR VERSION-TEXT: OUT, and the link
+# libbpf-include beside it (the Makefile's -I) at INCLUDE-DIR (none: the
+# system's headers), made before OUT, which the compiles wait for
+write_mk() {
+	local inc=$(dirname "$OUT")/libbpf-include
 	mkdir -p "$(dirname "$OUT")"
-	printf 'LIBBPF_A := %s\nLIBBPF_INC := %s\nLIBBPF_FROM := %s\n' "$1" "$2" "$3" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+	rm -f "$inc"
+	[ -z "$2" ] || ln -s "$2" "$inc"
+	printf 'LIBBPF_A := %s\nLIBBPF_INC := %s\nLIBBPF_FROM := %s\n' "$1" "${2:+-I$2}" "$3" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
 }
 system() { # reason
 	local v
@@ -138,4 +145,4 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 		tar -cf "$SHARED.$$" -C "$D" lib include 2>/dev/null && mv -f "$SHARED.$$" "$SHARED" || rm -f "$SHARED.$$"
 	fi
 fi
-write_mk "$D/lib/libbpf.a" "-I$D/include" "Debian $SUITE libbpf $VER (source package, built here)"
+write_mk "$D/lib/libbpf.a" "$D/include" "Debian $SUITE libbpf $VER (source package, built here)"
