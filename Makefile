@@ -165,7 +165,10 @@ ODIR = $$(@D)/.
 	@mkdir -p $@
 all: deps build/rangebench
 
-$(LIBBPF_MK): scripts/libbpf.sh | build/.deps
+# (not after build/.deps, as when make remade the file before reading the
+# rest: GNU make 4.3 with -j2 did not come back to it once .deps was made,
+# and a fresh clone's `make test` started libbpf after 2.5 min of compiles)
+$(LIBBPF_MK): scripts/libbpf.sh
 	@scripts/libbpf.sh $@
 # what includes libbpf's headers waits for the libbpf and is rebuilt when it
 # changes (the test sources compiled into their binaries: below)
