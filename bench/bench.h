@@ -26,7 +26,8 @@ const char *rb_bench_op(unsigned i);
 
 /* inputs for operation i on a registry tracker (by name); NULL if unknown */
 struct rb_bench_ctx *rb_bench_setup(unsigned i, const char *tracker);
-/* perform the operation n times */
+/* perform the operation n times: the next n iterations of one sequence
+ * (each call goes on where the last one stopped) */
 void rb_bench_body(struct rb_bench_ctx *c, uint64_t n);
 void rb_bench_teardown(struct rb_bench_ctx *c);
 

@@ -106,10 +106,17 @@ static inline bool tnum_single_in_arc(struct tnum t, struct cnum a, uint64_t *c)
  * maximum) turns the dead register back into the constant c, alive;
  * cnum-mainline does the same. "cnum" keeps it empty (dead), as old's
  * empty-range check would see it. Both are sound: the path is dead. */
+static inline void collapse64(struct creg *r);
+
 static inline void update_bounds64(struct creg *r)
 {
 	r->r64 = cnum_intersect(r->r64, cnum_from_tnum(r->var_off, RW), RW);
+	collapse64(r);
+}
 
+/* the single-value collapse of __update_reg64_bounds */
+static inline void collapse64(struct creg *r)
+{
 	uint64_t c;
 #ifdef RB_CNUM_MAINLINE_ALGOS
 	/* reg_umin()/reg_umax() of the empty arc are 0 and the maximum, as
@@ -196,22 +203,6 @@ static inline bool creg_is_unknown(const struct creg *r)
 	       cnum_is_full(r->r32, RH);
 }
 
-/* creg_sync_ref() with the same results and less work
- * (test_cnum_fast.c compares the two at 8 bits):
- *   - a known constant and the unknown value return at once;
- *   - an unknown tnum (or an unknown low half) is not intersected with
- *     the arcs (update_bounds_fast()), a long r64 is not narrowed
- *     (deduce_bounds_fast()), and the tnum is not intersected with the
- *     unsigned range of an arc crossing the unsigned pole
- *     (bound_offset_fast());
- *   - one deduction, not two: on its own output the deduction changes
- *     nothing (test_cnum_fast checks this on every pair of arcs at 8
- *     bits);
- *   - the last __update_reg_bounds is skipped when neither the
- *     deduction nor __reg_bound_offset changed anything since the first:
- *     it would repeat the first on its own output, which changes nothing
- *     (an arc intersected with the tnum's arc again is the same arc, and
- *     the collapse test has the same answer). */
 /* update_bounds() in fewer steps where the tnum is unknown: its arc is
  * then the full circle, which leaves an arc as it is, and the collapse
  * finds a single common value only in an arc of one value (in
@@ -231,17 +222,33 @@ static inline void update_bounds_fast(struct creg *r)
 		}
 		return;
 	}
-	if ((r->var_off.mask & H_MASK) != H_MASK || (r->var_off.value & H_MASK))
-		update_bounds32(r);
-	update_bounds64(r);
+	/* an arc within the tnum's arc is its own intersection with it: a
+	 * subset test is cheaper than the intersection */
+	if ((r->var_off.mask & H_MASK) != H_MASK || (r->var_off.value & H_MASK)) {
+		struct cnum t32 = cnum_from_tnum(tnum_subreg(r->var_off), RH);
+		if (!cnum_is_subset(t32, r->r32, RH))
+			r->r32 = cnum_intersect(r->r32, t32, RH);
+	}
+	struct cnum t64 = cnum_from_tnum(r->var_off, RW);
+	if (!cnum_is_subset(t64, r->r64, RW))
+		r->r64 = cnum_intersect(r->r64, t64, RW);
+	collapse64(r);
 }
 
-/* deduce_bounds() when the 64-bit arc is not empty and has 2^H_BITS
- * values or more: its narrowing is the full circle, which leaves r32 as it
- * is, and a full r32 leaves r64 as it is */
+/* deduce_bounds() in fewer steps: when the 64-bit arc is not empty and
+ * has 2^H_BITS values or more, its narrowing is the full circle, which
+ * leaves r32 as it is, and a full r32 leaves r64 as it is */
 static inline bool deduce_bounds_fast(struct creg *r)
 {
-	if (r->r64.size < H_MASK || cnum_is_empty(r->r64, RW))
+	if (r->r64.size < H_MASK) {
+		/* a shorter arc narrows to its low halves, the same length:
+		 * when that is r32, r32 stays and every value of r64 has its
+		 * low half in r32, so r64 stays too */
+		if (r->r32.size == r->r64.size && r->r32.base == (r->r64.base & H_MASK))
+			return false;
+		return deduce_bounds(r);
+	}
+	if (cnum_is_empty(r->r64, RW))
 		return deduce_bounds(r);
 	if (cnum_is_full(r->r32, RH))
 		return false;
@@ -270,6 +277,24 @@ static inline void bound_offset_fast(struct creg *r)
 	r->var_off = tnum_or(tnum_clear_subreg(v64), v32);
 }
 
+/* creg_sync_ref() with the same results and less work
+ * (test_cnum_fast.c compares the two at 8 bits):
+ *   - a known constant and the unknown value return at once;
+ *   - an unknown tnum (or an unknown low half) is not intersected with
+ *     the arcs, and an arc within the tnum's arc is kept without an
+ *     intersection (update_bounds_fast());
+ *   - a short r64 whose low halves are r32 changes neither arc, and a
+ *     long r64 is not narrowed (deduce_bounds_fast());
+ *   - the tnum is not intersected with the unsigned range of an arc
+ *     crossing the unsigned pole (bound_offset_fast());
+ *   - one deduction, not two: on its own output the deduction changes
+ *     nothing (test_cnum_fast checks this on every pair of arcs at 8
+ *     bits);
+ *   - the last __update_reg_bounds is skipped when neither the
+ *     deduction nor __reg_bound_offset changed anything since the first:
+ *     it would repeat the first on its own output, which changes nothing
+ *     (an arc intersected with the tnum's arc again is the same arc, and
+ *     the collapse test has the same answer). */
 void creg_sync(struct creg *r)
 {
 	if (creg_violation(r) || creg_is_known_const(r) || creg_is_unknown(r))

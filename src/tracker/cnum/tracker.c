@@ -154,6 +154,14 @@ static inline bool arc32_in(uint64_t o, uint64_t c)
 	return o != empty || c == empty;
 }
 
+/* both arcs of c within o's, out of line (a tail call): the tests before
+ * it then need no copies of the words they read (bench/insns.sh
+ * is_subset: 49.0 -> 44.7 instructions per call, old 49.6) */
+static __attribute__((noinline)) bool arcs_in(const uint64_t *o, const uint64_t *c)
+{
+	return arc_in(o[2], o[3], c[2], c[3], cn_mask(RW)) && arc32_in(o[4], c[4]);
+}
+
 /* mainline regsafe() for scalars (kernel/bpf/states.c): range_within()
  * (an arc subset per width) and tnum_in() */
 static bool cn_is_subset(const rb_val *old, const rb_val *cur)
@@ -177,9 +185,7 @@ static bool cn_is_subset(const rb_val *old, const rb_val *cur)
 	 * holds itself, so arc_in and arc32_in would both say yes */
 	if (((o[2] ^ c[2]) | (o[3] ^ c[3]) | (o[4] ^ c[4])) == 0)
 		return true;
-	if (!arc_in(o[2], o[3], c[2], c[3], cn_mask(RW)))
-		return false;
-	return arc32_in(o[4], c[4]);
+	return arcs_in(o, c);
 }
 
 static int cn_print(const rb_val *v, char *buf, size_t len)
