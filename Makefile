@@ -317,10 +317,21 @@ build/test/test_bench_report: tests/unit/test_bench_report.c bench/report.c benc
 	$(CC) $(CFLAGS_TEST) -Ibench -Itests/unit -o $@ $< bench/report.c bench/ops.c $(TST_PREFAULT) build/test/librangebench.a \
 	  $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
+# the command-line tests' fixture tests/cli/fixtures/tiny.bpf.c, built once
+# (tests/cli/lib/tiny.sh copies them; plain and -DTAG=N, the tags the
+# scripts use) instead of by clang in each script
+TINY_OBJS := build/test/fixtures/tiny.o $(foreach t,1 2 3 4 7,build/test/fixtures/tiny-tag$(t).o)
+build/test/fixtures/tiny.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
+	@mkdir -p $(@D)
+	clang -O2 -target bpf -c $< -o $@
+build/test/fixtures/tiny-tag%.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
+	@mkdir -p $(@D)
+	clang -O2 -target bpf -DTAG=$* -c $< -o $@
+
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
 test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) build/test/fuzz_loader_check build/test/fuzz_verify \
-      build/bench/shim.o $(BENCH_OBJS)
+      build/bench/shim.o $(BENCH_OBJS) $(TINY_OBJS)
 	@tests/run.sh build/test
 
 # The corpus of real BPF objects under programs/corpus (programs/recipe/corpus.sh):

@@ -15,7 +15,7 @@ HOSTILE=$(dirname "${RB_TEST_OBJECTS:-build/test/objects}")/objects-hostile
 . "$(dirname "$0")/lib/tiny.sh"
 # three objects with different content: 6 programs each
 mkdir "$tmp/c"
-for i in 1 2 3; do clang -O2 -target bpf -DTAG=$i -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/c/t$i.o"; done
+for i in 1 2 3; do tiny_obj "$tmp/c/t$i.o" $i; done
 
 # --- an injected crash while opening t2.o
 db=$tmp/f.sqlite

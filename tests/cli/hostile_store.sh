@@ -69,7 +69,7 @@ check "merge with only a refused input: exit 2, OUT not created, no 'merged into
 
 # a shard run alone: not complete; its shard marked complete in the list
 mkdir "$tmp/corpus"
-for t in 1 2 3 4; do clang -O2 -target bpf -DTAG=$t -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/corpus/t$t.o"; done
+for t in 1 2 3 4; do tiny_obj "$tmp/corpus/t$t.o" $t; done
 for k in 1 2; do
 	$RB run -q --db "$tmp/s$k.sqlite" --trackers old --label S --shard $k/2 "$tmp/corpus" >"$tmp/s$k.out" 2>&1
 done

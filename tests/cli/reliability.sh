@@ -154,7 +154,7 @@ check "verify --btf junk: exit 2 naming the BTF file" "[ $? -eq 2 ] && grep -qF 
 # --- extract: inputs with the same base name never overwrite each other
 mkdir "$tmp/A" "$tmp/B" "$tmp/ex"
 cp "$tmp/tiny.o" "$tmp/A/prog"
-clang -O2 -target bpf -DTAG=7 -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/B/prog"
+tiny_obj "$tmp/B/prog" 7
 $RB extract -o "$tmp/ex" "$tmp/A/prog" "$tmp/B/prog" >"$tmp/ex.out" 2>&1
 check "extract of two 'prog's: prog.0.o and prog~2.0.o, both kept" \
 	"[ $? -eq 0 ] && cmp -s $tmp/ex/prog.0.o $tmp/A/prog && cmp -s $tmp/ex/prog~2.0.o $tmp/B/prog" "$tmp/ex.out"

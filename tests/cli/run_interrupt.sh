@@ -10,7 +10,7 @@ RB=${RB:-build/test/rangebench}
 
 . "$(dirname "$0")/lib/tiny.sh"
 # three objects with different content: 18 programs
-for i in 1 2 3; do clang -O2 -target bpf -DTAG=$i -c tests/cli/fixtures/tiny.bpf.c -o "$tmp/t$i.o"; done
+for i in 1 2 3; do tiny_obj "$tmp/t$i.o" $i; done
 rm "$tmp/tiny.o"
 
 . "$(dirname "$0")/lib/wait_rows.sh"
