@@ -2,8 +2,9 @@
 # Runs every test: the cmocka unit-test binaries built from tests/unit/ and
 # the command-line tests in tests/cli/*.sh (each gets the sanitizer-built
 # CLI as $RB). Suites run side by side, RB_TEST_JOBS at a time (default: one
-# per core; every suite works in its own scratch directory), the slowest of
-# the previous run (in a fresh build: of tests/suite-times) first. Prints
+# more than the cores, as some suites wait while others compute; every
+# suite works in its own scratch directory), the slowest of the previous
+# run (in a fresh build: of tests/suite-times) first. Prints
 # each suite's result and times as it ends (wall and CPU seconds; all of
 # them, slowest first, in $bindir/suite-times), then the output of the
 # failing suites, and ends with "N passed, N failed".
@@ -14,7 +15,14 @@ export RB_TEST_BIN="$bindir"
 # handle_sigill=1: undefined behaviour traps as an illegal instruction
 # (the Makefile's SAN_FLAGS: no UBSan runtime); ASan then prints where
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:handle_sigill=1}
-jobs=${RB_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# one more suite than cores: of the 430 s the suites of an idle run took
+# side by side on 2 cores (tests/suite-times of c6faef3: 397 s of CPU), 42 s
+# were suites waiting (cli/guest booting 47 s for 38 s of CPU, run_signals
+# 11 s for 5 s, run_compare, run_isolation); a third suite computes
+# meanwhile. A model of those times (each suite asking for its CPU/wall
+# share of the 2 cores, shared fairly) gives 218 s for 2 at a time (the run
+# took 220 s), 199 s for 3 (the CPU's 198 s), no gain for 4.
+jobs=${RB_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
 times_file="$bindir/suite-times"
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
