@@ -62,6 +62,28 @@ counts_v() { # VAR TRACKER PROG: VAR = PROG's "verdict,insns,states" (CSV fields
 	done <"$_f"
 }
 counts() { local _c; counts_v _c "$1" "$2"; [ -z "$_c" ] || printf '%s\n' "$_c"; }
+# sw_file PROG: $tmp/sw.PROG, PROG's report from one `explain --baseline old
+# --candidate old@7.2` of $OBJ whole (every program that changes, each
+# report headed "OBJ:PROG" and the same as explain of OBJ:PROG alone), made
+# once per object: one such explain costs about what two of one program do,
+# and there was one per pinned program. Without a report of PROG, the file
+# holds the whole output.
+sw_file() {
+	local _o=${OBJ##*/} _l _in=0 _found=0
+	_o=$tmp/sw.${_o%.bpf.o}.all
+	[ -e "$_o" ] || "$RB" explain --baseline old --candidate old@7.2 "$OBJ" >"$_o" 2>&1
+	: >"$tmp/sw.$1"
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		if [ "$_l" = "$OBJ:$1" ]; then
+			_in=1 _found=1
+		elif [ "${_l#"$OBJ":}" != "$_l" ]; then
+			_in=0
+		fi
+		[ $_in = 1 ] && printf '%s\n' "$_l" >>"$tmp/sw.$1"
+		_l=""
+	done <"$_o"
+	[ $_found = 1 ] || cp "$_o" "$tmp/sw.$1"
+}
 pin() { # PROG SWITCH 6.18-COUNTS 7.2-COUNTS (verdict,insns,states)
 	local p=$1 sw=$2 k618=$3 k72=$4 t got cf
 	for t in old cnum-mainline; do
@@ -73,7 +95,7 @@ pin() { # PROG SWITCH 6.18-COUNTS 7.2-COUNTS (verdict,insns,states)
 	# explain's switch attribution (src/explain/switches.h) finds the
 	# switch this program pins, with the counterfactual: old@7.2 with it
 	# turned back gives 6.18's counts
-	"$RB" explain --baseline old --candidate old@7.2 "$OBJ:$p" >"$tmp/sw.$p" 2>&1
+	sw_file "$p"
 	cf=${k618/,/ } # "verdict insns/states"
 	cf=${cf/,//}
 	check "$p: explain attributes old -> old@7.2 to $sw, the change vanishing without it" \
