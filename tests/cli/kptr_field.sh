@@ -19,10 +19,10 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/kptr_field.bpf.o
 . tests/cli/lib/pin72.sh
 . tests/cli/lib/kdiff_each.sh
 
-for p in ld_ref ld_ref_unchecked ld_unref ld_unref_kfunc ld_local ld_local_write ld_percpu st_ref \
-	st_unref_null st_unref_copy st_unref_wrong ld_size4 helper_over ld_ref_sleepable xchg_in_obj xchg_in_obj_off; do
-	kdiff_one "$OBJ" "$p"
-done
+# in one kdiff process (kdiff_some: each program's report and checks as
+# kdiff_one's, and the process's exit code checked against theirs)
+kdiff_some "$OBJ" kptr_field "" ld_ref ld_ref_unchecked ld_unref ld_unref_kfunc ld_local ld_local_write ld_percpu \
+	st_ref st_unref_null st_unref_copy st_unref_wrong ld_size4 helper_over ld_ref_sleepable xchg_in_obj xchg_in_obj_off
 
 # program|7.2.13's verdict,insns,states
 while IFS='|' read -r prog want; do

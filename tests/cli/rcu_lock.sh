@@ -21,9 +21,7 @@ KOBJ=${RB_TEST_OBJECTS:-build/test/objects}/clang19/kptr_field.bpf.o
 . tests/cli/lib/kdiff_each.sh
 
 kdiff_every_program "$OBJ" rcu_lock
-for p in ld_ref_rcu ld_ref_rcu_after; do
-	kdiff_one "$KOBJ" "$p"
-done
+kdiff_some "$KOBJ" "kptr_field's rcu" "" ld_ref_rcu ld_ref_rcu_after
 
 # program|7.2.13's verdict,insns,states|6.18.44's (when they differ)
 while IFS='|' read -r prog want k618; do
