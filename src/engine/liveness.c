@@ -127,20 +127,23 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	return env->nchains++;
 }
 
-/* the index in env->chains of the chain of st's frames 0..depth (created
- * if new, which may move env->chains), -1 when out of memory */
+/* the index in env->chains of the chain of st's frames 0..depth (created if new, which may
+ * move env->chains), -1 when out of memory; the chain found last first (6.18 keeps
+ * liveness->cur_instance), compared as chain_is does with the frames in place */
 static int state_chain_idx(struct rb_env *env, const struct rb_vstate *st, int depth)
 {
-	int cs[RB_MAX_FRAMES], subs[RB_MAX_FRAMES];
-	for (int i = 0; i <= depth; i++) {
+	int c = env->live_last_chain - 1, i = 0, cs[RB_MAX_FRAMES], subs[RB_MAX_FRAMES];
+	const struct rb_chain *last = c >= 0 ? &env->chains[c] : NULL;
+	bool same = last && last->depth == depth && last->sub == st->frame[depth]->subprog;
+	while (same && i < depth && last->callsites[i] == st->frame[i + 1]->callsite)
+		i++;
+	if (same && i == depth)
+		return c;
+	for (i = 0; i <= depth; i++) {
 		subs[i] = st->frame[i]->subprog;
 		if (i < depth)
 			cs[i] = st->frame[i + 1]->callsite;
 	}
-	/* the chain found last first (6.18 keeps liveness->cur_instance) */
-	int c = env->live_last_chain - 1;
-	if (c >= 0 && chain_is(&env->chains[c], cs, subs[depth], depth))
-		return c;
 	c = lookup_chain(env, cs, subs, depth);
 	env->live_last_chain = c + 1;
 	return c;
@@ -267,8 +270,8 @@ void rb_live_insn_begin(struct rb_env *env)
 	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
 	env->live_wchain = ch ? (int)(ch - env->chains) + 1 : 0;
 	env->live_widx = env->insn_idx;
-	memset(env->live_wacc, 0, sizeof(env->live_wacc[0]) * (size_t)env->live_wacc_n);
-	env->live_wacc_n = 0;
+	while (env->live_wacc_n > 0) /* (nothing written: no memset call; once per instruction) */
+		env->live_wacc[--env->live_wacc_n] = 0;
 }
 
 void rb_live_insn_commit(struct rb_env *env)

@@ -181,14 +181,14 @@ struct rb_vstate {
 	int nhist, cap_hist;
 	/* the list bookkeeping of an explored (checkpoint) state */
 	bool in_list, cleaned, in_free_list;
-	int32_t all_idx; /* its index in env->all_states (states.c) */
+	int32_t all_idx; /* its index in env->all_states (states_store.c) */
 	struct rb_vstate *equal_state; /* backedge copies: the state they matched */
 	uint32_t hit_cnt, miss_cnt;
 	struct rb_vstate *next; /* next in its insn's list */
 	uint32_t rec_node; /* the recorder's (engine.h), copied with the state */
 	uint32_t callback_unroll_depth; /* callback visits pushed along this path (callbacks.c) */
 	uint32_t may_goto_depth;        /* may_goto fall-throughs taken along this path (6.18) */
-	size_t acct_bytes; /* bytes this state is counted at in cur_state_mem (states.c), 0: not counted */
+	size_t acct_bytes; /* bytes this state is counted at in cur_state_mem (states_store.c), 0: not counted */
 	/* the frames, [0, curframe] in use; max_frames entries are allocated
 	 * (the kernel's frame[MAX_CALL_FRAMES]: 8 in 6.18, 16 in 7.2), so a
 	 * 6.18 state is as large as before profiles */
