@@ -36,6 +36,7 @@
 #define RB_BITS 8
 #include "tracker/branch_taken.h"
 #include "tracker/cnum/reg.h"
+#include "tnum_enum.h"
 
 /* the "cnum-mainline" build of the same functions (variant.h: CN_SYM
  * adds _ml), on the same struct creg */
@@ -46,19 +47,6 @@ struct cnum cnum_mul_ml_w8(struct cnum a, struct cnum b, unsigned bits);
 #define N_TNUMS 6561u /* 3^8 */
 #define N_ARC8 (256u * 255u + 2u)
 #define N_ARC4 (16u * 15u + 2u)
-
-/* every 8-bit tnum: value and mask disjoint */
-static struct tnum tnum_nth(unsigned i)
-{
-	uint64_t v = 0, m = 0;
-	for (unsigned b = 0; b < W_BITS; b++, i /= 3) {
-		if (i % 3 == 1)
-			v |= UINT64_C(1) << b;
-		else if (i % 3 == 2)
-			m |= UINT64_C(1) << b;
-	}
-	return TNUM_C(v, m);
-}
 
 /* every arc of a width: each base with each size short of the circle,
  * then the full circle (base 0) and the empty arc */

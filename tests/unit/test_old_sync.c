@@ -27,6 +27,7 @@
 #define RB_BITS 8
 #include "tracker/bounds.h"
 #include "tracker/old/repr.h"
+#include "tnum_enum.h"
 
 static bool same(const struct old_reg *a, const struct old_reg *b)
 {
@@ -44,18 +45,6 @@ static void show(const char *what, const struct old_reg *r)
 		    (long long)r->smax, r->u32_min, r->u32_max, r->s32_min, r->s32_max);
 }
 
-/* every 8-bit tnum: value and mask disjoint */
-static struct tnum tnum_nth(unsigned i)
-{
-	uint64_t v = 0, m = 0;
-	for (unsigned b = 0; b < W_BITS; b++, i /= 3) {
-		if (i % 3 == 1)
-			v |= UINT64_C(1) << b;
-		else if (i % 3 == 2)
-			m |= UINT64_C(1) << b;
-	}
-	return TNUM_C(v, m);
-}
 #define N_TNUMS 6561u /* 3^8 */
 
 struct tally {
