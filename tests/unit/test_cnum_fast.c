@@ -33,6 +33,8 @@
 
 #include <cmocka.h>
 
+#include "xorshift.h"
+
 #define RB_BITS 8
 #include "tracker/branch_taken.h"
 #include "tracker/cnum/reg.h"
@@ -98,17 +100,6 @@ static void check(const struct creg *in, struct tally *n)
 	n->unchanged += same(&ref, in);
 	n->to_const += !ref.var_off.mask && !ref.r64.size && in->var_off.mask;
 	n->emptied += creg_violation(&ref) && !creg_violation(in);
-}
-
-struct rng {
-	uint64_t s;
-};
-static uint64_t rnd(struct rng *g)
-{
-	g->s ^= g->s << 13;
-	g->s ^= g->s >> 7;
-	g->s ^= g->s << 17;
-	return g->s;
 }
 
 static struct cnum rnd_arc(struct rng *g, unsigned bits)

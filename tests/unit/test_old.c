@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "xorshift.h"
+
 #include "tracker/tracker.h"
 #include "util/array_size.h"
 
@@ -497,17 +499,6 @@ static void test_subset_and_equal(void **state)
 }
 
 /* ---------- soundness at 8 bits ---------- */
-
-struct rng {
-	uint64_t s;
-};
-static uint64_t rnd(struct rng *r)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return r->s;
-}
 
 /* an abstract value and its members (8-bit values, so a 256-bit set) */
 struct absval {

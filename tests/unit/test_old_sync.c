@@ -24,6 +24,8 @@
 
 #include <cmocka.h>
 
+#include "xorshift.h"
+
 #define RB_BITS 8
 #include "tracker/bounds.h"
 #include "tracker/old/repr.h"
@@ -165,17 +167,6 @@ static void test_deduce_settled8(void **state)
 	/* the neighbours mostly fail the test; some are intended states again */
 	assert_true(intended == 376ul * N_TNUMS); /* 256 values, 120 wider ranges */
 	assert_true(n.unsettled > 100000 && n.moved > 10000 && n.sync_fast > 500000);
-}
-
-struct rng {
-	uint64_t s;
-};
-static uint64_t rnd(struct rng *g)
-{
-	g->s ^= g->s << 13;
-	g->s ^= g->s >> 7;
-	g->s ^= g->s << 17;
-	return g->s;
 }
 
 /* random states, valid or not (some min > max), with bounds drawn near
