@@ -856,6 +856,35 @@ static void test_mainline_jset_no_const8(void **state)
 				}
 }
 
+/* A 64-bit register copy (ALU64 MOV, BPF_X or BPF_K, off 0) takes
+ * cn_alu's shortcut: the source's five words (reg.h's layout, val_size
+ * at 64 bits), exactly, and nothing past them (the engine's 40-byte slots
+ * hold no more). Both builds, on make_inputs() and walk_inputs() values,
+ * each copied over every other. */
+static void test_tracker_mov_copy8(void **state)
+{
+	(void)state;
+	static const char *const names[] = {"cnum", "cnum-mainline"};
+	static struct absval in[128];
+	assert_int_equal(rb_tracker_get("cnum", 64)->val_size, 5 * sizeof(uint64_t));
+	for (size_t k = 0; k < ARRAY_SIZE(names); k++) {
+		const struct rb_tracker *t = rb_tracker_get(names[k], 8);
+		assert_non_null(t);
+		size_t n = walk_inputs(t, in, ARRAY_SIZE(in));
+		for (int x = 0; x < 2; x++) {
+			struct rb_alu op = {.code = (uint8_t)(BPF_ALU64 | BPF_MOV | (x ? BPF_X : BPF_K))};
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = 0; j < n; j++) {
+					rb_val d = in[i].v, want = in[j].v;
+					for (int w = 5; w < RB_VAL_WORDS; w++)
+						d.w[w] = want.w[w] = 0xa5a5a5a5a5a5a5a5u ^ (uint64_t)w;
+					t->alu(&d, &in[j].v, &op);
+					assert_memory_equal(&d, &want, sizeof(d));
+				}
+		}
+	}
+}
+
 /* cnum-mainline's branch_taken answers "unknown" without simulating both
  * outcomes when it finds concrete values taking the jump and others not
  * (branch.c both_outcomes_seen). The simulation answers "unknown" exactly
@@ -1125,6 +1154,7 @@ int main(void)
 		cmocka_unit_test(test_mainline_empty_to_const),
 		cmocka_unit_test(test_mainline_same_register8),
 		cmocka_unit_test(test_mainline_jset_no_const8),
+		cmocka_unit_test(test_tracker_mov_copy8),
 		cmocka_unit_test(test_mainline_taken_witness8),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_print_rules),
