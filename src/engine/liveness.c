@@ -28,9 +28,9 @@
  * memory (ch->nomem: the next update reports it) */
 static struct rb_fmasks *frame_masks(struct rb_chain *ch, int f)
 {
-	/* (a frame of a subprogram of 32,768 insns or more, 2 MiB: mapped
-	 * with huge pages, util/pool.h) */
-	if (!ch->fm[f] && !(ch->fm[f] = rb_pool_calloc(NULL, (size_t)ch->len * sizeof(struct rb_fmasks))))
+	/* (of 32,768 insns or more, 2 MiB: mapped with huge pages and kept
+	 * by the pool for the next verification's, util/pool.h) */
+	if (!ch->fm[f] && !(ch->fm[f] = rb_pool_calloc(ch->pool, (size_t)ch->len * sizeof(struct rb_fmasks))))
 		ch->nomem = true;
 	return ch->fm[f];
 }
@@ -111,8 +111,7 @@ static int lookup_chain(struct rb_env *env, const int *cs, const int *subs, int 
 	if (RB_GROW(env->chains, env->nchains + 1, &env->cap_chains, 8) < 0)
 		return -1;
 	struct rb_chain *ch = &env->chains[env->nchains];
-	memset(ch, 0, sizeof(*ch));
-	ch->depth = depth;
+	*ch = (struct rb_chain){.depth = depth, .pool = env->pool};
 	ch->sub = subs[depth];
 	ch->start = env->subprogs[ch->sub].start;
 	ch->len = env->subprogs[ch->sub].end - ch->start;

@@ -265,6 +265,7 @@ struct rb_chain {
 	 * is first read or written at one of the chain's insns, as 6.18
 	 * allocates a func instance's per-frame masks (alloc_frame_masks) */
 	struct rb_fmasks *fm[RB_MAX_FRAMES];
+	struct rb_pool *pool; /* the masks' (env->pool) */
 	bool nomem; /* a frame's masks could not be allocated */
 	uint8_t *wset;        /* [insn - start]: must_write initialised */
 	uint64_t *dirty;      /* bit insn - start: may_read or must_write changed since the last update */

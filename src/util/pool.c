@@ -3,7 +3,8 @@
  * small programs), then 2 MiB and 4 MiB mapped on their own, 2 MiB
  * aligned, with MADV_HUGEPAGE (one fault per 2 MiB: ld_abs_vlan_abs_test_1
  * keeps 1.7 MB of states, 400 small-page faults when the chunks grew by
- * doubling to 2 MiB, 16 us each here). */
+ * doubling to 2 MiB, 16 us each here). A block of 2 MiB or more is a
+ * mapping of its own, which its pool keeps (struct big). */
 #include "util/pool.h"
 
 #include <stdbool.h>
@@ -33,6 +34,7 @@
 #define NCLS ((RB_POOL_MAX_BLOCK + HDR + GRAIN - 1) / GRAIN)
 #define HEAP_CLS UINT32_MAX /* a block of malloc */
 #define MAP_CLS (UINT32_MAX - 1) /* a block mapped on its own, huge pages */
+#define BIG_CLS (UINT32_MAX - 2) /* the same, of a pool: kept when freed */
 #define KEEP ((size_t)256 << 20) /* the chunks rb_pool_reset keeps */
 #define FIRST_CHUNK ((size_t)64 << 10)
 #define MAX_CHUNK ((size_t)4 << 20)
@@ -59,10 +61,25 @@ struct chunk {
 };
 #define CHUNK_HDR ((sizeof(struct chunk) + GRAIN - 1) / GRAIN * GRAIN)
 
-/* chunks in the order they were made; cur is the one being carved */
+/* at the start of a pool's block of 2 MiB or more, its header at
+ * GRAIN - HDR and the block at GRAIN: kept mapped when freed, for the
+ * pool's next big block (liveness's masks, 64 bytes an insn: a new
+ * mapping per verification faulted ~30 huge pages in each, which the
+ * host had taken back in between, ~2 ms each) */
+struct big {
+	struct big *next;
+	size_t len; /* of the mapping */
+	size_t n;   /* the block's bytes */
+	int used;
+};
+_Static_assert(sizeof(struct big) <= GRAIN - HDR, "a big block's record fits before its header");
+
+/* chunks in the order they were made; cur is the one being carved; bigs:
+ * the big blocks, used or free */
 struct rb_pool {
 	struct hdr *free[NCLS];
 	struct chunk *chunks, *cur;
+	struct big *bigs;
 	char *bump;
 	size_t left, next_size;
 };
@@ -86,6 +103,12 @@ static void chunk_free(struct chunk *c)
 		free(c);
 }
 
+static void big_unmap(struct big *b)
+{
+	UNPOISON(b, b->len);
+	munmap(b, b->len);
+}
+
 void rb_pool_delete(struct rb_pool *p)
 {
 	if (!p)
@@ -93,6 +116,10 @@ void rb_pool_delete(struct rb_pool *p)
 	for (struct chunk *c = p->chunks, *n; c; c = n) {
 		n = c->next;
 		chunk_free(c);
+	}
+	for (struct big *b = p->bigs, *n; b; b = n) {
+		n = b->next;
+		big_unmap(b);
 	}
 	free(p);
 }
@@ -162,6 +189,20 @@ static void reset_keeping(struct rb_pool *p, size_t keep)
 		POISON((char *)c + CHUNK_HDR, c->size - CHUNK_HDR);
 		link = &c->next;
 	}
+	/* then the big blocks, free, in the order they were made */
+	for (struct big **bl = &p->bigs; *bl;) {
+		struct big *b = *bl;
+		if (kept + b->len > keep) {
+			*bl = b->next;
+			big_unmap(b);
+			continue;
+		}
+		kept += b->len;
+		if (b->used)
+			POISON((char *)b + GRAIN - HDR, b->len - (GRAIN - HDR));
+		b->used = 0;
+		bl = &b->next;
+	}
 	p->cur = NULL;
 	p->bump = NULL;
 	p->left = 0;
@@ -181,9 +222,40 @@ void rb_pool_release(struct rb_pool *p)
 	reset_keeping(p, 0);
 }
 
+/* a big block of pool p: the smallest free one it fits in (zeroed when
+ * asked: it was used before), else a new mapping (zero) */
+static void *big_alloc(struct rb_pool *p, size_t n, bool zero)
+{
+	struct big *b = NULL;
+	for (struct big *c = p->bigs; c; c = c->next)
+		if (!c->used && c->len - GRAIN >= n && (!b || c->len < b->len))
+			b = c;
+	bool fresh = !b;
+	if (fresh) {
+		size_t len = (n + GRAIN + HUGE - 1) & ~(HUGE - 1);
+		if (!(b = map_huge(len)))
+			return NULL;
+		b->len = len;
+		b->next = p->bigs;
+		p->bigs = b;
+	}
+	b->used = 1;
+	b->n = n;
+	struct hdr *h = (struct hdr *)((char *)b + GRAIN - HDR);
+	UNPOISON(h, HDR + n);
+	h->pool = p;
+	h->cls = BIG_CLS;
+	h->size = 0;
+	if (zero && !fresh)
+		memset(h + 1, 0, n);
+	return h + 1;
+}
+
 static void *alloc(struct rb_pool *p, size_t n, bool zero)
 {
 	struct hdr *h;
+	if (p && n + HDR >= HUGE)
+		return big_alloc(p, n, zero);
 	if (n + HDR >= HUGE) {
 		size_t len = (n + HDR + HUGE - 1) & ~(HUGE - 1);
 		if (!(h = map_huge(len)))
@@ -219,6 +291,8 @@ static void *alloc(struct rb_pool *p, size_t n, bool zero)
 	h->pool = p;
 	h->cls = cls;
 	h->size = (uint32_t)n;
+	if (zero)
+		memset(h + 1, 0, n);
 	return h + 1;
 }
 
@@ -227,14 +301,16 @@ void *rb_pool_alloc(struct rb_pool *p, size_t n)
 	return alloc(p, n, false);
 }
 
+/* (a block mapped afresh, or of calloc, is zero already, and its pages
+ * stay untouched until used) */
 void *rb_pool_calloc(struct rb_pool *p, size_t n)
 {
-	void *b = alloc(p, n, true);
-	/* a block mapped on its own, or of calloc, is zero already, and its
-	 * pages stay untouched until used */
-	if (b && ((struct hdr *)b - 1)->cls < MAP_CLS)
-		memset(b, 0, n);
-	return b;
+	return alloc(p, n, true);
+}
+
+static struct big *big_of(struct hdr *h)
+{
+	return (struct big *)((char *)h - (GRAIN - HDR));
 }
 
 void rb_pool_free(void *b)
@@ -248,6 +324,12 @@ void rb_pool_free(void *b)
 	}
 	if (h->cls == MAP_CLS) {
 		munmap(h, h->len);
+		return;
+	}
+	if (h->cls == BIG_CLS) {
+		struct big *bb = big_of(h);
+		bb->used = 0;
+		POISON(h, bb->len - (GRAIN - HDR));
 		return;
 	}
 	struct rb_pool *p = h->pool;
@@ -275,11 +357,17 @@ void *rb_pool_realloc(struct rb_pool *p, void *b, size_t n)
 		nh->size = (uint32_t)n;
 		return nh + 1;
 	}
-	if (h->cls < MAP_CLS && n <= RB_POOL_MAX_BLOCK && (n + HDR + GRAIN - 1) / GRAIN - 1 == h->cls) {
+	if (h->cls < BIG_CLS && n <= RB_POOL_MAX_BLOCK && (n + HDR + GRAIN - 1) / GRAIN - 1 == h->cls) {
 		h->size = (uint32_t)n;
 		return b;
 	}
-	size_t old = h->cls == MAP_CLS ? h->len - HDR : h->size;
+	if (h->cls == BIG_CLS && n + HDR >= HUGE && n <= big_of(h)->len - GRAIN) {
+		struct big *bb = big_of(h);
+		UNPOISON((char *)b, n);
+		bb->n = n;
+		return b;
+	}
+	size_t old = h->cls == MAP_CLS ? h->len - HDR : h->cls == BIG_CLS ? big_of(h)->n : h->size;
 	void *nb = rb_pool_alloc(h->cls >= MAP_CLS ? p : h->pool, n);
 	if (!nb)
 		return NULL;

@@ -18,7 +18,10 @@
  * that a block can be freed or grown without knowing where it came from;
  * rb_pool_alloc(NULL, n) is a plain malloc with the header (a block that
  * outlives every pool). A block of 2 MiB or more is mapped on its own,
- * with huge pages, and unmapped when freed (its pool is NULL). Under
+ * with huge pages; a pool's stays mapped when freed and across a reset
+ * (within the 256 MiB kept), for the pool's next big block that fits
+ * (liveness's per-insn masks, verification after verification), while
+ * one without a pool is unmapped when freed. Under
  * AddressSanitizer free blocks and the unused part of a chunk are
  * poisoned, so a use after free is still caught. */
 #ifndef RB_UTIL_POOL_H
@@ -35,18 +38,21 @@ struct rb_pool *rb_pool_new(void);
 /* every block of the pool goes (a NULL pool: nothing) */
 void rb_pool_delete(struct rb_pool *p);
 /* every block of the pool is free again (none may be used after this),
- * the pool's chunks kept, up to 256 MiB, for the next blocks */
+ * the pool's chunks and then its big blocks kept, up to 256 MiB, for the
+ * next blocks */
 void rb_pool_reset(struct rb_pool *p);
-/* the same, keeping no chunk: the next blocks come from fresh memory */
+/* the same, keeping no chunk or big block: the next blocks come from
+ * fresh memory */
 void rb_pool_release(struct rb_pool *p);
 
 /* n bytes (16-byte aligned) from p, or from malloc when p is NULL or n is
- * larger than RB_POOL_MAX_BLOCK; NULL when out of memory */
+ * larger than RB_POOL_MAX_BLOCK (and under 2 MiB: a mapping of its own
+ * from there, p's when p is not NULL); NULL when out of memory */
 void *rb_pool_alloc(struct rb_pool *p, size_t n);
 void *rb_pool_calloc(struct rb_pool *p, size_t n);
 /* a block of rb_pool_alloc (or NULL) back to where it came from */
 void rb_pool_free(void *b);
-/* the pool a block came from (NULL: malloc) */
+/* the pool a block came from (NULL: malloc, or a mapping of no pool) */
 struct rb_pool *rb_pool_of(const void *b);
 /* b grown or shrunk to n bytes, from b's pool (p when b is NULL or has
  * none), its first min(old, n) bytes kept, as realloc; NULL (b kept) when

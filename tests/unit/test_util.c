@@ -150,7 +150,9 @@ static void test_pool_realloc_and_many(void **state)
 }
 
 /* after a reset the same memory is carved again, in the same order; a
- * block of 2 MiB or more is mapped on its own, zero, and grows */
+ * block of 2 MiB or more is mapped on its own, zero, and grows; a pool
+ * keeps it when freed and across a reset, and gives it (zeroed again, for
+ * calloc) to the next big block that fits */
 static void test_pool_reset_and_big(void **state)
 {
 	(void)state;
@@ -166,12 +168,34 @@ static void test_pool_reset_and_big(void **state)
 	assert_ptr_equal(again, later);
 	unsigned char *big = rb_pool_calloc(p, (size_t)3 << 20);
 	assert_non_null(big);
-	assert_null(rb_pool_of(big));
+	assert_ptr_equal(rb_pool_of(big), p);
 	assert_int_equal(big[0] | big[(3 << 20) - 1], 0);
 	big[12345] = 7;
 	big = rb_pool_realloc(p, big, (size_t)5 << 20);
 	assert_int_equal(big[12345], 7);
+	memset(big, 9, (size_t)5 << 20);
 	rb_pool_free(big);
+	/* kept: the next big block that fits is the same memory, zero for
+	 * calloc; one that does not fit is another */
+	unsigned char *again_big = rb_pool_calloc(p, (size_t)4 << 20);
+	assert_ptr_equal(again_big, big);
+	for (size_t i = 0; i < ((size_t)4 << 20); i += 4093)
+		assert_int_equal(again_big[i], 0);
+	assert_int_equal(again_big[((size_t)4 << 20) - 1], 0);
+	unsigned char *other = rb_pool_calloc(p, (size_t)3 << 20);
+	assert_true(other != big);
+	assert_int_equal(other[0] | other[(3 << 20) - 1], 0);
+	/* a reset frees both, and keeps them */
+	memset(other, 5, (size_t)3 << 20);
+	rb_pool_reset(p);
+	unsigned char *after = rb_pool_alloc(p, (size_t)3 << 20), *after2 = rb_pool_calloc(p, (size_t)3 << 20);
+	assert_true((after == big || after == other) && (after2 == big || after2 == other) && after != after2);
+	assert_int_equal(after2[0] | after2[(3 << 20) - 1], 0);
+	/* a block without a pool is unmapped when freed, a pool of none */
+	unsigned char *own = rb_pool_calloc(NULL, (size_t)3 << 20);
+	assert_null(rb_pool_of(own));
+	rb_pool_free(own);
+	rb_pool_release(p);
 	rb_pool_delete(p);
 }
 
