@@ -496,69 +496,12 @@ static inline __attribute__((always_inline)) int taken_tests(const rb_val *a, co
 }
 
 #ifndef RB_CNUM_MAINLINE_ALGOS
-/* taken_tests() for each jump and width in a function of its own (the
- * jump and width constant in it: no switch left), reached through a table
- * indexed by the operation code's high nibble, as one indirect jump.
- * Measured (bench/insns.sh branch_taken, --branch-sim): a switch over the
- * kinds of jump compiled to a tree of compares whose branches the jumps'
- * mix mispredicts (168k mispredicts per 65,536 calls against old's 140k)
- * and ran 1.02x old's time for 0.87x its instructions. */
-#define TAKEN_FN(name, jop)                                                                 \
-	static int name##_64(const rb_val *a, const rb_val *b)                             \
-	{                                                                                  \
-		return taken_tests(a, b, jop, false);                                      \
-	}                                                                                  \
-	static int name##_32(const rb_val *a, const rb_val *b)                             \
-	{                                                                                  \
-		return taken_tests(a, b, jop, true);                                       \
-	}
-TAKEN_FN(taken_jeq, BPF_JEQ)
-TAKEN_FN(taken_jne, BPF_JNE)
-TAKEN_FN(taken_jset, BPF_JSET)
-TAKEN_FN(taken_jset_false, RB_JSET_FALSE)
-TAKEN_FN(taken_jgt, BPF_JGT)
-TAKEN_FN(taken_jge, BPF_JGE)
-TAKEN_FN(taken_jlt, BPF_JLT)
-TAKEN_FN(taken_jle, BPF_JLE)
-TAKEN_FN(taken_jsgt, BPF_JSGT)
-TAKEN_FN(taken_jsge, BPF_JSGE)
-TAKEN_FN(taken_jslt, BPF_JSLT)
-TAKEN_FN(taken_jsle, BPF_JSLE)
-
-static int taken_none(const rb_val *a, const rb_val *b)
-{
-	(void)a;
-	(void)b;
-	return RB_BR_UNKNOWN;
-}
-
-/* [jop >> 4][is32] */
-static int (*const taken_table[16][2])(const rb_val *, const rb_val *) = {
-	[BPF_JEQ >> 4] = {taken_jeq_64, taken_jeq_32},
-	[BPF_JNE >> 4] = {taken_jne_64, taken_jne_32},
-	[BPF_JSET >> 4] = {taken_jset_64, taken_jset_32},
-	[RB_JSET_FALSE >> 4] = {taken_jset_false_64, taken_jset_false_32},
-	[BPF_JGT >> 4] = {taken_jgt_64, taken_jgt_32},
-	[BPF_JGE >> 4] = {taken_jge_64, taken_jge_32},
-	[BPF_JLT >> 4] = {taken_jlt_64, taken_jlt_32},
-	[BPF_JLE >> 4] = {taken_jle_64, taken_jle_32},
-	[BPF_JSGT >> 4] = {taken_jsgt_64, taken_jsgt_32},
-	[BPF_JSGE >> 4] = {taken_jsge_64, taken_jsge_32},
-	[BPF_JSLT >> 4] = {taken_jslt_64, taken_jslt_32},
-	[BPF_JSLE >> 4] = {taken_jsle_64, taken_jsle_32},
-	[BPF_JA >> 4] = {taken_none, taken_none},
-	[BPF_CALL >> 4] = {taken_none, taken_none},
-	[BPF_EXIT >> 4] = {taken_none, taken_none},
-	[0xe] = {taken_none, taken_none},
-};
-
 /* 6.18's is_scalar_branch_taken(): the tests alone (mainline's
  * simulate_both_branches_taken() is newer than 6.18, see alu.c) */
-int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+static inline __attribute__((always_inline)) int taken_at(const rb_val *a, const rb_val *b, uint8_t jop,
+							bool is32)
 {
-	if (jop & 0xf)
-		return RB_BR_UNKNOWN;
-	return taken_table[jop >> 4][is32](a, b);
+	return taken_tests(a, b, jop, is32);
 }
 #else
 /* The ordering jumps of mainline is_scalar_branch_taken: Linux 6.18's
@@ -622,28 +565,24 @@ static inline __attribute__((always_inline)) int ordered_at(const rb_val *av, co
 	return simulate_val(av, bv, jop, is32);
 }
 
-/* one copy per width, each with its widths constant */
-static __attribute__((noinline)) int ordered_taken(const rb_val *av, const rb_val *bv, uint8_t jop, bool is32)
-{
-	return is32 ? ordered_at(av, bv, jop, true) : ordered_at(av, bv, jop, false);
-}
-
-/* JEQ, JNE and JSET: the 6.18 tests, then the simulation */
-static __attribute__((noinline)) int other_taken(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+/* JEQ, JNE and JSET: the 6.18 tests, then the simulation (out of line) */
+static inline __attribute__((always_inline)) int other_at(const rb_val *a, const rb_val *b, uint8_t jop,
+							bool is32)
 {
 	int r = taken_tests(a, b, jop, is32);
 	if (r != RB_BR_UNKNOWN)
 		return r;
-	struct creg x = creg_load(a), y = creg_load(b);
 	switch (jop) {
-	case BPF_JSET:
+	case BPF_JSET: {
 		/* without a constant mask mainline gives up at once */
+		struct creg x = creg_load(a), y = creg_load(b);
 		if (!is_const_reg(&x, is32) && !is_const_reg(&y, is32))
 			return r;
-		return simulate(&x, &y, jop, is32);
+		return simulate_val(a, b, jop, is32);
+	}
 	case BPF_JEQ:
 	case BPF_JNE:
-		return simulate(&x, &y, jop, is32);
+		return simulate_val(a, b, jop, is32);
 	default: /* not a conditional jump */
 		return r;
 	}
@@ -652,9 +591,9 @@ static __attribute__((noinline)) int other_taken(const rb_val *a, const rb_val *
 /* mainline is_scalar_branch_taken (for two distinct registers): the
  * tests on the converted bounds and var_off are Linux 6.18's; what they
  * leave undecided mainline then refines both ways
- * (simulate_both_branches_taken). The ordering jumps and the others go to
- * functions of their own, so that neither pays for the other's registers. */
-int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+ * (simulate_both_branches_taken) */
+static inline __attribute__((always_inline)) int taken_at(const rb_val *a, const rb_val *b, uint8_t jop,
+							bool is32)
 {
 	switch (jop) {
 	case BPF_JGT:
@@ -665,16 +604,80 @@ int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is
 	case BPF_JSGE:
 	case BPF_JSLT:
 	case BPF_JSLE:
-		return ordered_taken(a, b, jop, is32);
+		return ordered_at(a, b, jop, is32);
 	case RB_JSET_FALSE: {
-		int r = other_taken(a, b, BPF_JSET, is32);
+		int r = other_at(a, b, BPF_JSET, is32);
 		return r == RB_BR_UNKNOWN ? r : !r;
 	}
 	default:
-		return other_taken(a, b, jop, is32);
+		return other_at(a, b, jop, is32);
 	}
 }
 #endif
+
+/* taken_at() for each jump and width in a function of its own (the jump
+ * and width constant in it: no switch left), reached through a table
+ * indexed by the operation code's high nibble, as one indirect jump.
+ * Measured (bench/insns.sh branch_taken, --branch-sim), "cnum": a switch
+ * over the kinds of jump compiled to a tree of compares whose branches the
+ * jumps' mix mispredicts (168k mispredicts per 65,536 calls against old's
+ * 140k) and ran 1.02x old's time for 0.87x its instructions.
+ * "cnum-mainline" alike: see the commit that gave it the table. */
+#define TAKEN_FN(name, jop)                                                                 \
+	static int name##_64(const rb_val *a, const rb_val *b)                             \
+	{                                                                                  \
+		return taken_at(a, b, jop, false);                                         \
+	}                                                                                  \
+	static int name##_32(const rb_val *a, const rb_val *b)                             \
+	{                                                                                  \
+		return taken_at(a, b, jop, true);                                          \
+	}
+TAKEN_FN(taken_jeq, BPF_JEQ)
+TAKEN_FN(taken_jne, BPF_JNE)
+TAKEN_FN(taken_jset, BPF_JSET)
+TAKEN_FN(taken_jset_false, RB_JSET_FALSE)
+TAKEN_FN(taken_jgt, BPF_JGT)
+TAKEN_FN(taken_jge, BPF_JGE)
+TAKEN_FN(taken_jlt, BPF_JLT)
+TAKEN_FN(taken_jle, BPF_JLE)
+TAKEN_FN(taken_jsgt, BPF_JSGT)
+TAKEN_FN(taken_jsge, BPF_JSGE)
+TAKEN_FN(taken_jslt, BPF_JSLT)
+TAKEN_FN(taken_jsle, BPF_JSLE)
+
+static int taken_none(const rb_val *a, const rb_val *b)
+{
+	(void)a;
+	(void)b;
+	return RB_BR_UNKNOWN;
+}
+
+/* [jop >> 4][is32] */
+static int (*const taken_table[16][2])(const rb_val *, const rb_val *) = {
+	[BPF_JEQ >> 4] = {taken_jeq_64, taken_jeq_32},
+	[BPF_JNE >> 4] = {taken_jne_64, taken_jne_32},
+	[BPF_JSET >> 4] = {taken_jset_64, taken_jset_32},
+	[RB_JSET_FALSE >> 4] = {taken_jset_false_64, taken_jset_false_32},
+	[BPF_JGT >> 4] = {taken_jgt_64, taken_jgt_32},
+	[BPF_JGE >> 4] = {taken_jge_64, taken_jge_32},
+	[BPF_JLT >> 4] = {taken_jlt_64, taken_jlt_32},
+	[BPF_JLE >> 4] = {taken_jle_64, taken_jle_32},
+	[BPF_JSGT >> 4] = {taken_jsgt_64, taken_jsgt_32},
+	[BPF_JSGE >> 4] = {taken_jsge_64, taken_jsge_32},
+	[BPF_JSLT >> 4] = {taken_jslt_64, taken_jslt_32},
+	[BPF_JSLE >> 4] = {taken_jsle_64, taken_jsle_32},
+	[BPF_JA >> 4] = {taken_none, taken_none},
+	[BPF_CALL >> 4] = {taken_none, taken_none},
+	[BPF_EXIT >> 4] = {taken_none, taken_none},
+	[0xe] = {taken_none, taken_none},
+};
+
+int creg_branch_taken_val(const rb_val *a, const rb_val *b, uint8_t jop, bool is32)
+{
+	if (jop & 0xf)
+		return RB_BR_UNKNOWN;
+	return taken_table[jop >> 4][is32](a, b);
+}
 
 #ifdef RB_CNUM_MAINLINE_ALGOS
 /* Linux 7.2.13 is_scalar_branch_taken() for reg1 == reg2 (one register
