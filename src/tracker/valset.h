@@ -39,6 +39,21 @@ static inline long rb_valset_sorted(const uint64_t *vals, size_t n, uint64_t mas
 		if (i && v[i] < v[i - 1])
 			ascending = false;
 	}
+	if (!ascending && mask < 256) {
+		/* values below 256 (a width-8 set, or its 4-bit half, as
+		 * arc2's from_set masks it): ascending and distinct through a
+		 * 256-bit map, no qsort (a third of the CPU of a width-8
+		 * census of arc2 under the sanitizers, with its buffer) */
+		uint64_t bits[4] = {0, 0, 0, 0};
+		for (size_t i = 0; i < n; i++)
+			bits[v[i] >> 6] |= (uint64_t)1 << (v[i] & 63);
+		size_t k = 0;
+		for (unsigned w = 0; w < 4; w++)
+			for (uint64_t b = bits[w]; b; b &= b - 1)
+				v[k++] = (uint64_t)w * 64 + (uint64_t)__builtin_ctzll(b);
+		*out = v;
+		return (long)k;
+	}
 	if (!ascending)
 		qsort(v, n, sizeof(*v), rb_valset_cmp);
 	size_t k = 1;
