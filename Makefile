@@ -110,9 +110,14 @@ HEADERS   := $(shell find src -name '*.h')
 TRACKER_VARIANTS := cnum_mainline
 VARIANT_cnum_mainline_DIR   := src/tracker/cnum
 VARIANT_cnum_mainline_FLAGS := -DRB_CNUM_MAINLINE_ALGOS
+# files of the folder the flags do not change, compiled once and shared by
+# both builds under one name (their code was the same in both: arc.c and
+# bounds.c at every width, objdump -d; 8 of 24 objects fewer per build)
+VARIANT_cnum_mainline_SHARED := arc.c bounds.c
 
 variant_objs = $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS), \
-	$(patsubst $(VARIANT_$(v)_DIR)/%.c,$(1)/w$(w)/variant/$(v)/%.o,$(wildcard $(VARIANT_$(v)_DIR)/*.c))))
+	$(patsubst $(VARIANT_$(v)_DIR)/%.c,$(1)/w$(w)/variant/$(v)/%.o,$(filter-out \
+	$(addprefix $(VARIANT_$(v)_DIR)/,$(VARIANT_$(v)_SHARED)),$(wildcard $(VARIANT_$(v)_DIR)/*.c)))))
 
 # True-size states: the engine compiled a second time with 40-byte value
 # slots (-DRB_VAL_WORDS=5), partially linked into one object whose every

@@ -129,8 +129,9 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_refine CN_SYM(creg_refine)
 #define creg_branch_taken_val CN_SYM(creg_branch_taken_val)
 #define creg_branch_taken_same_val CN_SYM(creg_branch_taken_same_val)
-#define creg_print CN_SYM(creg_print)
-#define creg_bounds CN_SYM(creg_bounds)
+/* bounds.c: shared by both builds, as arc.c (arc.h) */
+#define creg_print RB_SYM(creg_print)
+#define creg_bounds RB_SYM(creg_bounds)
 
 /* sync.c */
 /* unknown: every value (inline: DIV/MOD and failed checks return it) */

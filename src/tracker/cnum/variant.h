@@ -12,7 +12,9 @@
  *
  * CN_SYM() gives every exported symbol of one build its own name (on top
  * of RB_SYM()'s width suffix), so both builds link side by side. The
- * Makefile's TRACKER_VARIANTS line adds the second build.
+ * Makefile's TRACKER_VARIANTS line adds the second build. arc.c and
+ * bounds.c, which nothing here changes, are compiled once and shared
+ * (their symbols are RB_SYM()'s; VARIANT_cnum_mainline_SHARED).
  */
 #ifndef RB_TRACKER_CNUM_VARIANT_H
 #define RB_TRACKER_CNUM_VARIANT_H
