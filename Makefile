@@ -92,7 +92,7 @@ unit_cflags = $(if $(filter $(TEST_UNIT_HOT),$(1)),$(CFLAGS_TEST),$(CFLAGS_TEST_
 # `make bench` (5 interleaved repetitions): cnum/old geomean 0.74 -> 0.72,
 # branch_taken 13.0 -> 7.0 ns (old), 17.2 -> 11.2 ns (cnum).
 TRACKER_CFLAGS := -fno-tree-vectorize
-LDLIBS   = $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall -Wl,--wrap=btf__load_vmlinux_btf -Wl,--wrap=uname -Wl,--wrap=gzopen64
+LDLIBS   = $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall -Wl,--wrap=btf__load_vmlinux_btf -Wl,--wrap=btf__free -Wl,--wrap=uname -Wl,--wrap=gzopen64
 # -no-pie: the sanitizer build's 190,000 dynamic relocations (ASan's global
 # descriptors, UBSan's type data) are resolved at link time instead of at
 # each start: 13% of the CPU of a short `verify` (perf), and the test suite

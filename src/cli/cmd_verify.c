@@ -452,6 +452,10 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		return 2;
 	}
+	/* libbpf prepares the objects against that same parse */
+	struct rb_btf_lend lend = rb_vmlinux_lend(vmlinux);
+	struct rb_load_opts lo = *lopts;
+	lo.lend_btf = &lend;
 	/* the engine's state memory, kept from one verification to the next
 	 * (util/pool.h; out of memory: NULL, one per verification) */
 	struct rb_pool *pool = rb_pool_new();
@@ -473,7 +477,7 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		struct rb_err err = {{0}};
 		if (opened_apart(&probe, path, lopts, &rc))
 			continue;
-		if (rb_object_open(path, lopts, &obj, &err) < 0) {
+		if (rb_object_open(path, &lo, &obj, &err) < 0) {
 			fprintf(stderr, "rangebench verify: %s\n", err.msg);
 			rc = 2;
 			continue;

@@ -80,10 +80,15 @@ static struct env_obj *env_obj_of(struct rb_driver *d, const struct obj_state *o
 	struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job), .kernel_inputs = dir};
 	char btf[4200];
 	snprintf(btf, sizeof(btf), "%s/btf", dir);
-	if (!(e->vmlinux = rb_vmlinux_new_file(btf)))
+	struct rb_btf_lend lend;
+	if (!(e->vmlinux = rb_vmlinux_new_file(btf))) {
 		rb_errf(&e->err, "%s: out of memory", os->job->path);
-	else if (rb_object_open(os->job->path, &lo, &e->obj, &e->err) < 0)
-		e->obj = NULL;
+	} else {
+		lend = rb_vmlinux_lend(e->vmlinux); /* libbpf's parse is the engine's */
+		lo.lend_btf = &lend;
+		if (rb_object_open(os->job->path, &lo, &e->obj, &e->err) < 0)
+			e->obj = NULL;
+	}
 	return e;
 }
 
@@ -252,7 +257,8 @@ static void run_in_process(struct rb_driver *d, size_t i)
 	const struct obj_state *os = &d->objs[d->order[i]];
 	struct rb_object *obj = NULL;
 	struct rb_err e = {{0}};
-	struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job)};
+	struct rb_btf_lend lend = rb_vmlinux_lend(d->vmlinux); /* libbpf's parse is the engine's */
+	struct rb_load_opts lo = {.prog_type = rb_driver_job_prog_type(&d->opts, os->job), .lend_btf = &lend};
 	if (rb_object_open(os->job->path, &lo, &obj, &e) < 0 && !rb_drv_other_inputs(d)) {
 		rb_drv_object_failed(d, os, &e, true);
 		return;
@@ -603,11 +609,13 @@ int rb_driver_child_main(int argc, char **argv)
 	 * printed to stdout (a library's message) goes to stderr instead */
 	int out = dup(STDOUT_FILENO);
 	int rc = 0;
+	struct rb_btf_lend lend = rb_vmlinux_lend(d->vmlinux); /* libbpf's parse is the engine's */
 	struct rb_object *obj = NULL;
 	struct rb_err e = {{0}};
 	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
 		rc = 2;
-	} else if (rb_object_open(job.path, &(struct rb_load_opts){.prog_type = job.prog_type[0] ? job.prog_type : NULL},
+	} else if (rb_object_open(job.path,
+				  &(struct rb_load_opts){.prog_type = job.prog_type[0] ? job.prog_type : NULL, .lend_btf = &lend},
 				  &obj, &e) < 0 &&
 		   rb_drv_other_inputs(d)) {
 		/* opened by the scan as on another kernel (driver.c): the rows of

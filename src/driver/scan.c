@@ -13,6 +13,7 @@
 #include "driver/fault.h"
 #include "driver/spawn.h"
 #include "driver/wire.h"
+#include "engine/vmlinux.h"
 
 struct rb_scan {
 	char *exe;
@@ -191,6 +192,42 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 	}
 }
 
+/* the child's parses of kernel BTF, one per file, kept from object to
+ * object and lent to libbpf (rb_load_opts.lend_btf): a run's objects are
+ * mostly opened for the same kernel, whose BTF libbpf otherwise parsed
+ * once per object (and once more per retry of one) */
+#define SCAN_BTFS 8
+struct scan_btf {
+	char *path; /* NULL: the running kernel's */
+	struct rb_vmlinux *v;
+	struct rb_btf_lend lend;
+};
+
+static const struct rb_btf_lend *scan_lend(struct scan_btf *b, size_t *n, const struct rb_load_opts *lo)
+{
+	char file[4200];
+	const char *path = lo->btf_path;
+	if (!path && lo->kernel_inputs) {
+		snprintf(file, sizeof(file), "%s/btf", lo->kernel_inputs);
+		path = file;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (path ? b[i].path && !strcmp(b[i].path, path) : !b[i].path)
+			return &b[i].lend;
+	if (*n == SCAN_BTFS)
+		return NULL;
+	struct scan_btf *e = &b[*n];
+	if (!(e->v = rb_vmlinux_new_file(path)))
+		return NULL;
+	if (path && !(e->path = strdup(path))) {
+		rb_vmlinux_free(e->v);
+		return NULL;
+	}
+	e->lend = rb_vmlinux_lend(e->v);
+	(*n)++;
+	return &e->lend;
+}
+
 int rb_scan_child_main(void)
 {
 	if (!rb_child_bind_parent())
@@ -202,6 +239,8 @@ int rb_scan_child_main(void)
 		return 2;
 	const char *fault = rb_fault_env();
 	struct rb_wbuf req = {0}, rep = {0};
+	struct scan_btf btfs[SCAN_BTFS];
+	size_t nbtfs = 0;
 	int rc = 0;
 	for (;;) {
 		int r = rb_wire_recv(STDIN_FILENO, &req);
@@ -220,6 +259,7 @@ int rb_scan_child_main(void)
 					  .attach_type = *at ? at : NULL,
 					  .btf_path = *btf ? btf : NULL,
 					  .kernel_inputs = *inputs ? inputs : NULL};
+		lo.lend_btf = scan_lend(btfs, &nbtfs, &lo);
 		rb_fault_during(rb_fault_open(fault, path), "open");
 		struct rb_object *obj = NULL;
 		struct rb_err e = {{0}};
@@ -250,6 +290,10 @@ int rb_scan_child_main(void)
 	}
 	rb_wbuf_free(&req);
 	rb_wbuf_free(&rep);
+	for (size_t i = 0; i < nbtfs; i++) {
+		rb_vmlinux_free(btfs[i].v);
+		free(btfs[i].path);
+	}
 	close(out);
 	return rc;
 }

@@ -51,6 +51,16 @@ const struct btf *rb_vmlinux_get(struct rb_vmlinux *v)
 	return b;
 }
 
+static const struct btf *lend_get(void *v)
+{
+	return rb_vmlinux_get(v);
+}
+
+struct rb_btf_lend rb_vmlinux_lend(struct rb_vmlinux *v)
+{
+	return (struct rb_btf_lend){.path = v ? v->path : NULL, .get = lend_get, .ctx = v};
+}
+
 unsigned rb_vmlinux_loads(const struct rb_vmlinux *v)
 {
 	return v ? v->loads : 0;

@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include "loader/object.h"
+
 struct btf;
 struct rb_vmlinux;
 
@@ -23,6 +25,10 @@ struct rb_vmlinux *rb_vmlinux_new_file(const char *path);
 /* the parsed BTF, loading it on the first call; NULL when unreadable (the
  * failure is remembered: no retry) */
 const struct btf *rb_vmlinux_get(struct rb_vmlinux *v);
+/* the handle as a lender of its BTF to the loader (rb_load_opts.lend_btf:
+ * libbpf then uses this parse too, for an object opened for this
+ * handle's kernel); the handle must outlive the opens */
+struct rb_btf_lend rb_vmlinux_lend(struct rb_vmlinux *v);
 /* how many times this handle parsed the file (0 or 1; for tests) */
 unsigned rb_vmlinux_loads(const struct rb_vmlinux *v);
 void rb_vmlinux_free(struct rb_vmlinux *v);

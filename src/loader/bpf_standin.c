@@ -30,6 +30,7 @@
  */
 #include "loader/bpf_standin.h"
 #include "loader/kernel_inputs.h"
+#include "loader/object.h"
 #include "util/grow.h"
 
 #include <bpf/btf.h>
@@ -307,9 +308,38 @@ struct btf *__wrap_btf__load_vmlinux_btf(void);
 struct btf *__wrap_btf__load_vmlinux_btf(void)
 {
 	struct rb_standin *st = current;
+	/* the caller's parse of that same file, when it lends one: libbpf
+	 * only reads the kernel BTF (CO-RE candidates, attach targets, kfunc
+	 * and ksym ids, struct_ops types), so the instance the engine
+	 * verifies against serves it too, and btf__free below spares it. The
+	 * lender is called outside the context: its first parse goes through
+	 * this wrapper again, to the real loader. */
+	if (st && st->lend &&
+	    (st->lend->path ? st->vmlinux_btf && !strcmp(st->lend->path, st->vmlinux_btf) : !st->vmlinux_btf)) {
+		rb_standin_begin(NULL);
+		const struct btf *b = st->lend->get(st->lend->ctx);
+		rb_standin_begin(st);
+		if (b) {
+			st->lent = b;
+			return (struct btf *)b; /* libbpf's field is not const; it never writes through it */
+		}
+	}
 	if (st && st->vmlinux_btf)
 		return btf__parse(st->vmlinux_btf, NULL);
 	return __real_btf__load_vmlinux_btf();
+}
+
+/* libbpf frees the kernel BTF at the end of a load and when the object is
+ * closed (the object's close runs in its context: open_libbpf.c): a lent
+ * one is the lender's (-Wl,--wrap=btf__free: libbpf.c's references) */
+void __real_btf__free(struct btf *btf);
+void __wrap_btf__free(struct btf *btf);
+void __wrap_btf__free(struct btf *btf)
+{
+	struct rb_standin *st = current;
+	if (btf && st && btf == st->lent)
+		return;
+	__real_btf__free(btf);
 }
 
 /* libbpf's uname() (LINUX_KERNEL_VERSION, the /boot/config-RELEASE it

@@ -13,6 +13,8 @@
 #include <sys/types.h>
 
 struct rb_kinputs;
+struct rb_btf_lend;
+struct btf;
 
 struct rb_rec_map {
 	ino_t ino;                 /* identity of the fd handed back (survives dup) */
@@ -52,6 +54,11 @@ struct rb_standin {
 	/* another kernel's inputs (kernel_inputs.h): libbpf's uname() and
 	 * kernel configuration are that kernel's; NULL: the running kernel's */
 	const struct rb_kinputs *kinputs;
+	/* a kernel BTF to lend libbpf (object.h, rb_load_opts.lend_btf), used
+	 * when it is the file vmlinux_btf names (NULL: the running kernel's);
+	 * lent: what was handed out, which libbpf's btf__free spares */
+	const struct rb_btf_lend *lend;
+	const struct btf *lent;
 	/* libbpf's messages while this context is active */
 	char first_warn[400];
 	char last_warn[400];

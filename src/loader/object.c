@@ -228,7 +228,7 @@ int rb_object_open_mem(const char *path, const void *buf, size_t size, const str
 	rb_sha256_hex(buf, size, obj->sha256);
 	/* a scratch context for the whole open, so that libbpf messages from
 	 * calls outside a load (section-name lookups) are captured too */
-	struct rb_standin scratch = {0};
+	struct rb_standin scratch = {.lend = opts ? opts->lend_btf : NULL};
 	libbpf_set_print(rb_standin_libbpf_print);
 	struct rb_standin *prev = rb_standin_begin(&scratch);
 	struct rb_elf elf;

@@ -22,6 +22,9 @@
 
 #include "util/err.h"
 
+struct btf;
+struct rb_btf_lend;
+
 struct rb_map {
 	char name[64];
 	uint32_t type; /* enum bpf_map_type */
@@ -126,6 +129,22 @@ struct rb_load_opts {
 	/* the type hints of the object's directory (type_hints.h); rb_object_open
 	 * reads them itself when this is NULL */
 	const struct rb_type_hints *hints;
+	/* a kernel BTF parsed once by the caller (engine/vmlinux.h's handle,
+	 * which the engine verifies against), lent to libbpf whenever it asks
+	 * for that kernel's BTF (btf__load_vmlinux_btf) instead of a parse of
+	 * its own (15-40 ms, ~900 page faults each: issue 26); NULL: libbpf
+	 * parses its own */
+	const struct rb_btf_lend *lend_btf;
+};
+
+/* A parsed kernel BTF the loader may lend libbpf (bpf_standin.c): libbpf
+ * only reads it, and never frees it (its btf__free is wrapped to spare the
+ * lent instance). */
+struct rb_btf_lend {
+	const char *path; /* the file parsed; NULL: the running kernel's */
+	/* the BTF, parsed at the first call (under a lock); NULL: unreadable */
+	const struct btf *(*get)(void *ctx);
+	void *ctx;
 };
 
 /* One line on an object without a license section (how it was loaded), or

@@ -60,8 +60,13 @@ static bool msg_prog(const char *msg, char *name, size_t sz)
 
 static void attempt_end(struct attempt *a)
 {
-	if (a->bo)
+	/* closed in its own context: the kernel BTF it may still hold can be
+	 * a lent one (bpf_standin.c, btf__free) */
+	if (a->bo) {
+		struct rb_standin *prev = rb_standin_begin(&a->st);
 		bpf_object__close(a->bo);
+		rb_standin_end(prev);
+	}
 	a->bo = NULL;
 	free(a->fix);
 	a->fix = NULL;
@@ -110,6 +115,7 @@ static int attempt_load(struct attempt *a, const struct rb_elf *elf, const uint8
 	memset(a, 0, sizeof(*a));
 	a->st.vmlinux_btf = btf;
 	a->st.kinputs = ki;
+	a->st.lend = opts ? opts->lend_btf : NULL;
 	struct rb_standin *prev = rb_standin_begin(&a->st);
 	a->bo = bpf_object__open_mem(buf, elf->size, &oo);
 	int ret = -1;

@@ -1,7 +1,8 @@
 /* test_vmlinux.c — the running kernel's BTF is parsed once per shared
  * handle: verifying a tp_btf program several times, with both trackers,
  * through one rb_vmlinux parses /sys/kernel/btf/vmlinux once and gives
- * the same results as verifying with a private parse each time. */
+ * the same results as verifying with a private parse each time; libbpf
+ * borrows the handle's parse when the handle is lent to the loader. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -70,11 +71,88 @@ static void test_shared_across_programs(void **state)
 	rb_object_free(obj);
 }
 
+/* a lender that counts its calls */
+struct counted {
+	struct rb_btf_lend inner;
+	unsigned calls;
+};
+
+static const struct btf *counted_get(void *ctx)
+{
+	struct counted *c = ctx;
+	c->calls++;
+	return c->inner.get(c->inner.ctx);
+}
+
+static void assert_same_object(const struct rb_object *a, const struct rb_object *b)
+{
+	assert_string_equal(a->sha256, b->sha256);
+	assert_int_equal(a->prog_cnt, b->prog_cnt);
+	for (size_t i = 0; i < a->prog_cnt; i++) {
+		assert_string_equal(a->progs[i].name, b->progs[i].name);
+		assert_string_equal(a->progs[i].error, b->progs[i].error);
+		assert_int_equal(a->progs[i].insn_cnt, b->progs[i].insn_cnt);
+		if (a->progs[i].insn_cnt)
+			assert_memory_equal(a->progs[i].insns, b->progs[i].insns,
+					    a->progs[i].insn_cnt * sizeof(*a->progs[i].insns));
+		assert_int_equal(a->progs[i].attach_btf_id, b->progs[i].attach_btf_id);
+	}
+}
+
+/* libbpf borrows the handle's parse (rb_load_opts.lend_btf): opening an
+ * object whose CO-RE relocations need the kernel's BTF twice, then
+ * verifying it, parses the file once, and gives the object libbpf's own
+ * parse gives; libbpf's frees leave the lent BTF alone (the verification
+ * after the opens reads it: AddressSanitizer would report a freed one).
+ * A lender of another file is not used for the running kernel. */
+static void test_lent_to_libbpf(void **state)
+{
+	(void)state;
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		skip();
+		return;
+	}
+	char path[512];
+	lf_obj_path("core", path, sizeof(path));
+	struct rb_err err = {{0}};
+	struct rb_object *own = NULL, *lent = NULL, *again = NULL, *other = NULL;
+	assert_int_equal(rb_object_open(path, NULL, &own, &err), 0);
+	struct rb_vmlinux *v = rb_vmlinux_new();
+	assert_non_null(v);
+	struct counted c = {.inner = rb_vmlinux_lend(v)};
+	struct rb_btf_lend lend = {.path = NULL, .get = counted_get, .ctx = &c};
+	struct rb_load_opts lo = {.lend_btf = &lend};
+	assert_int_equal(rb_object_open(path, &lo, &lent, &err), 0);
+	assert_true(c.calls >= 1);
+	assert_int_equal(rb_vmlinux_loads(v), 1);
+	assert_int_equal(rb_object_open(path, &lo, &again, &err), 0);
+	assert_int_equal(rb_vmlinux_loads(v), 1);
+	assert_same_object(own, lent);
+	assert_same_object(own, again);
+	struct rb_result res;
+	struct rb_verify_opts vo = {.tracker = "old", .vmlinux = v};
+	assert_int_equal(rb_verify(lent, find_prog(lent, "on_switch"), &vo, &res, &err), 0);
+	assert_int_equal(res.verdict, RB_ACCEPT);
+	assert_int_equal(rb_vmlinux_loads(v), 1);
+	/* a lender of another file: libbpf parses the running kernel's itself */
+	unsigned before = c.calls;
+	lend.path = "/nonexistent/btf";
+	assert_int_equal(rb_object_open(path, &lo, &other, &err), 0);
+	assert_int_equal(c.calls, before);
+	assert_same_object(own, other);
+	rb_object_free(own);
+	rb_object_free(lent);
+	rb_object_free(again);
+	rb_object_free(other);
+	rb_vmlinux_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_handle_loads_once),
 		cmocka_unit_test(test_shared_across_programs),
+		cmocka_unit_test(test_lent_to_libbpf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
