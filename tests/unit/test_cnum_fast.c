@@ -4,6 +4,10 @@
  *     in both builds ("cnum" and "cnum-mainline", whose single-value
  *     collapse differs), and the deduction's idempotence that lets the
  *     sync run it once;
+ *   - creg_coerce() and creg_coerce_val() against creg_coerce_ref() (a
+ *     zero-extending load narrower than the subregister: its sync worked
+ *     out, its common outcomes on the stored words), both builds,
+ *     and its "another sync changes nothing" answer, also at 16 bits;
  *   - cnum_mul() against cnum_mul_ref();
  *   - the "cnum" build's branch_taken against Linux 6.18's tests
  *     (rb_bounds_branch_taken) on the bounds the arcs convert to.
@@ -44,6 +48,18 @@
  * adds _ml), on the same struct creg */
 void creg_sync_ml_w8(struct creg *r);
 void creg_sync_ref_ml_w8(struct creg *r);
+void creg_coerce_ml_w8(struct creg *r, unsigned size_bits);
+bool creg_coerce_low_ml_w8(struct creg *r, unsigned size_bits);
+void creg_coerce_val_ml_w8(rb_val *v, unsigned size_bits);
+void creg_coerce_ref_ml_w8(struct creg *r, unsigned size_bits);
+/* the 16-bit builds (8-bit subregister), where a second sync after a
+ * narrowing can change the state, which it never does at 8 bits */
+bool creg_coerce_low_w16(struct creg *r, unsigned size_bits);
+void creg_coerce_ref_w16(struct creg *r, unsigned size_bits);
+void creg_sync_ref_w16(struct creg *r);
+bool creg_coerce_low_ml_w16(struct creg *r, unsigned size_bits);
+void creg_coerce_ref_ml_w16(struct creg *r, unsigned size_bits);
+void creg_sync_ref_ml_w16(struct creg *r);
 
 #define N_TNUMS 6561u /* 3^8 */
 #define N_ARC8 (256u * 255u + 2u)
@@ -191,6 +207,162 @@ static void test_sync_random8(void **state)
 	assert_true(n.unchanged > 1000 && n.to_const > 1000 && n.emptied > 100000);
 }
 
+/* creg_coerce() against creg_coerce_ref(), in both builds, for the two
+ * sizes below the subregister (8 and 16 BPF bits: 1 and 2 bits here) */
+struct coerce_tally {
+	unsigned long states, to_const, dead, tnum_moved, stable, resync_moves;
+};
+
+static void check_coerce(const struct creg *in, unsigned size_bits, struct coerce_tally *n)
+{
+	struct creg fast = *in, ref = *in, mfast = *in, mref = *in, low = *in, mlow = *in;
+	creg_coerce(&fast, size_bits);
+	creg_coerce_ml_w8(&mfast, size_bits);
+	bool stable = creg_coerce_low(&low, size_bits), mstable = creg_coerce_low_ml_w8(&mlow, size_bits);
+	creg_coerce_ref(&ref, size_bits);
+	creg_coerce_ref_ml_w8(&mref, size_bits);
+	/* the load's own entry, on the stored words (its shortcuts) */
+	rb_val val, mval;
+	creg_store(&val, in);
+	creg_store(&mval, in);
+	creg_coerce_val(&val, size_bits);
+	creg_coerce_val_ml_w8(&mval, size_bits);
+	struct creg fval = creg_load(&val), mfval = creg_load(&mval);
+	/* "stable": a sync would change nothing (the ALU's END skips it) */
+	struct creg again = ref, magain = mref;
+	creg_sync_ref(&again);
+	creg_sync_ref_ml_w8(&magain);
+	if (!same(&fast, &ref) || !same(&mfast, &mref) || !same(&low, &ref) || !same(&mlow, &mref) ||
+	    !same(&fval, &ref) || !same(&mfval, &mref) ||
+	    (stable && !same(&again, &ref)) ||
+	    (mstable && !same(&magain, &mref))) {
+		print_error("stable %d, cnum-mainline stable %d\n", stable, mstable);
+		print_error("size %u\n", size_bits);
+		show("input", in);
+		show("cnum creg_coerce", &fast);
+		show("cnum creg_coerce_ref", &ref);
+		show("cnum-mainline creg_coerce", &mfast);
+		show("cnum-mainline creg_coerce_ref", &mref);
+		show("cnum creg_coerce_val", &fval);
+		show("cnum-mainline creg_coerce_val", &mfval);
+		fail();
+	}
+	struct tnum t = tnum_cast_bits(in->var_off, W_SCALE(size_bits));
+	n->states++;
+	n->to_const += !ref.var_off.mask && t.mask;
+	n->dead += creg_violation(&ref) || creg_violation(&mref);
+	n->tnum_moved += !tnum_equal(ref.var_off, t) && !creg_violation(&ref) && ref.var_off.mask;
+	n->stable += stable && mstable;
+	n->resync_moves += !same(&again, &ref) || !same(&magain, &mref);
+}
+
+/* every 8-bit arc with every tnum of the low three bits (the rest of the
+ * tnum random) and a 4-bit arc in turn; then every tnum with every 8-bit
+ * arc of a list; then random states, a quarter with a malformed tnum */
+static void test_coerce_low8(void **state)
+{
+	(void)state;
+	static const unsigned sizes[] = {8, 16};
+	struct rng g = {0x6a09e667f3bcc908ull};
+	struct coerce_tally n = {0};
+	for (unsigned i = 0; i < N_ARC8; i++) {
+		struct cnum r64 = arc_nth(i, RW);
+		for (unsigned j = 0; j < 27; j++) {
+			struct tnum hi = tnum_nth((unsigned)(rnd(&g) % N_TNUMS));
+			struct tnum lo = tnum_nth(j);
+			struct creg r = {TNUM_C(lo.value | (hi.value & ~UINT64_C(7)), lo.mask | (hi.mask & ~UINT64_C(7))),
+					 r64, arc_nth((i + j) % N_ARC4, RH)};
+			for (unsigned k = 0; k < 2; k++)
+				check_coerce(&r, sizes[k], &n);
+		}
+	}
+	for (unsigned i = 0; i < N_TNUMS; i++) {
+		struct tnum t = tnum_nth(i);
+		struct cnum r64s[] = {
+			cnum_full(RW),
+			cnum_empty(RW),
+			cnum_from_urange(tnum_umin(t), tnum_umax(t), RW),
+			cnum_from_urange(tnum_umin(t) & 3, tnum_umax(t) & 3, RW),
+			rnd_arc(&g, RW),
+			rnd_arc(&g, RW),
+			rnd_arc(&g, RW),
+			rnd_arc(&g, RW),
+		};
+		for (size_t j = 0; j < sizeof(r64s) / sizeof(r64s[0]); j++) {
+			struct creg r = {t, r64s[j], rnd_arc(&g, RH)};
+			for (unsigned k = 0; k < 2; k++)
+				check_coerce(&r, sizes[k], &n);
+		}
+	}
+	for (unsigned i = 0; i < 200000; i++) {
+		struct creg r = {tnum_nth((unsigned)(rnd(&g) % N_TNUMS)), rnd_arc(&g, RW), rnd_arc(&g, RH)};
+		if (i % 4 == 0)
+			r.var_off = TNUM_C(rnd(&g) & W_MASK, rnd(&g) & W_MASK);
+		check_coerce(&r, sizes[i % 2], &n);
+	}
+	print_message("coerce: %lu states, %lu became constants, %lu dead, %lu with a tnum narrowed by the range, "
+		      "%lu stable, %lu moved by another sync\n",
+		      n.states, n.to_const, n.dead, n.tnum_moved, n.stable, n.resync_moves);
+	assert_true(n.to_const > 10000 && n.dead > 4000 && n.tnum_moved > 200 && n.stable > 1000000);
+}
+
+/* the same at 16 bits (sizes 8 and 16: 2 and 4 bits), where another sync
+ * does move some narrowed states: every tnum of the low six bits (the
+ * rest random) with every 64-bit arc [lo, hi] of 4-bit ends under a
+ * random common high part (an eighth of them a random arc instead) */
+static void test_coerce_stable16(void **state)
+{
+	(void)state;
+	struct rng g = {0xbb67ae8584caa73bull};
+	unsigned long states = 0, stable = 0, moved = 0;
+	for (unsigned sz = 8; sz <= 16; sz += 8)
+		for (unsigned i = 0; i < 729; i++) {
+			uint64_t v = 0, m = 0;
+			for (unsigned b = 0, x = i; b < 6; b++, x /= 3) {
+				if (x % 3 == 1)
+					v |= UINT64_C(1) << b;
+				else if (x % 3 == 2)
+					m |= UINT64_C(1) << b;
+			}
+			uint64_t hm = rnd(&g) & 0xffc0;
+			v |= rnd(&g) & 0xffc0 & ~hm;
+			m |= hm;
+			for (uint64_t lo = 0; lo < 16; lo++)
+				for (uint64_t hi = lo; hi < 16; hi++) {
+					uint64_t hp = rnd(&g) & 0xfff0;
+					struct creg in = {TNUM_C(v, m), cnum_from_urange(hp | lo, hp | hi, 16),
+							  {rnd(&g) & 0xff, rnd(&g) & 0xff}};
+					if (rnd(&g) % 8 == 0)
+						in.r64 = (struct cnum){rnd(&g) & 0xffff, rnd(&g) & 0xffff};
+					struct creg f = in, r = in, mf = in, mr = in;
+					bool st = creg_coerce_low_w16(&f, sz), mst = creg_coerce_low_ml_w16(&mf, sz);
+					creg_coerce_ref_w16(&r, sz);
+					creg_coerce_ref_ml_w16(&mr, sz);
+					struct creg a = r, ma = mr;
+					creg_sync_ref_w16(&a);
+					creg_sync_ref_ml_w16(&ma);
+					if (!same(&f, &r) || !same(&mf, &mr) || (st && !same(&a, &r)) ||
+					    (mst && !same(&ma, &mr))) {
+						print_error("size %u, stable %d, cnum-mainline stable %d\n", sz, st, mst);
+						show("input", &in);
+						show("cnum creg_coerce", &f);
+						show("cnum creg_coerce_ref", &r);
+						show("cnum synced again", &a);
+						show("cnum-mainline creg_coerce", &mf);
+						show("cnum-mainline creg_coerce_ref", &mr);
+						show("cnum-mainline synced again", &ma);
+						fail();
+					}
+					states++;
+					stable += st;
+					moved += !same(&a, &r) || !same(&ma, &mr);
+				}
+		}
+	print_message("coerce at 16 bits: %lu states, %lu stable, %lu moved by another sync\n", states, stable,
+		      moved);
+	assert_true(stable > states / 2 && moved > 50);
+}
+
 /* the deduction (r64 -> r32, r32 -> r64) changes nothing on its own
  * output, which lets creg_sync() run it once where mainline runs it
  * twice: every pair of an 8-bit and a 4-bit arc (it reads no tnum) */
@@ -304,6 +476,8 @@ int main(void)
 		cmocka_unit_test(test_sync_arcs8),
 		cmocka_unit_test(test_sync_random8),
 		cmocka_unit_test(test_deduce_once8),
+		cmocka_unit_test(test_coerce_low8),
+		cmocka_unit_test(test_coerce_stable16),
 		cmocka_unit_test(test_mul_ref8),
 		cmocka_unit_test(test_branch_taken8),
 	};

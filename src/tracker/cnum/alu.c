@@ -305,8 +305,10 @@ static void shift(struct creg *d, const struct creg *s, uint8_t opc, bool alu32)
 }
 
 /* mainline scalar_byte_swap (a little-endian machine): ALU64|END always
- * swaps, ALU|END swaps for TO_BE; 16- and 32-bit forms then truncate */
-static void byte_swap(struct creg *d, const struct rb_alu *op)
+ * swaps, ALU|END swaps for TO_BE; 16- and 32-bit forms then truncate.
+ * True if the sync that follows would leave the result as it is
+ * (creg_coerce_low()'s answer), false if it has to run. */
+static bool byte_swap(struct creg *d, const struct rb_alu *op)
 {
 	bool alu64 = BPF_CLASS(op->code) == BPF_ALU64;
 	bool to_le = BPF_SRC(op->code) == BPF_TO_LE;
@@ -316,8 +318,11 @@ static void byte_swap(struct creg *d, const struct rb_alu *op)
 		d->r64 = cnum_full(RW);
 		d->r32 = cnum_full(RH);
 	}
-	if (op->imm == 16 || op->imm == 32)
-		creg_coerce(d, (unsigned)op->imm);
+	if (op->imm == 16)
+		return creg_coerce_low(d, 16);
+	if (op->imm == 32)
+		creg_coerce(d, 32);
+	return false;
 }
 
 /* check_alu_op's BPF_MOV: register copy, sign-extending MOVSX, and the
@@ -430,7 +435,8 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 		shift(dst, src, opc, alu32);
 		break;
 	case BPF_END:
-		byte_swap(dst, op);
+		if (byte_swap(dst, op))
+			return;
 		break;
 	default:
 		break;

@@ -121,6 +121,8 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_deduce_bounds CN_SYM(creg_deduce_bounds)
 #define creg_zext CN_SYM(creg_zext)
 #define creg_coerce CN_SYM(creg_coerce)
+#define creg_coerce_ref CN_SYM(creg_coerce_ref)
+#define creg_coerce_low CN_SYM(creg_coerce_low)
 #define creg_coerce_sx CN_SYM(creg_coerce_sx)
 #define creg_coerce_sx_val CN_SYM(creg_coerce_sx_val)
 #define creg_coerce_val CN_SYM(creg_coerce_val)
@@ -155,8 +157,14 @@ void creg_sync_ref(struct creg *r);
 bool creg_deduce_bounds(struct creg *r);
 /* mainline zext_32_to_64() */
 void creg_zext(struct creg *r);
-/* mainline coerce_reg_to_size(), size in BPF bits (8/16/32) */
+/* mainline coerce_reg_to_size(), size in BPF bits (8/16/32);
+ * creg_coerce_ref() is the same step by step, creg_coerce() with the sync
+ * worked out below the subregister (test_cnum_fast.c compares them);
+ * creg_coerce_low() is creg_coerce() for a size below 32, true if
+ * creg_sync() would leave its result as it is */
 void creg_coerce(struct creg *r, unsigned size_bits);
+void creg_coerce_ref(struct creg *r, unsigned size_bits);
+bool creg_coerce_low(struct creg *r, unsigned size_bits);
 /* the same on a stored value */
 void creg_coerce_val(rb_val *v, unsigned size_bits);
 /* mainline coerce_reg_to_size_sx() and coerce_subreg_to_size_sx() */

@@ -114,7 +114,8 @@ static inline void update_bounds64(struct creg *r)
 	collapse64(r);
 }
 
-/* the single-value collapse of __update_reg64_bounds */
+/* the single-value collapse of __update_reg64_bounds (reads var_off and
+ * r64 only) */
 static inline void collapse64(struct creg *r)
 {
 	uint64_t c;
@@ -315,8 +316,9 @@ void creg_zext(struct creg *r)
 	reg_set_urange64(r, reg_u32_min(r), reg_u32_max(r));
 }
 
-/* mainline coerce_reg_to_size: keep the low n bits */
-void creg_coerce(struct creg *r, unsigned size_bits)
+/* mainline coerce_reg_to_size: keep the low n bits, step by step (the
+ * reference of creg_coerce()) */
+static inline __attribute__((always_inline)) void coerce_ref(struct creg *r, unsigned size_bits)
 {
 	unsigned n = W_SCALE(size_bits);
 	if (n >= W_BITS)
@@ -333,6 +335,105 @@ void creg_coerce(struct creg *r, unsigned size_bits)
 	if (n < H_BITS)
 		r->r32 = cnum_full(RH);
 	creg_sync(r);
+}
+
+void creg_coerce_ref(struct creg *r, unsigned size_bits)
+{
+	coerce_ref(r, size_bits);
+}
+
+/* creg_coerce_ref() narrower than the subregister, with the sync worked
+ * out for the state it leaves: the tnum t has no bit above n, the 64-bit
+ * arc is [lo, hi] within [0, 2^n - 1] (no wrap) and the 32-bit arc full.
+ * Every value is below 2^n <= 2^(H_BITS-1), so both arcs and both of the
+ * tnum's arcs are the same unsigned interval, and mainline's
+ * reg_bounds_sync() comes to:
+ *   1. r32 := t's range [t.value, t.value | t.mask]; r64 := [a, b] =
+ *      [lo, hi] ∩ t's range (two intervals: exact); the collapse on
+ *      (t, r64);
+ *   2. the deductions make r32 = [a, b] and change nothing else (r64 is
+ *      within r32's interval; its low halves are itself);
+ *   3. __reg_bound_offset: t1 = t ∩ tnum_range(a, b), the same from
+ *      either arc;
+ *   4. __update_reg_bounds: both arcs [a, b] ∩ t1's range, the collapse.
+ * Step 4 repeats step 1's outcome when t1 = t and the interval stays.
+ * An empty [a, b] at step 1 (no value left: not met on a synced state)
+ * goes through the general path. test_cnum_fast compares the two.
+ * True if another sync would leave the result as it is: a constant, or
+ * t1 = t with the interval kept (the sync then repeats steps 1 to 4 on
+ * their own output: t ∩ tnum_range(a, b) is t again). */
+static __attribute__((noinline)) bool coerce_low(struct creg *r, unsigned n)
+{
+	const uint64_t m = (UINT64_C(1) << n) - 1;
+	uint64_t lo = reg_umin(r), hi = reg_umax(r);
+	if ((lo & ~m) != (hi & ~m)) {
+		lo = 0;
+		hi = m;
+	} else {
+		lo &= m;
+		hi &= m;
+	}
+	const struct tnum t = tnum_cast_bits(r->var_off, n);
+	const uint64_t tmax = t.value | t.mask;
+	r->var_off = t;
+	/* the common case at once: [lo, hi] holds t's range, t (well formed)
+	 * is not a constant. [a, b] is then t's range, with t's two ends in
+	 * it (no collapse: both collapse tests say so first), and t1 = t */
+	if (t.mask && !(t.value & t.mask) && lo <= t.value && tmax <= hi) {
+		r->r64 = (struct cnum){t.value, t.mask};
+		r->r32 = r->r64;
+		return true;
+	}
+	uint64_t a = lo > t.value ? lo : t.value, b = hi < tmax ? hi : tmax;
+	if (a > b) {
+		reg_set_urange64(r, lo, hi);
+		r->r32 = cnum_full(RH);
+		creg_sync(r);
+		return false;
+	}
+	r->r64 = (struct cnum){a, b - a};
+	r->r32 = r->r64;
+	/* the collapse, through creg_update_bounds64() (its intersection
+	 * keeps [a, b], which lies in t's range): a call of collapse64() here
+	 * made GCC stop inlining it into the sync, +15 instructions per
+	 * load32. The tnum known after it: the register became a constant
+	 * (a constant t always does here: a = b = t.value), where the sync
+	 * returns at once. */
+	creg_update_bounds64(r);
+	if (!r->var_off.mask)
+		return true;
+	const struct tnum t1 = tnum_intersect(t, tnum_range(a, b));
+	const uint64_t a1 = a > t1.value ? a : t1.value, t1max = t1.value | t1.mask;
+	const uint64_t b1 = b < t1max ? b : t1max;
+	if (tnum_equal(t1, t) && a1 == a && b1 == b)
+		return true;
+	r->var_off = t1;
+	if (a1 > b1) {
+		r->r64 = cnum_empty(RW);
+		r->r32 = cnum_empty(RH);
+	} else {
+		r->r64 = (struct cnum){a1, b1 - a1};
+		r->r32 = r->r64;
+	}
+	creg_update_bounds64(r); /* the collapse, as above */
+	return false;
+}
+
+bool creg_coerce_low(struct creg *r, unsigned size_bits)
+{
+	return coerce_low(r, W_SCALE(size_bits));
+}
+
+/* mainline coerce_reg_to_size: keep the low n bits (void: the sync of a
+ * 32-bit load is a tail call) */
+void creg_coerce(struct creg *r, unsigned size_bits)
+{
+	unsigned n = W_SCALE(size_bits);
+	if (n < H_BITS) {
+		coerce_low(r, n);
+		return;
+	}
+	coerce_ref(r, size_bits);
 }
 
 /* mainline set_sext64_default_val */
@@ -494,8 +595,55 @@ void creg_coerce_sx_val(rb_val *dst, const rb_val *src, unsigned size_bits)
 	}
 }
 
+/* coerce_low() on a stored value, for one width n = W_SCALE(size_bits) <
+ * H_BITS (a constant at each call below), where its outcome is decided on
+ * the stored words without unpacking: t (the tnum cast to n bits) not a
+ * constant, well formed, with its range within [lo, hi] (coerce_low()'s
+ * first shortcut: var_off t, both arcs t's range), or t a constant c
+ * within [lo, hi] ([a, b] = [c, c]: the register is the constant c,
+ * whether or not the collapse marks it so). False, the value untouched,
+ * otherwise. */
+static inline __attribute__((always_inline)) bool coerce_low_val(rb_val *v, unsigned size_bits)
+{
+	const unsigned n = W_SCALE(size_bits);
+	const uint64_t m = (UINT64_C(1) << n) - 1;
+	const uint64_t tv = v->w[0] & m, tm = v->w[1] & m, base = v->w[2], size = v->w[3];
+	const uint64_t end = (base + size) & W_MASK;
+	/* [lo, hi] as coerce_low() has it: the arc's unsigned range (every
+	 * value if it crosses 2^W_BITS-1 -> 0) cut to n bits. An arc
+	 * crossing 2^W_BITS-1 -> 0 needs no test of its own: its base and end
+	 * lie in different blocks of 2^n values (then [0, 2^n - 1], as for
+	 * the unsigned range of every value) or in one block with the end
+	 * below the base (then lo > hi, and the shortcut is not taken) */
+	uint64_t lo = 0, hi = m;
+	if ((base & ~m) == (end & ~m)) {
+		lo = base & m;
+		hi = end & m;
+	}
+	if (tv & tm || lo > tv || (tv | tm) > hi)
+		return false;
+	v->w[0] = tv;
+	v->w[1] = tm;
+	v->w[2] = tv;
+	v->w[3] = tm;
+	v->w[4] = tv | (tm << 32);
+	return true;
+}
+
 void creg_coerce_val(rb_val *v, unsigned size_bits)
 {
+	switch (size_bits) {
+	case 8:
+		if (coerce_low_val(v, 8))
+			return;
+		break;
+	case 16:
+		if (coerce_low_val(v, 16))
+			return;
+		break;
+	default:
+		break;
+	}
 	struct creg r = creg_load(v);
 	creg_coerce(&r, size_bits);
 	creg_store(v, &r);
