@@ -46,6 +46,33 @@ rows_v() { # VAR TRACKER: VAR = the CSV of $OBJ verified whole by TRACKER, made 
 	[ -e "$_rf" ] || "$RB" verify --csv --tracker "$2" "$OBJ" >"$_rf" 2>/dev/null
 	printf -v "$1" '%s' "$_rf"
 }
+# row TRACKER PROG: PROG's CSV row of $OBJ (from the whole object's rows)
+row() {
+	local _f
+	rows_v _f "$1"
+	grep "^${OBJ##*/},$2," "$_f"
+}
+# Those whole-object rows of every tracker, made before the checks: each
+# tracker's verify --csv of all six objects at once (the rows start with
+# the object's name), five processes instead of thirty-five, one per
+# tracker and object (and the kernel's only of the objects it is asked about)
+prefill_rows() {
+	local d=${RB_TEST_OBJECTS:-build/test/objects} t o objs
+	for t in old old@7.2 cnum-mainline cnum-mainline@7.2 kernel; do
+		objs=
+		for o in profile72 profile72_raw profile72_calls profile72_ptr profile72_msgs profile72_ids; do
+			[ $t = kernel ] && [ $o = profile72_msgs ] && continue
+			objs="$objs $d/$o.bpf.o"
+		done
+		# shellcheck disable=SC2086 # the paths have no blanks
+		"$RB" verify --csv --tracker "$t" $objs 2>/dev/null |
+			awk -F, -v pre="$tmp/rows." -v tr="${t//[^a-z0-9]/_}" 'NR == 1 { h = $0; next }
+				{ b = $1; sub(/\.bpf\.o$/, "", b); f = pre b "." tr ".csv"
+				  if (!(f in seen)) { print h >f; seen[f] = 1 }
+				  print >f }'
+	done
+}
+prefill_rows
 counts_v() { # VAR TRACKER PROG: VAR = PROG's "verdict,insns,states" (CSV fields 3, 5, 6) or ""
 	local _f _l _a IFS=,
 	local -
@@ -150,7 +177,8 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_raw.bpf.o
 for p in field_bad_reg field_alu_off field_ldimm64_off; do
 	pin "$p" insn_fields_static failure,5,0 failure,0,0
 done
-"$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ" 2>/dev/null | cut -d, -f2,12 >"$tmp/fields.csv"
+rows_v f cnum-mainline@7.2
+cut -d, -f2,12 "$f" >"$tmp/fields.csv"
 check "insn_fields_static: 7.2.13's messages" 'grep -qx "field_bad_reg,R15 is invalid" "$tmp/fields.csv" &&
 	grep -qx "field_alu_off,BPF_ALU uses reserved fields" "$tmp/fields.csv" &&
 	grep -qx "field_ldimm64_off,BPF_LD_IMM64 uses reserved fields" "$tmp/fields.csv"' "$tmp/fields.csv"
@@ -160,7 +188,7 @@ check "insn_fields_static: 7.2.13's messages" 'grep -qx "field_bad_reg,R15 is in
 # --tracker kernel-7.2): failure,0,0, "recursive call from () to ()" after
 # "func#1 @7"; 6.18.44: failure,19,2 (the call stack too deep)
 pin static_recursion recursion_static failure,19,2 failure,0,0
-"$RB" verify --csv --tracker old@7.2 "$OBJ:static_recursion" 2>/dev/null | cut -d, -f2,12 >"$tmp/rec.csv"
+row old@7.2 static_recursion | cut -d, -f2,12 >"$tmp/rec.csv"
 check "recursion_static: 7.2.13's message" 'grep -qx "static_recursion,recursive call from () to ()" "$tmp/rec.csv"' "$tmp/rec.csv"
 
 # stacksafe_half_scalars: a 32-bit spill against misc bytes (profile72.bpf.c
@@ -194,12 +222,13 @@ pin kprobe_timer timers_in_tracing failure,0,0 success,13,1
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_calls.bpf.o
 pin deep_static max_call_frames failure,11,1 success,29,3
 pin deep_global global_call_resets_frames failure,53,5 success,53,5
-"$RB" verify --csv --tracker old "$OBJ" 2>/dev/null | cut -d, -f2,12 >"$tmp/deep.csv"
+rows_v f old
+cut -d, -f2,12 "$f" >"$tmp/deep.csv"
 check "the call stack too deep: 6.18.44's messages" 'grep -qx "deep_static,the call stack of 9 frames is too deep" "$tmp/deep.csv" &&
 	grep -qx "deep_global,the call stack of 8 frames is too deep !" "$tmp/deep.csv"' "$tmp/deep.csv"
 # a stored state has room for the profile's frames: 8 pointers more @7.2
-s618=$("$RB" verify --csv --tracker cnum-mainline "$OBJ:deep_static" 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
-s72=$("$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ:deep_static" 2>/dev/null | awk -F, 'NR == 2 { print $9 }')
+s618=$(row cnum-mainline deep_static | cut -d, -f9)
+s72=$(row cnum-mainline@7.2 deep_static | cut -d, -f9)
 check "state_bytes: cnum-mainline@7.2 holds 8 frame pointers more than cnum-mainline ($s618 -> $s72)" '[ -n "$s618" ] && [ "$((s72 - s618))" = 64 ]'
 
 # ptr_off_in_var: constants added to pointers are in their ranges
@@ -213,7 +242,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72_ptr.bpf.o
 pin pkt_neg_after_var ptr_off_in_var failure,12,0 success,15,1
 pin map_value_minus_one ptr_off_in_var success,12,1 failure,10,0
 pin pkt_join_displaced ptr_off_in_var success,50,4 success,37,3
-"$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ:map_value_minus_one" >"$tmp/ptr.csv" 2>/dev/null
+row cnum-mainline@7.2 map_value_minus_one >"$tmp/ptr.csv"
 check "ptr_off_in_var: 7.2.13's message" 'grep -q ",10,\"R0 unbounded memory access, make sure to bounds check any such access\"$" "$tmp/ptr.csv"' "$tmp/ptr.csv"
 
 
@@ -226,7 +255,7 @@ for t in old cnum-mainline old@7.2 cnum-mainline@7.2; do
 	check "profile72_msgs: $t gives both kernels' counts" \
 		'[ "$(counts "$t" stack_var_misaligned) $(counts "$t" stack_var_oob) $(counts "$t" stack_const_misaligned) $(counts "$t" map_value_imm)" = "failure,6,0 failure,7,0 failure,3,0 success,14,1" ]'
 done
-msg() { "$RB" verify --csv --tracker "$1" "$OBJ" 2>/dev/null | awk -F, 'NR > 1 && $2 != "map_value_imm" { print $2 ": " $12 }'; }
+msg() { local f; rows_v f "$1"; awk -F, 'NR > 1 && $2 != "map_value_imm" { print $2 ": " $12 }' "$f"; }
 msg cnum-mainline@7.2 >"$tmp/m72.txt"
 cat >"$tmp/m72.want" <<'EOM'
 stack_var_misaligned: misaligned stack access off (0xffffffffffffffc0; 0x7)+40 size 8
