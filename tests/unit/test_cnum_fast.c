@@ -8,6 +8,8 @@
  *     zero-extending load narrower than the subregister: its sync worked
  *     out, its common outcomes on the stored words), both builds,
  *     and its "another sync changes nothing" answer, also at 16 bits;
+ *   - creg_zext_sync() (an ALU32 result) against creg_zext() then
+ *     creg_sync_ref(), both builds, at 8 bits and 16 bits;
  *   - cnum_mul() against cnum_mul_ref();
  *   - the "cnum" build's branch_taken against Linux 6.18's tests
  *     (rb_bounds_branch_taken) on the bounds the arcs convert to.
@@ -52,6 +54,8 @@ void creg_coerce_ml_w8(struct creg *r, unsigned size_bits);
 bool creg_coerce_low_ml_w8(struct creg *r, unsigned size_bits);
 void creg_coerce_val_ml_w8(rb_val *v, unsigned size_bits);
 void creg_coerce_ref_ml_w8(struct creg *r, unsigned size_bits);
+void creg_zext_ml_w8(struct creg *r);
+void creg_zext_sync_ml_w8(struct creg *r);
 /* the 16-bit builds (8-bit subregister), where a second sync after a
  * narrowing can change the state, which it never does at 8 bits */
 bool creg_coerce_low_w16(struct creg *r, unsigned size_bits);
@@ -60,6 +64,10 @@ void creg_sync_ref_w16(struct creg *r);
 bool creg_coerce_low_ml_w16(struct creg *r, unsigned size_bits);
 void creg_coerce_ref_ml_w16(struct creg *r, unsigned size_bits);
 void creg_sync_ref_ml_w16(struct creg *r);
+void creg_zext_w16(struct creg *r);
+void creg_zext_sync_w16(struct creg *r);
+void creg_zext_ml_w16(struct creg *r);
+void creg_zext_sync_ml_w16(struct creg *r);
 
 #define N_TNUMS 6561u /* 3^8 */
 #define N_ARC8 (256u * 255u + 2u)
@@ -363,6 +371,57 @@ static void test_coerce_stable16(void **state)
 	assert_true(stable > states / 2 && moved > 50);
 }
 
+/* creg_zext_sync() against creg_zext() + creg_sync_ref() in both builds,
+ * at 8 bits (every tnum with every 4-bit arc, the 8-bit arc random: zext
+ * replaces it) and at 16 bits (random states, most of them with a known
+ * bit 7: sync_low()'s case); the counts: states through the fast path's
+ * condition (a known subregister sign bit, a 32-bit arc that does not
+ * wrap) */
+static unsigned long zext_pair(const struct creg *in, void (*zs)(struct creg *), void (*z)(struct creg *),
+			       void (*sref)(struct creg *), unsigned hbits)
+{
+	struct creg f = *in, r = *in;
+	zs(&f);
+	z(&r);
+	sref(&r);
+	if (!same(&f, &r)) {
+		print_error("%u-bit subregister\n", hbits);
+		show("input", in);
+		show("creg_zext_sync", &f);
+		show("creg_zext + creg_sync_ref", &r);
+		fail();
+	}
+	uint64_t hm = (UINT64_C(1) << hbits) - 1;
+	return !(in->var_off.mask & (UINT64_C(1) << (hbits - 1))) && in->r32.size <= hm - in->r32.base;
+}
+
+static void test_zext_sync(void **state)
+{
+	(void)state;
+	struct rng g = {0x3c6ef372fe94f82bull};
+	unsigned long states = 0, low = 0;
+	for (unsigned i = 0; i < N_TNUMS; i++)
+		for (unsigned j = 0; j < N_ARC4; j++) {
+			struct creg r = {tnum_nth(i), rnd_arc(&g, RW), arc_nth(j, RH)};
+			low += zext_pair(&r, creg_zext_sync, creg_zext, creg_sync_ref, 4);
+			low += zext_pair(&r, creg_zext_sync_ml_w8, creg_zext_ml_w8, creg_sync_ref_ml_w8, 4);
+			states += 2;
+		}
+	for (unsigned i = 0; i < 400000; i++) {
+		uint64_t m = rnd(&g) & 0xffff;
+		if (i % 4)
+			m &= ~UINT64_C(0x80);
+		struct creg r = {TNUM_C(rnd(&g) & 0xffff & ~m, m), {rnd(&g) & 0xffff, rnd(&g) & 0xffff},
+				 {rnd(&g) & 0xff, rnd(&g) & (i % 2 ? 0xff : 0xf)}};
+		low += zext_pair(&r, creg_zext_sync_w16, creg_zext_w16, creg_sync_ref_w16, 8);
+		low += zext_pair(&r, creg_zext_sync_ml_w16, creg_zext_ml_w16, creg_sync_ref_ml_w16, 8);
+		states += 2;
+	}
+	print_message("zext + sync: %lu states, %lu of them with a known subregister sign bit and no wrap\n", states,
+		      low);
+	assert_true(low > states / 4 && low < states - states / 10);
+}
+
 /* the deduction (r64 -> r32, r32 -> r64) changes nothing on its own
  * output, which lets creg_sync() run it once where mainline runs it
  * twice: every pair of an 8-bit and a 4-bit arc (it reads no tnum) */
@@ -478,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_deduce_once8),
 		cmocka_unit_test(test_coerce_low8),
 		cmocka_unit_test(test_coerce_stable16),
+		cmocka_unit_test(test_zext_sync),
 		cmocka_unit_test(test_mul_ref8),
 		cmocka_unit_test(test_branch_taken8),
 	};

@@ -337,8 +337,7 @@ static void mov(struct creg *d, const struct creg *s, const struct rb_alu *op)
 	}
 	if (op->off == 8 || op->off == 16)
 		creg_coerce_subreg_sx(d, (unsigned)op->off);
-	creg_zext(d);
-	creg_sync(d);
+	creg_zext_sync(d);
 }
 
 /* mainline scalar32_min_max_mul and scalar_min_max_mul on the arcs
@@ -443,7 +442,9 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 	}
 
 	/* ALU32 results are zero-extended (END truncates by itself) */
-	if (alu32 && opc != BPF_END)
-		creg_zext(dst);
+	if (alu32 && opc != BPF_END) {
+		creg_zext_sync(dst);
+		return;
+	}
 	creg_sync(dst);
 }

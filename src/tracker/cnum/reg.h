@@ -120,6 +120,7 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_sync_ref CN_SYM(creg_sync_ref)
 #define creg_deduce_bounds CN_SYM(creg_deduce_bounds)
 #define creg_zext CN_SYM(creg_zext)
+#define creg_zext_sync CN_SYM(creg_zext_sync)
 #define creg_coerce CN_SYM(creg_coerce)
 #define creg_coerce_ref CN_SYM(creg_coerce_ref)
 #define creg_coerce_low CN_SYM(creg_coerce_low)
@@ -157,6 +158,9 @@ void creg_sync_ref(struct creg *r);
 bool creg_deduce_bounds(struct creg *r);
 /* mainline zext_32_to_64() */
 void creg_zext(struct creg *r);
+/* creg_zext() then creg_sync(), in fewer steps where the 32-bit arc does
+ * not wrap (test_cnum_fast.c compares the two) */
+void creg_zext_sync(struct creg *r);
 /* mainline coerce_reg_to_size(), size in BPF bits (8/16/32);
  * creg_coerce_ref() is the same step by step, creg_coerce() with the sync
  * worked out below the subregister (test_cnum_fast.c compares them);

@@ -316,6 +316,23 @@ void creg_zext(struct creg *r)
 	reg_set_urange64(r, reg_u32_min(r), reg_u32_max(r));
 }
 
+static inline __attribute__((always_inline)) bool sync_low(struct creg *r);
+
+/* creg_zext() then creg_sync(): through sync_low() when the 32-bit arc
+ * neither wraps nor is empty and the tnum's bit H_BITS-1 is known (the
+ * 64-bit arc is then the 32-bit one, read unsigned) */
+void creg_zext_sync(struct creg *r)
+{
+	r->var_off = tnum_subreg(r->var_off);
+	if (!(r->var_off.mask & cn_smin_bits(RH)) && !crosses_umax(r->r32, RH)) {
+		r->r64 = r->r32;
+		sync_low(r);
+		return;
+	}
+	reg_set_urange64(r, reg_u32_min(r), reg_u32_max(r));
+	creg_sync(r);
+}
+
 /* mainline coerce_reg_to_size: keep the low n bits, step by step (the
  * reference of creg_coerce()) */
 static inline __attribute__((always_inline)) void coerce_ref(struct creg *r, unsigned size_bits)
@@ -342,40 +359,35 @@ void creg_coerce_ref(struct creg *r, unsigned size_bits)
 	coerce_ref(r, size_bits);
 }
 
-/* creg_coerce_ref() narrower than the subregister, with the sync worked
- * out for the state it leaves: the tnum t has no bit above n, the 64-bit
- * arc is [lo, hi] within [0, 2^n - 1] (no wrap) and the 32-bit arc full.
- * Every value is below 2^n <= 2^(H_BITS-1), so both arcs and both of the
- * tnum's arcs are the same unsigned interval, and mainline's
- * reg_bounds_sync() comes to:
- *   1. r32 := t's range [t.value, t.value | t.mask]; r64 := [a, b] =
- *      [lo, hi] ∩ t's range (two intervals: exact); the collapse on
+/* creg_sync() worked out for a register whose values are one interval
+ * below 2^H_BITS: the tnum t has no bit at or above H_BITS and a known
+ * bit H_BITS-1, the 64-bit arc is [lo, hi] within [0, H_MASK] (no wrap)
+ * and the 32-bit arc full or the same interval. Such a register is what
+ * coerce_reg_to_size leaves below the subregister, and what zext_32_to_64
+ * leaves when the 32-bit arc does not wrap and t's bit H_BITS-1 is known.
+ * Both arcs and both of the tnum's arcs (t's sign bit at H_BITS known:
+ * its 32-bit arc is its unsigned range too) are then the same unsigned
+ * interval, and mainline's reg_bounds_sync() comes to:
+ *   1. r32 := r32 ∩ t's range [t.value, t.value | t.mask]; r64 := [a, b]
+ *      = [lo, hi] ∩ t's range (two intervals: exact); the collapse on
  *      (t, r64);
  *   2. the deductions make r32 = [a, b] and change nothing else (r64 is
- *      within r32's interval; its low halves are itself);
+ *      within r32's interval, shorter than 2^H_BITS: its low halves are
+ *      itself);
  *   3. __reg_bound_offset: t1 = t ∩ tnum_range(a, b), the same from
  *      either arc;
  *   4. __update_reg_bounds: both arcs [a, b] ∩ t1's range, the collapse.
  * Step 4 repeats step 1's outcome when t1 = t and the interval stays.
  * An empty [a, b] at step 1 (no value left: not met on a synced state)
- * goes through the general path. test_cnum_fast compares the two.
+ * goes through creg_sync(). test_cnum_fast compares the two.
  * True if another sync would leave the result as it is: a constant, or
  * t1 = t with the interval kept (the sync then repeats steps 1 to 4 on
  * their own output: t ∩ tnum_range(a, b) is t again). */
-static __attribute__((noinline)) bool coerce_low(struct creg *r, unsigned n)
+static inline __attribute__((always_inline)) bool sync_low(struct creg *r)
 {
-	const uint64_t m = (UINT64_C(1) << n) - 1;
-	uint64_t lo = reg_umin(r), hi = reg_umax(r);
-	if ((lo & ~m) != (hi & ~m)) {
-		lo = 0;
-		hi = m;
-	} else {
-		lo &= m;
-		hi &= m;
-	}
-	const struct tnum t = tnum_cast_bits(r->var_off, n);
+	const struct tnum t = r->var_off;
+	const uint64_t lo = r->r64.base, hi = r->r64.base + r->r64.size;
 	const uint64_t tmax = t.value | t.mask;
-	r->var_off = t;
 	/* the common case at once: [lo, hi] holds t's range, t (well formed)
 	 * is not a constant. [a, b] is then t's range, with t's two ends in
 	 * it (no collapse: both collapse tests say so first), and t1 = t */
@@ -384,10 +396,16 @@ static __attribute__((noinline)) bool coerce_low(struct creg *r, unsigned n)
 		r->r32 = r->r64;
 		return true;
 	}
+	/* a constant within [lo, hi]: [a, b] = [c, c], the register the
+	 * constant c whether or not the collapse marks it so (as cheap as
+	 * the sync's own test for a constant) */
+	if (!t.mask && lo <= t.value && t.value <= hi) {
+		r->r64 = (struct cnum){t.value, 0};
+		r->r32 = r->r64;
+		return true;
+	}
 	uint64_t a = lo > t.value ? lo : t.value, b = hi < tmax ? hi : tmax;
 	if (a > b) {
-		reg_set_urange64(r, lo, hi);
-		r->r32 = cnum_full(RH);
 		creg_sync(r);
 		return false;
 	}
@@ -417,6 +435,26 @@ static __attribute__((noinline)) bool coerce_low(struct creg *r, unsigned n)
 	}
 	creg_update_bounds64(r); /* the collapse, as above */
 	return false;
+}
+
+/* creg_coerce_ref() narrower than the subregister: the tnum cast to n
+ * bits, the 64-bit arc [lo, hi] within [0, 2^n - 1], the 32-bit arc full,
+ * then sync_low() (every bit from n up is known 0) */
+static __attribute__((noinline)) bool coerce_low(struct creg *r, unsigned n)
+{
+	const uint64_t m = (UINT64_C(1) << n) - 1;
+	uint64_t lo = reg_umin(r), hi = reg_umax(r);
+	if ((lo & ~m) != (hi & ~m)) {
+		lo = 0;
+		hi = m;
+	} else {
+		lo &= m;
+		hi &= m;
+	}
+	r->var_off = tnum_cast_bits(r->var_off, n);
+	r->r64 = (struct cnum){lo, hi - lo};
+	r->r32 = cnum_full(RH);
+	return sync_low(r);
 }
 
 bool creg_coerce_low(struct creg *r, unsigned size_bits)
