@@ -10,6 +10,8 @@
  *     and its "another sync changes nothing" answer, also at 16 bits;
  *   - creg_zext_sync() (an ALU32 result) against creg_zext() then
  *     creg_sync_ref(), both builds, at 8 bits and 16 bits;
+ *   - creg_sync_updated() against creg_sync_ref() on what
+ *     creg_update_bounds() leaves (64-bit AND, OR and shifts);
  *   - cnum_mul() against cnum_mul_ref();
  *   - the "cnum" build's branch_taken against Linux 6.18's tests
  *     (rb_bounds_branch_taken) on the bounds the arcs convert to.
@@ -55,6 +57,8 @@ bool creg_coerce_low_ml_w8(struct creg *r, unsigned size_bits);
 void creg_coerce_val_ml_w8(rb_val *v, unsigned size_bits);
 void creg_coerce_ref_ml_w8(struct creg *r, unsigned size_bits);
 void creg_zext_ml_w8(struct creg *r);
+void creg_update_bounds_ml_w8(struct creg *r);
+void creg_sync_updated_ml_w8(struct creg *r);
 void creg_zext_sync_ml_w8(struct creg *r);
 /* the 16-bit builds (8-bit subregister), where a second sync after a
  * narrowing can change the state, which it never does at 8 bits */
@@ -422,6 +426,56 @@ static void test_zext_sync(void **state)
 	assert_true(low > states / 4 && low < states - states / 10);
 }
 
+/* creg_sync_updated() against creg_sync_ref() after creg_update_bounds(),
+ * both builds: every tnum with every 4-bit arc and two 8-bit arcs in turn
+ * from a list (as test_sync_tnums8) */
+static void test_sync_updated8(void **state)
+{
+	(void)state;
+	struct rng g = {0xa54ff53a5f1d36f1ull};
+	unsigned long states = 0, moved = 0;
+	for (unsigned i = 0; i < N_TNUMS; i++) {
+		struct tnum t = tnum_nth(i);
+		for (unsigned j = 0; j < N_ARC4; j++) {
+			struct cnum r32 = arc_nth(j, RH);
+			struct cnum r64s[] = {
+				cnum_full(RW),
+				cnum_empty(RW),
+				cnum_from_urange(tnum_umin(t), tnum_umax(t), RW),
+				cnum_is_empty(r32, RH) ? cnum_full(RW) : (struct cnum){r32.base, r32.size},
+				rnd_arc(&g, RW),
+				rnd_arc(&g, RW),
+			};
+			size_t nk = sizeof(r64s) / sizeof(r64s[0]);
+			for (unsigned k = 0; k < 2; k++) {
+				struct creg in = {t, r64s[(i + j + 3 * k) % nk], r32};
+				struct creg a = in, ma = in;
+				creg_update_bounds(&a);
+				creg_update_bounds_ml_w8(&ma);
+				struct creg b = a, mb = ma;
+				creg_sync_updated(&a);
+				creg_sync_ref(&b);
+				creg_sync_updated_ml_w8(&ma);
+				creg_sync_ref_ml_w8(&mb);
+				if (!same(&a, &b) || !same(&ma, &mb)) {
+					show("input", &in);
+					show("cnum creg_sync_updated", &a);
+					show("cnum creg_sync_ref", &b);
+					show("cnum-mainline creg_sync_updated", &ma);
+					show("cnum-mainline creg_sync_ref", &mb);
+					fail();
+				}
+				struct creg u = in;
+				creg_update_bounds(&u);
+				states++;
+				moved += !same(&u, &b);
+			}
+		}
+	}
+	print_message("sync after update: %lu states, %lu moved by the sync\n", states, moved);
+	assert_true(moved > states / 4);
+}
+
 /* the deduction (r64 -> r32, r32 -> r64) changes nothing on its own
  * output, which lets creg_sync() run it once where mainline runs it
  * twice: every pair of an 8-bit and a 4-bit arc (it reads no tnum) */
@@ -538,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_coerce_low8),
 		cmocka_unit_test(test_coerce_stable16),
 		cmocka_unit_test(test_zext_sync),
+		cmocka_unit_test(test_sync_updated8),
 		cmocka_unit_test(test_mul_ref8),
 		cmocka_unit_test(test_branch_taken8),
 	};

@@ -191,7 +191,9 @@ static void smod(struct creg *d, const struct creg *s, bool alu32)
  * the arcs come from it and from the operands' unsigned bounds
  * (mainline scalar[32]_min_max_{and,or,xor}) */
 
-static void bitop(struct creg *d, const struct creg *s, uint8_t opc)
+/* true if it ends with creg_update_bounds() or a constant (the sync can
+ * skip its first step) */
+static bool bitop(struct creg *d, const struct creg *s, uint8_t opc)
 {
 	struct tnum v32 = tnum_subreg(d->var_off);
 	bool s_known32 = tnum_is_const(tnum_subreg(s->var_off));
@@ -215,19 +217,22 @@ static void bitop(struct creg *d, const struct creg *s, uint8_t opc)
 	struct tnum v = d->var_off;
 	if (s_known && d_known) {
 		creg_known(d, v.value);
-		return;
+		return true;
 	}
 	if (opc == BPF_AND) {
 		uint64_t a = reg_umax(d), b = reg_umax(s);
 		reg_set_urange64(d, v.value, a < b ? a : b);
 		creg_update_bounds(d);
-	} else if (opc == BPF_OR) {
+		return true;
+	}
+	if (opc == BPF_OR) {
 		uint64_t a = reg_umin(d), b = reg_umin(s);
 		reg_set_urange64(d, a > b ? a : b, v.value | v.mask);
 		creg_update_bounds(d);
-	} else {
-		reg_set_urange64(d, v.value, v.value | v.mask);
+		return true;
 	}
+	reg_set_urange64(d, v.value, v.value | v.mask);
+	return false;
 }
 
 /* ---- shifts by a constant below the operation's width */
@@ -371,6 +376,7 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 		*dst = creg_unknown();
 		return;
 	}
+	bool updated = false; /* the operation ended with creg_update_bounds() */
 
 	switch (opc) {
 	case BPF_ADD:
@@ -418,11 +424,11 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 		break;
 	case BPF_AND:
 		dst->var_off = tnum_and(dst->var_off, src->var_off);
-		bitop(dst, src, BPF_AND);
+		updated = bitop(dst, src, BPF_AND);
 		break;
 	case BPF_OR:
 		dst->var_off = tnum_or(dst->var_off, src->var_off);
-		bitop(dst, src, BPF_OR);
+		updated = bitop(dst, src, BPF_OR);
 		break;
 	case BPF_XOR:
 		dst->var_off = tnum_xor(dst->var_off, src->var_off);
@@ -432,6 +438,7 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 	case BPF_RSH:
 	case BPF_ARSH:
 		shift(dst, src, opc, alu32);
+		updated = !alu32; /* the 64-bit shifts end with creg_update_bounds() */
 		break;
 	case BPF_END:
 		if (byte_swap(dst, op))
@@ -446,5 +453,8 @@ void creg_alu(struct creg *dst, const struct creg *src_in, const struct rb_alu *
 		creg_zext_sync(dst);
 		return;
 	}
-	creg_sync(dst);
+	if (updated)
+		creg_sync_updated(dst);
+	else
+		creg_sync(dst);
 }

@@ -117,6 +117,7 @@ static inline bool creg_violation(const struct creg *r)
 #define creg_update_bounds64 CN_SYM(creg_update_bounds64)
 #define creg_update_bounds CN_SYM(creg_update_bounds)
 #define creg_sync CN_SYM(creg_sync)
+#define creg_sync_updated CN_SYM(creg_sync_updated)
 #define creg_sync_ref CN_SYM(creg_sync_ref)
 #define creg_deduce_bounds CN_SYM(creg_deduce_bounds)
 #define creg_zext CN_SYM(creg_zext)
@@ -153,6 +154,8 @@ void creg_update_bounds(struct creg *r);
  * (same results, tests/unit/test_cnum_fast.c) */
 void creg_sync(struct creg *r);
 void creg_sync_ref(struct creg *r);
+/* creg_sync() right after creg_update_bounds(), whose work it skips */
+void creg_sync_updated(struct creg *r);
 /* mainline __reg_deduce_bounds (r64 -> r32, then r32 -> r64); true if an
  * arc changed */
 bool creg_deduce_bounds(struct creg *r);

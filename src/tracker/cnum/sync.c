@@ -296,17 +296,32 @@ static inline void bound_offset_fast(struct creg *r)
  *     it would repeat the first on its own output, which changes nothing
  *     (an arc intersected with the tnum's arc again is the same arc, and
  *     the collapse test has the same answer). */
-void creg_sync(struct creg *r)
+static inline __attribute__((always_inline)) void sync_fast(struct creg *r, bool updated)
 {
 	if (creg_violation(r) || creg_is_known_const(r) || creg_is_unknown(r))
 		return;
-	update_bounds_fast(r);
+	if (!updated)
+		update_bounds_fast(r);
 	bool changed = deduce_bounds_fast(r);
 	struct tnum before = r->var_off;
 	bound_offset_fast(r);
 	if (!changed && tnum_equal(before, r->var_off))
 		return;
 	update_bounds_fast(r);
+}
+
+void creg_sync(struct creg *r)
+{
+	sync_fast(r, false);
+}
+
+/* creg_sync() of a register creg_update_bounds() has just left: its first
+ * __update_reg_bounds would change nothing (the arcs intersected again
+ * with the same arcs of the tnum stay, the collapse has the same answer),
+ * and is skipped (test_cnum_fast compares it with creg_sync_ref()) */
+void creg_sync_updated(struct creg *r)
+{
+	sync_fast(r, true);
 }
 
 /* mainline zext_32_to_64 */
