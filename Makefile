@@ -62,20 +62,22 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 # sanitizers' reports name the same functions, files and lines as with -g
 # (inlined callers included), and the test build compiles about 15% and
 # links about a third faster (issue 26: make test on 2 cores)
-CFLAGS_TEST := $(CSTD) $(WARN) -O1 -g1 -fno-omit-frame-pointer $(SAN_FLAGS) $(INC) \
+CFLAGS_TEST := $(CSTD) $(WARN) -Og -g1 -fno-omit-frame-pointer $(SAN_FLAGS) $(INC) \
                -DRB_TEST_BUILD $(DEPFLAGS) $(EXTRA_CFLAGS)
-# The test build's cold folders at -Og: the command line, reports,
-# explanations, the guest, the store, the run driver (what runs each
-# verification's children), progdiff and the result rows. perf over 9 CLI
-# suites of the sanitizer build (reliability, shard_merge, ops, plot, ...:
-# 31,393 samples): their code is 0.13% of the suites' CPU (the trackers
-# 4.6%, census 2.3%, loader 1.8%, engine 2.0%; the kernel 35%, libc 16%,
-# libasan 15%); at -Og their 81 objects take 19% less CPU to build
-# (fresh clones side by side: 23.6 s -> 19.1 s; the other 128 plain
-# objects 38.1 s and 38.7 s). -Og keeps GCC's flow warnings (-Werror) and
-# every sanitizer check; the folders the suites compute in stay at -O1.
-TEST_COLD_DIRS   := cli report explain guest store driver verify result kernels corpus
-CFLAGS_TEST_COLD := $(patsubst -O1,-Og,$(CFLAGS_TEST))
+# The test build is at -Og but for the code the suites compute in, at -O1
+# (TEST_HOT, objects under build/test/obj/). -Og keeps GCC's flow warnings
+# (-Werror) and every sanitizer check, and a sanitizer object compiles in
+# about 38% less CPU than at -O1 (12 engine, census, loader, tracker files,
+# 3 interleaved rounds, load 12-16: 7.3 s -> 4.5 s). Where the suites' CPU
+# goes in the project's own code (perf record -F 199 over tests/run.sh,
+# 11,210 samples in the sanitizer binaries, load 10-16, each object's
+# samples by its symbols' addresses): census/ 1,931, the trackers at width
+# 8 (the census's exhaustive width) 1,992, loader/sha256.c 834; the engine
+# 529 and its 40-byte copy 138 (138 objects: 37 s of CPU to build at -O1),
+# the trackers at widths 16-64 about 500, every other folder under 100.
+TEST_HOT := census/% loader/sha256.o w8/%
+CFLAGS_TEST_HOT := $(patsubst -Og,-O1,$(CFLAGS_TEST))
+tst_cflags = $(if $(filter $(addprefix $(TST)/,$(TEST_HOT)),$(1)),$(CFLAGS_TEST_HOT),$(CFLAGS_TEST))
 # The unit tests' own sources at -Og too, but for those whose own code
 # computes (exhaustive loops over states; each took 1.5 s of CPU or more in
 # a full run's suite-times): 26 other test sources compile in 5.9 s
@@ -84,7 +86,7 @@ CFLAGS_TEST_COLD := $(patsubst -O1,-Og,$(CFLAGS_TEST))
 # that computes belongs in this list.
 TEST_UNIT_HOT := census engine_ctx oracle arc2 old cnum_fast loader_malformed cnum old_sync tnum exec_fault \
                  store_concurrent
-unit_cflags = $(if $(filter $(TEST_UNIT_HOT),$(1)),$(CFLAGS_TEST),$(CFLAGS_TEST_COLD))
+unit_cflags = $(if $(filter $(TEST_UNIT_HOT),$(1)),$(CFLAGS_TEST_HOT),$(CFLAGS_TEST))
 # Tracker code (every tracker alike) is built without GCC 12's -O2
 # vectorizer: it merged pairs of 8-byte fields (a tnum, an arc, two
 # bounds) into 16-byte loads right after the fields were stored one by
@@ -160,7 +162,7 @@ TEST_BINS := $(patsubst tests/unit/%.c,build/test/%,$(TEST_SRCS))
 TST_FLAGS := build/test/flags
 TST_PREFAULT := $(TST)/lsan_prefault.o
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
-TST_FLAGS_LINE := $(CFLAGS_TEST) | $(LDFLAGS_TEST) | -Og: $(TEST_COLD_DIRS)
+TST_FLAGS_LINE := $(CFLAGS_TEST) | $(LDFLAGS_TEST) | -O1: $(TEST_HOT) $(TEST_UNIT_HOT)
 $(shell mkdir -p build/test && { echo '$(TST_FLAGS_LINE)' | cmp -s - $(TST_FLAGS) || \
 	echo '$(TST_FLAGS_LINE)' >$(TST_FLAGS); })
 endif
@@ -223,7 +225,7 @@ define width_rules
 $(REL)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps $$(ODIR)
 	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) -DRB_BITS=$(1) -c $$< -o $$@
 $(TST)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps $$(ODIR)
-	$$(CC) $$(CFLAGS_TEST) -DRB_BITS=$(1) -c $$< -o $$@
+	$$(CC) $$(call tst_cflags,$$@) -DRB_BITS=$(1) -c $$< -o $$@
 endef
 $(foreach w,$(WIDTHS),$(eval $(call width_rules,$(w))))
 
@@ -231,7 +233,7 @@ define variant_rules
 $(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps $$(ODIR)
 	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 $(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps $$(ODIR)
-	$$(CC) $$(CFLAGS_TEST) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
+	$$(CC) $$(call tst_cflags,$$@) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 endef
 $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS),$(eval $(call variant_rules,$(v),$(w)))))
 
@@ -252,10 +254,7 @@ $(eval $(call slot_link,$(TST)))
 $(REL)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
 	$(CC) $(CFLAGS_REL) -c $< -o $@
 $(TST)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
-	$(CC) $(CFLAGS_TEST) -c $< -o $@
-$(filter $(patsubst %,$(TST)/%/%,$(TEST_COLD_DIRS)),$(TST_OBJS) $(TST)/cli/main.o): \
-  $(TST)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
-	$(CC) $(CFLAGS_TEST_COLD) -c $< -o $@
+	$(CC) $(call tst_cflags,$@) -c $< -o $@
 
 build/librangebench.a: $(REL_OBJS)
 	@rm -f $@; ar rcs $@ $^
