@@ -358,10 +358,29 @@ build/test/fixtures/tiny-tag%.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
 	clang -O2 -target bpf -DTAG=$* -c $< -o $@
 
 # The test command: sanitizer build of the CLI, every unit test and the
-# fuzz target, then tests/run.sh runs them all and ends with "N passed, N failed".
-test: deps build/test/rangebench $(TEST_BINS) $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) build/test/fuzz_loader_check build/test/fuzz_verify \
-      build/bench/shim.o $(BENCH_OBJS) $(TINY_OBJS)
-	@tests/run.sh build/test
+# fuzz target, and tests/run.sh runs them all and ends with "N passed, N failed".
+# make builds what the command-line suites read first (TEST_CLI_INPUTS),
+# then starts tests/run.sh while a second make (its output in
+# build/test/late.log, shown if it fails) builds the rest: the unit tests'
+# binaries, the slowest suite's first (tests/suite-times), each followed by
+# build/test/ready/NAME, which tests/run.sh waits for before it runs it; then
+# the fuzz target's check and the benchmark objects. The compiles take the
+# CPU the suites leave (cli/guest waits for QEMU, some suites sleep), where
+# they used to end the build with the suites not started.
+TEST_CLI_INPUTS := build/test/rangebench $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) $(TINY_OBJS) build/test/fuzz_verify
+TEST_UNIT_NAMES := $(notdir $(TEST_BINS))
+TEST_UNIT_ORDER := $(filter $(TEST_UNIT_NAMES),$(shell sed -n 's/.* unit://p' tests/suite-times 2>/dev/null))
+TEST_LATE := $(addprefix build/test/ready/,$(TEST_UNIT_ORDER) $(filter-out $(TEST_UNIT_ORDER),$(TEST_UNIT_NAMES))) \
+             build/test/fuzz_loader_check build/bench/shim.o $(BENCH_OBJS)
+build/test/ready/%: build/test/%
+	@mkdir -p $(@D) && touch $@
+test: deps $(TEST_CLI_INPUTS)
+	@rm -rf build/test/ready build/test/late.status; \
+	{ $(MAKE) --no-print-directory $(TEST_LATE) >build/test/late.log 2>&1; echo $$? >build/test/late.status; } & \
+	RB_TEST_LATE=build/test/late.status tests/run.sh build/test; rc=$$?; wait; \
+	if [ "$$(cat build/test/late.status 2>/dev/null)" != 0 ]; then \
+	  tail -40 build/test/late.log; echo "make test: building the unit tests failed (build/test/late.log)"; exit 1; fi; \
+	exit $$rc
 
 # The corpus of real BPF objects under programs/corpus (programs/recipe/corpus.sh):
 # each step is cached by a stamp keyed on its recipe scripts, inputs and Debian

@@ -27,11 +27,24 @@ times_file="$bindir/suite-times"
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
+# While `make test` still builds (RB_TEST_LATE: the file its second make
+# writes its exit status to when done), a unit test's binary is ready once
+# $bindir/ready/NAME exists (made after the binary); the command-line
+# suites' inputs are all there before this script starts.
+late=${RB_TEST_LATE:-}
+
 # every suite as "unit:NAME" or "cli:NAME", in the order results are summed
+# (while the build goes on: every tests/unit/test_*.c, built or not)
 suites=()
-for t in "$bindir"/test_*; do
-	[ -x "$t" ] && [ -f "$t" ] && suites+=("unit:$(basename "$t")")
-done
+if [ -n "$late" ]; then
+	for t in tests/unit/test_*.c; do
+		[ -f "$t" ] && suites+=("unit:$(basename "$t" .c)")
+	done
+else
+	for t in "$bindir"/test_*; do
+		[ -x "$t" ] && [ -f "$t" ] && suites+=("unit:$(basename "$t")")
+	done
+fi
 for s in tests/cli/*.sh; do
 	[ -f "$s" ] && suites+=("cli:$(basename "$s" .sh)")
 done
@@ -85,9 +98,26 @@ run_suite() {
 		"$(echo "$user $sys" | awk '{print $1 + $2}')"
 }
 
-for s in "${order[@]}"; do
+# a suite can start when its inputs are built (or the build ended: a unit
+# test whose binary is missing then fails); the first of the order that
+# can, else a look again half a second later
+ready() {
+	[ -z "$late" ] || [ "${1%%:*}" != unit ] || [ -e "$bindir/ready/${1#*:}" ] || [ -e "$late" ]
+}
+pending=("${order[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-	run_suite "$s" &
+	next=(); started=
+	for s in "${pending[@]}"; do
+		if [ -z "$started" ] && ready "$s"; then
+			run_suite "$s" &
+			started=1
+		else
+			next+=("$s")
+		fi
+	done
+	pending=("${next[@]}")
+	[ -n "$started" ] || sleep 0.5
 done
 wait
 
