@@ -3,73 +3,109 @@
 
 #include "loader/sha256.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
-#include <stdlib.h>
+#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-/* first line of a command's output, "" on failure */
-static int first_line(const char *cmd, char *out, size_t len)
-{
-	out[0] = 0;
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	int lines = 0;
-	char buf[512];
-	while (fgets(buf, sizeof(buf), p)) {
-		if (lines++ == 0) {
-			buf[strcspn(buf, "\n")] = 0;
-			snprintf(out, len, "%s", buf);
-		}
-	}
-	int rc = pclose(p);
-	return rc == 0 ? lines : -1;
-}
+extern char **environ;
 
-/* the whole output of cmd (malloc'd, NUL-terminated), NULL on failure */
-static char *all_output(const char *cmd, size_t *len)
+/* the output of `git -C root ARGS...` (malloc'd, NUL-terminated; its
+ * length in *len), git's stderr to /dev/null; NULL when git could not be
+ * started or did not exit 0. git is started directly (posix_spawnp), not
+ * through sh: a run asked sh to start it three times (issue 26). */
+static char *git_output(const char *root, const char *const *args, size_t *len)
 {
-	FILE *p = popen(cmd, "r");
-	if (!p)
+	const char *argv[16] = {"git", "-C", root};
+	size_t n = 3;
+	for (size_t i = 0; args[i] && n + 1 < sizeof(argv) / sizeof(argv[0]); i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC))
 		return NULL;
-	size_t n = 0, cap = 4096;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (rc) {
+		close(fds[0]);
+		return NULL;
+	}
+	size_t got = 0, cap = 4096;
 	char *buf = malloc(cap);
-	while (buf) {
-		if (n + 1 >= cap) {
+	for (;;) {
+		if (buf && got + 1 >= cap) {
 			char *b = realloc(buf, cap * 2);
 			if (!b) {
 				free(buf);
 				buf = NULL;
-				break;
+			} else {
+				buf = b, cap *= 2;
 			}
-			buf = b, cap *= 2;
 		}
-		size_t k = fread(buf + n, 1, cap - n - 1, p);
-		if (!k)
+		char sink[4096];
+		ssize_t k = buf ? read(fds[0], buf + got, cap - got - 1) : read(fds[0], sink, sizeof(sink));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
 			break;
-		n += k;
+		if (buf)
+			got += (size_t)k;
 	}
-	if (pclose(p) != 0 && buf) {
+	close(fds[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			st = -1;
+			break;
+		}
+	if (!buf || st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		free(buf);
 		return NULL;
 	}
-	if (buf)
-		buf[n] = 0;
-	*len = n;
+	buf[got] = 0;
+	*len = got;
 	return buf;
+}
+
+/* lines of text, and the first of them in out ("" when none) */
+static int count_lines(const char *text, size_t len, char *out, size_t outlen)
+{
+	int lines = 0;
+	out[0] = 0;
+	for (const char *p = text; p < text + len;) {
+		const char *e = memchr(p, '\n', (size_t)(text + len - p));
+		size_t l = e ? (size_t)(e - p) : (size_t)(text + len - p);
+		if (lines++ == 0)
+			snprintf(out, outlen, "%.*s", (int)l, p);
+		p += l + (e != NULL);
+	}
+	return lines;
+}
+
+static bool is_commit(const char *s)
+{
+	return strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
 }
 
 /* the uncommitted diff of the checkout against HEAD: hash and text */
 static void read_diff(struct rb_runinfo *info, const char *root)
 {
-	char cmd[PATH_MAX + 128];
-	snprintf(cmd, sizeof(cmd), "git -C '%s' diff --binary --no-color --no-ext-diff HEAD 2>/dev/null", root);
 	size_t len = 0;
-	char *d = all_output(cmd, &len);
+	char *d = git_output(root, (const char *const[]){"diff", "--binary", "--no-color", "--no-ext-diff", "HEAD", NULL},
+			     &len);
 	if (!d)
 		return;
 	if (!len) {
@@ -81,6 +117,63 @@ static void read_diff(struct rb_runinfo *info, const char *root)
 	if (len > RB_RUNINFO_DIFF_MAX)
 		d[RB_RUNINFO_DIFF_MAX] = 0;
 	info->diff = d;
+}
+
+/* commit, dirty flag and diff one question at a time: rev-parse HEAD
+ * (nothing more without a commit), status, diff */
+static void read_git_apart(struct rb_runinfo *info, const char *root)
+{
+	char line[512];
+	size_t len = 0;
+	char *o = git_output(root, (const char *const[]){"rev-parse", "HEAD", NULL}, &len);
+	int n = o ? count_lines(o, len, line, sizeof(line)) : -1;
+	free(o);
+	if (n <= 0 || strlen(line) != 40)
+		return;
+	snprintf(info->git_commit, sizeof(info->git_commit), "%.40s", line);
+	o = git_output(root, (const char *const[]){"status", "--porcelain", "--untracked-files=no", NULL}, &len);
+	n = o ? count_lines(o, len, line, sizeof(line)) : -1;
+	free(o);
+	if (n >= 0)
+		info->git_dirty = n > 0;
+	read_diff(info, root);
+}
+
+/* The same answers from one git command in a clean checkout: status
+ * --porcelain=v2 --branch names the commit ("# branch.oid") before the
+ * changed tracked files (one line each, as --porcelain lists them), and
+ * with none the diff against HEAD is empty (index and work tree are
+ * HEAD's), so it is asked for only when there are. A git that cannot
+ * answer so (before 2.17: --no-ahead-behind) is asked one question at a
+ * time. */
+static void read_git(struct rb_runinfo *info, const char *root)
+{
+	size_t len = 0;
+	char *o = git_output(
+		root, (const char *const[]){"status", "--porcelain=v2", "--branch", "--no-ahead-behind", "--untracked-files=no", NULL},
+		&len);
+	if (!o) {
+		read_git_apart(info, root);
+		return;
+	}
+	char oid[64] = "";
+	int changed = 0;
+	for (const char *p = o; p < o + len;) {
+		const char *e = memchr(p, '\n', (size_t)(o + len - p));
+		size_t l = e ? (size_t)(e - p) : (size_t)(o + len - p);
+		if (l > 13 && !strncmp(p, "# branch.oid ", 13))
+			snprintf(oid, sizeof(oid), "%.*s", (int)(l - 13), p + 13);
+		else if (!(l >= 2 && p[0] == '#' && p[1] == ' '))
+			changed++;
+		p += l + (e != NULL);
+	}
+	free(o);
+	if (!is_commit(oid)) /* "(initial)": no commit yet, as rev-parse HEAD fails */
+		return;
+	snprintf(info->git_commit, sizeof(info->git_commit), "%.40s", oid);
+	info->git_dirty = changed > 0;
+	if (changed)
+		read_diff(info, root);
 }
 
 void rb_runinfo_free(struct rb_runinfo *info)
@@ -97,20 +190,11 @@ void rb_runinfo_read(struct rb_runinfo *info, const char *root)
 	if (uname(&u) == 0)
 		snprintf(info->kernel_release, sizeof(info->kernel_release), "%s", u.release);
 	gethostname(info->host, sizeof(info->host) - 1);
-	/* the root comes from our own executable's path; quote it for sh */
+	/* the root comes from our own executable's path (one with a quote
+	 * was never asked: it could not be quoted for sh) */
 	if (strchr(root, '\''))
 		return;
-	char cmd[PATH_MAX + 128], line[512];
-	snprintf(cmd, sizeof(cmd), "git -C '%s' rev-parse HEAD 2>/dev/null", root);
-	if (first_line(cmd, line, sizeof(line)) > 0 && strlen(line) == 40) {
-		snprintf(info->git_commit, sizeof(info->git_commit), "%.40s", line);
-		snprintf(cmd, sizeof(cmd), "git -C '%s' status --porcelain --untracked-files=no 2>/dev/null",
-			 root);
-		int n = first_line(cmd, line, sizeof(line));
-		if (n >= 0)
-			info->git_dirty = n > 0;
-		read_diff(info, root);
-	}
+	read_git(info, root);
 }
 
 int rb_proc_identity(pid_t pid, char *out, size_t len)
