@@ -46,6 +46,10 @@ struct rb_engine_recorder {
 struct rb_helper_source {
 	void *ctx;
 	const uint64_t *(*set)(void *ctx, uint32_t prog_type, uint32_t attach_type);
+	/* optional, used instead of set(): whether helper id (1..255) is in
+	 * that set, 1 or 0, or -1 where nothing was measured; a source that
+	 * measures lazily asks the kernel about the ids asked about only */
+	int (*has)(void *ctx, uint32_t prog_type, uint32_t attach_type, int32_t id);
 };
 
 struct rb_engine_opts {

@@ -80,19 +80,28 @@ static int check_available(struct rb_env *env, int32_t id, const struct rb_helpe
 	     pt->type == BPF_PROG_TYPE_PERF_EVENT || pt->type == BPF_PROG_TYPE_RAW_TRACEPOINT))
 		return rb_reject(env, "program of this type cannot use helper %s", LB);
 	const uint64_t *set = rb_struct_ops_helper_set(env);
+	/* the running kernel's set where it was measured (not for a 7.2 profile's set) */
+	const struct rb_helper_source *hs = NULL;
 	if (!set) {
 		set = rb_prog_helper_set(pt, at);
-		/* the running kernel's set where it was measured */
-		const struct rb_helper_source *hs = env->opts ? env->opts->helpers : NULL;
-		const uint64_t *k = set && hs ? hs->set(hs->ctx, pt->type, at) : NULL;
-		if (k)
-			set = k;
+		hs = set && env->opts ? env->opts->helpers : NULL;
 	}
 	const char *target = env->prog->attach_btf_id ? rb_btf_name(env, env->prog->attach_btf_id) : NULL;
 	uint64_t buf72[4];
 	const uint64_t *s72 = env->prof->helper_sets_72 ? rb_helper_set_72(pt, at, target, buf72) : NULL;
 	if (s72)
-		set = s72;
+		set = s72, hs = NULL;
+	int k = -1; /* the kernel's answer: 1, 0, or -1 unmeasured */
+	if (hs && hs->has) {
+		/* an id outside 1..255 is in no set, measured or compiled-in */
+		k = id > 0 && id < 256 ? hs->has(hs->ctx, pt->type, at, id) : -1;
+	} else if (hs) {
+		const uint64_t *ks = hs->set(hs->ctx, pt->type, at);
+		if (ks)
+			set = ks;
+	}
+	if (k >= 0)
+		return k ? 0 : rb_reject(env, "program of this type cannot use helper %s", LB);
 	if (!set && pt->type == BPF_PROG_TYPE_TRACING)
 		set = rb_tracing_helper_set(at, target);
 	if (set)

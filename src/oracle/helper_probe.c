@@ -54,40 +54,73 @@ int rb_helper_probe_one(uint32_t prog_type, uint32_t attach_type, int32_t helper
 	return log[0] ? 1 : -1;
 }
 
-/* one pair: its set, or false when the probe cannot be trusted (an id
- * beyond every kernel's helpers must be reported unknown, one every
- * type has, bpf_map_lookup_elem, available) */
-static bool probe_pair(uint32_t type, uint32_t attach, uint64_t set[4])
+/* whether a pair's probe can be trusted: an id beyond every kernel's
+ * helpers must be reported unknown, one every type has,
+ * bpf_map_lookup_elem, available */
+static bool probe_trusted(uint32_t type, uint32_t attach)
 {
-	if (rb_helper_probe_one(type, attach, 100000) != 0 ||
-	    rb_helper_probe_one(type, attach, BPF_FUNC_map_lookup_elem) != 1)
+	return rb_helper_probe_one(type, attach, 100000) == 0 &&
+	       rb_helper_probe_one(type, attach, BPF_FUNC_map_lookup_elem) == 1;
+}
+
+#define BIT(a, id) (((a)[(id) / 64] >> ((id) % 64)) & 1)
+
+/* id of pair i probed (not yet known); false when it has no answer */
+static bool probe_id(struct rb_helper_probe *hp, int i, int id)
+{
+	int r = rb_helper_probe_one(hp->e[i].type, hp->e[i].attach, id);
+	if (r < 0) {
+		hp->e[i].ok = false;
+		hp->nmeasured--;
 		return false;
-	memset(set, 0, sizeof(uint64_t) * 4);
-	for (int id = 1; id < 256; id++) {
-		int r = rb_helper_probe_one(type, attach, id);
-		if (r < 0)
-			return false;
-		if (r)
-			set[id / 64] |= 1ull << (id % 64);
 	}
+	hp->e[i].known[id / 64] |= 1ull << (id % 64);
+	if (r)
+		hp->e[i].set[id / 64] |= 1ull << (id % 64);
 	return true;
+}
+
+/* the entry of a pair, made (its trust probed) at its first use; -1 when
+ * it cannot be kept */
+static int entry(struct rb_helper_probe *hp, uint32_t type, uint32_t attach)
+{
+	for (int i = 0; i < hp->n; i++)
+		if (hp->e[i].type == type && hp->e[i].attach == attach)
+			return i;
+	if (hp->n >= RB_HELPER_PROBE_MAX)
+		return -1;
+	int i = hp->n++;
+	memset(&hp->e[i], 0, sizeof(hp->e[i]));
+	hp->e[i].type = type;
+	hp->e[i].attach = attach;
+	hp->e[i].ok = probe_trusted(type, attach);
+	hp->e[i].partial = true;
+	hp->nmeasured += hp->e[i].ok;
+	return i;
 }
 
 const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t type, uint32_t attach)
 {
-	if (hp->off)
+	int i = hp->off ? -1 : entry(hp, type, attach);
+	if (i < 0)
 		return NULL;
-	for (int i = 0; i < hp->n; i++)
-		if (hp->e[i].type == type && hp->e[i].attach == attach)
-			return hp->e[i].ok ? hp->e[i].set : NULL;
-	if (hp->n >= RB_HELPER_PROBE_MAX)
-		return NULL;
-	int i = hp->n++;
-	hp->e[i].type = type;
-	hp->e[i].attach = attach;
-	hp->e[i].ok = probe_pair(type, attach, hp->e[i].set);
-	hp->nmeasured += hp->e[i].ok;
+	for (int id = 1; id < 256 && hp->e[i].ok && hp->e[i].partial; id++)
+		if (!BIT(hp->e[i].known, id))
+			probe_id(hp, i, id);
+	hp->e[i].partial = false;
 	return hp->e[i].ok ? hp->e[i].set : NULL;
+}
+
+int rb_helper_probe_has(struct rb_helper_probe *hp, uint32_t type, uint32_t attach, int32_t id)
+{
+	int i = hp->off ? -1 : entry(hp, type, attach);
+	if (i < 0 || !hp->e[i].ok)
+		return -1;
+	if (id <= 0 || id >= 256)
+		return 0;
+	if (hp->e[i].partial && !BIT(hp->e[i].known, id) && !probe_id(hp, i, id))
+		return -1;
+	return (int)BIT(hp->e[i].set, id);
 }
 
 void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t type, uint32_t attach, const uint64_t *set)
@@ -98,6 +131,7 @@ void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t type, uint32_t at
 		if (hp->e[i].type == type && hp->e[i].attach == attach)
 			return;
 	int i = hp->n++;
+	memset(&hp->e[i], 0, sizeof(hp->e[i]));
 	hp->e[i].type = type;
 	hp->e[i].attach = attach;
 	hp->e[i].ok = set != NULL;
@@ -111,11 +145,17 @@ static const uint64_t *lookup(void *ctx, uint32_t type, uint32_t attach)
 	return rb_helper_probe_set(ctx, type, attach);
 }
 
+static int lookup_id(void *ctx, uint32_t type, uint32_t attach, int32_t id)
+{
+	return rb_helper_probe_has(ctx, type, attach, id);
+}
+
 void rb_helper_probe_init_off(struct rb_helper_probe *hp, bool off)
 {
 	memset(hp, 0, sizeof(*hp));
 	hp->src.ctx = hp;
 	hp->src.set = lookup;
+	hp->src.has = lookup_id;
 	hp->off = off;
 }
 

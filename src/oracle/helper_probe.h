@@ -24,8 +24,10 @@ struct rb_helper_probe {
 	bool off;          /* never probe: bpf() refused, or the caller said so */
 	struct {
 		uint32_t type, attach;
-		bool ok; /* set measured */
+		bool ok; /* set measured (so far: trusted, and no id without an answer) */
+		bool partial; /* only the ids in known[] probed yet (rb_helper_probe_has) */
 		uint64_t set[4];
+		uint64_t known[4];
 	} e[RB_HELPER_PROBE_MAX];
 	struct rb_helper_source src; /* for rb_engine_opts.helpers */
 };
@@ -40,6 +42,14 @@ void rb_helper_probe_init_off(struct rb_helper_probe *hp, bool off);
 void rb_helper_probe_all(struct rb_helper_probe *hp);
 /* the running kernel's set for a pair, probing it if needed; NULL: not measured */
 const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type);
+/* whether the running kernel's set for a pair holds helper id (1..255): 1
+ * or 0, -1 when the pair is not measured. Probes the pair's two trust
+ * probes at its first use, then each id the first time it is asked about
+ * (a program calls a few helpers: a verification of one object asked the
+ * kernel about all 255, about 10 ms of system time per pair). An id
+ * without an answer marks the pair unmeasured from then on, as the full
+ * probe marks it. rb_helper_probe_set() completes a partial pair. */
+int rb_helper_probe_has(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type, int32_t id);
 /* a pair measured elsewhere (a run's parent process, which probes each
  * pair once per run and hands the sets to its verifier children): kept as
  * if probed here; set NULL when the probe there could not be trusted */

@@ -485,6 +485,17 @@ static const uint64_t *with_seg6(void *ctx, uint32_t type, uint32_t attach)
 	return set;
 }
 
+/* a source answering per helper id (has()): has_answer, recording the id */
+static int has_answer, asked_id;
+static int seg6_has(void *ctx, uint32_t type, uint32_t attach, int32_t id)
+{
+	(void)ctx;
+	(void)type;
+	(void)attach;
+	asked_id = id;
+	return has_answer;
+}
+
 /* The helper sets follow the source the engine is given (the running
  * kernel's, measured by oracle/helper_probe.c); without one, or where it
  * has no set, the compiled-in 6.18 set. */
@@ -498,7 +509,7 @@ static void test_helper_source(void **state)
 	assert_int_equal(res.verdict, RB_REJECT);
 	assert_string_equal(res.msg, "program of this type cannot use helper bpf_lwt_seg6_adjust_srh#75");
 	/* the source's set: available (the call fails on its arguments) */
-	const struct rb_helper_source src = {NULL, with_seg6};
+	const struct rb_helper_source src = {NULL, with_seg6, NULL};
 	fx_helpers = &src;
 	engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
 	assert_int_equal(res.verdict, RB_REJECT);
@@ -511,6 +522,21 @@ static void test_helper_source(void **state)
 	engine(BPF_PROG_TYPE_XDP, 0, q, 3, &res);
 	assert_int_equal(asked_type, BPF_PROG_TYPE_XDP);
 	assert_null(strstr(res.msg, "cannot use helper"));
+	/* a source answering per id (has(), used instead of set()): its
+	 * answer for the id called; -1 (unmeasured): the compiled-in set */
+	const struct rb_helper_source per_id = {NULL, with_seg6, seg6_has};
+	fx_helpers = &per_id;
+	for (int answer = 1; answer >= -1; answer--) {
+		has_answer = answer;
+		asked_id = 0;
+		engine(BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, p, 3, &res);
+		assert_int_equal(asked_id, BPF_FUNC_lwt_seg6_adjust_srh);
+		assert_int_equal(res.verdict, RB_REJECT);
+		if (answer == 1)
+			assert_null(strstr(res.msg, "cannot use helper"));
+		else
+			assert_string_equal(res.msg, "program of this type cannot use helper bpf_lwt_seg6_adjust_srh#75");
+	}
 	fx_helpers = NULL;
 }
 

@@ -20,6 +20,7 @@
 
 #include "loader/object.h"
 #include "oracle/bpf_sys.h"
+#include "oracle/helper_probe.h"
 #include "oracle/kload.h"
 #include "oracle/opdiff.h"
 #include "oracle/opgen.h"
@@ -472,6 +473,39 @@ static void test_agrees_with_libbpf(void **state)
 	assert_true(c.both >= 4); /* at least oracle_verdicts' socket programs */
 }
 
+/* helper sets probed lazily (rb_helper_probe_has: the ids asked about
+ * only) answer as the full probe does: for every id of two pairs, and a
+ * pair completed by rb_helper_probe_set() afterwards equals one probed
+ * whole from the start */
+static void test_helper_probe_lazy(void **state)
+{
+	(void)state;
+	need_bpf();
+	static struct rb_helper_probe lazy, whole;
+	rb_helper_probe_init(&lazy, true);
+	rb_helper_probe_init(&whole, true);
+	const uint32_t types[2] = {BPF_PROG_TYPE_XDP, BPF_PROG_TYPE_SOCKET_FILTER};
+	for (int t = 0; t < 2; t++) {
+		const uint64_t *w = rb_helper_probe_set(&whole, types[t], 0);
+		assert_non_null(w); /* measured on this kernel */
+		/* map_lookup_elem: every type; override_return: kprobes only */
+		assert_int_equal(rb_helper_probe_has(&lazy, types[t], 0, BPF_FUNC_map_lookup_elem), 1);
+		assert_int_equal(rb_helper_probe_has(&lazy, types[t], 0, BPF_FUNC_override_return), 0);
+		assert_true(lazy.e[lazy.n - 1].partial);
+		assert_int_equal(lazy.e[lazy.n - 1].known[0],
+				 (1ull << BPF_FUNC_map_lookup_elem) | (1ull << BPF_FUNC_override_return));
+		for (int id = 1; id < 256; id += 7)
+			assert_int_equal(rb_helper_probe_has(&lazy, types[t], 0, id), (int)((w[id / 64] >> (id % 64)) & 1));
+		assert_int_equal(rb_helper_probe_has(&lazy, types[t], 0, 256), 0);
+		const uint64_t *l = rb_helper_probe_set(&lazy, types[t], 0);
+		assert_non_null(l);
+		assert_memory_equal(l, w, 4 * sizeof(uint64_t));
+		assert_false(lazy.e[lazy.n - 1].partial);
+	}
+	assert_int_equal(lazy.nmeasured, 2);
+	assert_string_equal(rb_helper_probe_source(&lazy), "kernel");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +520,7 @@ int main(void)
 		cmocka_unit_test(test_object_verdicts),
 		cmocka_unit_test(test_log_head),
 		cmocka_unit_test(test_agrees_with_libbpf),
+		cmocka_unit_test(test_helper_probe_lazy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
