@@ -294,26 +294,35 @@ static void job_frame(struct rb_driver *d, const struct obj_state *os, size_t i,
 	rb_wput_bytes(b, &d->opts.ksyms, sizeof(d->opts.ksyms));
 	/* the helper sets of the object's (type, attach type) pairs, probed
 	 * once per run here and handed over: a child probing them again cost
-	 * about 250 loads per pair and object (issue 26) */
+	 * about 250 loads per pair and object (issue 26); only for the helper
+	 * ids the pair's programs call (the scan's), the ones a verification
+	 * asks about: the run's process probed all 255 per pair before */
 	uint32_t pairs[RB_HELPER_PROBE_MAX][2], np = 0;
+	uint64_t ids[RB_HELPER_PROBE_MAX][4];
 	for (size_t k = 0; k < os->nprogs && !d->helpers->off; k++) {
 		uint32_t t = os->progs[k].prog_type, a = os->progs[k].attach_type, j = 0;
 		while (j < np && !(pairs[j][0] == t && pairs[j][1] == a))
 			j++;
 		if (j == np && np < RB_HELPER_PROBE_MAX) {
 			pairs[np][0] = t;
-			pairs[np++][1] = a;
+			pairs[np][1] = a;
+			memset(ids[np++], 0, sizeof(ids[0]));
 		}
+		for (int w = 0; j < np && w < 4; w++)
+			ids[j][w] |= os->progs[k].helpers[w];
 	}
 	rb_wput_u32(b, d->helpers->off);
 	rb_wput_u32(b, np);
 	for (uint32_t j = 0; j < np; j++) {
-		const uint64_t *set = rb_drv_helper_set(d, pairs[j][0], pairs[j][1]);
+		uint64_t set[4];
+		bool ok = rb_drv_helper_known(d, pairs[j][0], pairs[j][1], ids[j], set);
 		rb_wput_u32(b, pairs[j][0]);
 		rb_wput_u32(b, pairs[j][1]);
-		rb_wput_u32(b, set != NULL);
+		rb_wput_u32(b, ok);
 		for (int w = 0; w < 4; w++)
-			rb_wput_u64(b, set ? set[w] : 0);
+			rb_wput_u64(b, ok ? set[w] : 0);
+		for (int w = 0; w < 4; w++)
+			rb_wput_u64(b, ids[j][w]);
 	}
 	rb_wput_u64(b, os->nprogs);
 	for (size_t k = 0; k < os->nprogs; k++)
@@ -550,10 +559,13 @@ static bool read_job(struct rb_wcur *c, struct rb_driver *d, struct rb_job_obj *
 	for (uint32_t j = 0; j < np && !c->bad; j++) {
 		uint32_t t = rb_wget_u32(c), a = rb_wget_u32(c);
 		bool ok = rb_wget_u32(c) != 0;
-		uint64_t set[4];
+		uint64_t set[4], known[4];
 		for (int w = 0; w < 4; w++)
 			set[w] = rb_wget_u64(c);
-		rb_helper_probe_seed(d->helpers, t, a, ok ? set : NULL);
+		for (int w = 0; w < 4; w++)
+			known[w] = rb_wget_u64(c);
+		/* the ids the programs call, measured; any other probed here if asked */
+		rb_helper_probe_seed_known(d->helpers, t, a, ok ? set : NULL, known);
 	}
 	uint64_t n = rb_wget_u64(c);
 	if (c->bad || n > (c->n - c->off) / sizeof(uint64_t))

@@ -49,10 +49,40 @@ static const uint64_t *helper_lookup(void *ctx, uint32_t prog_type, uint32_t att
 	return rb_drv_helper_set(ctx, prog_type, attach_type);
 }
 
+static int helper_has(void *ctx, uint32_t prog_type, uint32_t attach_type, int32_t id)
+{
+	struct rb_driver *d = ctx;
+	pthread_mutex_lock(&d->lock);
+	int r = rb_helper_probe_has(d->helpers, prog_type, attach_type, id);
+	pthread_mutex_unlock(&d->lock);
+	return r;
+}
+
+bool rb_drv_helper_known(struct rb_driver *d, uint32_t prog_type, uint32_t attach_type, const uint64_t ids[4],
+			 uint64_t set[4])
+{
+	memset(set, 0, 4 * sizeof(uint64_t));
+	for (int id = 1; id < 256; id++) {
+		if (!((ids[id / 64] >> (id % 64)) & 1))
+			continue;
+		int r = helper_has(d, prog_type, attach_type, id);
+		if (r < 0)
+			return false;
+		if (r)
+			set[id / 64] |= 1ull << (id % 64);
+	}
+	/* a pair none of whose programs calls a helper: measured if trusted */
+	pthread_mutex_lock(&d->lock);
+	bool ok = rb_helper_probe_measured(d->helpers, prog_type, attach_type);
+	pthread_mutex_unlock(&d->lock);
+	return ok;
+}
+
 void rb_drv_helper_source_init(struct rb_driver *d)
 {
 	d->helper_src.ctx = d;
 	d->helper_src.set = helper_lookup;
+	d->helper_src.has = helper_has;
 }
 
 void rb_drv_fail(struct rb_driver *d, const struct rb_err *e)
@@ -210,6 +240,7 @@ static void scan_keep(struct rb_driver *d, struct obj_state *os, struct rb_scan_
 		ref->prog_type = pr->prog_type;
 		ref->attach_type = pr->attach_type;
 		ref->insn_cnt = pr->insn_cnt;
+		memcpy(ref->helpers, pr->helpers, sizeof(ref->helpers));
 	}
 	free(ord);
 	__atomic_add_fetch(&d->total, os->nprogs * d->opts.ntrackers, __ATOMIC_RELAXED);
@@ -241,6 +272,7 @@ static int scan_in_process(const char *path, const struct rb_load_opts *lo, stru
 		sp->prog_type = obj->progs[p].prog_type;
 		sp->attach_type = obj->progs[p].expected_attach_type;
 		sp->insn_cnt = obj->progs[p].insn_cnt;
+		rb_scan_helper_calls(&obj->progs[p], sp->helpers);
 		if (!sp->name || !sp->section)
 			break;
 	}
@@ -371,9 +403,12 @@ bool rb_drv_meas_begin(struct rb_driver *d, const struct obj_state *os, const st
 	m->pool = pool;
 	m->pidx = pidx;
 	m->t = t;
-	/* the program's helper set probed now, not inside the timed verification */
-	if (d->helpers && !rb_kernel_is_running(m->vo.tracker))
-		rb_drv_helper_set(d, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type);
+	/* the program's helpers probed now, not inside the timed verification */
+	if (d->helpers && !rb_kernel_is_running(m->vo.tracker)) {
+		uint64_t ids[4], set[4];
+		rb_scan_helper_calls(&obj->progs[pidx], ids);
+		rb_drv_helper_known(d, obj->progs[pidx].prog_type, obj->progs[pidx].expected_attach_type, ids, set);
+	}
 	m->repeat = d->opts.repeat ? d->opts.repeat : 1;
 	if (m->repeat > 64)
 		m->repeat = 64;

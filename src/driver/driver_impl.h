@@ -27,6 +27,7 @@ struct prog_ref {
 	uint32_t ordinal; /* among the object's programs of equal section and name */
 	uint32_t prog_type, attach_type; /* attach_type: libbpf's expected attach type */
 	uint64_t insn_cnt;
+	uint64_t helpers[4]; /* the helper ids it calls (rb_scan_helper_calls) */
 };
 
 struct obj_state {
@@ -89,6 +90,11 @@ void rb_drv_fail(struct rb_driver *d, const struct rb_err *e);
  * NULL where not measured */
 void rb_drv_helper_source_init(struct rb_driver *d);
 const uint64_t *rb_drv_helper_set(struct rb_driver *d, uint32_t prog_type, uint32_t attach_type);
+/* the running kernel's answers for the helper ids in `ids` of a pair
+ * (probed here if needed: rb_helper_probe_has), into set; false when the
+ * pair is not measured */
+bool rb_drv_helper_known(struct rb_driver *d, uint32_t prog_type, uint32_t attach_type, const uint64_t ids[4],
+			 uint64_t set[4]);
 /* the inputs directory of the first tracker that stands for a kernel
  * other than the running one (opts.kernel_inputs), or NULL */
 const char *rb_drv_other_inputs(const struct rb_driver *d);

@@ -114,6 +114,8 @@ static int parse_reply(struct rb_scan *s, const char *path, struct rb_scan_obj *
 		p->prog_type = rb_wget_u32(&c);
 		p->attach_type = rb_wget_u32(&c);
 		p->insn_cnt = rb_wget_u64(&c);
+		for (int w = 0; w < 4; w++)
+			p->helpers[w] = rb_wget_u64(&c);
 		if (!p->name || !p->section) {
 			rb_scan_obj_free(out);
 			rb_errf(err, "%s: out of memory", path);
@@ -228,6 +230,16 @@ static const struct rb_btf_lend *scan_lend(struct scan_btf *b, size_t *n, const 
 	return &e->lend;
 }
 
+void rb_scan_helper_calls(const struct rb_prog *p, uint64_t out[4])
+{
+	memset(out, 0, 4 * sizeof(uint64_t));
+	for (size_t i = 0; p->insns && i < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+		if (in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0 && in->imm > 0 && in->imm < 256)
+			out[in->imm / 64] |= 1ull << (in->imm % 64);
+	}
+}
+
 int rb_scan_child_main(void)
 {
 	if (!rb_child_bind_parent())
@@ -280,6 +292,10 @@ int rb_scan_child_main(void)
 				rb_wput_u32(&rep, p->prog_type);
 				rb_wput_u32(&rep, p->expected_attach_type);
 				rb_wput_u64(&rep, p->insn_cnt);
+				uint64_t h[4];
+				rb_scan_helper_calls(p, h);
+				for (int w = 0; w < 4; w++)
+					rb_wput_u64(&rep, h[w]);
 			}
 			rb_object_free(obj);
 		}

@@ -28,6 +28,7 @@ struct rb_scan_prog {
 	char *name, *section;
 	uint32_t prog_type, attach_type; /* attach_type: libbpf's expected attach type */
 	uint64_t insn_cnt;
+	uint64_t helpers[4]; /* the helper ids (1..255) its instructions call, a bit each */
 };
 
 struct rb_scan_obj {
@@ -37,6 +38,10 @@ struct rb_scan_obj {
 };
 
 void rb_scan_obj_free(struct rb_scan_obj *o);
+
+/* the helper ids (1..255) program p's instructions call, a bit each: the
+ * ids a verification of it asks the running kernel's helper sets about */
+void rb_scan_helper_calls(const struct rb_prog *p, uint64_t out[4]);
 
 enum rb_scan_status {
 	RB_SCAN_OK = 0,      /* opened: out filled */

@@ -95,6 +95,10 @@ static int entry(struct rb_helper_probe *hp, uint32_t type, uint32_t attach)
 	hp->e[i].attach = attach;
 	hp->e[i].ok = probe_trusted(type, attach);
 	hp->e[i].partial = true;
+	if (hp->e[i].ok) { /* the trust probe's answer for bpf_map_lookup_elem */
+		hp->e[i].known[0] |= 1ull << BPF_FUNC_map_lookup_elem;
+		hp->e[i].set[0] |= 1ull << BPF_FUNC_map_lookup_elem;
+	}
 	hp->nmeasured += hp->e[i].ok;
 	return i;
 }
@@ -111,6 +115,12 @@ const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t type, u
 	return hp->e[i].ok ? hp->e[i].set : NULL;
 }
 
+bool rb_helper_probe_measured(struct rb_helper_probe *hp, uint32_t type, uint32_t attach)
+{
+	int i = hp->off ? -1 : entry(hp, type, attach);
+	return i >= 0 && hp->e[i].ok;
+}
+
 int rb_helper_probe_has(struct rb_helper_probe *hp, uint32_t type, uint32_t attach, int32_t id)
 {
 	int i = hp->off ? -1 : entry(hp, type, attach);
@@ -125,6 +135,12 @@ int rb_helper_probe_has(struct rb_helper_probe *hp, uint32_t type, uint32_t atta
 
 void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t type, uint32_t attach, const uint64_t *set)
 {
+	rb_helper_probe_seed_known(hp, type, attach, set, NULL);
+}
+
+void rb_helper_probe_seed_known(struct rb_helper_probe *hp, uint32_t type, uint32_t attach, const uint64_t *set,
+				const uint64_t *known)
+{
 	if (hp->off || hp->n >= RB_HELPER_PROBE_MAX)
 		return;
 	for (int i = 0; i < hp->n; i++)
@@ -135,6 +151,10 @@ void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t type, uint32_t at
 	hp->e[i].type = type;
 	hp->e[i].attach = attach;
 	hp->e[i].ok = set != NULL;
+	if (set && known) {
+		hp->e[i].partial = true;
+		memcpy(hp->e[i].known, known, sizeof(hp->e[i].known));
+	}
 	if (set)
 		memcpy(hp->e[i].set, set, sizeof(hp->e[i].set));
 	hp->nmeasured += hp->e[i].ok;

@@ -50,11 +50,16 @@ const uint64_t *rb_helper_probe_set(struct rb_helper_probe *hp, uint32_t prog_ty
  * without an answer marks the pair unmeasured from then on, as the full
  * probe marks it. rb_helper_probe_set() completes a partial pair. */
 int rb_helper_probe_has(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type, int32_t id);
+/* whether a pair is measured (its trust probes run at its first use); no id probed */
+bool rb_helper_probe_measured(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type);
 /* a pair measured elsewhere (a run's parent process, which probes each
  * pair once per run and hands the sets to its verifier children): kept as
  * if probed here; set NULL when the probe there could not be trusted */
 void rb_helper_probe_seed(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type,
 			  const uint64_t *set);
+/* the same for the ids in known only (the rest probed here if asked) */
+void rb_helper_probe_seed_known(struct rb_helper_probe *hp, uint32_t prog_type, uint32_t attach_type,
+				const uint64_t *set, const uint64_t *known);
 /* where the sets came from: "kernel" (every pair probed was measured),
  * "compiled-6.18" (none), "kernel+compiled-6.18" (some) */
 const char *rb_helper_probe_source(const struct rb_helper_probe *hp);

@@ -57,6 +57,10 @@ if command -v strace >/dev/null 2>&1; then
 		"grep -q '^run [1-9][0-9]* ' $tmp/loads.out" "$tmp/loads.out"
 	check "strace: children were spawned and none loads a program (the sets came with the job)" \
 		"grep -q ' children 0 spawned [1-9]' $tmp/loads.out" "$tmp/loads.out"
+	# only the helper ids the programs call are probed (each pair's two
+	# trust probes and one load per id), not all 255 of each pair
+	check "strace: the run's process probed only the helpers its programs call (under 100 loads)" \
+		"[ \$(awk '{print \$2}' $tmp/loads.out) -lt 100 ]" "$tmp/loads.out"
 	check "the run with handed-over sets verified both objects" \
 		"[ \"\$(sqlite3 $tmp/s.sqlite \"SELECT count(DISTINCT obj_sha256) FROM programs\")\" = 2 ] && [ \"\$(sqlite3 $tmp/s.sqlite 'SELECT helper_sets FROM runs')\" = kernel ]" "$tmp/run3.out"
 else
