@@ -46,18 +46,15 @@ xchg_in_obj|success,26,2
 xchg_in_obj_off|failure,12,1
 ROWS
 
-"$RB" verify --log --tracker old "$OBJ:ld_ref" >"$tmp/ref.log" 2>&1
+rb_logs old "$OBJ" ld_ref ld_unref ld_percpu ld_ref_sleepable
 check "a referenced kptr of an RCU-protected type loads as an RCU pointer, maybe NULL" \
-	'grep -q "R1=rcu_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/ref.log"' "$tmp/ref.log"
-"$RB" verify --log --tracker old "$OBJ:ld_unref" >"$tmp/unref.log" 2>&1
+	'grep -q "R1=rcu_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/ld_ref.vlog"' "$tmp/ld_ref.vlog"
 check "an untrusted kptr loads untrusted, maybe NULL" \
-	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/unref.log"' "$tmp/unref.log"
-"$RB" verify --log --tracker old "$OBJ:ld_percpu" >"$tmp/pc.log" 2>&1
+	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/ld_unref.vlog"' "$tmp/ld_unref.vlog"
 check "a per-CPU kptr loads as a per-CPU RCU pointer, bpf_per_cpu_ptr of it an RCU object never NULL" \
-	'grep -q "R1=percpu_rcu_ptr_or_null_val_t(id=[0-9]*)" "$tmp/pc.log" && grep -q "call bpf_per_cpu_ptr#153 *; R0=rcu_ptr_val_t()" "$tmp/pc.log"' "$tmp/pc.log"
-"$RB" verify --log --tracker old "$OBJ:ld_ref_sleepable" >"$tmp/sl.log" 2>&1
+	'grep -q "R1=percpu_rcu_ptr_or_null_val_t(id=[0-9]*)" "$tmp/ld_percpu.vlog" && grep -q "call bpf_per_cpu_ptr#153 *; R0=rcu_ptr_val_t()" "$tmp/ld_percpu.vlog"' "$tmp/ld_percpu.vlog"
 check "a sleepable program outside an RCU section loads it untrusted" \
-	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/sl.log"' "$tmp/sl.log"
+	'grep -q "R1=untrusted_ptr_or_null_bpf_cpumask(id=[0-9]*)" "$tmp/ld_ref_sleepable.vlog"' "$tmp/ld_ref_sleepable.vlog"
 check "a store into a referenced kptr is refused" \
 	'rb_msg old "$OBJ:st_ref" | grep -q "store to referenced kptr disallowed"'
 check "bpf_kptr_xchg stores into a kptr of an allocated object" \

@@ -40,17 +40,15 @@ check "a node of another type is not pushed" \
 	'rb_msg cnum-mainline@7.2 "$OBJ:wrong_list" | grep -q "operation on bpf_list_head expects arg#1 bpf_list_node at offset=8 in struct lnode"'
 check "bpf_refcount_acquire needs a bpf_refcount field" \
 	'rb_msg old "$OBJ:refcount_plain" | grep -q "doesn.t point to a type with bpf_refcount field"'
-"$RB" verify --log --tracker old "$OBJ:refcount_non_owning" >"$tmp/rc.log" 2>&1
+rb_logs old "$OBJ" refcount_non_owning refcount_owning push_pop
 check "a pushed refcounted node is a non-owning RCU pointer" \
-	'grep -q "R7=rcu_ptr_rnode(non_own_ref)" "$tmp/rc.log"' "$tmp/rc.log"
+	'grep -q "R7=rcu_ptr_rnode(non_own_ref)" "$tmp/refcount_non_owning.vlog"' "$tmp/refcount_non_owning.vlog"
 check "refcount_acquire of a non-owning node may be NULL" \
-	'grep -q "call bpf_refcount_acquire_impl#[0-9]* *; R0=ptr_or_null_rnode(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/rc.log"' "$tmp/rc.log"
-"$RB" verify --log --tracker old "$OBJ:refcount_owning" >"$tmp/ro.log" 2>&1
+	'grep -q "call bpf_refcount_acquire_impl#[0-9]* *; R0=ptr_or_null_rnode(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/refcount_non_owning.vlog"' "$tmp/refcount_non_owning.vlog"
 check "refcount_acquire of an owning node is not NULL" \
-	'grep -q "call bpf_refcount_acquire_impl#[0-9]* *; R0=ptr_rnode(ref_obj_id=[0-9]*)" "$tmp/ro.log"' "$tmp/ro.log"
-"$RB" verify --log --tracker old "$OBJ:push_pop" >"$tmp/pp.log" 2>&1
+	'grep -q "call bpf_refcount_acquire_impl#[0-9]* *; R0=ptr_rnode(ref_obj_id=[0-9]*)" "$tmp/refcount_owning.vlog"' "$tmp/refcount_owning.vlog"
 check "a popped node is owning and may be NULL" \
-	'grep -q "call bpf_list_pop_back#[0-9]* *; R0=ptr_or_null_lnode(id=[0-9]*,ref_obj_id=[0-9]*,off=8)" "$tmp/pp.log"' "$tmp/pp.log"
+	'grep -q "call bpf_list_pop_back#[0-9]* *; R0=ptr_or_null_lnode(id=[0-9]*,ref_obj_id=[0-9]*,off=8)" "$tmp/push_pop.vlog"' "$tmp/push_pop.vlog"
 
 # 7.2.13's implicit-argument forms and bpf_list_add/del/is_first/empty
 # (profile.h graph_kfuncs_72) and the id of a non-NULL acquired reference

@@ -85,3 +85,15 @@ pin72() {
 	*) check "$name: the running kernel gives $k618" '[ "$got" = "$k618" ] || ! uname -r | grep -q "^6\.18\."' ;;
 	esac
 }
+# rb_logs TRACKER OBJ PROG...: one `verify --log --tracker TRACKER
+# OBJ:PROG...` of all the programs named, PROG's part of that log (from its
+# "=== FILE:PROG (TRACKER) ===" line to the next such line) in
+# $tmp/PROG.vlog: one process, not one per program (~0.25 s of CPU each)
+rb_logs() {
+	local _l_t=$1 _l_o=$2 _l_p _l_a=()
+	shift 2
+	for _l_p; do _l_a+=("$_l_o:$_l_p"); done
+	"$RB" verify --log --tracker "$_l_t" "${_l_a[@]}" >"$tmp/.rb_logs.all" 2>&1
+	awk -v dir="$tmp" -v tr="($_l_t)" '/^=== .* ===$/ && $3 == tr { f = $2; sub(/^[^:]*:/, "", f); f = dir "/" f ".vlog" }
+		f { print >f }' "$tmp/.rb_logs.all"
+}
