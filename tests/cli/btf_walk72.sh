@@ -20,11 +20,10 @@ kdiff_every_program "$OBJ" btf_walk72
 pin72 "$OBJ:trusted_field" success,8,1 success,8,1
 pin72 "$OBJ:vma_file_path" success,13,1 failure,9,0
 pin72 "$OBJ:file_sock_storage" success,20,2 failure,9,0
-"$RB" verify --log --tracker cnum-mainline@7.2 "$OBJ:trusted_field" >"$tmp/72.log" 2>&1
+rb_logs cnum-mainline@7.2 "$OBJ" trusted_field union_member
 "$RB" verify --log --tracker old "$OBJ:trusted_field" >"$tmp/618.log" 2>&1
 check "a trusted task's mm: plain ptr_ in 7.2, untrusted in 6.18" \
-	'grep -q "R1=ptr_mm_struct()" "$tmp/72.log" && grep -q "R1=untrusted_ptr_mm_struct()" "$tmp/618.log"' "$tmp/72.log"
+	'grep -q "R1=ptr_mm_struct()" "$tmp/trusted_field.vlog" && grep -q "R1=untrusted_ptr_mm_struct()" "$tmp/618.log"' "$tmp/trusted_field.vlog"
 pin72 "$OBJ:union_member" success,13,1
-"$RB" verify --log --tracker cnum-mainline@7.2 "$OBJ:union_member" >"$tmp/u72.log" 2>&1
 check "a plain nexthop's nh_info, in a union of two: untrusted in 7.2, as 7.2.13 logs it" \
-	'grep -q "^5: (79) r1 = \*(u64 \*)(r1 +128) *; R1=untrusted_ptr_nh_info()$" "$tmp/u72.log" && grep -q "^3: (79) r1 = \*(u64 \*)(r1 +192) *; R1=ptr_nexthop()$" "$tmp/u72.log"' "$tmp/u72.log"
+	'grep -q "^5: (79) r1 = \*(u64 \*)(r1 +128) *; R1=untrusted_ptr_nh_info()$" "$tmp/union_member.vlog" && grep -q "^3: (79) r1 = \*(u64 \*)(r1 +192) *; R1=ptr_nexthop()$" "$tmp/union_member.vlog"' "$tmp/union_member.vlog"

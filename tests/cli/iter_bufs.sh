@@ -55,9 +55,8 @@ check "a variable offset" \
 	'msg old elem_var_off | grep -q "R6 invalid variable buffer offset: off=0, var_off=(0x0; 0x7)"'
 check "a helper writing into the read-only key: a type mismatch" \
 	'msg old elem_helper_key_write | grep -q "R1 type=rdonly_buf expected=fp, pkt, pkt_meta, map_key, map_value, mem, ringbuf_mem, buf, trusted_ptr_"'
-"$RB" verify --log --tracker old "$OBJ:elem_rw" >"$tmp/rw.log" 2>&1
+rb_logs old "$OBJ" elem_rw elem_map
 check "the key is a read-only buffer, the value a read-write one, ids from the loads" \
-	'grep -q "R[0-9]=rdonly_buf_or_null(id=[0-9]*)" "$tmp/rw.log" && grep -q "R[0-9]=buf_or_null(id=[0-9]*)" "$tmp/rw.log"' "$tmp/rw.log"
-"$RB" verify --log --tracker old "$OBJ:elem_map" >"$tmp/map.log" 2>&1
+	'grep -q "R[0-9]=rdonly_buf_or_null(id=[0-9]*)" "$tmp/elem_rw.vlog" && grep -q "R[0-9]=buf_or_null(id=[0-9]*)" "$tmp/elem_rw.vlog"' "$tmp/elem_rw.vlog"
 check "the map argument is a trusted BTF pointer, logged as btf_ctx_access does" \
-	'grep -q "func '"'"'bpf_iter_bpf_map_elem'"'"' arg1 has btf_id [0-9]* type STRUCT '"'"'bpf_map'"'"'" "$tmp/map.log" && grep -q "R1=trusted_ptr_bpf_map()" "$tmp/map.log"' "$tmp/map.log"
+	'grep -q "func '"'"'bpf_iter_bpf_map_elem'"'"' arg1 has btf_id [0-9]* type STRUCT '"'"'bpf_map'"'"'" "$tmp/elem_map.vlog" && grep -q "R1=trusted_ptr_bpf_map()" "$tmp/elem_map.vlog"' "$tmp/elem_map.vlog"

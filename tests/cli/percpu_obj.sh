@@ -42,13 +42,12 @@ keep_after_xchg|success,31,2
 drop_after_xchg|failure,24,2
 ROWS
 
-"$RB" verify --log --tracker old "$OBJ:new_xchg_drop" >"$tmp/nx.log" 2>&1
+rb_logs old "$OBJ" new_xchg_drop keep_after_xchg
 check "bpf_percpu_obj_new gives a referenced per-CPU object, maybe NULL" \
-	'grep -q "R0=percpu_ptr_or_null_val_t(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/nx.log"' "$tmp/nx.log"
+	'grep -q "R0=percpu_ptr_or_null_val_t(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/new_xchg_drop.vlog"' "$tmp/new_xchg_drop.vlog"
 check "the exchange gives back the old per-CPU object" \
-	'grep -q "call bpf_kptr_xchg#[0-9]* *; R0=percpu_ptr_or_null_val_t(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/nx.log"' "$tmp/nx.log"
+	'grep -q "call bpf_kptr_xchg#[0-9]* *; R0=percpu_ptr_or_null_val_t(id=[0-9]*,ref_obj_id=[0-9]*)" "$tmp/new_xchg_drop.vlog"' "$tmp/new_xchg_drop.vlog"
 check "a per-CPU object goes to bpf_percpu_obj_drop only" \
 	'rb_msg old "$OBJ:drop_plain" | grep -q "arg#0 expected for bpf_percpu_obj_drop_impl()"'
-"$RB" verify --log --tracker old "$OBJ:keep_after_xchg" >"$tmp/ka.log" 2>&1
 check "the object the exchange stored is an RCU per-CPU pointer, no longer referenced" \
-	'grep -q "(bf) r1 = r7 *; R1=percpu_rcu_ptr_val_t() R7=percpu_rcu_ptr_val_t()" "$tmp/ka.log"' "$tmp/ka.log"
+	'grep -q "(bf) r1 = r7 *; R1=percpu_rcu_ptr_val_t() R7=percpu_rcu_ptr_val_t()" "$tmp/keep_after_xchg.vlog"' "$tmp/keep_after_xchg.vlog"
