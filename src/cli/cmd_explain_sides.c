@@ -27,6 +27,7 @@
 #include "store/store.h"
 #include "verify/row.h"
 #include "verify/verify.h"
+#include "util/sort.h"
 
 /* one program and both sides' figures */
 struct xs_prog {
@@ -566,7 +567,7 @@ static int cls_cmp(const void *a, const void *b)
 
 static void print_summary(const struct rb_xs_opts *o, struct xs_sum *s)
 {
-	qsort(s->cls, s->ncls, sizeof(s->cls[0]), cls_cmp);
+	rb_sort(s->cls, s->ncls, sizeof(s->cls[0]), cls_cmp);
 	printf("summary: %zu programs differ between %s and %s; %zu with an engine stand-in for each side, %zu "
 	       "explained (cause found, counterfactual vanished)\n",
 	       s->n, o->side[0], o->side[1], s->reproduced, s->explained);

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "tracker/tracker.h"
 #include "oracle/opdiff.h"
+#include "util/sort.h"
 
 static void usage(FILE *f)
 {
@@ -123,7 +124,7 @@ int cmd_opdiff(int argc, char **argv)
 	}
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (cats && st->ncats) {
-		qsort(st->cats, st->ncats, sizeof(st->cats[0]), cmp_cat);
+		rb_sort(st->cats, st->ncats, sizeof(st->cats[0]), cmp_cat);
 		printf("mismatch categories, earliest mismatch of each case (count, first case, kind):\n");
 		for (unsigned i = 0; i < st->ncats; i++)
 			printf("  %6llu  case %-8llu %s\n", (unsigned long long)st->cats[i].count,

@@ -16,6 +16,7 @@
 #include "report/table.h"
 #include "store/store.h"
 #include "tracker/tracker.h"
+#include "util/sort.h"
 
 static void print_table(const struct rb_table *t, void *ctx)
 {
@@ -85,7 +86,7 @@ static int list_queries(const char *dir)
 			names[n++] = strndup(e->d_name, l - 4);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(names[0]), cmp_str);
+	rb_sort(names, n, sizeof(names[0]), cmp_str);
 	printf("queries in %s:\n", dir);
 	for (size_t i = 0; i < n; i++) {
 		char path[PATH_MAX + 300], desc[256] = "";

@@ -24,6 +24,7 @@
 #include "util/file.h"
 #include "util/filter.h"
 #include "verify/verify.h"
+#include "util/sort.h"
 
 bool rb_drv_stop_requested(struct rb_driver *d)
 {
@@ -476,7 +477,7 @@ void rb_drv_meas_end(struct rb_driver *d, struct rb_drv_meas *m, struct rb_resul
 	};
 	for (int k = 0; k < 3; k++) {
 		double *v = m->times[k];
-		qsort(v, n, sizeof(v[0]), cmp_double);
+		rb_sort(v, n, sizeof(v[0]), cmp_double);
 		rb_metric_set(&row->res, spread[k][0], n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
 		rb_metric_set(&row->res, spread[k][1], v[0]);
 		rb_metric_set(&row->res, spread[k][2], v[n - 1]);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/sort.h"
 
 static int add_entry(struct rb_joblist *l, const char *path, const char *source, const char *prog_type,
 		     const char *error, struct rb_err *err)
@@ -359,7 +360,7 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 		keys[i].real = strdup(realpath(out->objs[i].path, r) ? r : out->objs[i].path);
 		keys[i].idx = i;
 	}
-	qsort(keys, out->n, sizeof(*keys), cmp_real);
+	rb_sort(keys, out->n, sizeof(*keys), cmp_real);
 	for (size_t i = 1; i < out->n; i++)
 		if (keys[i].real && keys[i - 1].real && !strcmp(keys[i].real, keys[i - 1].real)) {
 			struct rb_job_obj *o = &out->objs[keys[i].idx];
@@ -377,7 +378,7 @@ int rb_jobs_collect(const char *const *inputs, size_t n, struct rb_joblist *out,
 		if (out->objs[i].path)
 			out->objs[k++] = out->objs[i];
 	out->n = k;
-	qsort(out->objs, out->n, sizeof(out->objs[0]), cmp_path);
+	rb_sort(out->objs, out->n, sizeof(out->objs[0]), cmp_path);
 	return 0;
 fail:
 	rb_jobs_free(out);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/costs.h"
+#include "util/sort.h"
 
 struct entry {
 	uint64_t h;    /* rb_shard_identity_hash */
@@ -119,7 +120,7 @@ int rb_shard_plan_load(const char *path, unsigned n, struct rb_shard_plan **out,
 		rb_shard_plan_free(p);
 		return -1;
 	}
-	qsort(p->e, p->ne, sizeof(*p->e), by_cost);
+	rb_sort(p->e, p->ne, sizeof(*p->e), by_cost);
 	for (size_t i = 0; i < p->ne; i++) {
 		unsigned best = 0;
 		for (unsigned k = 1; k < p->n; k++)
@@ -128,7 +129,7 @@ int rb_shard_plan_load(const char *path, unsigned n, struct rb_shard_plan **out,
 		p->e[i].shard = best + 1;
 		p->load[best] += p->e[i].cost;
 	}
-	qsort(p->e, p->ne, sizeof(*p->e), by_identity);
+	rb_sort(p->e, p->ne, sizeof(*p->e), by_identity);
 	*out = p;
 	return 0;
 }

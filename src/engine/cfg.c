@@ -17,6 +17,7 @@
 #include "engine/helper_table.h"
 #include "engine/prog_types.h"
 #include "util/grow.h"
+#include "util/sort.h"
 
 static bool is_ldimm64(const struct bpf_insn *i) { return i->code == (BPF_LD | BPF_IMM | BPF_DW); }
 static bool is_pseudo_call(const struct bpf_insn *i)
@@ -245,7 +246,7 @@ static int find_subprogs(struct rb_env *env)
 				return RB_E_NOMEM;
 		}
 	}
-	qsort(env->subprogs, (size_t)env->nsubprogs, sizeof(struct rb_subprog), cmp_sub);
+	rb_sort(env->subprogs, (size_t)env->nsubprogs, sizeof(struct rb_subprog), cmp_sub);
 	for (int s = 0; s < env->nsubprogs; s++) {
 		env->subprogs[s].end = s + 1 < env->nsubprogs ? env->subprogs[s + 1].start : n;
 		for (int i = env->subprogs[s].start; i < env->subprogs[s].end; i++)

@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/sort.h"
 
 static size_t sec_by_name(const struct rb_elf *e, const char *name)
 {
@@ -95,7 +96,7 @@ static bool fix_datasec(const struct rb_elf *e, struct btf *btf, struct btf_type
 		if (hidden(&s))
 			var->linkage = BTF_VAR_STATIC;
 	}
-	qsort(vsi, n, sizeof(*vsi), vsi_cmp);
+	rb_sort(vsi, n, sizeof(*vsi), vsi_cmp);
 	return true;
 }
 
@@ -189,7 +190,7 @@ static int index_sub(const struct rb_elf *e, int which, uint32_t *rec_size, stru
 			if (sec)
 				(*out)[k++] = (struct rb_ext_rec){sec, rb_rd32(p + pos) / 8, p + pos};
 	}
-	qsort(*out, k, sizeof(**out), rec_cmp);
+	rb_sort(*out, k, sizeof(**out), rec_cmp);
 	*nout = k;
 	*rec_size = rec;
 	return 0;

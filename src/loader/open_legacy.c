@@ -45,6 +45,7 @@
 #include "loader/legacy_btf_ext.h"
 #include "loader/legacy_btf_maps.h"
 #include "loader/open_paths.h"
+#include "util/sort.h"
 
 #define R_BPF_NONE 0
 #define R_BPF_64_64 1
@@ -152,7 +153,7 @@ static int parse_maps(struct lctx *c)
 		if (s.st_shndx == e->legacy_maps && ELF64_ST_TYPE(s.st_info) != STT_SECTION && s.st_name)
 			syms[k++] = s;
 	}
-	qsort(syms, n, sizeof(*syms), sym_off_cmp);
+	rb_sort(syms, n, sizeof(*syms), sym_off_cmp);
 	int ncpus = libbpf_num_possible_cpus();
 	uint32_t *ids = calloc(n + 1, sizeof(uint32_t)), *inner = calloc(n + 1, sizeof(uint32_t));
 	if (!ids || !inner) {
@@ -347,13 +348,13 @@ static int build_index(struct lctx *c)
 			c->nrels++;
 		}
 	}
-	qsort(c->rels, c->nrels, sizeof(*c->rels), rel_cmp);
+	rb_sort(c->rels, c->nrels, sizeof(*c->rels), rel_cmp);
 	for (size_t i = 1; i < e->nsyms; i++) {
 		Elf64_Sym s = rb_elf_sym(e, i);
 		if (func_sym(e, &s, c->has_func))
 			c->fr[c->nfr++] = (struct frange){s.st_shndx, s.st_value / 8, s.st_size / 8, i};
 	}
-	qsort(c->fr, c->nfr, sizeof(*c->fr), fr_cmp);
+	rb_sort(c->fr, c->nfr, sizeof(*c->fr), fr_cmp);
 	/* drop a second symbol at the same place; a function without a size
 	 * (STT_NOTYPE, or old assemblers) runs to the next one or the end */
 	size_t k = 0;

@@ -11,6 +11,7 @@
 #include "util/filter.h"
 #include "util/grow.h"
 #include "util/array_size.h"
+#include "util/sort.h"
 
 static const char *stat_name(int s) { return s == RB_STAT_VERDICT ? "verdict" : rb_metrics[RB_STAT_METRIC(s)].name; }
 static const char *stat_title(int s) { return s == RB_STAT_VERDICT ? "Verdict" : rb_metrics[RB_STAT_METRIC(s)].title; }
@@ -93,7 +94,7 @@ static int shortest_names(struct rb_compare *c)
 	size_t np = 0;
 	for (size_t i = 0; i < c->n; i++)
 		paths[np++] = c->rows[i].object;
-	qsort(paths, np, sizeof(*paths), cmp_str);
+	rb_sort(paths, np, sizeof(*paths), cmp_str);
 	size_t d = 0;
 	for (size_t i = 0; i < np; i++)
 		if (!d || strcmp(paths[d - 1], paths[i]))

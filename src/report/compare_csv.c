@@ -10,6 +10,7 @@
 
 #include "util/grow.h"
 #include "util/array_size.h"
+#include "util/sort.h"
 
 /* one CSV file's rows */
 struct csv_rows {
@@ -183,7 +184,7 @@ int rb_compare_load_csv(const char *path_a, const char *path_b, struct rb_compar
 	if (rc == 0)
 		rc = read_csv(path_b, &s[1], err);
 	for (int k = 0; k < 2 && rc == 0; k++)
-		qsort(s[k].r, s[k].n, sizeof(s[k].r[0]), cmp_key);
+		rb_sort(s[k].r, s[k].n, sizeof(s[k].r[0]), cmp_key);
 	size_t i = 0, j = 0, cap = 0;
 	/* a merge of the two sorted lists: every key of either side */
 	while (rc == 0 && (i < s[0].n || j < s[1].n)) {

@@ -59,3 +59,11 @@ $RB verify "$HOSTILE/extern_call.bpf.o" "$tmp/c/t1.o" >"$tmp/xv.out" 2>"$tmp/xv.
 rc=$?
 check "verify extern_call.bpf.o t1.o: no crash (exit 0 or 2), t1.o's 6 programs verified" \
 	"[ $rc -le 2 ] && [ \"\$(grep -Ec '^t1.o +prog_' $tmp/xv.out)\" = 6 ]" "$tmp/xv.err"
+
+# a directory with no objects: a clear error, not a crash (the sanitizer
+# build trapped in qsort(NULL, 0) sorting the empty job list)
+mkdir -p "$tmp/none"
+$RB run -q --db "$tmp/none.sqlite" --trackers old --label none "$tmp/none" >"$tmp/none.out" 2>&1
+rc=$?
+check "run over an empty directory: exit 2, 'no BPF objects (*.o) found'" \
+	"[ $rc -eq 2 ] && grep -q 'no BPF objects (\*.o) found' $tmp/none.out" "$tmp/none.out"
