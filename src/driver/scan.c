@@ -219,6 +219,7 @@ static const struct rb_btf_lend *scan_lend(struct scan_btf *b, size_t *n, const 
 	if (*n == SCAN_BTFS)
 		return NULL;
 	struct scan_btf *e = &b[*n];
+	e->path = NULL; /* the running kernel's BTF: scan_lend finds it again by a NULL path */
 	if (!(e->v = rb_vmlinux_new_file(path)))
 		return NULL;
 	if (path && !(e->path = strdup(path))) {
@@ -251,7 +252,7 @@ int rb_scan_child_main(void)
 		return 2;
 	const char *fault = rb_fault_env();
 	struct rb_wbuf req = {0}, rep = {0};
-	struct scan_btf btfs[SCAN_BTFS];
+	struct scan_btf btfs[SCAN_BTFS] = {0};
 	size_t nbtfs = 0;
 	int rc = 0;
 	for (;;) {
