@@ -103,6 +103,11 @@ static void wait_for_driver(struct rb_driver *d, bool quiet, struct rb_progress 
 	rb_driver_progress(d, p);
 	if (!quiet)
 		show_progress(p, tty, true);
+	if (p->scan_exits_bad)
+		fprintf(stderr,
+			"rangebench run: warning: %llu scan child%s ended badly after answering (the first: %s); "
+			"the objects were opened before that and their rows are kept\n",
+			(unsigned long long)p->scan_exits_bad, p->scan_exits_bad == 1 ? "" : "ren", p->scan_exit_why);
 }
 
 /* the driver's last rows, then the run's status in the database: 0 or 2;

@@ -530,6 +530,12 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	}
 	rb_vmlinux_free(vmlinux);
 	rb_pool_delete(pool);
+	char why[128];
+	if (!rb_scan_end(probe.scan, why, sizeof(why)))
+		fprintf(stderr,
+			"rangebench verify: warning: the scan child ended badly after answering (%s); "
+			"the objects were opened before that\n",
+			why);
 	rb_scan_free(probe.scan);
 	*rowsp = rows;
 	*np = n;

@@ -347,6 +347,14 @@ static void *scan_worker(void *arg)
 		}
 		__atomic_add_fetch(&d->scanned, 1, __ATOMIC_RELAXED);
 	}
+	/* its answers are in; a child that dies at its exit is still told */
+	char why[128];
+	if (!rb_scan_end(sc, why, sizeof(why))) {
+		pthread_mutex_lock(&d->lock);
+		if (!d->scan_exits_bad++)
+			snprintf(d->scan_exit_why, sizeof(d->scan_exit_why), "%s", why);
+		pthread_mutex_unlock(&d->lock);
+	}
 	rb_scan_free(sc);
 	return NULL;
 }
@@ -667,6 +675,10 @@ void rb_driver_progress(struct rb_driver *d, struct rb_progress *p)
 	p->load_errors = __atomic_load_n(&d->load_errors, __ATOMIC_RELAXED);
 	p->duplicates = p->scanning ? 0 : d->duplicates;
 	p->elapsed_s = (double)(ts.tv_sec - d->t0.tv_sec) + (double)(ts.tv_nsec - d->t0.tv_nsec) / 1e9;
+	pthread_mutex_lock(&d->lock);
+	p->scan_exits_bad = d->scan_exits_bad;
+	snprintf(p->scan_exit_why, sizeof(p->scan_exit_why), "%s", d->scan_exit_why);
+	pthread_mutex_unlock(&d->lock);
 }
 
 bool rb_driver_idle(struct rb_driver *d) { return __atomic_load_n(&d->idle, __ATOMIC_ACQUIRE); }

@@ -99,6 +99,10 @@ struct rb_progress {
 	uint64_t load_errors;    /* objects that could not be opened */
 	uint64_t duplicates;     /* objects skipped: same content as another path */
 	double elapsed_s;
+	/* scan children that crashed, failed or hung at their exit, after
+	 * their last answer (scan.h: rb_scan_end), and how the first ended */
+	uint64_t scan_exits_bad;
+	char scan_exit_why[128];
 };
 
 struct rb_driver;

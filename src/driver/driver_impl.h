@@ -77,8 +77,10 @@ struct rb_driver {
 	/* counters, read and written with __atomic builtins */
 	uint64_t next, scanned, total, done, not_accepted, load_errors;
 	uint64_t duplicates; /* written by the manager before phase 2 */
+	uint64_t scan_exits_bad;
+	char scan_exit_why[128]; /* the first bad exit's, under lock */
 	int scanning, idle, stopped;
-	pthread_mutex_t lock; /* guards err and helpers */
+	pthread_mutex_t lock; /* guards err, helpers and scan_exit_why */
 	bool failed;
 	struct rb_err err;
 };

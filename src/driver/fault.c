@@ -47,6 +47,19 @@ int rb_fault_parse(const char *spec, const char *tracker)
 	return kinds;
 }
 
+bool rb_fault_scan_exit(const char *spec)
+{
+	for (const char *p = spec; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == strlen("scan-exit:crash") && !strncmp(p, "scan-exit:crash", n))
+			return true;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
 int rb_fault_open(const char *spec, const char *path)
 {
 	if (!spec || !*spec)

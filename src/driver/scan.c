@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,10 @@ struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_ar
 	return s;
 }
 
-/* close the pipes, kill the child if asked, reap it: its status */
-static int end_child(struct rb_scan *s, bool kill_it)
+/* close the pipes, kill the child if asked, reap it: its status. A child
+ * not killed (stdin closed: an idle child reads end of file and exits) has
+ * RB_SCAN_EXIT_S seconds to do so; then it is killed, and *late set. */
+static int end_child_late(struct rb_scan *s, bool kill_it, bool *late)
 {
 	if (!s->pid)
 		return 0;
@@ -60,16 +63,55 @@ static int end_child(struct rb_scan *s, bool kill_it)
 	if (kill_it)
 		kill(s->pid, SIGKILL);
 	close(s->from);
-	int status = rb_wait_child(s->pid);
+	int status = 0;
+	if (!kill_it) {
+		/* polled: 1 ms, doubling up to 50 ms between looks */
+		struct timespec t0, now, nap = {0, 1000 * 1000};
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (;;) {
+			pid_t r = waitpid(s->pid, &status, WNOHANG);
+			if (r == s->pid || (r < 0 && errno != EINTR)) {
+				s->pid = 0;
+				return status;
+			}
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 > RB_SCAN_EXIT_S)
+				break;
+			nanosleep(&nap, NULL);
+			if (nap.tv_nsec < 50 * 1000 * 1000)
+				nap.tv_nsec *= 2;
+		}
+		if (late)
+			*late = true;
+		kill(s->pid, SIGKILL);
+	}
+	status = rb_wait_child(s->pid);
 	s->pid = 0;
 	return status;
+}
+
+static int end_child(struct rb_scan *s, bool kill_it) { return end_child_late(s, kill_it, NULL); }
+
+bool rb_scan_end(struct rb_scan *s, char *why, size_t len)
+{
+	if (!s || !s->pid)
+		return true;
+	bool late = false;
+	int status = end_child_late(s, false, &late);
+	if (late) {
+		snprintf(why, len, "did not exit within %.0f s of its last object: killed", RB_SCAN_EXIT_S);
+		return false;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return true;
+	rb_status_text(status, why, len);
+	return false;
 }
 
 void rb_scan_free(struct rb_scan *s)
 {
 	if (!s)
 		return;
-	/* stdin closed: an idle child reads end of file and exits */
 	end_child(s, false);
 	rb_wbuf_free(&s->buf);
 	free(s->exe);
@@ -312,5 +354,9 @@ int rb_scan_child_main(void)
 		free(btfs[i].path);
 	}
 	close(out);
+	/* test builds: RB_TEST_FAULT=scan-exit:crash dies here, after the last
+	 * answer, as the child of 1c3f93b's release build did (rb_scan_end) */
+	if (rb_fault_scan_exit(fault))
+		abort();
 	return rc;
 }

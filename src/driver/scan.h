@@ -22,6 +22,8 @@
 
 /* seconds one object may take to open before its child is killed */
 #define RB_SCAN_BUDGET_S 120.0
+/* seconds an idle child may take to exit once its stdin is closed */
+#define RB_SCAN_EXIT_S 10.0
 
 struct rb_scan_prog {
 	uint32_t idx; /* index in rb_object.progs */
@@ -59,7 +61,15 @@ struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_ar
  * or -1 when no child could be started (err says why). */
 int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *out,
 		   struct rb_err *err);
-/* ends the child (if any) and frees s */
+/* Ends the idle child (if any): closes its stdin and waits for it to
+ * exit, at most RB_SCAN_EXIT_S seconds before it is killed. True when it
+ * exited with status 0 (or there was none); false, and how it ended in
+ * `why` ("signal 11 (Segmentation fault)"), when it crashed, failed or had
+ * to be killed: every answer it gave came before, but a child that dies at
+ * its exit has corrupted its memory or leaked (the sanitizer build), and
+ * the caller says so. A later rb_scan_object starts a new child. */
+bool rb_scan_end(struct rb_scan *s, char *why, size_t len);
+/* ends the child (if any, as rb_scan_end, its status ignored) and frees s */
 void rb_scan_free(struct rb_scan *s);
 
 /* the child's side: requests from stdin, answers to stdout; exit code */
