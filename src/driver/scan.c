@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,29 @@ struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_ar
 	return s;
 }
 
+/* Does child pid exit (become reapable) within limit_s seconds? Waited on
+ * a pidfd (Linux >= 5.3); where there is none, looked at every 10 ms. */
+static bool exits_within(pid_t pid, double limit_s)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd >= 0) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		int r;
+		while ((r = poll(&p, 1, (int)(limit_s * 1000))) < 0 && errno == EINTR)
+			;
+		close(fd);
+		return r > 0;
+	}
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	for (double waited = 0; waited <= limit_s; waited += 0.01) {
+		siginfo_t si = {0};
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == pid)
+			return true;
+		nanosleep(&nap, NULL);
+	}
+	return false;
+}
+
 /* close the pipes, kill the child if asked, reap it: its status. A child
  * not killed (stdin closed: an idle child reads end of file and exits) has
  * RB_SCAN_EXIT_S seconds to do so; then it is killed, and *late set. */
@@ -64,23 +88,7 @@ static int end_child_late(struct rb_scan *s, bool kill_it, bool *late)
 		kill(s->pid, SIGKILL);
 	close(s->from);
 	int status = 0;
-	if (!kill_it) {
-		/* polled: 1 ms, doubling up to 50 ms between looks */
-		struct timespec t0, now, nap = {0, 1000 * 1000};
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (;;) {
-			pid_t r = waitpid(s->pid, &status, WNOHANG);
-			if (r == s->pid || (r < 0 && errno != EINTR)) {
-				s->pid = 0;
-				return status;
-			}
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 > RB_SCAN_EXIT_S)
-				break;
-			nanosleep(&nap, NULL);
-			if (nap.tv_nsec < 50 * 1000 * 1000)
-				nap.tv_nsec *= 2;
-		}
+	if (!kill_it && !exits_within(s->pid, RB_SCAN_EXIT_S)) {
 		if (late)
 			*late = true;
 		kill(s->pid, SIGKILL);
