@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "oracle/bpf_sys.h"
 #include "cli/type_opts.h"
+#include "driver/fault.h"
 #include "driver/scan.h"
 #include "guest/guest.h"
 #include "kernels/kernels.h"
@@ -510,6 +511,10 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 			int vr = rb_verify(obj, p, &vo, &r->res, &err);
 			if (want_log)
 				fflush(logf);
+			/* test builds: RB_TEST_FAULT verify-log:crash dies here, the
+			 * first program's log printed (fault.h) */
+			if (want_log && rb_fault_named(rb_fault_env(), "verify-log:crash"))
+				abort();
 			if (vr < 0) {
 				fprintf(stderr, "rangebench verify: %s\n", err.msg);
 				rc = 2;

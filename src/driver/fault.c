@@ -47,11 +47,11 @@ int rb_fault_parse(const char *spec, const char *tracker)
 	return kinds;
 }
 
-bool rb_fault_scan_exit(const char *spec)
+bool rb_fault_named(const char *spec, const char *item)
 {
 	for (const char *p = spec; p && *p;) {
 		size_t n = strcspn(p, ",");
-		if (n == strlen("scan-exit:crash") && !strncmp(p, "scan-exit:crash", n))
+		if (n == strlen(item) && !strncmp(p, item, n))
 			return true;
 		p += n;
 		if (*p == ',')

@@ -18,7 +18,9 @@
  * name matches GLOB) with KIND crash or hang makes the process that opens
  * an object (a scan child, scan.h) die or hang in the opening step, as a
  * loader crashing on a hostile object would; "scan-exit:crash" makes a
- * scan child die (abort) at its exit, after its last answer.
+ * scan child die (abort) at its exit, after its last answer, and
+ * "verify-log:crash" a `verify --log` (a child of `run --keep-logs`) die
+ * once its first program's log is printed.
  * The perturbation lives in the driver, not in a tracker: the recorded
  * rows change, the verifier does not. Release builds ignore the variable. */
 #ifndef RB_DRIVER_FAULT_H
@@ -43,8 +45,8 @@ enum {
 int rb_fault_parse(const char *spec, const char *tracker);
 /* The kinds (RB_FAULT_CRASH, RB_FAULT_HANG) spec sets for opening path. */
 int rb_fault_open(const char *spec, const char *path);
-/* Does spec say "scan-exit:crash"? */
-bool rb_fault_scan_exit(const char *spec);
+/* Does spec hold item ("scan-exit:crash") as one of its entries? */
+bool rb_fault_named(const char *spec, const char *item);
 /* After a verification by tracker: note, sleep, crash or hang as the kinds say. */
 void rb_fault_during(int kinds, const char *tracker);
 /* Apply the kinds to a result (not RB_FAULT_SLOW/CRASH/HANG). */

@@ -42,7 +42,8 @@ static const char pairs_sql[] =
 
 /* The log a child prints on its stderr for one pair, its first head bytes
  * (the rest read and dropped, so the child never blocks). NULL when the
- * child could not be started. */
+ * child could not be started or died of a signal (its log may stop short
+ * anywhere: counted as failed, never stored as if whole). */
 static char *child_log(const char *exe, const char *tracker, const char *prog_type, const char *target, size_t head,
 		       size_t *len, bool *cut)
 {
@@ -93,9 +94,12 @@ static char *child_log(const char *exe, const char *tracker, const char *prog_ty
 		*cut |= take < (size_t)r;
 	}
 	close(fds[0]);
-	rb_wait_child(pid);
-	if (!buf)
+	/* a child killed by a signal printed part of a log at most: none kept */
+	int status = rb_wait_child(pid);
+	if (!buf || WIFSIGNALED(status)) {
+		free(buf);
 		return NULL;
+	}
 	buf[n] = 0;
 	if (*cut) {
 		/* end at the last whole line: a half line is no entry */

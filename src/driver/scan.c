@@ -364,7 +364,7 @@ int rb_scan_child_main(void)
 	close(out);
 	/* test builds: RB_TEST_FAULT=scan-exit:crash dies here, after the last
 	 * answer, as the child of 1c3f93b's release build did (rb_scan_end) */
-	if (rb_fault_scan_exit(fault))
+	if (rb_fault_named(fault, "scan-exit:crash"))
 		abort();
 	return rc;
 }

@@ -38,3 +38,9 @@ check "without stored logs nothing is placed (the check above can fail)" \
 	"! grep -q '^logs part:' $tmp/x3.out && grep -q 'not reproduced by the engine\$' $tmp/x3.out" "$tmp/x3.out"
 $RB run -q --db "$db" --trackers old --no-census --keep-logs some "$O" >"$tmp/bad.out" 2>&1
 check "--keep-logs some: refused, exit 2" "[ $? -eq 2 ] && grep -q \"keep-logs wants 'changed' or 'all'\" $tmp/bad.out" "$tmp/bad.out"
+# a `verify --log` child killed by a signal after printing part of its
+# output: that log is not stored as if whole; the pair counts as no log
+RB_TEST_FAULT='verify-log:crash' $RB run -q --db "$tmp/c.sqlite" --label c --trackers old --no-census --keep-logs all "$O" >"$tmp/c.out" 2>&1
+rc=$?
+check "a log child dying of a signal: run exits 0, no log stored, '1 pairs gave no log'" \
+	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $tmp/c.sqlite 'SELECT count(*) FROM result_logs')\" = 0 ] && grep -q 'kept 0 logs .*; 1 pairs gave no log' $tmp/c.out" "$tmp/c.out"
