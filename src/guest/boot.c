@@ -150,14 +150,18 @@ int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err)
 	argv[a++] = "-m";
 	argv[a++] = mem;
 	argv[a++] = "-kernel";
-	argv[a++] = r->image;
+	argv[a++] = r->boot;
 	argv[a++] = "-initrd";
 	argv[a++] = initrd;
 	argv[a++] = "-append";
 	/* no_timer_check: on a loaded host a TCG guest's timer can look
 	 * broken to the kernel's boot check ("IO-APIC + timer doesn't work!"
-	 * panic, seen here under a load of 15) */
-	argv[a++] = "console=ttyS0 quiet panic=-1 oops=panic no_timer_check";
+	 * panic, seen here under a load of 15). lpj: no delay-loop
+	 * calibration, which under TCG fails on the second CPU
+	 * ("calibrate_delay_direct() failed") and falls back to a loop of
+	 * some 0.2-1 s; x86 delays use the TSC (use_tsc_delay), the value is
+	 * only a BogoMIPS figure here */
+	argv[a++] = "console=ttyS0 quiet panic=-1 oops=panic no_timer_check lpj=4000000";
 	for (unsigned p = 0; p <= r->vcpus; p++) {
 		snprintf(ser[p], sizeof(ser[p]), "file:%s/ttyS%u", g->dir, p);
 		argv[a++] = "-serial";

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "guest/initramfs.h"
+#include "guest/pvh.h"
 #include "loader/sha256.h"
 #include "util/file.h"
 
@@ -90,6 +91,12 @@ static int setup(struct runner *r, struct rb_err *err)
 		return -1;
 	char ih[65], eh[65];
 	rb_sha256_hex(img, ilen, ih);
+	if (mkdir_p(r->kdir) < 0) {
+		free(img);
+		return rb_errf(err, "%s: cannot create the kernel's cache directory: %s", r->kdir, strerror(errno));
+	}
+	if (!rb_pvh_image(r->kdir, ih, img, ilen, r->boot, sizeof(r->boot)))
+		snprintf(r->boot, sizeof(r->boot), "%s", r->image);
 	free(img);
 	/* the executable the guest runs prepares each object (libbpf, the
 	 * loader's fix-ups, .rbvt tracing targets) before the kernel sees it,
@@ -99,8 +106,6 @@ static int setup(struct runner *r, struct rb_err *err)
 		return -1;
 	rb_sha256_hex(img, ilen, eh);
 	free(img);
-	if (mkdir_p(r->kdir) < 0)
-		return rb_errf(err, "%s: cannot create the kernel's cache directory: %s", r->kdir, strerror(errno));
 	snprintf(r->cache, sizeof(r->cache), "%s/results/%.16s/%.16s", r->kdir, ih, eh);
 	if (!r->o->no_cache && mkdir_p(r->cache) < 0)
 		return rb_errf(err, "%s: cannot create: %s", r->cache, strerror(errno));

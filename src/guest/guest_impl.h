@@ -46,7 +46,8 @@ struct runner {
 	void *ctx;
 	struct rb_guest_stats *st;
 	struct obj_state *os;
-	char image[PATH_MAX], kdir[PATH_MAX], cache[PATH_MAX + 64], exe[PATH_MAX], qemu[PATH_MAX];
+	char image[PATH_MAX], boot[PATH_MAX + 32]; /* kernels.conf's image; the file booted (pvh.h) */
+	char kdir[PATH_MAX], cache[PATH_MAX + 64], exe[PATH_MAX], qemu[PATH_MAX];
 	char pkgver[64];
 	unsigned vcpus;
 	bool kvm_broken;

@@ -4,8 +4,9 @@
 # QEMU (TCG where KVM fails) on the six tiny programs: rows with the
 # guest's release and clock, 7.2's own state sizes from its BTF, the cache
 # answering a second run without a boot, an object the guest cannot open
-# named by its host path; and a kernel that does not boot (booted twice)
-# becomes a row naming the reason. The image is downloaded on first use
+# named by its host path; the bzImage's kernel booted uncompressed through
+# its PVH entry (src/guest/pvh.h); and a kernel that does not boot (booted
+# twice) becomes a row naming the reason. The image is downloaded on first use
 # into the kernel cache (scripts/kernels.sh); where the Debian mirror
 # cannot be reached the test is skipped with one line.
 set -u
@@ -100,8 +101,12 @@ for _ in $(seq 1 240); do
 	kill -0 "$vpid" 2>/dev/null || break # ended without a guest
 	sleep 0.25
 done
+qcmd=$([ -n "$qpid" ] && tr '\0' ' ' <"/proc/$qpid/cmdline" 2>/dev/null)
 check "another executable's run is not answered from this one's cache: it starts a guest" \
 	"[ -n '$qpid' ]" "$tmp/run3.out"
+# (the kernel run 1 uncompressed, in this test's kernel cache)
+check "QEMU boots the image's kernel uncompressed: the ELF vmlinux-HASH16 with a PVH entry, not the bzImage" \
+	"echo '$qcmd' | grep -q -- '-kernel $kc/kernel-7.2/vmlinux-[0-9a-f]\{16\} ' && [ \"\$(head -c 4 $kc/kernel-7.2/vmlinux-* | od -An -c | tr -d ' ')\" = '177ELF' ]" "$tmp/run3.out"
 kill -9 "$vpid" 2>/dev/null
 wait "$vpid" 2>/dev/null
 gone=0

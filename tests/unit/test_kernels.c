@@ -1,6 +1,7 @@
 /* test_kernels.c — the kernel rows of the registry (src/kernels/): the
  * kernels.conf format, its errors, the names beside the engine's trackers;
- * and the guest's result lines (src/guest/rowtext.h) read back as rows. */
+ * the guest's result lines (src/guest/rowtext.h) read back as rows; and
+ * the bzImage payload and PVH note the guest boots by (src/guest/pvh.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "guest/pvh.h"
 #include "guest/rowtext.h"
 #include "kernels/conf_default.h"
 #include "kernels/kernels.h"
@@ -137,6 +139,109 @@ static void test_rowtext_round_trip(void **state)
 	assert_int_equal(rb_rowtext_parse_row(cut, &idx, &row), -1);
 }
 
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* a bzImage header (boot protocol 2.15, one setup sector) whose payload
+ * (at 0x400 + 0x40, 24 bytes) is a zstd frame and its 32-bit size */
+static void bzimage(uint8_t *img, size_t len)
+{
+	memset(img, 0, len);
+	img[0x1f1] = 1;
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = 0x0f;
+	img[0x207] = 0x02;
+	put32(img + 0x248, 0x40);
+	put32(img + 0x24c, 24);
+	static const uint8_t zstd[4] = {0x28, 0xb5, 0x2f, 0xfd};
+	memcpy(img + 0x440, zstd, 4);
+	put32(img + 0x440 + 20, 62093508);
+}
+
+static void test_pvh_payload(void **state)
+{
+	(void)state;
+	uint8_t img[0x800];
+	size_t off = 0, plen = 0;
+	uint32_t size = 0;
+	bzimage(img, sizeof(img));
+	assert_int_equal(rb_pvh_payload(img, sizeof(img), &off, &plen, &size), 0);
+	assert_int_equal(off, 0x440);
+	assert_int_equal(plen, 20);
+	assert_int_equal(size, 62093508);
+	/* setup_sects 0 means 4: the payload would be at 0xa00 + 0x40, past the end */
+	img[0x1f1] = 0;
+	assert_int_equal(rb_pvh_payload(img, sizeof(img), &off, &plen, &size), -1);
+	/* not a bzImage, too old a protocol, a payload past the end, gzip */
+	bzimage(img, sizeof(img));
+	img[0x202] = 'X';
+	assert_int_equal(rb_pvh_payload(img, sizeof(img), &off, &plen, &size), -1);
+	bzimage(img, sizeof(img));
+	img[0x206] = 0x07;
+	assert_int_equal(rb_pvh_payload(img, sizeof(img), &off, &plen, &size), -1);
+	bzimage(img, sizeof(img));
+	put32(img + 0x24c, 0x800);
+	assert_int_equal(rb_pvh_payload(img, sizeof(img), &off, &plen, &size), -1);
+	bzimage(img, sizeof(img));
+	img[0x440] = 0x1f;
+	img[0x441] = 0x8b;
+	assert_int_equal(rb_pvh_payload(img, sizeof(img), &off, &plen, &size), -1);
+	assert_int_equal(rb_pvh_payload(img, 0x240, &off, &plen, &size), -1);
+}
+
+/* an ELF64 x86-64 header, one PT_NOTE program header at 64, and at 0x100
+ * two notes: GNU/3 (a build id) then Xen/TYPE */
+static void elf(uint8_t *e, size_t len, uint32_t type)
+{
+	memset(e, 0, len);
+	memcpy(e, "\177ELF", 4);
+	e[4] = 2;
+	e[5] = 1;
+	e[18] = 62;
+	e[32] = 64;  /* e_phoff */
+	e[54] = 56;  /* e_phentsize */
+	e[56] = 1;   /* e_phnum */
+	put32(e + 64, 4);           /* PT_NOTE */
+	put32(e + 64 + 8, 0x100);   /* p_offset */
+	put32(e + 64 + 32, 16 + 8 + 16 + 8); /* p_filesz */
+	uint8_t *n = e + 0x100;
+	put32(n, 4);
+	put32(n + 4, 8);
+	put32(n + 8, 3);
+	memcpy(n + 12, "GNU", 4);
+	n += 24;
+	put32(n, 4);
+	put32(n + 4, 4);
+	put32(n + 8, type);
+	memcpy(n + 12, "Xen", 4);
+}
+
+static void test_pvh_note(void **state)
+{
+	(void)state;
+	uint8_t e[0x200];
+	elf(e, sizeof(e), 18);
+	assert_true(rb_pvh_has_entry(e, sizeof(e)));
+	/* another Xen note only, another name, another machine, a note
+	 * segment past the end, a truncated file */
+	elf(e, sizeof(e), 17);
+	assert_false(rb_pvh_has_entry(e, sizeof(e)));
+	elf(e, sizeof(e), 18);
+	e[0x100 + 24 + 14] = 'm';
+	assert_false(rb_pvh_has_entry(e, sizeof(e)));
+	elf(e, sizeof(e), 18);
+	e[18] = 3;
+	assert_false(rb_pvh_has_entry(e, sizeof(e)));
+	elf(e, sizeof(e), 18);
+	put32(e + 64 + 32, 0x200);
+	assert_false(rb_pvh_has_entry(e, sizeof(e)));
+	elf(e, sizeof(e), 18);
+	assert_false(rb_pvh_has_entry(e, 0x100 + 30));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +249,8 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_embedded_conf),
 		cmocka_unit_test(test_rowtext_round_trip),
+		cmocka_unit_test(test_pvh_payload),
+		cmocka_unit_test(test_pvh_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
