@@ -43,11 +43,16 @@ const struct btf *rb_need_vmlinux(struct rb_env *env)
 	return env->vmlinux;
 }
 
-int32_t rb_btf_struct_id(struct rb_env *env, const char *name)
+int32_t rb_btf_find(struct rb_env *env, const char *name, int kind)
 {
 	if (!rb_need_vmlinux(env))
 		return -1;
-	return btf__find_by_name_kind(env->vmlinux, name, BTF_KIND_STRUCT);
+	return rb_vmlinux_find(env->vmlinux_src, name, kind);
+}
+
+int32_t rb_btf_struct_id(struct rb_env *env, const char *name)
+{
+	return rb_btf_find(env, name, BTF_KIND_STRUCT);
 }
 
 const char *rb_btf_name(struct rb_env *env, uint32_t id)

@@ -18,7 +18,10 @@ const struct btf *rb_need_vmlinux(struct rb_env *env);
 /* the object's BTF (map value types, allocated objects), parsed on first
  * use; NULL when none */
 const struct btf *rb_obj_btf(struct rb_env *env);
-/* id of struct `name` in the vmlinux BTF, -1 when none or unreadable */
+/* btf__find_by_name_kind on the vmlinux BTF, each name searched once per
+ * vmlinux handle (rb_vmlinux_find): the id, <= 0 when none, -1 when unreadable */
+int32_t rb_btf_find(struct rb_env *env, const char *name, int kind);
+/* id of struct `name` in the vmlinux BTF, <= 0 when none or unreadable */
 int32_t rb_btf_struct_id(struct rb_env *env, const char *name);
 /* the name of vmlinux type id ("?" when the BTF is not loaded or has no such id) */
 const char *rb_btf_name(struct rb_env *env, uint32_t id);

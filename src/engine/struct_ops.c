@@ -60,11 +60,12 @@ static const struct rb_st_member dummy_members[] = {
 };
 
 /* offset and size of a member of struct sname by a dotted path, false when absent */
-bool rb_struct_ops_member_at(const struct btf *b, const char *sname, const char *path, int *off, int *size)
+bool rb_struct_ops_member_at(struct rb_env *env, const char *sname, const char *path, int *off, int *size)
 {
-	int32_t id = btf__find_by_name_kind(b, sname, BTF_KIND_STRUCT);
+	int32_t id = rb_btf_struct_id(env, sname);
 	if (id <= 0)
 		return false;
+	const struct btf *b = env->vmlinux;
 	const struct btf_type *t = btf__type_by_id(b, (uint32_t)id);
 	int base = 0;
 	char part[64];
@@ -124,7 +125,7 @@ static int tcp_ca_write(struct rb_env *env, int regno, uint32_t struct_id, int o
 		return rb_reject(env, "only read is supported");
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		int fo, fs;
-		if (!rb_struct_ops_member_at(env->vmlinux, fields[i].sname, fields[i].path, &fo, &fs))
+		if (!rb_struct_ops_member_at(env, fields[i].sname, fields[i].path, &fo, &fs))
 			return rb_unsupported(env, "struct %s has no member %s", fields[i].sname, fields[i].path);
 		if (off == fo || (fields[i].range && off > fo && off < fo + fs)) {
 			if (off + size > fo + fs)
@@ -191,7 +192,7 @@ static bool has_suffix(const char *s, const char *suf)
 static int stub_args(struct rb_env *env, const char *stub, int nargs)
 {
 	const struct btf *b = env->vmlinux;
-	int32_t fid = btf__find_by_name_kind(b, stub, BTF_KIND_FUNC);
+	int32_t fid = rb_btf_find(env, stub, BTF_KIND_FUNC);
 	if (fid <= 0)
 		return rb_unsupported(env, "struct_ops stub %s not in vmlinux BTF", stub);
 	const struct btf_type *proto = btf__type_by_id(b, btf__type_by_id(b, (uint32_t)fid)->type);
@@ -237,7 +238,7 @@ static int init(struct rb_env *env)
 	char value_name[160];
 	snprintf(value_name, sizeof(value_name), "bpf_struct_ops_%s", sname ? sname : "");
 	/* registered struct_ops types have a bpf_struct_ops_<name> value type */
-	if (!sname || !sname[0] || btf__find_by_name_kind(b, value_name, BTF_KIND_STRUCT) <= 0)
+	if (!sname || !sname[0] || rb_btf_struct_id(env, value_name) <= 0)
 		return rb_reject(env, "attach_btf_id %u is not a supported struct", p->attach_btf_id);
 	const struct rb_st_ops *so = find_type(env, sname);
 	if (!so)

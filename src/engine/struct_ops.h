@@ -48,9 +48,9 @@ bool rb_struct_ops_arg_nullable(struct rb_env *env, int arg);
 void rb_struct_ops_promote(struct rb_env *env, struct rb_reg *r);
 /* a store through a BTF pointer (btf_struct_access); 0 or a rejection */
 int rb_struct_ops_write(struct rb_env *env, int regno, uint32_t struct_id, int off, int size);
-/* offset and size of a member of struct sname by a dotted path in BTF b,
- * false when absent */
-bool rb_struct_ops_member_at(const struct btf *b, const char *sname, const char *path, int *off, int *size);
+/* offset and size of a member of vmlinux struct sname by a dotted path
+ * (the BTF already loaded), false when absent */
+bool rb_struct_ops_member_at(struct rb_env *env, const char *sname, const char *path, int *off, int *size);
 /* the helper set of this program's member, NULL when not a struct_ops program */
 const uint64_t *rb_struct_ops_helper_set(const struct rb_env *env);
 

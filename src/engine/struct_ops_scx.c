@@ -122,7 +122,7 @@ static const struct rb_st_member scx_cid_members[] = {
 static bool field_at(struct rb_env *env, const char *path, int *off, int *end)
 {
 	int sz;
-	if (!rb_struct_ops_member_at(env->vmlinux, "task_struct", path, off, &sz))
+	if (!rb_struct_ops_member_at(env, "task_struct", path, off, &sz))
 		return false;
 	*end = *off + sz;
 	return true;

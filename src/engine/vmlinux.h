@@ -10,6 +10,7 @@
 #define RB_ENGINE_VMLINUX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "loader/object.h"
 
@@ -25,6 +26,11 @@ struct rb_vmlinux *rb_vmlinux_new_file(const char *path);
 /* the parsed BTF, loading it on the first call; NULL when unreadable (the
  * failure is remembered: no retry) */
 const struct btf *rb_vmlinux_get(struct rb_vmlinux *v);
+/* btf__find_by_name_kind(rb_vmlinux_get(v), name, kind) (the first type
+ * of that kind and name, <= 0 when none; -1 when the BTF is unreadable),
+ * each (name, kind) searched once per handle: the search walks every type
+ * of the BTF, and a struct_ops program's stores alone ask for a dozen names */
+int32_t rb_vmlinux_find(struct rb_vmlinux *v, const char *name, int kind);
 /* the handle as a lender of its BTF to the loader (rb_load_opts.lend_btf:
  * libbpf then uses this parse too, for an object opened for this
  * handle's kernel); the handle must outlive the opens */

@@ -2,13 +2,16 @@
  * handle: verifying a tp_btf program several times, with both trackers,
  * through one rb_vmlinux parses /sys/kernel/btf/vmlinux once and gives
  * the same results as verifying with a private parse each time; libbpf
- * borrows the handle's parse when the handle is lent to the loader. */
+ * borrows the handle's parse when the handle is lent to the loader; a
+ * handle's remembered name lookups answer as libbpf's search does. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <bpf/btf.h>
 
 #include "engine/vmlinux.h"
 #include "loader/object.h"
@@ -147,12 +150,69 @@ static void test_lent_to_libbpf(void **state)
 	rb_vmlinux_free(v);
 }
 
+/* rb_vmlinux_find answers btf__find_by_name_kind's answer, asked first and
+ * again (remembered), for ~100 names of the BTF (more than the first table
+ * holds: it grows), a name under a kind it does not have, a missing name,
+ * "void"; and the id found has that name and kind. An unreadable file: -1. */
+static void test_find_remembered(void **state)
+{
+	(void)state;
+	struct rb_vmlinux *bad = rb_vmlinux_new_file("/nonexistent/btf");
+	assert_non_null(bad);
+	assert_int_equal(rb_vmlinux_find(bad, "task_struct", BTF_KIND_STRUCT), -1);
+	rb_vmlinux_free(bad);
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		skip();
+		return;
+	}
+	struct rb_vmlinux *v = rb_vmlinux_new();
+	assert_non_null(v);
+	const struct btf *b = rb_vmlinux_get(v);
+	assert_non_null(b);
+	uint32_t n = btf__type_cnt(b);
+	const char *names[128];
+	int kinds[128], cnt = 0;
+	for (uint32_t id = 1; id < n && cnt < 100; id += n / 120) {
+		const struct btf_type *t = btf__type_by_id(b, id);
+		const char *name = btf__name_by_offset(b, t->name_off);
+		if (name && name[0]) {
+			names[cnt] = name;
+			kinds[cnt++] = btf_kind(t);
+		}
+	}
+	assert_true(cnt > 40);
+	names[cnt] = "task_struct", kinds[cnt++] = BTF_KIND_FUNC;
+	names[cnt] = "task_struct", kinds[cnt++] = BTF_KIND_STRUCT;
+	names[cnt] = "rb_no_such_type", kinds[cnt++] = BTF_KIND_STRUCT;
+	names[cnt] = "void", kinds[cnt++] = BTF_KIND_INT;
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < cnt; i++) {
+			int32_t want = btf__find_by_name_kind(b, names[i], (uint32_t)kinds[i]);
+			int32_t got = rb_vmlinux_find(v, names[i], kinds[i]);
+			if (got != want)
+				fail_msg("%s (kind %d): %d, libbpf %d", names[i], kinds[i], got, want);
+			if (got > 0) {
+				const struct btf_type *t = btf__type_by_id(b, (uint32_t)got);
+				assert_string_equal(btf__name_by_offset(b, t->name_off), names[i]);
+				assert_int_equal(btf_kind(t), kinds[i]);
+			}
+		}
+	}
+	assert_true(rb_vmlinux_find(v, "task_struct", BTF_KIND_STRUCT) > 0);
+	assert_true(rb_vmlinux_find(v, "task_struct", BTF_KIND_FUNC) <= 0);
+	assert_true(rb_vmlinux_find(v, "rb_no_such_type", BTF_KIND_STRUCT) < 0);
+	assert_int_equal(rb_vmlinux_find(v, "void", BTF_KIND_INT), 0);
+	assert_int_equal(rb_vmlinux_loads(v), 1);
+	rb_vmlinux_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_handle_loads_once),
 		cmocka_unit_test(test_shared_across_programs),
 		cmocka_unit_test(test_lent_to_libbpf),
+		cmocka_unit_test(test_find_remembered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
