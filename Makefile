@@ -41,13 +41,42 @@ INC     := -Isrc $(LIBBPF_INC)
 # -MMD -MP: every object records the headers it includes (build/**/*.d,
 # read below), so a header change rebuilds only what includes it
 DEPFLAGS := -MMD -MP
+# The compile cache: with RB_CACHE on (default ~/.cache/rangebench, as for
+# libbpf's build and the corpus steps; RB_CACHE= turns it off, and CI=true
+# leaves it off unless RB_CACHE is set), every compile of an object (the
+# release and test builds, the BPF test objects, the benchmark objects)
+# goes through ccache (Debian's), its entries under RB_CACHE/ccache, keyed
+# by the compiler, its flags, the source and every header it read (ccache's
+# direct mode), so that a second clone of the same user restores the
+# objects it has seen instead of compiling them again. Links are not
+# cached. The objects name their sources relative to the clone
+# (-fdebug-prefix-map below: DW_AT_comp_dir is "."), so a restored object
+# is byte for byte what the compile gives in any clone. The store's and the
+# kernel registry's objects embed files with .incbin, which ccache does not
+# see: they are compiled every time (OBJCACHE emptied for them, below).
+ifeq ($(CI),true)
+RB_CACHE ?=
+endif
+RB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rangebench
+# (off, and every object compiled, where ccache is missing or the cache
+# directory cannot be made)
+OBJCACHE := $(if $(RB_CACHE),$(if $(shell command -v ccache),$(if $(shell mkdir -p '$(RB_CACHE)/ccache' 2>/dev/null && \
+	[ -w '$(RB_CACHE)/ccache' ] && echo y),ccache)))
+ifneq ($(OBJCACHE),)
+export CCACHE_DIR := $(RB_CACHE)/ccache
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_MAXSIZE ?= 2G
+endif
+# (objects, BPF objects included, name the clone's directory "." in their
+# debug information: the same bytes wherever it is)
+PREFIX_MAP := -fdebug-prefix-map=$(CURDIR)=.
 # -g1: line tables and inlined frames (perf, callgrind and backtraces name
 # functions, files and lines; no types or variables for a debugger), as the
 # test build: the same code (GCC's -g does not change what it generates),
 # and the release build takes about 17% less CPU (a sample of 47 of its
 # objects: 12.4 s -> 10.3 s), which the main job's first step is made of
 # (issue 26: make main-job on 2 cores)
-CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g1 $(INC) $(DEPFLAGS) $(EXTRA_CFLAGS)
+CFLAGS_REL  := $(CSTD) $(WARN) -O2 -g1 $(PREFIX_MAP) $(INC) $(DEPFLAGS) $(EXTRA_CFLAGS)
 # UBSan traps (-fsanitize-undefined-trap-on-error): every check of
 # -fsanitize=undefined is compiled in as before and stops the process at
 # the first undefined behaviour, with an illegal instruction instead of a
@@ -62,7 +91,7 @@ SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 # sanitizers' reports name the same functions, files and lines as with -g
 # (inlined callers included), and the test build compiles about 15% and
 # links about a third faster (issue 26: make test on 2 cores)
-CFLAGS_TEST := $(CSTD) $(WARN) -Og -g1 -fno-omit-frame-pointer $(SAN_FLAGS) $(INC) \
+CFLAGS_TEST := $(CSTD) $(WARN) -Og -g1 $(PREFIX_MAP) -fno-omit-frame-pointer $(SAN_FLAGS) $(INC) \
                -DRB_TEST_BUILD $(DEPFLAGS) $(EXTRA_CFLAGS)
 # The test build is at -Og but for the code the suites compute in, at -O1
 # (TEST_HOT, objects under build/test/obj/). -Og keeps GCC's flow warnings
@@ -105,7 +134,7 @@ LDLIBS   = $(LIBBPF_A) -lelf -lz -lsqlite3 -lm -lpthread -Wl,--wrap=syscall -Wl,
 LDFLAGS_TEST := $(SAN_FLAGS) -no-pie $(if $(shell command -v ld.gold),-fuse-ld=gold)
 
 # Debian packages the project needs (installed by `make` when missing)
-DEB_PKGS := gcc g++ make libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
+DEB_PKGS := gcc g++ make ccache libbpf-dev libelf-dev zlib1g-dev libsqlite3-dev sqlite3 \
             libcmocka-dev libbenchmark-dev gnuplot-nox clang llvm clang-19 linux-source-6.1 \
             bpftool python3 parallel valgrind strace
 
@@ -223,24 +252,24 @@ build/.deps: Makefile
 
 define width_rules
 $(REL)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps $$(ODIR)
-	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) -DRB_BITS=$(1) -c $$< -o $$@
+	$$(OBJCACHE) $$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) -DRB_BITS=$(1) -c $$< -o $$@
 $(TST)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps $$(ODIR)
-	$$(CC) $$(call tst_cflags,$$@) -DRB_BITS=$(1) -c $$< -o $$@
+	$$(OBJCACHE) $$(CC) $$(call tst_cflags,$$@) -DRB_BITS=$(1) -c $$< -o $$@
 endef
 $(foreach w,$(WIDTHS),$(eval $(call width_rules,$(w))))
 
 define variant_rules
 $(REL)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps $$(ODIR)
-	$$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
+	$$(OBJCACHE) $$(CC) $$(CFLAGS_REL) $$(TRACKER_CFLAGS) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 $(TST)/w$(2)/variant/$(1)/%.o: $(VARIANT_$(1)_DIR)/%.c $$(HDEPS) | build/.deps $$(ODIR)
-	$$(CC) $$(call tst_cflags,$$@) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
+	$$(OBJCACHE) $$(CC) $$(call tst_cflags,$$@) $(VARIANT_$(1)_FLAGS) -DRB_BITS=$(2) -c $$< -o $$@
 endef
 $(foreach v,$(TRACKER_VARIANTS),$(foreach w,$(WIDTHS),$(eval $(call variant_rules,$(v),$(w)))))
 
 $(REL)/e40/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
-	$(CC) $(CFLAGS_REL) $(ENGINE_SLOT_FLAGS) -c $< -o $@
+	$(OBJCACHE) $(CC) $(CFLAGS_REL) $(ENGINE_SLOT_FLAGS) -c $< -o $@
 $(TST)/e40/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
-	$(CC) $(CFLAGS_TEST) $(ENGINE_SLOT_FLAGS) -c $< -o $@
+	$(OBJCACHE) $(CC) $(CFLAGS_TEST) $(ENGINE_SLOT_FLAGS) -c $< -o $@
 define slot_link
 $(1)/engine_e40.o: $(call slot_objs,$(1))
 	ld -r -o $$@.tmp $$^
@@ -252,9 +281,9 @@ $(eval $(call slot_link,$(REL)))
 $(eval $(call slot_link,$(TST)))
 
 $(REL)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
-	$(CC) $(CFLAGS_REL) -c $< -o $@
+	$(OBJCACHE) $(CC) $(CFLAGS_REL) -c $< -o $@
 $(TST)/%.o: src/%.c $(HDEPS) | build/.deps $(ODIR)
-	$(CC) $(call tst_cflags,$@) -c $< -o $@
+	$(OBJCACHE) $(CC) $(call tst_cflags,$@) -c $< -o $@
 
 build/librangebench.a: $(REL_OBJS)
 	@rm -f $@; ar rcs $@ $^
@@ -272,7 +301,7 @@ build/test/rangebench: $(TST)/cli/main.o $(TST_PREFAULT) build/test/librangebenc
 # page faults, about a quarter less CPU)
 $(TST_PREFAULT): tests/support/lsan_prefault.c | build/.deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_TEST) -c $< -o $@
+	$(OBJCACHE) $(CC) $(CFLAGS_TEST) -c $< -o $@
 
 # Small BPF objects the loader tests (and the fuzzer's seed corpus) use.
 # Written in C (*.bpf.c) or, for what only old toolchains produce, in BPF
@@ -288,24 +317,24 @@ TEST_BPF_OBJS := $(patsubst tests/objects/%,build/test/objects/%.o,$(basename $(
 	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c)) \
 	$(patsubst tests/objects/hostile/%.bpf.c,build/test/objects-hostile/%.bpf.o,$(wildcard tests/objects/hostile/*.bpf.c)) \
 	$(patsubst tests/objects/clang19/%.bpf.c,build/test/objects/clang19/%.bpf.o,$(wildcard tests/objects/clang19/*.bpf.c))
-BPF_CFLAGS := -O2 -g -target bpf -I/usr/include/x86_64-linux-gnu
+BPF_CFLAGS := -O2 -g $(PREFIX_MAP) -target bpf -I/usr/include/x86_64-linux-gnu
 build/test/objects/%.bpf.o: tests/objects/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	clang $(BPF_CFLAGS) -c $< -o $@
+	$(OBJCACHE) clang $(BPF_CFLAGS) -c $< -o $@
 build/test/objects-bad/%.bpf.o: tests/objects/bad/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	clang $(BPF_CFLAGS) -c $< -o $@
+	$(OBJCACHE) clang $(BPF_CFLAGS) -c $< -o $@
 build/test/objects-hostile/%.bpf.o: tests/objects/hostile/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	clang $(BPF_CFLAGS) -c $< -o $@
+	$(OBJCACHE) clang $(BPF_CFLAGS) -c $< -o $@
 # tests/objects/clang19/: what only clang >= 18 emits (arena variables in
 # .addr_space.1, addr_space_cast); bookworm's clang-19 (DEB_PKGS)
 build/test/objects/clang19/%.bpf.o: tests/objects/clang19/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	clang-19 $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
+	$(OBJCACHE) clang-19 $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps
 	@mkdir -p $(@D)
-	clang -target bpf -c $< -o $@
+	$(OBJCACHE) clang -target bpf -c $< -o $@
 # The worked examples of programs/src/ (tests/cli/explain.sh), with the
 # flags programs/recipe/compile-one.sh gives them and the UAPI headers as
 # their vmlinux.h (tests/objects/own/vmlinux.h): instruction numbers as in
@@ -313,13 +342,13 @@ build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps
 TEST_OWN_OBJS := $(patsubst programs/src/%.bpf.c,build/test/own/%.bpf.o,$(wildcard programs/src/*.bpf.c))
 build/test/own/%.bpf.o: programs/src/%.bpf.c programs/src/common.h tests/objects/own/vmlinux.h | build/.deps
 	@mkdir -p $(@D)
-	clang -g -O2 -target bpf -mcpu=v3 -Wall -Werror -Itests/objects/own -I/usr/include/x86_64-linux-gnu -c $< -o $@
+	$(OBJCACHE) clang -g $(PREFIX_MAP) -O2 -target bpf -mcpu=v3 -Wall -Werror -Itests/objects/own -I/usr/include/x86_64-linux-gnu -c $< -o $@
 # older tc objects carry no BTF
 build/test/objects/iproute2_tc.bpf.o: BPF_CFLAGS += -g0
 # old LLVM's relocations: SHT_RELA sections of R_BPF_NONE entries (tests/objects/rela/)
 build/test/objects/legacy_rela.bpf.o: tests/objects/rela/legacy_rela.bpf.c tests/objects/rela/rel_to_rela.py | build/.deps
 	@mkdir -p $(@D)
-	clang $(BPF_CFLAGS) -g0 -c $< -o $@.rel.o
+	$(OBJCACHE) clang $(BPF_CFLAGS) -g0 -c $< -o $@.rel.o
 	python3 tests/objects/rela/rel_to_rela.py $@.rel.o $@ && rm -f $@.rel.o
 build/test/objects/em_none.bpf.o: build/test/objects/old_toolchain.bpf.o
 	cp $< $@.tmp && printf '\000\000' | dd of=$@.tmp bs=1 seek=18 conv=notrunc status=none && mv $@.tmp $@
@@ -333,7 +362,7 @@ build/test/test_%: tests/unit/test_%.c $(TST_PREFAULT) build/test/librangebench.
 # that its definitions replace the library's alu.o in this binary only.
 build/test/fault/engine/alu.o: src/engine/alu.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_TEST) -DRB_FAULT_ALU32_LINK -c $< -o $@
+	$(OBJCACHE) $(CC) $(CFLAGS_TEST) -DRB_FAULT_ALU32_LINK -c $< -o $@
 build/test/test_exec_fault: tests/unit/test_exec_fault.c build/test/fault/engine/alu.o $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) \
   $(LIBBPF_MK)
 	@mkdir -p $(@D)
@@ -353,10 +382,10 @@ build/test/test_bench_report: tests/unit/test_bench_report.c bench/report.c benc
 TINY_OBJS := build/test/fixtures/tiny.o $(foreach t,1 2 3 4 7,build/test/fixtures/tiny-tag$(t).o)
 build/test/fixtures/tiny.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	clang -O2 -target bpf -c $< -o $@
+	$(OBJCACHE) clang -O2 -target bpf -c $< -o $@
 build/test/fixtures/tiny-tag%.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	clang -O2 -target bpf -DTAG=$* -c $< -o $@
+	$(OBJCACHE) clang -O2 -target bpf -DTAG=$* -c $< -o $@
 
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, and tests/run.sh runs them all and ends with "N passed, N failed".
@@ -403,8 +432,10 @@ kernels:
 
 # the store embeds db/*.sql with .incbin (src/store/schema_sql.c)
 $(REL)/store/schema_sql.o $(TST)/store/schema_sql.o: db/schema.sql db/views.sql $(wildcard db/migrations/*.sql)
-# and the kernel registry embeds kernels.conf (src/kernels/conf_default.c)
+# and the kernel registry embeds kernels.conf (src/kernels/conf_default.c);
+# neither goes through the compile cache, which would not see those files
 $(REL)/kernels/conf_default.o $(TST)/kernels/conf_default.o: kernels.conf
+$(foreach o,$(REL) $(TST) $(FUZ),$(o)/store/schema_sql.o $(o)/kernels/conf_default.o): OBJCACHE :=
 
 # Micro-benchmarks: C bodies in bench/*.c, registered with Google Benchmark
 # by the C++ shim bench/shim.cc. `make bench` prints ns/op of every registry tracker and its ratio to old per
@@ -415,10 +446,10 @@ BENCH_ARGS ?= --benchmark_min_time=0.01
 BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
 build/bench/%.o: bench/%.c bench/bench.h $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
+	$(OBJCACHE) $(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
 build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
-	$(CXX) -std=c++17 -O2 -g1 -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
+	$(OBJCACHE) $(CXX) -std=c++17 -O2 -g1 $(PREFIX_MAP) -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
 build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a | $(LIBBPF_MK)
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 # no colour codes unless stdout is a terminal (logs of `make bench > FILE` stay plain)
@@ -457,25 +488,25 @@ build/test/fuzz_loader_check: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(F
 	clang $(CSTD) $(WARN) -g0 -O0 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 # (clang also flags static functions one tracker variant compiles out, and
 # designated initializers that leave fields to their zero default)
-CFLAGS_FUZZ := $(DEPFLAGS) $(CSTD) $(WARN) -Wno-unused-function -Wno-missing-field-initializers -g -O1 -fno-omit-frame-pointer \
+CFLAGS_FUZZ := $(DEPFLAGS) $(CSTD) $(WARN) -Wno-unused-function -Wno-missing-field-initializers -g $(PREFIX_MAP) -O1 -fno-omit-frame-pointer \
                -fsanitize=fuzzer-no-link,address,undefined $(INC)
 define fuzz_width_rules
 $(FUZ)/w$(1)/%.o: src/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
-	clang $$(CFLAGS_FUZZ) -DRB_BITS=$(1) -c $$< -o $$@
+	$$(OBJCACHE) clang $$(CFLAGS_FUZZ) -DRB_BITS=$(1) -c $$< -o $$@
 $(foreach v,$(TRACKER_VARIANTS),
 $(FUZ)/w$(1)/variant/$(v)/%.o: $(VARIANT_$(v)_DIR)/%.c $$(HDEPS) | build/.deps
 	@mkdir -p $$(@D)
-	clang $$(CFLAGS_FUZZ) $(VARIANT_$(v)_FLAGS) -DRB_BITS=$(1) -c $$< -o $$@)
+	$$(OBJCACHE) clang $$(CFLAGS_FUZZ) $(VARIANT_$(v)_FLAGS) -DRB_BITS=$(1) -c $$< -o $$@)
 endef
 $(foreach w,$(WIDTHS),$(eval $(call fuzz_width_rules,$(w))))
 $(FUZ)/e40/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
-	clang $(CFLAGS_FUZZ) $(ENGINE_SLOT_FLAGS) -c $< -o $@
+	$(OBJCACHE) clang $(CFLAGS_FUZZ) $(ENGINE_SLOT_FLAGS) -c $< -o $@
 $(eval $(call slot_link,$(FUZ)))
 $(FUZ)/%.o: src/%.c $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
-	clang $(CFLAGS_FUZZ) -c $< -o $@
+	$(OBJCACHE) clang $(CFLAGS_FUZZ) -c $< -o $@
 build/fuzz/librangebench.a: $(call objs,$(FUZ))
 	@rm -f $@; ar rcs $@ $^
 build/fuzz/fuzz_verify: tests/fuzz/fuzz_verify.c tests/fuzz/fuzz_btf.h build/fuzz/librangebench.a $(HEADERS) $(LIBBPF_MK)
