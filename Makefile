@@ -196,6 +196,7 @@ $(shell mkdir -p build/test && { echo '$(TST_FLAGS_LINE)' | cmp -s - $(TST_FLAGS
 	echo '$(TST_FLAGS_LINE)' >$(TST_FLAGS); })
 endif
 $(filter-out %/engine_e40.o,$(TST_OBJS)) $(call slot_objs,$(TST)) $(TST)/cli/main.o build/test/fault/engine/alu.o $(TEST_BINS) \
+  $(patsubst build/test/%,build/test/unit/%.o,$(TEST_BINS)) \
   build/test/fuzz_verify build/test/rangebench $(TST_PREFAULT): $(TST_FLAGS)
 
 .PHONY: all deps test corpus corpus-default corpus-sched-ext bench bench-insns clean fuzz main-job kernels
@@ -353,9 +354,12 @@ build/test/objects/legacy_rela.bpf.o: tests/objects/rela/legacy_rela.bpf.c tests
 build/test/objects/em_none.bpf.o: build/test/objects/old_toolchain.bpf.o
 	cp $< $@.tmp && printf '\000\000' | dd of=$@.tmp bs=1 seek=18 conv=notrunc status=none && mv $@.tmp $@
 
-build/test/test_%: tests/unit/test_%.c $(TST_PREFAULT) build/test/librangebench.a $(HEADERS) $(TEST_BPF_OBJS) $(LIBBPF_MK)
+# (compiled, then linked: the compile goes through the compile cache)
+build/test/unit/test_%.o: tests/unit/test_%.c $(HEADERS) $(LIBBPF_MK) | build/.deps
 	@mkdir -p $(@D)
-	$(CC) $(call unit_cflags,$*) -Itests/unit -o $@ $< $(TST_PREFAULT) build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
+	$(OBJCACHE) $(CC) $(call unit_cflags,$*) -Itests/unit -c $< -o $@
+build/test/test_%: build/test/unit/test_%.o $(TST_PREFAULT) build/test/librangebench.a $(TEST_BPF_OBJS) $(LIBBPF_MK)
+	$(CC) -o $@ $< $(TST_PREFAULT) build/test/librangebench.a $(LDFLAGS_TEST) $(LDLIBS) -lcmocka
 
 # execcheck's fault-injection test: src/engine/alu.c rebuilt with issue 10's
 # cause A put back (-DRB_FAULT_ALU32_LINK), linked ahead of the library so
@@ -482,10 +486,17 @@ build/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SR
 	clang $(CSTD) $(WARN) -g -O1 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
 # what `make test` builds of it: the same sources, flags and link, without
 # optimisation or debug information (8 s of CPU instead of 17; nothing runs
-# it, it is there so that the target cannot rot)
-build/test/fuzz_loader_check: tests/fuzz/fuzz_loader.c tests/fuzz/fuzz_btf.h $(FUZZ_SRCS) $(HEADERS) $(LIBBPF_MK) | build/.deps
-	@mkdir -p $(@D)
-	clang $(CSTD) $(WARN) -g0 -O0 -fsanitize=fuzzer,address,undefined $(INC) -o $@ $< $(FUZZ_SRCS) $(LDLIBS)
+# it, it is there so that the target cannot rot). Each source compiled on
+# its own (as many clang processes as one clang of all the sources starts:
+# it runs a cc1 process per source), so that the compiles go through the
+# compile cache and share the cores.
+FUZZ_CHECK_FLAGS := $(CSTD) $(WARN) -g0 -O0 -fsanitize=fuzzer,address,undefined $(INC)
+FUZZ_CHECK_OBJS := $(patsubst %.c,build/test/fuzz_check/%.o,tests/fuzz/fuzz_loader.c $(FUZZ_SRCS))
+build/test/fuzz_check/%.o: %.c $(HDEPS) $(LIBBPF_MK) | build/.deps $(ODIR)
+	$(OBJCACHE) clang $(FUZZ_CHECK_FLAGS) $(DEPFLAGS) -c $< -o $@
+build/test/fuzz_check/tests/fuzz/fuzz_loader.o: tests/fuzz/fuzz_btf.h
+build/test/fuzz_loader_check: $(FUZZ_CHECK_OBJS) $(LIBBPF_MK)
+	clang $(FUZZ_CHECK_FLAGS) -o $@ $(FUZZ_CHECK_OBJS) $(LDLIBS)
 # (clang also flags static functions one tracker variant compiles out, and
 # designated initializers that leave fields to their zero default)
 CFLAGS_FUZZ := $(DEPFLAGS) $(CSTD) $(WARN) -Wno-unused-function -Wno-missing-field-initializers -g $(PREFIX_MAP) -O1 -fno-omit-frame-pointer \
