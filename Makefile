@@ -62,10 +62,19 @@ RB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rangebench
 # directory cannot be made)
 OBJCACHE := $(if $(RB_CACHE),$(if $(shell command -v ccache),$(if $(shell mkdir -p '$(RB_CACHE)/ccache' 2>/dev/null && \
 	[ -w '$(RB_CACHE)/ccache' ] && echo y),ccache)))
+# (depend mode: on a miss ccache reads the compile's -MMD list of the
+# headers it read instead of running the preprocessor first, about 0.05 s
+# per gcc compile and 0.16 s per clang one; that list leaves out the system
+# headers, so the versions of the installed Debian packages,
+# build/ccache-system, are part of every key instead)
 ifneq ($(OBJCACHE),)
 export CCACHE_DIR := $(RB_CACHE)/ccache
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_MAXSIZE ?= 2G
+export CCACHE_DEPEND := 1
+export CCACHE_EXTRAFILES := build/ccache-system
+$(shell mkdir -p build && dpkg-query -W -f='$${Package} $${Version} $${Architecture}\n' >build/ccache-system.tmp 2>/dev/null; \
+	cmp -s build/ccache-system.tmp build/ccache-system && rm -f build/ccache-system.tmp || mv -f build/ccache-system.tmp build/ccache-system)
 endif
 # (objects, BPF objects included, name the clone's directory "." in their
 # debug information: the same bytes wherever it is)
@@ -318,7 +327,7 @@ TEST_BPF_OBJS := $(patsubst tests/objects/%,build/test/objects/%.o,$(basename $(
 	$(patsubst tests/objects/bad/%.bpf.c,build/test/objects-bad/%.bpf.o,$(wildcard tests/objects/bad/*.bpf.c)) \
 	$(patsubst tests/objects/hostile/%.bpf.c,build/test/objects-hostile/%.bpf.o,$(wildcard tests/objects/hostile/*.bpf.c)) \
 	$(patsubst tests/objects/clang19/%.bpf.c,build/test/objects/clang19/%.bpf.o,$(wildcard tests/objects/clang19/*.bpf.c))
-BPF_CFLAGS := -O2 -g $(PREFIX_MAP) -target bpf -I/usr/include/x86_64-linux-gnu
+BPF_CFLAGS := -O2 -g $(PREFIX_MAP) $(DEPFLAGS) -target bpf -I/usr/include/x86_64-linux-gnu
 build/test/objects/%.bpf.o: tests/objects/%.bpf.c | build/.deps
 	@mkdir -p $(@D)
 	$(OBJCACHE) clang $(BPF_CFLAGS) -c $< -o $@
@@ -343,7 +352,7 @@ build/test/objects/%.bpf.o: tests/objects/%.bpf.s | build/.deps
 TEST_OWN_OBJS := $(patsubst programs/src/%.bpf.c,build/test/own/%.bpf.o,$(wildcard programs/src/*.bpf.c))
 build/test/own/%.bpf.o: programs/src/%.bpf.c programs/src/common.h tests/objects/own/vmlinux.h | build/.deps
 	@mkdir -p $(@D)
-	$(OBJCACHE) clang -g $(PREFIX_MAP) -O2 -target bpf -mcpu=v3 -Wall -Werror -Itests/objects/own -I/usr/include/x86_64-linux-gnu -c $< -o $@
+	$(OBJCACHE) clang -g $(PREFIX_MAP) $(DEPFLAGS) -O2 -target bpf -mcpu=v3 -Wall -Werror -Itests/objects/own -I/usr/include/x86_64-linux-gnu -c $< -o $@
 # older tc objects carry no BTF
 build/test/objects/iproute2_tc.bpf.o: BPF_CFLAGS += -g0
 # old LLVM's relocations: SHT_RELA sections of R_BPF_NONE entries (tests/objects/rela/)
@@ -386,10 +395,10 @@ build/test/test_bench_report: tests/unit/test_bench_report.c bench/report.c benc
 TINY_OBJS := build/test/fixtures/tiny.o $(foreach t,1 2 3 4 7,build/test/fixtures/tiny-tag$(t).o)
 build/test/fixtures/tiny.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	$(OBJCACHE) clang -O2 -target bpf -c $< -o $@
+	$(OBJCACHE) clang -O2 $(DEPFLAGS) -target bpf -c $< -o $@
 build/test/fixtures/tiny-tag%.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
 	@mkdir -p $(@D)
-	$(OBJCACHE) clang -O2 -target bpf -DTAG=$* -c $< -o $@
+	$(OBJCACHE) clang -O2 $(DEPFLAGS) -target bpf -DTAG=$* -c $< -o $@
 
 # The test command: sanitizer build of the CLI, every unit test and the
 # fuzz target, and tests/run.sh runs them all and ends with "N passed, N failed".
@@ -453,7 +462,7 @@ build/bench/%.o: bench/%.c bench/bench.h $(HDEPS) | build/.deps
 	$(OBJCACHE) $(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
 build/bench/shim.o: bench/shim.cc bench/bench.h $(HEADERS) | build/.deps
 	@mkdir -p $(@D)
-	$(OBJCACHE) $(CXX) -std=c++17 -O2 -g1 $(PREFIX_MAP) -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
+	$(OBJCACHE) $(CXX) -std=c++17 -O2 -g1 $(PREFIX_MAP) $(DEPFLAGS) -Wall -Wextra -Werror -Ibench -Isrc -c $< -o $@
 build/bench/rangebench-bench: build/bench/shim.o $(BENCH_OBJS) build/librangebench.a | $(LIBBPF_MK)
 	$(CXX) -o $@ $^ $(LDLIBS) -lbenchmark -lpthread
 # no colour codes unless stdout is a terminal (logs of `make bench > FILE` stay plain)
