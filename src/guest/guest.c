@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "guest/initramfs.h"
+#include "guest/memo.h"
 #include "guest/pvh.h"
 #include "loader/sha256.h"
 #include "util/file.h"
@@ -55,6 +56,34 @@ static int mkdir_p(const char *path)
 	return mkdir(buf, 0755) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+/* path's content hash, from the kernel directory's memo (memo.h) or
+ * read, hashed and remembered; *data (if asked) keeps what was read, NULL
+ * when the memo answered */
+static int file_hash(const char *kdir, const char *path, char hex[65], uint8_t **data, size_t *len,
+		     struct rb_err *err)
+{
+	if (data)
+		*data = NULL;
+	if (rb_gst_memo_get(kdir, path, hex))
+		return 0;
+	struct stat before;
+	bool known = stat(path, &before) == 0;
+	uint8_t *b = NULL;
+	size_t l = 0;
+	if (rb_read_file(path, (size_t)1 << 30, &b, &l, err) < 0)
+		return -1;
+	rb_sha256_hex(b, l, hex);
+	if (known)
+		rb_gst_memo_put(kdir, path, &before, hex);
+	if (data) {
+		*data = b;
+		*len = l;
+	} else {
+		free(b);
+	}
+	return 0;
+}
+
 /* the runner's fixed parts: this executable, the image's and the
  * executable's content hashes (with each object's, the cache key), the
  * package version make kernels recorded */
@@ -85,27 +114,26 @@ static int setup(struct runner *r, struct rb_err *err)
 			r->pkgver[0] = 0;
 		fclose(vf);
 	}
+	if (mkdir_p(r->kdir) < 0)
+		return rb_errf(err, "%s: cannot create the kernel's cache directory: %s", r->kdir, strerror(errno));
 	uint8_t *img = NULL;
 	size_t ilen = 0;
-	if (rb_read_file(r->image, (size_t)1 << 30, &img, &ilen, err) < 0)
-		return -1;
 	char ih[65], eh[65];
-	rb_sha256_hex(img, ilen, ih);
-	if (mkdir_p(r->kdir) < 0) {
-		free(img);
-		return rb_errf(err, "%s: cannot create the kernel's cache directory: %s", r->kdir, strerror(errno));
+	if (file_hash(r->kdir, r->image, ih, &img, &ilen, err) < 0)
+		return -1;
+	if (!rb_pvh_cached(r->kdir, ih, r->boot, sizeof(r->boot))) {
+		if (!img && rb_read_file(r->image, (size_t)1 << 30, &img, &ilen, err) < 0)
+			return -1;
+		if (!rb_pvh_image(r->kdir, ih, img, ilen, r->boot, sizeof(r->boot)))
+			snprintf(r->boot, sizeof(r->boot), "%s", r->image);
 	}
-	if (!rb_pvh_image(r->kdir, ih, img, ilen, r->boot, sizeof(r->boot)))
-		snprintf(r->boot, sizeof(r->boot), "%s", r->image);
 	free(img);
 	/* the executable the guest runs prepares each object (libbpf, the
 	 * loader's fix-ups, .rbvt tracing targets) before the kernel sees it,
 	 * so a row is only reused by the same executable: keyed by image and
 	 * object alone, a row of an older build outlived a loader change */
-	if (rb_read_file(r->exe, (size_t)1 << 30, &img, &ilen, err) < 0)
+	if (file_hash(r->kdir, r->exe, eh, NULL, NULL, err) < 0)
 		return -1;
-	rb_sha256_hex(img, ilen, eh);
-	free(img);
 	snprintf(r->cache, sizeof(r->cache), "%s/results/%.16s/%.16s", r->kdir, ih, eh);
 	if (!r->o->no_cache && mkdir_p(r->cache) < 0)
 		return rb_errf(err, "%s: cannot create: %s", r->cache, strerror(errno));

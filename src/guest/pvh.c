@@ -77,22 +77,28 @@ bool rb_pvh_has_entry(const uint8_t *elf, size_t len)
 	return false;
 }
 
-/* path is an ELF of size bytes with a PVH entry (mapped: only its
- * headers and notes are read) */
+/* path is an ELF (of size bytes, unless 0) with a PVH entry (mapped:
+ * only its headers and notes are read) */
 static bool elf_ok(const char *path, uint32_t size)
 {
 	struct stat sb;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	void *m = fstat(fd, &sb) == 0 && sb.st_size == (off_t)size && size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0)
-									       : MAP_FAILED;
+	size_t len = fstat(fd, &sb) == 0 && sb.st_size > 0 && sb.st_size <= (1 << 30) ? (size_t)sb.st_size : 0;
+	void *m = len && (!size || len == size) ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
 	close(fd);
 	if (m == MAP_FAILED)
 		return false;
-	bool ok = rb_pvh_has_entry(m, size);
-	munmap(m, size);
+	bool ok = rb_pvh_has_entry(m, len);
+	munmap(m, len);
 	return ok;
+}
+
+bool rb_pvh_cached(const char *kdir, const char *ih, char *out, size_t outlen)
+{
+	/* (written under a temporary name, checked, then renamed) */
+	return snprintf(out, outlen, "%s/vmlinux-%.16s", kdir, ih) < (int)outlen && elf_ok(out, 0);
 }
 
 /* zstd -dc < payload > tmp: the zstd tool, fed through a socket (send

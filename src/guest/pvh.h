@@ -21,6 +21,9 @@
 int rb_pvh_payload(const uint8_t *img, size_t len, size_t *off, size_t *plen, uint32_t *size);
 /* elf (len bytes) is an x86-64 ELF executable whose notes name a PVH entry */
 bool rb_pvh_has_entry(const uint8_t *elf, size_t len);
+/* the uncompressed kernel of the image of content hash ih, if kdir has
+ * it: true and its path in out */
+bool rb_pvh_cached(const char *kdir, const char *ih, char *out, size_t outlen);
 /* the uncompressed kernel of the bzImage img (content hash ih) in kdir,
  * made there if missing: true and its path in out, or false (boot img) */
 bool rb_pvh_image(const char *kdir, const char *ih, const uint8_t *img, size_t len, char *out, size_t outlen);

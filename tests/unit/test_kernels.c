@@ -1,7 +1,8 @@
 /* test_kernels.c — the kernel rows of the registry (src/kernels/): the
  * kernels.conf format, its errors, the names beside the engine's trackers;
  * the guest's result lines (src/guest/rowtext.h) read back as rows; and
- * the bzImage payload and PVH note the guest boots by (src/guest/pvh.h). */
+ * the bzImage payload and PVH note the guest boots by (src/guest/pvh.h);
+ * the hashes the runner remembers by file identity (src/guest/memo.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "guest/memo.h"
 #include "guest/pvh.h"
 #include "guest/rowtext.h"
 #include "kernels/conf_default.h"
@@ -242,6 +246,52 @@ static void test_pvh_note(void **state)
 	assert_false(rb_pvh_has_entry(e, 0x100 + 30));
 }
 
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_hash_memo(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/rb-test-memo-XXXXXX", a[64], b[64], memo[64], hex[65];
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(memo, sizeof(memo), "%s/sha256-memo", dir);
+	const char *ha = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	const char *hb = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	write_text(a, "one");
+	write_text(b, "two");
+	struct stat sa, sb;
+	assert_int_equal(stat(a, &sa), 0);
+	assert_int_equal(stat(b, &sb), 0);
+	assert_false(rb_gst_memo_get(dir, a, hex));
+	rb_gst_memo_put(dir, a, &sa, ha);
+	rb_gst_memo_put(dir, b, &sb, hb);
+	assert_true(rb_gst_memo_get(dir, a, hex));
+	assert_string_equal(hex, ha);
+	assert_true(rb_gst_memo_get(dir, b, hex));
+	assert_string_equal(hex, hb);
+	/* written since (same size): its ctime moved, hashed again */
+	usleep(10 * 1000);
+	write_text(a, "uno");
+	assert_false(rb_gst_memo_get(dir, a, hex));
+	/* read while it changed: not recorded */
+	rb_gst_memo_put(dir, a, &sa, ha);
+	assert_false(rb_gst_memo_get(dir, a, hex));
+	/* another file at the path */
+	assert_int_equal(rename(b, a), 0);
+	assert_false(rb_gst_memo_get(dir, a, hex));
+	assert_false(rb_gst_memo_get(dir, b, hex));
+	unlink(a);
+	unlink(memo);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_rowtext_round_trip),
 		cmocka_unit_test(test_pvh_payload),
 		cmocka_unit_test(test_pvh_note),
+		cmocka_unit_test(test_hash_memo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
