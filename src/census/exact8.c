@@ -392,6 +392,7 @@ void census_item_exact8(const struct census_run *run, struct census_scratch *sc,
 	struct rng r = rng_seed(run->seed, it->op, it->chunk);
 	bm256 res[CENSUS_MAX_TRACKERS + 1];
 	rb_val unknown[CENSUS_MAX_TRACKERS];
+	struct census_room room[CENSUS_MAX_TRACKERS][2]; /* census_pool_get's */
 	static const bm256 unit0 = {{1, 0, 0, 0}}; /* {0} */
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
 		unknown[ti] = (rb_val){0};
@@ -411,10 +412,11 @@ void census_item_exact8(const struct census_run *run, struct census_scratch *sc,
 			else
 				j = pick(p, &r);
 			for (unsigned ti = 0; ti < run->ntr; ti++) {
-				in[ti].a = &p->abs[ti][i];
-				in[ti].ga = &p->gam[ti][i];
-				in[ti].b = op->imm ? &p->cabs[ti][c] : &p->abs[ti][j];
-				in[ti].gb = op->imm ? &p->cgam[ti][c] : &p->gam[ti][j];
+				census_pool_get(run, ti, i, &room[ti][0], &in[ti].a, &in[ti].ga);
+				if (op->imm)
+					in[ti].b = &p->cabs[ti][c], in[ti].gb = &p->cgam[ti][c];
+				else
+					census_pool_get(run, ti, j, &room[ti][1], &in[ti].b, &in[ti].gb);
 			}
 			jmp_case(run, sc, it, op, tab, in);
 			continue;
@@ -428,10 +430,11 @@ void census_item_exact8(const struct census_run *run, struct census_scratch *sc,
 			else
 				j = pick(p, &r);
 			for (unsigned ti = 0; ti < run->ntr; ti++) {
-				in[ti].dst = &p->abs[ti][i];
-				in[ti].gd = &p->gam[ti][i];
-				in[ti].src = op->imm ? &p->cabs[ti][c] : &p->abs[ti][j];
-				in[ti].gs = op->imm ? &p->cgam[ti][c] : &p->gam[ti][j];
+				census_pool_get(run, ti, i, &room[ti][0], &in[ti].dst, &in[ti].gd);
+				if (op->imm)
+					in[ti].src = &p->cabs[ti][c], in[ti].gs = &p->cgam[ti][c];
+				else
+					census_pool_get(run, ti, j, &room[ti][1], &in[ti].src, &in[ti].gs);
 			}
 		} else if (op->kind == CK_MOV) {
 			/* dst := src; the old dst is unknown */
@@ -448,7 +451,7 @@ void census_item_exact8(const struct census_run *run, struct census_scratch *sc,
 					src[ti] = &p->cabs[ti][k], gs[ti] = &p->cgam[ti][k];
 			} else {
 				for (unsigned ti = 0; ti < run->ntr; ti++)
-					src[ti] = &p->abs[ti][k], gs[ti] = &p->gam[ti][k];
+					census_pool_get(run, ti, (uint32_t)k, &room[ti][0], &src[ti], &gs[ti]);
 			}
 			/* the concrete op ignores dst: range over dst = {0} only */
 			for (unsigned ti = 0; ti < run->ntr; ti++) {
@@ -459,8 +462,7 @@ void census_item_exact8(const struct census_run *run, struct census_scratch *sc,
 			}
 		} else { /* CK_ALU1, CK_TRUNC: unary on dst */
 			for (unsigned ti = 0; ti < run->ntr; ti++) {
-				in[ti].dst = &p->abs[ti][k];
-				in[ti].gd = &p->gam[ti][k];
+				census_pool_get(run, ti, (uint32_t)k, &room[ti][0], &in[ti].dst, &in[ti].gd);
 				in[ti].src = op->kind == CK_TRUNC ? NULL : &p->cabs[ti][0];
 				in[ti].gs = op->kind == CK_TRUNC ? NULL : &p->cgam[ti][0];
 			}

@@ -32,7 +32,9 @@ struct census_stats {
 };
 
 /* the width-8 input pool: distinct concrete sets, each tracker's best
- * abstraction of each and its exact gamma (read-only once built) */
+ * abstraction of each and its exact gamma. The sets are read-only once
+ * built; an abstraction is made when a case first reads it
+ * (census_pool_get), so a census of a few cases abstracts a few sets */
 struct census_pool {
 	size_t n;
 	bm256 *set;
@@ -41,6 +43,7 @@ struct census_pool {
 	size_t fcount[FAM_COUNT];
 	rb_val *abs[CENSUS_MAX_TRACKERS];
 	bm256 *gam[CENSUS_MAX_TRACKERS];
+	atomic_uchar *state[CENSUS_MAX_TRACKERS]; /* per set: POOL_ABSENT, POOL_MAKING, POOL_READY */
 	/* constant(c) as the kernel builds an immediate source */
 	rb_val cabs[CENSUS_MAX_TRACKERS][256];
 	bm256 cgam[CENSUS_MAX_TRACKERS][256];
@@ -85,8 +88,18 @@ struct census_item {
 };
 
 /* pool.c */
+enum { POOL_ABSENT, POOL_MAKING, POOL_READY };
 void census_gamma8(const struct rb_tracker *t, const rb_val *v, bm256 *out);
-struct census_pool *census_pool_build(const struct census_run *run, unsigned threads, struct rb_err *err);
+struct census_pool *census_pool_build(const struct census_run *run, struct rb_err *err);
+/* tracker ti's abstraction of pool set i and its gamma (into *abs, *gam),
+ * made on first use; while another thread makes the same one, made in
+ * the caller's own room (each depends on its set alone: the same either way) */
+struct census_room {
+	rb_val abs;
+	bm256 gam;
+};
+void census_pool_get(const struct census_run *run, unsigned ti, uint32_t i, struct census_room *own,
+		     const rb_val **abs, const bm256 **gam);
 void census_pool_free(struct census_pool *p);
 int census_tables_build(struct census_run *run, const bool *selected, struct rb_err *err);
 void census_tables_free(struct census_run *run);

@@ -1,8 +1,7 @@
 /* pool.c — the width-8 input pool (distinct concrete sets with each
- * tracker's abstraction and exact gamma) and the tabulated concrete
- * semantics of every selected op. */
+ * tracker's abstraction and exact gamma, made on first use) and the
+ * tabulated concrete semantics of every selected op. */
 #include <linux/bpf.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -27,6 +26,7 @@ void census_pool_free(struct census_pool *p)
 	for (unsigned t = 0; t < CENSUS_MAX_TRACKERS; t++) {
 		free(p->abs[t]);
 		free(p->gam[t]);
+		free(p->state[t]);
 	}
 	free(p);
 }
@@ -39,37 +39,34 @@ static void abstract_of(const struct rb_tracker *t, const bm256 *s, rb_val *v)
 	t->from_set(v, vals, n);
 }
 
-/* the abstraction and gamma of every pool set for every tracker, in
- * chunks of POOL_CHUNK sets shared out among threads (each entry depends
- * on its set alone, so the pool is the same for any thread count) */
-#define POOL_CHUNK 1024u
-struct pool_work {
-	const struct census_run *run;
-	struct census_pool *p;
-	size_t chunks_per_tracker;
-	atomic_size_t next;
-};
-
-static void *abstract_chunks(void *arg)
+void census_pool_get(const struct census_run *run, unsigned ti, uint32_t i, struct census_room *own,
+		     const rb_val **abs, const bm256 **gam)
 {
-	struct pool_work *w = arg;
-	struct census_pool *p = w->p;
-	for (;;) {
-		size_t c = atomic_fetch_add(&w->next, 1);
-		if (c >= w->chunks_per_tracker * w->run->ntr)
-			break;
-		unsigned t = (unsigned)(c / w->chunks_per_tracker);
-		size_t lo = (c % w->chunks_per_tracker) * POOL_CHUNK;
-		size_t hi = lo + POOL_CHUNK < p->n ? lo + POOL_CHUNK : p->n;
-		for (size_t i = lo; i < hi; i++) {
-			abstract_of(w->run->tr[t], &p->set[i], &p->abs[t][i]);
-			census_gamma8(w->run->tr[t], &p->abs[t][i], &p->gam[t][i]);
+	struct census_pool *p = run->pool;
+	unsigned char st = atomic_load_explicit(&p->state[ti][i], memory_order_acquire);
+	if (st != POOL_READY) {
+		unsigned char absent = POOL_ABSENT;
+		bool mine = st == POOL_ABSENT && atomic_compare_exchange_strong_explicit(
+			&p->state[ti][i], &absent, POOL_MAKING, memory_order_acquire, memory_order_acquire);
+		if (!mine && absent != POOL_READY) {
+			/* another thread is making it */
+			abstract_of(run->tr[ti], &p->set[i], &own->abs);
+			census_gamma8(run->tr[ti], &own->abs, &own->gam);
+			*abs = &own->abs;
+			*gam = &own->gam;
+			return;
+		}
+		if (mine) {
+			abstract_of(run->tr[ti], &p->set[i], &p->abs[ti][i]);
+			census_gamma8(run->tr[ti], &p->abs[ti][i], &p->gam[ti][i]);
+			atomic_store_explicit(&p->state[ti][i], POOL_READY, memory_order_release);
 		}
 	}
-	return NULL;
+	*abs = &p->abs[ti][i];
+	*gam = &p->gam[ti][i];
 }
 
-struct census_pool *census_pool_build(const struct census_run *run, unsigned threads, struct rb_err *err)
+struct census_pool *census_pool_build(const struct census_run *run, struct rb_err *err)
 {
 	size_t nsets = 0;
 	struct census_set *sets = census_sets8(run->seed, &nsets);
@@ -109,19 +106,12 @@ struct census_pool *census_pool_build(const struct census_run *run, unsigned thr
 	for (unsigned t = 0; t < run->ntr; t++) {
 		p->abs[t] = malloc(p->n * sizeof(rb_val));
 		p->gam[t] = malloc(p->n * sizeof(bm256));
-		if (!p->abs[t] || !p->gam[t])
+		p->state[t] = malloc(p->n * sizeof(atomic_uchar));
+		if (!p->abs[t] || !p->gam[t] || !p->state[t])
 			goto oom;
+		for (size_t i = 0; i < p->n; i++)
+			atomic_init(&p->state[t][i], POOL_ABSENT);
 	}
-	struct pool_work w = {.run = run, .p = p, .chunks_per_tracker = (p->n + POOL_CHUNK - 1) / POOL_CHUNK};
-	atomic_init(&w.next, 0);
-	pthread_t th[64];
-	unsigned started = 0;
-	for (; started + 1 < threads && started < 64; started++)
-		if (pthread_create(&th[started], NULL, abstract_chunks, &w))
-			break;
-	abstract_chunks(&w); /* the calling thread works too */
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
 	for (unsigned t = 0; t < run->ntr; t++) {
 		const struct rb_tracker *tr = run->tr[t];
 		for (unsigned c = 0; c < 256; c++) {

@@ -216,7 +216,7 @@ int rb_census_run(const struct rb_census_opts *o, rb_census_cb cb, void *ctx, st
 
 	unsigned nth = o->threads ? o->threads : online_cores();
 	if (!run->sampled) {
-		if (!(run->pool = census_pool_build(run, nth, err)))
+		if (!(run->pool = census_pool_build(run, err)))
 			goto out;
 		if (census_tables_build(run, selected, err) < 0)
 			goto out;
