@@ -177,19 +177,68 @@ static unsigned random_members(const struct census_set *s, unsigned bits, uint64
 	return n;
 }
 
+/* the members of arc (base, size) of the 8-bit circle, set word by word */
+static void arc_bits8(bm256 *out, uint64_t base, uint64_t size)
+{
+	unsigned lo = (unsigned)(base & 0xff), n = size >= 255 ? 256 : (unsigned)size + 1;
+	for (unsigned w = 0; w < 4; w++) {
+		/* the arc's part in w's 64 values: lo..lo+n-1 and, wrapped, 0..lo+n-257 */
+		for (unsigned k = 0; k < 2; k++) {
+			int a = k ? -256 + (int)lo : (int)lo, b = a + (int)n; /* [a, b) */
+			int wa = a > (int)w * 64 ? a - (int)w * 64 : 0, wb = b < (int)w * 64 + 64 ? b - (int)w * 64 : 64;
+			if (wa < wb)
+				out->w[w] |= (wb - wa == 64 ? UINT64_MAX : ((UINT64_C(1) << (wb - wa)) - 1) << wa);
+		}
+	}
+}
+
 void census_set_bitmap8(const struct census_set *s, bm256 *out)
 {
 	bm_clear(out);
-	if (s->kind == SK_RANDOM) {
+	switch (s->kind) {
+	case SK_RANDOM: {
 		uint64_t v[256];
 		unsigned n = random_members(s, 8, v, 256);
 		for (unsigned i = 0; i < n; i++)
 			bm_set(out, (unsigned)v[i]);
 		return;
 	}
-	for (unsigned x = 0; x < 256; x++)
-		if (census_set_has(s, 8, x))
-			bm_set(out, x);
+	/* census_set_has's members, built without asking it 256 times (the
+	 * pool of ~100k sets is made per width-8 census) */
+	case SK_ARC:
+		arc_bits8(out, s->a, s->b);
+		return;
+	case SK_UNION:
+		arc_bits8(out, s->a, s->b);
+		arc_bits8(out, s->c, s->d);
+		return;
+	case SK_TNUM: {
+		uint64_t mask = s->b & 0xff;
+		if (s->a & ~(~s->b & 0xff))
+			return; /* (x & ~b) == a has no 8-bit solution */
+		for (uint64_t sub = mask;; sub = (sub - 1) & mask) { /* every submask */
+			bm_set(out, (unsigned)(s->a | sub));
+			if (!sub)
+				break;
+		}
+		return;
+	}
+	case SK_SUBREG: {
+		/* low nibble in arc (a, b), high nibble in arc (c, d), of 16 values */
+		uint64_t low = 0;
+		for (unsigned l = 0; l < 16; l++)
+			if (arc_has(s->a, s->b, 15, l))
+				low |= UINT64_C(1) << l;
+		for (unsigned h = 0; h < 16; h++)
+			if (arc_has(s->c, s->d, 15, h))
+				out->w[h / 4] |= low << (16 * (h % 4));
+		return;
+	}
+	default:
+		for (unsigned x = 0; x < 256; x++)
+			if (census_set_has(s, 8, x))
+				bm_set(out, x);
+	}
 }
 
 /* members of one arc: ends, neighbours, boundary points inside, random */

@@ -425,6 +425,29 @@ static void test_width8_inputs(void **state)
 		assert_true(bm_has(&b, 0x3e) && bm_has(&b, 0x3f) && bm_has(&b, 0x30) && bm_has(&b, 0x31));
 	}
 	assert_true(found);
+	/* the bitmap (built word by word) is census_set_has's members, for
+	 * every set of the pool and a few out-of-range ones */
+	const struct census_set odd[] = {
+		{.kind = SK_ARC, .a = 300, .b = 10},	{.kind = SK_ARC, .a = 7, .b = 255},
+		{.kind = SK_ARC, .a = 9, .b = 1000},	{.kind = SK_ARC, .a = 250, .b = 254},
+		{.kind = SK_UNION, .a = 250, .b = 20, .c = 10, .d = 3}, {.kind = SK_TNUM, .a = 3, .b = 1},
+		{.kind = SK_TNUM, .a = 0x100, .b = 0}, {.kind = SK_TNUM, .a = 0x10, .b = 0x1ef},
+		{.kind = SK_SUBREG, .a = 15, .b = 3, .c = 14, .d = 20},
+	};
+	for (size_t i = 0; i < n + ARRAY_SIZE(odd); i++) {
+		const struct census_set *s = i < n ? &v[i] : &odd[i - n];
+		if (s->kind == SK_RANDOM)
+			continue;
+		bm256 b, want = {{0}};
+		census_set_bitmap8(s, &b);
+		for (unsigned x = 0; x < 256; x++)
+			if (census_set_has(s, 8, x))
+				bm_set(&want, x);
+		if (!bm_eq(&b, &want))
+			fail_msg("set %zu (kind %d a=%llu b=%llu c=%llu d=%llu): bitmap differs", i, s->kind,
+				 (unsigned long long)s->a, (unsigned long long)s->b, (unsigned long long)s->c,
+				 (unsigned long long)s->d);
+	}
 	free(v);
 }
 
