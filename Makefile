@@ -47,7 +47,7 @@ DEPFLAGS := -MMD -MP
 # release and test builds, the BPF test objects, the benchmark objects)
 # goes through ccache (Debian's), its entries under RB_CACHE/ccache, keyed
 # by the compiler, its flags, the source and every header it read (ccache's
-# direct mode), so that a second clone of the same user restores the
+# depend mode, below), so that a second clone of the same user restores the
 # objects it has seen instead of compiling them again. Links are not
 # cached. The objects name their sources relative to the clone
 # (-fdebug-prefix-map below: DW_AT_comp_dir is "."), so a restored object
