@@ -18,7 +18,9 @@
  * name matches GLOB) with KIND crash or hang makes the process that opens
  * an object (a scan child, scan.h) die or hang in the opening step, as a
  * loader crashing on a hostile object would; "scan-exit:crash" makes a
- * scan child die (abort) at its exit, after its last answer, and
+ * scan child die (abort) at its exit, after its last answer,
+ * "scan-exit:hang" makes it hang there (its parent then kills it after
+ * 1 s, not RB_SCAN_EXIT_S, so that a test need not wait), and
  * "verify-log:crash" a `verify --log` (a child of `run --keep-logs`) die
  * once its first program's log is printed.
  * The perturbation lives in the driver, not in a tracker: the recorded

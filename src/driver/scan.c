@@ -79,6 +79,13 @@ static bool exits_within(pid_t pid, double limit_s)
 /* close the pipes, kill the child if asked, reap it: its status. A child
  * not killed (stdin closed: an idle child reads end of file and exits) has
  * RB_SCAN_EXIT_S seconds to do so; then it is killed, and *late set. */
+static double exit_limit_s(void)
+{
+	/* test builds: with RB_TEST_FAULT=scan-exit:hang the child never exits,
+	 * and the test waits 1 s for the kill, not RB_SCAN_EXIT_S */
+	return rb_fault_named(rb_fault_env(), "scan-exit:hang") ? 1.0 : RB_SCAN_EXIT_S;
+}
+
 static int end_child_late(struct rb_scan *s, bool kill_it, bool *late)
 {
 	if (!s->pid)
@@ -88,7 +95,7 @@ static int end_child_late(struct rb_scan *s, bool kill_it, bool *late)
 		kill(s->pid, SIGKILL);
 	close(s->from);
 	int status = 0;
-	if (!kill_it && !exits_within(s->pid, RB_SCAN_EXIT_S)) {
+	if (!kill_it && !exits_within(s->pid, exit_limit_s())) {
 		if (late)
 			*late = true;
 		kill(s->pid, SIGKILL);
@@ -107,7 +114,7 @@ bool rb_scan_end(struct rb_scan *s, char *why, size_t len)
 	bool late = false;
 	int status = end_child_late(s, false, &late);
 	if (late) {
-		snprintf(why, len, "did not exit within %.0f s of its last object: killed", RB_SCAN_EXIT_S);
+		snprintf(why, len, "did not exit within %.0f s of its last object: killed", exit_limit_s());
 		return false;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
@@ -366,5 +373,8 @@ int rb_scan_child_main(void)
 	 * answer, as the child of 1c3f93b's release build did (rb_scan_end) */
 	if (rb_fault_named(fault, "scan-exit:crash"))
 		abort();
+	/* and RB_TEST_FAULT=scan-exit:hang never exits (until killed) */
+	while (rb_fault_named(fault, "scan-exit:hang"))
+		pause();
 	return rc;
 }

@@ -80,3 +80,13 @@ check "run, its scan child aborting at exit: exit 0, a warning naming signal 6, 
 RB_TEST_FAULT='scan-exit:crash' $RB verify "$tmp/c/t1.o" >"$tmp/sev.out" 2>"$tmp/sev.err"
 check "verify, its scan child aborting at exit: a warning naming signal 6, 6 programs verified" \
 	"grep -q '^rangebench verify: warning: the scan child ended badly after answering (signal 6 (Aborted))' $tmp/sev.err && [ \"\$(grep -Ec '^t1.o +prog_' $tmp/sev.out)\" = 6 ]" "$tmp/sev.err"
+# a scan child that never exits after its last answer: killed after the
+# limit (1 s under this fault, RB_SCAN_EXIT_S otherwise), and said so
+RB_TEST_FAULT='scan-exit:hang' $RB run -q --db "$tmp/sh.sqlite" --trackers old --label sh -j 1 "$tmp/c" >"$tmp/sh.out" 2>&1
+rc=$?
+check "run, its scan child hanging at exit: exit 0, a warning that it was killed, the 18 rows stored" \
+	"[ $rc -eq 0 ] && grep -q '^rangebench run: warning: 1 scan child ended badly after answering (the first: did not exit within 1 s of its last object: killed)' $tmp/sh.out && [ \"\$(sqlite3 $tmp/sh.sqlite \"SELECT count(*) FROM results WHERE verdict IN ('success', 'failure')\")\" = 18 ]" "$tmp/sh.out"
+RB_TEST_FAULT='scan-exit:hang' timeout 30 $RB verify "$tmp/c/t1.o" >"$tmp/shv.out" 2>"$tmp/shv.err"
+rc=$?
+check "verify, its scan child hanging at exit: killed after 1 s, a warning saying so, 6 programs verified" \
+	"[ $rc -ne 124 ] && grep -q '^rangebench verify: warning: the scan child ended badly after answering (did not exit within 1 s of its last object: killed)' $tmp/shv.err && [ \"\$(grep -Ec '^t1.o +prog_' $tmp/shv.out)\" = 6 ]" "$tmp/shv.err"
