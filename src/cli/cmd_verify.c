@@ -464,6 +464,8 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, !compiled_helpers);
 	struct probe probe = {0};
+	char why[128];
+	bool scan_bad = false;
 	for (int a = 0; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
@@ -476,7 +478,13 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		}
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
-		if (opened_apart(&probe, path, lopts, &rc))
+		bool apart = opened_apart(&probe, path, lopts, &rc);
+		/* the last object opened: its scan child ends now, not once
+		 * the programs are verified here (a forked child shares this
+		 * process's pages while it lives: each one written is copied) */
+		if (a == argc - 1 && !rb_scan_end(probe.scan, why, sizeof(why)))
+			scan_bad = true;
+		if (apart)
 			continue;
 		if (rb_object_open(path, &lo, &obj, &err) < 0) {
 			fprintf(stderr, "rangebench verify: %s\n", err.msg);
@@ -535,8 +543,7 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	}
 	rb_vmlinux_free(vmlinux);
 	rb_pool_delete(pool);
-	char why[128];
-	if (!rb_scan_end(probe.scan, why, sizeof(why)))
+	if (scan_bad || !rb_scan_end(probe.scan, why, sizeof(why)))
 		fprintf(stderr,
 			"rangebench verify: warning: the scan child ended badly after answering (%s); "
 			"the objects were opened before that\n",

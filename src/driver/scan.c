@@ -205,7 +205,11 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 		if (!s->pid) {
 			char *argv[] = {s->exe, "run", "--scan-child", NULL};
 			struct rb_err e;
-			pid_t pid = rb_spawn(argv, &s->to, &s->from, &e);
+			/* a fork (single-threaded callers: verify) unless the
+			 * child's memory is limited: a fork's resident size
+			 * counts the pages it shares with this process */
+			pid_t pid = s->mem_limit_mib ? rb_spawn(argv, &s->to, &s->from, &e)
+						     : rb_spawn_main(argv, rb_scan_child_main, &s->to, &s->from, &e);
 			if (pid < 0)
 				return rb_errf(err, "%s: cannot open it in a child process: %s", path, e.msg);
 			s->pid = pid;

@@ -1,29 +1,54 @@
 /* spawn.c — starting and reaping the driver's child processes (see spawn.h). */
 #include "driver/spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* a child's signal mask (SIGINT, SIGTERM, SIGHUP, SIGPIPE blocked) and the
+ * signals it gets at their default action whatever the parent did: a
+ * parent that ignores SIGPIPE does not hand that on (a child whose parent
+ * died is ended by PDEATHSIG) */
+static void child_signals(sigset_t *mask, sigset_t *dfl)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGPIPE);
+	sigemptyset(dfl);
+	sigaddset(dfl, SIGPIPE);
+	sigaddset(dfl, SIGHUP);
+}
+
+static int child_pipes(int out[2], int in[2], bool want_in, struct rb_err *err)
+{
+	if (pipe2(out, O_CLOEXEC) == 0 && (!want_in || pipe2(in, O_CLOEXEC) == 0))
+		return 0;
+	rb_errf(err, "pipe: %s", strerror(errno));
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (in[i] >= 0)
+			close(in[i]);
+	}
+	return -1;
+}
+
 pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err *err)
 {
 	int out[2] = {-1, -1}, in[2] = {-1, -1};
-	if (pipe2(out, O_CLOEXEC) < 0 || (to_child && pipe2(in, O_CLOEXEC) < 0)) {
-		rb_errf(err, "pipe: %s", strerror(errno));
-		for (int i = 0; i < 2; i++) {
-			if (out[i] >= 0)
-				close(out[i]);
-			if (in[i] >= 0)
-				close(in[i]);
-		}
+	if (child_pipes(out, in, to_child != NULL, err) < 0)
 		return -1;
-	}
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
@@ -31,19 +56,9 @@ pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err
 		posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
 	posix_spawnattr_t at;
 	posix_spawnattr_init(&at);
-	sigset_t mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGPIPE);
+	sigset_t mask, dfl;
+	child_signals(&mask, &dfl);
 	posix_spawnattr_setsigmask(&at, &mask);
-	/* and their default actions: a parent that ignores SIGPIPE does not
-	 * hand that on (a child whose parent died is ended by PDEATHSIG) */
-	sigset_t dfl;
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGHUP);
 	posix_spawnattr_setsigdefault(&at, &dfl);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	pid_t pid;
@@ -59,6 +74,114 @@ pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err
 		if (to_child)
 			close(in[1]);
 		rb_errf(err, "cannot start %s: %s", argv[0], strerror(rc));
+		return -1;
+	}
+	*from_child = out[0];
+	if (to_child)
+		*to_child = in[1];
+	return pid;
+}
+
+/* Is this process single-threaded now? Then no other thread can start one
+ * before a fork, nor hold a lock the child would inherit. */
+static bool single_threaded(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	if (!f)
+		return false;
+	char line[256];
+	long n = 0;
+	while (fgets(line, sizeof(line), f) && sscanf(line, "Threads: %ld", &n) != 1)
+		;
+	fclose(f);
+	return n == 1;
+}
+
+/* in a fork, as an exec would: close every close-on-exec descriptor
+ * (above stderr: stdin and stdout are the pipes); false if they cannot
+ * all be found */
+static bool close_cloexec(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return false;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+		int fl;
+		if (fd > STDERR_FILENO && fd != dirfd(d) && (fl = fcntl(fd, F_GETFD)) >= 0 && (fl & FD_CLOEXEC))
+			close(fd);
+	}
+	closedir(d);
+	return true;
+}
+
+/* in a fork, as an exec would: caught signals back to their default
+ * action, but not the ones a crash raises (SIGSEGV, SIGBUS, SIGFPE,
+ * SIGILL, SIGABRT, SIGTRAP, SIGSYS): the program never catches those, and
+ * where a handler is set the sanitizer runtime of a test build set it, as
+ * it does at the start of every process; then dfl to their default */
+static void reset_signals(const sigset_t *dfl)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction old;
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &old) < 0)
+			continue;
+		bool crash = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL || sig == SIGABRT ||
+			     sig == SIGTRAP || sig == SIGSYS;
+		bool caught = (old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
+		if ((caught && !crash) || sigismember(dfl, sig))
+			sigaction(sig, &sa, NULL);
+	}
+}
+
+pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, int *from_child,
+		    struct rb_err *err)
+{
+	if (!single_threaded())
+		return rb_spawn(argv, to_child, from_child, err);
+	int out[2] = {-1, -1}, in[2] = {-1, -1};
+	if (child_pipes(out, in, to_child != NULL, err) < 0)
+		return -1;
+	sigset_t all, old, mask, dfl;
+	child_signals(&mask, &dfl);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid_t pid = fork();
+	if (pid == 0) {
+		reset_signals(&dfl);
+		int rc = 2;
+		if (dup2(out[1], STDOUT_FILENO) >= 0 && (!to_child || dup2(in[0], STDIN_FILENO) >= 0) &&
+		    close_cloexec() && sigprocmask(SIG_SETMASK, &mask, NULL) == 0) {
+			/* the parent's unwritten output and unread input are
+			 * the parent's */
+			__fpurge(stdout);
+			clearerr(stdout);
+			__fpurge(stdin);
+			rc = child_main();
+			/* as main's exit does: what the child printed, and a
+			 * failure to print it */
+			if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0)
+				rc = 2;
+		}
+		/* _exit: the parent's atexit handlers and buffered streams are
+		 * not the child's (spawn.h: no leak check here) */
+		_exit(rc);
+	}
+	int fork_errno = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(out[1]);
+	if (to_child)
+		close(in[0]);
+	if (pid < 0) {
+		close(out[0]);
+		if (to_child)
+			close(in[1]);
+		rb_errf(err, "cannot start %s: %s", argv[0], strerror(fork_errno));
 		return -1;
 	}
 	*from_child = out[0];

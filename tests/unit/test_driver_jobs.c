@@ -1,18 +1,25 @@
 /* test_driver_jobs.c — the driver's job list (manifest, directory walk,
- * files, deduplication, corpus source) and the test fault switch. */
+ * files, deduplication, corpus source), the test fault switch, and a child
+ * started by fork or exec (spawn.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "driver/fault.h"
 #include "driver/jobs.h"
+#include "driver/spawn.h"
 
 static char root[256];
 
@@ -229,6 +236,113 @@ static void fault_spec(void **state)
 #endif
 }
 
+/* the descriptors the parent opened for forked_child_as_if_execd */
+static int fd_cloexec = -1, fd_kept = -1;
+
+static void on_usr1(int sig) { (void)sig; }
+
+/* a child_main: what it got, one line on stdout (by write and by stdio,
+ * which the fork must write out at its end), exit code 7 */
+static int report_child(void)
+{
+	alarm(20); /* a stdin that never ends (its write end inherited) */
+	char buf[64];
+	ssize_t r;
+	size_t in = 0;
+	while ((r = read(STDIN_FILENO, buf, sizeof(buf))) > 0)
+		in += (size_t)r;
+	sigset_t m;
+	sigprocmask(SIG_SETMASK, NULL, &m);
+	bool mask = sigismember(&m, SIGINT) && sigismember(&m, SIGTERM) && sigismember(&m, SIGHUP) &&
+		    sigismember(&m, SIGPIPE) && !sigismember(&m, SIGUSR2);
+	struct sigaction usr1, pipe;
+	sigaction(SIGUSR1, NULL, &usr1);
+	sigaction(SIGPIPE, NULL, &pipe);
+	char line[160];
+	int n = snprintf(line, sizeof(line), "in=%zu mask=%d usr1=%d pipe=%d cloexec=%d kept=%d", in, mask,
+			 usr1.sa_handler == SIG_DFL, pipe.sa_handler == SIG_DFL,
+			 fcntl(fd_cloexec, F_GETFD) < 0 && errno == EBADF, fcntl(fd_kept, F_GETFD) >= 0);
+	if (write(STDOUT_FILENO, line, (size_t)n) != n)
+		return 3;
+	printf(" stdio\n");
+	return 7;
+}
+
+/* all of fd until end of file */
+static void read_all(int fd, char *buf, size_t len)
+{
+	size_t at = 0;
+	ssize_t r;
+	while (at + 1 < len && (r = read(fd, buf + at, len - 1 - at)) > 0)
+		at += (size_t)r;
+	buf[at] = 0;
+}
+
+/* single-threaded: a fork that gets what an exec'd child would (spawn.h) */
+static void forked_child_as_if_execd(void **state)
+{
+	(void)state;
+	struct sigaction sa = {.sa_handler = on_usr1}, old_usr1, old_pipe;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, &old_usr1);
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGPIPE, NULL, &old_pipe);
+	fd_cloexec = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	fd_kept = open("/dev/null", O_RDONLY);
+	assert_true(fd_cloexec > 2 && fd_kept > 2);
+	/* unwritten output of the parent: never the child's to write */
+	fputs("PARENT", stdout);
+	char *argv[] = {"/bin/sh", "-c", "cat >/dev/null; printf exec", NULL};
+	int to = -1, from = -1;
+	struct rb_err err = {{0}};
+	pid_t pid = rb_spawn_main(argv, report_child, &to, &from, &err);
+	assert_true(pid > 0);
+	assert_int_equal(write(to, "abc", 3), 3);
+	close(to);
+	char out[256];
+	read_all(from, out, sizeof(out));
+	close(from);
+	int status = rb_wait_child(pid);
+	sigaction(SIGUSR1, &old_usr1, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	close(fd_cloexec);
+	close(fd_kept);
+	assert_string_equal(out, "in=3 mask=1 usr1=1 pipe=1 cloexec=1 kept=1 stdio\n");
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+}
+
+static void *blocked_reader(void *arg)
+{
+	char c;
+	return read(*(int *)arg, &c, 1) == 1 ? NULL : arg;
+}
+
+/* multi-threaded: never a fork, argv is exec'd */
+static void threaded_parent_execs(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, blocked_reader, &p[0]), 0);
+	char *argv[] = {"/bin/sh", "-c", "cat >/dev/null; printf exec", NULL};
+	int to = -1, from = -1;
+	struct rb_err err = {{0}};
+	pid_t pid = rb_spawn_main(argv, report_child, &to, &from, &err);
+	assert_true(pid > 0);
+	close(to);
+	char out[256];
+	read_all(from, out, sizeof(out));
+	close(from);
+	int status = rb_wait_child(pid);
+	assert_int_equal(write(p[1], "x", 1), 1);
+	pthread_join(t, NULL);
+	close(p[0]);
+	close(p[1]);
+	assert_string_equal(out, "exec");
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +353,8 @@ int main(void)
 		cmocka_unit_test(missing_input_names_it),
 		cmocka_unit_test(guess_source),
 		cmocka_unit_test(fault_spec),
+		cmocka_unit_test(forked_child_as_if_execd),
+		cmocka_unit_test(threaded_parent_execs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
