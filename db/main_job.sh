@@ -74,9 +74,34 @@ build_and_sources() {
 	trap - EXIT
 }
 step "build + corpus sources" build_and_sources
-# the objects of programs/default.list only (what the job verifies); the
-# full corpus is `make corpus`
-step "corpus" make corpus-default
+# The corpus step with the binary (the objects of programs/default.list
+# only, what the job verifies; the full corpus is `make corpus`) runs
+# about one process at a time for 6-7 s, one core idle: the
+# micro-benchmarks run beside it, on that core, their output kept and
+# printed after the corpus's. The median of 3 interleaved repetitions of
+# at least 5 ms each (make bench alone: 5 of at least 10 ms): about 7 s
+# of CPU; every (operation, tracker) measured, the ratios side by side in
+# time as before.
+# (the binary the build step made, run as `make bench` runs it: no second
+# make beside the corpus's in the same tree)
+bench_beside_corpus() {
+	local bp rc=0 brc=0 log=build/main-job-bench.log
+	local cmd=(build/bench/rangebench-bench --benchmark_color=false --benchmark_repetitions=3
+		--benchmark_enable_random_interleaving=true --benchmark_min_time=0.005
+		--db db/results.sqlite --label "$label")
+	"${cmd[@]}" >"$log" 2>&1 &
+	bp=$!
+	# a failed corpus step stops the benchmarks too
+	trap 'kill $bp 2>/dev/null' EXIT
+	make corpus-default || rc=$?
+	[ $rc -eq 0 ] || return $rc
+	trap - EXIT
+	echo "micro-benchmarks, run beside the corpus step: ${cmd[*]}"
+	wait $bp || brc=$?
+	cat "$log"
+	[ $brc -eq 0 ] || { echo "micro-benchmarks failed (exit $brc)" >&2; return $brc; }
+}
+step "corpus + micro-benchmarks" bench_beside_corpus
 # exit 130: interrupted; anything else non-zero stops the job
 # --repeat 3: the median of three verifications per (program, tracker) for times
 # the kernel images of kernels.conf that `make kernels` downloaded (none:
@@ -84,10 +109,6 @@ step "corpus" make corpus-default
 trackers=$(build/rangebench trackers --csv | awk -F, 'NR > 1 && ($2 == "engine" || $1 == "kernel" ||
 	($2 == "kernel" && $0 !~ /not downloaded/)) {print $1}' | paste -sd, -)
 step "verify default corpus" build/rangebench run --repeat 3 --label "$label" --trackers "$trackers"
-# the median of 3 interleaved repetitions (make bench alone: 5); measured
-# with the benchmark binary: 14.6 s of CPU instead of 23.1 s
-step "micro-benchmarks" make bench BENCH_REPS="--benchmark_repetitions=3 --benchmark_enable_random_interleaving=true" \
-	BENCH_ARGS="--benchmark_min_time=0.01 --db db/results.sqlite --label $label"
 step "charts" build/rangebench plot
 
 total=$(($(date +%s) - t0))
