@@ -208,7 +208,7 @@ pcp_to_build() {
 }
 if ! with_rb && [ -n "$PCP_V" ] && pcp_to_build; then
 	mkdir -p "$WORK/debs"
-	(cd "$WORK/debs" && apt-get download -q "pcp=$PCP_V") >"$WORK/pcp-download.log" 2>&1 &&
+	(cd "$WORK/debs" && apt-get "${APT_O[@]}" download -q "pcp=$PCP_V") >"$WORK/pcp-download.log" 2>&1 &&
 		log "pcp $PCP_V: .deb downloaded for the pcp step" || true
 fi
 kkey="$(hash_files "$L" "$RECIPE/kernel.sh" "$RECIPE/compile-one.sh") ${KEYS[headers]} $CLANG_V"

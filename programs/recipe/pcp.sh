@@ -11,11 +11,11 @@ rm -rf "$out" "$tmp"; mkdir -p "$out" "$tmp" "$debs"
 prov=$out/.provenance.tsv; : >"$prov"
 ver=$(apt_cand pcp)
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || { apt-get update -qq >/dev/null 2>&1 || true;
-	ver=$(apt-cache policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}'); }
+	ver=$(apt-cache "${APT_O[@]}" policy pcp 2>/dev/null | awk '/Candidate:/ {print $2}'); }
 [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "pcp: no candidate version in the apt lists"
 deb=$(ls "$debs"/pcp_"${ver/*:/}"_*.deb 2>/dev/null | head -1 || true)
 if [ -z "$deb" ]; then
-	(cd "$debs" && apt-get download -q "pcp=$ver") >"$WORK/pcp-download.log" 2>&1 ||
+	(cd "$debs" && apt-get "${APT_O[@]}" download -q "pcp=$ver") >"$WORK/pcp-download.log" 2>&1 ||
 		die "pcp: apt-get download failed, see $WORK/pcp-download.log"
 	deb=$(ls "$debs"/pcp_*.deb | head -1)
 fi
