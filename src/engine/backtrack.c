@@ -228,7 +228,8 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
  * decoded once per program: if regs & trig, regs = (regs & ~clear) | set.
  * It is backtrack_insn's whole effect when no bit of slow is requested
  * (BT_ALWAYS: never) and the insn's history entry, if any, holds no linked
- * registers and no stack access; with a stack access, a load (BT_LOAD) of
+ * registers and no stack access; linked registers of the walk's frame are
+ * synced around it (fast_step); with a stack access, a load (BT_LOAD) of
  * a requested register requests the slot instead, and a store (BT_STORE)
  * to a requested slot requests `set` (the stored register) instead.
  * Otherwise backtrack_insn runs. BT_LOAD and BT_STORE sit in slow above
@@ -342,33 +343,67 @@ static int mark_in_parent(struct rb_env *env, struct rb_vstate *st, int fr)
 	return 0;
 }
 
-/* the decoded step of insn i on the current frame's requests *regs; h:
- * its history entry or NULL. false: backtrack_insn must take it. *stk:
- * it reached a stack slot of frame (h's) */
-static inline bool fast_step(struct rb_env *env, const struct rb_bt_desc *d, const struct rb_hist *h, uint32_t *regs,
-			     int *stk)
+/* bt_sync_linked_regs on frame fr's requests (regs, stack) alone: false
+ * when an entry is of another frame (backtrack_insn takes it) */
+static inline bool linked_step(uint64_t linked, int fr, uint32_t *regs, uint64_t *stack)
 {
-	if (((*regs | BT_ALWAYS) & d->slow))
-		return false;
-	if (!h || (!(h->flags & RB_HF_STACK) && !h->linked)) {
-		if (*regs & d->trig)
-			*regs = (*regs & ~(uint32_t)d->clear) | d->set;
-		return true;
+	int cnt = (int)(linked >> 60);
+	uint32_t lr = 0;
+	uint64_t ls = 0;
+	for (int k = 0; k < cnt; k++) {
+		unsigned e = (unsigned)(linked >> (10 * k)) & 0x3ff;
+		if ((int)(e & 7) != fr)
+			return false;
+		if (e & 8)
+			lr |= 1u << (e >> 4);
+		else
+			ls |= 1ull << (e >> 4);
 	}
-	if (h->linked || !(d->slow & (BT_LOAD | BT_STORE)))
+	if ((*regs & lr) || (*stack & ls)) {
+		*regs |= lr;
+		*stack |= ls;
+	}
+	return true;
+}
+
+/* the decoded step of insn i on the current frame's requests *regs (the
+ * frame fr's slots: env->bt_stack[fr]); h: its history entry or NULL.
+ * false: backtrack_insn must take it (nothing changed). *stk: it reached
+ * a stack slot of frame (h's). Linked registers of frame fr alone are
+ * synced before and after the step, as backtrack_insn does */
+static inline bool fast_step(struct rb_env *env, const struct rb_bt_desc *d, const struct rb_hist *h, int fr,
+			     uint32_t *regs, int *stk)
+{
+	uint32_t r = *regs;
+	uint64_t own = env->bt_stack[fr];
+	if (h && h->linked && !linked_step(h->linked, fr, &r, &own))
 		return false;
-	*stk = (int)((h->flags >> 1) & 7);
-	uint64_t *stack = &env->bt_stack[*stk];
-	uint64_t bit = 1ull << (h->flags >> 4);
-	if (d->slow & BT_LOAD) {
-		if (*regs & d->trig) {
-			*regs &= ~(uint32_t)d->clear;
-			*stack |= bit;
+	if (((r | BT_ALWAYS) & d->slow))
+		return false;
+	if (!h || !(h->flags & RB_HF_STACK)) {
+		if (r & d->trig)
+			r = (r & ~(uint32_t)d->clear) | d->set;
+	} else {
+		int hfr = (int)((h->flags >> 1) & 7);
+		if (!(d->slow & (BT_LOAD | BT_STORE)) || (h->linked && hfr != fr))
+			return false;
+		uint64_t *stack = hfr == fr ? &own : &env->bt_stack[hfr];
+		uint64_t bit = 1ull << (h->flags >> 4);
+		*stk = hfr;
+		if (d->slow & BT_LOAD) {
+			if (r & d->trig) {
+				r &= ~(uint32_t)d->clear;
+				*stack |= bit;
+			}
+		} else if (*stack & bit) {
+			*stack &= ~bit;
+			r |= d->set;
 		}
-	} else if (*stack & bit) {
-		*stack &= ~bit;
-		*regs |= d->set;
 	}
+	if (h && h->linked)
+		linked_step(h->linked, fr, &r, &own);
+	*regs = r;
+	env->bt_stack[fr] = own;
 	return true;
 }
 
@@ -417,7 +452,7 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 				skip = false;
 			} else {
 				int stk = fr;
-				if (!fast_step(env, &descs[i], h, &regs, &stk)) {
+				if (!fast_step(env, &descs[i], h, fr, &regs, &stk)) {
 					rec = recb = -1;
 					env->bt_regs[fr] = regs;
 					if (backtrack_insn(env, i, subseq_idx, h)) {
