@@ -45,8 +45,10 @@ static void scalar_op(struct rb_env *env, struct rb_reg *dst, const rb_val *src,
 
 /* check_reg_sane_offset (6.18): a scalar's off is the delta of a linked
  * copy, no pointer offset, and is not checked (only its value and bounds) */
-static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const char *tname)
+static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const struct rb_reg *ptr)
 {
+	char tn[48];
+#define tname rb_rtype_name(ptr, tn, sizeof(tn)) /* named only in a message */
 	struct rb_bounds b;
 	if (env->prof->ptr_off_in_var && r->type != RT_SCALAR) {
 		/* 7.2 check_reg_sane_offset_ptr: the whole offset */
@@ -78,6 +80,7 @@ static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const char *
 		return false;
 	}
 	return true;
+#undef tname
 }
 
 /* the variable offset of a pointer keeps no 32-bit bounds of its own */
@@ -97,8 +100,7 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 {
 	struct rb_reg *dst = &rb_cur_regs(env)[insn->dst_reg];
 	uint8_t op = BPF_OP(insn->code);
-	char tn[48];
-	rb_rtype_name(ptr, tn, sizeof(tn));
+	char tn[48]; /* the pointer's type, named only in a message */
 	bool known = env->t->is_const(&offr->val);
 	struct rb_bounds ob;
 	rb_reg_bounds(env, offr, &ob);
@@ -113,7 +115,7 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 	}
 	if (ptr->flags & RF_MAYBE_NULL)
 		return rb_reject(env, "R%d pointer arithmetic on %s prohibited, null-check it first", insn->dst_reg,
-				 tn);
+				 rb_rtype_name(ptr, tn, sizeof(tn)));
 	/* 6.18 adjust_ptr_min_max_vals: untrusted memory is read by probe
 	 * loads, its offset is not tracked; the destination stays as it was
 	 * (a pointer keeps its offset, a scalar plus the pointer its value) */
@@ -141,10 +143,11 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 			break;
 		/* fallthrough */
 	default:
-		return rb_reject(env, "R%d pointer arithmetic on %s prohibited", insn->dst_reg, tn);
+		return rb_reject(env, "R%d pointer arithmetic on %s prohibited", insn->dst_reg,
+				 rb_rtype_name(ptr, tn, sizeof(tn)));
 	}
 	struct rb_reg p = *ptr, o = *offr;
-	if (!sane_offset(env, &o, tn) || !sane_offset(env, &p, tn))
+	if (!sane_offset(env, &o, ptr) || !sane_offset(env, &p, ptr))
 		return RB_E_REJECT;
 	struct rb_reg res = p;
 	res.precise = 0;
@@ -191,7 +194,7 @@ static int adjust_ptr(struct rb_env *env, const struct bpf_insn *insn, const str
 		return rb_reject(env, "R%d pointer arithmetic with %s operator prohibited", insn->dst_reg,
 				 alu_str(op));
 	}
-	if (!sane_offset(env, &res, tn))
+	if (!sane_offset(env, &res, ptr))
 		return RB_E_REJECT;
 	*dst = res;
 	return 0;

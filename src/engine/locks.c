@@ -98,33 +98,42 @@ static int32_t find_struct(const struct btf *b, uint32_t id, const char *name, i
  * special fields once, btf_parse_fields at map creation), not at every
  * access to the value (netif_receive_skb: 34% of old's exploration in
  * find_struct) */
-static const char *const field_names[] = {"bpf_spin_lock", "bpf_res_spin_lock", "bpf_timer", "bpf_wq",
-					  "bpf_task_work"};
+static const char *const field_names[RB_NFIELDS] = {"bpf_spin_lock", "bpf_res_spin_lock", "bpf_timer", "bpf_wq",
+						  "bpf_task_work"};
 #define NFIELDS (sizeof(field_names) / sizeof(field_names[0]))
 #define FIELD_UNKNOWN INT32_MIN
 
-int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name)
+int32_t rb_map_field_off(struct rb_env *env, int map_idx, enum rb_map_field k)
 {
 	if (map_idx < 0 || (size_t)map_idx >= env->obj->map_cnt)
 		return -1;
+	if (env->field_offs && env->field_offs[(size_t)map_idx * NFIELDS + k] != FIELD_UNKNOWN)
+		return env->field_offs[(size_t)map_idx * NFIELDS + k];
 	const struct rb_map *m = &env->obj->maps[map_idx];
 	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
 	if (!b)
 		return -1;
-	size_t k = 0;
-	while (k < NFIELDS && strcmp(field_names[k], name))
-		k++;
-	if (k == NFIELDS)
-		return find_struct(b, m->btf_value_type_id, name, 0);
 	if (!env->field_offs && (env->field_offs = malloc(sizeof(int32_t) * NFIELDS * env->obj->map_cnt)))
 		for (size_t i = 0; i < NFIELDS * env->obj->map_cnt; i++)
 			env->field_offs[i] = FIELD_UNKNOWN;
-	if (!env->field_offs) /* out of memory: found again each time */
-		return find_struct(b, m->btf_value_type_id, name, 0);
-	int32_t *off = &env->field_offs[(size_t)map_idx * NFIELDS + k];
-	if (*off == FIELD_UNKNOWN)
-		*off = find_struct(b, m->btf_value_type_id, name, 0);
-	return *off;
+	int32_t off = find_struct(b, m->btf_value_type_id, field_names[k], 0);
+	if (env->field_offs) /* else (out of memory) found again each time */
+		env->field_offs[(size_t)map_idx * NFIELDS + k] = off;
+	return off;
+}
+
+int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name)
+{
+	size_t k = 0;
+	while (k < NFIELDS && strcmp(field_names[k], name))
+		k++;
+	if (k < NFIELDS)
+		return rb_map_field_off(env, map_idx, (enum rb_map_field)k);
+	if (map_idx < 0 || (size_t)map_idx >= env->obj->map_cnt)
+		return -1;
+	const struct rb_map *m = &env->obj->maps[map_idx];
+	const struct btf *b = m->btf_value_type_id ? rb_obj_btf(env) : NULL;
+	return b ? find_struct(b, m->btf_value_type_id, name, 0) : -1;
 }
 
 int32_t rb_type_struct_field_off(struct rb_env *env, uint32_t type_id, const char *name)
@@ -135,7 +144,7 @@ int32_t rb_type_struct_field_off(struct rb_env *env, uint32_t type_id, const cha
 
 int32_t rb_map_spin_lock_off(struct rb_env *env, int map_idx)
 {
-	return rb_map_struct_field_off(env, map_idx, "bpf_spin_lock");
+	return rb_map_field_off(env, map_idx, RB_FIELD_SPIN_LOCK);
 }
 
 static int lock_index(const struct rb_vstate *st)
@@ -329,16 +338,15 @@ int rb_lock_check_call(struct rb_env *env, const struct bpf_insn *insn)
 /* check_map_access: a load or store overlapping a lock (4 bytes each) */
 int rb_lock_check_access(struct rb_env *env, const struct rb_reg *reg, int off, int size)
 {
-	static const char *const types[] = {"bpf_spin_lock", "bpf_res_spin_lock"};
-	for (int i = 0; i < 2; i++) {
-		int32_t lock_off = rb_map_struct_field_off(env, reg->map_idx, types[i]);
+	for (int i = RB_FIELD_SPIN_LOCK; i <= RB_FIELD_RES_SPIN_LOCK; i++) {
+		int32_t lock_off = rb_map_field_off(env, reg->map_idx, (enum rb_map_field)i);
 		if (lock_off < 0)
 			continue;
 		struct rb_bounds b;
 		rb_reg_bounds(env, reg, &b);
 		int64_t lo = (int64_t)b.smin + off, hi = (int64_t)b.umax + off + size;
 		if (lo < lock_off + 4 && lock_off < hi)
-			return rb_reject(env, "%s cannot be accessed directly by load/store", types[i]);
+			return rb_reject(env, "%s cannot be accessed directly by load/store", field_names[i]);
 	}
 	return 0;
 }
@@ -379,8 +387,8 @@ bool rb_lock_held(struct rb_env *env)
 
 bool rb_map_has_lock(struct rb_env *env, int map_idx)
 {
-	return rb_map_spin_lock_off(env, map_idx) >= 0 ||
-	       rb_map_struct_field_off(env, map_idx, "bpf_res_spin_lock") >= 0;
+	return rb_map_field_off(env, map_idx, RB_FIELD_SPIN_LOCK) >= 0 ||
+	       rb_map_field_off(env, map_idx, RB_FIELD_RES_SPIN_LOCK) >= 0;
 }
 
 int rb_kfunc_res_spin_lock(struct rb_env *env, const struct bpf_insn *insn, const struct rb_kfunc_call *call)

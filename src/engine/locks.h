@@ -36,6 +36,9 @@ int rb_check_spin_lock_arg(struct rb_env *env, int32_t helper_id, int regno);
 struct btf;
 /* byte offset of a struct `name` member (nested too) of the map's BTF value type, -1 when none */
 int32_t rb_map_struct_field_off(struct rb_env *env, int map_idx, const char *name);
+/* the same of the special structs, remembered per map (rb_env field_offs) */
+enum rb_map_field { RB_FIELD_SPIN_LOCK, RB_FIELD_RES_SPIN_LOCK, RB_FIELD_TIMER, RB_FIELD_WQ, RB_FIELD_TASK_WORK, RB_NFIELDS };
+int32_t rb_map_field_off(struct rb_env *env, int map_idx, enum rb_map_field field);
 /* ... of the program BTF's struct type_id, -1 when none */
 int32_t rb_type_struct_field_off(struct rb_env *env, uint32_t type_id, const char *name);
 /* byte offset of the map value's struct bpf_spin_lock (the map's BTF), -1 when none */

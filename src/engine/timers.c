@@ -19,13 +19,13 @@
 
 int32_t rb_map_timer_off(struct rb_env *env, int map_idx)
 {
-	return rb_map_struct_field_off(env, map_idx, "bpf_timer");
+	return rb_map_field_off(env, map_idx, RB_FIELD_TIMER);
 }
 
 bool rb_map_has_async(struct rb_env *env, int map_idx)
 {
-	return rb_map_timer_off(env, map_idx) >= 0 || rb_map_struct_field_off(env, map_idx, "bpf_wq") >= 0 ||
-	       rb_map_struct_field_off(env, map_idx, "bpf_task_work") >= 0;
+	return rb_map_timer_off(env, map_idx) >= 0 || rb_map_field_off(env, map_idx, RB_FIELD_WQ) >= 0 ||
+	       rb_map_field_off(env, map_idx, RB_FIELD_TASK_WORK) >= 0;
 }
 
 int rb_check_timer_arg(struct rb_env *env, int regno, int *map_idx, int32_t *map_uid)
