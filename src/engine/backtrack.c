@@ -366,21 +366,25 @@ static inline bool linked_step(uint64_t linked, int fr, uint32_t *regs, uint64_t
 	return true;
 }
 
-/* the decoded step of insn i on the current frame's requests *regs (the
- * frame fr's slots: env->bt_stack[fr]); h: its history entry or NULL.
- * false: backtrack_insn must take it (nothing changed). *stk: it reached
- * a stack slot of frame (h's). Linked registers of frame fr alone are
- * synced before and after the step, as backtrack_insn does */
+/* the decoded step of insn i on frame fr's requests (*regs, env->bt_stack[fr]);
+ * h: its history entry or NULL. false: backtrack_insn must take it (nothing
+ * changed). *stk: it reached a stack slot of frame (h's). Linked registers
+ * of frame fr alone are synced before and after, as backtrack_insn does */
 static inline bool fast_step(struct rb_env *env, const struct rb_bt_desc *d, const struct rb_hist *h, int fr,
 			     uint32_t *regs, int *stk)
 {
+	if (!h || (!(h->flags & RB_HF_STACK) && !h->linked)) {
+		if (((*regs | BT_ALWAYS) & d->slow))
+			return false;
+		if (*regs & d->trig)
+			*regs = (*regs & ~(uint32_t)d->clear) | d->set;
+		return true;
+	}
 	uint32_t r = *regs;
 	uint64_t own = env->bt_stack[fr];
-	if (h && h->linked && !linked_step(h->linked, fr, &r, &own))
+	if ((h->linked && !linked_step(h->linked, fr, &r, &own)) || ((r | BT_ALWAYS) & d->slow))
 		return false;
-	if (((r | BT_ALWAYS) & d->slow))
-		return false;
-	if (!h || !(h->flags & RB_HF_STACK)) {
+	if (!(h->flags & RB_HF_STACK)) {
 		if (r & d->trig)
 			r = (r & ~(uint32_t)d->clear) | d->set;
 	} else {
@@ -400,7 +404,7 @@ static inline bool fast_step(struct rb_env *env, const struct rb_bt_desc *d, con
 			r |= d->set;
 		}
 	}
-	if (h && h->linked)
+	if (h->linked)
 		linked_step(h->linked, fr, &r, &own);
 	*regs = r;
 	env->bt_stack[fr] = own;

@@ -3,7 +3,9 @@
  * walk takes the union of what its requests left only when every request
  * is stored for that very state and position and no other frame has any,
  * copies of a state start without its walks, and old positions give way
- * to new ones. */
+ * to new ones; a walk through a jump whose history links registers of the
+ * walk's own frame is remembered, one linking another frame's is not, and
+ * both mark the same register precise. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "engine/backtrack.h"
 #include "engine/bt_memo.h"
 
 struct fix {
@@ -120,12 +123,67 @@ static void test_copies_and_eviction(void **state)
 	rb_state_free(f.st);
 }
 
+/* 0: r2 = r1; 1: w7 = w2; 2: if w7 != 0 goto +1 (linking r2 and r7 of
+ * frame link_frame); 3: r3 = r2; then r3 is asked for at 4: the walk
+ * (4 skipped, 3, 2, 1, 0) leaves r1, marked precise in the parent */
+static void linked_walk(int link_frame, bool *remembered, bool *r1_precise)
+{
+	struct bpf_insn insns[] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 1},
+		{.code = BPF_ALU | BPF_MOV | BPF_X, .dst_reg = 7, .src_reg = 2},
+		{.code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = 7, .off = 1},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 2},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	struct rb_aux aux[5];
+	memset(aux, 0, sizeof(aux));
+	struct rb_env env;
+	memset(&env, 0, sizeof(env));
+	env.insns = insns;
+	env.insn_cnt = 5;
+	env.aux = aux;
+	struct rb_vstate *parent = rb_state_new(NULL, 8), *st = rb_state_new(NULL, 8);
+	assert_non_null(parent);
+	assert_non_null(st);
+	parent->frame[0]->regs[1].type = RT_SCALAR;
+	parent->last_insn_idx = -1;
+	st->parent = parent;
+	st->insn_idx = 4;
+	st->frame[0]->regs[3].type = RT_SCALAR;
+	env.cur = st;
+	env.insn_idx = 2;
+	env.prev_insn_idx = 1;
+	assert_int_equal(rb_push_hist(&env, st, 0), 0);
+	unsigned r2 = (unsigned)link_frame | 8u | (2u << 4), r7 = (unsigned)link_frame | 8u | (7u << 4);
+	st->hist[0].linked = r2 | ((uint64_t)r7 << 10) | (2ull << 60);
+	assert_int_equal(rb_mark_chain_precision(&env, 3), 0);
+	*r1_precise = parent->frame[0]->regs[1].precise;
+	*remembered = st->bt_memo_id && env.bt_memo && (rb_bt_memo_positions(env.bt_memo, st) & (1ull << 4));
+	free(env.bt_desc);
+	free(env.bt_memo);
+	rb_state_free(st);
+	rb_state_free(parent);
+}
+
+static void test_linked_walk(void **state)
+{
+	(void)state;
+	bool remembered, precise;
+	linked_walk(0, &remembered, &precise);
+	assert_true(precise);
+	assert_true(remembered);
+	linked_walk(1, &remembered, &precise);
+	assert_true(precise);
+	assert_false(remembered);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single),
 		cmocka_unit_test(test_union),
 		cmocka_unit_test(test_copies_and_eviction),
+		cmocka_unit_test(test_linked_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
