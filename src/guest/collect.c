@@ -312,7 +312,7 @@ int rb_gst_finish_guest(struct runner *r, struct guest *g, int status)
 			ol[i].f = open_memstream(&ol[i].buf, &ol[i].len);
 	}
 	int rc = 0;
-	for (unsigned port = 1; port <= r->vcpus && rc == 0; port++) {
+	for (unsigned port = 1; port <= g->vcpus && rc == 0; port++) {
 		char path[PATH_MAX + 16];
 		snprintf(path, sizeof(path), "%s/ttyS%u", g->dir, port);
 		rc = parse_file(r, &p, path, -1, g->accel, ol, port == 1 && g->dump_inputs);

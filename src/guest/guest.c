@@ -183,7 +183,7 @@ static int lookup(struct runner *r, size_t *todo, size_t *ntodo)
 static void watch(struct runner *r, struct guest *g, unsigned boot_s, unsigned idle_s)
 {
 	double t = rb_gst_now_s();
-	if (rb_gst_grew(r, g))
+	if (rb_gst_grew(g))
 		g->last_output = t;
 	char p1[PATH_MAX + 16];
 	snprintf(p1, sizeof(p1), "%s/ttyS1", g->dir);

@@ -35,6 +35,7 @@ struct guest {
 	bool killed_idle, killed_boot, stopped;
 	bool done;                  /* ended for good (not to be started again) */
 	unsigned boots;             /* times this batch was booted */
+	unsigned vcpus;             /* this guest's: the runner's, at most one per object of its batch */
 };
 
 struct runner {
@@ -60,7 +61,7 @@ bool rb_gst_find_in_path(const char *name, char *out, size_t len);
 int rb_gst_start_guest(struct runner *r, struct guest *g, struct rb_err *err);
 bool rb_gst_file_has(const char *path, const char *needle);
 /* output seen since the last look? (console and ports) */
-bool rb_gst_grew(struct runner *r, struct guest *g);
+bool rb_gst_grew(struct guest *g);
 /* the console's line saying why the guest kernel died ("" if none), and its last line */
 void rb_gst_crash_line(const char *dir, char *out, size_t len, char *last, size_t lastlen);
 void rb_gst_rm_dir(const char *dir);
