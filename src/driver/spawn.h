@@ -32,10 +32,11 @@ pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err
  * atexit handlers (it ends with _exit, with child_main's code, or 2 if
  * what it printed could not be written, as main does), and touches
  * nothing of the parent's but what child_main reads. In test builds its
- * leaks are not checked: LeakSanitizer would walk the whole heap it
- * shares with the parent (~15 ms a child), and the same child_main runs
- * exec'd, and checked, where the parent has threads (`run`).
- * Multi-threaded: rb_spawn(argv, ...). */
+ * leaks are not checked: that check (~15-20 ms a child, fork or exec) is
+ * most of what a fork saves here, the fork alone little more than the
+ * copy-on-write faults it costs the parent (sanitizer build; release: 3 ms
+ * of a verify's 21); the same child_main runs exec'd, and checked, where
+ * the parent has threads (every `run`). Multi-threaded: rb_spawn(argv, ...). */
 pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, int *from_child,
 		    struct rb_err *err);
 
