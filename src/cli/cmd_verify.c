@@ -304,8 +304,9 @@ struct probe {
 };
 
 /* true when the object is done with (reported, *rc set): the loader
- * crashed on it or refused it in the child */
-static bool opened_apart(struct probe *pr, const char *path, const struct rb_load_opts *lo, int *rc)
+ * crashed on it or refused it in the child; last: the last object, whose
+ * child ends once it has answered, not after the verifications here */
+static bool opened_apart(struct probe *pr, const char *path, const struct rb_load_opts *lo, bool last, int *rc)
 {
 	if (pr->unavailable)
 		return false;
@@ -315,6 +316,8 @@ static bool opened_apart(struct probe *pr, const char *path, const struct rb_loa
 	}
 	struct rb_scan_obj so;
 	struct rb_err err = {{0}};
+	if (last)
+		rb_scan_last(pr->scan);
 	int r = rb_scan_object(pr->scan, path, lo, &so, &err);
 	if (r == RB_SCAN_OK) {
 		rb_scan_obj_free(&so);
@@ -464,8 +467,6 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	static struct rb_helper_probe hp;
 	rb_helper_probe_init(&hp, !compiled_helpers);
 	struct probe probe = {0};
-	char why[128];
-	bool scan_bad = false;
 	for (int a = 0; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
@@ -478,13 +479,7 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		}
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
-		bool apart = opened_apart(&probe, path, lopts, &rc);
-		/* the last object opened: its scan child ends now, not once
-		 * the programs are verified here (a forked child shares this
-		 * process's pages while it lives: each one written is copied) */
-		if (a == argc - 1 && !rb_scan_end(probe.scan, why, sizeof(why)))
-			scan_bad = true;
-		if (apart)
+		if (opened_apart(&probe, path, lopts, a == argc - 1, &rc))
 			continue;
 		if (rb_object_open(path, &lo, &obj, &err) < 0) {
 			fprintf(stderr, "rangebench verify: %s\n", err.msg);
@@ -543,7 +538,8 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	}
 	rb_vmlinux_free(vmlinux);
 	rb_pool_delete(pool);
-	if (scan_bad || !rb_scan_end(probe.scan, why, sizeof(why)))
+	char why[128];
+	if (!rb_scan_end(probe.scan, why, sizeof(why)))
 		fprintf(stderr,
 			"rangebench verify: warning: the scan child ended badly after answering (%s); "
 			"the objects were opened before that\n",

@@ -17,6 +17,10 @@
 #include "driver/wire.h"
 #include "engine/vmlinux.h"
 
+/* bytes of answer room kept from the start (a program takes ~60 + its
+ * names: a few hundred programs) */
+#define RB_SCAN_ANSWER_ROOM (64u << 10)
+
 struct rb_scan {
 	char *exe;
 	bool (*stop)(void *);
@@ -25,6 +29,9 @@ struct rb_scan {
 	pid_t pid; /* 0: no child */
 	int to, from;
 	struct rb_wbuf buf;
+	bool last;         /* rb_scan_last: end the child once it answers */
+	bool ended, ended_late; /* ended so, and how: for rb_scan_end */
+	int ended_status;
 };
 
 void rb_scan_obj_free(struct rb_scan_obj *o)
@@ -107,12 +114,21 @@ static int end_child_late(struct rb_scan *s, bool kill_it, bool *late)
 
 static int end_child(struct rb_scan *s, bool kill_it) { return end_child_late(s, kill_it, NULL); }
 
+void rb_scan_last(struct rb_scan *s) { s->last = true; }
+
 bool rb_scan_end(struct rb_scan *s, char *why, size_t len)
 {
-	if (!s || !s->pid)
+	if (!s || (!s->pid && !s->ended))
 		return true;
 	bool late = false;
-	int status = end_child_late(s, false, &late);
+	int status;
+	if (s->ended) {
+		status = s->ended_status;
+		late = s->ended_late;
+		s->ended = false;
+	} else {
+		status = end_child_late(s, false, &late);
+	}
 	if (late) {
 		snprintf(why, len, "did not exit within %.0f s of its last object: killed", exit_limit_s());
 		return false;
@@ -200,6 +216,15 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 	rb_wput_str(&s->buf, lo && lo->kernel_inputs ? lo->kernel_inputs : "");
 	if (s->buf.oom)
 		return rb_errf(err, "%s: out of memory", path);
+	/* room for most answers before the child starts, so that nothing is
+	 * allocated here while it answers (rb_scan_last) */
+	if (s->buf.cap < RB_SCAN_ANSWER_ROOM) {
+		char *q = realloc(s->buf.p, RB_SCAN_ANSWER_ROOM);
+		if (!q)
+			return rb_errf(err, "%s: out of memory", path);
+		s->buf.p = q;
+		s->buf.cap = RB_SCAN_ANSWER_ROOM;
+	}
 	/* a child that died since its last answer is replaced once */
 	for (int attempt = 0;; attempt++) {
 		if (!s->pid) {
@@ -245,8 +270,15 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 			continue;
 		if (r == 0)
 			continue;
-		if (r > 0 && rb_wire_recv(s->from, &s->buf) == 1)
+		if (r > 0 && rb_wire_recv(s->from, &s->buf) == 1) {
+			if (s->last) {
+				s->ended_late = false;
+				s->ended_status = end_child_late(s, false, &s->ended_late);
+				s->ended = true;
+				s->last = false;
+			}
 			return parse_reply(s, path, out, err);
+		}
 		/* end of file or a broken frame: the child died opening it */
 		char how[96];
 		rb_status_text(end_child(s, true), how, sizeof(how));

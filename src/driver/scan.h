@@ -61,6 +61,12 @@ struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_ar
  * or -1 when no child could be started (err says why). */
 int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *out,
 		   struct rb_err *err);
+/* The next rb_scan_object is the caller's last: its child is ended as soon
+ * as it has answered, before the answer is read here (rb_scan_end reports
+ * how it ended). A forked child (spawn.h) shares this process's memory
+ * while it lives: each page this process writes meanwhile is copied, and
+ * an allocation splits the sanitizer's huge pages (test builds). */
+void rb_scan_last(struct rb_scan *s);
 /* Ends the idle child (if any): closes its stdin and waits for it to
  * exit, at most RB_SCAN_EXIT_S seconds before it is killed. True when it
  * exited with status 0 (or there was none); false, and how it ended in
