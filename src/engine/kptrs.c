@@ -79,6 +79,8 @@ static int scan(const struct btf *b, uint32_t id, int64_t base, struct rb_kptr_r
 			int s = scan(b, a->type, base + (int64_t)i * esz, rec, depth + 1);
 			if (s == BAD_RECORD)
 				return BAD_RECORD;
+			if (s == NO_KPTR) /* nor any element after (the same type) */
+				break;
 			r |= s;
 		}
 		return r;
