@@ -9,6 +9,7 @@
 #include "engine/profile.h"
 #include "engine/backtrack.h"
 #include "engine/bt_memo.h"
+#include "engine/bt_step.h"
 
 void rb_mark_all_imprecise(struct rb_vstate *st)
 {
@@ -52,7 +53,6 @@ void rb_mark_all_scalars_precise(struct rb_env *env, struct rb_vstate *st)
 
 #define BT_NOTSUPP 1
 #define BT_BUG 2
-#define ARGS_MASK 0x3e
 
 static bool bt_empty(struct rb_env *env)
 {
@@ -224,83 +224,6 @@ static int backtrack_insn_inner(struct rb_env *env, int idx, int subseq_idx, con
 	return 0;
 }
 
-/* The step of one instruction on the current frame's requested registers,
- * decoded once per program: if regs & trig, regs = (regs & ~clear) | set.
- * It is backtrack_insn's whole effect when no bit of slow is requested
- * (BT_ALWAYS: never) and the insn's history entry, if any, holds no linked
- * registers and no stack access; linked registers of the walk's frame are
- * synced around it (fast_step); with a stack access, a load (BT_LOAD) of
- * a requested register requests the slot instead, and a store (BT_STORE)
- * to a requested slot requests `set` (the stored register) instead.
- * Otherwise backtrack_insn runs. BT_LOAD and BT_STORE sit in slow above
- * every register: a requested register that high only means the slow way. */
-struct rb_bt_desc {
-	uint16_t trig, clear, set, slow;
-};
-#define BT_ALWAYS 0x8000u
-#define BT_LOAD 0x4000u
-#define BT_STORE 0x2000u
-
-static struct rb_bt_desc bt_desc_of(const struct bpf_insn *insn)
-{
-	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code), mode = BPF_MODE(insn->code);
-	struct rb_bt_desc d = {0, 0, 0, 0};
-	if (insn->code == 0)
-		return d;
-	if (insn->dst_reg > RB_REG_FP || insn->src_reg > RB_REG_FP) {
-		d.slow = BT_ALWAYS;
-		return d;
-	}
-	uint16_t dm = (uint16_t)(1u << insn->dst_reg), sm = (uint16_t)(1u << insn->src_reg);
-	if (cls == BPF_ALU || cls == BPF_ALU64) {
-		if (op == BPF_END || op == BPF_NEG)
-			return d;
-		d.trig = dm;
-		d.clear = op == BPF_MOV ? dm : 0;
-		d.set = BPF_SRC(insn->code) == BPF_X && insn->src_reg != RB_REG_FP ? sm : 0;
-		return d;
-	}
-	bool fetch = cls == BPF_STX && mode == BPF_ATOMIC && (insn->imm & BPF_FETCH);
-	if (cls == BPF_LDX || fetch || (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == 0x100)) {
-		int load_reg = fetch ? (insn->imm == BPF_CMPXCHG ? 0 : insn->src_reg) : insn->dst_reg;
-		d.trig = d.clear = (uint16_t)(1u << load_reg);
-		d.slow = BT_LOAD;
-		return d;
-	}
-	if (cls == BPF_STX || cls == BPF_ST) {
-		d.slow = dm | BT_STORE;
-		d.set = cls == BPF_STX ? sm : 0;
-		return d;
-	}
-	if (cls == BPF_JMP || cls == BPF_JMP32) {
-		if (op == BPF_CALL || op == BPF_EXIT)
-			d.slow = BT_ALWAYS;
-		else if (BPF_SRC(insn->code) == BPF_X && op != BPF_JA)
-			d.trig = d.set = dm | sm;
-		return d;
-	}
-	/* BPF_LD: ld_imm64, or ld_abs/ld_ind (BT_NOTSUPP when requested) */
-	d.trig = d.clear = dm;
-	if (mode == BPF_IND || mode == BPF_ABS)
-		d.slow = dm;
-	return d;
-}
-
-/* env->insns no longer change once exploration runs (const_fold.c
- * rewrites them before); NULL when out of memory */
-static const struct rb_bt_desc *bt_descs(struct rb_env *env)
-{
-	if (env->bt_desc)
-		return env->bt_desc;
-	if (!env->bt_memo && !(env->bt_memo = calloc(1, sizeof(*env->bt_memo))))
-		return NULL;
-	env->bt_desc = malloc(sizeof(struct rb_bt_desc) * (size_t)env->insn_cnt);
-	if (env->bt_desc)
-		for (int i = 0; i < env->insn_cnt; i++)
-			env->bt_desc[i] = bt_desc_of(&env->insns[i]);
-	return env->bt_desc;
-}
-
 /* the requests of frame fr found in parent checkpoint st: marked precise
  * there (6.18 __mark_chain_precision's loop over each frame's masks) */
 static int mark_in_parent(struct rb_env *env, struct rb_vstate *st, int fr)
@@ -343,74 +266,6 @@ static int mark_in_parent(struct rb_env *env, struct rb_vstate *st, int fr)
 	return 0;
 }
 
-/* bt_sync_linked_regs on frame fr's requests (regs, stack) alone: false
- * when an entry is of another frame (backtrack_insn takes it) */
-static inline bool linked_step(uint64_t linked, int fr, uint32_t *regs, uint64_t *stack)
-{
-	int cnt = (int)(linked >> 60);
-	uint32_t lr = 0;
-	uint64_t ls = 0;
-	for (int k = 0; k < cnt; k++) {
-		unsigned e = (unsigned)(linked >> (10 * k)) & 0x3ff;
-		if ((int)(e & 7) != fr)
-			return false;
-		if (e & 8)
-			lr |= 1u << (e >> 4);
-		else
-			ls |= 1ull << (e >> 4);
-	}
-	if ((*regs & lr) || (*stack & ls)) {
-		*regs |= lr;
-		*stack |= ls;
-	}
-	return true;
-}
-
-/* the decoded step of insn i on frame fr's requests (*regs, env->bt_stack[fr]);
- * h: its history entry or NULL. false: backtrack_insn must take it (nothing
- * changed). *stk: it reached a stack slot of frame (h's). Linked registers
- * of frame fr alone are synced before and after, as backtrack_insn does */
-static inline bool fast_step(struct rb_env *env, const struct rb_bt_desc *d, const struct rb_hist *h, int fr,
-			     uint32_t *regs, int *stk)
-{
-	if (!h || (!(h->flags & RB_HF_STACK) && !h->linked)) {
-		if (((*regs | BT_ALWAYS) & d->slow))
-			return false;
-		if (*regs & d->trig)
-			*regs = (*regs & ~(uint32_t)d->clear) | d->set;
-		return true;
-	}
-	uint32_t r = *regs;
-	uint64_t own = env->bt_stack[fr];
-	if ((h->linked && !linked_step(h->linked, fr, &r, &own)) || ((r | BT_ALWAYS) & d->slow))
-		return false;
-	if (!(h->flags & RB_HF_STACK)) {
-		if (r & d->trig)
-			r = (r & ~(uint32_t)d->clear) | d->set;
-	} else {
-		int hfr = (int)((h->flags >> 1) & 7);
-		if (!(d->slow & (BT_LOAD | BT_STORE)) || (h->linked && hfr != fr))
-			return false;
-		uint64_t *stack = hfr == fr ? &own : &env->bt_stack[hfr];
-		uint64_t bit = 1ull << (h->flags >> 4);
-		*stk = hfr;
-		if (d->slow & BT_LOAD) {
-			if (r & d->trig) {
-				r &= ~(uint32_t)d->clear;
-				*stack |= bit;
-			}
-		} else if (*stack & bit) {
-			*stack &= ~bit;
-			r |= d->set;
-		}
-	}
-	if (h->linked)
-		linked_step(h->linked, fr, &r, &own);
-	*regs = r;
-	env->bt_stack[fr] = own;
-	return true;
-}
-
 /* walk back from `start` (the current state) marking the requested
  * registers/slots precise in parent checkpoints */
 static int mark_chain(struct rb_env *env, struct rb_vstate *start)
@@ -420,7 +275,7 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 	bool skip_first = true;
 	if (bt_empty(env))
 		return 0;
-	const struct rb_bt_desc *descs = bt_descs(env);
+	const struct rb_bt_desc *descs = rb_bt_descs(env);
 	if (!descs)
 		return RB_E_NOMEM;
 	struct rb_bt_memo *memo = env->bt_memo;
@@ -451,12 +306,36 @@ static int mark_chain(struct rb_env *env, struct rb_vstate *start)
 		uint64_t mpos = rb_bt_memo_positions(memo, st);
 		bool empty = false;
 		for (;;) {
+			/* the steps with no history entry down to the next stop
+			 * (an entry, the first insn, a remembered position), where
+			 * the decoded step neither takes backtrack_insn nor empties
+			 * the requests: the loop below does the rest */
+			int lo = first > 0 ? first : 0;
+			if (nh > lo && nh <= i)
+				lo = nh;
+			if (!skip && i > lo && !((mpos >> (i & 63)) & 1)) {
+				uint32_t r = regs;
+				int j = i;
+				for (;;) {
+					const struct rb_bt_desc d = descs[j];
+					uint32_t nr = (r & d.trig) ? (r & ~(uint32_t)d.clear) | d.set : r;
+					if (((r | BT_ALWAYS) & d.slow) || (r && !nr))
+						break;
+					r = nr;
+					if (--j <= lo || ((mpos >> (j & 63)) & 1))
+						break;
+				}
+				if (j != i)
+					subseq_idx = j + 1;
+				regs = r;
+				i = j;
+			}
 			const struct rb_hist *h = i == nh ? &hist[history - 1] : NULL;
 			if (skip) {
 				skip = false;
 			} else {
 				int stk = fr;
-				if (!fast_step(env, &descs[i], h, fr, &regs, &stk)) {
+				if (!rb_bt_fast_step(env, &descs[i], h, fr, &regs, &stk)) {
 					rec = recb = -1;
 					env->bt_regs[fr] = regs;
 					if (backtrack_insn(env, i, subseq_idx, h)) {

@@ -4,8 +4,9 @@
  * is stored for that very state and position and no other frame has any,
  * copies of a state start without its walks, and old positions give way
  * to new ones; a walk through a jump whose history links registers of the
- * walk's own frame is remembered, one linking another frame's is not, and
- * both mark the same register precise. */
+ * walk's own frame, or through a helper call, is remembered, one linking
+ * another frame's or through a call of a callback is not, and both mark
+ * the same register precise. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -123,23 +124,19 @@ static void test_copies_and_eviction(void **state)
 	rb_state_free(f.st);
 }
 
-/* 0: r2 = r1; 1: w7 = w2; 2: if w7 != 0 goto +1 (linking r2 and r7 of
- * frame link_frame); 3: r3 = r2; then r3 is asked for at 4: the walk
- * (4 skipped, 3, 2, 1, 0) leaves r1, marked precise in the parent */
-static void linked_walk(int link_frame, bool *remembered, bool *r1_precise)
+/* a walk asking for r3 at insn 3 of insns (the state's first insn 0, a
+ * history entry at insn 2 from 1 with these linked registers), its
+ * parent's r1 a scalar: *r1_precise whether the walk marked it, and
+ * whether the walk was remembered (at insn 3) */
+static void walk(const struct bpf_insn *insns, bool calls_callback_1, uint64_t linked, bool *remembered,
+		 bool *r1_precise)
 {
-	struct bpf_insn insns[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 2, .src_reg = 1},
-		{.code = BPF_ALU | BPF_MOV | BPF_X, .dst_reg = 7, .src_reg = 2},
-		{.code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = 7, .off = 1},
-		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 2},
-		{.code = BPF_JMP | BPF_EXIT},
-	};
 	struct rb_aux aux[5];
 	memset(aux, 0, sizeof(aux));
+	aux[1].calls_callback = calls_callback_1;
 	struct rb_env env;
 	memset(&env, 0, sizeof(env));
-	env.insns = insns;
+	env.insns = (struct bpf_insn *)insns;
 	env.insn_cnt = 5;
 	env.aux = aux;
 	struct rb_vstate *parent = rb_state_new(NULL, 8), *st = rb_state_new(NULL, 8);
@@ -148,31 +145,60 @@ static void linked_walk(int link_frame, bool *remembered, bool *r1_precise)
 	parent->frame[0]->regs[1].type = RT_SCALAR;
 	parent->last_insn_idx = -1;
 	st->parent = parent;
-	st->insn_idx = 4;
+	st->insn_idx = 3;
 	st->frame[0]->regs[3].type = RT_SCALAR;
 	env.cur = st;
 	env.insn_idx = 2;
 	env.prev_insn_idx = 1;
 	assert_int_equal(rb_push_hist(&env, st, 0), 0);
-	unsigned r2 = (unsigned)link_frame | 8u | (2u << 4), r7 = (unsigned)link_frame | 8u | (7u << 4);
-	st->hist[0].linked = r2 | ((uint64_t)r7 << 10) | (2ull << 60);
+	st->hist[0].linked = linked;
 	assert_int_equal(rb_mark_chain_precision(&env, 3), 0);
 	*r1_precise = parent->frame[0]->regs[1].precise;
-	*remembered = st->bt_memo_id && env.bt_memo && (rb_bt_memo_positions(env.bt_memo, st) & (1ull << 4));
+	*remembered = st->bt_memo_id && env.bt_memo && (rb_bt_memo_positions(env.bt_memo, st) & (1ull << 3));
 	free(env.bt_desc);
 	free(env.bt_memo);
 	rb_state_free(st);
 	rb_state_free(parent);
 }
 
+/* 0: r7 = r1; 1: w3 = w7; 2: if w7 != 0 goto +1, linking r3 and r7 (of
+ * frame 0, then of frame 1); r3 is asked for at 3 */
 static void test_linked_walk(void **state)
 {
 	(void)state;
+	const struct bpf_insn insns[] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 7, .src_reg = 1},
+		{.code = BPF_ALU | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 7},
+		{.code = BPF_JMP32 | BPF_JNE | BPF_K, .dst_reg = 7, .off = 1},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 0, .src_reg = 3},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
 	bool remembered, precise;
-	linked_walk(0, &remembered, &precise);
+	for (uint64_t fr = 0; fr < 2; fr++) {
+		uint64_t r3 = fr | 8u | (3u << 4), r7 = fr | 8u | (7u << 4);
+		walk(insns, false, r3 | (r7 << 10) | (2ull << 60), &remembered, &precise);
+		assert_true(precise);
+		assert_true(remembered == (fr == 0));
+	}
+}
+
+/* 0: r6 = r1; 1: a helper call; 2: r3 = r6, asked for at 3: the call
+ * takes its decoded step (r0 set there), unless it calls a callback */
+static void test_call_walk(void **state)
+{
+	(void)state;
+	const struct bpf_insn insns[] = {
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6, .src_reg = 1},
+		{.code = BPF_JMP | BPF_CALL, .imm = 1},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 3, .src_reg = 6},
+		{.code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 0, .src_reg = 3},
+		{.code = BPF_JMP | BPF_EXIT},
+	};
+	bool remembered, precise;
+	walk(insns, false, 0, &remembered, &precise);
 	assert_true(precise);
 	assert_true(remembered);
-	linked_walk(1, &remembered, &precise);
+	walk(insns, true, 0, &remembered, &precise);
 	assert_true(precise);
 	assert_false(remembered);
 }
@@ -184,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_union),
 		cmocka_unit_test(test_copies_and_eviction),
 		cmocka_unit_test(test_linked_walk),
+		cmocka_unit_test(test_call_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
