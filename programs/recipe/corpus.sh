@@ -242,7 +242,7 @@ fi
 # program lists come from the loader (`rangebench load --json`) where it opens
 # the object, so the manifest is redone whenever the binary changes
 run_step manifest "$CORPUS" "$(hash_files "$RECIPE/manifest.py" "$RB") ${KEYS[*]}" \
-	python3 "$RECIPE/manifest.py" "$CORPUS" "$RB"
+	"$PYTHON3" "$RECIPE/manifest.py" "$CORPUS" "$RB"
 "$RECIPE/default.sh"
 
 tail -n +2 "$CORPUS/manifest.tsv" | awk -F'\t' '

@@ -16,13 +16,13 @@ mkdir -p "$WORK/inc/bpf"
 # the whole 1.3 GB's 10 s). Where that cannot be done (it exits 3, having
 # written nothing), the whole archive, decompressed on every core (xz -T0).
 members=(linux-source-6.1/tools linux-source-6.1/scripts/bpf_doc.py)
-if ! python3 "$RECIPE/tar_xz_members.py" "$KSRC_TAR" "${members[@]}" | tar -xf - -C "$WORK" "${members[@]}"; then
+if ! "$PYTHON3" "$RECIPE/tar_xz_members.py" "$KSRC_TAR" "${members[@]}" | tar -xf - -C "$WORK" "${members[@]}"; then
 	log "kernel sources: reading the whole tarball"
 	rm -rf "$KSRC"
 	tar -I "xz -T0" -xf "$KSRC_TAR" -C "$WORK" "${members[@]}"
 fi
 bpftool btf dump file "$VMLINUX_BTF" format c >"$WORK/inc/vmlinux.h"
 cp "$KSRC"/tools/lib/bpf/{bpf_helpers,bpf_tracing,bpf_core_read,bpf_endian,usdt.bpf}.h "$WORK/inc/bpf/"
-python3 "$KSRC/scripts/bpf_doc.py" --header --file "$KSRC/tools/include/uapi/linux/bpf.h" \
+"$PYTHON3" "$KSRC/scripts/bpf_doc.py" --header --file "$KSRC/tools/include/uapi/linux/bpf.h" \
 	>"$WORK/inc/bpf/bpf_helper_defs.h"
 log "kernel sources unpacked, vmlinux.h ($(wc -l <"$WORK/inc/vmlinux.h") lines) generated"
