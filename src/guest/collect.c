@@ -322,7 +322,8 @@ int rb_gst_finish_guest(struct runner *r, struct guest *g, int status)
 	if (g->stopped)
 		snprintf(why, sizeof(why), "stopped");
 	else if (g->killed_boot || !reported)
-		snprintf(why, sizeof(why), "did not boot%s%s%s", g->killed_boot ? " (timeout)" : "",
+		snprintf(why, sizeof(why), "did not boot%s%s%s",
+			 g->killed_cpu ? " (its CPU budget spent: hung)" : g->killed_boot ? " (timeout)" : "",
 			 crash[0] || last[0] ? ": " : "", crash[0] ? crash : last);
 	else if (crash[0])
 		snprintf(why, sizeof(why), "guest kernel crashed: %s", crash);

@@ -14,6 +14,7 @@
 #define DEF_BOOT_S 300
 #define DEF_IDLE_S 900
 #define KVM_BOOT_S 60
+#define TCG_BOOT_CPU_S 40 /* QEMU CPU seconds a TCG guest may use before its report (a boot uses 3-10) */
 #define BATCH_MAX 250 /* objects per guest */
 #define MAX_BOOTS 2   /* a batch whose guest did not boot is booted again once */
 
@@ -33,6 +34,8 @@ struct guest {
 	double started, last_output;
 	off_t sizes[MAX_PORTS + 1]; /* console, then ports */
 	bool killed_idle, killed_boot, stopped;
+	bool reported;              /* its "RBG uname" line seen on ttyS1 */
+	bool killed_cpu;            /* killed_boot for its CPU budget (TCG) */
 	bool done;                  /* ended for good (not to be started again) */
 	unsigned boots;             /* times this batch was booted */
 	unsigned vcpus;             /* this guest's: the runner's, at most one per object of its batch */

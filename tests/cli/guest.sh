@@ -6,7 +6,8 @@
 # answering a second run without a boot, an object the guest cannot open
 # named by its host path; the bzImage's kernel booted uncompressed through
 # its PVH entry (src/guest/pvh.h); and a kernel that does not boot (booted
-# twice) becomes a row naming the reason. The image is downloaded on first use
+# twice) becomes a row naming the reason, one that hangs (under TCG) is killed
+# once it has spent a boot's CPU budget. The image is downloaded on first use
 # into the kernel cache (scripts/kernels.sh); where the Debian mirror
 # cannot be reached the test is skipped with one line.
 set -u
@@ -30,6 +31,7 @@ kc=$tmp/kcache
 cat >"$tmp/kernels.conf" <<EOC
 kernel-7.2  $vmlinuz  qemu  1G
 nokernel    $tmp/tiny.o  qemu  512M
+spinkernel  $tmp/spin.elf  qemu  512M
 EOC
 export RB_KERNELS_CONF=$tmp/kernels.conf RB_KERNEL_CACHE=$kc RB_GUEST_INPUTS=0
 db=$tmp/g.sqlite
@@ -122,3 +124,21 @@ $RB run --no-census --db "$db" --label bad --trackers nokernel "$tmp/tiny.o" >"$
 check "a kernel that does not boot: the run still ends" "[ $? -le 2 ]" "$tmp/run3.out"
 check "and the object gets a row naming the reason" \
 	"[ \"\$(q \"SELECT verdict FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'bad' AND r.tracker = 'nokernel' AND r.msg LIKE 'guest nokernel: did not boot%'\")\" = load_error ]" "$tmp/run3.out"
+
+# a kernel that hangs without a line (an ELF whose PVH entry spins, jmp .):
+# under TCG its guest is killed once QEMU has spent the CPU budget of a
+# boot (RB_GUEST_BOOT_CPU s here, 40 s by default), not after the 300 s
+# boot timeout; booted twice, as any guest that does not boot
+le() { local v=$1 i; for ((i = 0; i < $2; i++)); do printf "\\x$(printf %02x $((v >> (8 * i) & 255)))"; done; }
+{
+	printf '\x7fELF\x02\x01\x01\x00' && le 0 8
+	le 2 2 && le 62 2 && le 1 4 && le $((0x100200)) 8 && le 64 8 && le 0 8 && le 0 4 && le 64 2 && le 56 2 && le 2 2 && le 64 2 && le 0 4
+	le 1 4 && le 5 4 && le 0 8 && le $((0x100000)) 8 && le $((0x100000)) 8 && le $((0x202)) 8 && le $((0x202)) 8 && le 4096 8
+	le 4 4 && le 4 4 && le 176 8 && le $((0x1000b0)) 8 && le $((0x1000b0)) 8 && le 20 8 && le 20 8 && le 4 8
+	le 4 4 && le 4 4 && le 18 4 && printf 'Xen\0' && le $((0x100200)) 4 # XEN_ELFNOTE_PHYS32_ENTRY
+	head -c $((512 - 196)) /dev/zero && printf '\xeb\xfe'
+} >"$tmp/spin.elf"
+RB_GUEST_BOOT_CPU=0.5 RB_GUEST_ACCEL=tcg $RB run --no-census --db "$db" --label spin --trackers spinkernel "$tmp/tiny.o" >"$tmp/run5.out" 2>&1
+check "a kernel that hangs: the run ends" "[ $? -le 2 ]" "$tmp/run5.out"
+check "its TCG guest killed for the CPU budget, the object's row naming it" \
+	"[ \"\$(q \"SELECT verdict FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'spin' AND r.tracker = 'spinkernel' AND r.msg LIKE 'guest spinkernel: did not boot (its CPU budget spent: hung)%'\")\" = load_error ]" "$tmp/run5.out"
