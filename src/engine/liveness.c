@@ -194,13 +194,14 @@ static void mark_read(struct rb_chain *ch, int frame, int insn, rb_spis mask)
 	*r = nw;
 }
 
-/* 6.18 commit_stack_write_marks: the visit's full writes meet the
- * instruction's earlier visits' */
+/* 6.18 commit_stack_write_marks: the visit's full writes meet the insn's earlier
+ * visits'; wset 2: every frame's must_write is empty there, and stays so */
 static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 {
 	int rel = insn - ch->start;
-	if (rel < 0 || rel >= ch->len)
+	if (rel < 0 || rel >= ch->len || ch->wset[rel] == 2)
 		return;
+	bool none = true;
 	for (int f = 0; f <= ch->depth; f++) {
 		rb_spis mask = env->live_wacc[f];
 		if (!mask && !ch->wset[rel])
@@ -217,8 +218,9 @@ static void commit(struct rb_env *env, struct rb_chain *ch, int insn)
 		}
 		if (old & ~mask)
 			ch->dropped = true;
+		none = none && !mask;
 	}
-	ch->wset[rel] = 1;
+	ch->wset[rel] = none ? 2 : 1;
 }
 
 static void access_mask(struct rb_env *env, int frameno, rb_spis mask, bool write)
@@ -266,8 +268,7 @@ void rb_live_insn_begin(struct rb_env *env)
 {
 	if (env->prof->static_stack_liveness)
 		return;
-	struct rb_chain *ch = state_chain(env, env->cur, env->cur->curframe);
-	env->live_wchain = ch ? (int)(ch - env->chains) + 1 : 0;
+	env->live_wchain = state_chain_idx(env, env->cur, env->cur->curframe) + 1; /* 0: out of memory */
 	env->live_widx = env->insn_idx;
 	while (env->live_wacc_n > 0) /* (nothing written: no memset call; once per instruction) */
 		env->live_wacc[--env->live_wacc_n] = 0;

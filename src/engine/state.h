@@ -267,7 +267,7 @@ struct rb_chain {
 	struct rb_fmasks *fm[RB_MAX_FRAMES];
 	struct rb_pool *pool; /* the masks' (env->pool) */
 	bool nomem; /* a frame's masks could not be allocated */
-	uint8_t *wset;        /* [insn - start]: must_write initialised */
+	uint8_t *wset;        /* [insn - start]: must_write initialised (1; 2: every frame's empty) */
 	uint64_t *dirty;      /* bit insn - start: may_read or must_write changed since the last update */
 	bool updated, dropped;
 	bool solved; /* updated once: live and write_acc solve the equations but the dirty insns' */
