@@ -91,13 +91,14 @@ bench_beside_corpus() {
 		--db db/results.sqlite --label "$label")
 	"${cmd[@]}" >"$log" 2>&1 &
 	bp=$!
-	# a failed corpus step stops the benchmarks too
+	# a failed corpus step stops the benchmarks too, and so does an
+	# interrupt (a background job of a script ignores SIGINT) until they end
 	trap 'kill $bp 2>/dev/null' EXIT
 	make corpus-default || rc=$?
 	[ $rc -eq 0 ] || return $rc
-	trap - EXIT
 	echo "micro-benchmarks, run beside the corpus step: ${cmd[*]}"
 	wait $bp || brc=$?
+	trap - EXIT
 	cat "$log"
 	[ $brc -eq 0 ] || { echo "micro-benchmarks failed (exit $brc)" >&2; return $brc; }
 }
