@@ -181,18 +181,11 @@ static int lookup(struct runner *r, size_t *todo, size_t *ntodo)
 /* CPU seconds (user + system) process pid has used, or -1 */
 static double proc_cpu_s(pid_t pid)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* after the command's ")": state, then fields 4..13, then utime and stime */
-	const char *s = strrchr(buf, ')');
+	char buf[1024];
+	const char *s = rb_proc_stat_fields(pid, buf, sizeof(buf));
+	/* state, then fields 4..13, then utime and stime */
 	unsigned long long ut, st;
-	if (!s || sscanf(s + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+	if (!s || sscanf(s, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
 		return -1;
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }

@@ -2,6 +2,7 @@
 #include "store/runinfo.h"
 
 #include "loader/sha256.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -199,29 +200,21 @@ void rb_runinfo_read(struct rb_runinfo *info, const char *root)
 
 int rb_proc_identity(pid_t pid, char *out, size_t len)
 {
-	char path[64], buf[1024], boot[64] = "";
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* "pid (comm) state ppid ...": comm may hold spaces and ')' itself */
-	char *p = strrchr(buf, ')');
+	char buf[1024], boot[64] = "";
+	/* fields 3.. ("pid (comm) state ppid ..."); the start time is field 22 */
+	char *p = rb_proc_stat_fields(pid, buf, sizeof(buf));
 	if (!p)
 		return -1;
-	/* fields 3.. follow; the start time is field 22 */
 	unsigned long long start = 0;
 	int field = 2;
-	for (char *save = NULL, *t = strtok_r(p + 1, " ", &save); t; t = strtok_r(NULL, " ", &save))
+	for (char *save = NULL, *t = strtok_r(p, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		if (++field == 22) {
 			start = strtoull(t, NULL, 10);
 			break;
 		}
 	if (field != 22)
 		return -1;
-	f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
 	if (f) {
 		if (!fgets(boot, sizeof(boot), f))
 			boot[0] = 0;

@@ -70,3 +70,17 @@ int rb_read_file(const char *path_in, size_t max_size, uint8_t **buf, size_t *le
 	*len = n;
 	return 0;
 }
+
+char *rb_proc_stat_fields(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = len > 1 ? fopen(path, "r") : NULL;
+	if (!f)
+		return NULL;
+	size_t n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	return p ? p + 1 : NULL;
+}

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util/err.h"
 
@@ -18,5 +19,10 @@ int rb_read_file(const char *path, size_t max_size, uint8_t **buf, size_t *len, 
  * "..." and its last 110, so that a reason printed after it is never cut
  * off (a result row's message holds 255 bytes). Returns path or buf. */
 const char *rb_path_shown(const char *path, char *buf, size_t len);
+
+/* The fields of /proc/PID/stat after the command's ")" (so from field 3,
+ * the state, on: a command may hold spaces and ')'), read into buf; NULL
+ * when the process is gone or the file unreadable. */
+char *rb_proc_stat_fields(pid_t pid, char *buf, size_t len);
 
 #endif
