@@ -44,6 +44,28 @@ static int child_pipes(int out[2], int in[2], bool want_in, struct rb_err *err)
 	return -1;
 }
 
+/* the parent's side once a child is started (pid) or not (pid < 0,
+ * errno_was why): the child's pipe ends closed here, the parent's handed
+ * out, or all closed and err set */
+static pid_t parent_ends(pid_t pid, int errno_was, const char *what, int out[2], int in[2], int *to_child,
+			 int *from_child, struct rb_err *err)
+{
+	close(out[1]);
+	if (to_child)
+		close(in[0]);
+	if (pid < 0) {
+		close(out[0]);
+		if (to_child)
+			close(in[1]);
+		rb_errf(err, "cannot start %s: %s", what, strerror(errno_was));
+		return -1;
+	}
+	*from_child = out[0];
+	if (to_child)
+		*to_child = in[1];
+	return pid;
+}
+
 pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err *err)
 {
 	int out[2] = {-1, -1}, in[2] = {-1, -1};
@@ -66,20 +88,7 @@ pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err
 	int rc = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
-	close(out[1]);
-	if (to_child)
-		close(in[0]);
-	if (rc != 0) {
-		close(out[0]);
-		if (to_child)
-			close(in[1]);
-		rb_errf(err, "cannot start %s: %s", argv[0], strerror(rc));
-		return -1;
-	}
-	*from_child = out[0];
-	if (to_child)
-		*to_child = in[1];
-	return pid;
+	return parent_ends(rc == 0 ? pid : -1, rc, argv[0], out, in, to_child, from_child, err);
 }
 
 /* Is this process single-threaded now? Then no other thread can start one
@@ -174,20 +183,7 @@ pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, 
 	}
 	int fork_errno = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(out[1]);
-	if (to_child)
-		close(in[0]);
-	if (pid < 0) {
-		close(out[0]);
-		if (to_child)
-			close(in[1]);
-		rb_errf(err, "cannot start %s: %s", argv[0], strerror(fork_errno));
-		return -1;
-	}
-	*from_child = out[0];
-	if (to_child)
-		*to_child = in[1];
-	return pid;
+	return parent_ends(pid, fork_errno, argv[0], out, in, to_child, from_child, err);
 }
 
 bool rb_child_bind_parent(void)

@@ -47,40 +47,41 @@ static void scalar_op(struct rb_env *env, struct rb_reg *dst, const rb_val *src,
  * copy, no pointer offset, and is not checked (only its value and bounds) */
 static bool sane_offset(struct rb_env *env, const struct rb_reg *r, const struct rb_reg *ptr)
 {
-	char tn[48];
-#define tname rb_rtype_name(ptr, tn, sizeof(tn)) /* named only in a message */
+	char tn[48]; /* the pointer's type, named only in a message */
 	struct rb_bounds b;
 	if (env->prof->ptr_off_in_var && r->type != RT_SCALAR) {
 		/* 7.2 check_reg_sane_offset_ptr: the whole offset */
 		rb_ptr_whole_bounds(env, r, &b);
 		int64_t v = b.var_off.mask ? b.smin : (int64_t)b.var_off.value;
 		if (!b.var_off.mask && (v >= RB_MAX_VAR_OFF || v <= -RB_MAX_VAR_OFF))
-			return rb_reject(env, "%s pointer offset %lld is not allowed", tname, (long long)v), false;
+			return rb_reject(env, "%s pointer offset %lld is not allowed", rb_rtype_name(ptr, tn, sizeof(tn)),
+					 (long long)v), false;
 		if (b.smin >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF)
-			return rb_reject(env, "%s pointer offset %lld is not allowed", tname, (long long)b.smin), false;
+			return rb_reject(env, "%s pointer offset %lld is not allowed", rb_rtype_name(ptr, tn, sizeof(tn)),
+					 (long long)b.smin), false;
 		return true;
 	}
 	rb_reg_bounds(env, r, &b);
 	bool known = env->t->is_const(&r->val);
 	int64_t val = (int64_t)b.var_off.value;
 	if (known && (val >= RB_MAX_VAR_OFF || val <= -RB_MAX_VAR_OFF)) {
-		rb_reject(env, "math between %s pointer and %lld is not allowed", tname, (long long)val);
+		rb_reject(env, "math between %s pointer and %lld is not allowed", rb_rtype_name(ptr, tn, sizeof(tn)), (long long)val);
 		return false;
 	}
 	if (r->type != RT_SCALAR && (r->off >= RB_MAX_VAR_OFF || r->off <= -RB_MAX_VAR_OFF)) {
-		rb_reject(env, "%s pointer offset %d is not allowed", tname, r->off);
+		rb_reject(env, "%s pointer offset %d is not allowed", rb_rtype_name(ptr, tn, sizeof(tn)), r->off);
 		return false;
 	}
 	if (b.smin == INT64_MIN) {
-		rb_reject(env, "math between %s pointer and register with unbounded min value is not allowed", tname);
+		rb_reject(env, "math between %s pointer and register with unbounded min value is not allowed",
+			  rb_rtype_name(ptr, tn, sizeof(tn)));
 		return false;
 	}
 	if (b.smin >= RB_MAX_VAR_OFF || b.smin <= -RB_MAX_VAR_OFF) {
-		rb_reject(env, "value %lld makes %s pointer be out of bounds", (long long)b.smin, tname);
+		rb_reject(env, "value %lld makes %s pointer be out of bounds", (long long)b.smin, rb_rtype_name(ptr, tn, sizeof(tn)));
 		return false;
 	}
 	return true;
-#undef tname
 }
 
 /* the variable offset of a pointer keeps no 32-bit bounds of its own */
