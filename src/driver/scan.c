@@ -83,9 +83,6 @@ static bool exits_within(pid_t pid, double limit_s)
 	return false;
 }
 
-/* close the pipes, kill the child if asked, reap it: its status. A child
- * not killed (stdin closed: an idle child reads end of file and exits) has
- * RB_SCAN_EXIT_S seconds to do so; then it is killed, and *late set. */
 static double exit_limit_s(void)
 {
 	/* test builds: with RB_TEST_FAULT=scan-exit:hang the child never exits,
@@ -93,6 +90,9 @@ static double exit_limit_s(void)
 	return rb_fault_named(rb_fault_env(), "scan-exit:hang") ? 1.0 : RB_SCAN_EXIT_S;
 }
 
+/* close the pipes, kill the child if asked, reap it: its status. A child
+ * not killed (stdin closed: an idle child reads end of file and exits) has
+ * exit_limit_s() seconds (RB_SCAN_EXIT_S) to do so; then it is killed, and *late set. */
 static int end_child_late(struct rb_scan *s, bool kill_it, bool *late)
 {
 	if (!s->pid)
