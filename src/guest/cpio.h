@@ -5,15 +5,17 @@
 #define RB_GUEST_CPIO_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "util/err.h"
 
 struct rb_cpio {
-	FILE *f;
+	int fd;
 	const char *path;
 	unsigned ino;
-	int failed; /* a write failed: rb_cpio_close reports it */
+	int failed;   /* a write failed: rb_cpio_close reports it */
+	size_t off;   /* bytes of the archive so far */
+	size_t nbuf;  /* of them, in buf yet */
+	unsigned char buf[65536];
 };
 
 int rb_cpio_open(struct rb_cpio *c, const char *path, struct rb_err *err);

@@ -18,7 +18,7 @@ const char *rb_path_shown(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-int rb_read_file(const char *path_in, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err)
+int rb_open_file(const char *path_in, size_t max_size, int *fdp, size_t *len, struct rb_err *err)
 {
 	char sbuf[256];
 	const char *path = rb_path_shown(path_in, sbuf, sizeof(sbuf));
@@ -48,7 +48,19 @@ int rb_read_file(const char *path_in, size_t max_size, uint8_t **buf, size_t *le
 		return rb_errf(err, "%s: file too large (%lld bytes, limit %zu)", path, (long long)st.st_size,
 			       max_size);
 	}
-	size_t n = (size_t)st.st_size, got = 0;
+	*fdp = fd;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+int rb_read_file(const char *path_in, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err)
+{
+	char sbuf[256];
+	const char *path = rb_path_shown(path_in, sbuf, sizeof(sbuf));
+	int fd;
+	size_t n, got = 0;
+	if (rb_open_file(path_in, max_size, &fd, &n, err) < 0)
+		return -1;
 	uint8_t *b = malloc(n ? n : 1);
 	if (!b) {
 		close(fd);

@@ -1,5 +1,5 @@
-/* file.h — read a whole regular file into memory, with a size limit, so
- * that hostile input costs bounded memory. */
+/* file.h — read a whole regular file into memory (or open one), with a
+ * size limit, so that hostile input costs bounded memory. */
 #ifndef RB_UTIL_FILE_H
 #define RB_UTIL_FILE_H
 
@@ -13,6 +13,9 @@
  * Refuses anything that is not a regular file or is over max_size bytes;
  * errors name the file and the reason. */
 int rb_read_file(const char *path, size_t max_size, uint8_t **buf, size_t *len, struct rb_err *err);
+/* The same checks, the file left open for reading: *fd (close it) and its
+ * size *len. */
+int rb_open_file(const char *path, size_t max_size, int *fd, size_t *len, struct rb_err *err);
 
 /* A path for a one-line message or a bounded column: whole when it fits
  * (under 240 bytes, or len is smaller than that), else its first 80 bytes,

@@ -2,7 +2,8 @@
  * kernels.conf format, its errors, the names beside the engine's trackers;
  * the guest's result lines (src/guest/rowtext.h) read back as rows; and
  * the bzImage payload and PVH note the guest boots by (src/guest/pvh.h);
- * the hashes the runner remembers by file identity (src/guest/memo.h). */
+ * the hashes the runner remembers by file identity (src/guest/memo.h);
+ * the initramfs's cpio entries (src/guest/cpio.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "guest/cpio.h"
 #include "guest/memo.h"
 #include "guest/pvh.h"
 #include "guest/rowtext.h"
@@ -22,6 +24,7 @@
 #include "kernels/kernels.h"
 #include "tracker/tracker.h"
 #include "util/array_size.h"
+#include "util/file.h"
 
 static void test_parse_lines(void **state)
 {
@@ -292,6 +295,66 @@ static void test_hash_memo(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* a host file's entry (copied by the kernel, rb_cpio_file) is byte for
+ * byte the entry of the same bytes from memory (rb_cpio_data): the
+ * 110-byte header, the name and the data, each 4-aligned; here 200,001
+ * bytes, over the writer's 64 KiB buffer and of an odd length */
+static void test_cpio_file(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/rb-test-cpio-XXXXXX", f[64], a[64], b[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(f, sizeof(f), "%s/f", dir);
+	snprintf(a, sizeof(a), "%s/a.cpio", dir);
+	snprintf(b, sizeof(b), "%s/b.cpio", dir);
+	size_t n = 200001;
+	uint8_t *data = malloc(n);
+	assert_non_null(data);
+	for (size_t i = 0; i < n; i++)
+		data[i] = (uint8_t)(i * 7 + i / 251);
+	FILE *w = fopen(f, "wb");
+	assert_non_null(w);
+	assert_int_equal(fwrite(data, 1, n, w), n);
+	assert_int_equal(fclose(w), 0);
+	struct rb_err err = {0};
+	struct rb_cpio c;
+	assert_int_equal(rb_cpio_open(&c, a, &err), 0);
+	assert_int_equal(rb_cpio_dir(&c, "o"), 0);
+	assert_int_equal(rb_cpio_file(&c, "o/f", f, 0644, &err), 0);
+	assert_int_equal(rb_cpio_data(&c, "o/list", 0644, "0 /o/f\n", 7), 0);
+	assert_int_equal(rb_cpio_close(&c, &err), 0);
+	assert_int_equal(rb_cpio_open(&c, b, &err), 0);
+	assert_int_equal(rb_cpio_dir(&c, "o"), 0);
+	assert_int_equal(rb_cpio_data(&c, "o/f", 0644, data, n), 0);
+	assert_int_equal(rb_cpio_data(&c, "o/list", 0644, "0 /o/f\n", 7), 0);
+	assert_int_equal(rb_cpio_close(&c, &err), 0);
+	uint8_t *ba, *bb;
+	size_t la, lb;
+	assert_int_equal(rb_read_file(a, 1 << 20, &ba, &la, &err), 0);
+	assert_int_equal(rb_read_file(b, 1 << 20, &bb, &lb, &err), 0);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	/* "o" (110 + 2 bytes), then o/f's header (c_filesize at 54: 200,001),
+	 * its name (110 + 4, padded to 116), its data */
+	assert_memory_equal(ba, "070701", 6);
+	assert_memory_equal(ba + 112, "070701", 6);
+	assert_memory_equal(ba + 112 + 54, "00030D41", 8);
+	assert_memory_equal(ba + 228, data, n);
+	assert_int_equal(la % 4, 0);
+	free(ba);
+	free(bb);
+	/* a file that is not there: an error naming it */
+	assert_int_equal(rb_cpio_open(&c, a, &err), 0);
+	assert_int_equal(rb_cpio_file(&c, "o/g", "/nonexistent/g", 0644, &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/g: cannot open"));
+	rb_cpio_close(&c, NULL);
+	free(data);
+	unlink(f);
+	unlink(a);
+	unlink(b);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_pvh_payload),
 		cmocka_unit_test(test_pvh_note),
 		cmocka_unit_test(test_hash_memo),
+		cmocka_unit_test(test_cpio_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
