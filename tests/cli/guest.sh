@@ -7,7 +7,8 @@
 # named by its host path; the bzImage's kernel booted uncompressed through
 # its PVH entry (src/guest/pvh.h); and a kernel that does not boot (booted
 # twice) becomes a row naming the reason, one that hangs (under TCG) is killed
-# once it has spent a boot's CPU budget. The image is downloaded on first use
+# once it has spent a boot's CPU budget; a guest of two small objects gets
+# one vCPU under TCG. The image is downloaded on first use
 # into the kernel cache (scripts/kernels.sh); where the Debian mirror
 # cannot be reached the test is skipped with one line.
 set -u
@@ -94,7 +95,8 @@ check "kdiff --trace: 7.2's log (gzip through the serial port) explores the path
 # once ran to its end: a fourth boot, ~8 s of CPU under TCG, to show what
 # its QEMU starting shows.)
 cp "$RB" "$tmp/rb-other" && printf '\0' >>"$tmp/rb-other"
-TMPDIR=$tmp "$tmp/rb-other" run --no-census --db "$tmp/g3.sqlite" --label g3 --trackers kernel-7.2 "$tmp/tiny.o" >"$tmp/run3.out" 2>&1 &
+tiny_obj "$tmp/tiny1.o" 1
+TMPDIR=$tmp "$tmp/rb-other" run --no-census --db "$tmp/g3.sqlite" --label g3 --trackers kernel-7.2 -j 1 "$tmp/tiny.o" "$tmp/tiny1.o" >"$tmp/run3.out" 2>&1 &
 vpid=$!
 qpid=
 for _ in $(seq 1 240); do
@@ -109,6 +111,9 @@ check "another executable's run is not answered from this one's cache: it starts
 # (the kernel run 1 uncompressed, in this test's kernel cache)
 check "QEMU boots the image's kernel uncompressed: the ELF vmlinux-HASH16 with a PVH entry, not the bzImage" \
 	"echo '$qcmd' | grep -q -- '-kernel $kc/kernel-7.2/vmlinux-[0-9a-f]\{16\} ' && [ \"\$(head -c 4 $kc/kernel-7.2/vmlinux-* | od -An -c | tr -d ' ')\" = '177ELF' ]" "$tmp/run3.out"
+# (its batch, -j 1: tiny.o and tiny1.o, two objects of 2 KiB, in one guest)
+check "two small objects: one vCPU under TCG (a second costs a TCG boot ~0.8 s of CPU), one each under KVM" \
+	"case '$qcmd' in *'-accel kvm'*) echo '$qcmd' | grep -q -- '-smp 2 ' ;; *) echo '$qcmd' | grep -q -- '-smp 1 ' ;; esac" "$tmp/run3.out"
 kill -9 "$vpid" 2>/dev/null
 wait "$vpid" 2>/dev/null
 gone=0

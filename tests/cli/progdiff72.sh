@@ -54,6 +54,8 @@ check "two programs per family: exit 0 or 1, a table of every family, tracker cn
 # total: programs r-accept verdict message insns logs states identical no-verd trace no-ref
 check "all 40 answered by the guest, 0 verdict differences, no engine without a verdict" \
 	"awk '\$1 == \"total\" && \$2 == 40 && \$4 == 0 && \$10 == 0 && \$12 == 0 {f = 1} END {exit !f}' $tmp/run1.out" "$tmp/run1.out"
+check "the 20 batch files in one guest with two vCPUs (only a batch of two small objects or fewer has one)" \
+	"grep -Eq 'guest [0-9]+ booting \((tcg|kvm), 20 objects, 2 vCPUs\)' $tmp/run1.out" "$tmp/run1.out"
 check "logs compared by their digests: the kernel's state lines counted" \
 	"awk '\$1 == \"total\" && \$8 > 0 {f = 1} END {exit !f}' $tmp/run1.out && ! grep -q 'logs not compared' $tmp/run1.out" "$tmp/run1.out"
 
