@@ -143,7 +143,7 @@ le() { local v=$1 i; for ((i = 0; i < $2; i++)); do printf "\\x$(printf %02x $((
 	le 4 4 && le 4 4 && le 18 4 && printf 'Xen\0' && le $((0x100200)) 4 # XEN_ELFNOTE_PHYS32_ENTRY
 	head -c $((512 - 196)) /dev/zero && printf '\xeb\xfe'
 } >"$tmp/spin.elf"
-RB_GUEST_BOOT_CPU=0.5 RB_GUEST_ACCEL=tcg $RB run --no-census --db "$db" --label spin --trackers spinkernel "$tmp/tiny.o" >"$tmp/run5.out" 2>&1
+RB_GUEST_BOOT_CPU=0.2 RB_GUEST_ACCEL=tcg $RB run --no-census --db "$db" --label spin --trackers spinkernel "$tmp/tiny.o" >"$tmp/run5.out" 2>&1
 check "a kernel that hangs: the run ends" "[ $? -le 2 ]" "$tmp/run5.out"
 check "its TCG guest killed for the CPU budget, the object's row naming it" \
 	"[ \"\$(q \"SELECT verdict FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'spin' AND r.tracker = 'spinkernel' AND r.msg LIKE 'guest spinkernel: did not boot (its CPU budget spent: hung)%'\")\" = load_error ]" "$tmp/run5.out"
