@@ -1,4 +1,4 @@
-/* cmd_verify.c — `rangebench verify [--tracker old|cnum|kernel] [--log]
+/* cmd_verify.c — `rangebench verify [--tracker old|cnum|kernel]... [--log]
  * [--csv] [--btf FILE] OBJ[:PROG]...`: verify programs and print one row
  * per program in veristat's layout and column names (File, Program,
  * Verdict, Duration (us), Insns, States, Peak states), plus the error
@@ -32,7 +32,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: rangebench verify [--tracker NAME] [--log] [--csv | --veristat] [--emit LIST] [--btf FILE]\n"
+		"usage: rangebench verify [--tracker NAME]... [--log] [--csv | --veristat] [--emit LIST] [--btf FILE]\n"
 		"                         [--kernel-inputs DIR|none]\n"
 		"                         [-f EXPR]... [--sort SPEC] [--top N]\n"
 		"                         [--prog-type TYPE [--attach-type TYPE]] [--license LICENSE]\n"
@@ -41,7 +41,10 @@ static void usage(FILE *f)
 		"  and the named tracker (default old), or with the running kernel (--tracker\n"
 		"  kernel), or with a kernel image of kernels.conf booted in QEMU (--tracker\n"
 		"  kernel-7.2; one boot for all the objects; rangebench trackers lists them),\n"
-		"  and print veristat-style rows. --log: the per-instruction verifier\n"
+		"  and print veristat-style rows. Several --tracker: each object verified with\n"
+		"  each tracker in turn, in one process, each tracker's rows as alone, with a\n"
+		"  tracker column after the program (not with --veristat nor a kernel image).\n"
+		"  --log: the per-instruction verifier\n"
 		"  log of each program first (to stderr with --csv). --btf: vmlinux BTF for CO-RE\n"
 		"  and the engine. --tracker NAME@PROFILE: the engine following another kernel\n"
 		"  (cnum-mainline@7.2: Linux 7.2.13; a bare NAME follows 6.18.44; README \"Kernel\n"
@@ -72,6 +75,8 @@ static void usage(FILE *f)
 
 struct row {
 	char file[256], prog[RB_PROG_NAME_MAX];
+	const char *tracker; /* the row's --tracker */
+	bool kernel;         /* a kernel's row: engine-only figures n/a */
 	struct rb_result res;
 };
 
@@ -150,7 +155,8 @@ static bool emit_known(const char *list)
 /* verify's output: table or CSV (--csv), veristat's exact CSV
  * (--veristat), the metric columns (--emit), filters, sort and top */
 struct verify_out {
-	bool csv, veristat, kernel;
+	bool csv, veristat;
+	bool trackers; /* several --tracker: a tracker column after the program */
 	const char *emit;
 	struct rb_rowfilter filter;
 	struct rb_sortspec sort; /* n == 0: the order verified */
@@ -238,10 +244,12 @@ static int print_rows(const struct row *all, size_t n, const struct verify_out *
 	bool csv = o->csv;
 	int got = o->veristat ? veristat_metrics(ms) : verify_metrics(o->emit, ms, bad, sizeof(bad));
 	size_t nm = got < 0 ? 0 : (size_t)got;
-	const char *hdr[RB_METRIC_COUNT + 5];
+	const char *hdr[RB_METRIC_COUNT + 6];
 	size_t nc = 0;
 	hdr[nc++] = csv ? "file_name" : "File";
 	hdr[nc++] = csv ? "prog_name" : "Program";
+	if (o->trackers)
+		hdr[nc++] = csv ? "tracker" : "Tracker";
 	hdr[nc++] = csv ? "verdict" : "Verdict";
 	for (size_t j = 0; j < nm; j++)
 		hdr[nc++] = csv ? (rb_metrics[ms[j]].vcsv ? rb_metrics[ms[j]].vcsv : rb_metrics[ms[j]].column)
@@ -259,15 +267,17 @@ static int print_rows(const struct row *all, size_t n, const struct verify_out *
 	for (size_t i = 0; i < n; i++) {
 		const struct rb_result *r = &rows[i]->res;
 		char num[RB_METRIC_COUNT + 1][32], error[320];
-		const char *cells[RB_METRIC_COUNT + 5];
+		const char *cells[RB_METRIC_COUNT + 6];
 		size_t k = 0;
 		cells[k++] = rows[i]->file;
 		cells[k++] = rows[i]->prog;
+		if (o->trackers)
+			cells[k++] = rows[i]->tracker;
 		cells[k++] = rb_verdict_name(r->verdict);
 		for (size_t j = 0; j < nm; j++) {
 			double v = rb_metric_get(r, ms[j]);
 			/* a figure the kernel does not measure: n/a, not 0 */
-			if (o->kernel && (rb_metrics[ms[j]].flags & RB_MF_ENGINE_ONLY))
+			if (rows[i]->kernel && (rb_metrics[ms[j]].flags & RB_MF_ENGINE_ONLY))
 				snprintf(num[j], sizeof(num[j]), "%s", csv ? "" : "n/a");
 			else if (rb_metrics[ms[j]].fmt == RB_MFMT_US)
 				snprintf(num[j], sizeof(num[j]), "%.0f", v);
@@ -355,6 +365,8 @@ static int guest_row(void *ctx, const struct rb_result_row *row, const char *log
 		r->file[sizeof(r->file) - 1] = 0; /* a long name cut, as basename() rows are */
 	snprintf(r->prog, sizeof(r->prog), "%s", row->prog.name);
 	r->res = row->res;
+	r->tracker = g->tracker;
+	r->kernel = true;
 	if (log)
 		fprintf(g->logf, "=== %s:%s (%s) ===\n%s", r->file, r->prog, g->tracker, log);
 	return 0;
@@ -395,7 +407,7 @@ static int verify_in_guest(const char *tracker, int argc, char **argv, const str
 	int rc = rb_guest_run(&k, objs, (size_t)argc, &go, guest_row, &g, &gs, &err) < 0 ? 2 : 0;
 	if (rc)
 		fprintf(stderr, "rangebench verify: %s\n", g.oom ? "out of memory" : err.msg);
-	else if ((out->kernel = true, out->csv || g.n) && print_rows(g.rows, g.n, out) < 0)
+	else if ((out->csv || g.n) && print_rows(g.rows, g.n, out) < 0)
 		rc = 2;
 	for (size_t i = 0; i < g.n; i++)
 		if (!strcmp(g.rows[i].prog, "(object)"))
@@ -436,15 +448,30 @@ static int out_opt(int c, const char *arg, struct verify_out *o)
 	return -1;
 }
 
-/* verify every OBJ[:PROG] of args here (engine or the running kernel) into
- * rows; the exit code so far */
+/* the rows verify prints, of every tracker */
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
+
+/* what every tracker of one verify shares: the running kernel's helper
+ * sets, probed once; the scan child (one for all, ended after the last
+ * tracker's last object has been answered) */
+struct shared {
+	struct rb_helper_probe *hp;
+	struct probe probe;
+};
+
+/* verify every OBJ[:PROG] of args here (engine or the running kernel) with
+ * one tracker, its rows added to *out; the exit code so far. last: the
+ * last tracker of the call. */
 static int verify_here(const char *tracker, int argc, char **argv, const struct rb_load_opts *lopts, bool want_log,
-		       FILE *logf, bool compiled_helpers, const struct rb_ksyms *ksyms, struct row **rowsp,
-		       size_t *np)
+		       FILE *logf, struct shared *sh, bool last, const struct rb_ksyms *ksyms, struct rows *out)
 {
-	struct row *rows = NULL;
-	size_t n = 0, cap = 0;
+	struct row *rows = out->v;
+	size_t n = out->n, cap = out->cap;
 	int rc = 0;
+	bool kernel = rb_kernel_is_running(tracker);
 	/* vmlinux BTF parsed once for every program verified here: --btf's
 	 * file when given (another kernel's, e.g. for a @7.2 profile) */
 	char kbtf[4200];
@@ -463,10 +490,6 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	/* the engine's state memory, kept from one verification to the next
 	 * (util/pool.h; out of memory: NULL, one per verification) */
 	struct rb_pool *pool = rb_pool_new();
-	/* helper sets: the running kernel's, probed when a program needs them */
-	static struct rb_helper_probe hp;
-	rb_helper_probe_init(&hp, !compiled_helpers);
-	struct probe probe = {0};
 	for (int a = 0; a < argc; a++) {
 		char path[4096];
 		const char *want = NULL;
@@ -479,7 +502,7 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 		}
 		struct rb_object *obj = NULL;
 		struct rb_err err = {{0}};
-		if (opened_apart(&probe, path, lopts, a == argc - 1, &rc))
+		if (opened_apart(&sh->probe, path, lopts, last && a == argc - 1, &rc))
 			continue;
 		if (rb_object_open(path, &lo, &obj, &err) < 0) {
 			fprintf(stderr, "rangebench verify: %s\n", err.msg);
@@ -503,13 +526,15 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 			struct row *r = &rows[n - 1];
 			snprintf(r->file, sizeof(r->file), "%s", file);
 			snprintf(r->prog, sizeof(r->prog), "%s", obj->progs[p].name);
+			r->tracker = tracker;
+			r->kernel = kernel;
 			if (want_log) {
 				struct rb_err head; /* names escaped (rb_errf) */
 				rb_errf(&head, "=== %s:%s (%s) ===", file, obj->progs[p].name, tracker);
 				fprintf(logf, "%s\n", head.msg);
 			}
 			struct rb_verify_opts vo = {
-				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &hp.src, .ksyms = ksyms,
+				.tracker = tracker, .log = want_log ? logf : NULL, .vmlinux = vmlinux, .helpers = &sh->hp->src, .ksyms = ksyms,
 				.pool = pool};
 			int vr = rb_verify(obj, p, &vo, &r->res, &err);
 			if (want_log)
@@ -538,16 +563,50 @@ static int verify_here(const char *tracker, int argc, char **argv, const struct 
 	}
 	rb_vmlinux_free(vmlinux);
 	rb_pool_delete(pool);
-	char why[128];
-	if (!rb_scan_end(probe.scan, why, sizeof(why)))
-		fprintf(stderr,
-			"rangebench verify: warning: the scan child ended badly after answering (%s); "
-			"the objects were opened before that\n",
-			why);
-	rb_scan_free(probe.scan);
-	*rowsp = rows;
-	*np = n;
+	if (last) {
+		char why[128];
+		if (!rb_scan_end(sh->probe.scan, why, sizeof(why)))
+			fprintf(stderr,
+				"rangebench verify: warning: the scan child ended badly after answering (%s); "
+				"the objects were opened before that\n",
+				why);
+		rb_scan_free(sh->probe.scan);
+		sh->probe.scan = NULL;
+	}
+	out->v = rows;
+	out->n = n;
+	out->cap = cap;
 	return rc;
+}
+
+/* one tracker's part of cmd_verify (an engine row or the running kernel,
+ * which bpf() has been found to let run): its rows added to *out; the exit
+ * code */
+static int verify_tracker(const char *tracker, int argc, char **argv, struct rb_load_opts lopts, bool want_log,
+			  FILE *logf, struct shared *sh, bool last, const struct rb_ksyms *ksyms, struct rows *out)
+{
+	/* an engine row of a later profile: that kernel's inputs */
+	char kin[4096];
+	lopts.kernel_inputs = rb_verify_row_inputs(tracker, lopts.kernel_inputs, kin, sizeof(kin));
+	return verify_here(tracker, argc, argv, &lopts, want_log, logf, sh, last,
+			   rb_kernel_is_running(tracker) ? ksyms : NULL, out);
+}
+
+/* verify --tracker, repeated: at most this many rows */
+#define RB_VERIFY_TRACKERS_MAX 16
+
+static int tracker_index(const char *const *trackers, int n, const char *name)
+{
+	for (int t = 0; t < n; t++)
+		if (!strcmp(trackers[t], name))
+			return t;
+	return -1;
+}
+
+/* a kernel image of kernels.conf, verified in a guest (verify_in_guest) */
+static bool is_guest(const char *tracker)
+{
+	return !rb_tracker_get(tracker, 64) && !rb_kernel_is_running(tracker) && rb_kernel_known(tracker);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -563,8 +622,9 @@ int cmd_verify(int argc, char **argv)
 		{"kernel-inputs", required_argument, NULL, RB_OPT_KERNEL_INPUTS},
 		{NULL, 0, NULL, 0},
 	};
-	const char *tracker = RB_ROLE_BASELINE;
-	bool tracker_set = false;
+	/* the --tracker rows, in the order given (a name once) */
+	const char *trackers[RB_VERIFY_TRACKERS_MAX] = {RB_ROLE_BASELINE};
+	int ntr = 0;
 	bool want_log = false, compiled_helpers = false, explore_time = false;
 	struct verify_out out = {0};
 	struct rb_load_opts lopts = {0};
@@ -586,14 +646,13 @@ int cmd_verify(int argc, char **argv)
 				fprintf(stderr, "rangebench verify: unknown tracker '%s' (%s)\n", optarg, names);
 				return 2;
 			}
-			if (tracker_set && strcmp(tracker, optarg)) {
-				fprintf(stderr, "rangebench verify: one --tracker per call ('%s' and '%s' given); "
-						"verify each, or compare trackers with `rangebench run` and `compare`\n",
-					tracker, optarg);
+			if (tracker_index(trackers, ntr, optarg) >= 0)
+				break;
+			if (ntr == RB_VERIFY_TRACKERS_MAX) {
+				fprintf(stderr, "rangebench verify: at most %d --tracker\n", RB_VERIFY_TRACKERS_MAX);
 				return 2;
 			}
-			tracker = optarg;
-			tracker_set = true;
+			trackers[ntr++] = optarg;
 			break;
 		case 'l': want_log = true; break;
 		case 'b': lopts.btf_path = optarg; break;
@@ -610,48 +669,74 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (rb_cli_check_type_opts("verify", &lopts))
 		return 2;
-	if (!rb_tracker_get(tracker, 64) && !rb_kernel_is_running(tracker) && rb_kernel_known(tracker))
-		return verify_in_guest(tracker, argc - optind, argv + optind, &lopts, want_log, &out);
-	/* the running kernel as the tracker: one line saying why it cannot
-	 * run, rather than a row "unavailable" per program (and exit 0) */
-	char why[256];
-	if (rb_kernel_is_running(tracker) && !rb_bpf_available_why(why, sizeof(why))) {
-		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
-		return 2;
+	ntr = ntr ? ntr : 1;
+	out.trackers = ntr > 1;
+	for (int t = 0; t < ntr && ntr > 1; t++) {
+		const char *why = out.veristat ? "--veristat's CSV has no tracker column"
+				  : is_guest(trackers[t]) ? "a kernel image is verified in a guest of its own"
+							 : NULL;
+		if (why) {
+			fprintf(stderr, "rangebench verify: one --tracker only: %s ('%s' and '%s' given)\n", why,
+				trackers[0], trackers[1]);
+			return 2;
+		}
 	}
-	/* an engine row of a later profile: that kernel's inputs */
-	char kin[4096];
-	lopts.kernel_inputs = rb_verify_row_inputs(tracker, lopts.kernel_inputs, kin, sizeof(kin));
+	if (is_guest(trackers[0]))
+		return verify_in_guest(trackers[0], argc - optind, argv + optind, &lopts, want_log, &out);
+	/* the running kernel as a tracker: one line saying why it cannot run,
+	 * rather than a row "unavailable" per program (and exit 0); the
+	 * other trackers' rows printed */
+	int kt = -1;
+	for (int t = 0; t < ntr && kt < 0; t++)
+		kt = rb_kernel_is_running(trackers[t]) ? t : -1;
+	char why[256];
+	bool kernel_ok = kt < 0 || rb_bpf_available_why(why, sizeof(why));
+	if (!kernel_ok) {
+		fprintf(stderr, "rangebench verify: the kernel tracker cannot run: %s\n", why);
+		if (ntr == 1)
+			return 2;
+	}
 	/* the kernel's exploration sampled: the functions' addresses once */
 	struct rb_ksyms ksyms;
-	if (explore_time && rb_kernel_is_running(tracker)) {
+	if (explore_time && kt >= 0 && kernel_ok) {
 		struct rb_err e = {{0}};
 		if (rb_ksyms_read(&ksyms, NULL, &e)) {
 			fprintf(stderr, "rangebench verify: --explore-time: %s\n", e.msg);
 			return 2;
 		}
 	}
-	struct row *rows = NULL;
-	size_t n = 0;
+	/* helper sets: the running kernel's, probed when a program needs them
+	 * (static: a table of every program type's sets) */
+	static struct rb_helper_probe hp;
+	rb_helper_probe_init(&hp, !compiled_helpers);
+	struct shared sh = {.hp = &hp};
+	struct rows rows = {0};
 	/* --log --csv: the log goes to stderr, which is unbuffered (a write
 	 * per piece: 5 million for a program at the 1M-instruction limit);
 	 * buffered while the programs are verified, flushed after each */
 	char *logbuf = want_log && out.csv ? malloc(1 << 16) : NULL;
 	if (logbuf)
 		setvbuf(stderr, logbuf, _IOFBF, 1 << 16);
-	int rc = verify_here(tracker, argc - optind, argv + optind, &lopts, want_log, out.csv ? stderr : stdout,
-			     compiled_helpers, explore_time && rb_kernel_is_running(tracker) ? &ksyms : NULL, &rows,
-			     &n);
+	int rc = kernel_ok ? 0 : 2;
+	int last = ntr - 1; /* the last tracker verified */
+	while (last > 0 && !kernel_ok && rb_kernel_is_running(trackers[last]))
+		last--;
+	for (int t = 0; t < ntr; t++) {
+		if (!kernel_ok && rb_kernel_is_running(trackers[t]))
+			continue;
+		int r = verify_tracker(trackers[t], argc - optind, argv + optind, lopts, want_log,
+				       out.csv ? stderr : stdout, &sh, t == last, explore_time ? &ksyms : NULL, &rows);
+		rc = r > rc ? r : rc;
+	}
 	if (logbuf) {
 		fflush(stderr);
 		setvbuf(stderr, NULL, _IONBF, 0);
 		free(logbuf);
 	}
-	out.kernel = rb_kernel_is_running(tracker);
-	if ((out.csv || n) && print_rows(rows, n, &out) < 0) {
+	if ((out.csv || rows.n) && print_rows(rows.v, rows.n, &out) < 0) {
 		fprintf(stderr, "rangebench verify: out of memory\n");
 		rc = 2;
 	}
-	free(rows);
+	free(rows.v);
 	return rc;
 }

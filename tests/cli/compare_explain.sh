@@ -5,8 +5,8 @@
 # source (query explain_classes); the run's provenance (commit, hash of
 # the uncommitted diff) stored and shown; and the frictions of issue 23
 # item 5: compare with no side names, --filter given an expression,
-# query on a tracker pair the run lacks, verify --tracker twice, kernel
-# memory n/a, objects without programs not counted as failures.
+# query on a tracker pair the run lacks, verify --tracker thrice (a row
+# of each), kernel memory n/a, objects without programs not counted as failures.
 source "$(dirname "$0")/lib/tap.sh"
 RB=${RB:-build/test/rangebench}
 B=${RB_TEST_BIN:-build/test}
@@ -71,8 +71,9 @@ check "query pair_changed on a run without the candidate: exit 2 naming it" \
 	"[ $? -eq 2 ] && grep -q \"has no results of tracker 'arc2' (it has: cnum,old)\" $tmp/pq.out" "$tmp/pq.out"
 $RB query --db "$db" pair_changed >"$tmp/pq2.out" 2>&1
 check "query pair_changed with both trackers still runs" "[ $? -eq 0 ] && grep -q bias_add64 $tmp/pq2.out" "$tmp/pq2.out"
-$RB verify --tracker old --tracker cnum "$O" >"$tmp/v.out" 2>&1
-check "verify --tracker twice: exit 2 naming both" "[ $? -eq 2 ] && grep -q \"'old' and 'cnum'\" $tmp/v.out" "$tmp/v.out"
+$RB verify --tracker old --tracker cnum --tracker kernel "$O" >"$tmp/v.out" 2>&1
+check "verify --tracker thrice: exit 0, a row of each tracker named in its column, the kernel's peak memory alone n/a" \
+	"[ $? -eq 0 ] && grep -Eq '^bias_add64.bpf.o +bias_add64 +old +failure .* [0-9]+ +insn 20: ' $tmp/v.out && grep -Eq '^bias_add64.bpf.o +bias_add64 +cnum +success .* [0-9]+ *\$' $tmp/v.out && grep -Eq '^bias_add64.bpf.o +bias_add64 +kernel +failure .* n/a +insn 20: ' $tmp/v.out" "$tmp/v.out"
 $RB verify --tracker kernel "$O" >"$tmp/vk.out" 2>&1
 check "verify --tracker kernel: peak memory n/a, not 0" "grep 'bias_add64  ' $tmp/vk.out | grep -q ' n/a '" "$tmp/vk.out"
 

@@ -14,25 +14,37 @@ RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/profile72.bpf.o
 . tests/cli/lib/tap.sh
 
+# The logs and rows of $OBJ whole with six rows (bare names, @6.18, @7.2)
+# from one verify with a --tracker each (a tracker column; each log headed
+# "=== FILE:PROG (TRACKER) ==="), split into $tmp/log.PROG.TRACKER (a
+# program's log, as `verify --log --tracker TRACKER OBJ:PROG` prints it)
+# and $tmp/rows.TRACKER.cut (that tracker's rows without the duration),
+# and $tmp/log.TRACKER (its programs' logs, in order): one process, not
+# the ten one per tracker and program took (each ~0.3 s of CPU)
+"$RB" verify --csv --log --tracker old --tracker old@6.18 --tracker cnum-mainline --tracker cnum-mainline@6.18 \
+	--tracker old@7.2 --tracker cnum-mainline@7.2 "$OBJ" >"$tmp/six.csv" 2>"$tmp/six.log"
+six_rc=$?
+awk -v dir="$tmp" '/^=== [^ ]*:[^ ]* \([^ ]*\) ===$/ { p = $2; sub(/^[^:]*:/, "", p); t = $3; gsub(/[()]/, "", t)
+		f = dir "/log." p "." t; g = dir "/log." t }
+	f { print >f; print >g }' "$tmp/six.log"
+for t in old old@6.18 cnum-mainline cnum-mainline@6.18 old@7.2 cnum-mainline@7.2; do
+	awk -F, -v t="$t" 'NR == 1 || $3 == t' "$tmp/six.csv" | cut -d, -f3,5 --complement >"$tmp/rows.$t.cut"
+done
+
 # row names
-"$RB" verify --csv --tracker cnum-mainline@7.2 "$OBJ" >"$tmp/ok.csv" 2>&1
-check "NAME@7.2 is a tracker row" '[ $? -eq 0 ] && grep -q "^profile72.bpf.o,null_id_join,success," "$tmp/ok.csv"' "$tmp/ok.csv"
+check "NAME@7.2 is a tracker row" '[ $six_rc -eq 0 ] && grep -q "^profile72.bpf.o,null_id_join,success," "$tmp/rows.cnum-mainline@7.2.cut"' "$tmp/six.csv"
 for bad in old@9 nope@7.2 kernel@7.2 old@; do
 	"$RB" verify --tracker "$bad" "$OBJ" >"$tmp/bad.out" 2>&1
 	check "'$bad' is bad usage naming the profiles" '[ $? -eq 2 ] && grep -q "NAME@6.18|7.2" "$tmp/bad.out"' "$tmp/bad.out"
 done
 "$RB" kdiff --tracker old@9 "$OBJ:null_id_join" >"$tmp/kd.out" 2>&1
 check "kdiff refuses an unknown profile" '[ $? -eq 2 ]' "$tmp/kd.out"
-"$RB" verify --log --tracker old@7.2 "$OBJ" >"$tmp/hdr.out" 2>&1
-check "the log names the row with its profile" 'grep -q "^=== profile72.bpf.o:null_id_join (old@7.2) ===" "$tmp/hdr.out"' "$tmp/hdr.out"
+check "the log names the row with its profile" 'grep -q "^=== profile72.bpf.o:null_id_join (old@7.2) ===" "$tmp/six.log"' "$tmp/six.log"
 
 # a bare name is the 6.18 profile, byte for byte (log and counts)
 for t in old cnum-mainline; do
-	"$RB" verify --csv --log --tracker "$t" "$OBJ" >"$tmp/bare.csv" 2>"$tmp/bare.log"
-	"$RB" verify --csv --log --tracker "$t@6.18" "$OBJ" >"$tmp/618.csv" 2>"$tmp/618.log"
-	cut -d, -f4 --complement "$tmp/bare.csv" >"$tmp/bare.cut"; cut -d, -f4 --complement "$tmp/618.csv" >"$tmp/618.cut"
-	sed -i 's/(\(old\|cnum-mainline\)@6.18) ===$/(\1) ===/' "$tmp/618.log"
-	check "$t and $t@6.18: the same log and counts" 'cmp -s "$tmp/bare.log" "$tmp/618.log" && cmp -s "$tmp/bare.cut" "$tmp/618.cut"' "$tmp/618.log"
+	sed 's/(\(old\|cnum-mainline\)@6.18) ===$/(\1) ===/' "$tmp/log.$t@6.18" >"$tmp/618.log"
+	check "$t and $t@6.18: the same log and counts" '[ -s "$tmp/log.$t" ] && cmp -s "$tmp/log.$t" "$tmp/618.log" && [ $(wc -l <"$tmp/rows.$t.cut") -gt 1 ] && cmp -s "$tmp/rows.$t.cut" "$tmp/rows.$t@6.18.cut"' "$tmp/618.log"
 done
 
 # counts: insns,states per tracker row; the kernels' as measured
@@ -52,25 +64,27 @@ row() {
 	rows_v _f "$1"
 	grep "^${OBJ##*/},$2," "$_f"
 }
-# Those whole-object rows of every tracker, made before the checks: each
-# tracker's verify --csv of all six objects at once (the rows start with
-# the object's name), five processes instead of thirty-five, one per
-# tracker and object (and the kernel's only of the objects it is asked about)
+# Those whole-object rows of every tracker, made before the checks: one
+# verify --csv of all six objects with the four engine trackers (a
+# --tracker each: the rows start with the object's name, the tracker third)
+# and one with the kernel (only of the objects it is asked about), split
+# into the files rows_v makes (a tracker's own columns: the tracker's
+# dropped); two processes instead of thirty-five, one per tracker and
+# object (five, one per tracker, before verify took several)
 prefill_rows() {
-	local d=${RB_TEST_OBJECTS:-build/test/objects} t o objs
-	for t in old old@7.2 cnum-mainline cnum-mainline@7.2 kernel; do
-		objs=
-		for o in profile72 profile72_raw profile72_calls profile72_ptr profile72_msgs profile72_ids; do
-			[ $t = kernel ] && [ $o = profile72_msgs ] && continue
-			objs="$objs $d/$o.bpf.o"
-		done
-		# shellcheck disable=SC2086 # the paths have no blanks
-		"$RB" verify --csv --tracker "$t" $objs 2>/dev/null |
-			awk -F, -v pre="$tmp/rows." -v tr="${t//[^a-z0-9]/_}" 'NR == 1 { h = $0; next }
-				{ b = $1; sub(/\.bpf\.o$/, "", b); f = pre b "." tr ".csv"
-				  if (!(f in seen)) { print h >f; seen[f] = 1 }
-				  print >f }'
+	local d=${RB_TEST_OBJECTS:-build/test/objects} o objs= kobjs=
+	for o in profile72 profile72_raw profile72_calls profile72_ptr profile72_msgs profile72_ids; do
+		objs="$objs $d/$o.bpf.o"
+		[ $o = profile72_msgs ] || kobjs="$kobjs $d/$o.bpf.o"
 	done
+	# shellcheck disable=SC2086 # the paths have no blanks
+	{
+		"$RB" verify --csv --tracker old --tracker old@7.2 --tracker cnum-mainline --tracker cnum-mainline@7.2 $objs
+		"$RB" verify --csv --tracker kernel $kobjs | sed '1s/^file_name,prog_name,/&tracker,/; 2,$s/^[^,]*,[^,]*,/&kernel,/'
+	} 2>/dev/null | awk -F, -v pre="$tmp/rows." '$1 == "file_name" { h = $1 "," $2 substr($0, length($1 $2 $3) + 3); next }
+		{ b = $1; sub(/\.bpf\.o$/, "", b); tr = $3; gsub(/[^a-z0-9]/, "_", tr); f = pre b "." tr ".csv"
+		  if (!(f in seen)) { print h >f; seen[f] = 1 }
+		  print $1 "," $2 substr($0, length($1 $2 $3) + 3) >f }'
 }
 prefill_rows
 counts_v() { # VAR TRACKER PROG: VAR = PROG's "verdict,insns,states" (CSV fields 3, 5, 6) or ""
@@ -136,10 +150,10 @@ pin() { # PROG SWITCH 6.18-COUNTS 7.2-COUNTS (verdict,insns,states)
 }
 # 7.2.13 measured 2026-12-06: success,71,4 (6.18.44: success,61,4)
 pin null_id_join null_check_keeps_id success,61,4 success,71,4
-"$RB" verify --log --tracker old@7.2 "$OBJ:null_id_join" >"$tmp/id.log" 2>&1
+cp "$tmp/log.null_id_join.old@7.2" "$tmp/id.log"
 check "null_id_join @7.2: the map value keeps its id after the null check (as 7.2 logs it)" \
 	'grep -q "if r0 == 0x0 goto pc+[0-9]* *; R0=map_value(id=[0-9]*,map=vals" "$tmp/id.log"' "$tmp/id.log"
-"$RB" verify --log --tracker old "$OBJ:null_id_join" >"$tmp/id618.log" 2>&1
+cp "$tmp/log.null_id_join.old" "$tmp/id618.log"
 check "null_id_join (6.18): the id is dropped" \
 	'grep -q "if r0 == 0x0 goto pc+[0-9]* *; R0=map_value(map=vals" "$tmp/id618.log"' "$tmp/id618.log"
 # 7.2.13 measured 2026-12-06: success,39,3 (6.18.44: success,45,4)
@@ -270,11 +284,14 @@ stack_var_oob: invalid variable-offset write to stack R1 var_off=(0x0; 0xf8) off
 stack_const_misaligned: misaligned stack access off 0+-48+-9 size 8
 EOM
 check "stack messages (6.18): 6.18.44's" 'diff "$tmp/m618.want" "$tmp/m618.txt"' "$tmp/m618.txt"
-"$RB" verify --log --tracker cnum-mainline@7.2 "$OBJ:map_value_imm" >"$tmp/imm72.log" 2>&1
+# both profiles' logs of the program from one process, split at the headers
+"$RB" verify --log --tracker cnum-mainline@7.2 --tracker cnum-mainline "$OBJ:map_value_imm" >"$tmp/imm.log" 2>&1
+awk -v dir="$tmp" '/^=== .*:map_value_imm \(cnum-mainline@7\.2\) ===$/ { f = dir "/imm72.log" }
+	/^=== .*:map_value_imm \(cnum-mainline\) ===$/ { f = dir "/imm618.log" } /^=== / && !/:map_value_imm / { f = "" }
+	f { print >f }' "$tmp/imm.log"
 check "log_ptr_whole: pointers as 7.2.13 logs them (imm=8; the whole range of 8..15)" \
 	'grep -q "^9: (bf) r6 = r0 *; R0=map_value(map=vals,ks=4,vs=64,imm=8) R6=map_value(map=vals,ks=4,vs=64,imm=8)$" "$tmp/imm72.log" &&
 	grep -q "^13: R0=scalar(smin=smin32=0,smax=umax=smax32=umax32=7,var_off=(0x0; 0x7)) R6=map_value(map=vals,ks=4,vs=64,smin=umin=smin32=umin32=8,smax=umax=smax32=umax32=15,var_off=(0x8; 0x7))$" "$tmp/imm72.log"' "$tmp/imm72.log"
-"$RB" verify --log --tracker cnum-mainline "$OBJ:map_value_imm" >"$tmp/imm618.log" 2>&1
 check "log_ptr_whole (6.18): off=8, as 6.18.44" 'grep -q "R6=map_value(map=vals,ks=4,vs=64,off=8)" "$tmp/imm618.log" && ! grep -q "imm=8" "$tmp/imm618.log"' "$tmp/imm618.log"
 
 # clear_singular_ids: singular scalar ids dropped before a state is

@@ -43,3 +43,29 @@ all=$("$RB" verify --tracker old --csv --emit all "$OBJ" 2>/dev/null | head -1 |
 [ "$all" -ge 15 ]; check "--emit all: every metric ($all columns)" $?
 err=$("$RB" verify --tracker old --emit nope "$OBJ" 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] && grep -q "unknown metric 'nope' (insns, " <<<"$err"; check "--emit with an unknown metric is bad usage, naming the metrics" $?
+# several --tracker: one process verifies with each in turn; each
+# tracker's rows are what a verify with it alone prints (less the
+# duration), with a tracker column after the program
+kern=kernel
+grep -q 'unavailable' <<<"$out" && kern=
+multi=$("$RB" verify --csv --tracker old --tracker cnum-mainline@7.2 ${kern:+--tracker $kern} "$OBJ" 2>/dev/null); rc=$?
+[ $rc -eq 0 ] && [ "$(sed -n 1p <<<"$multi")" = "file_name,prog_name,tracker,verdict,duration,total_insns,total_states,peak_states,reg_state_bytes,state_bytes,peak_state_mem,err_insn,error" ]
+check "several --tracker: exit 0, a tracker column after the program" $?
+same=0
+for t in old cnum-mainline@7.2 $kern; do
+	one=$("$RB" verify --csv --tracker "$t" "$OBJ" 2>/dev/null | cut -d, -f4 --complement)
+	part=$({ sed -n 1p <<<"$multi"; awk -F, -v t="$t" 'NR > 1 && $3 == t' <<<"$multi"; } | cut -d, -f3,5 --complement)
+	[ "$(wc -l <<<"$one")" -gt 2 ] && [ "$one" = "$part" ] || { same=1; echo "# $t alone:"; echo "$one"; echo "# $t of several:"; echo "$part"; }
+done
+check "several --tracker: each tracker's rows are its own verify's (old, cnum-mainline@7.2${kern:+, kernel})" $same
+tab=$("$RB" verify --log --tracker old --tracker cnum "$OBJ:ok_bounded" 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q '^=== oracle_verdicts.bpf.o:ok_bounded (old) ===$' <<<"$tab" &&
+	grep -q '^=== oracle_verdicts.bpf.o:ok_bounded (cnum) ===$' <<<"$tab" &&
+	grep -Eq '^File +Program +Tracker +Verdict ' <<<"$tab" && grep -Eq '^oracle_verdicts.bpf.o +ok_bounded +cnum +success ' <<<"$tab"
+check "several --tracker with --log: each program's log headed with its tracker, a Tracker column" $?
+err=$("$RB" verify --veristat --tracker old --tracker cnum "$OBJ" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && grep -q "one --tracker only: --veristat's CSV has no tracker column" <<<"$err"
+check "several --tracker with --veristat is bad usage" $?
+err=$("$RB" verify --tracker old --tracker kernel-7.2 "$OBJ" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] && grep -q "one --tracker only: a kernel image is verified in a guest of its own" <<<"$err"
+check "a kernel image among several --tracker is bad usage" $?
