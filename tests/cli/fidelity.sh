@@ -10,6 +10,6 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/engine_fidelity.bpf.o
 . tests/cli/lib/tap.sh
 
 . tests/cli/lib/kdiff_each.sh
-kdiff_every_program "$OBJ" fidelity
-# programs calling their own (global) entry point: tests/objects/global_main.bpf.c
-kdiff_every_program "${RB_TEST_OBJECTS:-build/test/objects}/global_main.bpf.o" global_main
+# with the programs calling their own (global) entry point
+# (tests/objects/global_main.bpf.c): one load and one kdiff for both objects
+kdiff_objects fidelity "$OBJ" global_main "${RB_TEST_OBJECTS:-build/test/objects}/global_main.bpf.o"

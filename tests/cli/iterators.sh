@@ -12,7 +12,7 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/iterators.bpf.o
 . tests/cli/lib/tap.sh
 
 . tests/cli/lib/kdiff_each.sh
-kdiff_every_program "$OBJ" iterators
-# iterator programs (SEC("iter/...")): which targets' context pointers are
-# trusted, and a read through a flexible array of a kernel struct
-kdiff_every_program "${RB_TEST_OBJECTS:-build/test/objects}/iter_targets.bpf.o" iter_targets
+# with the iterator programs (SEC("iter/...")): which targets' context
+# pointers are trusted, and a read through a flexible array of a kernel
+# struct (one load and one kdiff for both objects)
+kdiff_objects iterators "$OBJ" iter_targets "${RB_TEST_OBJECTS:-build/test/objects}/iter_targets.bpf.o"

@@ -10,6 +10,6 @@ DIR=${RB_TEST_OBJECTS:-build/test/objects}
 . tests/cli/lib/tap.sh
 . tests/cli/lib/kdiff_each.sh
 
-for obj in kfunc_calls sock_helpers spin_lock task_storage; do
-	kdiff_every_program "$DIR/$obj.bpf.o" "$obj" "$obj:"
-done
+# the four objects' programs with one load and one kdiff
+kdiff_objects -p kfunc_calls "$DIR/kfunc_calls.bpf.o" sock_helpers "$DIR/sock_helpers.bpf.o" \
+	spin_lock "$DIR/spin_lock.bpf.o" task_storage "$DIR/task_storage.bpf.o"

@@ -18,9 +18,23 @@ OBJ=${RB_TEST_OBJECTS:-build/test/objects}/sched_ext.bpf.o
 # walk_plain.bpf.o (no sched_ext, host BTF): the 6.18 profile as 6.18.44,
 # the 7.2 profile as 7.2.13 gave it in its guest (2026-12-06, as above)
 WP=${RB_TEST_OBJECTS:-build/test/objects}/walk_plain.bpf.o
+# split_rows PREFIX: the CSV of a verify with several --tracker on stdin,
+# each tracker's rows (the tracker column dropped: as a verify with that
+# tracker alone prints them) into PREFIX.TRACKER.csv (TRACKER's [^a-z0-9]
+# as _)
+split_rows() {
+	awk -F, -v pre="$1" 'NR == 1 { h = $1 "," $2 substr($0, length($1 $2 $3) + 3); next }
+		{ t = $3; gsub(/[^a-z0-9]/, "_", t); f = pre "." t ".csv"
+		  if (!(f in seen)) { print h >f; seen[f] = 1 }
+		  print $1 "," $2 substr($0, length($1 $2 $3) + 3) >f }'
+}
 # (row TRACKER PROG: PROG's "verdict,insns,states,err_insn" from one verify
-# --csv of both programs per tracker, kept in $tmp: one process per tracker,
-# not per tracker and program, each ~0.2 s of CPU)
+# --csv of both programs per tracker, kept in $tmp; made for the four
+# trackers at once, with arena_ptr's programs below: one process, not one
+# per tracker and object, each ~0.2 s of CPU)
+AP=${RB_TEST_OBJECTS:-build/test/objects}/clang19/arena_ptr.bpf.o
+"$RB" verify --csv --tracker old --tracker cnum-mainline --tracker old@7.2 --tracker cnum-mainline@7.2 \
+	"$WP:walk_plain" "$WP:global_lock" "$AP:arena_index" "$AP:arena_alloc" 2>/dev/null | split_rows "$tmp/wp"
 row() {
 	local f=$tmp/wp.${1//[^a-z0-9]/_}.csv
 	[ -e "$f" ] || "$RB" verify --csv --tracker "$1" "$WP:walk_plain" "$WP:global_lock" >"$f" 2>/dev/null
@@ -37,10 +51,10 @@ done
 kdiff_every_program "$WP" walk_plain
 
 # arena memory (arena.c; 6.18.44 here cannot create an arena map, EPERM):
-# 7.2.13's rows, measured in its guest (2026-12-06) as above
-AP=${RB_TEST_OBJECTS:-build/test/objects}/clang19/arena_ptr.bpf.o
+# 7.2.13's rows, measured in its guest (2026-12-06) as above (made with
+# walk_plain's, above)
 arow() {
-	local f=$tmp/ap.${1//[^a-z0-9]/_}.csv
+	local f=$tmp/wp.${1//[^a-z0-9]/_}.csv
 	[ -e "$f" ] || "$RB" verify --csv --tracker "$1" "$AP:arena_index" "$AP:arena_alloc" >"$f" 2>/dev/null
 	awk -F, -v p="$2" '$2 == p { print $3 "," $5 "," $6 "," $11; exit }' "$f"
 }
@@ -99,8 +113,10 @@ check "the 6.18 profile does not model sched_ext_ops" \
 #   RB_KERNEL_CACHE=DIR rangebench verify --csv --tracker kernel-7.2 build/test/objects/scx_iter.bpf.o
 # (i_running: 7.2.13 names the argument "R1", the engine "arg #0")
 IT=${RB_TEST_OBJECTS:-build/test/objects}/scx_iter.bpf.o
+# both trackers in one verify, each one's rows into $tmp/it.TRACKER.csv
+"$RB" verify --csv --btf "$btf" --tracker cnum-mainline@7.2 --tracker old@7.2 "$IT" 2>"$tmp/it.err" | split_rows "$tmp/it"
 for t in cnum-mainline@7.2 old@7.2; do
-	"$RB" verify --csv --btf "$btf" --tracker "$t" "$IT" >"$tmp/it.csv" 2>"$tmp/it.err"
+	cp "$tmp/it.${t//[^a-z0-9]/_}.csv" "$tmp/it.csv" 2>/dev/null || cp "$tmp/it.err" "$tmp/it.csv"
 	while IFS='|' read -r prog verdict insns states at msg; do
 		check "$t $prog: $verdict, $insns insns, $states states${msg:+, '$msg'} (7.2.13)" \
 		  'awk -F, -v p="$prog" -v v="$verdict" -v i="$insns" -v s="$states" -v a="$at" -v m="$msg" \
