@@ -2,6 +2,8 @@
  * explorer over the main program and every called global subprogram
  * (do_check_main, do_check_subprogs), report the kernel's statistics. */
 #include <bpf/btf.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -188,6 +190,19 @@ static bool check_prog_kind(struct rb_env *env)
 	env->ptype = rb_prog_type(p->prog_type);
 	if (!env->ptype) {
 		rb_unsupported(env, "program type %u", p->prog_type);
+		return true;
+	}
+	if (!rb_prog_attach_type_valid(p->prog_type, p->expected_attach_type)) {
+		/* 6.18 bpf_prog_load: bpf_prog_load_check_attach refuses it
+		 * with EINVAL before the verifier runs (nothing logged) */
+		env->res->verdict = RB_REFUSED;
+		env->res->sys_errno = EINVAL;
+		env->res->err_insn = -1;
+		snprintf(env->res->msg, sizeof(env->res->msg),
+			 "expected attach type %u not valid for program type %u: BPF_PROG_LOAD failed: "
+			 "Invalid argument (empty log)",
+			 p->expected_attach_type, p->prog_type);
+		env->done = true;
 		return true;
 	}
 	if (!rb_attach_type_supported(env->ptype, p->expected_attach_type)) {

@@ -270,6 +270,45 @@ uint32_t rb_prog_fixup_attach_type(uint32_t type, uint32_t attach_type)
 	return attach_type;
 }
 
+bool rb_prog_attach_type_valid(uint32_t type, uint32_t at)
+{
+	switch (type) {
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+		return at == BPF_CGROUP_INET_SOCK_CREATE || at == BPF_CGROUP_INET_SOCK_RELEASE ||
+		       at == BPF_CGROUP_INET4_POST_BIND || at == BPF_CGROUP_INET6_POST_BIND;
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+		switch (at) {
+		case BPF_CGROUP_INET4_BIND: case BPF_CGROUP_INET6_BIND:
+		case BPF_CGROUP_INET4_CONNECT: case BPF_CGROUP_INET6_CONNECT:
+		case RB_BPF_CGROUP_UNIX_CONNECT:
+		case BPF_CGROUP_INET4_GETPEERNAME: case BPF_CGROUP_INET6_GETPEERNAME:
+		case RB_BPF_CGROUP_UNIX_GETPEERNAME:
+		case BPF_CGROUP_INET4_GETSOCKNAME: case BPF_CGROUP_INET6_GETSOCKNAME:
+		case RB_BPF_CGROUP_UNIX_GETSOCKNAME:
+		case BPF_CGROUP_UDP4_SENDMSG: case BPF_CGROUP_UDP6_SENDMSG: case RB_BPF_CGROUP_UNIX_SENDMSG:
+		case BPF_CGROUP_UDP4_RECVMSG: case BPF_CGROUP_UDP6_RECVMSG: case RB_BPF_CGROUP_UNIX_RECVMSG:
+			return true;
+		default:
+			return false;
+		}
+	case BPF_PROG_TYPE_CGROUP_SKB:
+		return at == BPF_CGROUP_INET_INGRESS || at == BPF_CGROUP_INET_EGRESS;
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+		return at == BPF_CGROUP_SETSOCKOPT || at == BPF_CGROUP_GETSOCKOPT;
+	case BPF_PROG_TYPE_SK_LOOKUP:
+		return at == BPF_SK_LOOKUP;
+	case BPF_PROG_TYPE_SK_REUSEPORT:
+		return at == BPF_SK_REUSEPORT_SELECT || at == BPF_SK_REUSEPORT_SELECT_OR_MIGRATE;
+	case RB_BPF_PROG_TYPE_NETFILTER:
+		return at == RB_BPF_NETFILTER;
+	case BPF_PROG_TYPE_SYSCALL:
+	case BPF_PROG_TYPE_EXT:
+		return at == 0;
+	default:
+		return true;
+	}
+}
+
 /* 6.18 check_attach_btf_id, its first checks: syscall programs only
  * sleepable, and can_be_sleepable() */
 const char *rb_prog_sleepable_error(uint32_t type, uint32_t attach_type, bool sleepable)

@@ -72,6 +72,10 @@ bool rb_prog_has_helper_sets(const struct rb_prog_type *pt);
 /* the attach type the kernel verifies with when given attach_type (0 ->
  * the type's default, bpf_prog_load_fixup_attach_type) */
 uint32_t rb_prog_fixup_attach_type(uint32_t type, uint32_t attach_type);
+/* may a program of this type be loaded with this (fixed-up) expected
+ * attach type? (6.18 bpf_prog_load_check_attach: BPF_PROG_LOAD answers
+ * EINVAL with nothing logged, before the verifier runs, when not) */
+bool rb_prog_attach_type_valid(uint32_t type, uint32_t attach_type);
 /* the kernel's message refusing a program for its sleepable flag (6.18
  * check_attach_btf_id: syscall programs must be sleepable, and only
  * tracing fentry/fexit/fmod_ret/iter, lsm, kprobe and struct_ops may be),

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# attach_check.sh — Linux 6.18 bpf_prog_load refuses a program whose
+# expected attach type its program type does not take
+# (bpf_prog_load_fixup_attach_type, then bpf_prog_load_check_attach: EINVAL,
+# nothing logged, before the verifier runs); the engine refuses it too.
+# tests/objects/attach_check.bpf.c: one program returning 1 in a section no
+# loader types, typed with --prog-type/--attach-type. Found on a public
+# project's sk_lookup object typed with --prog-type alone: the engine
+# verified it (success), the kernel refused it.
+set -u
+RB=${RB:-build/test/rangebench}
+OBJS=${RB_TEST_OBJECTS:-build/test/objects}
+. tests/cli/lib/tap.sh
+O=$OBJS/attach_check.bpf.o
+
+# verdict of the one program: verify [--tracker T] --prog-type P [--attach-type A]
+verdict() {
+	local t=$1 p=$2 a=$3
+	"$RB" verify --csv --tracker "$t" --prog-type "$p" ${a:+--attach-type "$a"} "$O" 2>"$tmp/err" |
+		awk -F, '$2 == "ret_one" { print $3 }'
+}
+
+# type, attach type ('' none), 6.18's answer
+cases="sk_lookup::refused sk_lookup:sk_lookup:success netfilter::refused netfilter:netfilter:success
+cgroup_sock_addr::refused cgroup_sock_addr:cgroup_inet4_connect:success cgroup_sock_addr:sk_lookup:refused
+cgroup_sockopt::refused cgroup_sockopt:cgroup_setsockopt:success cgroup_sockopt:cgroup_inet4_connect:refused
+cgroup_skb::success cgroup_skb:sk_lookup:refused cgroup_sock::success cgroup_sock:cgroup_setsockopt:refused
+sk_reuseport::success sk_reuseport:netfilter:refused socket_filter:sk_lookup:success"
+for c in $cases; do
+	IFS=: read -r p a want <<<"$c"
+	got=$(verdict old "$p" "$a")
+	check "$p, attach type ${a:-none}: $want (got $got)" '[ "$got" = "$want" ]' "$tmp/err"
+done
+"$RB" verify --csv --tracker old --prog-type sk_lookup "$O" >"$tmp/msg.csv" 2>/dev/null
+check "the refusal names the attach type and the type, and the kernel's answer" \
+	'grep -q "ret_one,refused,.*expected attach type 0 not valid for program type 30: BPF_PROG_LOAD failed: Invalid argument (empty log)" $tmp/msg.csv' "$tmp/msg.csv"
+
+# the running kernel gives the same verdicts where bpf() is permitted
+k=$(verdict kernel sk_lookup sk_lookup)
+if [ "$k" != success ]; then
+	ok "the running kernel agrees # skip bpf() not permitted here ($k)"
+else
+	bad=""
+	for c in $cases; do
+		IFS=: read -r p a want <<<"$c"
+		[ "$(verdict kernel "$p" "$a")" = "$want" ] || bad="$bad $p:$a"
+	done
+	check "the running kernel gives every verdict above (differ:${bad:- none})" '[ -z "$bad" ]'
+fi
