@@ -47,13 +47,18 @@ ROWS
 pin72 "$KOBJ:ld_ref_rcu" success,19,2
 pin72 "$KOBJ:ld_ref_rcu_after" failure,14,1
 
-"$RB" verify --log --tracker old "$KOBJ:ld_ref_rcu_after" >"$tmp/after.log" 2>&1
+# both logs from one verify (two objects), each program's part from its
+# "=== FILE:PROG (old) ===" line to the next such line
+"$RB" verify --log --tracker old "$KOBJ:ld_ref_rcu_after" "$OBJ:gs_indirect" >"$tmp/two.log" 2>&1
+awk -v dir="$tmp" '/^=== kptr_field\.bpf\.o:ld_ref_rcu_after \(old\) ===$/ { f = dir "/after.log" }
+	/^=== rcu_lock\.bpf\.o:gs_indirect \(old\) ===$/ { f = dir "/gsi.log" } f { print >f }' "$tmp/two.log"
+touch "$tmp/after.log" "$tmp/gsi.log"
 check "the unlock makes the RCU kptr untrusted and no longer maybe NULL" \
 	'grep -q "R7=rcu_ptr_or_null_bpf_cpumask(id=1)" "$tmp/after.log" && grep -q "goto pc+3 *; R7=untrusted_ptr_bpf_cpumask(id=1)" "$tmp/after.log"' "$tmp/after.log"
 check "6.18 refuses a nested section" \
 	'rb_msg old "$OBJ:rcu_nested" | grep -q "nested rcu read lock (kernel function bpf_rcu_read_lock)"'
 check "6.18 refuses a global function that might sleep in a section with its three lines" \
-	'"$RB" verify --log --tracker old "$OBJ:gs_indirect" 2>&1 | grep -A2 "^global functions that may sleep are not allowed in non-sleepable context,$" | grep -q "^a non-sleepable BPF program context$"'
+	'grep -A2 "^global functions that may sleep are not allowed in non-sleepable context,$" "$tmp/gsi.log" | grep -q "^a non-sleepable BPF program context$"' "$tmp/gsi.log"
 check "7.2 names the function and the section" \
 	'rb_msg cnum-mainline@7.2 "$OBJ:gs_indirect" | grep -q "sleepable global function indirect() called in rcu_read_lock region"'
 check "an open section at exit is refused" \
