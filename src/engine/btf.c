@@ -29,8 +29,7 @@ int rb_btf_init(struct rb_env *env)
 		: at != BPF_TRACE_RAW_TP && at != BPF_TRACE_FENTRY && at != BPF_TRACE_FEXIT &&
 			  at != BPF_MODIFY_RETURN && at != BPF_TRACE_ITER)
 		return rb_unsupported(env, "%s attach type %u", lsm ? "lsm" : "tracing", at);
-	if (!p->attach_btf_id)
-		return rb_unsupported(env, "tracing program without attach target");
+	/* (no attach_btf_id: refused before, engine.c check_prog_kind) */
 	if (!rb_need_vmlinux(env))
 		return rb_unsupported(env, "vmlinux BTF not readable");
 	const struct btf_type *t = btf__type_by_id(env->vmlinux, p->attach_btf_id);

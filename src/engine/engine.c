@@ -205,6 +205,15 @@ static bool check_prog_kind(struct rb_env *env)
 		env->done = true;
 		return true;
 	}
+	if ((p->prog_type == BPF_PROG_TYPE_TRACING || p->prog_type == BPF_PROG_TYPE_LSM) && !p->attach_btf_id) {
+		/* 6.18 check_attach_btf_id: the sleepable checks, then
+		 * bpf_check_attach_target's first, before any instruction */
+		const char *serr = rb_prog_sleepable_error(p->prog_type, p->expected_attach_type,
+							   (p->prog_flags & BPF_F_SLEEPABLE) != 0);
+		rb_reject(env, "%s", serr ? serr : "Tracing programs must provide btf_id");
+		env->res->err_insn = -1;
+		return true;
+	}
 	if (!rb_attach_type_supported(env->ptype, p->expected_attach_type)) {
 		rb_unsupported(env, "program type %u attach type %u", p->prog_type, p->expected_attach_type);
 		return true;
