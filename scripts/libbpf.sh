@@ -23,7 +23,32 @@
 # RB_LIBBPF=system (skip the download: the system libbpf),
 # RB_LIBBPF_CACHE (default build/libbpf), RB_LIBBPF_SUITE (default sid),
 # RB_DEBIAN_MIRROR (default: the machine's Debian mirror).
+# `libbpf.sh --objects SRC` prints the objects built from libbpf's source
+# directory SRC (its Makefile's OBJS without UNUSED, below; a test's hook).
 set -u
+# libbpf's objects not built (see build below)
+UNUSED="netlink.o nlattr.o bpf_prog_linfo.o btf_dump.o ringbuf.o linker.o"
+
+# objects_of SRC [MAKE-ARGS...]: the objects of libbpf's Makefile in SRC
+# without UNUSED, on one line. Asked of a make of its own: under a parent
+# make (as in `make main-job`) an inherited MAKEFLAGS makes it print "make[1]:
+# Entering directory" among the names, which once broke the build; and only
+# words naming an object are taken. Empty: failure.
+objects_of() {
+	local src=$1 all o out
+	shift
+	all=$(printf 'rb-objs:\n\t@echo $(OBJS)\n' |
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s -C "$src" "$@" -f Makefile -f - rb-objs) ||
+		return 1
+	out=$(for o in $all; do
+		case "$o" in *.o) case " $UNUSED " in *" $o "*) ;; *) printf '%s ' "$o" ;; esac ;; esac
+	done)
+	[ -n "$out" ] && echo "$out"
+}
+if [ "${1:-}" = --objects ]; then
+	objects_of "${2:?usage: libbpf.sh --objects SRC}"
+	exit
+fi
 OUT=${1:?usage: libbpf.sh OUT.mk}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${RB_LIBBPF_CACHE:-$ROOT/build/libbpf}
@@ -32,8 +57,6 @@ MIRROR=${RB_DEBIAN_MIRROR:-$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.li
 [ -n "$MIRROR" ] || MIRROR=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
 [ -n "$MIRROR" ] || MIRROR=http://deb.debian.org/debian
 SYS_A=/usr/lib/x86_64-linux-gnu/libbpf.a
-# libbpf's objects not built (see build below)
-UNUSED="netlink.o nlattr.o bpf_prog_linfo.o btf_dump.o ringbuf.o linker.o"
 
 # write_mk ARCHIVE INCLUDE-DIR VERSION-TEXT: OUT, and the link
 # libbpf-include beside it (the Makefile's -I) at INCLUDE-DIR (none: the
@@ -142,9 +165,8 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 		# before, so a link takes the same members. Should one of them need
 		# a member left out (another libbpf), the archive does not link
 		# whole, and all of libbpf is built instead.
-		local all objs o
-		all=$(printf 'rb-objs:\n\t@echo $(OBJS)\n' | make "${m[@]}" -f Makefile -f - rb-objs)
-		objs=$(for o in $all; do case " $UNUSED " in *" $o "*) ;; *) printf '%s ' "$o" ;; esac; done)
+		local objs
+		objs=$(objects_of "$dir/src" "${m[@]:2}") || { echo "libbpf: no object list from libbpf's Makefile"; exit 1; }
 		make -j"$(nproc)" "${m[@]}" OBJS="$objs" install
 		if ! printf 'int main(void) { return 0; }\n' | ${CC:-cc} -x c - -x none -o "$S/closed" \
 			-Wl,--whole-archive "$S/inst/lib/libbpf.a" -Wl,--no-whole-archive -lelf -lz; then

@@ -57,3 +57,22 @@ check "legacy_sleepable: the syscall program is sleepable, as libbpf makes it: s
 
 . tests/cli/lib/kdiff_each.sh
 kdiff_every_program "$L" legacy_sleepable
+
+# scripts/libbpf.sh's list of the libbpf objects it builds, asked as a parent
+# make asks it (`make main-job` runs make within make: an inherited
+# MAKEFLAGS once put "make[1]: Entering directory" among the names, the
+# build failed and the system libbpf 1.1 was linked instead, silently
+# skipping the checks above): only object names, bpf.o among them, the
+# unused netlink.o not. Where this clone built libbpf from its source.
+src=$(ls -d build/libbpf/src/*/libbpf-*/src 2>/dev/null | head -1)
+if [ -n "$src" ]; then
+	printf 'all:\n\t@scripts/libbpf.sh --objects %s\n' "$src" >"$tmp/parent.mk"
+	make -w -s -f "$tmp/parent.mk" >"$tmp/objects" 2>&1
+	check "libbpf.sh --objects under a parent make: object names only, bpf.o in, netlink.o out" \
+	  'grep -q "Leaving directory" "$tmp/objects" &&
+	   sed "/directory/d" "$tmp/objects" | tr " " "\n" | grep -v "^$" >"$tmp/names" &&
+	   ! grep -qv "^[a-z_0-9]*\.o$" "$tmp/names" && grep -qx bpf.o "$tmp/names" &&
+	   ! grep -qx netlink.o "$tmp/names"' "$tmp/objects"
+else
+	echo "ok $((n += 1)) - # skip libbpf.sh --objects: no libbpf source in build/libbpf/src (system or cached libbpf)"
+fi
