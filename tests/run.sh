@@ -68,6 +68,7 @@ fi
 run_suite() {
 	local s=$1 id=${1/:/_} name=${1#*:} rc p f
 	local TIMEFORMAT='%R %U %S'
+	date +%s >"$log/$id.start"
 	{
 		time {
 			if [ "${s%%:*}" = unit ]; then
@@ -96,7 +97,36 @@ run_suite() {
 	echo "$p $f $wall $user $sys" >"$log/$id.res"
 	printf '%-40s %4d passed %4d failed %7.1fs wall %7.1fs cpu\n' "$label" "$p" "$f" "$wall" \
 		"$(echo "$user $sys" | awk '{print $1 + $2}')"
+	touch "$log/printed"
 }
+
+# a line at least every 10 s while suites run (issue 26: no step silent
+# for more than 10 s): when no suite has ended for 10 s, the suites still
+# running and for how long. Not a job of this shell (disowned), so the
+# parallel start below does not count it and `wait` does not wait for it.
+ticker() {
+	local now last f id line
+	# (sleep's output away from ours: a pipe reading ours is not held
+	# open by a sleep outliving the kill)
+	while sleep 2 </dev/null >/dev/null 2>&1; do
+		now=$(date +%s)
+		last=$(stat -c %Y "$log/printed" 2>/dev/null) || continue
+		[ $((now - last)) -ge 10 ] || continue
+		line=""
+		for f in "$log"/*.start; do
+			[ -e "$f" ] || continue
+			id=$(basename "$f" .start)
+			[ -e "$log/$id.res" ] || line="$line ${id/_//} ($((now - $(cat "$f"))) s)"
+		done
+		[ -z "$line" ] || echo "... still running:$line"
+		touch "$log/printed"
+	done
+}
+touch "$log/printed"
+ticker &
+tick=$!
+disown "$tick"
+trap 'kill "$tick" 2>/dev/null; rm -rf "$log"' EXIT
 
 # a suite can start when its inputs are built (or the build ended: a unit
 # test whose binary is missing then fails); the first of the order that
@@ -120,6 +150,7 @@ while [ ${#pending[@]} -gt 0 ]; do
 	[ -n "$started" ] || sleep 0.5
 done
 wait
+kill "$tick" 2>/dev/null
 
 passed=0; failed=0; failures=()
 : >"$log/times"
