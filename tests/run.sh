@@ -101,17 +101,18 @@ run_suite() {
 }
 
 # a line at least every 10 s while suites run (issue 26: no step silent
-# for more than 10 s): when no suite has ended for 10 s, the suites still
+# for more than 10 s): when nothing has been printed for 8 s (looked at
+# every second: 9 s at most between lines; 10 s and 2 s gave 11 s), the suites still
 # running and for how long. Not a job of this shell (disowned), so the
 # parallel start below does not count it and `wait` does not wait for it.
 ticker() {
 	local now last f id line
 	# (sleep's output away from ours: a pipe reading ours is not held
 	# open by a sleep outliving the kill)
-	while sleep 2 </dev/null >/dev/null 2>&1; do
+	while sleep 1 </dev/null >/dev/null 2>&1; do
 		now=$(date +%s)
 		last=$(stat -c %Y "$log/printed" 2>/dev/null) || continue
-		[ $((now - last)) -ge 10 ] || continue
+		[ $((now - last)) -ge 8 ] || continue
 		line=""
 		for f in "$log"/*.start; do
 			[ -e "$f" ] || continue
