@@ -66,6 +66,14 @@ kdiff_every_program "$L" legacy_sleepable
 # unused netlink.o not. Where this clone built libbpf from its source.
 src=$(ls -d build/libbpf/src/*/libbpf-*/src 2>/dev/null | head -1)
 if [ -n "$src" ]; then
+	# and where this clone downloaded and unpacked libbpf's source, that
+	# libbpf is the one linked: a failed build falls back to the system
+	# libbpf, which the checks above then skip (how the defect above went
+	# unseen; RB_LIBBPF=system asks for the system one)
+	v=$(basename "$(dirname "$(dirname "$src")")")
+	[ "${RB_LIBBPF:-}" = system ] ||
+	check "the libbpf built from source here ($v) is the one linked (libbpf ${maj:-?}.${min:-?})" \
+	  '[ "${v%%.*}" = "$maj" ] && v2=${v#*.} && [ "${v2%%.*}" = "$min" ]' "build/libbpf/src/$v/build.log"
 	printf 'all:\n\t@scripts/libbpf.sh --objects %s\n' "$src" >"$tmp/parent.mk"
 	make -w -s -f "$tmp/parent.mk" >"$tmp/objects" 2>&1
 	check "libbpf.sh --objects under a parent make: object names only, bpf.o in, netlink.o out" \
