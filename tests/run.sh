@@ -68,7 +68,7 @@ fi
 run_suite() {
 	local s=$1 id=${1/:/_} name=${1#*:} rc p f
 	local TIMEFORMAT='%R %U %S'
-	date +%s >"$log/$id.start"
+	printf '%(%s)T\n' -1 >"$log/$id.start"
 	{
 		time {
 			if [ "${s%%:*}" = unit ]; then
@@ -97,33 +97,36 @@ run_suite() {
 	echo "$p $f $wall $user $sys" >"$log/$id.res"
 	printf '%-40s %4d passed %4d failed %7.1fs wall %7.1fs cpu\n' "$label" "$p" "$f" "$wall" \
 		"$(echo "$user $sys" | awk '{print $1 + $2}')"
-	touch "$log/printed"
+	printf '%(%s)T\n' -1 >"$log/printed"
 }
 
 # a line at least every 10 s while suites run (issue 26: no step silent
 # for more than 10 s): when nothing has been printed for 8 s (looked at
 # every second: 9 s at most between lines; 10 s and 2 s gave 11 s), the suites still
-# running and for how long. Not a job of this shell (disowned), so the
+# running and for how long (times are seconds written to files with
+# printf's %(%s)T and read back with read: no process but the sleep). Not a job
+# of this shell (disowned), so the
 # parallel start below does not count it and `wait` does not wait for it.
 ticker() {
-	local now last f id line
+	local now last f id t0 line
 	# (sleep's output away from ours: a pipe reading ours is not held
 	# open by a sleep outliving the kill)
 	while sleep 1 </dev/null >/dev/null 2>&1; do
-		now=$(date +%s)
-		last=$(stat -c %Y "$log/printed" 2>/dev/null) || continue
+		printf -v now '%(%s)T' -1
+		read -r last <"$log/printed" 2>/dev/null || continue
 		[ $((now - last)) -ge 8 ] || continue
 		line=""
 		for f in "$log"/*.start; do
 			[ -e "$f" ] || continue
-			id=$(basename "$f" .start)
-			[ -e "$log/$id.res" ] || line="$line ${id/_//} ($((now - $(cat "$f"))) s)"
+			id=${f##*/} id=${id%.start}
+			read -r t0 <"$f" || continue
+			[ -e "$log/$id.res" ] || line="$line ${id/_//} ($((now - t0)) s)"
 		done
 		[ -z "$line" ] || echo "... still running:$line"
-		touch "$log/printed"
+		echo "$now" >"$log/printed"
 	done
 }
-touch "$log/printed"
+printf '%(%s)T\n' -1 >"$log/printed"
 ticker &
 tick=$!
 disown "$tick"
