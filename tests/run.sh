@@ -38,15 +38,15 @@ late=${RB_TEST_LATE:-}
 suites=()
 if [ -n "$late" ]; then
 	for t in tests/unit/test_*.c; do
-		[ -f "$t" ] && suites+=("unit:$(basename "$t" .c)")
+		[ -f "$t" ] && { t=${t##*/}; suites+=("unit:${t%.c}"); }
 	done
 else
 	for t in "$bindir"/test_*; do
-		[ -x "$t" ] && [ -f "$t" ] && suites+=("unit:$(basename "$t")")
+		[ -x "$t" ] && [ -f "$t" ] && suites+=("unit:${t##*/}")
 	done
 fi
 for s in tests/cli/*.sh; do
-	[ -f "$s" ] && suites+=("cli:$(basename "$s" .sh)")
+	[ -f "$s" ] && { s=${s##*/}; suites+=("cli:${s%.sh}"); }
 done
 
 # start order: by the previous run's wall time, slowest first (a suite the
@@ -64,10 +64,46 @@ else
 	order=("${suites[@]}")
 fi
 
+# seconds with three decimals ("12.345", as TIMEFORMAT's %3R writes them) as
+# milliseconds, and back with one decimal: bash arithmetic, no process
+ms() { local x=${2/./}; printf -v "$1" '%d' $((10#${x:-0})); }
+secs() { local t=$((($2 + 50) / 100)); printf -v "$1" '%d.%d' $((t / 10)) $((t % 10)); }
+
+# the lines of file $2 that match the extended regular expression $3,
+# counted into variable $1 (distinct lines if $4 is set). Bash's own
+# matching where the output is short, as it nearly always is: each grep,
+# sort and wc a suite's result was counted with was a process of ~4 ms
+# (tests/run.sh started about 2,300 processes of its own in a CI run of
+# f380b87, process accounting); a bash loop costs ~10 us a line, so a long
+# output goes to grep
+count() {
+	local -n n=$1
+	local line lines
+	local -A seen=()
+	mapfile -t lines <"$2"
+	if [ ${#lines[@]} -gt 2000 ]; then
+		if [ -n "${4:-}" ]; then
+			n=$(grep -E -- "$3" "$2" | sort -u | wc -l)
+		else
+			n=$(grep -cE -- "$3" "$2")
+		fi
+		return 0
+	fi
+	n=0
+	for line in "${lines[@]}"; do
+		[[ $line =~ $3 ]] || continue
+		if [ -n "${4:-}" ]; then
+			[ -z "${seen[$line]+x}" ] || continue
+			seen[$line]=1
+		fi
+		n=$((n + 1))
+	done
+}
+
 # one suite: its output in $log/ID.out, "passed failed wall user sys" in $log/ID.res
 run_suite() {
-	local s=$1 id=${1/:/_} name=${1#*:} rc p f
-	local TIMEFORMAT='%R %U %S'
+	local s=$1 id=${1/:/_} name=${1#*:} rc p f wall user sys cpu
+	local TIMEFORMAT='%3R %3U %3S'
 	printf '%(%s)T\n' -1 >"$log/$id.start"
 	{
 		time {
@@ -79,24 +115,26 @@ run_suite() {
 			echo $? >"$log/$id.rc"
 		}
 	} 2>"$log/$id.time"
-	rc=$(cat "$log/$id.rc")
+	read -r rc <"$log/$id.rc"
 	if [ "${s%%:*}" = unit ]; then
-		p=$(grep -c '^\[       OK \]' "$log/$id.out")
+		count p "$log/$id.out" '^\[       OK \]'
 		# cmocka names a failed test twice (when it fails and in the
 		# summary) and prints "[  FAILED  ] N test(s)": count distinct names
-		f=$(grep -E '^\[  FAILED  \] [a-z_][a-z_0-9]*$' "$log/$id.out" | sort -u | wc -l)
+		count f "$log/$id.out" '^\[  FAILED  \] [a-z_][a-z_0-9]*$' distinct
 		label=$name
 	else
-		p=$(grep -c '^ok ' "$log/$id.out")
-		f=$(grep -c '^not ok ' "$log/$id.out")
+		count p "$log/$id.out" '^ok '
+		count f "$log/$id.out" '^not ok '
 		label=cli/$name
 	fi
 	# a crash or sanitizer abort counts as a failure even if the suite did not say so
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	read -r wall user sys <"$log/$id.time"
 	echo "$p $f $wall $user $sys" >"$log/$id.res"
-	printf '%-40s %4d passed %4d failed %7.1fs wall %7.1fs cpu\n' "$label" "$p" "$f" "$wall" \
-		"$(echo "$user $sys" | awk '{print $1 + $2}')"
+	ms wall "$wall"; ms user "$user"; ms sys "$sys"
+	secs wall "$wall"
+	secs cpu $((user + sys))
+	printf '%-40s %4d passed %4d failed %7ss wall %7ss cpu\n' "$label" "$p" "$f" "$wall" "$cpu"
 	printf '%(%s)T\n' -1 >"$log/printed"
 }
 
@@ -104,14 +142,13 @@ run_suite() {
 # for more than 10 s): when nothing has been printed for 8 s (looked at
 # every second: 9 s at most between lines; 10 s and 2 s gave 11 s), the suites still
 # running and for how long (times are seconds written to files with
-# printf's %(%s)T and read back with read: no process but the sleep). Not a job
-# of this shell (disowned), so the
-# parallel start below does not count it and `wait` does not wait for it.
+# printf's %(%s)T and read back with read; the second's wait is a read
+# timing out on $nap: no process at all). Not a job of this shell
+# (disowned), so the parallel start below does not count it and `wait`
+# does not wait for it.
 ticker() {
 	local now last f id t0 line
-	# (sleep's output away from ours: a pipe reading ours is not held
-	# open by a sleep outliving the kill)
-	while sleep 1 </dev/null >/dev/null 2>&1; do
+	while ! read -r -t 1 -u "$nap"; do
 		printf -v now '%(%s)T' -1
 		read -r last <"$log/printed" 2>/dev/null || continue
 		[ $((now - last)) -ge 8 ] || continue
@@ -126,6 +163,10 @@ ticker() {
 		echo "$now" >"$log/printed"
 	done
 }
+# a pipe this shell holds both ends of, never written: a read on it with
+# -t N waits N seconds (the builtin sleep of this script: an external sleep
+# is a process, 144 of them a CI run)
+exec {nap}<> <(:)
 printf '%(%s)T\n' -1 >"$log/printed"
 ticker &
 tick=$!
@@ -140,7 +181,11 @@ ready() {
 }
 pending=("${order[@]}")
 while [ ${#pending[@]} -gt 0 ]; do
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	# the suites running: `jobs` into a file and back (a $(...) here was
+	# a subshell and a wc at every start)
+	while jobs -rp >"$log/jobs"; mapfile -t running <"$log/jobs"; [ ${#running[@]} -ge "$jobs" ]; do
+		wait -n
+	done
 	next=(); started=
 	for s in "${pending[@]}"; do
 		if [ -z "$started" ] && ready "$s"; then
@@ -151,7 +196,7 @@ while [ ${#pending[@]} -gt 0 ]; do
 		fi
 	done
 	pending=("${next[@]}")
-	[ -n "$started" ] || sleep 0.5
+	[ -n "$started" ] || read -r -t 0.5 -u "$nap" || true
 done
 wait
 kill "$tick" 2>/dev/null
