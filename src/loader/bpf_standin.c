@@ -20,7 +20,8 @@
  * (rb_standin_begin/end), so concurrent loads on other threads, and any
  * bpf() made outside a load (the kernel oracle uses the real bpf() in the
  * same binary), are untouched: every other system call, and every bpf()
- * while no context is active, is forwarded to the real syscall(). This is
+ * while no context is active (or one that only lends a kernel BTF: real),
+ * is forwarded to the real syscall(). This is
  * the project's only mutable global, and it is per-thread and scoped.
  *
  * Pitfalls handled (docs/kernel-facts.md, "libbpf without the kernel"):
@@ -285,6 +286,8 @@ __attribute__((no_sanitize("address"))) long __wrap_syscall(long number, ...)
 		a[i] = va_arg(ap, long);
 	va_end(ap);
 	struct rb_standin *st = current;
+	if (st && st->real)
+		st = NULL; /* only lending: every call is the kernel's */
 	if (st && number == __NR_bpf)
 		return standin_bpf(st, a[0], (const void *)a[1], (unsigned long)a[2]);
 	if (st && number == __NR_perf_event_open) {

@@ -59,6 +59,10 @@ struct rb_standin {
 	 * lent: what was handed out, which libbpf's btf__free spares */
 	const struct rb_btf_lend *lend;
 	const struct btf *lent;
+	/* true: nothing is stood in for, bpf() reaches the kernel; only the
+	 * lend applies (a caller's own libbpf loads into the running kernel,
+	 * e.g. the oracle tests' reference loads, borrow its parse) */
+	bool real;
 	/* libbpf's messages while this context is active */
 	char first_warn[400];
 	char last_warn[400];
