@@ -9,8 +9,8 @@ RB=${RB:-build/test/rangebench}
 . "$(dirname "$0")/lib/tap.sh"
 
 # --- names that differ only after 127 (and 300) characters, in a long section
-long=$(printf 'very_long_generated_name_%.0s' $(seq 12)) # 300 characters
-sec="socket/$(printf 'section_part_%.0s' $(seq 20))"     # 267 characters
+printf -v long 'very_long_generated_name_%.0s' {1..12} # 300 characters
+printf -v sec 'socket/%s' "$(printf 'section_part_%.0s' {1..20})" # 267 characters
 cat >"$tmp/long.bpf.c" <<C
 #define SEC(x) __attribute__((section(x), used))
 int a(void *c) __asm__("${long}A") SEC("$sec");
@@ -20,16 +20,11 @@ int b(void *c) { return *(int *)((char *)c + 100000); }
 char _license[] SEC("license") = "GPL";
 C
 clang -O2 -target bpf -c "$tmp/long.bpf.c" -o "$tmp/long.o" 2>"$tmp/clang.err" || { notok "compile long.bpf.c" "$tmp/clang.err"; exit 1; }
-$RB run -q --db "$tmp/l.sqlite" --trackers old --label L "$tmp/long.o" >"$tmp/l.out" 2>&1
-check "names differing after character 300: two programs stored, names and section whole" \
-	"[ \"\$(sqlite3 $tmp/l.sqlite \"SELECT count(*) || ':' || min(length(name)) || ':' || max(length(section)) FROM programs\")\" = 2:301:${#sec} ]" "$tmp/l.out"
-check "each keeps its own verdict (A success, B failure)" \
-	"[ \"\$(sqlite3 $tmp/l.sqlite \"SELECT group_concat(x, ' ') FROM (SELECT substr(p.name, -1) || '=' || r.verdict AS x FROM results r JOIN programs p ON p.id = r.program_id ORDER BY p.name)\")\" = 'A=success B=failure' ]" "$tmp/l.out"
-$RB verify --csv "$tmp/long.o" >"$tmp/v.csv" 2>&1
-check "verify prints the names whole" "[ \$(grep -c ',${long}[AB],' $tmp/v.csv) -eq 2 ]" "$tmp/v.csv"
 
-# --- a name past the loader's bound: that program's own error row
-huge=$(printf 'n%.0s' $(seq 1100))
+# --- and a name past the loader's bound: that program's own error row.
+# Both objects in one run (was two, one a database), each check reading its
+# own object's rows (issue 26)
+printf -v huge 'n%.0s' {1..1100}
 cat >"$tmp/huge.bpf.c" <<C
 #define SEC(x) __attribute__((section(x), used))
 int h(void *c) __asm__("${huge}") SEC("socket");
@@ -38,9 +33,18 @@ SEC("socket") int small(void *c) { return 0; }
 char _license[] SEC("license") = "GPL";
 C
 clang -O2 -target bpf -c "$tmp/huge.bpf.c" -o "$tmp/huge.o" 2>"$tmp/clang.err" || { notok "compile huge.bpf.c" "$tmp/clang.err"; exit 1; }
-$RB run -q --db "$tmp/h.sqlite" --trackers old --label H "$tmp/huge.o" >"$tmp/h.out" 2>&1
+mkdir "$tmp/lh" && mv "$tmp/long.o" "$tmp/huge.o" "$tmp/lh/"
+$RB run -q --db "$tmp/lh.sqlite" --trackers old --label LH "$tmp/lh" >"$tmp/lh.out" 2>&1
+check "names differing after character 300: two programs stored, names and section whole" \
+	"[ \"\$(sqlite3 $tmp/lh.sqlite \"SELECT count(*) || ':' || min(length(name)) || ':' || max(length(section)) FROM programs WHERE obj_path LIKE '%/long.o'\")\" = 2:301:${#sec} ]" "$tmp/lh.out"
+check "each keeps its own verdict (A success, B failure)" \
+	"[ \"\$(sqlite3 $tmp/lh.sqlite \"SELECT group_concat(x, ' ') FROM (SELECT substr(p.name, -1) || '=' || r.verdict AS x FROM results r JOIN programs p ON p.id = r.program_id WHERE p.obj_path LIKE '%/long.o' ORDER BY p.name)\")\" = 'A=success B=failure' ]" "$tmp/lh.out"
+$RB verify --csv "$tmp/lh/long.o" >"$tmp/v.csv" 2>&1
+check "verify prints the names whole" "[ \$(grep -c ',${long}[AB],' $tmp/v.csv) -eq 2 ]" "$tmp/v.csv"
 check "a 1100-byte name: its row says the name passes the bound; the other program verified" \
-	"[ \"\$(sqlite3 $tmp/h.sqlite \"SELECT group_concat(verdict || ':' || (coalesce(msg, '') LIKE 'program name of 1100 bytes is longer than the 1023 rangebench keeps%'), ' ') FROM (SELECT r.verdict, r.msg FROM results r JOIN programs p ON p.id = r.program_id ORDER BY length(p.name) DESC)\")\" = 'load_error:1 success:0' ]" "$tmp/h.out"
+	"[ \"\$(sqlite3 $tmp/lh.sqlite \"SELECT group_concat(verdict || ':' || (coalesce(msg, '') LIKE 'program name of 1100 bytes is longer than the 1023 rangebench keeps%'), ' ') FROM (SELECT r.verdict, r.msg FROM results r JOIN programs p ON p.id = r.program_id WHERE p.obj_path LIKE '%/huge.o' ORDER BY length(p.name) DESC)\")\" = 'load_error:1 success:0' ]" "$tmp/lh.out"
+check "that run: the two objects' 4 programs, no other" \
+	"[ \"\$(sqlite3 $tmp/lh.sqlite \"SELECT count(*) || ':' || count(DISTINCT obj_path) || ':' || (SELECT count(*) FROM results) FROM programs\")\" = 4:2:4 ]" "$tmp/lh.out"
 
 # --- two programs of one name in one section (the .strtab edited so that
 # 'progqb' reads 'progqa'; libbpf and the loader list both)
