@@ -42,13 +42,16 @@ for c in $cases lsm::btf; do
 done
 tee $objs <"$O" >/dev/null # the copies, one process
 "$RB" verify --csv --tracker old --tracker kernel $objs >"$tmp/all.csv" 2>"$tmp/err"
+# each copy's verdict per tracker, read by the shell (no awk or sed a case)
+declare -A v=()
+while IFS=, read -r f pr t vd rest; do [ "$pr" = ret_one ] && v[$f,$t]=$vd; done <"$tmp/all.csv"
 kbad="" kmissing=0 k=0
 for c in $cases; do
 	IFS=: read -r p a want <<<"$c"
 	k=$((k + 1))
-	got=$(awk -F, -v f="c$k.o" '$1 == f && $2 == "ret_one" && $3 == "old" { print $4 }' "$tmp/all.csv")
+	got=${v[c$k.o,old]:-}
 	check "$p, attach type ${a:-none}: $want (got $got)" '[ "$got" = "$want" ]' "$tmp/err"
-	kv=$(awk -F, -v f="c$k.o" '$1 == f && $2 == "ret_one" && $3 == "kernel" { print $4 }' "$tmp/all.csv")
+	kv=${v[c$k.o,kernel]:-}
 	if [ -z "$kv" ]; then kmissing=$((kmissing + 1)); elif [ "$kv" != "$want" ]; then kbad="$kbad $p:$a"; fi
 done
 check "each case typed by its own rangebench.types rule, no other ($((k + 1)) copies)" \
