@@ -48,6 +48,9 @@ check "run ... | head -1: exit 141, run incomplete, $rows rows kept, integrity o
 # shell): dead for readers, marked incomplete by the next writer
 db=$tmp/reuse.sqlite
 $RB run -q --db "$db" --trackers old --label first "$tmp/t1.o" >/dev/null 2>&1
+# (a database of that one complete run, cleanly closed, is what the hang-up
+# check further below starts from: copied for it, not made by a run again)
+cp "$db" "$tmp/early.sqlite"
 sqlite3 "$db" "UPDATE runs SET status = 'running', ended_at = NULL, pid = $$ WHERE id = 1"
 $RB query --db "$db" runs >"$tmp/q.out" 2>&1
 check "a dead run whose pid was reused: a reader shows it incomplete" \
@@ -73,20 +76,19 @@ check "and stopped by Ctrl-C, exit 130" "[ $? -eq 130 ]"
 # process has the database file open the hang-up is sent, then the lock
 # is released. Before the fix SIGHUP killed it there (no message); now it
 # stops with exit 129 and stores nothing.
-db=$tmp/early.sqlite
-$RB run -q --db "$db" --trackers old --label first "$tmp/t1.o" >/dev/null 2>&1
+db=$tmp/early.sqlite # one run, 'first' (copied above)
 mkfifo "$tmp/lock.in"
 sqlite3 "$db" <"$tmp/lock.in" >"$tmp/lock.out" 2>&1 &
 lockpid=$!
 exec 3>"$tmp/lock.in"
 echo ".timeout 30000" >&3
 echo "PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; SELECT 'locked';" >&3
-for _ in $(seq 200); do grep -q locked "$tmp/lock.out" && break; sleep 0.1; done
+for _ in {1..200}; do grep -q locked "$tmp/lock.out" && break; sleep 0.1; done
 $RB run -q --db "$db" --trackers old --label early "$tmp/t1.o" >"$tmp/early.out" 2>&1 3>&- &
 pid=$!
 # the database (or its WAL) open in the run's process: it waits for the lock
 opened=0
-for _ in $(seq 200); do
+for _ in {1..200}; do
 	if ls -l /proc/$pid/fd 2>/dev/null | grep -q "early.sqlite"; then opened=1; break; fi
 	sleep 0.1
 done

@@ -2,7 +2,7 @@
 # RUN_ID of database DB has at least one result row (20 s at most; 1 if
 # none came). For tests that signal a run while it runs.
 wait_rows() {
-	for _ in $(seq 200); do
+	for _ in {1..200}; do
 		c=$(sqlite3 "$2" "SELECT count(*) FROM results WHERE run_id = $1" 2>/dev/null)
 		[ -n "$c" ] && [ "$c" -ge 1 ] && return 0
 		sleep 0.1
