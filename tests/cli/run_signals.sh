@@ -25,12 +25,15 @@ stopped_by() {
 	kill -$sig $pid
 	wait $pid
 	local rc=$?
-	local rows
-	rows=$(sqlite3 "$db" "SELECT count(*) FROM results WHERE run_id = 1")
+	# the rows, the run's status and the file's integrity from one sqlite3 (was three)
+	local rows st integ
+	{ read -r rows; read -r st; read -r integ; } <<<"$(sqlite3 "$db" "SELECT count(*) FROM results WHERE run_id = 1;
+		SELECT group_concat(status || ':' || (ended_at IS NOT NULL), ' ') FROM runs;
+		SELECT group_concat(integrity_check, ' ') FROM pragma_integrity_check")"
 	check "SIG$sig: exit $want, run marked incomplete with an end time, $rows of 36 rows kept" \
-		"[ $rc -eq $want ] && [ \"\$(sqlite3 $db \"SELECT status || ':' || (ended_at IS NOT NULL) FROM runs\")\" = incomplete:1 ] && [ $rows -ge 1 ] && [ $rows -lt 36 ]" "$tmp/$sig.out"
+		"[ $rc -eq $want ] && [ '$st' = incomplete:1 ] && [ $rows -ge 1 ] && [ $rows -lt 36 ]" "$tmp/$sig.out"
 	check "SIG$sig: the command says INCOMPLETE (interrupted), database integrity ok" \
-		"grep -q 'INCOMPLETE (interrupted' $tmp/$sig.out && [ \"\$(sqlite3 $db 'PRAGMA integrity_check')\" = ok ]" "$tmp/$sig.out"
+		"grep -q 'INCOMPLETE (interrupted' $tmp/$sig.out && [ '$integ' = ok ]" "$tmp/$sig.out"
 }
 stopped_by HUP 129
 stopped_by PIPE 141
@@ -40,9 +43,10 @@ stopped_by PIPE 141
 db=$tmp/pipe.sqlite
 RB_TEST_FAULT='*:slow' $RB run --db "$db" --trackers old,cnum --repeat 3 --label pipe -j 1 "$tmp" 2>&1 | head -1 >"$tmp/pipe.out"
 rc=${PIPESTATUS[0]}
-rows=$(sqlite3 "$db" "SELECT count(*) FROM results")
+{ read -r rows; read -r st; read -r integ; } <<<"$(sqlite3 "$db" "SELECT count(*) FROM results;
+	SELECT group_concat(status, ' ') FROM runs; SELECT group_concat(integrity_check, ' ') FROM pragma_integrity_check")"
 check "run ... | head -1: exit 141, run incomplete, $rows rows kept, integrity ok" \
-	"[ $rc -eq 141 ] && [ \"\$(sqlite3 $db 'SELECT status FROM runs')\" = incomplete ] && [ $rows -ge 1 ] && [ \"\$(sqlite3 $db 'PRAGMA integrity_check')\" = ok ]" "$tmp/pipe.out"
+	"[ $rc -eq 141 ] && [ '$st' = incomplete ] && [ $rows -ge 1 ] && [ '$integ' = ok ]" "$tmp/pipe.out"
 
 # a run left 'running' whose pid now belongs to another live process (this
 # shell): dead for readers, marked incomplete by the next writer
@@ -105,4 +109,4 @@ check "SIGHUP while the database is being opened: the run waited for the lock, w
 check "SIGHUP before the run began: exit 129, 'stopped (Hangup) before the run began: nothing stored'" \
 	"[ $rc -eq 129 ] && grep -q 'stopped (Hangup) before the run began: nothing stored' $tmp/early.out" "$tmp/early.out"
 check "SIGHUP before the run began: no run row added, integrity ok" \
-	"[ \"\$(sqlite3 $db 'SELECT count(*) FROM runs')\" = 1 ] && [ \"\$(sqlite3 $db 'PRAGMA integrity_check')\" = ok ]"
+	"[ \"\$(sqlite3 $db \"SELECT (SELECT count(*) FROM runs) || ':' || (SELECT group_concat(integrity_check, ' ') FROM pragma_integrity_check)\")\" = 1:ok ]"
