@@ -42,9 +42,9 @@ else
 	wait
 	ok "3 shards ran as background jobs"
 fi
-s1=$(sqlite3 "$tmp/shard1.sqlite" "SELECT count(*) FROM results")
-s2=$(sqlite3 "$tmp/shard2.sqlite" "SELECT count(*) FROM results")
-s3=$(sqlite3 "$tmp/shard3.sqlite" "SELECT count(*) FROM results")
+# the three shards' rows from one sqlite3 (was three)
+read -r s1 s2 s3 <<<"$(sqlite3 -separator ' ' "$tmp/shard1.sqlite" "ATTACH '$tmp/shard2.sqlite' AS b; ATTACH '$tmp/shard3.sqlite' AS c;
+	SELECT (SELECT count(*) FROM main.results), (SELECT count(*) FROM b.results), (SELECT count(*) FROM c.results)")"
 check "the shards split the rows ($s1 + $s2 + $s3 = $total), none empty-handed overall" \
 	"[ $((s1 + s2 + s3)) -eq $total ] && [ $s1 -lt $total ] && [ $s2 -lt $total ] && [ $s3 -lt $total ]"
 
@@ -137,13 +137,14 @@ for k in 1 2; do
 		"[ $? -eq 0 ] && grep -q \"^shard plan: [0-9]* programs' costs from $tmp/single.sqlite; shard $k of 2 expects\" $tmp/cost$k.out" \
 		"$tmp/cost$k.out"
 done
-work() { sqlite3 "$1" "SELECT coalesce(sum(insns_processed), 0) + 2000 * count(*) FROM results"; }
-w1=$(work "$tmp/cost1.sqlite")
-w2=$(work "$tmp/cost2.sqlite")
-big=$(sqlite3 "$tmp/single.sqlite" "SELECT max(c) FROM (SELECT sum(coalesce(r.insns_processed, 0)) + 2000 * count(*) AS c FROM results r JOIN programs p ON p.id = r.program_id GROUP BY p.obj_sha256, p.section, p.name)")
-heavy=$(sqlite3 "$tmp/single.sqlite" "SELECT p.obj_sha256 || '/' || p.section || '/' || p.name FROM results r JOIN programs p ON p.id = r.program_id GROUP BY p.obj_sha256, p.section, p.name ORDER BY sum(coalesce(r.insns_processed, 0)) + 2000 * count(*) DESC, 1 LIMIT 1")
-c1=$(sqlite3 "$tmp/cost1.sqlite" "SELECT count(*) FROM results")
-c2=$(sqlite3 "$tmp/cost2.sqlite" "SELECT count(*) FROM results")
+# each shard's work and rows, the single run's heaviest program and its
+# cost, from one sqlite3 (was six)
+read -r w1 w2 c1 c2 big heavy <<<"$(sqlite3 -separator ' ' "$tmp/single.sqlite" "ATTACH '$tmp/cost1.sqlite' AS k1; ATTACH '$tmp/cost2.sqlite' AS k2;
+	SELECT (SELECT coalesce(sum(insns_processed), 0) + 2000 * count(*) FROM k1.results),
+	(SELECT coalesce(sum(insns_processed), 0) + 2000 * count(*) FROM k2.results),
+	(SELECT count(*) FROM k1.results), (SELECT count(*) FROM k2.results),
+	(SELECT max(c) FROM (SELECT sum(coalesce(r.insns_processed, 0)) + 2000 * count(*) AS c FROM main.results r JOIN main.programs p ON p.id = r.program_id GROUP BY p.obj_sha256, p.section, p.name)),
+	(SELECT p.obj_sha256 || '/' || p.section || '/' || p.name FROM main.results r JOIN main.programs p ON p.id = r.program_id GROUP BY p.obj_sha256, p.section, p.name ORDER BY sum(coalesce(r.insns_processed, 0)) + 2000 * count(*) DESC, 1 LIMIT 1)")"
 check "costed shards split the rows exactly ($c1 + $c2 = $total)" "[ $((c1 + c2)) -eq $total ] && [ $c1 -gt 0 ] && [ $c2 -gt 0 ]"
 check "costed shards' work within one program of each other (|$w1 - $w2| <= $big)" \
 	"[ \$(( w1 > w2 ? w1 - w2 : w2 - w1 )) -le $big ]"
