@@ -134,7 +134,8 @@ check "and the object gets a row naming the reason" \
 # under TCG its guest is killed once QEMU has spent the CPU budget of a
 # boot (RB_GUEST_BOOT_CPU s here, 40 s by default), not after the 300 s
 # boot timeout; booted twice, as any guest that does not boot
-le() { local v=$1 i; for ((i = 0; i < $2; i++)); do printf "\\x$(printf %02x $((v >> (8 * i) & 255)))"; done; }
+# (le V N: V's N bytes, little-endian; printf -v, not a $(...) per byte)
+le() { local v=$1 i h; for ((i = 0; i < $2; i++)); do printf -v h %02x $((v >> (8 * i) & 255)); printf "\\x$h"; done; }
 {
 	printf '\x7fELF\x02\x01\x01\x00' && le 0 8
 	le 2 2 && le 62 2 && le 1 4 && le $((0x100200)) 8 && le 64 8 && le 0 8 && le 0 4 && le 64 2 && le 56 2 && le 2 2 && le 64 2 && le 0 4

@@ -48,7 +48,9 @@ check "load of a 158 MiB .bss object (a 4 KiB file): exit 0, the .bss map 165675
 $RB verify "$tmp/bss.o" >"$tmp/v1.out" 2>&1
 check "verify of it: accepted" "[ $? -eq 0 ] && grep -Eq ' p +success' $tmp/v1.out" "$tmp/v1.out"
 # a NOBITS section larger than a map value may be: the message names the limit
-python3 - "$tmp/bss.o" "$tmp/bss3g.o" <<'PY'
+# (bss3g.o; and xnum.o of the extended section numbering below, made by the
+# same python3: one interpreter start, not two)
+python3 - "$tmp/bss.o" "$tmp/bss3g.o" "$tmp/tiny.o" "$tmp/xnum.o" <<'PY'
 import struct, sys
 d = bytearray(open(sys.argv[1], 'rb').read())
 shoff, = struct.unpack_from('<Q', d, 0x28); shnum, shstrndx = struct.unpack_from('<HH', d, 0x3c)
@@ -57,22 +59,20 @@ for i in range(shnum):
     if struct.unpack_from('<I', d, o + 4)[0] == 8:  # SHT_NOBITS
         struct.pack_into('<Q', d, o + 32, 3 << 30)
 open(sys.argv[2], 'wb').write(d)
+# extended section numbering: e_shnum 0 (the count in section 0's
+# sh_size), e_shstrndx SHN_XINDEX (the index in section 0's sh_link)
+d = bytearray(open(sys.argv[3], 'rb').read())
+shoff, = struct.unpack_from('<Q', d, 0x28); shnum, shstrndx = struct.unpack_from('<HH', d, 0x3c)
+struct.pack_into('<HH', d, 0x3c, 0, 0xffff)
+struct.pack_into('<Q', d, shoff + 32, shnum)    # sh_size of section 0
+struct.pack_into('<I', d, shoff + 40, shstrndx) # sh_link of section 0
+open(sys.argv[4], 'wb').write(d)
 PY
 $RB load "$tmp/bss3g.o" >"$tmp/l2.out" 2>&1
 check "a 3 GiB NOBITS section: refused naming the limit (INT_MAX, the kernel's), not 'outside the file'" \
 	"[ $? -ne 0 ] && grep -q 'larger than a map value may be (2147483647 bytes' $tmp/l2.out && ! grep -q 'outside the file' $tmp/l2.out" "$tmp/l2.out"
 
-# extended section numbering: e_shnum 0 (the count in section 0's
-# sh_size), e_shstrndx SHN_XINDEX (the index in section 0's sh_link)
-python3 - "$tmp/tiny.o" "$tmp/xnum.o" <<'PY'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-shoff, = struct.unpack_from('<Q', d, 0x28); shnum, shstrndx = struct.unpack_from('<HH', d, 0x3c)
-struct.pack_into('<HH', d, 0x3c, 0, 0xffff)
-struct.pack_into('<Q', d, shoff + 32, shnum)    # sh_size of section 0
-struct.pack_into('<I', d, shoff + 40, shstrndx) # sh_link of section 0
-open(sys.argv[2], 'wb').write(d)
-PY
+# extended section numbering (xnum.o, made above from tiny.o)
 $RB load "$tmp/tiny.o" | sed 1d >"$tmp/x0.txt" 2>&1
 $RB load "$tmp/xnum.o" >"$tmp/xn.out" 2>&1
 rc=$?

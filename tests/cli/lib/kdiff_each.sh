@@ -127,7 +127,8 @@ kdiff_every_program() {
 # programs' highest code no more than the process's exit code), then the
 # process exits with the highest code of all
 kdiff_objects() {
-	local pfx=0 i nprogs=0 line cur="" p all all_rc worst=0 ow rc un ag args=()
+	local pfx=0 i nprogs=0 line cur="" p pre all all_rc worst=0 ow rc un ag args=()
+	local -a pl
 	[ "$1" = -p ] && { pfx=1; shift; }
 	local -a what=() objs=() progs=()
 	while [ $# -ge 2 ]; do what+=("$1"); objs+=("$2"); progs+=(""); shift 2; done
@@ -154,16 +155,20 @@ kdiff_objects() {
 	all_rc=$?
 	for i in "${!objs[@]}"; do
 		[ -n "${progs[i]}" ] || continue
-		ow=0
+		ow=0 pre=""
+		[ $pfx = 1 ] && pre="${what[i]}:"
 		# shellcheck disable=SC2086 # one word per program
 		kdiff_split "$all" "${objs[i]}" ${progs[i]} >"$all.res"
 		while read -r p rc un ag; do
 			[ $rc -gt $ow ] && ow=$rc
 			[ $rc -eq 3 ] && un= ag=
-			kdiff_check "$p" "$([ $pfx = 1 ] && echo "${what[i]}:")" "$rc" "$tmp/$p.out" "$un" "$ag"
+			kdiff_check "$p" "$pre" "$rc" "$tmp/$p.out" "$un" "$ag"
 		done <"$all.res"
 		[ $ow -gt $worst ] && worst=$ow
-		nprogs=$((nprogs + $(wc -w <<<"${progs[i]}")))
+		# (the prefix and the count in this shell: no $(...) or wc per program)
+		# shellcheck disable=SC2206 # one word per program
+		pl=(${progs[i]})
+		nprogs=$((nprogs + ${#pl[@]}))
 		check "${what[i]}: its programs' highest code ($ow) is no more than the one kdiff's exit code" '[ $ow -le $all_rc ]' "$all"
 	done
 	check "one kdiff of the $nprogs programs of ${what[*]}: exits with their highest code ($worst)" '[ $all_rc -eq $worst ]' "$all"

@@ -24,13 +24,14 @@
 # 10 ms of CPU on these machines: most of the CPU of the scripts that pin).
 
 RB_ROWS_TOGETHER=${RB_ROWS_TOGETHER:-cnum-mainline@7.2 old@7.2 old kernel}
-# rb_rows_split CSV DEST TRACKER...: the rows of one `verify --csv` with a
-# --tracker per TRACKER (file_name,prog_name,tracker,...) into DEST.N.csv
-# for the Nth TRACKER, in the columns of a verify with that tracker alone
-# (no tracker column); a tracker without rows gets the header only
+# rb_rows_split CSV DEST FIRST TRACKER...: the rows of one `verify --csv`
+# with a --tracker per TRACKER (file_name,prog_name,tracker,...) into
+# DEST.N.csv for the Nth TRACKER, N counted from FIRST (the files' final
+# names: no mv per tracker), in the columns of a verify with that tracker
+# alone (no tracker column); a tracker without rows gets the header only
 rb_rows_split() {
-	local _s_csv=$1 _s_dest=$2 _s_line _s_t _s_i _s_hdr="" _s_a _s_b
-	shift 2
+	local _s_csv=$1 _s_dest=$2 _s_first=$3 _s_line _s_t _s_i _s_hdr="" _s_a _s_b
+	shift 3
 	local -a _s_out=()
 	{
 		IFS= read -r _s_line && { _s_a=${_s_line%%,*}; _s_b=${_s_line#*,}; _s_hdr=$_s_a,${_s_b%%,*},${_s_b#*,*,}; }
@@ -47,8 +48,8 @@ rb_rows_split() {
 	} <"$_s_csv"
 	_s_i=1
 	for _s_n; do
-		[ -n "$_s_hdr" ] && printf '%s\n%s' "$_s_hdr" "${_s_out[_s_i]-}" >"$_s_dest.$_s_i.csv"
-		[ -n "$_s_hdr" ] || : >"$_s_dest.$_s_i.csv"
+		[ -n "$_s_hdr" ] && printf '%s\n%s' "$_s_hdr" "${_s_out[_s_i]-}" >"$_s_dest.$((_s_first + _s_i - 1)).csv"
+		[ -n "$_s_hdr" ] || : >"$_s_dest.$((_s_first + _s_i - 1)).csv"
 		_s_i=$((_s_i + 1))
 	done
 }
@@ -75,12 +76,11 @@ rb_rows_f() {
 			_f_tr+=("$_f_trk") _f_args+=(--tracker "$_f_trk")
 		done
 		"$RB" verify --csv "${_f_args[@]}" "$_f_obj" >"$tmp/.rb_rows.all.csv" 2>/dev/null
-		rb_rows_split "$tmp/.rb_rows.all.csv" "$tmp/.rb_rows.t" "${_f_tr[@]}"
+		rb_rows_split "$tmp/.rb_rows.all.csv" "$tmp/.rb_rows" $((_f_i + 1)) "${_f_tr[@]}"
 		for _f_n in "${!_f_tr[@]}"; do
 			_f_trk=${_f_tr[_f_n]}$'\t'$_f_obj$_f_e
 			_f_trk=${_f_trk//$'\n'/\\n}
 			_f_i=$((_f_i + 1))
-			mv "$tmp/.rb_rows.t.$((_f_n + 1)).csv" "$tmp/.rb_rows.$_f_i.csv"
 			printf '%s\t%s\n' "$_f_i" "$_f_trk" >>"$tmp/.rb_rows.idx"
 			[ "${_f_tr[_f_n]}" = "$_f_t" ] && _f_f="$tmp/.rb_rows.$_f_i.csv"
 		done
