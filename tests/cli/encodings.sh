@@ -14,8 +14,7 @@ check "verify --csv --tracker old exits 0" '[ $rc -eq 0 ]' "$tmp/err"
 # program | verdict | processed insns | states | error insn | message (6.18.44)
 while IFS='|' read -r prog verdict insns states at msg; do
 	check "$prog: $verdict, $insns insns, $states states${msg:+, '$msg'}" \
-	  'awk -F, -v p="$prog" -v v="$verdict" -v i="$insns" -v s="$states" -v a="$at" -v m="$msg" \
-	     '"'"'$2 == p && $3 == v && $5 == i && $6 == s && $11 == a && $12 == m { f = 1 } END { exit !f }'"'"' "$tmp/csv"' "$tmp/csv"
+	  'csv_row "$tmp/csv" 2="$prog" 3="$verdict" 5="$insns" 6="$states" 11="$at" 12="$msg"' "$tmp/csv"
 done <<'EOF'
 mg_off0|success|15|1|-1|
 mg_off0_x3|success|19|3|-1|

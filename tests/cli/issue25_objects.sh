@@ -29,8 +29,7 @@ expect() {
 	check "$name: verify exits 0 (of all the objects here at once)" '[ $all_rc -eq 0 ] && [ -s "$tmp/$name.csv" ]' "$tmp/all.err"
 	while IFS='|' read -r prog verdict at msg; do
 		check "$name: $prog $verdict${msg:+, '$msg'}" \
-		  'awk -F, -v p="$prog" -v v="$verdict" -v a="$at" -v m="$msg" \
-		     '"'"'$2 == p && $3 == v && $11 == a && index($0, m) { f = 1 } END { exit !f }'"'"' "$tmp/$name.csv"' "$tmp/$name.csv"
+		  'csv_row "$tmp/$name.csv" 2="$prog" 3="$verdict" 11="$at" "~$msg"' "$tmp/$name.csv"
 	done
 }
 

@@ -8,3 +8,27 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -20; }
 check() { if eval "$2"; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+#   csv_row FILE N=VALUE... [~TEXT]          ok if a line of FILE, split at
+#     every comma (as awk -F, splits it), has field N equal to VALUE for
+#     each N=VALUE, and holds TEXT (~TEXT); read in this shell, not an awk
+#     per check
+csv_row() {
+	local _f=$1 _l _c _n IFS=,
+	local -a _a
+	local -
+	set -f
+	shift
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		_a=($_l)
+		for _c; do
+			if [ "${_c:0:1}" = "~" ]; then
+				[[ $_l == *"${_c:1}"* ]] || continue 2
+			else
+				_n=${_c%%=*}
+				[ "${_a[_n - 1]-}" = "${_c#*=}" ] || continue 2
+			fi
+		done
+		return 0
+	done <"$_f"
+	return 1
+}
