@@ -17,7 +17,7 @@ check "load: exit 0, no program of unknown type" \
 # program, type, attach type as mainline libbpf loads them on this kernel
 while read -r prog type attach; do
 	check "load: $prog is $type / $attach (type-from libbpf>1.1)" \
-	  'grep -Eq "^  prog $prog +section [^ ]+ +type $type +attach $attach +autoload yes insns [0-9]+ type-from libbpf>1.1$" "$tmp/load"' "$tmp/load"
+	  'has_ere "$tmp/load" "^  prog $prog +section [^ ]+ +type $type +attach $attach +autoload yes insns [0-9]+ type-from libbpf>1.1$"' "$tmp/load"
 done <<'EOF'
 up_multi kprobe trace_uprobe_multi
 uret_multi kprobe trace_uprobe_multi

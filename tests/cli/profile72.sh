@@ -127,17 +127,8 @@ sw_file() {
 	done <"$_o"
 	[ $_found = 1 ] || { echo "no report of $OBJ:$1 in:"; sed 's/^/# /' "$_o"; } >"$tmp/sw.$1"
 }
-# has_ere FILE RE: a line of FILE matches the extended regular expression RE
-# (grep -Eq in this shell: two greps per pinned program were most of the
-# script's processes)
-has_ere() {
-	local _l
-	while IFS= read -r _l || [ -n "$_l" ]; do
-		[[ $_l =~ $2 ]] && return 0
-		_l=""
-	done <"$1"
-	return 1
-}
+# (has_ere, tap.sh: grep -Eq in this shell; two greps per pinned program
+# were most of the script's processes)
 pin() { # PROG SWITCH 6.18-COUNTS 7.2-COUNTS (verdict,insns,states)
 	local p=$1 sw=$2 k618=$3 k72=$4 t got cf
 	for t in old cnum-mainline; do

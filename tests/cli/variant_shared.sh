@@ -27,7 +27,8 @@ for f in $shared; do
 	# build has its own copy (the mainline build's copy: NAME_ml_wN)
 	obj=build/test/obj/w64/tracker/cnum/${f%.c}.o
 	own=$(for o in build/test/obj/w64/variant/cnum_mainline/*.o; do
-		case " $shared " in *" $(basename "${o%.o}").c "*) continue ;; esac
+		b=${o##*/} # (no basename process per object)
+		case " $shared " in *" ${b%.o}.c "*) continue ;; esac
 		nm --defined-only "$o"; done | awk '$3 ~ /_ml_w64$/ {sub(/_ml_w64$/, "_w64", $3); print $3}' | sort -u)
 	nm -u "$obj" | awk '{print $2}' | sort -u > "$tmp/undef.$f"
 	printf '%s\n' $own | sort -u | comm -12 - "$tmp/undef.$f" > "$tmp/calls.$f"

@@ -8,6 +8,16 @@ n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "${2:-}" ] && sed 's/^/#   /' "$2" | tail -20; }
 check() { if eval "$2"; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+#   has_ere FILE RE                          a line of FILE matches the
+#     extended regular expression RE (grep -Eq RE FILE, in this shell)
+has_ere() {
+	local _l
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		[[ $_l =~ $2 ]] && return 0
+		_l=""
+	done <"$1"
+	return 1
+}
 #   csv_row FILE N=VALUE... [~TEXT]          ok if a line of FILE, split at
 #     every comma (as awk -F, splits it), has field N equal to VALUE for
 #     each N=VALUE, and holds TEXT (~TEXT); read in this shell, not an awk
