@@ -9,9 +9,9 @@
 # table. Skipped where bpf() is not permitted.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
-. "$(dirname "$0")/lib/tiny.sh"
+. tests/cli/lib/tiny.sh
 db=$tmp/a.sqlite
 
 # the default kernels (no guest, no bpf() needed): the running one and the

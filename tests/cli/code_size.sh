@@ -2,7 +2,7 @@
 # code_size.sh — the size limits of the architecture (issue 14), measured by
 # scripts/code-size.sh: no function in src/ over 150 lines, no engine file
 # of 600 lines or more. A new exception needs its reason here.
-source "$(dirname "$0")/lib/tap.sh"
+source tests/cli/lib/tap.sh
 scripts/code-size.sh 100000 src > "$tmp/all.txt"
 awk '/^longest functions/{f=1; next} f && $1 > 150' "$tmp/all.txt" > "$tmp/long.txt"
 check "no function in src/ over 150 lines" "[ ! -s $tmp/long.txt ]" "$tmp/long.txt"

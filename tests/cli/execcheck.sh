@@ -5,7 +5,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJS=${RB_TEST_OBJECTS:-build/test/objects}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 "$RB" execcheck --gen 10 --runs 3 >"$tmp/gen.out" 2>&1; rc=$?
 check "generated programs: exit 0" '[ $rc -eq 0 ]' "$tmp/gen.out"

@@ -6,7 +6,7 @@
 # sides' values in their own terms (cnum's arcs), the source line, the
 # cause class and the counterfactual check; no change on a program both
 # explore alike; bad usage exits 2.
-source "$(dirname "$0")/lib/tap.sh"
+source tests/cli/lib/tap.sh
 RB=${RB:-build/test/rangebench}
 OWN=${RB_TEST_BIN:-build/test}/own
 O=$OWN/bias_add64.bpf.o

@@ -12,7 +12,7 @@
 # as explain_sides.sh does. Skipped without the running kernel's BTF.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 OBJ=${RB_TEST_OBJECTS:-${RB_TEST_BIN:-build/test}/objects}/explain_inputs.bpf.o
 if [ ! -f /sys/kernel/btf/vmlinux ]; then
 	ok "explain with kernel inputs # skip no /sys/kernel/btf/vmlinux here"

@@ -9,7 +9,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/iterators.bpf.o
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 # the engine: its exploration within its verification
 "$RB" verify --tracker old --csv --emit time,explore,explore_cpu "$OBJ" >"$tmp/old.csv" 2>"$tmp/old.err"

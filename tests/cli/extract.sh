@@ -6,7 +6,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 # a real BPF object to embed: one the test build made, else compile one
 obj=$(ls "$OBJ"/*.bpf.o 2>/dev/null | head -1)

@@ -9,7 +9,7 @@ set -u
 BIN=${RB_TEST_BIN:-build/test}
 FV=$BIN/fuzz_verify
 OBJS=${RB_TEST_OBJECTS:-build/test/objects}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 # (objects-hostile/: calls to undefined functions, which crashed libbpf 1.1
 # in process before object.c kept them from it)

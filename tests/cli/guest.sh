@@ -13,7 +13,7 @@
 # cannot be reached the test is skipped with one line.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
 
 if $RB trackers | grep -q '^kernel-7.2 .*not downloaded'; then
@@ -23,7 +23,7 @@ if $RB trackers | grep -q '^kernel-7.2 .*not downloaded'; then
 	skip "guest runner" "kernel-7.2 not downloaded (Debian mirror unreachable?): $(tail -1 "$tmp/fetch.out")"
 	exit 0
 fi
-. "$(dirname "$0")/lib/tiny.sh"
+. tests/cli/lib/tiny.sh
 # the downloaded image, used by path with a cache of the test's own, so the
 # first run boots and the shared cache stays untouched
 pkg=$(awk '$1 == "kernel-7.2" {print $2}' kernels.conf)

@@ -7,7 +7,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/helper_access.bpf.o
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 # program -> "verdict|error" from a --csv verify (the error without "insn N: ")
 rows() { "$RB" verify --csv --tracker "$1" "$OBJ" 2>&1 | awk -F, 'NR > 1 { e = $12; for (i = 13; i <= NF; i++) e = e "," $i; print $2 "|" $3 "|" e }' | sort; }

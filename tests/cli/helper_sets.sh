@@ -10,7 +10,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/helper_access.bpf.o
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 "$RB" verify --compiled-helpers "$OBJ" >"$tmp/compiled.out" 2>&1
 check "verify --compiled-helpers works without bpf()'s help (exit 0)" "[ $? -eq 0 ]" "$tmp/compiled.out"

@@ -7,8 +7,8 @@
 # reads it; a large NOBITS .bss takes no file bytes.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/tiny.sh"
+. tests/cli/lib/tap.sh
+. tests/cli/lib/tiny.sh
 trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 RBA=$(readlink -f "$RB")
 inc="-I/usr/include/$(uname -m)-linux-gnu"

@@ -20,7 +20,7 @@ dir=/usr/lib/x86_64-linux-gnu/bpf
 # kdiff_split): its first "== OBJ:PROG: agree" line and its "logs agree"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib/kdiff_each.sh"
+. tests/cli/lib/kdiff_each.sh
 args=()
 for p in xdpfilt_alw_eth xdpfilt_dny_tcp xdpdump_xdp:xdpdump xsk_def_xdp_prog_5.3:xsk_def_prog; do
 	obj=${p%%:*}; prog=${p##*:}

@@ -5,7 +5,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 "$RB" load "$OBJ/btf_maps.bpf.o" "$OBJ/legacy_maps.bpf.o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 check "good objects exit 0" '[ $rc -eq 0 ]'

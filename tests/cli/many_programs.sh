@@ -6,9 +6,9 @@
 # of 4,200 programs is verified whole beside another object.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
-. "$(dirname "$0")/lib/tiny.sh"
+. tests/cli/lib/tiny.sh
 mkdir "$tmp/c"
 mv "$tmp/tiny.o" "$tmp/c/"
 N=4200

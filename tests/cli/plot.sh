@@ -4,7 +4,7 @@
 # each chart; charts without data are skipped with a note, not failed.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 db=$tmp/fx.sqlite
 sqlite3 "$db" <db/schema.sql # readers never create a database

@@ -16,7 +16,7 @@
 # the guest part is skipped with one line.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 skip() { n=$((n + 1)); echo "ok $n - $1 # skip $2"; }
 
 "$RB" progdiff --reference kernel-7.2 --batch 0 >"$tmp/out" 2>&1

@@ -8,7 +8,7 @@ set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}/explain_two.bpf.o
 ITER=${RB_TEST_OBJECTS:-build/test/objects}/iterators.bpf.o
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 # verify: the count, against the log's "N: safe" / "from J to T: safe" lines
 for t in old cnum; do

@@ -8,9 +8,9 @@
 # tracker, so the first child is still going when the second worker looks.
 set -u
 RB=${RB:-build/test/rangebench}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
-. "$(dirname "$0")/lib/tiny.sh"
+. tests/cli/lib/tiny.sh
 db=$tmp/s.sqlite
 $RB run -q -j 1 --no-census --db "$db" --label one "$tmp/tiny.o" >"$tmp/one.out" 2>&1
 check "one worker: the run completes" "[ $? -eq 0 ]" "$tmp/one.out"

@@ -10,7 +10,7 @@
 set -u
 RB=${RB:-build/test/rangebench}
 OBJ=${RB_TEST_OBJECTS:-build/test/objects}
-. "$(dirname "$0")/lib/tap.sh"
+. tests/cli/lib/tap.sh
 
 G=$OBJ/legacy_global_func.bpf.o
 T=$OBJ/tail_calls.bpf.o
@@ -46,7 +46,7 @@ check "verify old: the XDP caller of the tc programs' array is refused" \
 check "verify old: tail call through a hash map has 6.18's message" \
   'grep -Eq "through_hash +failure .*insn 3: expected prog array map for tail call *$" "$tmp/out"' "$tmp/out"
 
-. "$(dirname "$0")/lib/kdiff_each.sh"
+. tests/cli/lib/kdiff_each.sh
 if "$RB" verify --tracker kernel "$T" "$G" >"$tmp/k2" 2>&1 && ! grep -q unavailable "$tmp/k2"; then
 	cp "$tmp/k2" "$tmp/k"
 	check "kernel: the XDP caller refused once tc's programs fill the array" \

@@ -5,7 +5,7 @@
 # this checks, so that an #ifdef RB_CNUM_MAINLINE_ALGOS added to one of
 # them, or a call from one of them into a function each build has its own
 # copy of, fails here instead of giving cnum-mainline cnum's code.
-source "$(dirname "$0")/lib/tap.sh"
+source tests/cli/lib/tap.sh
 shared=$(sed -n 's/^VARIANT_cnum_mainline_SHARED := //p' Makefile)
 check "the Makefile names the shared files" "[ -n '$shared' ]"
 dir=src/tracker/cnum
