@@ -48,12 +48,23 @@ struct obj_state {
  * ten pairs at the 1M-instruction limit, two thirds of the run's
  * verification time, had one core to itself). Every pair is still
  * verified, start to end, in one child, with the same repeats; only which
- * child does it changes. Guarded by d->lock; at most one per worker. */
+ * child does it changes. A share is taken only of a stretch whose pairs
+ * not yet started are worth a child of their own: at the pace its child
+ * has gone so far (the time since its first pair started, per pair
+ * started), RB_STEAL_MIN_S or more of work; meanwhile the idle worker
+ * waits. A sanitizer-built child costs ~50 ms of CPU to start and end,
+ * and taking every share of two or more pairs made one 30-pair object of
+ * the tests' 2-3 verifier children (up to 6 under strace, as halves of
+ * halves were taken). Guarded by d->lock; at most one per worker. */
+#define RB_STEAL_MIN_S 1.0
 struct rb_stretch {
 	size_t i;    /* the object, as an index into order */
 	size_t next; /* its first pair not yet started */
 	size_t end;  /* one past its last pair; lowered when another worker takes the rest */
 	bool busy;
+	bool paced;  /* a pair started: q0 and t0 are set */
+	size_t q0;   /* the first pair started */
+	double t0;   /* when (CLOCK_MONOTONIC seconds) */
 };
 
 struct rb_driver {
@@ -144,7 +155,8 @@ void rb_drv_run_object(struct rb_driver *d, size_t i, struct rb_stretch *s);
 bool rb_drv_stretches_init(struct rb_driver *d);
 /* a worker's next work: the next object in order, order[*i], whole (its
  * stretch *s; NULL without stretches), or when none is left a share of
- * another worker's stretch (*s, of object order[*i]); false: nothing left */
+ * another worker's stretch (*s, of object order[*i]), waited for while a
+ * stretch might yet be worth one; false: nothing left (or a stop) */
 bool rb_drv_next_work(struct rb_driver *d, size_t *i, struct rb_stretch **s);
 /* its end now (npairs when s is NULL) */
 size_t rb_drv_stretch_end(struct rb_driver *d, struct rb_stretch *s, size_t npairs);

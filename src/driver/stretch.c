@@ -2,6 +2,7 @@
  * verifier children go through, and an idle worker's share of the longest
  * one (driver_impl.h, struct rb_stretch). */
 #include <stdlib.h>
+#include <time.h>
 
 #include "driver/driver_impl.h"
 
@@ -21,14 +22,32 @@ static struct rb_stretch *free_stretch(struct rb_driver *d)
 	return NULL;
 }
 
-/* the second half of the pairs not yet started of the stretch with the
- * most (at least two: its owner keeps one), as a new stretch; NULL if none */
-static struct rb_stretch *steal(struct rb_driver *d)
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The second half of the pairs not yet started of the stretch with the
+ * most (at least two: its owner keeps one) whose rest is worth a child
+ * (driver_impl.h: RB_STEAL_MIN_S), as a new stretch; NULL if none, and
+ * *later set when some stretch of two or more might become worth it. */
+static struct rb_stretch *steal(struct rb_driver *d, bool *later)
 {
 	struct rb_stretch *best = NULL, *s = free_stretch(d);
+	double now = now_s();
+	*later = false;
 	for (unsigned j = 0; s && j < d->nstretch; j++) {
 		struct rb_stretch *o = &d->stretch[j];
-		if (o->busy && o->end - o->next >= 2 && (!best || o->end - o->next > best->end - best->next))
+		if (!o->busy || o->end - o->next < 2)
+			continue;
+		double rest = o->paced && o->next > o->q0
+				      ? (now - o->t0) / (double)(o->next - o->q0) * (double)(o->end - o->next)
+				      : 0;
+		if (rest < RB_STEAL_MIN_S)
+			*later = true;
+		else if (!best || o->end - o->next > best->end - best->next)
 			best = o;
 	}
 	if (!best)
@@ -41,21 +60,27 @@ static struct rb_stretch *steal(struct rb_driver *d)
 
 bool rb_drv_next_work(struct rb_driver *d, size_t *i, struct rb_stretch **s)
 {
-	bool found = true;
-	pthread_mutex_lock(&d->lock);
-	if (d->next < d->norder) {
-		/* claimed and opened at once, so that an idle worker sees it */
-		*i = d->next++;
-		const struct obj_state *os = &d->objs[d->order[*i]];
-		if ((*s = free_stretch(d)))
-			**s = (struct rb_stretch){.i = *i, .next = 0, .end = os->nprogs * d->opts.ntrackers, .busy = true};
-	} else if ((*s = steal(d))) {
-		*i = (*s)->i;
-	} else {
-		found = false;
+	for (;;) {
+		bool found = true, later = false;
+		pthread_mutex_lock(&d->lock);
+		if (d->next < d->norder) {
+			/* claimed and opened at once, so that an idle worker sees it */
+			*i = d->next++;
+			const struct obj_state *os = &d->objs[d->order[*i]];
+			if ((*s = free_stretch(d)))
+				**s = (struct rb_stretch){
+					.i = *i, .next = 0, .end = os->nprogs * d->opts.ntrackers, .busy = true};
+		} else if ((*s = steal(d, &later))) {
+			*i = (*s)->i;
+		} else {
+			found = false;
+		}
+		pthread_mutex_unlock(&d->lock);
+		if (found || !later || rb_drv_stop_requested(d))
+			return found;
+		/* a stretch not (yet) worth a share: looked at again soon */
+		nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
 	}
-	pthread_mutex_unlock(&d->lock);
-	return found;
 }
 
 size_t rb_drv_stretch_end(struct rb_driver *d, struct rb_stretch *s, size_t npairs)
@@ -72,8 +97,14 @@ bool rb_drv_stretch_start(struct rb_driver *d, struct rb_stretch *s, size_t q)
 {
 	if (!s)
 		return true;
+	double now = now_s();
 	pthread_mutex_lock(&d->lock);
 	bool ours = q < s->end;
+	if (ours && !s->paced) {
+		s->paced = true;
+		s->q0 = s->next;
+		s->t0 = now;
+	}
 	if (ours)
 		s->next = q + 1;
 	pthread_mutex_unlock(&d->lock);
