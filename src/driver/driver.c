@@ -288,6 +288,20 @@ static int scan_in_process(const char *path, const struct rb_load_opts *lo, stru
 
 static bool stop_cb(void *arg) { return rb_drv_stop_requested(arg); }
 
+/* an object's row as one that cannot be opened, or, when the scan runs
+ * before the writer (scanned_early), its message kept for it */
+static void scan_failed(struct rb_driver *d, struct obj_state *os, const struct rb_err *e)
+{
+	os->load_failed = true;
+	if (d->w) {
+		rb_drv_object_failed(d, os, e, false);
+	} else if (!(os->early_err = strdup(e->msg))) {
+		struct rb_err oom;
+		rb_errf(&oom, "run: out of memory");
+		rb_drv_fail(d, &oom);
+	}
+}
+
 /* phase 1: each worker opens objects in a scan child of its own (scan.h),
  * so that a loader crashing on one object costs that object's row */
 static void *scan_worker(void *arg)
@@ -313,11 +327,15 @@ static void *scan_worker(void *arg)
 			/* found by the walk but not openable (jobs.h): its row */
 			char pb[256];
 			rb_errf(&e, "%s: %s", rb_path_shown(os->job->path, pb, sizeof(pb)), os->job->error);
-			os->load_failed = true;
-			rb_drv_object_failed(d, os, &e, false);
+			scan_failed(d, os, &e);
 			__atomic_add_fetch(&d->scanned, 1, __ATOMIC_RELAXED);
 			continue;
 		}
+		/* the run's last object (or its only one to open), none to retry
+		 * on another kernel: the child (a fork shares this process's
+		 * pages) ends once it answers */
+		if (sc && (i + 1 == d->jobs->n || d->scanned_early) && !rb_drv_other_inputs(d))
+			rb_scan_last(sc);
 		int rc = sc ? rb_scan_object(sc, os->job->path, &lo, &so, &e) : scan_in_process(os->job->path, &lo, &so, &e);
 		/* refused as on the running kernel (libbpf prepares it from that
 		 * kernel's BTF: a sched_ext object on 6.18): opened as on the
@@ -342,8 +360,7 @@ static void *scan_worker(void *arg)
 			scan_keep(d, os, &so);
 			rb_scan_obj_free(&so);
 		} else {
-			os->load_failed = true;
-			rb_drv_object_failed(d, os, &e, false);
+			scan_failed(d, os, &e);
 		}
 		__atomic_add_fetch(&d->scanned, 1, __ATOMIC_RELAXED);
 	}
@@ -574,11 +591,34 @@ static void drop_duplicates(struct rb_driver *d)
 	free(idx);
 }
 
+/* One object to open (most runs of the tests): opened by rb_driver_start
+ * itself, before any thread of the run, its scan child a fork (scan.h:
+ * rb_spawn_main), not an exec (a sanitizer-built run of tiny.o: ~45 ms of
+ * CPU less, the child's start-up and leak check), and ended as soon as it
+ * has answered, before this process allocates again: while a fork lives
+ * each page this process writes is copied (and in the sanitizer build the
+ * allocator's huge pages split, a fault per page from then on). Forks made
+ * there for every worker, the run's threads starting while they opened
+ * objects, cost the run about what they saved; so more objects are opened
+ * as before, by the workers' exec'd children, in parallel. Its row, if it
+ * cannot be opened, is put once the writer runs. */
+static void scan_early(struct rb_driver *d)
+{
+	size_t openable = 0;
+	for (size_t i = 0; i < d->jobs->n; i++)
+		openable += !d->jobs->objs[i].error;
+	if (!d->opts.child_exe || openable != 1)
+		return;
+	d->scanned_early = true;
+	scan_worker(d);
+}
+
 static void *manager(void *arg)
 {
 	struct rb_driver *d = arg;
 	__atomic_store_n(&d->scanning, 1, __ATOMIC_RELAXED);
-	run_phase(d, scan_worker);
+	if (!d->scanned_early)
+		run_phase(d, scan_worker);
 	if (!rb_drv_stop_requested(d))
 		drop_duplicates(d);
 	__atomic_store_n(&d->scanning, 0, __ATOMIC_RELAXED);
@@ -594,6 +634,19 @@ static void *manager(void *arg)
 	}
 	__atomic_store_n(&d->idle, 1, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+static void free_objs(struct rb_driver *d)
+{
+	for (size_t i = 0; i < d->jobs->n; i++) {
+		for (size_t k = 0; d->objs[i].progs && k < d->objs[i].nprogs; k++) {
+			free(d->objs[i].progs[k].name);
+			free(d->objs[i].progs[k].section);
+		}
+		free(d->objs[i].progs);
+		free(d->objs[i].early_err);
+	}
+	free(d->objs);
 }
 
 int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *jobs,
@@ -633,6 +686,7 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 		d->objs[i].job = &jobs->objs[i];
 	pthread_mutex_init(&d->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &d->t0);
+	scan_early(d); /* before any thread of the run */
 
 	/* the threads started from here inherit a mask without SIGINT,
 	 * SIGTERM, SIGHUP and SIGPIPE: those reach the caller's thread (and a
@@ -645,6 +699,13 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 	sigaddset(&block, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	int rc = rb_writer_start(st, 256, &d->w, err);
+	/* the rows of what scan_early could not open */
+	for (size_t i = 0; rc == 0 && i < jobs->n; i++)
+		if (d->objs[i].early_err) {
+			struct rb_err e;
+			snprintf(e.msg, sizeof(e.msg), "%s", d->objs[i].early_err);
+			rb_drv_object_failed(d, &d->objs[i], &e, false);
+		}
 	if (rc == 0 && pthread_create(&d->manager, NULL, manager, d) != 0) {
 		rb_writer_finish(d->w, NULL);
 		rc = rb_errf(err, "run: cannot start threads");
@@ -654,7 +715,7 @@ int rb_driver_start(const struct rb_driver_opts *opts, const struct rb_joblist *
 		pthread_mutex_destroy(&d->lock);
 		rb_vmlinux_free(d->vmlinux);
 		free(d->helpers);
-		free(d->objs);
+		free_objs(d);
 		free(d);
 		return -1;
 	}
@@ -701,14 +762,7 @@ int64_t rb_driver_finish(struct rb_driver *d, bool *complete, struct rb_err *err
 			*err = d->err;
 		rc = -1;
 	}
-	for (size_t i = 0; i < d->jobs->n; i++) {
-		for (size_t k = 0; d->objs[i].progs && k < d->objs[i].nprogs; k++) {
-			free(d->objs[i].progs[k].name);
-			free(d->objs[i].progs[k].section);
-		}
-		free(d->objs[i].progs);
-	}
-	free(d->objs);
+	free_objs(d);
 	free(d->order);
 	free(d->stretch);
 	rb_vmlinux_free(d->vmlinux);

@@ -2,7 +2,8 @@
  * tracker, in parallel, into the results database.
  *
  * rb_driver_start() starts the worker threads (and the store's writer
- * thread) and returns at once; the caller polls rb_driver_progress() to
+ * thread) and returns at once (with one object to open: once it has opened
+ * it, driver.c: scan_early); the caller polls rb_driver_progress() to
  * show progress and sets *opts->stop (from a signal handler, say) to stop
  * early; rb_driver_finish() waits, stores what finished and says whether
  * the run completed. The driver's threads block SIGINT, SIGTERM, SIGHUP
@@ -11,11 +12,13 @@
  * No object is ever opened in the driver's own process (with child_exe):
  * the loader runs on untrusted files. Two phases: a scan opens every
  * object (in parallel, each worker through a scan child of its own that
- * opens object after object, scan.h) and lists the programs that pass the
- * filter, so the total is known; an object whose scan child dies (a loader
- * crash) becomes one load_error row naming the signal, and a new child
- * goes on with the next object. Then each object is opened again, in the
- * child of one worker, which verifies its programs with every
+ * opens object after object, scan.h; a run's only object to open is
+ * opened by rb_driver_start itself, before any thread, its child forked)
+ * and lists the programs that pass the filter, so the total is known; an
+ * object whose scan child dies (a loader crash) becomes one load_error row
+ * naming the signal, and a new child goes on with the next object. Then
+ * each object is opened again, in the child of one worker, which verifies
+ * its programs with every
  * tracker (objects with the most programs first) in a child process (a
  * fresh exec of opts.child_exe, never a bare fork of this threaded
  * process) that pipes the rows back (child.c): a verifier crash costs one

@@ -37,6 +37,7 @@ struct obj_state {
 	bool duplicate; /* same content as an object earlier in path order */
 	struct prog_ref *progs; /* the programs that pass the filter */
 	size_t nprogs;
+	char *early_err; /* opened (and failed) before the writer ran: its row's message, put once it runs */
 };
 
 /* A stretch of one object's (program, tracker) pairs, [next, end), that a
@@ -81,6 +82,7 @@ struct rb_driver {
 	struct obj_state *objs;
 	size_t *order; /* phase 2: objects by descending program count */
 	size_t norder;
+	bool scanned_early; /* one object to open: opened by rb_driver_start itself (driver.c: scan_early) */
 	struct rb_stretch *stretch; /* phase 2, with verifier children: one per worker */
 	unsigned nstretch;
 	pthread_t manager;

@@ -83,6 +83,8 @@ int rb_fault_open(const char *spec, const char *path)
 					kinds |= RB_FAULT_CRASH;
 				else if (target && !strcmp(kind, "hang"))
 					kinds |= RB_FAULT_HANG;
+				else if (target && !strcmp(kind, "hog"))
+					kinds |= RB_FAULT_HOG;
 			}
 		}
 		p += n;

@@ -15,10 +15,11 @@
  *   note     each verification then prints "RB_TEST_FAULT: verified
  *            TRACKER" on stderr (the order of a run's verifications)
  * and the target "open" (every object) or "open=GLOB" (objects whose file
- * name matches GLOB) with KIND crash or hang makes the process that opens
- * an object (a scan child, scan.h) die or hang in the opening step, as a
- * loader crashing on a hostile object would; "scan-exit:crash" makes a
- * scan child die (abort) at its exit, after its last answer,
+ * name matches GLOB) with KIND crash, hang or hog makes the process that
+ * opens an object (a scan child, scan.h) die, hang or grow in the opening
+ * step, as a loader crashing (or allocating without end) on a hostile
+ * object would; "scan-exit:crash" makes a scan child die (abort) at its
+ * exit, after its last answer,
  * "scan-exit:hang" makes it hang there (its parent then kills it after
  * 1 s, not RB_SCAN_EXIT_S, so that a test need not wait), and
  * "verify-log:crash" a `verify --log` (a child of `run --keep-logs`) die
@@ -45,7 +46,7 @@ enum {
 
 /* The fault kinds spec sets for tracker (0: none; -1: bad spec). */
 int rb_fault_parse(const char *spec, const char *tracker);
-/* The kinds (RB_FAULT_CRASH, RB_FAULT_HANG) spec sets for opening path. */
+/* The kinds (RB_FAULT_CRASH, RB_FAULT_HANG, RB_FAULT_HOG) spec sets for opening path. */
 int rb_fault_open(const char *spec, const char *path);
 /* Does spec hold item ("scan-exit:crash") as one of its entries? */
 bool rb_fault_named(const char *spec, const char *item);

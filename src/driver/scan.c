@@ -27,6 +27,7 @@ struct rb_scan {
 	void *stop_arg;
 	uint64_t mem_limit_mib;
 	pid_t pid; /* 0: no child */
+	uint64_t base_rss; /* a forked child's resident bytes when forked (shared with this process); 0: exec'd */
 	int to, from;
 	struct rb_wbuf buf;
 	bool last;         /* rb_scan_last: end the child once it answers */
@@ -203,6 +204,39 @@ static int parse_reply(struct rb_scan *s, const char *path, struct rb_scan_obj *
 	return RB_SCAN_OK;
 }
 
+/* start the child (scan.h); -1 (err) when none could be started */
+static int start_child(struct rb_scan *s, struct rb_err *err)
+{
+	if (s->pid)
+		return 0;
+	/* room for most answers before the child starts (rb_scan_object) */
+	if (s->buf.cap < RB_SCAN_ANSWER_ROOM) {
+		char *q = realloc(s->buf.p, RB_SCAN_ANSWER_ROOM);
+		if (!q)
+			return rb_errf(err, "out of memory");
+		s->buf.p = q;
+		s->buf.cap = RB_SCAN_ANSWER_ROOM;
+	}
+	char *argv[] = {s->exe, "run", "--scan-child", NULL};
+	bool forked = false;
+	pid_t pid = rb_spawn_main(argv, rb_scan_child_main, &s->to, &s->from, &forked, err);
+	if (pid < 0)
+		return -1;
+	s->pid = pid;
+	/* what a fork shares with this process is not its own: measured now,
+	 * before it has opened anything (only where it is limited) */
+	s->base_rss = forked && s->mem_limit_mib ? rb_rss_of(pid) : 0;
+	return 0;
+}
+
+/* the child's own resident bytes: an exec'd child's resident size, a
+ * forked one's growth since the fork */
+static uint64_t own_rss(const struct rb_scan *s)
+{
+	uint64_t rss = rb_rss_of(s->pid);
+	return rss > s->base_rss ? rss - s->base_rss : 0;
+}
+
 int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *out,
 		   struct rb_err *err)
 {
@@ -227,18 +261,9 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 	}
 	/* a child that died since its last answer is replaced once */
 	for (int attempt = 0;; attempt++) {
-		if (!s->pid) {
-			char *argv[] = {s->exe, "run", "--scan-child", NULL};
-			struct rb_err e;
-			/* a fork (single-threaded callers: verify) unless the
-			 * child's memory is limited: a fork's resident size
-			 * counts the pages it shares with this process */
-			pid_t pid = s->mem_limit_mib ? rb_spawn(argv, &s->to, &s->from, &e)
-						     : rb_spawn_main(argv, rb_scan_child_main, &s->to, &s->from, &e);
-			if (pid < 0)
-				return rb_errf(err, "%s: cannot open it in a child process: %s", path, e.msg);
-			s->pid = pid;
-		}
+		struct rb_err e;
+		if (!s->pid && start_child(s, &e) < 0)
+			return rb_errf(err, "%s: cannot open it in a child process: %s", path, e.msg);
 		if (rb_wire_send(s->to, &s->buf) == 0)
 			break;
 		end_child(s, true);
@@ -260,7 +285,7 @@ int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opt
 			return RB_SCAN_CRASHED;
 		}
 		uint64_t rss_mib;
-		if (s->mem_limit_mib && (rss_mib = rb_rss_of(s->pid) >> 20) > s->mem_limit_mib) {
+		if (s->mem_limit_mib && (rss_mib = own_rss(s) >> 20) > s->mem_limit_mib) {
 			end_child(s, true);
 			rb_errf(err, "%s: opening it passed the memory limit of %llu MiB (resident %llu MiB): stopped", path,
 				(unsigned long long)s->mem_limit_mib, (unsigned long long)rss_mib);

@@ -55,10 +55,16 @@ enum rb_scan_status {
 struct rb_scan;
 
 /* exe: the rangebench executable ("/proc/self/exe"); stop (may be NULL)
- * is polled while a child works; mem_limit_mib: 0 = none */
+ * is polled while a child works; mem_limit_mib: the child's own resident
+ * memory while it opens an object, past which it is killed (0 = none): an
+ * exec'd child's resident size, a forked one's growth since the fork (its
+ * resident size counts the pages it still shares with this process) */
 struct rb_scan *rb_scan_new(const char *exe, bool (*stop)(void *), void *stop_arg, uint64_t mem_limit_mib);
-/* Open one object in the child (started when needed): an rb_scan_status,
- * or -1 when no child could be started (err says why). */
+/* Open one object in the child (started when needed: a fork of this
+ * process where it is single-threaded, spawn.h, as in verify and in a
+ * run's scan of its one object before its threads start; else an exec of
+ * exe): an rb_scan_status, or -1 when no child could be started (err says
+ * why). */
 int rb_scan_object(struct rb_scan *s, const char *path, const struct rb_load_opts *lo, struct rb_scan_obj *out,
 		   struct rb_err *err);
 /* The next rb_scan_object is the caller's last: its child is ended as soon

@@ -148,10 +148,13 @@ static void reset_signals(const sigset_t *dfl)
 	}
 }
 
-pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, int *from_child,
+pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, int *from_child, bool *forked,
 		    struct rb_err *err)
 {
-	if (!single_threaded())
+	bool fork_it = single_threaded();
+	if (forked)
+		*forked = fork_it;
+	if (!fork_it)
 		return rb_spawn(argv, to_child, from_child, err);
 	int out[2] = {-1, -1}, in[2] = {-1, -1};
 	if (child_pipes(out, in, to_child != NULL, err) < 0)
@@ -213,14 +216,19 @@ int rb_wait_child(pid_t pid)
 
 uint64_t rb_rss_of(pid_t pid)
 {
-	char path[64];
+	/* read with open and read, not stdio: nothing allocated (a parent
+	 * allocating while a fork of it lives copies pages: spawn.h) */
+	char path[64], buf[128];
 	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
 	unsigned long long size = 0, res = 0;
-	int n = fscanf(f, "%llu %llu", &size, &res);
-	fclose(f);
 	long page = sysconf(_SC_PAGESIZE);
-	return n == 2 && page > 0 ? (uint64_t)res * (uint64_t)page : 0;
+	return sscanf(buf, "%llu %llu", &size, &res) == 2 && page > 0 ? (uint64_t)res * (uint64_t)page : 0;
 }

@@ -36,8 +36,11 @@ pid_t rb_spawn(char *const argv[], int *to_child, int *from_child, struct rb_err
  * most of what a fork saves here, the fork alone little more than the
  * copy-on-write faults it costs the parent (sanitizer build; release: 3 ms
  * of a verify's 21); the same child_main runs exec'd, and checked, where
- * the parent has threads (every `run`). Multi-threaded: rb_spawn(argv, ...). */
-pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, int *from_child,
+ * the parent has threads (a `run` of more than one object to open, and
+ * the scan child that replaces a crashed one). Multi-threaded: rb_spawn(argv,
+ * ...). *forked (may be NULL): whether the child is a fork; its resident
+ * size then counts the pages it shares with this process. */
+pid_t rb_spawn_main(char *const argv[], int (*child_main)(void), int *to_child, int *from_child, bool *forked,
 		    struct rb_err *err);
 
 /* in a child: die with the parent; false if the parent is already gone */

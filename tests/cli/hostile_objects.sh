@@ -34,6 +34,17 @@ RB_TEST_FAULT='open:crash' $RB run -q --db "$db" --trackers old --label all -j 2
 rc=$?
 check "run, the loader crashing on every object: exit 0, 3 load_error rows" \
 	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $db \"SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'all' AND r.verdict = 'load_error' AND r.msg LIKE '%crashed opening it: signal 6%'\")\" = 3 ]" "$tmp/all.out"
+# a run's only object is opened before its threads start, by a fork of
+# it (src/driver/driver.c: scan_early): a crash there costs that row too,
+# put once the run's writer starts; one dying at its exit is still told
+RB_TEST_FAULT='open:crash' $RB run -q --db "$tmp/one.sqlite" --trackers old --label one "$tmp/c/t1.o" >"$tmp/one.out" 2>&1
+rc=$?
+check "run of one object, the loader crashing on it: exit 0, run complete, its one load_error row naming the signal" \
+	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $tmp/one.sqlite 'SELECT status FROM runs')\" = complete ] && [ \"\$(sqlite3 $tmp/one.sqlite \"SELECT count(*) || ':' || sum(verdict = 'load_error' AND msg LIKE '%t1.o: the loader crashed opening it: signal 6 (Aborted)') FROM results\")\" = 1:1 ]" "$tmp/one.out"
+RB_TEST_FAULT='scan-exit:crash' $RB run -q --db "$tmp/one2.sqlite" --trackers old --label one "$tmp/c/t1.o" >"$tmp/one2.out" 2>&1
+rc=$?
+check "run of one object, its scan child aborting at exit: exit 0, a warning naming signal 6, the 6 rows stored" \
+	"[ $rc -eq 0 ] && grep -q '^rangebench run: warning: 1 scan child ended badly after answering (the first: signal 6 (Aborted))' $tmp/one2.out && [ \"\$(sqlite3 $tmp/one2.sqlite \"SELECT count(*) FROM results WHERE verdict IN ('success', 'failure')\")\" = 6 ]" "$tmp/one2.out"
 
 RB_TEST_FAULT='open=t2.o:crash' $RB verify "$tmp/c/t1.o" "$tmp/c/t2.o" "$tmp/c/t3.o" >"$tmp/v.out" 2>"$tmp/v.err"
 rc=$?

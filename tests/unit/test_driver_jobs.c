@@ -295,8 +295,9 @@ static void forked_child_as_if_execd(void **state)
 	char *argv[] = {"/bin/sh", "-c", "cat >/dev/null; printf exec", NULL};
 	int to = -1, from = -1;
 	struct rb_err err = {{0}};
-	pid_t pid = rb_spawn_main(argv, report_child, &to, &from, &err);
-	assert_true(pid > 0);
+	bool forked = false;
+	pid_t pid = rb_spawn_main(argv, report_child, &to, &from, &forked, &err);
+	assert_true(pid > 0 && forked);
 	assert_int_equal(write(to, "abc", 3), 3);
 	close(to);
 	char out[256];
@@ -328,8 +329,9 @@ static void threaded_parent_execs(void **state)
 	char *argv[] = {"/bin/sh", "-c", "cat >/dev/null; printf exec", NULL};
 	int to = -1, from = -1;
 	struct rb_err err = {{0}};
-	pid_t pid = rb_spawn_main(argv, report_child, &to, &from, &err);
-	assert_true(pid > 0);
+	bool forked = true;
+	pid_t pid = rb_spawn_main(argv, report_child, &to, &from, &forked, &err);
+	assert_true(pid > 0 && !forked);
 	close(to);
 	char out[256];
 	read_all(from, out, sizeof(out));
