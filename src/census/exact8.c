@@ -3,6 +3,7 @@
  * precision is measured against the best abstraction of the true result. */
 #include <linux/bpf.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "census/internal.h"
 
@@ -56,18 +57,31 @@ static unsigned pick_imm(const struct census_op *op, struct rng *r)
 	}
 }
 
-/* the true results of op over gamma(dst) x gamma(src) */
+/* the true results of op over gamma(dst) x gamma(src); the rows of the
+ * members of gamma(dst) left once every value is a result add nothing */
 static void conc_alu(const uint8_t *tab, const bm256 *gd, const bm256 *gs, bm256 *out)
 {
-	uint64_t sv[256];
-	unsigned ns = bm_list(gs, sv);
-	bm_clear(out);
+	uint8_t sv[256];
+	unsigned ns = 0;
+	for (unsigned i = 0; i < 4; i++)
+		for (uint64_t w = gs->w[i]; w; w &= w - 1)
+			sv[ns++] = (uint8_t)(i * 64 + (unsigned)__builtin_ctzll(w));
+	uint64_t o0 = 0, o1 = 0, o2 = 0, o3 = 0; /* the words of out */
 	for (unsigned i = 0; i < 4; i++)
 		for (uint64_t w = gd->w[i]; w; w &= w - 1) {
 			const uint8_t *row = tab + (i * 64 + (unsigned)__builtin_ctzll(w)) * 256;
-			for (unsigned j = 0; j < ns; j++)
-				bm_set(out, row[sv[j]]);
+			for (unsigned j = 0; j < ns; j++) {
+				unsigned v = row[sv[j]];
+				uint64_t bit = UINT64_C(1) << (v & 63);
+				o0 |= v < 64 ? bit : 0;
+				o1 |= v - 64 < 64 ? bit : 0;
+				o2 |= v - 128 < 64 ? bit : 0;
+				o3 |= v >= 192 ? bit : 0;
+			}
+			if (!~(o0 & o1 & o2 & o3))
+				break;
 		}
+	*out = (bm256){{o0, o1, o2, o3}};
 }
 
 struct alu_in {
@@ -234,6 +248,30 @@ static const char *br_name(int bt)
 	return bt == RB_BR_NEVER ? "never" : bt == RB_BR_ALWAYS ? "always" : "unknown";
 }
 
+/* the members of ga (X) and of gb (Y) that take the jump ([1]) with some
+ * member of the other, and that fall through ([0]) */
+static void true_refinements(const struct census_table *tab, const bm256 *ga, const bm256 *gb, bm256 X[2],
+			     bm256 Y[2])
+{
+	bm_clear(&X[0]); bm_clear(&X[1]); bm_clear(&Y[0]); bm_clear(&Y[1]);
+	for (unsigned x = 0; x < 256; x++) {
+		if (!bm_has(ga, x))
+			continue;
+		if (bm_intersects(&tab->row[x], gb))
+			bm_set(&X[1], x);
+		if (bm_intersects_not(gb, &tab->row[x]))
+			bm_set(&X[0], x);
+	}
+	for (unsigned y = 0; y < 256; y++) {
+		if (!bm_has(gb, y))
+			continue;
+		if (bm_intersects(&tab->col[y], ga))
+			bm_set(&Y[1], y);
+		if (bm_intersects_not(ga, &tab->col[y]))
+			bm_set(&Y[0], y);
+	}
+}
+
 static void jmp_case(const struct census_run *run, struct census_scratch *sc, struct census_item *it,
 		     const struct census_op *op, const struct census_table *tab, struct jmp_in *in)
 {
@@ -242,29 +280,20 @@ static void jmp_case(const struct census_run *run, struct census_scratch *sc, st
 	bool live[CENSUS_MAX_TRACKERS][2];
 	const rb_val *kept[CENSUS_MAX_TRACKERS][2][2]; /* the state each outcome continues with */
 	bool opt[CENSUS_MAX_TRACKERS];
+	bm256 xy[CENSUS_MAX_TRACKERS][4]; /* the true refinements: X[2], then Y[2] */
 	const unsigned ncomp = op->imm ? 2 : 4; /* refined a (and b) per outcome */
 	for (unsigned ti = 0; ti < run->ntr; ti++) {
 		const struct rb_tracker *t = run->tr[ti];
 		struct census_stats *st = &it->st[ti];
 		const bm256 *ga = in[ti].ga, *gb = in[ti].gb;
-		bm256 X[2], Y[2]; /* [1] = taken, [0] = not taken */
-		bm_clear(&X[0]); bm_clear(&X[1]); bm_clear(&Y[0]); bm_clear(&Y[1]);
-		for (unsigned x = 0; x < 256; x++) {
-			if (!bm_has(ga, x))
-				continue;
-			if (bm_intersects(&tab->row[x], gb))
-				bm_set(&X[1], x);
-			if (bm_intersects_not(gb, &tab->row[x]))
-				bm_set(&X[0], x);
-		}
-		for (unsigned y = 0; y < 256; y++) {
-			if (!bm_has(gb, y))
-				continue;
-			if (bm_intersects(&tab->col[y], ga))
-				bm_set(&Y[1], y);
-			if (bm_intersects_not(ga, &tab->col[y]))
-				bm_set(&Y[0], y);
-		}
+		bm256 *X = xy[ti], *Y = xy[ti] + 2; /* [1] = taken, [0] = not taken */
+		unsigned tj = 0; /* an earlier tracker's of the same gammas */
+		while (tj < ti && !(bm_eq(in[tj].ga, ga) && bm_eq(in[tj].gb, gb)))
+			tj++;
+		if (tj < ti)
+			memcpy(xy[ti], xy[tj], sizeof(xy[ti]));
+		else
+			true_refinements(tab, ga, gb, X, Y);
 		int bt = t->branch_taken(in[ti].a, in[ti].b, op->jop, op->is32);
 		bool bad = false;
 		char why[200] = "";
