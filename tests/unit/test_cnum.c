@@ -28,8 +28,8 @@ struct set {
 	uint64_t w[4];
 };
 
-static void set_add(struct set *s, unsigned v) { s->w[v >> 6] |= UINT64_C(1) << (v & 63); }
-static bool set_has(const struct set *s, unsigned v) { return s->w[v >> 6] >> (v & 63) & 1; }
+static inline void set_add(struct set *s, unsigned v) { s->w[v >> 6] |= UINT64_C(1) << (v & 63); }
+static inline bool set_has(const struct set *s, unsigned v) { return s->w[v >> 6] >> (v & 63) & 1; }
 static bool set_sub(const struct set *a, const struct set *b) /* a ⊆ b */
 {
 	for (int i = 0; i < 4; i++)
@@ -80,11 +80,12 @@ static uint64_t best_arc_size(const struct set *s, unsigned bits)
 	for (uint64_t base = 0; base < n; base++) {
 		if (!set_has(s, (unsigned)base))
 			continue;
-		/* the arc from base must reach the last member going round */
-		uint64_t far = 0;
-		for (uint64_t k = 0; k < n; k++)
-			if (set_has(s, (unsigned)((base + k) % n)))
-				far = k;
+		/* the arc from base must reach the last member going round:
+		 * the largest k of a member, found from the top down (base
+		 * itself is one); n is a power of two: & (n - 1) is % n */
+		uint64_t far = n - 1;
+		while (!set_has(s, (unsigned)((base + far) & (n - 1))))
+			far--;
 		if (far < best)
 			best = far;
 	}
