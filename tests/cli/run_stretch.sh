@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # run_stretch.sh — when no object is left to start, an idle worker takes
 # the second half of the (program, tracker) pairs another worker's child
-# has not started (src/driver/stretch.c): one object and two workers make
-# two verifier children, and every pair still gets exactly one row, the
-# same as with one worker. Uses the test fault switch (RB_TEST_FAULT, test
-# builds only): TRACKER:slow sleeps 200 ms after each verification of that
-# tracker, so the first child is still going when the second worker looks.
+# has not started (src/driver/stretch.c), once they are worth a child
+# (RB_STEAL_MIN_S: 1 s of work at that child's pace): one object and two
+# workers make two verifier children, and every pair still gets exactly
+# one row, the same as with one worker. Uses the test fault switch
+# (RB_TEST_FAULT, test builds only): TRACKER:slow sleeps 200 ms after each
+# verification of that tracker, so the first child's pairs are worth a
+# share (its first pair is TRACKER's: 0.2 s x 29 pairs to go).
 set -u
 RB=${RB:-build/test/rangebench}
 . tests/cli/lib/tap.sh
