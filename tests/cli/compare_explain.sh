@@ -43,7 +43,7 @@ $RB query --db "$db" explain_classes --csv >"$tmp/q.csv" 2>&1
 check "query explain_classes: the classes per source" \
 	"[ \$(tail -n +2 $tmp/q.csv | wc -l) -eq 2 ] && grep -q ',wrap across 2^63,1,1,0,bias_add64 @' $tmp/q.csv" "$tmp/q.csv"
 $RB compare --db "$db" --changed --explain --trackers old,kernel >"$tmp/k.out" 2>&1
-check "--explain with the kernel as a side: exit 2, said why" "[ $? -eq 2 ] && grep -q 'two engine rows' $tmp/k.out" "$tmp/k.out"
+check "--explain with the kernel as a side: exit 2, said why" "[ $? -eq 2 ] && has_ere $tmp/k.out 'two engine rows'" "$tmp/k.out"
 
 # rows of the 7.2 profile: explained on the object opened with the inputs
 # of the kernel they stand for (here a kernel cache whose kernel-7.2 inputs
@@ -62,13 +62,13 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 	RB_KERNEL_CACHE=$tmp/kc $RB compare --db "$tmp/p72.sqlite" --changed --explain --trackers old,cnum-mainline@7.2 p72 \
 		>"$tmp/mix.out" 2>&1
 	check "--explain --trackers old,cnum-mainline@7.2 (different inputs): exit 2 naming explain --db" \
-		"[ $? -eq 2 ] && grep -q 'stand for kernels with different inputs.*explain --db FILE --run RUN --baseline old --candidate cnum-mainline@7.2' $tmp/mix.out" "$tmp/mix.out"
+		"[ $? -eq 2 ] && has_ere $tmp/mix.out 'stand for kernels with different inputs.*explain --db FILE --run RUN --baseline old --candidate cnum-mainline@7.2'" "$tmp/mix.out"
 else
 	echo "# no /sys/kernel/btf/vmlinux: compare --explain of 7.2 rows not run"
 fi
 
 $RB compare --db "$db" --filter 'insns_b>1000' >"$tmp/f.out" 2>&1
-check "--filter with an expression: evaluated (no program has 1000 insns)" "[ $? -eq 0 ] && grep -Eq '^programs +0$' $tmp/f.out" "$tmp/f.out"
+check "--filter with an expression: evaluated (no program has 1000 insns)" "[ $? -eq 0 ] && has_ere $tmp/f.out '^programs +0$'" "$tmp/f.out"
 $RB compare --db "$db" --filter 'insns=>1000' >"$tmp/f2.out" 2>&1
 check "--filter with a misparsed expression: exit 2, named" "[ $? -eq 2 ] && grep -q \"filter 'insns=>1000': '>1000' is not a number\" $tmp/f2.out" "$tmp/f2.out"
 $RB query --db "$db" --candidate arc2 pair_changed >"$tmp/pq.out" 2>&1
@@ -78,9 +78,9 @@ $RB query --db "$db" pair_changed >"$tmp/pq2.out" 2>&1
 check "query pair_changed with both trackers still runs" "[ $? -eq 0 ] && grep -q bias_add64 $tmp/pq2.out" "$tmp/pq2.out"
 $RB verify --tracker old --tracker cnum --tracker kernel "$O" >"$tmp/v.out" 2>&1
 check "verify --tracker thrice: exit 0, a row of each tracker named in its column, the kernel's peak memory alone n/a" \
-	"[ $? -eq 0 ] && grep -Eq '^bias_add64.bpf.o +bias_add64 +old +failure .* [0-9]+ +insn 20: ' $tmp/v.out && grep -Eq '^bias_add64.bpf.o +bias_add64 +cnum +success .* [0-9]+ *\$' $tmp/v.out && grep -Eq '^bias_add64.bpf.o +bias_add64 +kernel +failure .* n/a +insn 20: ' $tmp/v.out" "$tmp/v.out"
+	"[ $? -eq 0 ] && has_ere $tmp/v.out '^bias_add64.bpf.o +bias_add64 +old +failure .* [0-9]+ +insn 20: ' && has_ere $tmp/v.out '^bias_add64.bpf.o +bias_add64 +cnum +success .* [0-9]+ *\$' && has_ere $tmp/v.out '^bias_add64.bpf.o +bias_add64 +kernel +failure .* n/a +insn 20: '" "$tmp/v.out"
 $RB verify --tracker kernel "$O" >"$tmp/vk.out" 2>&1
 check "verify --tracker kernel: peak memory n/a, not 0" "grep 'bias_add64  ' $tmp/vk.out | grep -q ' n/a '" "$tmp/vk.out"
 
 check "an object without programs is not a failure (run ex)" \
-	"grep -q '0 objects failed to open, 1 hold no programs' $tmp/run.out && ! grep -q 'rangebench run: .*no programs' $tmp/run.out" "$tmp/run.out"
+	"has_ere $tmp/run.out '0 objects failed to open, 1 hold no programs' && ! has_ere $tmp/run.out 'rangebench run: .*no programs'" "$tmp/run.out"

@@ -27,7 +27,7 @@ check "run: the other objects' 12 rows stored, all verified" \
 	"[ \"\$(sqlite3 $db \"SELECT count(*) FROM results r JOIN programs p ON p.id = r.program_id WHERE r.obj_path NOT LIKE '%t2.o' AND r.verdict IN ('success', 'failure')\")\" = 12 ]" "$tmp/run.out"
 check "run: the crashed object is one load_error row naming the signal" \
 	"[ \"\$(sqlite3 $db \"SELECT count(*) || ':' || sum(msg LIKE '%t2.o: the loader crashed opening it: signal 6 (Aborted)') FROM results WHERE verdict = 'load_error'\")\" = 1:1 ]" "$tmp/run.out"
-check "run: the crash is reported on stderr" "grep -q 'rangebench run: .*t2.o: the loader crashed opening it: signal 6' $tmp/run.out" "$tmp/run.out"
+check "run: the crash is reported on stderr" "has_ere $tmp/run.out 'rangebench run: .*t2.o: the loader crashed opening it: signal 6'" "$tmp/run.out"
 
 # every object crashing: each one row, the run still ends
 RB_TEST_FAULT='open:crash' $RB run -q --db "$db" --trackers old --label all -j 2 "$tmp/c" >"$tmp/all.out" 2>&1
@@ -52,7 +52,7 @@ check "verify, the loader crashing on one of 3 objects: exit 2" "[ $rc -eq 2 ]" 
 check "verify: one line names the file and the signal" \
 	"[ \"\$(grep -c . $tmp/v.err)\" = 1 ] && grep -q '^rangebench verify: .*t2.o: the loader crashed opening it: signal 6 (Aborted)$' $tmp/v.err" "$tmp/v.err"
 check "verify: the other objects' 12 programs verified" \
-	"[ \"\$(grep -Ec '^t[13].o +prog_[a-z]+ +(success|failure) ' $tmp/v.out)\" = 12 ] && ! grep -q '^t2.o' $tmp/v.out" "$tmp/v.out"
+	"[ \"\$(grep -Ec '^t[13].o +prog_[a-z]+ +(success|failure) ' $tmp/v.out)\" = 12 ] && ! has_ere $tmp/v.out '^t2.o'" "$tmp/v.out"
 
 # --- a real object: libbpf 1.1 corrupts its heap relocating a call to an
 # undefined function from the lone .text function it takes for a program;
@@ -83,7 +83,7 @@ check "run over an empty directory: exit 2, 'no BPF objects (*.o) found'" \
 # release build's did, at 1c3f93b, and nothing said so): the run and
 # verify say how it ended; the rows are kept. A clean run says nothing.
 check "run over 4 objects, no fault: no scan child ended badly" \
-	"! grep -q 'ended badly' $tmp/x.out" "$tmp/x.out"
+	"! has_ere $tmp/x.out 'ended badly'" "$tmp/x.out"
 RB_TEST_FAULT='scan-exit:crash' $RB run -q --db "$tmp/se.sqlite" --trackers old --label se -j 1 "$tmp/c" >"$tmp/se.out" 2>&1
 rc=$?
 check "run, its scan child aborting at exit: exit 0, a warning naming signal 6, the 18 rows stored" \

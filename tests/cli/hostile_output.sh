@@ -38,7 +38,7 @@ $RB verify "$tmp/w.o" >"$tmp/verify.out" 2>&1
 check "verify: no ESC or BEL byte, the names escaped (hidden\\x1b[8m, t\\x1b]0;PWNED TITLE\\x07)" \
 	"! grep -q \"[$esc$(printf '\007')]\" $tmp/verify.out && grep -qF 'hidden\\x1b[8m' $tmp/verify.out && grep -qF 't\\x1b]0;PWNED TITLE\\x07' $tmp/verify.out" "$tmp/verify.out"
 check "verify: the newline in a name is printed as \\n, on the program's own row" \
-	"grep -qF 'x\\nFAKE\\t1' $tmp/verify.out && ! grep -q '^real' $tmp/verify.out" "$tmp/verify.out"
+	"grep -qF 'x\\nFAKE\\t1' $tmp/verify.out && ! has_ere $tmp/verify.out '^real'" "$tmp/verify.out"
 $RB compare --db "$db" A B >"$tmp/cmp.out" 2>&1
 check "compare: no ESC byte in the table" "! grep -q \"$esc\" $tmp/cmp.out && grep -qF 'hidden\\x1b[8m' $tmp/cmp.out" "$tmp/cmp.out"
 $RB load "$tmp/w.o" >"$tmp/load.out" 2>&1
@@ -50,17 +50,17 @@ check "an error line naming a program: escaped" \
 # --- item 14: CSV formulas neutralised, numbers kept
 $RB verify --csv "$tmp/w.o" >"$tmp/v.csv" 2>/dev/null
 check "verify --csv: '=HYPERLINK(1)' becomes \"'=HYPERLINK(1)\"" \
-	"grep -qF \",\\\"'=HYPERLINK(1)\\\",\" $tmp/v.csv && ! grep -q ',=HYPERLINK' $tmp/v.csv" "$tmp/v.csv"
-check "verify --csv: a negative number stays a number (-1)" "grep -q ',-1,' $tmp/v.csv" "$tmp/v.csv"
+	"grep -qF \",\\\"'=HYPERLINK(1)\\\",\" $tmp/v.csv && ! has_ere $tmp/v.csv ',=HYPERLINK'" "$tmp/v.csv"
+check "verify --csv: a negative number stays a number (-1)" "has_ere $tmp/v.csv ',-1,'" "$tmp/v.csv"
 $RB compare --db "$db" --csv A B >"$tmp/c.csv" 2>/dev/null
-check "compare --csv: the formula neutralised" "grep -qF \"'=HYPERLINK(1)\" $tmp/c.csv && ! grep -q ',=HYPERLINK' $tmp/c.csv" "$tmp/c.csv"
+check "compare --csv: the formula neutralised" "grep -qF \"'=HYPERLINK(1)\" $tmp/c.csv && ! has_ere $tmp/c.csv ',=HYPERLINK'" "$tmp/c.csv"
 
 # --- item 7: stdout on a full device
 for c in "query --db $db --csv runs" "compare --db $db --csv A B" "load --json $tmp/w.o" "verify --csv $tmp/w.o" "query --db $db runs"; do
 	$RB $c >/dev/full 2>"$tmp/full.err"
 	rc=$?
 	check "rangebench $(echo $c | cut -d' ' -f1) ... > /dev/full: exit 2 and 'cannot write the standard output'" \
-		"[ $rc -eq 2 ] && grep -q 'cannot write the standard output: No space left on device' $tmp/full.err" "$tmp/full.err"
+		"[ $rc -eq 2 ] && has_ere $tmp/full.err 'cannot write the standard output: No space left on device'" "$tmp/full.err"
 done
 
 # --- items 4 and 14: plot with a shell-hostile output directory, every
@@ -75,10 +75,10 @@ rc=$?
 check "plot -o 'DIR;touch FILE;\$(..)\`..\`'\\''': exit 0, nothing run by a shell" \
 	"[ $rc -eq 0 ] && [ ! -e $tmp/PWNED ] && [ ! -e $tmp/PWNED2 ] && [ ! -e $tmp/PWNED3 ]" "$tmp/plot.out"
 check "census and before/after charts written there" \
-	"[ -s \"\$out/census.png\" ] && [ -s \"\$out/before_after.png\" ] && grep -q ' 0 failed' $tmp/plot.out" "$tmp/plot.out"
+	"[ -s \"\$out/census.png\" ] && [ -s \"\$out/before_after.png\" ] && has_ere $tmp/plot.out ' 0 failed'" "$tmp/plot.out"
 check "no chart script calls system()" "! grep -n 'system(' plots/*.gp"
 check "pair.tsv: one data row per program (4), the newline in a name made '_'" \
-	"[ \$(grep -vc '^#' \"\$out/data/pair.tsv\") -eq 4 ] && grep -q '^x_FAKE_1_1000000_1_1_real' \"\$out/data/pair.tsv\"" "$tmp/plot.out"
+	"[ \$(grep -vc '^#' \"\$out/data/pair.tsv\") -eq 4 ] && has_ere \"\$out/data/pair.tsv\" '^x_FAKE_1_1000000_1_1_real'" "$tmp/plot.out"
 
 # --- item 6: gnuplot on a full disk exits 0; plot checks what it wrote
 mkdir "$tmp/full"
@@ -88,7 +88,7 @@ if mount -t tmpfs -o size=200k tmpfs "$tmp/full" 2>/dev/null; then
 	$RB plot --db "$db" -o "$tmp/full/p" --format png --only scatter_insns A >"$tmp/fullplot.out" 2>&1
 	rc=$?
 	check "plot on a full disk: exit 2, the image named as cut or empty, not 'wrote'" \
-		"[ $rc -eq 2 ] && grep -Eq 'scatter_insns.png is (truncated|empty)|cannot write|write failed|No space' $tmp/fullplot.out && ! grep -q '^wrote' $tmp/fullplot.out" "$tmp/fullplot.out"
+		"[ $rc -eq 2 ] && has_ere $tmp/fullplot.out 'scatter_insns.png is (truncated|empty)|cannot write|write failed|No space' && ! has_ere $tmp/fullplot.out '^wrote'" "$tmp/fullplot.out"
 	check "no cut image left behind" "[ ! -s $tmp/full/p/scatter_insns.png ]" "$tmp/fullplot.out"
 	rm -f "$tmp/full/filler"
 	umount "$tmp/full"

@@ -26,12 +26,12 @@ psize=$(sqlite3 "$db" "PRAGMA page_size")
 printf '\377\377\377\377\377\377\377\377' | dd of="$db" bs=1 seek=$(((root - 1) * psize)) conv=notrunc status=none
 $RB plot --db "$db" -o "$tmp/p" --format svg >"$tmp/c1.out" 2>&1
 check "plot on a corrupt database: exit 2, 'malformed'" \
-	"[ $? -eq 2 ] && grep -q 'malformed' $tmp/c1.out && ! grep -q 'rendered' $tmp/c1.out" "$tmp/c1.out"
+	"[ $? -eq 2 ] && has_ere $tmp/c1.out 'malformed' && ! has_ere $tmp/c1.out 'rendered'" "$tmp/c1.out"
 $RB compare --db "$db" --trackers old,old >"$tmp/c2.out" 2>&1
 check "compare (latest run) on a corrupt database: 'malformed', not 'no verify run yet'" \
-	"[ $? -eq 2 ] && grep -q 'malformed' $tmp/c2.out && ! grep -q 'no verify run yet' $tmp/c2.out" "$tmp/c2.out"
+	"[ $? -eq 2 ] && has_ere $tmp/c2.out 'malformed' && ! has_ere $tmp/c2.out 'no verify run yet'" "$tmp/c2.out"
 $RB query --db "$db" summary >"$tmp/c3.out" 2>&1
-check "query on a corrupt database: exit 2, 'malformed'" "[ $? -eq 2 ] && grep -q 'malformed' $tmp/c3.out" "$tmp/c3.out"
+check "query on a corrupt database: exit 2, 'malformed'" "[ $? -eq 2 ] && has_ere $tmp/c3.out 'malformed'" "$tmp/c3.out"
 
 # --- item 9: read by a user who cannot write the directory
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
@@ -42,7 +42,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 	as_nobody "$tmp/rb" query --db "$tmp/ro/db.sqlite" runs >"$tmp/ro1.out" 2>&1
 	check "after a clean close: query as nobody (directory not writable) exit 0" \
-		"[ $? -eq 0 ] && grep -Eq '^ *1 +A ' $tmp/ro1.out" "$tmp/ro1.out"
+		"[ $? -eq 0 ] && has_ere $tmp/ro1.out '^ *1 +A '" "$tmp/ro1.out"
 	# a file another tool left in WAL mode (no -wal file): read as immutable
 	sqlite3 "$tmp/ro/db.sqlite" 'PRAGMA journal_mode = WAL' >/dev/null
 	as_nobody "$tmp/rb" compare --db "$tmp/ro/db.sqlite" A A --summary >"$tmp/ro2.out" 2>&1
@@ -58,7 +58,7 @@ cp "$tmp/a.sqlite" "$tmp/q.sqlite"
 echo "VACUUM INTO '$tmp/copy.sqlite'" >"$tmp/vac.sql"
 $RB query --db "$tmp/q.sqlite" "$tmp/vac.sql" >"$tmp/vac.out" 2>&1
 check "query 'VACUUM INTO FILE': exit 2, refused, no file made" \
-	"[ $? -eq 2 ] && grep -q 'refused: a statement that writes' $tmp/vac.out && [ ! -e $tmp/copy.sqlite ]" "$tmp/vac.out"
+	"[ $? -eq 2 ] && has_ere $tmp/vac.out 'refused: a statement that writes' && [ ! -e $tmp/copy.sqlite ]" "$tmp/vac.out"
 echo "CREATE TEMP TABLE t (x)" >"$tmp/tmp.sql"
 $RB query --db "$tmp/q.sqlite" "$tmp/tmp.sql" >"$tmp/tmp.out" 2>&1
 check "query 'CREATE TEMP TABLE': refused too" "[ $? -eq 2 ] && grep -q refused $tmp/tmp.out" "$tmp/tmp.out"
@@ -68,7 +68,7 @@ check "query 'CREATE TEMP TABLE': refused too" "[ $? -eq 2 ] && grep -q refused 
 printf 'not a database at all, just text, long enough\n' >"$tmp/junk.sqlite"
 $RB merge "$tmp/new.sqlite" "$tmp/junk.sqlite" >"$tmp/m1.out" 2>&1
 check "merge with only a refused input: exit 2, OUT not created, no 'merged into'" \
-	"[ $? -eq 2 ] && [ ! -e $tmp/new.sqlite ] && ! grep -q '^merged into' $tmp/m1.out && grep -q 'not created' $tmp/m1.out" "$tmp/m1.out"
+	"[ $? -eq 2 ] && [ ! -e $tmp/new.sqlite ] && ! has_ere $tmp/m1.out '^merged into' && has_ere $tmp/m1.out 'not created'" "$tmp/m1.out"
 
 # a shard run alone: not complete; its shard marked complete in the list
 mkdir "$tmp/corpus"
@@ -77,7 +77,7 @@ for k in 1 2; do
 	$RB run -q --db "$tmp/s$k.sqlite" --trackers old --label S --shard $k/2 "$tmp/corpus" >"$tmp/s$k.out" 2>&1
 done
 check "a --shard 1/2 run in its own database: exit 0, status incomplete, options keep '--shard 1/2'" \
-	"[ \"\$(sqlite3 $tmp/s1.sqlite \"SELECT status || ':' || (options LIKE '%--shard 1/2%') FROM runs\")\" = incomplete:1 ] && grep -q 'shard 1 of 2' $tmp/s1.out" "$tmp/s1.out"
+	"[ \"\$(sqlite3 $tmp/s1.sqlite \"SELECT status || ':' || (options LIKE '%--shard 1/2%') FROM runs\")\" = incomplete:1 ] && has_ere $tmp/s1.out 'shard 1 of 2'" "$tmp/s1.out"
 $RB merge "$tmp/m12.sqlite" "$tmp/s1.sqlite" "$tmp/s2.sqlite" >"$tmp/m2.out" 2>&1
 check "both shards merged: one complete run, '--shard 1,2/2'" \
 	"[ \"\$(sqlite3 $tmp/m12.sqlite \"SELECT count(*) || ':' || min(status) || ':' || (min(options) LIKE '%--shard 1,2/2%') FROM runs\")\" = 1:complete:1 ]" "$tmp/m2.out"

@@ -31,11 +31,11 @@ check "explain --run before --run-b after: where the stored logs part (old ends 
 q "UPDATE results SET insns_processed = insns_processed + 1 WHERE run_id = (SELECT id FROM runs WHERE label = 'after')"
 $RB explain --db "$db" --run before --run-b after --baseline old --candidate cnum >"$tmp/x2.out" 2>&1
 check "a row this build does not reproduce: the stored logs still place the parting and name the mechanism" \
-	"grep -q '^logs part:    entry' $tmp/x2.out && grep -q 'not reproduced by the engine (logs: stops_later)' $tmp/x2.out" "$tmp/x2.out"
+	"has_ere $tmp/x2.out '^logs part:    entry' && grep -q 'not reproduced by the engine (logs: stops_later)' $tmp/x2.out" "$tmp/x2.out"
 q "DELETE FROM result_logs"
 $RB explain --db "$db" --run before --run-b after --baseline old --candidate cnum >"$tmp/x3.out" 2>&1
 check "without stored logs nothing is placed (the check above can fail)" \
-	"! grep -q '^logs part:' $tmp/x3.out && grep -q 'not reproduced by the engine\$' $tmp/x3.out" "$tmp/x3.out"
+	"! has_ere $tmp/x3.out '^logs part:' && grep -q 'not reproduced by the engine\$' $tmp/x3.out" "$tmp/x3.out"
 $RB run -q --db "$db" --trackers old --no-census --keep-logs some "$O" >"$tmp/bad.out" 2>&1
 check "--keep-logs some: refused, exit 2" "[ $? -eq 2 ] && grep -q \"keep-logs wants 'changed' or 'all'\" $tmp/bad.out" "$tmp/bad.out"
 # a `verify --log` child killed by a signal after printing part of its
@@ -43,4 +43,4 @@ check "--keep-logs some: refused, exit 2" "[ $? -eq 2 ] && grep -q \"keep-logs w
 RB_TEST_FAULT='verify-log:crash' $RB run -q --db "$tmp/c.sqlite" --label c --trackers old --no-census --keep-logs all "$O" >"$tmp/c.out" 2>&1
 rc=$?
 check "a log child dying of a signal: run exits 0, no log stored, '1 pairs gave no log'" \
-	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $tmp/c.sqlite 'SELECT count(*) FROM result_logs')\" = 0 ] && grep -q 'kept 0 logs .*; 1 pairs gave no log' $tmp/c.out" "$tmp/c.out"
+	"[ $rc -eq 0 ] && [ \"\$(sqlite3 $tmp/c.sqlite 'SELECT count(*) FROM result_logs')\" = 0 ] && has_ere $tmp/c.out 'kept 0 logs .*; 1 pairs gave no log'" "$tmp/c.out"

@@ -22,7 +22,7 @@ check "extract of a FIFO: exit 2 at once" "[ $? -eq 2 ]" "$tmp/fifo2.out"
 timeout 20 $RB run -q --db "$tmp/fifo.sqlite" --trackers old "$tmp/p.o" >"$tmp/fifo3.out" 2>&1
 rc=$?
 check "run on a FIFO: finishes, one load_error row naming the reason, run complete" \
-	"[ $rc -ne 124 ] && [ \"\$(sqlite3 $tmp/fifo.sqlite \"SELECT verdict || ':' || (msg LIKE '%a FIFO%') FROM results\")\" = load_error:1 ] && [ \"\$(sqlite3 $tmp/fifo.sqlite 'SELECT status FROM runs')\" = complete ] && grep -q 'rangebench run: .*p.o: .*a FIFO' $tmp/fifo3.out" "$tmp/fifo3.out"
+	"[ $rc -ne 124 ] && [ \"\$(sqlite3 $tmp/fifo.sqlite \"SELECT verdict || ':' || (msg LIKE '%a FIFO%') FROM results\")\" = load_error:1 ] && [ \"\$(sqlite3 $tmp/fifo.sqlite 'SELECT status FROM runs')\" = complete ] && has_ere $tmp/fifo3.out 'rangebench run: .*p.o: .*a FIFO'" "$tmp/fifo3.out"
 rm "$tmp/p.o"
 
 # --- objects that cannot be opened: one row each, never overwritten
@@ -31,7 +31,7 @@ long=/nonexistent/a_rather_long_directory_name_for_the_corpus_objects_xyz_012345
 printf 'object\tsource\n%s/first.o\tx\n%s/second.o\tx\n%s/third.o\tx\n' $long $long $long >"$tmp/m/manifest.tsv"
 $RB run -q --db "$tmp/m.sqlite" --trackers old,cnum --label m "$tmp/m" >"$tmp/m.out" 2>&1
 check "three missing objects: 6 rows stored and reported, each under its own path" \
-	"[ \"\$(sqlite3 $tmp/m.sqlite 'SELECT count(*) || \":\" || count(DISTINCT program_id) || \":\" || count(DISTINCT obj_path) FROM results')\" = 6:3:3 ] && grep -q '6 rows stored' $tmp/m.out && [ \$(grep -c 'rangebench run: .*cannot open' $tmp/m.out) -eq 3 ]" "$tmp/m.out"
+	"[ \"\$(sqlite3 $tmp/m.sqlite 'SELECT count(*) || \":\" || count(DISTINCT program_id) || \":\" || count(DISTINCT obj_path) FROM results')\" = 6:3:3 ] && has_ere $tmp/m.out '6 rows stored' && [ \$(grep -c 'rangebench run: .*cannot open' $tmp/m.out) -eq 3 ]" "$tmp/m.out"
 
 # --- a symlink loop in a corpus directory: walked once
 mkdir "$tmp/loop"
@@ -52,7 +52,7 @@ sqlite3 "$tmp/ro.sqlite" 'SELECT 1' >/dev/null # a clean close (checkpoint)
 if chattr +i "$tmp/ro.sqlite" 2>/dev/null; then
 	$RB query --db "$tmp/ro.sqlite" runs >"$tmp/ro1.out" 2>&1
 	check "query on an immutable database: exit 0, both runs listed" \
-		"[ $? -eq 0 ] && grep -Eq '^ *2 +1 ' $tmp/ro1.out" "$tmp/ro1.out"
+		"[ $? -eq 0 ] && has_ere $tmp/ro1.out '^ *2 +1 '" "$tmp/ro1.out"
 	$RB compare --db "$tmp/ro.sqlite" A label:1 --summary >"$tmp/ro2.out" 2>&1
 	check "compare on an immutable database: exit 0" "[ $? -eq 0 ]" "$tmp/ro2.out"
 	$RB plot --db "$tmp/ro.sqlite" -o "$tmp/roplot" --format svg --only before_after A label:1 >"$tmp/ro3.out" 2>&1
@@ -98,27 +98,27 @@ sqlite3 -separator ' ' "$tmp/deep.sqlite" "SELECT r.verdict, length(p.obj_path),
 SELECT '#runs', status FROM runs;
 SELECT '#verified', p.obj_path LIKE '%/top.o', count(*) FROM results r JOIN programs p ON p.id = r.program_id WHERE (p.obj_path LIKE '%/shallow.o' OR p.obj_path LIKE '%/top.o') AND r.verdict IN ('success', 'failure') GROUP BY 2" >"$tmp/deep.rows" 2>&1
 check "a path over PATH_MAX in a corpus: one load_error row, the path shortened, the reason whole" \
-	"[ \$(grep -c 'path longer than' $tmp/deep.rows) -eq 1 ] && grep -Eq '^load_error [0-9]+ .{80}\.\.\..*deep\.o: path longer than 4095 bytes \(File name too long\)$' $tmp/deep.rows" "$tmp/deep.rows"
+	"[ \$(grep -c 'path longer than' $tmp/deep.rows) -eq 1 ] && has_ere $tmp/deep.rows '^load_error [0-9]+ .{80}\.\.\..*deep\.o: path longer than 4095 bytes \(File name too long\)$'" "$tmp/deep.rows"
 check "a path over PATH_MAX in a corpus: the other object verified, the run complete" \
-	"grep -Eq '^#verified 0 [1-9][0-9]*$' $tmp/deep.rows && grep -qx '#runs complete' $tmp/deep.rows && [ $rc -ne 2 ]" "$tmp/deep.rows"
+	"has_ere $tmp/deep.rows '^#verified 0 [1-9][0-9]*$' && grep -qx '#runs complete' $tmp/deep.rows && [ $rc -ne 2 ]" "$tmp/deep.rows"
 check "a corpus deeper than 64 directories: the too-deep directory's load_error row, the rest verified" \
-	"[ \$(grep -c 'more than 64 levels below the corpus: not walked$' $tmp/deep.rows) -eq 1 ] && grep -Eq '^#verified 1 [1-9][0-9]*$' $tmp/deep.rows" "$tmp/deep.rows"
+	"[ \$(grep -c 'more than 64 levels below the corpus: not walked$' $tmp/deep.rows) -eq 1 ] && has_ere $tmp/deep.rows '^#verified 1 [1-9][0-9]*$'" "$tmp/deep.rows"
 check "that corpus: no load_error row but those two" "[ \$(grep -c '^load_error ' $tmp/deep.rows) -eq 2 ]" "$tmp/deep.rows"
 rm -rf "$deep"
 
 # --- readers never create or convert a database
 $RB query --db "$tmp/typo.sqlite" runs >"$tmp/typo.out" 2>&1
 check "a mistyped --db: exit 2, 'no such database', no file created" \
-	"[ $? -eq 2 ] && grep -q 'no such database' $tmp/typo.out && [ ! -e $tmp/typo.sqlite ]" "$tmp/typo.out"
+	"[ $? -eq 2 ] && has_ere $tmp/typo.out 'no such database' && [ ! -e $tmp/typo.sqlite ]" "$tmp/typo.out"
 sqlite3 "$tmp/other.db" 'CREATE TABLE t (x)'
 $RB run -q --db "$tmp/other.db" --trackers old "$tmp/tiny.o" >"$tmp/other.out" 2>&1
 check "a foreign database: refused by a writer and left in its journal mode" \
-	"[ $? -eq 2 ] && grep -q 'not a rangebench database' $tmp/other.out && [ \"\$(sqlite3 $tmp/other.db 'PRAGMA journal_mode')\" = delete ]" "$tmp/other.out"
+	"[ $? -eq 2 ] && has_ere $tmp/other.out 'not a rangebench database' && [ \"\$(sqlite3 $tmp/other.db 'PRAGMA journal_mode')\" = delete ]" "$tmp/other.out"
 
 # --- a label that looks like a run id (run 2 of ro.sqlite, above)
 $RB compare --db "$tmp/ro.sqlite" A 1 >"$tmp/amb.out" 2>&1
 check "'1' as both a run id and a label: an error saying id:1 or label:1" \
-	"[ $? -eq 2 ] && grep -q 'say id:1 or label:1' $tmp/amb.out" "$tmp/amb.out"
+	"[ $? -eq 2 ] && has_ere $tmp/amb.out 'say id:1 or label:1'" "$tmp/amb.out"
 $RB compare --db "$tmp/ro.sqlite" A label:1 >"$tmp/amb2.out" 2>&1
 check "label:1 names the run labelled 1 (run 2)" "grep -q '^A = run 1 (A, complete), B = run 2 (1, complete)' $tmp/amb2.out" "$tmp/amb2.out"
 $RB compare --db "$tmp/ro.sqlite" --trackers old,bogus A >"$tmp/bogus.out" 2>&1
@@ -128,7 +128,7 @@ check "compare with a tracker the run does not have: exit 2 naming it" \
 # --- option values
 for v in nan '' inf 0x10 1e400 -1; do
 	$RB run -q --db "$tmp/opt.sqlite" --trackers old --time-limit "$v" "$tmp/tiny.o" >"$tmp/tl.out" 2>&1
-	check "--time-limit '$v' refused (exit 2)" "[ $? -eq 2 ] && grep -q 'time-limit wants seconds' $tmp/tl.out" "$tmp/tl.out"
+	check "--time-limit '$v' refused (exit 2)" "[ $? -eq 2 ] && has_ere $tmp/tl.out 'time-limit wants seconds'" "$tmp/tl.out"
 done
 # (that run is the one plot reads below: a run where no program has a state,
 # prog_zero's of old and cnum; one run, not two)
@@ -143,9 +143,9 @@ check "--insn-limit with the kernel tracker: refused, saying why" \
 $RB kdiff -C -5 "$tmp/tiny.o:prog_zero" >"$tmp/kc.out" 2>&1
 check "kdiff -C -5 refused (exit 2), saying what -C wants" "[ $? -eq 2 ] && grep -q -- \"-C wants lines of context, 0..1000, not '-5'\" $tmp/kc.out" "$tmp/kc.out"
 $RB kdiff --tracker kernel "$tmp/tiny.o:prog_zero" >"$tmp/kk.out" 2>&1
-check "kdiff --tracker kernel refused (exit 2): the kernel is the other side" "[ $? -eq 2 ] && grep -q -- '--tracker names the engine' $tmp/kk.out" "$tmp/kk.out"
+check "kdiff --tracker kernel refused (exit 2): the kernel is the other side" "[ $? -eq 2 ] && has_ere $tmp/kk.out '--tracker names the engine'" "$tmp/kk.out"
 $RB execcheck --gen -5 >"$tmp/eg.out" 2>&1
-check "execcheck --gen -5 refused (exit 2)" "[ $? -eq 2 ] && grep -q -- '--gen wants a number' $tmp/eg.out" "$tmp/eg.out"
+check "execcheck --gen -5 refused (exit 2)" "[ $? -eq 2 ] && has_ere $tmp/eg.out '--gen wants a number'" "$tmp/eg.out"
 
 # --- --btf: a bad file is one error naming it and the reason, before any object
 printf 'junk' >"$tmp/junk.btf"
@@ -173,10 +173,10 @@ $RB run -q --db "$tmp/pl.sqlite" --trackers old,cnum --label A --filter prog_loo
 $RB run -q --db "$tmp/pl.sqlite" --trackers old,cnum --label B --filter prog_loop "$tmp/tiny.o" >/dev/null 2>&1
 $RB plot --db "$tmp/pl.sqlite" -o "$tmp/pla" --format svg --only before_after A B >"$tmp/pla.out" 2>&1
 check "plot before_after of two runs of one program: rendered, exit 0" \
-	"[ $? -eq 0 ] && grep -q '^1 chart rendered, 0 skipped, 0 failed' $tmp/pla.out && [ -s $tmp/pla/before_after.svg ]" "$tmp/pla.out"
+	"[ $? -eq 0 ] && has_ere $tmp/pla.out '^1 chart rendered, 0 skipped, 0 failed' && [ -s $tmp/pla/before_after.svg ]" "$tmp/pla.out"
 $RB plot --db "$tmp/pl0.sqlite" -o "$tmp/plb" --format svg --only scatter_states >"$tmp/plb.out" 2>&1
 check "plot scatter_states where every program has 0 states: skipped with a note, exit 0" \
-	"[ $? -eq 0 ] && grep -q '^skipped  scatter_states  nothing to draw' $tmp/plb.out && ! grep -qi gnuplot $tmp/plb.out" "$tmp/plb.out"
+	"[ $? -eq 0 ] && has_ere $tmp/plb.out '^skipped  scatter_states  nothing to draw' && ! grep -qi gnuplot $tmp/plb.out" "$tmp/plb.out"
 
 # --- a verifier child past its memory limit: a 'limit' row naming it
 # (120 MiB: the sanitizer-built child verifies prog_zero in under 40 MiB;

@@ -37,16 +37,16 @@ $RB compare --db "$db" base again >"$tmp/cmp_same.out" 2>&1
 rc=$?
 check "two runs of the same build: compare exits 0" "[ $rc -eq 0 ]" "$tmp/cmp_same.out"
 check "two runs of the same build: zero verdict changes" \
-	"grep -Eq '^verdict changes +0$' $tmp/cmp_same.out" "$tmp/cmp_same.out"
+	"has_ere $tmp/cmp_same.out '^verdict changes +0$'" "$tmp/cmp_same.out"
 check "two runs of the same build: counts unchanged, every (program, tracker) compared" \
-	"grep -Eq '^\(program, tracker\) pairs compared \(both sides verified\) +$((6 * ntr))$' $tmp/cmp_same.out && grep -Eq '^changed \(verdict or counts\) +0$' $tmp/cmp_same.out && grep -Eq '^geomean B/A insns +1.0000$' $tmp/cmp_same.out" "$tmp/cmp_same.out"
+	"has_ere $tmp/cmp_same.out '^\(program, tracker\) pairs compared \(both sides verified\) +$((6 * ntr))$' && has_ere $tmp/cmp_same.out '^changed \(verdict or counts\) +0$' && has_ere $tmp/cmp_same.out '^geomean B/A insns +1.0000$'" "$tmp/cmp_same.out"
 
 RB_TEST_FAULT='*:verdict' $RB run -q --db "$db" --label faulty "$tmp/tiny.o" >"$tmp/run3.out" 2>&1
 $RB compare --db "$db" base faulty >"$tmp/cmp_fault.out" 2>&1
 rc=$?
 check "verdict fault: compare exits 1 (a finding)" "[ $rc -eq 1 ]" "$tmp/cmp_fault.out"
 check "verdict fault: the 4 accepted programs per tracker change verdict" \
-	"grep -Eq '^verdict changes +$((4 * ntr))$' $tmp/cmp_fault.out" "$tmp/cmp_fault.out"
+	"has_ere $tmp/cmp_fault.out '^verdict changes +$((4 * ntr))$'" "$tmp/cmp_fault.out"
 check "verdict fault: rows say MISMATCH" "[ \$(grep -c MISMATCH $tmp/cmp_fault.out) -eq $((4 * ntr)) ]" "$tmp/cmp_fault.out"
 
 RB_TEST_FAULT='*:states' $RB run -q --db "$db" --label morestates "$tmp/tiny.o" >"$tmp/run4.out" 2>&1
@@ -71,17 +71,17 @@ check "an unknown run is a usage error (exit 2) naming it" "[ $? -eq 2 ] && grep
 if echo "$trackers" | grep -q kernel && [ "$ntr" -ge 2 ]; then
 	t1=$(echo "$trackers" | cut -d, -f1)
 	$RB compare --db "$db" --trackers "$t1,kernel" base >"$tmp/tk.out" 2>&1
-	check "--trackers $t1,kernel within one run" "[ $? -le 1 ] && grep -q 'tracker kernel' $tmp/tk.out" "$tmp/tk.out"
+	check "--trackers $t1,kernel within one run" "[ $? -le 1 ] && has_ere $tmp/tk.out 'tracker kernel'" "$tmp/tk.out"
 fi
 
 check "the same object under two names is verified once (run again)" \
-	"grep -q '1 duplicate objects skipped' $tmp/dup.out && [ \"\$(sqlite3 $db \"SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'again'\")\" = $((6 * ntr)) ]" "$tmp/dup.out"
+	"has_ere $tmp/dup.out '1 duplicate objects skipped' && [ \"\$(sqlite3 $db \"SELECT count(*) FROM results r JOIN runs u ON u.id = r.run_id WHERE u.label = 'again'\")\" = $((6 * ntr)) ]" "$tmp/dup.out"
 
 check "without a terminal, progress comes as plain lines ending at 100%" \
 	"grep -q '^progress: $((6 * ntr))/$((6 * ntr)) (100%)' $tmp/dup.out && ! grep -q \$'\\r' $tmp/dup.out" "$tmp/dup.out"
 
 $RB query --db "$db" >"$tmp/qlist.out" 2>&1
-check "query without NAME lists the queries" "grep -q '^  verdict_changes' $tmp/qlist.out && grep -q '^  runs' $tmp/qlist.out" "$tmp/qlist.out"
+check "query without NAME lists the queries" "has_ere $tmp/qlist.out '^  verdict_changes' && has_ere $tmp/qlist.out '^  runs'" "$tmp/qlist.out"
 $RB query --db "$db" --run base summary >"$tmp/q.out" 2>&1
 check "query summary: accepted 4 per tracker in run base" \
 	"[ \$(awk '\$2 == 6 && \$3 == 4 && \$4 == 2' $tmp/q.out | wc -l) -eq $ntr ]" "$tmp/q.out"

@@ -42,7 +42,7 @@ check "SIGKILL: run left 'running' until the next open" \
 	"[ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 2')\" = running ]"
 $RB query --db "$db" runs >"$tmp/q.out" 2>&1
 check "SIGKILL: a reader shows it incomplete (and writes nothing)" \
-	"grep -Eq '^ *2 +sigkill +verify +incomplete ' $tmp/q.out && [ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 2')\" = running ]" "$tmp/q.out"
+	"has_ere $tmp/q.out '^ *2 +sigkill +verify +incomplete ' && [ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 2')\" = running ]" "$tmp/q.out"
 check "SIGKILL: database integrity ok, every stored row whole" \
 	"[ \"\$(sqlite3 $db \"SELECT (SELECT group_concat(integrity_check, ' ') FROM pragma_integrity_check) || ':' || (SELECT count(*) FROM results r LEFT JOIN programs p ON p.id = r.program_id WHERE p.id IS NULL OR r.verdict IS NULL)\")\" = ok:0 ]"
 
@@ -50,6 +50,6 @@ check "SIGKILL: database integrity ok, every stored row whole" \
 $RB run -q --db "$db" --label full "$tmp" >"$tmp/full.out" 2>&1
 $RB compare --db "$db" sigint full --summary >"$tmp/cmp.out" 2>&1
 check "compare of an incomplete run with a full one: the rest is 'only in B', not compared" \
-	"grep -Eq '^excluded: only in B +$((total - rows))$' $tmp/cmp.out && grep -q 'warning: run 1 (sigint) is incomplete' $tmp/cmp.out" "$tmp/cmp.out"
+	"has_ere $tmp/cmp.out '^excluded: only in B +$((total - rows))$' && grep -q 'warning: run 1 (sigint) is incomplete' $tmp/cmp.out" "$tmp/cmp.out"
 check "the next writer marks the killed run incomplete in the file" \
 	"[ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 2')\" = incomplete ]"

@@ -26,7 +26,7 @@ others=$(sqlite3 "$db" "SELECT count(*) FROM results r JOIN runs u ON u.id = r.r
 check "crash: the other trackers' rows are whole ($others of $((6 * (ntr - 1))))" "[ $others -eq $((6 * (ntr - 1))) ]" "$tmp/crash.out"
 $RB compare --db "$db" plain crash --tracker "$t1" --summary >"$tmp/cmp.out" 2>&1
 check "crash: compare leaves the crashed rows out of the comparison and says why" \
-	"grep -Eq '^excluded: B load_error +6$' $tmp/cmp.out && grep -Eq 'compared \(both sides verified\) +0$' $tmp/cmp.out" "$tmp/cmp.out"
+	"has_ere $tmp/cmp.out '^excluded: B load_error +6$' && has_ere $tmp/cmp.out 'compared \(both sides verified\) +0$'" "$tmp/cmp.out"
 
 start=$(date +%s)
 RB_TEST_FAULT="$t1:hang" $RB run -q --db "$db" --label hang --time-limit 0.5 --filter 'prog_[zl]*' "$tmp/tiny.o" >"$tmp/hang.out" 2>&1

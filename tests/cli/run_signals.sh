@@ -58,7 +58,7 @@ cp "$db" "$tmp/early.sqlite"
 sqlite3 "$db" "UPDATE runs SET status = 'running', ended_at = NULL, pid = $$ WHERE id = 1"
 $RB query --db "$db" runs >"$tmp/q.out" 2>&1
 check "a dead run whose pid was reused: a reader shows it incomplete" \
-	"grep -Eq '^ *1 +first +verify +incomplete ' $tmp/q.out" "$tmp/q.out"
+	"has_ere $tmp/q.out '^ *1 +first +verify +incomplete '" "$tmp/q.out"
 $RB run -q --db "$db" --trackers old --label second "$tmp/t2.o" >/dev/null 2>&1
 check "a dead run whose pid was reused: the next run marks it incomplete" \
 	"[ \"\$(sqlite3 $db 'SELECT status FROM runs WHERE id = 1')\" = incomplete ]"
@@ -67,7 +67,7 @@ RB_TEST_FAULT='*:slow' $RB run -q --db "$db" --trackers old --label live -j 1 "$
 pid=$!
 wait_rows 3 "$db"
 $RB query --db "$db" runs >"$tmp/q2.out" 2>&1
-check "a live run is shown running" "grep -Eq '^ *3 +live +verify +running ' $tmp/q2.out" "$tmp/q2.out"
+check "a live run is shown running" "has_ere $tmp/q2.out '^ *3 +live +verify +running '" "$tmp/q2.out"
 kill -INT $pid
 wait $pid
 check "and stopped by Ctrl-C, exit 130" "[ $? -eq 130 ]"

@@ -59,7 +59,7 @@ check "merged run has every (program, tracker) once ($total)" \
 $RB compare --db "$tmp/all.sqlite" --summary whole sharded >"$tmp/cmp.out" 2>&1
 check "compare whole vs merged shards exits 0" "[ $? -eq 0 ]" "$tmp/cmp.out"
 check "0 verdict changes, 0 count changes, nothing only on one side" \
-	"grep -Eq '^verdict changes +0$' $tmp/cmp.out && grep -Eq '^changed \(verdict or counts\) +0$' $tmp/cmp.out && ! grep -q '^excluded: only in' $tmp/cmp.out" \
+	"has_ere $tmp/cmp.out '^verdict changes +0$' && has_ere $tmp/cmp.out '^changed \(verdict or counts\) +0$' && ! has_ere $tmp/cmp.out '^excluded: only in'" \
 	"$tmp/cmp.out"
 
 before=$(sqlite3 "$tmp/all.sqlite" "SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM programs) || '/' || (SELECT count(*) FROM results)")
@@ -72,15 +72,15 @@ sqlite3 "$tmp/old.sqlite" "PRAGMA user_version = 1"
 $RB merge "$tmp/all.sqlite" "$tmp/old.sqlite" >"$tmp/merge3.out" 2>&1
 rc=$?
 check "another schema version: refused (exit 2) naming the file and versions" \
-	"[ $rc -eq 2 ] && grep -q 'old.sqlite: schema version 1' $tmp/merge3.out" "$tmp/merge3.out"
+	"[ $rc -eq 2 ] && has_ere $tmp/merge3.out 'old.sqlite: schema version 1'" "$tmp/merge3.out"
 printf 'not a database at all, just text, long enough\n' >"$tmp/junk.sqlite"
 $RB merge "$tmp/all.sqlite" "$tmp/junk.sqlite" >"$tmp/merge4.out" 2>&1
 check "a file that is not a database: refused" \
-	"[ $? -eq 2 ] && grep -q 'junk.sqlite: not an SQLite database' $tmp/merge4.out" "$tmp/merge4.out"
+	"[ $? -eq 2 ] && has_ere $tmp/merge4.out 'junk.sqlite: not an SQLite database'" "$tmp/merge4.out"
 check "a refused input leaves the output unchanged" \
 	"[ \"\$(sqlite3 $tmp/all.sqlite \"SELECT (SELECT count(*) FROM runs) || '/' || (SELECT count(*) FROM programs) || '/' || (SELECT count(*) FROM results)\")\" = \"$after\" ]"
 $RB run -q --db "$tmp/x.sqlite" --shard 4/3 "$tmp/corpus" >"$tmp/bad.out" 2>&1
-check "--shard 4/3 is refused" "[ $? -eq 2 ] && grep -q 'shard wants K/N' $tmp/bad.out" "$tmp/bad.out"
+check "--shard 4/3 is refused" "[ $? -eq 2 ] && has_ere $tmp/bad.out 'shard wants K/N'" "$tmp/bad.out"
 
 # census and bench runs travel too (rows made here by hand, as those commands write them)
 cp "$tmp/single.sqlite" "$tmp/cb.sqlite"
@@ -152,6 +152,6 @@ check "costed shards' work within one program of each other (|$w1 - $w2| <= $big
 check "the heaviest program ($heavy) dealt first, to shard 1" \
 	"[ \"\$(sqlite3 $tmp/cost1.sqlite \"SELECT count(*) FROM programs p WHERE p.obj_sha256 || '/' || p.section || '/' || p.name = '$heavy'\")\" -ge 1 ]"
 $RB run -q --no-census --db "$tmp/x2.sqlite" --shard-costs "$tmp/single.sqlite" "$tmp/corpus" >"$tmp/bad2.out" 2>&1
-check "--shard-costs without --shard is refused" "[ $? -eq 2 ] && grep -q 'needs --shard K/N' $tmp/bad2.out" "$tmp/bad2.out"
+check "--shard-costs without --shard is refused" "[ $? -eq 2 ] && has_ere $tmp/bad2.out 'needs --shard K/N'" "$tmp/bad2.out"
 $RB run -q --no-census --db "$tmp/x3.sqlite" --shard 1/2 --shard-costs "$tmp/nope.sqlite" "$tmp/corpus" >"$tmp/bad3.out" 2>&1
-check "--shard-costs with a missing database: refused naming it" "[ $? -eq 2 ] && grep -q 'nope.sqlite' $tmp/bad3.out" "$tmp/bad3.out"
+check "--shard-costs with a missing database: refused naming it" "[ $? -eq 2 ] && has_ere $tmp/bad3.out 'nope.sqlite'" "$tmp/bad3.out"
