@@ -126,17 +126,32 @@ CFLAGS_TEST_HOT := $(patsubst -Og,-O1,$(CFLAGS_TEST))
 # objects: 23.9 -> 32.9 s) for about 4 s less in the suites.
 TEST_O2 := loader/sha256.o w8/tracker/tnum.o census/pool.o
 CFLAGS_TEST_O2 := $(patsubst -Og,-O2,$(CFLAGS_TEST))
+# The folders the suites spend almost no CPU in are at -O0 (TEST_COLD):
+# their sanitizer objects compile in about 14% less CPU than at -Og (their
+# 78 objects and exec/'s 5: 18.7 -> 16.1 s, 3 interleaved rounds, load
+# 6-8; exec/ alone 1.08 -> 0.96 s, left at -Og as test_exec computes in
+# it), and they ran 117 of the 44,000 samples of a perf record -F 199 of
+# every command-line suite (the engine 474 and its 40-byte copy 113,
+# loader 458, trackers 266, census 146, driver 46, oracle 35, util 24,
+# exec 11; libbpf 995; the kernel, libc and the sanitizer runtime the
+# rest). The unit tests of their code took as much CPU either way (12
+# tests, 3 interleaved rounds, load 15-25: 24.1 s -Og, 23.5 s -O0). GCC's
+# flow warnings (-Wmaybe-uninitialized...) for their code come from the
+# release build (-O2, -Werror).
+TEST_COLD := cli/% store/% guest/% report/% progen/% explain/% verify/% result/% kernels/% corpus/%
+CFLAGS_TEST_COLD := $(patsubst -Og,-O0,$(CFLAGS_TEST))
 tst_cflags = $(if $(filter $(addprefix $(TST)/,$(TEST_O2)),$(1)),$(CFLAGS_TEST_O2),$(if \
-	$(filter $(addprefix $(TST)/,$(TEST_HOT)),$(1)),$(CFLAGS_TEST_HOT),$(CFLAGS_TEST)))
-# The unit tests' own sources at -Og too, but for those whose own code
+	$(filter $(addprefix $(TST)/,$(TEST_HOT)),$(1)),$(CFLAGS_TEST_HOT),$(if \
+	$(filter $(addprefix $(TST)/,$(TEST_COLD)),$(1)),$(CFLAGS_TEST_COLD),$(CFLAGS_TEST))))
+# The unit tests' own sources at -O0 too, but for those whose own code
 # computes (exhaustive loops over states; each took 1.5 s of CPU or more in
-# a full run's suite-times): 26 other test sources compile in 5.9 s
-# instead of 7.6 s, and their tests ran in 6.5-6.7 s at -Og against
-# 6.6-7.3 s at -O1 (two rounds each, interleaved, load 10-13). A unit test
-# that computes belongs in this list.
+# a full run's suite-times), at -O1: the 25 others compile in about 4.9 s
+# of CPU at -O0, 6.2 s at -Og, 7.6 s at -O1 (and their tests ran in
+# 6.5-6.7 s at -Og against 6.6-7.3 s at -O1, two rounds each, interleaved,
+# load 10-13). A unit test that computes belongs in this list.
 TEST_UNIT_HOT := census engine_ctx oracle arc2 old cnum_fast loader_malformed cnum old_sync tnum exec_fault \
                  store_concurrent
-unit_cflags = $(if $(filter $(TEST_UNIT_HOT),$(1)),$(CFLAGS_TEST_HOT),$(CFLAGS_TEST))
+unit_cflags = $(if $(filter $(TEST_UNIT_HOT),$(1)),$(CFLAGS_TEST_HOT),$(CFLAGS_TEST_COLD))
 # Tracker code (every tracker alike) is built without GCC 12's -O2
 # vectorizer: it merged pairs of 8-byte fields (a tnum, an arc, two
 # bounds) into 16-byte loads right after the fields were stored one by
@@ -225,7 +240,7 @@ UNIT_LIST := build/test/unit/suites.h
 TST_FLAGS := build/test/flags
 TST_PREFAULT := $(TST)/lsan_prefault.o
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
-TST_FLAGS_LINE := $(CFLAGS_TEST) | $(LDFLAGS_TEST) | -O1: $(TEST_HOT) $(TEST_UNIT_HOT) | -O2: $(TEST_O2)
+TST_FLAGS_LINE := $(CFLAGS_TEST) | $(LDFLAGS_TEST) | -O1: $(TEST_HOT) $(TEST_UNIT_HOT) | -O2: $(TEST_O2) | -O0: $(TEST_COLD)
 $(shell mkdir -p build/test && { echo '$(TST_FLAGS_LINE)' | cmp -s - $(TST_FLAGS) || \
 	echo '$(TST_FLAGS_LINE)' >$(TST_FLAGS); })
 # (the shared binary's list of suites, RB_UNIT(test_X) lines, rewritten only
