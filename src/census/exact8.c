@@ -248,28 +248,31 @@ static const char *br_name(int bt)
 	return bt == RB_BR_NEVER ? "never" : bt == RB_BR_ALWAYS ? "always" : "unknown";
 }
 
+/* the members v of own whose line (the table's row or column of v, the
+ * partners v jumps with) meets other: they take the jump with some member
+ * of other (R[1]); those whose line misses some member of other fall
+ * through with it (R[0]) */
+static void side_refinements(const bm256 *line, const bm256 *own, const bm256 *other, bm256 R[2])
+{
+	bm_clear(&R[0]);
+	bm_clear(&R[1]);
+	for (unsigned v = 0; v < 256; v++) {
+		if (!bm_has(own, v))
+			continue;
+		if (bm_intersects(&line[v], other))
+			bm_set(&R[1], v);
+		if (bm_intersects_not(other, &line[v]))
+			bm_set(&R[0], v);
+	}
+}
+
 /* the members of ga (X) and of gb (Y) that take the jump ([1]) with some
  * member of the other, and that fall through ([0]) */
 static void true_refinements(const struct census_table *tab, const bm256 *ga, const bm256 *gb, bm256 X[2],
 			     bm256 Y[2])
 {
-	bm_clear(&X[0]); bm_clear(&X[1]); bm_clear(&Y[0]); bm_clear(&Y[1]);
-	for (unsigned x = 0; x < 256; x++) {
-		if (!bm_has(ga, x))
-			continue;
-		if (bm_intersects(&tab->row[x], gb))
-			bm_set(&X[1], x);
-		if (bm_intersects_not(gb, &tab->row[x]))
-			bm_set(&X[0], x);
-	}
-	for (unsigned y = 0; y < 256; y++) {
-		if (!bm_has(gb, y))
-			continue;
-		if (bm_intersects(&tab->col[y], ga))
-			bm_set(&Y[1], y);
-		if (bm_intersects_not(ga, &tab->col[y]))
-			bm_set(&Y[0], y);
-	}
+	side_refinements(tab->row, ga, gb, X);
+	side_refinements(tab->col, gb, ga, Y);
 }
 
 static void jmp_case(const struct census_run *run, struct census_scratch *sc, struct census_item *it,
