@@ -281,7 +281,7 @@ all: deps build/rangebench
 # rest: GNU make 4.3 with -j2 did not come back to it once .deps was made,
 # and a fresh clone's `make test` started libbpf after 2.5 min of compiles)
 $(LIBBPF_MK): scripts/libbpf.sh
-	@scripts/libbpf.sh $@
+	@RB_DEPS_STAMP=build/.deps scripts/libbpf.sh $@
 # what includes libbpf's headers waits for the libbpf and is rebuilt when it
 # changes (the test sources compiled into their binaries: below)
 LIBBPF_USERS := $(patsubst src/%.c,%,$(shell grep -rlE '#include (<bpf/|"loader/bpf_standin.h")' src --include='*.c'))
@@ -293,14 +293,14 @@ deps: build/.deps
 # anything else of a fresh clone's build starts; a package is there when
 # its status is installed without error: "ii ", "hi ")
 build/.deps: Makefile
-	@mkdir -p build
+	@mkdir -p build; rm -f build/.deps.failed
 	@missing=$$(dpkg-query -W -f='$${db:Status-Abbrev}|$${Package}\n' $(DEB_PKGS) 2>/dev/null | \
 	  awk -F'|' -v want='$(DEB_PKGS)' 'substr($$1, 2, 2) == "i " {ok[$$2] = 1} \
 	    END {n = split(want, w, " "); for (i = 1; i <= n; i++) if (!(w[i] in ok)) printf " %s", w[i]}'); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing missing Debian packages:$$missing"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) >build/deps.log 2>&1 \
-	    || { echo "apt-get failed, see build/deps.log"; exit 1; }; \
+	    || { echo "apt-get failed, see build/deps.log"; touch build/.deps.failed; exit 1; }; \
 	fi
 	@touch $@
 

@@ -177,6 +177,22 @@ if [ ! -f "$D/lib/libbpf.a" ]; then
 		mkdir -p "$D"
 		cp -r "$S/inst/lib" "$S/inst/include" "$D/"
 	)
+	# On a fresh machine the Makefile installs the missing Debian packages
+	# (build/.deps) while this script downloads: libbpf's compile needs
+	# libelf-dev's and zlib1g-dev's headers, so it waits for them, or for
+	# that install to end (RB_DEPS_STAMP, the Makefile's build/.deps, or
+	# its .failed beside it), at most 30 min. Without the wait, a fresh
+	# clone's `make -j2` compiled libbpf before libelf.h was there and fell
+	# back to the system's libbpf 1.1 (2026-12-07, a new VM).
+	have_build_deps() { [ -e /usr/include/libelf.h ] && [ -e /usr/include/gelf.h ] && [ -e /usr/include/zlib.h ]; }
+	if ! have_build_deps && [ -n "${RB_DEPS_STAMP:-}" ]; then
+		echo "libbpf: waiting for the Debian packages being installed (libelf-dev, zlib1g-dev)..." >&2
+		w=$SECONDS
+		until have_build_deps || [ -e "$RB_DEPS_STAMP" ] || [ -e "$RB_DEPS_STAMP.failed" ] || [ $((SECONDS - w)) -ge 1800 ]; do
+			sleep 1
+			[ $(((SECONDS - w) % 5)) -ne 0 ] || echo "libbpf: waiting for the Debian packages: $((SECONDS - w)) s" >&2
+		done
+	fi
 	echo "libbpf: building libbpf $VER ($(nproc) jobs; log: $S/build.log)..." >&2
 	# (not in an || list: that would turn off build's set -e)
 	ticking "building libbpf $VER" build >"$S/build.log" 2>&1
