@@ -517,6 +517,9 @@ build/test/fixtures/tiny-tag%.o: tests/cli/fixtures/tiny.bpf.c | build/.deps
 TEST_CLI_INPUTS := build/test/rangebench $(TEST_BPF_OBJS) $(TEST_OWN_OBJS) $(TINY_OBJS) build/test/fuzz_verify
 TEST_UNIT_NAMES := $(notdir $(TEST_BINS))
 TEST_UNIT_ORDER := $(filter $(TEST_UNIT_NAMES),$(shell sed -n 's/.* unit://p' tests/suite-times 2>/dev/null))
+# (the benchmark bodies, compiled as `make bench` does; defined here, before
+# TEST_LATE reads it: defined after it, make test built none of them)
+BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
 TEST_LATE := $(addprefix build/test/ready/,$(TEST_UNIT_ORDER) $(filter-out $(TEST_UNIT_ORDER),$(TEST_UNIT_NAMES))) \
              build/test/fuzz_loader_check build/bench/shim.o $(BENCH_OBJS)
 build/test/ready/%: build/test/%
@@ -560,7 +563,6 @@ $(foreach o,$(REL) $(TST) $(FUZ),$(o)/store/schema_sql.o $(o)/kernels/conf_defau
 # ratios are measured side by side; BENCH_REPS); BENCH_ARGS='--db db/results.sqlite' also stores them.
 BENCH_REPS ?= --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
 BENCH_ARGS ?= --benchmark_min_time=0.01
-BENCH_OBJS := $(patsubst bench/%.c,build/bench/%.o,$(wildcard bench/*.c))
 build/bench/%.o: bench/%.c bench/bench.h $(HDEPS) | build/.deps
 	@mkdir -p $(@D)
 	$(OBJCACHE) $(CC) $(CFLAGS_REL) -Ibench -c $< -o $@
